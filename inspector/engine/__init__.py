@@ -1,0 +1,1 @@
+"""The headless MCP client engine. Never imports Textual."""

@@ -1,0 +1,163 @@
+"""The session file format: JSON Lines, one header line, then one event a line.
+
+Header: ``{"mcp_inspect_session": 1, "tool": "mcp-inspect X.Y.Z", "target": {...},
+"started": "<ISO 8601>", "redacted": true}``.
+
+Event: ``{"seq": 1, "t": <epoch s>, "mono": <monotonic s>, "dir": "out|in|local",
+"ch": "stdin|stdout|stderr|http|sse|memory|system", "raw": "<text>"}`` where the raw
+bytes are stored as text when they are valid UTF-8 and as ``"raw_b64"`` otherwise;
+``"meta"`` and ``"findings"`` appear only when non-empty. The parsed message is
+not stored: it is parsed again from the raw bytes on load (the wire is the truth).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from inspector import __version__
+from inspector.engine.events import Channel, Direction, Finding, WireEvent
+from inspector.engine.jsonrpc import decode
+
+FORMAT_KEY = "mcp_inspect_session"
+FORMAT_VERSION = 1
+REDACTED = "«redacted»"
+
+
+class SessionFileError(Exception):
+    """A session file cannot be read; the message names the file and the problem."""
+
+
+class NewerFormatError(SessionFileError):
+    """The file was written by a newer mcp-inspect in a format this one does not know."""
+
+
+@dataclass(slots=True)
+class SessionHeader:
+    target: dict[str, Any]
+    started: str = field(default_factory=lambda: datetime.now(UTC).isoformat())
+    tool: str = f"mcp-inspect {__version__}"
+    version: int = FORMAT_VERSION
+    redacted: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_line(self) -> bytes:
+        data: dict[str, Any] = {FORMAT_KEY: self.version, "tool": self.tool,
+                                "target": self.target, "started": self.started,
+                                "redacted": self.redacted}
+        data.update(self.extra)
+        return (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8")
+
+    @classmethod
+    def from_line(cls, line: bytes, source: str = "session file") -> SessionHeader:
+        try:
+            data = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise SessionFileError(
+                f"{source}: the first line is not a session header ({exc}); "
+                "is this an mcp-inspect session file?") from exc
+        if not isinstance(data, dict) or FORMAT_KEY not in data:
+            raise SessionFileError(
+                f"{source}: the first line has no {FORMAT_KEY!r} key; "
+                "this is not an mcp-inspect session file")
+        version = data.get(FORMAT_KEY)
+        if not isinstance(version, int) or version < 1:
+            raise SessionFileError(f"{source}: unknown session format version {version!r}")
+        if version > FORMAT_VERSION:
+            raise NewerFormatError(
+                f"{source}: written in session format {version} by {data.get('tool', '?')}; "
+                f"this mcp-inspect ({__version__}) reads format {FORMAT_VERSION} and older. "
+                "Upgrade mcp-inspect to open it.")
+        known = {FORMAT_KEY, "tool", "target", "started", "redacted"}
+        return cls(target=dict(data.get("target") or {}), started=str(data.get("started", "")),
+                   tool=str(data.get("tool", "")), version=version,
+                   redacted=bool(data.get("redacted", True)),
+                   extra={k: v for k, v in data.items() if k not in known})
+
+
+class Redactor:
+    """Replaces secret values (``-e`` values, Authorization headers) in recorded text."""
+
+    SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie",
+                                "x-api-key", "api-key"})
+
+    def __init__(self, secrets: Iterable[str] = (), enabled: bool = True) -> None:
+        # Very short values would redact unrelated text; they are not worth hiding.
+        self.secrets = sorted({s for s in secrets if len(s) >= 4}, key=len, reverse=True)
+        self.enabled = enabled
+
+    def add(self, secret: str) -> None:
+        if len(secret) >= 4 and secret not in self.secrets:
+            self.secrets.append(secret)
+            self.secrets.sort(key=len, reverse=True)
+
+    def text(self, value: str) -> str:
+        if not self.enabled:
+            return value
+        for secret in self.secrets:
+            if secret in value:
+                value = value.replace(secret, REDACTED)
+        return value
+
+    def headers(self, headers: dict[str, Any]) -> dict[str, Any]:
+        if not self.enabled:
+            return headers
+        return {k: (REDACTED if k.lower() in self.SECRET_HEADERS else v)
+                for k, v in headers.items()}
+
+    def meta(self, meta: dict[str, Any]) -> dict[str, Any]:
+        if not self.enabled or not meta:
+            return meta
+        out: dict[str, Any] = {}
+        for key, value in meta.items():
+            if isinstance(value, dict) and "headers" in key:
+                out[key] = self.headers(value)
+            elif isinstance(value, str):
+                out[key] = self.text(value)
+            else:
+                out[key] = value
+        return out
+
+
+def encode_event(event: WireEvent, redactor: Redactor | None = None) -> bytes:
+    """One event as one JSON line (with the trailing newline)."""
+    data: dict[str, Any] = {"seq": event.seq, "t": round(event.time, 6),
+                            "mono": round(event.mono, 6), "dir": event.direction.value,
+                            "ch": event.channel.value}
+    try:
+        text = event.raw.decode("utf-8")
+        data["raw"] = redactor.text(text) if redactor else text
+    except UnicodeDecodeError:
+        data["raw_b64"] = base64.b64encode(event.raw).decode("ascii")
+    if event.meta:
+        data["meta"] = redactor.meta(event.meta) if redactor else event.meta
+    if event.findings:
+        data["findings"] = [f.to_json() for f in event.findings]
+    return (json.dumps(data, ensure_ascii=False, default=str) + "\n").encode("utf-8")
+
+
+def decode_event(line: bytes | str) -> WireEvent:
+    """Parse one event line; raises ``ValueError`` when the line is not an event."""
+    data = json.loads(line)
+    if not isinstance(data, dict) or "seq" not in data:
+        raise ValueError("not an event line")
+    if "raw_b64" in data:
+        raw = base64.b64decode(data["raw_b64"])
+    else:
+        raw = str(data.get("raw", "")).encode("utf-8")
+    direction = Direction(data.get("dir", "in"))
+    channel = Channel(data.get("ch", "stdout"))
+    message, error = (None, None)
+    if channel not in (Channel.STDERR, Channel.SYSTEM, Channel.HTTP):
+        message, error = decode(raw)
+    elif channel is Channel.HTTP or channel is Channel.SYSTEM:
+        message = None
+    return WireEvent(direction=direction, channel=channel, raw=raw, message=message,
+                     error=error, meta=dict(data.get("meta") or {}),
+                     findings=[Finding.from_json(f) for f in data.get("findings") or []],
+                     seq=int(data["seq"]), time=float(data.get("t", 0.0)),
+                     mono=float(data.get("mono", 0.0)))
