@@ -152,10 +152,11 @@ def decode_event(line: bytes | str) -> WireEvent:
     direction = Direction(data.get("dir", "in"))
     channel = Channel(data.get("ch", "stdout"))
     message, error = (None, None)
-    if channel not in (Channel.STDERR, Channel.SYSTEM, Channel.HTTP):
+    if channel is not Channel.STDERR:
         message, error = decode(raw)
-    elif channel is Channel.HTTP or channel is Channel.SYSTEM:
-        message = None
+        if channel in (Channel.SYSTEM, Channel.HTTP) and error is not None:
+            # lifecycle notes and HTTP lines are text, not failed JSON
+            message, error = None, None
     return WireEvent(direction=direction, channel=channel, raw=raw, message=message,
                      error=error, meta=dict(data.get("meta") or {}),
                      findings=[Finding.from_json(f) for f in data.get("findings") or []],

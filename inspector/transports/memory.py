@@ -63,10 +63,13 @@ class MemoryTransport(Transport):
 
     async def _read(self) -> None:
         assert self._host is not None
-        async for raw in self._from_server:
-            if raw is None:
-                break
-            self._host.emit(make_event(Direction.IN, Channel.MEMORY, raw))
+        try:
+            async for raw in self._from_server:
+                if raw is None:
+                    break
+                self._host.emit(make_event(Direction.IN, Channel.MEMORY, raw))
+        except anyio.ClosedResourceError:
+            return  # we closed it ourselves
         if not self._closed:
             self._closed = True
             self._host.connection_lost(ConnectionLost("the in-memory server hung up"))

@@ -1,0 +1,452 @@
+"""The MCP session: the wire (seq, lint, record, observe), the handshake, request
+correlation, timeouts reset by progress, cancellation and server-request dispatch.
+
+Every event reaches the recorder before anything acts on it (write-ahead), then
+the observers (the log), then the routing (futures, responders, notification
+callbacks). Nothing a server sends can crash the session: odd frames become
+findings on their events.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from time import monotonic
+from types import TracebackType
+from typing import Any, Protocol
+
+import anyio
+from anyio.abc import TaskGroup
+
+from inspector.engine import jsonrpc
+from inspector.engine.era import CLIENT_INFO, LATEST_VERSION, HandshakeEra, VersionError
+from inspector.engine.events import Channel, Direction, Finding, WireEvent
+from inspector.engine.jsonrpc import RequestId, RpcError
+from inspector.engine.lint import check_message
+from inspector.engine.responders import Responders
+from inspector.transports.base import ConnectionLost, Transport
+
+log = logging.getLogger(__name__)
+
+ProgressCallback = Callable[[float, float | None, str | None], None]
+Observer = Callable[[WireEvent], None]
+NotificationCallback = Callable[[dict[str, Any]], None]
+
+
+class EventRecorder(Protocol):
+    def write(self, event: WireEvent) -> None: ...
+
+
+class ConnectionClosedError(RpcError):
+    """The connection ended while a request was pending (or before it was sent)."""
+
+    def __init__(self, lost: ConnectionLost) -> None:
+        super().__init__(jsonrpc.CONNECTION_CLOSED, f"connection closed: {lost.describe()}")
+        self.lost = lost
+
+
+class RequestTimeoutError(RpcError):
+    def __init__(self, method: str, seconds: float, hard: bool) -> None:
+        what = "hard maximum" if hard else "timeout"
+        super().__init__(jsonrpc.REQUEST_TIMEOUT,
+                         f"{method}: no response within the {what} of {seconds:g} s "
+                         f"(notifications/cancelled sent); raise it with --timeout")
+
+
+class RequestCancelledError(RpcError):
+    def __init__(self, method: str, reason: str) -> None:
+        super().__init__(jsonrpc.REQUEST_TIMEOUT, f"{method}: cancelled ({reason})")
+
+
+@dataclass
+class PendingRequest:
+    """A request in flight: what the in-flight view and the timeout logic read."""
+
+    id: RequestId
+    method: str
+    params: Any
+    started: float = field(default_factory=monotonic)
+    last_activity: float = field(default_factory=monotonic)
+    progress_token: str | None = None
+    progress: float | None = None
+    total: float | None = None
+    message: str | None = None
+    on_progress: ProgressCallback | None = None
+    done: anyio.Event = field(default_factory=anyio.Event)
+    result: Any = None
+    error: RpcError | None = None
+
+    @property
+    def elapsed(self) -> float:
+        return monotonic() - self.started
+
+
+class Session:
+    """One connection to one MCP server, over any transport."""
+
+    def __init__(self, transport: Transport, *, client_info: dict[str, Any] | None = None,
+                 responders: Responders | None = None, timeout: float = 60.0,
+                 max_timeout: float = 600.0, recorder: EventRecorder | None = None,
+                 protocol_version: str = LATEST_VERSION,
+                 capabilities: dict[str, Any] | None = None) -> None:
+        self.transport = transport
+        self.client_info = client_info or dict(CLIENT_INFO)
+        self.responders = responders or Responders()
+        self.timeout = timeout
+        self.max_timeout = max(max_timeout, timeout)
+        self.recorder = recorder
+        self.era = HandshakeEra(protocol_version)
+        self.extra_capabilities = capabilities or {}
+        self.pending: dict[RequestId, PendingRequest] = {}
+        self.server_info: dict[str, Any] = {}
+        self.server_capabilities: dict[str, Any] = {}
+        self.protocol_version: str | None = None
+        self.instructions: str | None = None
+        self.initialize_result: dict[str, Any] | None = None
+        self.lost: ConnectionLost | None = None
+        self._seq = itertools.count(1)
+        self._ids = itertools.count(1)
+        self._observers: list[Observer] = []
+        self._lost_callbacks: list[Callable[[ConnectionLost], None]] = []
+        self._notification_callbacks: dict[str, list[NotificationCallback]] = {}
+        self._progress_owner: dict[Any, PendingRequest] = {}
+        self._finished_ids: dict[RequestId, str] = {}  # id -> why it was given up on
+        self._server_request_scopes: dict[Any, anyio.CancelScope] = {}
+        self._tg: TaskGroup | None = None
+        self._closing = False
+
+    # -- lifecycle -----------------------------------------------------------------
+
+    async def __aenter__(self) -> Session:
+        self._tg = anyio.create_task_group()
+        await self._tg.__aenter__()
+        try:
+            self.note(f"connecting: {self.transport.target}")
+            await self.transport.start(self, self._tg)
+        except BaseException as exc:
+            self._tg.cancel_scope.cancel()
+            # The task group would wrap ``exc`` in an ExceptionGroup; the caller wants it
+            # as it is (e.g. TransportError "command not found").
+            with contextlib.suppress(BaseException):
+                await self._tg.__aexit__(type(exc), exc, exc.__traceback__)
+            raise exc from None
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None,
+                        exc: BaseException | None, tb: TracebackType | None) -> bool | None:
+        await self.close()
+        assert self._tg is not None
+        self._tg.cancel_scope.cancel()
+        return await self._tg.__aexit__(exc_type, exc, tb)
+
+    async def close(self) -> None:
+        """Close the transport (shielded, so cleanup survives cancellation)."""
+        if self._closing:
+            return
+        self._closing = True
+        with anyio.CancelScope(shield=True):
+            await self.transport.close()
+
+    async def initialize(self) -> dict[str, Any]:
+        """The handshake: initialize, check the version, notifications/initialized."""
+        capabilities = {**self.responders.capabilities(), **self.extra_capabilities}
+        params = self.era.initialize_params(capabilities, self.client_info)
+        try:
+            result = await self.request("initialize", params)
+        except RpcError as exc:
+            if exc.code == jsonrpc.INVALID_PARAMS and (hint := self.era.rejection_hint(exc.data)):
+                raise VersionError(f"the server refused protocol version "
+                                   f"{self.era.requested}: {hint}") from exc
+            raise
+        try:
+            self.protocol_version = self.era.accept(result)
+        except VersionError:
+            self.note(f"unsupported protocol version {result.get('protocolVersion')!r}",
+                      severity="error")
+            raise
+        assert isinstance(result, dict)  # era.accept checked it
+        self.initialize_result = result
+        self.server_info = dict(result.get("serverInfo") or {})
+        self.server_capabilities = dict(result.get("capabilities") or {})
+        instructions = result.get("instructions")
+        self.instructions = instructions if isinstance(instructions, str) else None
+        self.transport.set_protocol_version(self.protocol_version)
+        await self.notify("notifications/initialized")
+        name = self.server_info.get("name", "?")
+        self.note(f"initialized: {name} {self.server_info.get('version', '')} "
+                  f"(protocol {self.protocol_version})")
+        return self.initialize_result
+
+    # -- sending ---------------------------------------------------------------------
+
+    def start_soon(self, func: Callable[..., Any], *args: Any) -> None:
+        """Run a background task for the session's lifetime (responders, re-listing)."""
+        if self._tg is not None:
+            self._tg.start_soon(func, *args)
+
+    def next_id(self) -> int:
+        return next(self._ids)
+
+    async def request(self, method: str, params: dict[str, Any] | None = None, *,
+                      timeout: float | None = None, on_progress: ProgressCallback | None = None,
+                      request_id: RequestId | None = None) -> Any:
+        """Send a request and wait for its result; raises ``RpcError`` subclasses."""
+        self._check_open()
+        id_ = request_id if request_id is not None else self.next_id()
+        pending = PendingRequest(id=id_, method=method, params=params, on_progress=on_progress)
+        if on_progress is not None:
+            pending.progress_token = f"progress-{id_}"
+            params = dict(params or {})
+            params["_meta"] = {**(params.get("_meta") or {}),
+                               "progressToken": pending.progress_token}
+            self._progress_owner[pending.progress_token] = pending
+        self.pending[id_] = pending
+        limit = timeout if timeout is not None else self.timeout
+        try:
+            await self.transport.send(jsonrpc.request(id_, method, params))
+            await self._wait(pending, limit)
+        finally:
+            self.pending.pop(id_, None)
+            if pending.progress_token is not None:
+                self._progress_owner.pop(pending.progress_token, None)
+        if pending.error is not None:
+            raise pending.error
+        return pending.result
+
+    async def _wait(self, pending: PendingRequest, limit: float) -> None:
+        hard_deadline = pending.started + max(self.max_timeout, limit)
+        while not pending.done.is_set():
+            soft_deadline = pending.last_activity + limit
+            deadline = min(soft_deadline, hard_deadline)
+            remaining = deadline - monotonic()
+            if remaining <= 0:
+                hard = deadline >= hard_deadline
+                seconds = max(self.max_timeout, limit) if hard else limit
+                pending.error = RequestTimeoutError(pending.method, seconds, hard)
+                await self._send_cancel(pending.id, f"timed out after {seconds:g} s", "timeout")
+                return
+            with anyio.move_on_after(remaining):
+                await pending.done.wait()
+
+    async def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
+        self._check_open()
+        await self.transport.send(jsonrpc.notification(method, params))
+
+    async def send_raw(self, raw: bytes) -> None:
+        """Send bytes as they are (the raw editor; a debugger may send anything)."""
+        self._check_open()
+        await self.transport.send_raw(raw)
+
+    async def cancel(self, request_id: RequestId, reason: str = "cancelled by the user") -> bool:
+        """Cancel a pending request: notifications/cancelled, and fail it locally."""
+        pending = self.pending.get(request_id)
+        if pending is None:
+            return False
+        pending.error = RequestCancelledError(pending.method, reason)
+        pending.done.set()
+        await self._send_cancel(request_id, reason, "cancelled")
+        return True
+
+    async def _send_cancel(self, request_id: RequestId, reason: str, why: str) -> None:
+        self._finished_ids[request_id] = why
+        if self.lost is None:
+            params = {"requestId": request_id, "reason": reason}
+            try:
+                await self.transport.send(jsonrpc.notification("notifications/cancelled", params))
+            except Exception as exc:  # the connection may be going away; the note says so
+                self.note(f"could not send notifications/cancelled: {exc}", severity="warning")
+
+    def _check_open(self) -> None:
+        if self.lost is not None:
+            raise ConnectionClosedError(self.lost)
+
+    # -- observing -------------------------------------------------------------------
+
+    def add_observer(self, observer: Observer) -> None:
+        self._observers.append(observer)
+
+    def remove_observer(self, observer: Observer) -> None:
+        if observer in self._observers:
+            self._observers.remove(observer)
+
+    def on_notification(self, method: str, callback: NotificationCallback) -> None:
+        self._notification_callbacks.setdefault(method, []).append(callback)
+
+    def on_lost(self, callback: Callable[[ConnectionLost], None]) -> None:
+        self._lost_callbacks.append(callback)
+
+    def note(self, text: str, severity: str = "info", **meta: Any) -> None:
+        """Put the inspector's own lifecycle note on the wire (a LOCAL event)."""
+        event = WireEvent(Direction.LOCAL, Channel.SYSTEM, text.encode("utf-8"),
+                          meta={"severity": severity, **meta})
+        self.emit(event)
+
+    # -- the wire: TransportHost -----------------------------------------------------
+
+    def emit(self, event: WireEvent) -> None:
+        """Every frame comes through here: seq, findings, record, observers, routing."""
+        event.seq = next(self._seq)
+        if event.message is not None and event.channel not in (Channel.SYSTEM, Channel.HTTP):
+            event.findings.extend(check_message(event.message))
+            if event.direction is Direction.IN:
+                event.findings.extend(self._flow_findings(event.message))
+        elif event.error is not None and event.channel not in (Channel.STDERR, Channel.SYSTEM):
+            event.findings.append(Finding("invalid", event.error, "error"))
+        if self.recorder is not None:
+            self.recorder.write(event)  # write-ahead: on disk before anyone acts on it
+        for observer in self._observers:
+            try:
+                observer(event)
+            except Exception:  # an observer's bug must not take the session down
+                log.exception("observer failed")
+        if event.direction is Direction.IN and event.message is not None:
+            self._route(event.message)
+        elif event.direction is Direction.LOCAL and event.message is not None:
+            self._route(event.message)  # synthesized responses (e.g. HTTP errors)
+
+    def connection_lost(self, lost: ConnectionLost) -> None:
+        if self.lost is not None:
+            return
+        self.lost = lost
+        self.note(("closed: " if lost.expected else "connection lost: ") + lost.describe(),
+                  severity="info" if lost.expected else "error",
+                  exit_code=lost.exit_code, http_status=lost.http_status)
+        error = ConnectionClosedError(lost)
+        for pending in list(self.pending.values()):
+            if not pending.done.is_set():
+                pending.error = error
+                pending.done.set()
+        for callback in self._lost_callbacks:
+            try:
+                callback(lost)
+            except Exception:
+                log.exception("on_lost callback failed")
+
+    def _flow_findings(self, message: Any) -> list[Finding]:
+        items = message if isinstance(message, list) else [message]
+        found: list[Finding] = []
+        for msg in items:
+            if not jsonrpc.is_response(msg):
+                continue
+            id_ = msg.get("id")
+            if id_ is None:
+                continue
+            if id_ in self.pending:
+                if self.pending[id_].done.is_set():
+                    found.append(Finding("late-response", "response after the request was "
+                                         "given up on", "warning"))
+            elif id_ in self._finished_ids:
+                found.append(Finding("late-response", f"late response to a request that was "
+                                     f"{self._finished_ids[id_]}", "warning"))
+            elif self._alias(id_) is not None:
+                found.append(Finding("id-type-mismatch", f"response id {id_!r} has a different "
+                                     "JSON type from the request id", "warning"))
+            else:
+                found.append(Finding("unknown-id", f"response to unknown request id {id_!r}",
+                                     "error"))
+        return found
+
+    def _alias(self, id_: Any) -> RequestId | None:
+        """The pending id a wrongly typed response id stands for (``"1"`` for ``1``)."""
+        for key in self.pending:
+            if str(key) == str(id_) and key != id_:
+                return key
+        return None
+
+    def _route(self, message: Any) -> None:
+        if isinstance(message, list):
+            for item in message:
+                self._route(item)
+            return
+        if not isinstance(message, dict):
+            return
+        if jsonrpc.is_response(message):
+            self._resolve(message)
+        elif jsonrpc.is_request(message):
+            assert self._tg is not None
+            self._tg.start_soon(self._answer_server_request, message)
+        elif jsonrpc.is_notification(message):
+            self._dispatch_notification(message)
+
+    def _resolve(self, message: dict[str, Any]) -> None:
+        id_ = message.get("id")
+        pending = self.pending.get(id_) if id_ is not None else None
+        if pending is None and id_ is not None:
+            alias = self._alias(id_)
+            pending = self.pending.get(alias) if alias is not None else None
+        if pending is None or pending.done.is_set():
+            return
+        if "error" in message:
+            pending.error = RpcError.from_error(message["error"])
+        else:
+            pending.result = message.get("result")
+        pending.done.set()
+
+    def _dispatch_notification(self, message: dict[str, Any]) -> None:
+        method = message.get("method")
+        params = message.get("params")
+        params = params if isinstance(params, dict) else {}
+        if method == "notifications/progress":
+            owner = self._progress_owner.get(params.get("progressToken"))
+            if owner is not None:
+                self._on_progress(owner, params)
+        elif method == "notifications/cancelled":
+            scope = self._server_request_scopes.get(params.get("requestId"))
+            if scope is not None:
+                scope.cancel()
+        for callback in self._notification_callbacks.get(str(method), []):
+            try:
+                callback(params)
+            except Exception:
+                log.exception("notification callback failed for %s", method)
+
+    def _on_progress(self, pending: PendingRequest, params: dict[str, Any]) -> None:
+        progress = params.get("progress")
+        if isinstance(progress, int | float):
+            pending.progress = float(progress)
+        total = params.get("total")
+        pending.total = float(total) if isinstance(total, int | float) else None
+        message = params.get("message")
+        pending.message = message if isinstance(message, str) else None
+        pending.last_activity = monotonic()  # progress resets the soft timeout
+        if pending.on_progress is not None and pending.progress is not None:
+            try:
+                pending.on_progress(pending.progress, pending.total, pending.message)
+            except Exception:
+                log.exception("progress callback failed")
+
+    async def _answer_server_request(self, message: dict[str, Any]) -> None:
+        id_ = message.get("id")
+        method = str(message.get("method"))
+        params = message.get("params")
+        params = params if isinstance(params, dict) else {}
+        reply: dict[str, Any] | None = None
+        with anyio.CancelScope() as scope:
+            self._server_request_scopes[id_] = scope
+            try:
+                if method == "ping":
+                    reply = jsonrpc.response(id_, {})
+                elif (responder := self.responders.for_method(method)) is None:
+                    reply = jsonrpc.error_response(id_, jsonrpc.METHOD_NOT_FOUND,
+                                                   f"method not supported by the client: "
+                                                   f"{method}")
+                else:
+                    reply = jsonrpc.response(id_, await responder(params))
+            except RpcError as exc:
+                reply = jsonrpc.error_response(id_, exc.code, exc.message, exc.data)
+            except Exception as exc:
+                reply = jsonrpc.error_response(id_, jsonrpc.INTERNAL_ERROR,
+                                               f"client responder failed: {exc}")
+            finally:
+                self._server_request_scopes.pop(id_, None)
+        if scope.cancelled_caught:
+            self.note(f"server cancelled its {method} request {id_!r}; no answer sent")
+            return
+        if reply is not None and self.lost is None:
+            try:
+                await self.transport.send(reply)
+            except Exception as exc:
+                self.note(f"could not answer {method}: {exc}", severity="error")

@@ -1,0 +1,178 @@
+"""One-line summaries of wire events for the message log (headless).
+
+``summarize(event)`` does bounded work whatever the payload size: it looks at a
+few keys and the first items only, cuts every string, and never serialises a
+whole payload. The text may contain anything a server sent: the UI must still
+make it safe (``inspector.tui.safe_text``) before showing it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from inspector.engine.events import Kind, WireEvent
+
+TEXT_LIMIT = 160  # characters of summary text
+VALUE_LIMIT = 40  # characters of one scalar value
+MAX_KEYS = 6  # keys shown of one object
+
+
+@dataclass(frozen=True, slots=True)
+class RowSummary:
+    kind: Kind
+    method: str  # "" when none
+    id: str  # the JSON-RPC id as shown ("" when none)
+    text: str
+
+
+def _cut(text: str, limit: int) -> str:
+    text = " ".join(text[: limit * 2].split())  # one line; whitespace runs collapse
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def show_id(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return _cut(repr(value) if value.isdigit() else value, 24)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    return _cut(repr(value), 24)
+
+
+def brief(value: Any, limit: int = VALUE_LIMIT) -> str:
+    """A short form of any JSON value: scalars cut, containers as sizes."""
+    if isinstance(value, str):
+        return _cut(value or repr(value), limit)
+    if isinstance(value, bool) or value is None:
+        return "true" if value is True else "false" if value is False else "null"
+    if isinstance(value, (int, float)):
+        return _cut(str(value), limit)
+    if isinstance(value, dict):
+        return "{}" if not value else f"{{{len(value)}}}"
+    if isinstance(value, list):
+        return f"[{len(value)}]"
+    return _cut(type(value).__name__, limit)
+
+
+def compact(obj: Any, limit: int = TEXT_LIMIT) -> str:
+    """``key=value`` pairs of an object's first keys (bounded)."""
+    if not isinstance(obj, dict):
+        return brief(obj) if obj is not None else ""
+    parts: list[str] = []
+    for n, (key, value) in enumerate(obj.items()):
+        if n >= MAX_KEYS:
+            parts.append(f"+{len(obj) - MAX_KEYS}")
+            break
+        if isinstance(value, dict) and value and key in ("arguments", "params", "_meta"):
+            parts.append(f"{key}={{{compact(value, limit // 2)}}}")
+        else:
+            parts.append(f"{key}={brief(value)}")
+    return _cut(" ".join(parts), limit)
+
+
+def _request_text(method: str, params: Any) -> str:
+    if not isinstance(params, dict):
+        return "" if params is None else brief(params)
+    if method == "tools/call":
+        args = params.get("arguments")
+        name = brief(params.get("name"))
+        return _cut(f"{name} {compact(args)}" if args else name, TEXT_LIMIT)
+    if method in ("resources/read", "resources/subscribe", "resources/unsubscribe"):
+        return brief(params.get("uri"), TEXT_LIMIT)
+    if method == "prompts/get":
+        return _cut(f"{brief(params.get('name'))} {compact(params.get('arguments'))}",
+                    TEXT_LIMIT)
+    if method == "notifications/progress":
+        total = params.get("total")
+        done = f"{brief(params.get('progress'))}" + (f"/{brief(total)}" if total is not None
+                                                     else "")
+        msg = params.get("message")
+        return _cut(f"{done} {brief(msg, TEXT_LIMIT)}" if msg else done, TEXT_LIMIT)
+    if method == "notifications/message":
+        level = brief(params.get("level"))
+        data = params.get("data")
+        shown = brief(data, TEXT_LIMIT) if isinstance(data, str) else compact(data)
+        return _cut(f"{level} {shown}", TEXT_LIMIT)
+    return compact(params)
+
+
+def _content_excerpt(content: Any) -> str | None:
+    if not isinstance(content, list) or not content:
+        return None
+    first = content[0]
+    more = f" (+{len(content) - 1})" if len(content) > 1 else ""
+    if isinstance(first, dict):
+        if isinstance(first.get("text"), str):
+            return _cut(first["text"], TEXT_LIMIT) + more
+        kind = brief(first.get("type"))
+        extra = first.get("mimeType") or first.get("uri") or ""
+        return _cut(f"<{kind}> {brief(extra)}".rstrip(), TEXT_LIMIT) + more
+    return brief(first) + more
+
+
+def _result_text(result: Any) -> str:
+    if not isinstance(result, dict):
+        return brief(result)
+    prefix = "isError " if result.get("isError") is True else ""
+    for key in ("content", "contents", "messages"):
+        excerpt = _content_excerpt(result.get(key))
+        if excerpt is not None:
+            return _cut(prefix + excerpt, TEXT_LIMIT)
+    for key in ("tools", "resources", "resourceTemplates", "prompts", "roots"):
+        items = result.get(key)
+        if isinstance(items, list):
+            names = [brief(it.get("name") or it.get("uri"), 24) for it in items[:4]
+                     if isinstance(it, dict)]
+            more = ", …" if len(items) > 4 else ""
+            cursor = " nextCursor" if result.get("nextCursor") else ""
+            return _cut(f"{key}[{len(items)}] {', '.join(names)}{more}{cursor}", TEXT_LIMIT)
+    if "serverInfo" in result or "protocolVersion" in result:
+        info = result.get("serverInfo")
+        name = brief(info.get("name")) if isinstance(info, dict) else "?"
+        version = brief(info.get("version")) if isinstance(info, dict) else ""
+        return _cut(f"{name} {version} protocol {brief(result.get('protocolVersion'))}",
+                    TEXT_LIMIT)
+    if not result:
+        return "{}"
+    return prefix + compact(result)
+
+
+def _first_line(text: str) -> str:
+    return _cut(text[: TEXT_LIMIT * 2].strip(), TEXT_LIMIT)
+
+
+def summarize(event: WireEvent) -> RowSummary:
+    """A one-line summary of ``event`` (bounded work, plain text)."""
+    kind = event.kind
+    msg = event.message
+    method = ""
+    id_ = ""
+    if isinstance(msg, dict):
+        m = msg.get("method")
+        method = _cut(m, 60) if isinstance(m, str) else ""
+        id_ = show_id(msg.get("id"))
+    if kind in (Kind.REQUEST, Kind.NOTIFICATION) and isinstance(msg, dict):
+        text = _request_text(method, msg.get("params"))
+    elif kind is Kind.RESPONSE and isinstance(msg, dict):
+        text = _result_text(msg.get("result"))
+    elif kind is Kind.ERROR and isinstance(msg, dict):
+        err = msg.get("error")
+        if isinstance(err, dict):
+            code = brief(err.get("code"))
+            text = _cut(f"{code} {brief(err.get('message'), TEXT_LIMIT)}", TEXT_LIMIT)
+            if "data" in err:
+                text = _cut(f"{text} data={brief(err['data'])}", TEXT_LIMIT)
+        else:
+            text = brief(err)
+    elif kind is Kind.BATCH and isinstance(msg, list):
+        methods = [brief(m.get("method") or "response") for m in msg[:3] if isinstance(m, dict)]
+        text = _cut(f"batch of {len(msg)}: {', '.join(methods)}", TEXT_LIMIT)
+    elif kind is Kind.INVALID:
+        excerpt = event.raw[:TEXT_LIMIT].decode("utf-8", errors="backslashreplace")
+        reason = event.error or "not a JSON-RPC message"
+        text = _cut(f"{reason}: {excerpt}", TEXT_LIMIT)
+    else:  # stderr, http, system: the line itself
+        text = _first_line(event.raw[: TEXT_LIMIT * 4].decode("utf-8", errors="backslashreplace"))
+    return RowSummary(kind, method, id_, text)

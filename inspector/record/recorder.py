@@ -1,0 +1,68 @@
+"""The write-ahead recorder: each event is on disk before anything acts on it."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+from typing import BinaryIO
+
+from inspector.engine.events import WireEvent
+from inspector.record.format import Redactor, SessionHeader, encode_event
+
+
+class Recorder:
+    """Appends events to a session file, flushing each one (a crash leaves a readable file).
+
+    Write failures (disk full, file removed) do not stop the session: the first one
+    is kept in ``error`` for the UI to show, and recording stops.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], header: SessionHeader,
+                 redactor: Redactor | None = None, fsync: bool = False) -> None:
+        self.path = Path(path)
+        self.redactor = redactor or Redactor()
+        self.fsync = fsync
+        self.error: str | None = None
+        self.count = 0
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file: BinaryIO | None = open(self.path, "wb")  # noqa: SIM115 - lives with us
+        header.redacted = self.redactor.enabled
+        header.target = redact_target(header.target, self.redactor)
+        self._write(header.to_line())
+
+    def write(self, event: WireEvent) -> None:
+        self._write(encode_event(event, self.redactor))
+        self.count += 1
+
+    def _write(self, line: bytes) -> None:
+        if self._file is None:
+            return
+        try:
+            self._file.write(line)
+            self._file.flush()
+            if self.fsync:
+                os.fsync(self._file.fileno())
+        except OSError as exc:
+            self.error = f"recording to {self.path} stopped: {exc}"
+            self.close()
+
+    def close(self) -> None:
+        if self._file is not None:
+            with contextlib.suppress(OSError):
+                self._file.close()
+            self._file = None
+
+
+def redact_target(target: dict[str, object], redactor: Redactor) -> dict[str, object]:
+    """Secrets out of a header's target: env values given with -e, auth headers."""
+    if not redactor.enabled:
+        return target
+    out = dict(target)
+    env = out.get("env")
+    if isinstance(env, dict):
+        out["env"] = {k: redactor.text(str(v)) for k, v in env.items()}
+    headers = out.get("headers")
+    if isinstance(headers, dict):
+        out["headers"] = redactor.headers(headers)
+    return out

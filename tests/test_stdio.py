@@ -1,0 +1,234 @@
+"""stdio transport against real peers: an official-SDK server and misbehaving scripts."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from inspector.engine.client import McpClient
+from inspector.engine.events import Channel, Direction, Kind, WireEvent
+from inspector.engine.session import ConnectionClosedError, RequestTimeoutError, Session
+from inspector.transports.base import TransportError
+from inspector.transports.stdio import StdioTransport
+
+SERVERS = Path(__file__).parent / "servers"
+PY = sys.executable
+
+
+def misbehave(mode: str, **kw: Any) -> StdioTransport:
+    return StdioTransport(PY, [str(SERVERS / "stdio_misbehave.py"), mode], **kw)
+
+
+async def open_session(transport: StdioTransport, events: list[WireEvent],
+                       **kw: Any) -> Session:
+    session = Session(transport, **kw)
+    session.add_observer(events.append)
+    return session
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie still answers kill(0); look at its state
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split()[2]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+async def test_sdk_server_over_stdio() -> None:
+    events: list[WireEvent] = []
+    transport = StdioTransport(PY, [str(SERVERS / "sdk_stdio_server.py")])
+    with anyio.fail_after(30):
+        async with await open_session(transport, events) as session:
+            await session.initialize()
+            client = McpClient(session)
+            tools = await client.list_tools()
+            assert {t["name"] for t in tools} >= {"add", "progress_steps"}
+            result = await client.call_tool("add", {"a": 2, "b": 40})
+            assert result["content"][0]["text"] == "42"
+            steps: list[float] = []
+            result = await client.call_tool("progress_steps", {"steps": 3},
+                                            on_progress=lambda p, t, m: steps.append(p))
+            assert steps == [1, 2, 3]
+            read = await client.read_resource("sdk://greeting")
+            assert read["contents"][0]["text"] == "hello from the SDK"
+            prompt = await client.get_prompt("review", {"code": "x=1"})
+            assert "x=1" in prompt["messages"][0]["content"]["text"]
+            assert await client.ping() == {}
+    assert session.server_info["name"] == "sdk-test-server"
+    assert transport.process is not None and transport.process.returncode is not None
+    out = [e for e in events if e.channel is Channel.STDIN]
+    assert out[0].message["method"] == "initialize"
+    assert all(not e.findings for e in events if e.direction is Direction.IN
+               and e.channel is Channel.STDOUT)
+
+
+async def test_non_json_and_invalid_utf8_lines_are_events_not_fatal() -> None:
+    events: list[WireEvent] = []
+    with anyio.fail_after(15):
+        async with await open_session(misbehave("garbage"), events) as session:
+            await session.initialize()
+            assert await session.request("tools/list") == {"ok": True}
+    stdout = [e for e in events if e.channel is Channel.STDOUT]
+    invalid = [e for e in stdout if e.kind is Kind.INVALID]
+    assert invalid[0].raw == b"Server starting... not JSON"
+    assert invalid[1].raw == b"\xff\xfe broken utf-8 \xc3"
+    assert "invalid UTF-8" in (invalid[1].error or "")
+
+
+async def test_huge_line() -> None:
+    events: list[WireEvent] = []
+    with anyio.fail_after(30):
+        async with await open_session(misbehave("huge"), events) as session:
+            await session.initialize()
+            result = await session.request("tools/call", {"name": "x"})
+    assert len(result["content"][0]["text"]) == 5_000_000
+
+
+async def test_crash_mid_request_fails_at_once_with_exit_code_and_stderr() -> None:
+    events: list[WireEvent] = []
+    with anyio.fail_after(15):
+        async with await open_session(misbehave("crash"), events, timeout=60) as session:
+            await session.initialize()
+            start = time.monotonic()
+            with pytest.raises(ConnectionClosedError) as info:
+                await session.request("tools/call", {"name": "x"})
+            assert time.monotonic() - start < 5
+    text = str(info.value)
+    assert "exit code 3" in text and "RuntimeError: boom" in text
+    assert any(e.channel is Channel.STDERR and b"boom" in e.raw for e in events)
+
+
+async def test_exit_at_once_reports_exit_code_and_stderr() -> None:
+    events: list[WireEvent] = []
+    with anyio.fail_after(15):
+        async with await open_session(misbehave("exit-now"), events) as session:
+            with pytest.raises(ConnectionClosedError) as info:
+                await session.initialize()
+    assert "exit code 2" in str(info.value)
+    assert "missing API_KEY" in str(info.value)
+
+
+async def test_command_not_found_is_a_clear_error() -> None:
+    with anyio.fail_after(5), pytest.raises(TransportError, match="command not found"):
+        async with Session(StdioTransport("no-such-mcp-server-xyz")):
+            pass
+
+
+async def test_hang_times_out_and_cancels() -> None:
+    events: list[WireEvent] = []
+    with anyio.fail_after(15):
+        async with await open_session(misbehave("hang"), events, timeout=0.5) as session:
+            await session.initialize()
+            with pytest.raises(RequestTimeoutError):
+                await session.request("tools/list")
+    cancels = [e for e in events if e.method == "notifications/cancelled"]
+    assert cancels and cancels[0].message["params"]["requestId"] == 2
+
+
+async def test_unknown_and_mistyped_response_ids() -> None:
+    events: list[WireEvent] = []
+    with anyio.fail_after(15):
+        async with await open_session(misbehave("unknown-id"), events) as session:
+            await session.initialize()
+            assert await session.request("tools/list") == {"stringly": True}
+    codes = [f.code for e in events for f in e.findings]
+    assert "unknown-id" in codes and "id-type-mismatch" in codes
+
+
+async def test_flood_of_notifications() -> None:
+    events: list[WireEvent] = []
+    with anyio.fail_after(30):
+        async with await open_session(misbehave("flood"), events) as session:
+            await session.initialize()
+            assert await session.request("tools/list") == {"flooded": 10_000}
+    assert sum(1 for e in events if e.method == "notifications/message") == 10_000
+
+
+@pytest.mark.parametrize("mode", ["ignore-stdin-close", "ignore-term"])
+async def test_shutdown_escalates(mode: str) -> None:
+    transport = misbehave(mode, grace=0.3)
+    with anyio.fail_after(15):
+        async with Session(transport) as session:
+            await session.initialize()
+    assert transport.process is not None
+    expected = -signal.SIGTERM if mode == "ignore-stdin-close" else -signal.SIGKILL
+    assert transport.process.returncode == expected
+
+
+async def test_no_orphan_grandchild_after_close() -> None:
+    events: list[WireEvent] = []
+    transport = misbehave("spawn-child", grace=0.3)
+    with anyio.fail_after(15):
+        async with await open_session(transport, events) as session:
+            await session.initialize()
+            await anyio.sleep(0.2)
+    lines = [e.raw for e in events if e.channel is Channel.STDERR]
+    child_pid = int(next(l for l in lines if l.startswith(b"child pid")).split()[-1])
+    for _ in range(50):
+        if not alive(child_pid):
+            break
+        time.sleep(0.05)
+    assert not alive(child_pid)
+
+
+def test_no_orphan_when_the_inspector_is_killed(tmp_path: Path) -> None:
+    """SIGKILL the inspector itself: the server must still go (PR_SET_PDEATHSIG)."""
+    script = tmp_path / "host.py"
+    script.write_text(textwrap.dedent(f"""
+        import anyio, sys
+        from inspector.engine.session import Session
+        from inspector.transports.stdio import StdioTransport
+        async def main():
+            t = StdioTransport({PY!r}, [{str(SERVERS / 'stdio_misbehave.py')!r},
+                               'ignore-stdin-close'])
+            async with Session(t) as s:
+                await s.initialize()
+                print(t.process.pid, flush=True)
+                await anyio.sleep(60)
+        anyio.run(main)
+    """))
+    host = subprocess.Popen([PY, str(script)], stdout=subprocess.PIPE, text=True,
+                            cwd=Path(__file__).parent.parent)
+    assert host.stdout is not None
+    server_pid = int(host.stdout.readline())
+    assert alive(server_pid)
+    host.kill()
+    host.wait(5)
+    for _ in range(100):
+        if not alive(server_pid):
+            break
+        time.sleep(0.05)
+    assert not alive(server_pid)
+
+
+def test_engine_never_imports_textual() -> None:
+    code = ("import sys, inspector.engine.session, inspector.engine.client, "
+            "inspector.transports.stdio, inspector.transports.memory, "
+            "inspector.record.recorder, inspector.record.reader, inspector.engine.lint, "
+            "inspector.engine.responders\n"
+            "import importlib, pkgutil\n"
+            "for pkg in ('inspector.engine', 'inspector.transports', 'inspector.record', "
+            "'inspector.forms'):\n"
+            "    mod = importlib.import_module(pkg)\n"
+            "    for info in pkgutil.iter_modules(mod.__path__, pkg + '.'):\n"
+            "        importlib.import_module(info.name)\n"
+            "assert 'textual' not in sys.modules, 'textual imported'\n"
+            "print('ok')")
+    out = subprocess.run([PY, "-c", code], capture_output=True, text=True, timeout=60,
+                         cwd=Path(__file__).parent.parent)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
