@@ -177,7 +177,7 @@ async def test_no_orphan_grandchild_after_close() -> None:
             await session.initialize()
             await anyio.sleep(0.2)
     lines = [e.raw for e in events if e.channel is Channel.STDERR]
-    child_pid = int(next(l for l in lines if l.startswith(b"child pid")).split()[-1])
+    child_pid = int(next(x for x in lines if x.startswith(b"child pid")).split()[-1])
     for _ in range(50):
         if not alive(child_pid):
             break
