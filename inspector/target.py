@@ -1,0 +1,108 @@
+"""What to connect to: a stdio command, an HTTP URL, or the bundled demo server.
+
+One description (``Target``) for every entry point (TUI, ``--cli``, replay
+``--against``), and one place that turns it into a transport.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.transports.base import Transport, TransportError
+
+TRANSPORT_CHOICES = ("auto", "stdio", "http", "sse")
+
+
+@dataclass
+class Target:
+    """A server to connect to. ``url`` set means HTTP; otherwise ``command``."""
+
+    command: str | None = None
+    args: list[str] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    url: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    transport: str = "auto"
+    name: str | None = None  # the server's name in a config file, or "demo"
+
+    @property
+    def is_http(self) -> bool:
+        return self.url is not None
+
+    def describe(self) -> str:
+        if self.url is not None:
+            return self.url
+        import shlex
+
+        return shlex.join([self.command or "", *self.args])
+
+    def secrets(self) -> list[str]:
+        """Values to redact from session files: ``-e`` values and auth header values."""
+        values = list(self.env.values())
+        for key, value in self.headers.items():
+            if key.lower() in ("authorization", "proxy-authorization", "cookie", "x-api-key",
+                               "api-key"):
+                values.append(value)
+                if " " in value:  # "Bearer abc": the token alone too
+                    values.append(value.split(" ", 1)[1])
+        return values
+
+
+def demo_target() -> Target:
+    """The bundled demo server, started like any other stdio server."""
+    return Target(command=sys.executable, args=["-m", "inspector.demo"], name="demo")
+
+
+def target_from_words(words: list[str], *, transport: str = "auto",
+                      env: dict[str, str] | None = None, cwd: str | None = None,
+                      headers: dict[str, str] | None = None) -> Target:
+    """A target from command-line words: one URL, or a command with its arguments."""
+    if not words:
+        target = demo_target()
+        target.env.update(env or {})
+        return target
+    first = words[0]
+    if first.startswith(("http://", "https://")):
+        if len(words) > 1:
+            raise ValueError(f"a URL target takes no further words, got: {' '.join(words[1:])}")
+        if transport == "stdio":
+            raise ValueError("--transport stdio needs a command, not a URL")
+        return Target(url=first, headers=dict(headers or {}), transport=transport)
+    if transport in ("http", "sse"):
+        raise ValueError(f"--transport {transport} needs a URL (http:// or https://), "
+                         f"got a command: {first}")
+    return Target(command=first, args=list(words[1:]), env=dict(env or {}), cwd=cwd,
+                  transport="stdio")
+
+
+def build_transport(target: Target, *, timeout: float = 30.0) -> Transport:
+    """The transport for a target (imports HTTP support only when needed)."""
+    if target.url is None:
+        from inspector.transports.stdio import StdioTransport
+
+        if not target.command:
+            raise TransportError("no server command given")
+        return StdioTransport(target.command, target.args, env=target.env, cwd=target.cwd)
+    try:
+        from inspector.transports.detect import connect_http
+    except ImportError as exc:  # pragma: no cover - only while HTTP support is missing
+        raise TransportError(f"HTTP transports are not available: {exc}") from exc
+    transport: Transport = connect_http(target.url, target.headers, transport=target.transport,
+                                        timeout=timeout)
+    return transport
+
+
+def target_info(target: Target) -> dict[str, Any]:
+    """For session file headers (the recorder redacts secrets)."""
+    info: dict[str, Any] = {"transport": target.transport, "describe": target.describe()}
+    if target.url is not None:
+        info.update(url=target.url, headers=dict(target.headers))
+    else:
+        info.update(command=target.command, args=list(target.args), env=dict(target.env),
+                    cwd=target.cwd)
+    if target.name:
+        info["name"] = target.name
+    return info

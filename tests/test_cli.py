@@ -1,0 +1,110 @@
+"""The headless CLI, run for real as a subprocess against real servers."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+SERVERS = Path(__file__).parent / "servers"
+ROOT = Path(__file__).parent.parent
+PY = sys.executable
+SDK_SERVER = [PY, str(SERVERS / "sdk_stdio_server.py")]
+
+
+def cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([PY, "-m", "inspector", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT)
+
+
+def error_of(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    return json.loads(lines[0])["error"]  # type: ignore[no-any-return]
+
+
+def test_tools_list_after_dashdash() -> None:
+    done = cli("--cli", "--method", "tools/list", "--", *SDK_SERVER)
+    assert done.returncode == 0, done.stderr
+    names = {t["name"] for t in json.loads(done.stdout)["tools"]}
+    assert {"add", "progress_steps"} <= names
+
+
+def test_trailing_words_target_like_the_official_cli() -> None:
+    done = cli("--cli", *SDK_SERVER, "--method", "tools/list")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["tools"]
+
+
+def test_tool_args_coerced_by_schema() -> None:
+    done = cli("--cli", "--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=40",
+               "--tool-arg", "b=2", "--", *SDK_SERVER)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["content"][0]["text"] == "42"
+
+
+def test_tool_args_json() -> None:
+    done = cli("--cli", "--method", "tools/call", "--tool-name", "add", "--tool-args-json",
+               '{"a": 1, "b": 1}', "--", *SDK_SERVER)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["content"][0]["text"] == "2"
+
+
+def test_resources_read_and_prompts_get() -> None:
+    done = cli("--cli", "--method", "resources/read", "--uri", "sdk://greeting", "--",
+               *SDK_SERVER)
+    assert json.loads(done.stdout)["contents"][0]["text"] == "hello from the SDK"
+    done = cli("--cli", "--method", "prompts/get", "--prompt-name", "review", "--prompt-args",
+               "code=print(1)", "--", *SDK_SERVER)
+    assert "print(1)" in json.loads(done.stdout)["messages"][0]["content"]["text"]
+
+
+def test_usage_error_is_json_with_exit_2() -> None:
+    done = cli("--cli", "--method", "tools/list", "--no-such-flag")
+    assert done.returncode == 2
+    assert error_of(done)["kind"] == "usage"
+    done = cli("--cli", "--method", "tools/call", "--", *SDK_SERVER)
+    assert done.returncode == 2 and "--tool-name" in error_of(done)["message"]
+    done = cli("--cli", "-e", "NOEQUALS", "--method", "ping", "--", *SDK_SERVER)
+    assert done.returncode == 2 and "KEY=VALUE" in error_of(done)["message"]
+
+
+def test_connection_errors_exit_3_with_reason() -> None:
+    done = cli("--cli", "--method", "ping", "--", "definitely-not-a-command-xyz")
+    assert done.returncode == 3
+    assert "command not found" in error_of(done)["message"]
+    done = cli("--cli", "--method", "ping", "--", PY, str(SERVERS / "stdio_misbehave.py"),
+               "exit-now")
+    assert done.returncode == 3
+    error = error_of(done)
+    assert error["serverExitCode"] == 2 and "missing API_KEY" in error["message"]
+    assert not done.stdout
+
+
+def test_protocol_error_exit_4() -> None:
+    done = cli("--cli", "--method", "prompts/get", "--prompt-name", "no-such-prompt", "--",
+               *SDK_SERVER)
+    assert done.returncode == 4, done.stderr
+    assert error_of(done)["kind"] == "protocol"
+
+
+def test_timeout_exit_5() -> None:
+    done = cli("--cli", "--timeout", "0.5", "--method", "tools/list", "--", PY,
+               str(SERVERS / "stdio_misbehave.py"), "hang")
+    assert done.returncode == 5
+    assert error_of(done)["kind"] == "timeout"
+
+
+def test_record_redacts_env_values(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    done = cli("--cli", "--record", str(path), "-e", "API_TOKEN=sekrit-value-123", "--method",
+               "tools/list", "--", *SDK_SERVER)
+    assert done.returncode == 0, done.stderr
+    text = path.read_text()
+    assert "sekrit-value-123" not in text
+    header = json.loads(text.splitlines()[0])
+    assert header["target"]["env"]["API_TOKEN"] == "«redacted»"
+    raws = [json.loads(line).get("raw", "") for line in text.splitlines()[1:]]
+    assert any('"method":"tools/list"' in raw for raw in raws)
