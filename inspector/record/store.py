@@ -1,0 +1,505 @@
+"""EventStore: an append-only, memory-lean column store of wire events.
+
+A million events must fit in less than twice their raw bytes, so the store keeps
+no ``WireEvent`` objects and no parsed dicts: the raw frames live in one
+``bytearray`` with offsets in ``array('Q')``, the per-event facts in small typed
+arrays (time, direction/channel/kind codes, an interned method index, the index
+of the paired request/response), and meta/findings sparsely, since most events
+have none. :meth:`EventStore.event` rebuilds a ``WireEvent`` on demand by
+parsing the raw bytes again (the wire is the truth).
+
+Readers (the message log) use the :class:`EventSource` protocol, so a file-backed
+source (replay) can stand in for the in-memory store. A filtered view is an index
+list (:class:`FilteredView`), filled in chunks so a UI can scan a million events
+without blocking; :class:`LogFilter` parses the small filter language
+(``method:tools/call kind:error dir:in text``).
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from bisect import bisect_right
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from typing import Any, Protocol, runtime_checkable
+
+from inspector.engine.events import Channel, Direction, Finding, Kind, WireEvent
+from inspector.engine.jsonrpc import decode
+
+KINDS: tuple[Kind, ...] = tuple(Kind)
+DIRECTIONS: tuple[Direction, ...] = tuple(Direction)
+CHANNELS: tuple[Channel, ...] = tuple(Channel)
+_KIND_CODE = {k: i for i, k in enumerate(KINDS)}
+_DIR_CODE = {d: i for i, d in enumerate(DIRECTIONS)}
+_CH_CODE = {c: i for i, c in enumerate(CHANNELS)}
+_RESPONSE_KINDS = frozenset({_KIND_CODE[Kind.RESPONSE], _KIND_CODE[Kind.ERROR]})
+_REQUEST = _KIND_CODE[Kind.REQUEST]
+_OPPOSITE = {_DIR_CODE[Direction.OUT]: _DIR_CODE[Direction.IN],
+             _DIR_CODE[Direction.IN]: _DIR_CODE[Direction.OUT]}
+
+# flags column bits
+_PARSED = 1  # the event carried a parsed message (rebuild parses raw again)
+_EXTRA = 2  # meta / findings / a parse error that decode() would not reproduce
+_NOERR = 4  # neither message nor error (a note that was never parsed)
+_NOPAIR = -1
+
+
+@runtime_checkable
+class EventSource(Protocol):
+    """What the message log reads: a growing, indexable sequence of events."""
+
+    def __len__(self) -> int: ...
+    def event(self, i: int) -> WireEvent: ...
+    def raw(self, i: int) -> bytes: ...
+    def kind(self, i: int) -> Kind: ...
+    def direction(self, i: int) -> Direction: ...
+    def channel(self, i: int) -> Channel: ...
+    def method(self, i: int) -> str | None: ...
+    def seq(self, i: int) -> int: ...
+    def time(self, i: int) -> float: ...
+    def has_findings(self, i: int) -> bool: ...
+    def find_response(self, i: int) -> int | None: ...
+    def find_request(self, i: int) -> int | None: ...
+    def latency_ms(self, i: int) -> float | None: ...
+    def matching(self, flt: LogFilter, start: int, stop: int) -> array[int]: ...
+
+
+@dataclass(slots=True)
+class _Extra:
+    meta: dict[str, Any]
+    findings: list[Finding]
+    error: str | None
+
+
+class EventStore:
+    """Append-only columns of wire events; see the module docstring."""
+
+    def __init__(self) -> None:
+        self._raw = bytearray()
+        self._offsets = array("Q", [0])  # event i is _raw[_offsets[i]:_offsets[i + 1]]
+        self._time = array("d")
+        self._mono = array("d")
+        self._seq = array("q")
+        self._dir = array("B")
+        self._ch = array("B")
+        self._kind = array("B")
+        self._flags = array("B")
+        self._method = array("I")  # index into _methods; 0 = none
+        self._pair = array("q")  # paired request/response index, -1 for none
+        self._methods: list[str] = [""]
+        self._method_code: dict[str, int] = {}
+        self._extras: dict[int, _Extra] = {}
+        # Requests still waiting for their response: (direction code, id) -> index.
+        # Answered ones leave, so this stays small and ids may be reused.
+        self._pending: dict[tuple[int, Hashable], int] = {}
+
+    # -- writing -----------------------------------------------------------------
+
+    def append(self, event: WireEvent) -> int:
+        """Store one event; returns its index."""
+        i = len(self._time)
+        raw = event.raw
+        self._raw += raw
+        self._offsets.append(len(self._raw))
+        self._time.append(event.time)
+        self._mono.append(event.mono)
+        self._seq.append(event.seq)
+        dcode = _DIR_CODE[event.direction]
+        self._dir.append(dcode)
+        self._ch.append(_CH_CODE[event.channel])
+        kind = event.kind
+        kcode = _KIND_CODE[kind]
+        self._kind.append(kcode)
+        message = event.message
+        flags = 0
+        error = None  # kept only when parsing the raw bytes again would not give it
+        if message is not None:
+            flags = _PARSED
+        elif event.error is None:
+            flags = _NOERR
+        elif decode(raw)[1] != event.error:
+            error = event.error
+        if event.meta or event.findings or error is not None:
+            flags |= _EXTRA
+            self._extras[i] = _Extra(event.meta, list(event.findings), error)
+        self._flags.append(flags)
+        mcode = 0
+        pair = _NOPAIR
+        if isinstance(message, dict):
+            msg_id = message.get("id")
+            hashable_id = isinstance(msg_id, (str, int)) and not isinstance(msg_id, bool)
+            if kcode == _REQUEST:
+                mcode = self._intern(message.get("method"))
+                if hashable_id:
+                    self._pending[(dcode, msg_id)] = i
+            elif kcode in _RESPONSE_KINDS and hashable_id and dcode in _OPPOSITE:
+                req = self._pending.pop((_OPPOSITE[dcode], msg_id), None)
+                if req is not None:
+                    pair = req
+                    self._pair[req] = i
+                    mcode = self._method[req]  # a response shows its request's method
+            elif "method" in message:
+                mcode = self._intern(message.get("method"))
+        self._method.append(mcode)
+        self._pair.append(pair)
+        return i
+
+    def extend(self, events: Iterable[WireEvent]) -> None:
+        for event in events:
+            self.append(event)
+
+    def _intern(self, method: Any) -> int:
+        if not isinstance(method, str):
+            return 0
+        code = self._method_code.get(method)
+        if code is None:
+            code = len(self._methods)
+            self._methods.append(method)
+            self._method_code[method] = code
+        return code
+
+    # -- reading -----------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._time)
+
+    def raw(self, i: int) -> bytes:
+        return bytes(self._raw[self._offsets[i]:self._offsets[i + 1]])
+
+    def raw_size(self, i: int) -> int:
+        return self._offsets[i + 1] - self._offsets[i]
+
+    @property
+    def raw_bytes(self) -> int:
+        """Total raw bytes held."""
+        return len(self._raw)
+
+    def event(self, i: int) -> WireEvent:
+        """The event rebuilt from its raw bytes and columns."""
+        if i < 0:
+            i += len(self)
+        raw = self.raw(i)
+        extra = self._extras.get(i)
+        flags = self._flags[i]
+        message: Any = None
+        error: str | None = None
+        if flags & _PARSED:
+            message, error = decode(raw)
+        elif extra is not None and extra.error is not None:
+            error = extra.error
+        elif not flags & _NOERR:
+            error = decode(raw)[1]
+        return WireEvent(direction=DIRECTIONS[self._dir[i]], channel=CHANNELS[self._ch[i]],
+                         raw=raw, message=message, error=error,
+                         meta=dict(extra.meta) if extra else {},
+                         findings=list(extra.findings) if extra else [],
+                         seq=self._seq[i], time=self._time[i], mono=self._mono[i])
+
+    def kind(self, i: int) -> Kind:
+        return KINDS[self._kind[i]]
+
+    def direction(self, i: int) -> Direction:
+        return DIRECTIONS[self._dir[i]]
+
+    def channel(self, i: int) -> Channel:
+        return CHANNELS[self._ch[i]]
+
+    def method(self, i: int) -> str | None:
+        return self._methods[self._method[i]] or None
+
+    def seq(self, i: int) -> int:
+        return self._seq[i]
+
+    def time(self, i: int) -> float:
+        return self._time[i]
+
+    def mono(self, i: int) -> float:
+        return self._mono[i]
+
+    def meta(self, i: int) -> dict[str, Any]:
+        extra = self._extras.get(i)
+        return extra.meta if extra else {}
+
+    def findings(self, i: int) -> list[Finding]:
+        extra = self._extras.get(i)
+        return extra.findings if extra else []
+
+    def has_findings(self, i: int) -> bool:
+        extra = self._extras.get(i)
+        return bool(extra and extra.findings)
+
+    def add_finding(self, i: int, finding: Finding) -> None:
+        """Attach a finding found later (the lint may run after the event was stored)."""
+        extra = self._extras.get(i)
+        if extra is None:
+            extra = self._extras[i] = _Extra({}, [], None)
+            self._flags[i] |= _EXTRA
+        extra.findings.append(finding)
+
+    def pair(self, i: int) -> int | None:
+        """The paired request (for a response) or response (for a request)."""
+        p = self._pair[i]
+        return None if p == _NOPAIR else p
+
+    def find_response(self, i: int) -> int | None:
+        return self.pair(i) if self._kind[i] == _REQUEST else None
+
+    def find_request(self, i: int) -> int | None:
+        return self.pair(i) if self._kind[i] in _RESPONSE_KINDS else None
+
+    def latency_ms(self, i: int) -> float | None:
+        """Time between a request and its response (on either of the two)."""
+        p = self._pair[i]
+        if p == _NOPAIR:
+            return None
+        return abs(self._mono[i] - self._mono[p]) * 1000.0
+
+    def index_of_seq(self, seq: int) -> int | None:
+        """Index of the event with this sequence number (seqs are increasing)."""
+        i = bisect_right(self._seq, seq) - 1
+        return i if i >= 0 and self._seq[i] == seq else None
+
+    def nbytes(self) -> int:
+        """Approximate memory held by the columns and raw bytes (not the sparse dicts)."""
+        cols = (self._offsets, self._time, self._mono, self._seq, self._dir, self._ch,
+                self._kind, self._flags, self._method, self._pair)
+        return len(self._raw) + sum(c.itemsize * len(c) for c in cols)
+
+    # -- filtering ---------------------------------------------------------------
+
+    def matching(self, flt: LogFilter, start: int, stop: int) -> array[int]:
+        """Indices in ``[start, stop)`` that match ``flt`` (one chunk of a scan)."""
+        stop = min(stop, len(self))
+        out = array("I")
+        if start >= stop:
+            return out
+        check = self._column_check(flt)
+        if flt.patterns:
+            first, rest = flt.patterns[0], flt.patterns[1:]
+            buf, off = self._raw, self._offsets
+            pos, end = off[start], off[stop]
+            while pos < end:
+                m = first.search(buf, pos, end)
+                if m is None:
+                    break
+                i = bisect_right(off, m.start(), start, stop + 1) - 1
+                nxt = off[i + 1]
+                # A match running into the next frame is not a match of either.
+                if m.end() <= nxt and (check is None or check(i)) and all(
+                        p.search(buf, off[i], nxt) for p in rest):
+                    out.append(i)
+                pos = nxt
+            return out
+        if check is None:
+            return array("I", range(start, stop))
+        out.extend(i for i in range(start, stop) if check(i))
+        return out
+
+    def _column_check(self, flt: LogFilter) -> Callable[[int], bool] | None:
+        tests: list[Callable[[int], bool]] = []
+        if flt.kinds:
+            kinds = bytes(_KIND_CODE[k] for k in flt.kinds)
+            kcol = self._kind
+            tests.append(lambda i: kcol[i] in kinds)
+        if flt.directions:
+            dirs = bytes(_DIR_CODE[d] for d in flt.directions)
+            dcol = self._dir
+            tests.append(lambda i: dcol[i] in dirs)
+        if flt.channels:
+            chans = bytes(_CH_CODE[c] for c in flt.channels)
+            ccol = self._ch
+            tests.append(lambda i: ccol[i] in chans)
+        if flt.methods:
+            codes = frozenset(c for c, name in enumerate(self._methods)
+                              if c and flt.method_matches(name))
+            mcol = self._method
+            tests.append(lambda i: mcol[i] in codes)
+        if flt.findings:
+            tests.append(self.has_findings)
+        if not tests:
+            return None
+        if len(tests) == 1:
+            return tests[0]
+        return lambda i: all(t(i) for t in tests)
+
+
+# -- the filter language ------------------------------------------------------------
+
+_KIND_ALIASES: dict[str, Kind] = {
+    "req": Kind.REQUEST, "request": Kind.REQUEST, "requests": Kind.REQUEST,
+    "res": Kind.RESPONSE, "resp": Kind.RESPONSE, "response": Kind.RESPONSE,
+    "responses": Kind.RESPONSE, "result": Kind.RESPONSE,
+    "err": Kind.ERROR, "error": Kind.ERROR, "errors": Kind.ERROR,
+    "note": Kind.NOTIFICATION, "notif": Kind.NOTIFICATION, "notification": Kind.NOTIFICATION,
+    "notifications": Kind.NOTIFICATION, "batch": Kind.BATCH, "invalid": Kind.INVALID,
+    "bad": Kind.INVALID, "stderr": Kind.STDERR, "http": Kind.HTTP, "sys": Kind.SYSTEM,
+    "system": Kind.SYSTEM,
+}
+_DIR_ALIASES: dict[str, Direction] = {
+    "in": Direction.IN, "<-": Direction.IN, "←": Direction.IN, "recv": Direction.IN,
+    "server": Direction.IN, "out": Direction.OUT, "->": Direction.OUT, "→": Direction.OUT,
+    "sent": Direction.OUT, "send": Direction.OUT, "client": Direction.OUT,
+    "local": Direction.LOCAL, "·": Direction.LOCAL,
+}
+_TOKEN = re.compile(r'"([^"]*)"?|(\S+)')
+
+
+@dataclass(frozen=True, slots=True)
+class LogFilter:
+    """A parsed filter: every part must hold (text terms AND kind AND ...).
+
+    Language: ``method:tools/call`` (glob: ``method:tools/*``; a trailing ``/``
+    matches the prefix), ``kind:error`` or ``kind:request,response``, ``dir:in|out|local``,
+    ``ch:stderr``, ``has:finding``; anything else is a case-insensitive substring of the
+    raw frame (``"two words"`` in quotes). Several values of one key are alternatives.
+    """
+
+    terms: tuple[str, ...] = ()
+    methods: tuple[str, ...] = ()
+    kinds: frozenset[Kind] = frozenset()
+    directions: frozenset[Direction] = frozenset()
+    channels: frozenset[Channel] = frozenset()
+    findings: bool = False
+    problems: tuple[str, ...] = ()  # parts that were not understood (shown to the user)
+    patterns: tuple[re.Pattern[bytes], ...] = field(default=(), compare=False, repr=False)
+
+    @classmethod
+    def parse(cls, query: str) -> LogFilter:
+        terms: list[str] = []
+        methods: list[str] = []
+        kinds: set[Kind] = set()
+        dirs: set[Direction] = set()
+        chans: set[Channel] = set()
+        findings = False
+        problems: list[str] = []
+        for m in _TOKEN.finditer(query):
+            quoted, word = m.group(1), m.group(2)
+            if quoted is not None:
+                if quoted:
+                    terms.append(quoted)
+                continue
+            key, sep, value = word.partition(":")
+            key = key.lower()
+            values = [v for v in value.split(",") if v] if sep else []
+            if not sep or not values:
+                terms.append(word)
+            elif key in ("method", "m"):
+                methods.extend(values)
+            elif key in ("kind", "k", "is"):
+                for v in values:
+                    if v.lower() in _KIND_ALIASES:
+                        kinds.add(_KIND_ALIASES[v.lower()])
+                    elif key == "is" and v.lower() in ("finding", "findings", "flagged"):
+                        findings = True
+                    else:
+                        problems.append(f"unknown kind {v!r}")
+            elif key in ("dir", "d", "direction"):
+                for v in values:
+                    if v.lower() in _DIR_ALIASES:
+                        dirs.add(_DIR_ALIASES[v.lower()])
+                    else:
+                        problems.append(f"unknown direction {v!r} (in, out, local)")
+            elif key in ("ch", "channel"):
+                for v in values:
+                    try:
+                        chans.add(Channel(v.lower()))
+                    except ValueError:
+                        problems.append(f"unknown channel {v!r}")
+            elif key == "has" and all(v.lower() in ("finding", "findings", "warning")
+                                      for v in values):
+                findings = True
+            else:  # "http://host" and other colons are plain text
+                terms.append(word)
+        patterns = tuple(re.compile(re.escape(t.encode("utf-8")), re.IGNORECASE)
+                         for t in terms)
+        return cls(tuple(terms), tuple(methods), frozenset(kinds), frozenset(dirs),
+                   frozenset(chans), findings, tuple(problems), patterns)
+
+    @property
+    def is_empty(self) -> bool:
+        return not (self.terms or self.methods or self.kinds or self.directions
+                    or self.channels or self.findings)
+
+    def method_matches(self, name: str) -> bool:
+        for pat in self.methods:
+            if pat.endswith("/") and name.startswith(pat):
+                return True
+            if fnmatchcase(name, pat) if any(c in pat for c in "*?[") else name == pat:
+                return True
+        return False
+
+
+class FilteredView:
+    """The indices of a source that match a filter, filled in chunks as it grows.
+
+    ``step()`` scans at most ``budget`` more events and returns whether the view has
+    caught up with the source; call it again as events arrive (new matches append).
+    """
+
+    def __init__(self, source: EventSource, flt: LogFilter) -> None:
+        self.source = source
+        self.filter = flt
+        self.indices: array[int] = array("I")
+        self.scanned = 0
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+    def __getitem__(self, row: int) -> int:
+        return self.indices[row]
+
+    @property
+    def done(self) -> bool:
+        return self.scanned >= len(self.source)
+
+    def step(self, budget: int = 50_000) -> bool:
+        stop = min(len(self.source), self.scanned + budget)
+        if stop > self.scanned:
+            self.indices.extend(self.source.matching(self.filter, self.scanned, stop))
+            self.scanned = stop
+        return self.done
+
+    def catch_up(self) -> None:
+        while not self.step():
+            pass
+
+    def row_of(self, index: int) -> int | None:
+        """The row showing event ``index``, if it is in the view."""
+        row = bisect_right(self.indices, index) - 1
+        return row if row >= 0 and self.indices[row] == index else None
+
+    def nearest_row(self, index: int) -> int:
+        """The row of ``index`` or of the last matching event before it (0 if none)."""
+        return max(0, bisect_right(self.indices, index) - 1)
+
+
+class EventBatcher:
+    """Collects events pushed synchronously (a session observer) for timed flushes.
+
+    ``batcher.push`` (or the batcher itself) is the observer; a UI timer calls
+    :meth:`flush` about every 50 ms, which hands everything collected to ``sink`` as one
+    list. Nothing is dropped: a slow sink only gets bigger batches.
+    """
+
+    def __init__(self, sink: Callable[[list[WireEvent]], object]) -> None:
+        self._sink = sink
+        self._pending: list[WireEvent] = []
+
+    def push(self, event: WireEvent) -> None:
+        self._pending.append(event)
+
+    __call__ = push
+
+    @property
+    def pending(self) -> int:
+        return len(self._pending)
+
+    def flush(self) -> int:
+        """Deliver what was collected; returns how many events went."""
+        if not self._pending:
+            return 0
+        batch, self._pending = self._pending, []
+        self._sink(batch)
+        return len(batch)

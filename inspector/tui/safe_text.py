@@ -1,0 +1,98 @@
+"""Server text is data: the one place that makes untrusted text safe to show.
+
+Everything a server sends (tool descriptions, stderr lines, results, error
+messages, raw frames) goes through here before a widget shows it:
+
+- Rich markup is never interpreted: :func:`safe_text` builds a ``Text`` directly
+  (no markup parsing) and :func:`escape_markup` escapes text that must be embedded
+  in a markup string (notifications, ``Static("...")``).
+- Terminal control characters are made visible, never emitted: ESC becomes ``␛``,
+  other C0 controls their Unicode control pictures (``␀`` ... ``␟``), DEL ``␡``,
+  C1 controls and bidi overrides ``\\x9b`` / ``\\u202e`` escapes.
+- Long strings are folded: the first N characters and "… 9,000 more chars".
+
+Only Rich is imported (never Textual), so the headless CLI can use it too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.markup import escape as _rich_escape
+from rich.style import Style
+from rich.text import Text
+
+# Bidi overrides/isolates and other invisible format characters that can make text
+# read differently from what it is (Trojan Source); shown as escapes.
+_INVISIBLE = "\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff"
+
+
+def _build_table(keep_newlines: bool) -> dict[int, str]:
+    table: dict[int, str] = {}
+    for code in range(0x20):
+        table[code] = chr(0x2400 + code)  # U+2400.. control pictures: ␀ ␁ ... ␛ ...
+    table[0x7F] = "\u2421"  # ␡
+    for code in range(0x80, 0xA0):
+        table[code] = f"\\x{code:02x}"
+    for ch in _INVISIBLE:
+        table[ord(ch)] = f"\\u{ord(ch):04x}"
+    table[0x09] = "\u2409" if not keep_newlines else "    "  # tab: ␉ on one line
+    if keep_newlines:
+        table[0x0A] = "\n"
+    return table
+
+
+_ONE_LINE = _build_table(keep_newlines=False)
+_MULTI_LINE = _build_table(keep_newlines=True)
+# Fast check: does the string need any translation at all?
+_NEEDS = re.compile("[\x00-\x1f\x7f-\x9f" + _INVISIBLE + "]")
+
+
+def visible(text: str, *, multiline: bool = False) -> str:
+    """Control characters made visible. With ``multiline`` newlines stay and tabs expand.
+
+    ``\\r\\n`` is kept as a newline in multiline mode (a lone ``\\r`` shows as ``␍``).
+    """
+    if not _NEEDS.search(text):
+        return text
+    if multiline:
+        text = text.replace("\r\n", "\n")
+        return text.translate(_MULTI_LINE)
+    return text.translate(_ONE_LINE)
+
+
+def fold(text: str, limit: int, *, unit: str = "chars") -> str:
+    """At most ``limit`` characters; the rest summarised as "… 9,000 more chars"."""
+    if limit < 0 or len(text) <= limit:
+        return text
+    return f"{text[:limit]}… {len(text) - limit:,} more {unit}"
+
+
+def one_line(text: str, limit: int = 200) -> str:
+    """A single visible line of at most ``limit`` characters (plus the fold note)."""
+    return visible(fold(text, limit))
+
+
+def escape_markup(text: str, *, multiline: bool = False, limit: int = -1) -> str:
+    """Safe to embed in a Rich markup string: controls visible, ``[`` escaped."""
+    return _rich_escape(visible(fold(text, limit), multiline=multiline))
+
+
+def safe_text(text: str, style: str | Style = "", *, multiline: bool = False,
+              limit: int = -1) -> Text:
+    """A Rich ``Text`` showing ``text`` literally (no markup, no control codes)."""
+    return Text(visible(fold(text, limit), multiline=multiline), style=style, end="")
+
+
+def decode_raw(raw: bytes) -> str:
+    """Raw bytes as text: valid UTF-8 decoded, invalid bytes shown as ``\\xNN`` escapes."""
+    return raw.decode("utf-8", errors="backslashreplace")
+
+
+def safe_raw(raw: bytes, *, multiline: bool = True, limit: int = -1) -> Text:
+    """Raw frame bytes exactly as received, made safe: invalid UTF-8 as ``\\xNN`` escapes."""
+    shown = raw if limit < 0 else raw[:limit]
+    text = Text(visible(decode_raw(shown), multiline=multiline), end="")
+    if limit >= 0 and len(raw) > limit:
+        text.append(f"… {len(raw) - limit:,} more bytes", style="dim italic")
+    return text

@@ -1,0 +1,294 @@
+"""EventStore columns, pairing, rebuild, the filter language, batching, memory; summaries."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tracemalloc
+from array import array
+
+import pytest
+
+from inspector.engine.events import Channel, Direction, Finding, Kind, WireEvent
+from inspector.engine.jsonrpc import (
+    encode,
+    error_response,
+    make_event,
+    notification,
+    request,
+    response,
+)
+from inspector.engine.summary import summarize
+from inspector.record.store import (
+    EventBatcher,
+    EventSource,
+    EventStore,
+    FilteredView,
+    LogFilter,
+)
+
+OUT, IN, LOCAL = Direction.OUT, Direction.IN, Direction.LOCAL
+
+
+def ev(direction: Direction, msg: object, *, channel: Channel = Channel.STDIN, t: float = 0.0,
+       seq: int = 0, **kw: object) -> WireEvent:
+    raw = msg if isinstance(msg, bytes) else encode(msg)
+    event = make_event(direction, channel, raw)
+    event.time = 1_700_000_000.0 + t
+    event.mono = 50.0 + t
+    event.seq = seq
+    for key, value in kw.items():
+        setattr(event, key, value)
+    return event
+
+
+def conversation() -> list[WireEvent]:
+    events = [
+        ev(LOCAL, b"spawned demo", channel=Channel.SYSTEM),
+        ev(OUT, request(1, "initialize", {"protocolVersion": "2025-11-25"}), t=0.01),
+        ev(IN, response(1, {"serverInfo": {"name": "demo", "version": "1"},
+                            "protocolVersion": "2025-11-25"}), channel=Channel.STDOUT, t=0.05),
+        ev(OUT, request(2, "tools/call", {"name": "echo", "arguments": {"text": "Hi"}}), t=1.0),
+        ev(IN, b"progress line on stderr \x1b[31m", channel=Channel.STDERR, t=1.1),
+        ev(IN, request("s1", "roots/list"), channel=Channel.STDOUT, t=1.2),
+        ev(OUT, response("s1", {"roots": []}), t=1.25),
+        ev(IN, error_response(2, -32602, "bad arguments"), channel=Channel.STDOUT, t=1.5,
+           findings=[Finding("x-code", "something odd")]),
+        ev(IN, b"not json {", channel=Channel.STDOUT, t=1.6),
+        ev(IN, notification("notifications/message", {"level": "info", "data": "hello"}),
+           channel=Channel.STDOUT, t=1.7),
+        ev(OUT, b"POST /mcp -> 200", channel=Channel.HTTP, t=1.8, meta={"status": 200}),
+    ]
+    for n, event in enumerate(events, 1):
+        event.seq = n
+    return events
+
+
+@pytest.fixture
+def store() -> EventStore:
+    s = EventStore()
+    s.extend(conversation())
+    return s
+
+
+def test_columns(store: EventStore) -> None:
+    assert len(store) == 11
+    assert isinstance(store, EventSource)
+    assert [store.kind(i) for i in range(4)] == [Kind.SYSTEM, Kind.REQUEST, Kind.RESPONSE,
+                                                 Kind.REQUEST]
+    assert store.direction(0) is LOCAL and store.direction(1) is OUT and store.direction(2) is IN
+    assert store.channel(4) is Channel.STDERR
+    assert store.method(1) == "initialize"
+    assert store.method(2) == "initialize"  # a response carries its request's method
+    assert store.method(7) == "tools/call"
+    assert store.method(9) == "notifications/message"
+    assert store.method(4) is None and store.method(8) is None
+    assert store.seq(5) == 6 and store.time(3) == pytest.approx(1_700_000_001.0)
+    assert store.has_findings(7) and not store.has_findings(6)
+    assert store.index_of_seq(8) == 7 and store.index_of_seq(99) is None
+
+
+def test_pairing_and_latency(store: EventStore) -> None:
+    assert store.find_response(1) == 2 and store.find_request(2) == 1
+    assert store.find_response(3) == 7 and store.find_request(7) == 3  # error response
+    assert store.find_response(5) == 6 and store.find_request(6) == 5  # server -> client
+    assert store.find_request(1) is None and store.find_response(2) is None
+    assert store.latency_ms(2) == pytest.approx(40.0)
+    assert store.latency_ms(7) == pytest.approx(500.0)
+    assert store.latency_ms(4) is None
+
+
+def test_pairing_by_direction_and_reused_ids() -> None:
+    s = EventStore()
+    s.append(ev(OUT, request(1, "a")))
+    s.append(ev(IN, request(1, "from-server")))  # same id, other direction
+    s.append(ev(OUT, response(1, {})))  # answers the server's request
+    s.append(ev(IN, response(1, {})))  # answers ours
+    s.append(ev(OUT, request(1, "b")))  # id reused after the answer
+    s.append(ev(IN, response(1, {"x": 1})))
+    s.append(ev(IN, response(42, {})))  # unknown id: no pair
+    assert (s.find_response(0), s.find_response(1), s.find_response(4)) == (3, 2, 5)
+    assert s.method(5) == "b" and s.find_request(6) is None
+    # ids 1 and "1" are different requests
+    s.append(ev(OUT, request("1", "c")))
+    s.append(ev(IN, response(1, {})))
+    assert s.find_request(8) is None
+
+
+def test_rebuild_event_roundtrip(store: EventStore) -> None:
+    originals = conversation()
+    for i, original in enumerate(originals):
+        rebuilt = store.event(i)
+        assert rebuilt.raw == original.raw
+        assert rebuilt.message == original.message
+        assert rebuilt.error == original.error
+        assert (rebuilt.direction, rebuilt.channel, rebuilt.seq) == (
+            original.direction, original.channel, original.seq)
+        assert rebuilt.time == original.time and rebuilt.mono == original.mono
+        assert rebuilt.kind is original.kind
+        assert rebuilt.meta == original.meta and rebuilt.findings == original.findings
+    assert store.event(-1).meta == {"status": 200}
+
+
+def test_rebuild_keeps_unparsed_and_custom_errors() -> None:
+    s = EventStore()
+    note = WireEvent(LOCAL, Channel.SYSTEM, b"exit code 1")  # never parsed
+    odd = WireEvent(IN, Channel.STDOUT, b"x" * 10, error="line too long (cut)")
+    s.extend([note, odd])
+    assert s.event(0).error is None and s.event(0).message is None
+    assert s.event(1).error == "line too long (cut)"
+    s.add_finding(0, Finding("late", "found later"))
+    assert s.has_findings(0) and s.event(0).findings[0].code == "late"
+
+
+def test_filter_language_parse() -> None:
+    f = LogFilter.parse('method:tools/call kind:error,res dir:in "two words" plain has:finding')
+    assert f.methods == ("tools/call",)
+    assert f.kinds == {Kind.ERROR, Kind.RESPONSE}
+    assert f.directions == {IN}
+    assert f.terms == ("two words", "plain")
+    assert f.findings and not f.problems
+    g = LogFilter.parse("http://localhost:8000 kind:nope dir:sideways ch:stderr")
+    assert g.terms == ("http://localhost:8000",)
+    assert g.channels == {Channel.STDERR}
+    assert len(g.problems) == 2
+    assert LogFilter.parse("  ").is_empty and not f.is_empty
+    assert LogFilter.parse("method:tools/*").method_matches("tools/list")
+    assert LogFilter.parse("method:notifications/").method_matches("notifications/message")
+    assert not LogFilter.parse("method:tools").method_matches("tools/list")
+
+
+def _view(store: EventStore, query: str) -> list[int]:
+    view = FilteredView(store, LogFilter.parse(query))
+    view.catch_up()
+    return list(view.indices)
+
+
+def test_filtering(store: EventStore) -> None:
+    assert _view(store, "method:tools/call") == [3, 7]
+    assert _view(store, "kind:error") == [7]
+    assert _view(store, "dir:out") == [1, 3, 6, 10]
+    assert _view(store, "dir:local") == [0]
+    assert _view(store, "kind:req dir:in") == [5]
+    assert _view(store, "ECHO") == [3]  # case-insensitive substring of raw
+    assert _view(store, "echo hi") == [3]  # every term must match
+    assert _view(store, "echo nope") == []
+    assert _view(store, "jsonrpc dir:in kind:notif") == [9]
+    assert _view(store, "has:finding") == [7]
+    assert _view(store, "ch:stderr") == [4]
+    assert _view(store, "kind:invalid") == [8]
+    assert _view(store, "\x1b[31m") == [4]
+
+
+def test_text_match_does_not_span_frames() -> None:
+    s = EventStore()
+    s.append(ev(IN, b"abc", channel=Channel.STDERR))
+    s.append(ev(IN, b"def", channel=Channel.STDERR))
+    s.append(ev(IN, b"cd", channel=Channel.STDERR))
+    assert _view(s, "cd") == [2]
+
+
+def test_filtered_view_is_incremental_and_follows_growth() -> None:
+    s = EventStore()
+    s.extend(ev(OUT, request(i, "tools/call" if i % 3 == 0 else "ping")) for i in range(1000))
+    view = FilteredView(s, LogFilter.parse("method:tools/call"))
+    assert not view.step(budget=100)
+    assert view.scanned == 100 and len(view) == 34
+    view.catch_up()
+    assert len(view) == 334 and view.done
+    s.extend(ev(OUT, request(1000 + i, "tools/call")) for i in range(10))
+    assert not view.done
+    view.step()
+    assert len(view) == 344 and view.indices[-1] == 1009
+    assert isinstance(view.indices, array)
+    assert view.row_of(3) == 1 and view.row_of(4) is None and view.nearest_row(4) == 1
+
+
+def test_batcher_hands_over_batches_in_order() -> None:
+    got: list[list[int]] = []
+    batcher = EventBatcher(lambda batch: got.append([e.seq for e in batch]))
+    assert batcher.flush() == 0 and got == []
+    for n in range(5):
+        batcher(ev(OUT, request(n, "ping"), seq=n))
+    assert batcher.pending == 5
+    assert batcher.flush() == 5
+    batcher.push(ev(OUT, request(9, "ping"), seq=9))
+    batcher.flush()
+    assert got == [[0, 1, 2, 3, 4], [9]]
+
+
+def test_memory_under_twice_raw_bytes() -> None:
+    """100k realistic events: the store holds less than 2x their raw bytes."""
+    events = []
+    for i in range(50_000):
+        events.append(ev(OUT, request(i, "tools/call",
+                                      {"name": "search", "arguments": {"q": f"query {i}"}})))
+        events.append(ev(IN, response(i, {"content": [{"type": "text",
+                                                       "text": f"result number {i} " * 4}]}),
+                         channel=Channel.STDOUT))
+    raw_total = sum(len(e.raw) for e in events)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        s = EventStore()
+        for start in range(0, len(events), 1000):
+            s.extend(events[start:start + 1000])
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert s.raw_bytes == raw_total
+    assert held < 2 * raw_total, (held, raw_total)
+    assert s.find_response(99_998) == 99_999
+
+
+def test_store_is_headless() -> None:
+    code = ("import sys, inspector.record.store, inspector.engine.summary; "
+            "assert 'textual' not in sys.modules and 'rich' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+# -- summaries ---------------------------------------------------------------------
+
+
+def test_summaries(store: EventStore) -> None:
+    rows = [summarize(store.event(i)) for i in range(len(store))]
+    assert rows[0].kind is Kind.SYSTEM and rows[0].text == "spawned demo"
+    assert rows[1].method == "initialize" and rows[1].id == "1"
+    assert "protocolVersion=2025-11-25" in rows[1].text
+    assert rows[2].text == "demo 1 protocol 2025-11-25"
+    assert rows[3].text == "echo text=Hi"
+    assert rows[4].text.startswith("progress line on stderr")
+    assert rows[5].id == "s1" and rows[5].method == "roots/list"
+    assert rows[6].text == "roots[0]"
+    assert rows[7].kind is Kind.ERROR and rows[7].text == "-32602 bad arguments"
+    assert rows[8].text.startswith("not JSON") and "not json {" in rows[8].text
+    assert rows[9].text == "info hello"
+    assert rows[10].text == "POST /mcp -> 200"
+
+
+def test_summary_of_content_and_lists() -> None:
+    tool_result = ev(IN, response(3, {"content": [{"type": "text", "text": "line one\nline two"},
+                                                  {"type": "image", "data": "..."}]}))
+    assert summarize(tool_result).text == "line one line two (+1)"
+    tools = ev(IN, response(4, {"tools": [{"name": f"t{i}"} for i in range(10)],
+                                "nextCursor": "c"}))
+    assert summarize(tools).text == "tools[10] t0, t1, t2, t3, … nextCursor"
+    err = ev(IN, response(5, {"content": [{"type": "text", "text": "boom"}], "isError": True}))
+    assert summarize(err).text == "isError boom"
+    progress = ev(IN, notification("notifications/progress",
+                                   {"progressToken": 1, "progress": 2, "total": 5}))
+    assert summarize(progress).text == "2/5"
+    batch = ev(OUT, [request(1, "ping"), notification("notifications/initialized")])
+    assert summarize(batch).text.startswith("batch of 2: ping")
+
+
+def test_summary_work_is_bounded() -> None:
+    huge = ev(IN, response(1, {"content": [{"type": "text", "text": "x" * 5_000_000}],
+                               "big": list(range(100_000))}))
+    row = summarize(huge)
+    assert len(row.text) <= 160
+    params = {f"k{i}": "v" * 1000 for i in range(1000)}
+    row = summarize(ev(OUT, request(2, "custom/method", params)))
+    assert len(row.text) <= 160 and row.text.startswith("k0=")
+    bad = ev(IN, b"\xff" * 100_000)
+    assert len(summarize(bad).text) <= 160
