@@ -1,0 +1,819 @@
+"""The form's field tree: one node per input, holding what the user typed.
+
+`node.value()` turns the input into JSON (MISSING when an optional field is left
+empty); `node.set_value(json)` loads JSON back. Nodes keep the original sub-schema
+untouched (`schema`) and a merged view for building (`effective`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from inspector.forms.coerce import coerce_text, same_json
+from inspector.forms.resolve import Kind, Schema, Shape, Variant, as_schema, shape_of
+from inspector.forms.validate import is_valid, make_validator
+
+Segment = str | int
+Path = tuple[Segment, ...]
+
+_HINT_KEYS = (
+    "format",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "examples",
+    "contentMediaType",
+)
+
+
+class _Missing:
+    """Marks a value the user left out (the key is omitted from the arguments)."""
+
+    _instance: _Missing | None = None
+
+    def __new__(cls) -> _Missing:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+MISSING: Any = _Missing()
+
+
+class FormContext:
+    """What every node of one form shares: the root schema and a validator for unions."""
+
+    def __init__(self, root: Schema) -> None:
+        self.root = root
+        try:
+            self.validator: Any = make_validator(root)
+            self.validator._resolver  # noqa: B018 - bind the root resolver before evolve()
+        except Exception:
+            self.validator = None
+
+
+class FieldNode:
+    """Base of all nodes. Subclasses implement `_raw`, `_load` and `clear`."""
+
+    def __init__(
+        self,
+        ctx: FormContext,
+        schema: Any,
+        shape: Shape,
+        key: Segment | None,
+        parent: FieldNode | None,
+        required: bool,
+    ) -> None:
+        self.ctx = ctx
+        self.schema: Any = schema  # as written in the original schema, never modified
+        self.effective: Schema = shape.schema
+        self.kind: Kind = shape.kind
+        self.refs = shape.refs
+        self.unresolved = shape.unresolved
+        self.key = key
+        self.parent = parent
+        self.required = required
+        self.nullable = shape.nullable
+        self.is_null = False
+        self._foreign: Any = MISSING  # a loaded value this node cannot show as such
+
+    # --- description -------------------------------------------------------------------
+    @property
+    def title(self) -> str | None:
+        title = self.effective.get("title")
+        return str(title) if title is not None else None
+
+    @property
+    def label(self) -> str:
+        """Display name: the property name (or key, or `item N`), falling back to the title."""
+        key = self.parent._segment_of(self) if self.parent is not None else self.key
+        if isinstance(key, str) and key:
+            return key
+        if isinstance(key, int):
+            return f"item {key + 1}"
+        return self.title or ""
+
+    @property
+    def description(self) -> str | None:
+        desc = self.effective.get("description")
+        return str(desc) if desc is not None else None
+
+    @property
+    def has_default(self) -> bool:
+        return "default" in self.effective
+
+    @property
+    def default(self) -> Any:
+        return self.effective.get("default", MISSING)
+
+    @property
+    def format(self) -> str | None:
+        fmt = self.effective.get("format")
+        return str(fmt) if fmt is not None else None
+
+    @property
+    def hints(self) -> dict[str, Any]:
+        """Constraint keywords kept for display (min/max, pattern, format...)."""
+        return {k: self.effective[k] for k in _HINT_KEYS if k in self.effective}
+
+    @property
+    def type_text(self) -> str:
+        """What to type, for placeholders: `integer`, `string (email)`, `JSON`..."""
+        base = {
+            Kind.ANY: "JSON",
+            Kind.MULTI_ENUM: "choices",
+            Kind.UNION: "one of",
+            Kind.ENUM: "choice",
+        }.get(self.kind, self.kind.value)
+        parts = [f"{base} ({self.format})" if self.format else base]
+        hints = self.hints
+        for word, sign in (
+            ("minimum", "≥"),
+            ("exclusiveMinimum", ">"),
+            ("maximum", "≤"),
+            ("exclusiveMaximum", "<"),
+        ):
+            if word in hints and not isinstance(hints[word], bool):
+                parts.append(f"{sign} {hints[word]}")
+        if "minLength" in hints or "maxLength" in hints:
+            parts.append(f"length {hints.get('minLength', 0)}..{hints.get('maxLength', '')}")
+        if "pattern" in hints:
+            parts.append(f"/{hints['pattern']}/")
+        return " ".join(str(p) for p in parts)
+
+    # --- tree --------------------------------------------------------------------------
+    @property
+    def path(self) -> Path:
+        """Where this node's value sits in the arguments (unions add no segment)."""
+        if self.parent is None:
+            return ()
+        segment = self.parent._segment_of(self)
+        return self.parent.path if segment is None else (*self.parent.path, segment)
+
+    def _segment_of(self, child: FieldNode) -> Segment | None:
+        return child.key
+
+    def children(self) -> list[FieldNode]:
+        """Direct child nodes currently built (in display order)."""
+        return []
+
+    def child_at(self, segment: Segment) -> FieldNode | None:
+        """The child whose value sits under `segment`, if built."""
+        return None
+
+    def find(self, path: Path) -> FieldNode:
+        """The deepest built node along `path` (for showing a validation issue)."""
+        node: FieldNode = self
+        for segment in path:
+            child = node.child_at(segment)
+            if child is None:
+                break
+            node = child
+        return node
+
+    def walk(self) -> Iterator[FieldNode]:
+        """This node and all built descendants, depth first."""
+        yield self
+        for child in self.children():
+            yield from child.walk()
+
+    # --- values ------------------------------------------------------------------------
+    def value(self) -> Any:
+        """The JSON for this field, or MISSING when it is optional and left empty."""
+        if self._foreign is not MISSING:
+            return self._foreign
+        if self.nullable and self.is_null:
+            return None
+        result = self._raw()
+        if result is MISSING and self.parent is None:
+            return {} if self.kind is Kind.OBJECT else None
+        return result
+
+    def set_value(self, value: Any) -> None:
+        """Load JSON (e.g. last arguments, or the raw editor's text) into the field."""
+        self._foreign = MISSING
+        if value is MISSING:
+            self.is_null = False
+            self.clear()
+            return
+        if value is None and self.nullable:
+            self.is_null = True
+            return
+        self.is_null = False
+        if not self._load(value):
+            # Keep what we cannot represent, so nothing typed is lost on a round trip.
+            self.clear()
+            self._foreign = value
+
+    def set_null(self, flag: bool) -> None:
+        """The user's null toggle."""
+        self._foreign = MISSING
+        self.is_null = flag
+
+    def touch(self) -> None:
+        """The user edited this field: forget a loaded foreign value (here and above)."""
+        node: FieldNode | None = self
+        while node is not None:
+            node._foreign = MISSING
+            node._mark_present()
+            node = node.parent
+
+    def _mark_present(self) -> None:
+        pass
+
+    def clear(self) -> None:
+        """Empty the field (no default)."""
+
+    def reset(self) -> None:
+        """Back to the schema's default, or empty."""
+        self._foreign = MISSING
+        self.is_null = False
+        if self.has_default:
+            self.set_value(self.default)
+        else:
+            self.clear()
+
+    @property
+    def foreign(self) -> Any:
+        """A loaded value the field could not represent (shown as JSON), or MISSING."""
+        return self._foreign
+
+    def _raw(self) -> Any:
+        raise NotImplementedError
+
+    def _load(self, value: Any) -> bool:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.kind.value} {self.path!r}>"
+
+
+class ScalarNode(FieldNode):
+    """string, number, integer and untyped (JSON text) fields: one line of text."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.text = ""
+        self._loaded: tuple[str, Any] | None = None  # exact value behind unchanged text
+
+    def set_text(self, text: str) -> None:
+        if text != self.text:
+            self.text = text
+            self.touch()
+
+    def mask_text(self, shown: str) -> None:
+        """Show `shown` in place of the text (e.g. control characters escaped) while the
+        exact value is still what `value()` returns until the user edits it."""
+        if shown != self.text:
+            exact = self._raw()
+            self.text = shown
+            self._loaded = (shown, exact)
+
+    def clear(self) -> None:
+        self.text = ""
+        self._loaded = None
+
+    def _raw(self) -> Any:
+        if self._loaded is not None and self._loaded[0] == self.text:
+            return self._loaded[1]
+        if self.text == "":
+            return "" if self.kind is Kind.STRING and self.required else MISSING
+        return coerce_text(self.kind.value, self.text)
+
+    def _load(self, value: Any) -> bool:
+        if self.kind is Kind.STRING and isinstance(value, str):
+            self.text = value
+        elif (
+            self.kind in (Kind.NUMBER, Kind.INTEGER)
+            and isinstance(value, int | float)
+            and (not isinstance(value, bool))
+        ):
+            self.text = json.dumps(value)
+        elif self.kind is Kind.ANY:
+            self.text = _any_text(value)
+        else:
+            return False
+        self._loaded = (self.text, value)
+        return True
+
+
+def _any_text(value: Any) -> str:
+    """Text for a JSON-or-bare-string field: strings stay bare unless they would parse."""
+    if isinstance(value, str):
+        try:
+            json.loads(value)
+        except ValueError:
+            return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+class BoolNode(FieldNode):
+    """A boolean: None until the user (or a default) sets it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.state: bool | None = None
+
+    def set_state(self, state: bool) -> None:
+        self.state = state
+        self.touch()
+
+    def clear(self) -> None:
+        self.state = None
+
+    def _raw(self) -> Any:
+        if self.state is None:
+            return False if self.required else MISSING
+        return self.state
+
+    def _load(self, value: Any) -> bool:
+        if isinstance(value, bool):
+            self.state = value
+            return True
+        return False
+
+
+class EnumNode(FieldNode):
+    """A choice among fixed values (`enum`, or `oneOf` of `const` with titles)."""
+
+    def __init__(self, *args: Any, options: list[tuple[str, Any]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.options = options
+        self.selected: int | None = None
+
+    def select(self, index: int | None) -> None:
+        self.selected = index
+        self.touch()
+
+    def clear(self) -> None:
+        self.selected = None
+
+    def index_of(self, value: Any) -> int | None:
+        for i, (_, option) in enumerate(self.options):
+            if same_json(option, value):
+                return i
+        return None
+
+    def _raw(self) -> Any:
+        return MISSING if self.selected is None else self.options[self.selected][1]
+
+    def _load(self, value: Any) -> bool:
+        self.selected = self.index_of(value)
+        return self.selected is not None
+
+
+class MultiEnumNode(EnumNode):
+    """An array of enum values: pick several (order of picking kept)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.chosen: list[int] = []
+        self.present = False
+
+    def set_chosen(self, indexes: list[int]) -> None:
+        self.chosen = list(dict.fromkeys(indexes))
+        self.touch()
+
+    def _mark_present(self) -> None:
+        self.present = True
+
+    def clear(self) -> None:
+        self.chosen = []
+        self.present = False
+
+    def _raw(self) -> Any:
+        if not self.chosen and not self.present and not self.required:
+            return MISSING
+        return [self.options[i][1] for i in self.chosen]
+
+    def _load(self, value: Any) -> bool:
+        if not isinstance(value, list):
+            return False
+        indexes = [self.index_of(v) for v in value]
+        if any(i is None for i in indexes) or len(set(indexes)) != len(indexes):
+            return False
+        self.chosen = [i for i in indexes if i is not None]
+        self.present = True
+        return True
+
+
+class ConstNode(FieldNode):
+    """A fixed value (`const`): always sent, nothing to type."""
+
+    def clear(self) -> None:
+        pass
+
+    def _raw(self) -> Any:
+        return self.effective["const"]
+
+    def _load(self, value: Any) -> bool:
+        return same_json(value, self.effective["const"])
+
+
+class NullNode(FieldNode):
+    """`type: null`: the only value is null."""
+
+    def clear(self) -> None:
+        pass
+
+    def _raw(self) -> Any:
+        return None if self.required else MISSING
+
+    def _load(self, value: Any) -> bool:
+        return value is None
+
+
+@dataclass(eq=False)
+class MapRow:
+    """One key/value row of an `additionalProperties` map."""
+
+    key: str
+    node: FieldNode
+
+
+class ObjectNode(FieldNode):
+    """Fixed properties, plus key/value rows when extra properties are allowed.
+
+    A node reached again through a `$ref` already followed above it (a recursive
+    schema) starts collapsed: its properties are built only by `expand()`.
+    """
+
+    def __init__(self, *args: Any, lazy: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields: dict[str, FieldNode] = {}
+        self.rows: list[MapRow] = []
+        self.present = False
+        self.expanded = False
+        self.lazy = lazy  # recursive: shown as "+ add" until the user asks for it
+        extra = self.effective.get("additionalProperties", True)
+        props = self.effective.get("properties")
+        self.extra_schema: Any = extra if extra is not True else {}
+        pattern = self.effective.get("patternProperties")
+        # Offer free rows where the schema is a map: a value schema, or no fixed properties.
+        self.allows_extra = extra is not False and (
+            isinstance(extra, dict) or not props or bool(pattern)
+        )
+        if not lazy:
+            self.expand()
+
+    def expand(self) -> None:
+        """Build the property nodes (once)."""
+        if self.expanded:
+            return
+        self.expanded = True
+        props = self.effective.get("properties") or {}
+        required = self.effective.get("required") or []
+        for name, sub in props.items():
+            if isinstance(name, str):
+                self.fields[name] = build_node(
+                    self.ctx, sub, name, self, name in required, self.refs
+                )
+
+    def collapse(self) -> None:
+        """Undo `expand` of a recursive node (the user removed it)."""
+        self.fields = {}
+        self.rows = []
+        self.expanded = False
+        self.present = False
+
+    def add_row(self, key: str = "", value: Any = MISSING) -> MapRow:
+        schema = self._row_schema(key)
+        row = MapRow(key, build_node(self.ctx, schema, key, self, True, self.refs))
+        row.node.key = None  # a row's segment is its key, kept on the row
+        _open(row.node)
+        self.rows.append(row)
+        if value is not MISSING:
+            row.node.set_value(value)
+        self._mark_present()
+        return row
+
+    def _row_schema(self, key: str) -> Any:
+        import re
+
+        for pattern, sub in (self.effective.get("patternProperties") or {}).items():
+            try:
+                if re.search(pattern, key):
+                    return sub
+            except re.error:
+                continue
+        return self.extra_schema if isinstance(self.extra_schema, dict) else {}
+
+    def remove_row(self, index: int) -> None:
+        del self.rows[index]
+        self.touch()
+
+    def set_row_key(self, index: int, key: str) -> None:
+        self.rows[index].key = key
+        self.touch()
+
+    def _mark_present(self) -> None:
+        self.present = True
+
+    def _segment_of(self, child: FieldNode) -> Segment | None:
+        for row in self.rows:
+            if row.node is child:
+                return row.key
+        return child.key
+
+    def children(self) -> list[FieldNode]:
+        return [*self.fields.values(), *(row.node for row in self.rows)]
+
+    def child_at(self, segment: Segment) -> FieldNode | None:
+        if isinstance(segment, str) and segment in self.fields:
+            return self.fields[segment]
+        for row in reversed(self.rows):  # the last duplicate key wins, as in the JSON
+            if row.key == segment:
+                return row.node
+        return None
+
+    def clear(self) -> None:
+        for child in self.fields.values():
+            child.set_value(MISSING)
+        self.rows = []
+        self.present = False
+
+    def _raw(self) -> Any:
+        if not self.expanded:
+            return MISSING
+        result: dict[str, Any] = {}
+        for name, child in self.fields.items():
+            value = child.value()
+            if value is not MISSING:
+                result[name] = value
+        for row in self.rows:
+            if row.key == "" and row.node.value() is MISSING:
+                continue  # a blank row the user has not filled yet
+            value = row.node.value()
+            result[row.key] = None if value is MISSING else value
+        if not result and not self.present and not self.required:
+            return MISSING
+        return result
+
+    def _load(self, value: Any) -> bool:
+        if not isinstance(value, dict):
+            return False
+        self.expand()
+        self.rows = []
+        for name, child in self.fields.items():
+            child.set_value(value.get(name, MISSING))
+        for key, item in value.items():
+            if key not in self.fields:
+                self.add_row(key, item)
+        self.present = True
+        return True
+
+
+class ArrayNode(FieldNode):
+    """A list of item fields: add, remove, move. `prefixItems` give the first items' schemas."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.items: list[FieldNode] = []
+        self.present = False
+
+    @property
+    def prefix(self) -> list[Any]:
+        prefix = self.effective.get("prefixItems")
+        if isinstance(prefix, list):
+            return prefix
+        items = self.effective.get("items")  # draft-04..2019-09 tuple form
+        return items if isinstance(items, list) else []
+
+    def item_schema(self, index: int) -> Any:
+        prefix = self.prefix
+        if index < len(prefix):
+            return prefix[index]
+        if isinstance(self.effective.get("prefixItems"), list) or isinstance(
+            self.effective.get("items"), list
+        ):
+            rest = self.effective.get(
+                "items" if "prefixItems" in self.effective else "additionalItems", True
+            )
+        else:
+            rest = self.effective.get("items", True)
+        return rest
+
+    @property
+    def can_add(self) -> bool:
+        """False when the schema forbids more items (`items: false` after a tuple, maxItems)."""
+        limit = self.effective.get("maxItems")
+        if isinstance(limit, int) and len(self.items) >= limit:
+            return False
+        return self.item_schema(len(self.items)) is not False
+
+    def add(self, value: Any = MISSING) -> FieldNode:
+        """Append an item (built from its schema, pre-filled with its default)."""
+        node = build_node(
+            self.ctx, self.item_schema(len(self.items)), len(self.items), self, True, self.refs
+        )
+        self.items.append(node)
+        _open(node)
+        if value is not MISSING:
+            node.set_value(value)
+        self.touch()
+        return node
+
+    def remove(self, index: int) -> None:
+        del self.items[index]
+        self.touch()
+
+    def move(self, index: int, delta: int) -> int:
+        """Move an item up (-1) or down (+1); returns its new index."""
+        target = max(0, min(len(self.items) - 1, index + delta))
+        if target != index:
+            self.items.insert(target, self.items.pop(index))
+            self.touch()
+        return target
+
+    def _mark_present(self) -> None:
+        self.present = True
+
+    def _segment_of(self, child: FieldNode) -> Segment | None:
+        for i, item in enumerate(self.items):
+            if item is child:
+                return i
+        return None
+
+    def children(self) -> list[FieldNode]:
+        return list(self.items)
+
+    def child_at(self, segment: Segment) -> FieldNode | None:
+        if isinstance(segment, int) and 0 <= segment < len(self.items):
+            return self.items[segment]
+        return None
+
+    def clear(self) -> None:
+        self.items = []
+        self.present = False
+
+    def _raw(self) -> Any:
+        if not self.items and not self.present and not self.required:
+            return MISSING
+        tuple_len = len(self.prefix)
+        out: list[Any] = []
+        for i, item in enumerate(self.items):
+            value = item.value()
+            if value is MISSING:
+                if i >= tuple_len:
+                    continue  # an empty row the user added but did not fill
+                value = None  # keep tuple positions
+            out.append(value)
+        return out
+
+    def _load(self, value: Any) -> bool:
+        if not isinstance(value, list):
+            return False
+        self.items = []
+        for item in value:
+            node = build_node(
+                self.ctx, self.item_schema(len(self.items)), len(self.items), self, True, self.refs
+            )
+            node.set_value(item)
+            self.items.append(node)
+        self.present = True
+        return True
+
+
+class UnionNode(FieldNode):
+    """`oneOf`/`anyOf` (or several types): pick a variant, then fill its fields."""
+
+    def __init__(self, *args: Any, variants: list[Variant], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.variants = variants
+        self.selected = 0
+        self._built: dict[int, FieldNode] = {}
+
+    @property
+    def current(self) -> FieldNode:
+        """The selected variant's node (built on first use; input kept per variant)."""
+        node = self._built.get(self.selected)
+        if node is None:
+            node = build_node(
+                self.ctx, self.variants[self.selected].schema, None, self, True, self.refs
+            )
+            self._built[self.selected] = node
+        return node
+
+    def select(self, index: int) -> FieldNode:
+        self.selected = index
+        self.touch()
+        _open(self.current)
+        return self.current
+
+    def variant_for(self, value: Any) -> int | None:
+        """The first variant the value is valid against, else the first whose type fits."""
+        for i, variant in enumerate(self.variants):
+            if is_valid(self.ctx.validator, variant.schema, value):
+                return i
+        for i, variant in enumerate(self.variants):
+            shape = shape_of(self.ctx.root, variant.schema, self.refs)
+            if _fits(shape.kind, value):
+                return i
+        return None
+
+    def children(self) -> list[FieldNode]:
+        return [self.current]
+
+    def child_at(self, segment: Segment) -> FieldNode | None:
+        return self.current.child_at(segment)
+
+    def find(self, path: Path) -> FieldNode:
+        return self.current.find(path) if path else self
+
+    def clear(self) -> None:
+        for node in self._built.values():
+            node.set_value(MISSING)
+
+    def _raw(self) -> Any:
+        return self.current.value()
+
+    def _load(self, value: Any) -> bool:
+        index = self.variant_for(value)
+        if index is None:
+            return False
+        self.selected = index
+        self.current.set_value(value)
+        return True
+
+
+def _open(node: FieldNode) -> None:
+    """What the user adds explicitly is built at once, even if recursive."""
+    if isinstance(node, ObjectNode):
+        node.expand()
+
+
+def _fits(kind: Kind, value: Any) -> bool:
+    checks: dict[Kind, Any] = {
+        Kind.STRING: lambda v: isinstance(v, str),
+        Kind.INTEGER: lambda v: isinstance(v, int) and not isinstance(v, bool),
+        Kind.NUMBER: lambda v: isinstance(v, int | float) and not isinstance(v, bool),
+        Kind.BOOLEAN: lambda v: isinstance(v, bool),
+        Kind.OBJECT: lambda v: isinstance(v, dict),
+        Kind.ARRAY: lambda v: isinstance(v, list),
+        Kind.MULTI_ENUM: lambda v: isinstance(v, list),
+        Kind.NULL: lambda v: v is None,
+        Kind.ANY: lambda v: True,
+    }
+    check = checks.get(kind)
+    return bool(check(value)) if check else False
+
+
+_CLASSES: dict[Kind, type[FieldNode]] = {
+    Kind.STRING: ScalarNode,
+    Kind.NUMBER: ScalarNode,
+    Kind.INTEGER: ScalarNode,
+    Kind.ANY: ScalarNode,
+    Kind.BOOLEAN: BoolNode,
+    Kind.CONST: ConstNode,
+    Kind.NULL: NullNode,
+    Kind.ARRAY: ArrayNode,
+}
+
+
+def build_node(
+    ctx: FormContext,
+    schema: Any,
+    key: Segment | None,
+    parent: FieldNode | None,
+    required: bool,
+    refs: tuple[str, ...],
+) -> FieldNode:
+    """Build the node for `schema`, pre-filled with its default."""
+    shape = shape_of(ctx.root, as_schema(schema), refs)
+    args = (ctx, schema, shape, key, parent, required)
+    node: FieldNode
+    if shape.kind is Kind.OBJECT:
+        # Recursive: a reference followed here was already followed by an ancestor.
+        new_refs = shape.refs[len(refs) :]
+        lazy = any(ref in refs for ref in new_refs) and parent is not None
+        node = ObjectNode(*args, lazy=lazy)
+    elif shape.kind is Kind.ENUM:
+        node = EnumNode(*args, options=shape.options)
+    elif shape.kind is Kind.MULTI_ENUM:
+        node = MultiEnumNode(*args, options=shape.options)
+    elif shape.kind is Kind.UNION:
+        node = UnionNode(*args, variants=shape.variants)
+    else:
+        node = _CLASSES[shape.kind](*args)
+    if node.has_default:
+        node.set_value(node.default)
+    return node

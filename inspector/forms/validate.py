@@ -1,0 +1,136 @@
+"""Validate arguments against a tool's JSON Schema with jsonschema, offline.
+
+The dialect comes from `$schema` (draft-04 to 2020-12); without one it is 2020-12, as
+MCP 2025-11-25 says. Remote `$ref`s are never fetched: the registry's retrieve refuses.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import jsonschema
+from jsonschema import exceptions as js_exc
+from referencing import Registry, Resource
+from referencing.exceptions import NoSuchResource, Unresolvable
+from referencing.jsonschema import DRAFT202012, specification_with
+
+Path = tuple[str | int, ...]
+_MAX_MESSAGE = 300
+
+
+@dataclass(frozen=True)
+class ValidationIssue:
+    """One problem, at a path of property names and array indexes from the root."""
+
+    path: Path
+    message: str
+
+
+def _refuse(uri: str) -> Resource[Any]:
+    """Never fetch a schema over the network (or from disk)."""
+    raise NoSuchResource(ref=uri)  # type: ignore[call-arg]
+
+
+def _shorten(text: str) -> str:
+    return text if len(text) <= _MAX_MESSAGE else text[: _MAX_MESSAGE - 1] + "…"
+
+
+def validator_class(schema: Any) -> Any:
+    """The jsonschema validator class for the schema's dialect (2020-12 by default)."""
+    with warnings.catch_warnings():
+        # An unknown `$schema` URI warns and falls back to the default: that is what we want.
+        warnings.simplefilter("ignore")
+        if isinstance(schema, dict) and isinstance(schema.get("$schema"), str):
+            return jsonschema.validators.validator_for(
+                schema, default=jsonschema.Draft202012Validator
+            )
+        return jsonschema.Draft202012Validator
+
+
+def make_validator(schema: Any) -> Any:
+    """A validator for `schema` with an offline registry; raises SchemaError if invalid."""
+    cls = validator_class(schema)
+    cls.check_schema(schema)
+    spec = DRAFT202012
+    if isinstance(schema, dict) and isinstance(schema.get("$schema"), str):
+        spec = specification_with(schema["$schema"], default=DRAFT202012)
+    registry: Registry[Any] = Registry(retrieve=_refuse)  # type: ignore[call-arg]
+    registry = registry.with_resource("urn:mcp-inspect:root", spec.create_resource(schema))
+    return cls(schema, registry=registry, format_checker=cls.FORMAT_CHECKER)
+
+
+def _variant_errors(error: Any) -> list[Any]:
+    """For a failed oneOf/anyOf, the errors of the variant the instance most likely meant.
+
+    A variant whose discriminator (`const`/`enum`) or root `type` does not match was not
+    meant; among the rest, the one with the fewest errors, then the deepest, wins.
+    """
+    by_variant: dict[Any, list[Any]] = {}
+    for sub in error.context:
+        key = sub.relative_schema_path[0] if sub.relative_schema_path else None
+        by_variant.setdefault(key, []).append(sub)
+    depth = len(error.absolute_path)
+
+    def meant(errors: list[Any]) -> bool:
+        return not any(e.validator in ("const", "enum") or (
+            e.validator == "type" and len(e.absolute_path) == depth) for e in errors)
+
+    candidates = [errs for errs in by_variant.values() if meant(errs)]
+    if not candidates:
+        return []
+    return min(candidates, key=lambda errs: (
+        len(errs), -max(len(e.absolute_path) for e in errs)))
+
+
+def _issues(error: Any) -> list[ValidationIssue]:
+    """Turn a jsonschema error into issues at the deepest paths that explain it."""
+    if error.context:
+        # oneOf/anyOf: "not valid under any of the given schemas" says little; the errors
+        # of the variant that was meant name the fields.
+        inner = _variant_errors(error)
+        if inner:
+            return [issue for sub in inner for issue in _issues(sub)]
+    path: Path = tuple(error.absolute_path)
+    if error.validator == "required" and isinstance(error.instance, dict):
+        for name in error.validator_value or []:
+            if name not in error.instance and repr(name) in error.message:
+                return [ValidationIssue((*path, name), "required")]
+    return [ValidationIssue(path, _shorten(error.message))]
+
+
+def validate(schema: Any, instance: Any) -> list[ValidationIssue]:
+    """All problems of `instance` against `schema`; a bad schema is one issue, not a crash."""
+    try:
+        validator = make_validator(schema)
+    except js_exc.SchemaError as exc:
+        where = "/".join(str(p) for p in exc.absolute_path) or "(root)"
+        return [ValidationIssue((), _shorten(f"invalid input schema at {where}: {exc.message}"))]
+    except Exception as exc:  # an unknown dialect or a broken registry: report, don't crash
+        return [ValidationIssue((), _shorten(f"invalid input schema: {exc}"))]
+    issues: list[ValidationIssue] = []
+    try:
+        for error in validator.iter_errors(instance):
+            issues.extend(_issues(error))
+    except Unresolvable as exc:
+        issues.append(
+            ValidationIssue(
+                (),
+                _shorten(f"cannot resolve $ref {exc.ref!r} (remote references are never fetched)"),
+            )
+        )
+    except Exception as exc:  # e.g. a `pattern` that is not a valid regex
+        issues.append(ValidationIssue((), _shorten(f"schema could not be applied: {exc}")))
+    issues.sort(key=lambda i: [str(p) for p in i.path])
+    return issues
+
+
+def is_valid(validator: Any, subschema: Any, instance: Any) -> bool:
+    """Does `instance` match `subschema` (resolved within the validator's root schema)?"""
+    if validator is None:
+        return False
+    try:
+        return bool(validator.evolve(schema=subschema).is_valid(instance))
+    except Exception:
+        return False
