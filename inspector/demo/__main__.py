@@ -1,0 +1,29 @@
+"""``python -m inspector.demo``: run the demo MCP server on stdin/stdout."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+
+from inspector.demo.server import DemoServer
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m inspector.demo",
+                                     description="The mcp-inspect demo MCP server (stdio).")
+    parser.add_argument("--variant", choices=("default", "changed"), default="default",
+                        help="'changed' alters a few answers, for replay-diff tests")
+    parser.add_argument("--tick", type=float, default=2.0, metavar="SECONDS",
+                        help="how often demo://counter changes while subscribed (default 2)")
+    args = parser.parse_args(argv)
+    out = sys.stdout.buffer
+    sys.stdout = sys.stderr  # a stray print() must never corrupt the protocol stream
+    server = DemoServer(out, variant=args.variant, tick=max(0.05, args.tick))
+    with contextlib.suppress(KeyboardInterrupt):
+        server.serve(sys.stdin.buffer)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
