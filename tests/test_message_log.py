@@ -1,0 +1,335 @@
+"""The message log and detail widgets, driven by a Pilot in a tiny app."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import anyio
+import pytest
+from rich.console import Group
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from inspector.engine.events import Channel, Direction, Finding, WireEvent
+from inspector.engine.jsonrpc import encode, error_response, make_event, notification, request
+from inspector.engine.jsonrpc import response as rpc_response
+from inspector.tui.widgets.log_filter import LogFilterBar
+from inspector.tui.widgets.message_detail import MessageDetail, pretty_json
+from inspector.tui.widgets.message_log import LogLines, MessageLog
+
+T0 = 1_767_225_600.0  # 2026-01-01T00:00:00Z: fixed times keep snapshots stable
+OUT, IN, LOCAL = Direction.OUT, Direction.IN, Direction.LOCAL
+
+
+def ev(direction: Direction, channel: Channel, msg: object, t: float, seq: int,
+       **kw: object) -> WireEvent:
+    raw = msg if isinstance(msg, bytes) else encode(msg)
+    event = make_event(direction, channel, raw)
+    event.time, event.mono, event.seq = T0 + t, 100.0 + t, seq
+    for key, value in kw.items():
+        setattr(event, key, value)
+    return event
+
+
+def sample() -> list[WireEvent]:
+    """A short realistic conversation, hostile text included."""
+    specs: list[tuple[Direction, Channel, object, float, dict[str, object]]] = [
+        (LOCAL, Channel.SYSTEM, b"spawned: python -m demo (pid 4242)", 0.0, {}),
+        (OUT, Channel.STDIN, request(1, "initialize", {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "mcp-inspect", "version": "0.1"}}), 0.002, {}),
+        (IN, Channel.STDERR, b"INFO starting \x1b[2J[bold red]x[/]", 0.05, {}),
+        (IN, Channel.STDOUT, rpc_response(1, {
+            "protocolVersion": "2025-11-25", "serverInfo": {"name": "demo", "version": "1.2"},
+            "capabilities": {"tools": {}}}), 0.061, {}),
+        (OUT, Channel.STDIN, notification("notifications/initialized"), 0.062, {}),
+        (OUT, Channel.STDIN, request(2, "tools/list"), 0.07, {}),
+        (IN, Channel.STDOUT, rpc_response(2, {"tools": [
+            {"name": f"tool_{i}", "inputSchema": {"type": "object"}} for i in range(120)]}),
+         0.083, {}),
+        (OUT, Channel.STDIN, request(3, "tools/call", {
+            "name": "echo", "arguments": {"text": "hello"}}), 1.2, {}),
+        (IN, Channel.STDOUT, notification("notifications/progress", {
+            "progressToken": 3, "progress": 1, "total": 3}), 1.3, {}),
+        (IN, Channel.STDOUT, rpc_response(3, {"content": [{"type": "text", "text": "hello"}]}),
+         2.5, {"findings": [Finding("slow-response", "took 1.3 s")]}),
+        (OUT, Channel.STDIN, request(4, "resources/read", {"uri": "file:///x"}), 3.0, {}),
+        (IN, Channel.STDOUT, error_response(4, -32002, "Resource not found"), 3.004, {}),
+        (IN, Channel.STDOUT, b'{"jsonrpc": "2.0", \xff\xfe', 3.1, {}),
+        (OUT, Channel.HTTP, b"POST /mcp HTTP/1.1 -> 202 Accepted", 3.3,
+         {"meta": {"status": 202, "mcp-session-id": "abc"}}),
+    ]
+    return [ev(d, ch, msg, t, n, **kw) for n, (d, ch, msg, t, kw) in enumerate(specs, 1)]
+
+
+def flood(start: int, count: int) -> list[WireEvent]:
+    """``count`` request/response events from sequence ``start + 1``."""
+    out = []
+    for n in range(start, start + count):
+        if n % 2 == 0:
+            msg: object = request(n, "tools/call" if n % 10 == 0 else "ping",
+                                  {"name": "echo", "arguments": {"i": n}})
+            direction = OUT
+        else:
+            msg = rpc_response(n - 1, {"content": [{"type": "text", "text": f"reply {n}"}]})
+            direction = IN
+        out.append(ev(direction, Channel.STDIN, msg, n * 0.001, n + 1))
+    return out
+
+
+class LogApp(App[None]):
+    CSS = """
+    MessageLog { height: 1fr; }
+    MessageDetail { height: 1fr; border-top: solid $primary; }
+    """
+
+    def __init__(self, events: list[WireEvent] | None = None) -> None:
+        super().__init__()
+        self.initial = events or []
+        self.selected: list[tuple[int, int]] = []
+
+    def compose(self) -> ComposeResult:
+        yield MessageLog(id="log")
+        yield MessageDetail(id="detail")
+
+    def on_mount(self) -> None:
+        self.log_widget.append_events(self.initial)
+        self.log_widget.lines.focus()
+
+    @property
+    def log_widget(self) -> MessageLog:
+        return self.query_one(MessageLog)
+
+    @property
+    def detail(self) -> MessageDetail:
+        return self.query_one(MessageDetail)
+
+    def on_message_log_selected(self, message: MessageLog.Selected) -> None:
+        self.selected.append((message.index, message.seq))
+        self.detail.show(self.log_widget.source, message.index)
+
+    def on_message_detail_jump_to(self, message: MessageDetail.JumpTo) -> None:
+        self.log_widget.select_index(message.index)
+        self.detail.show(self.log_widget.source, message.index)
+
+
+async def until(pilot: Pilot[None], cond: Callable[[], bool], seconds: float = 10.0) -> None:
+    with anyio.fail_after(seconds):
+        while not cond():
+            await pilot.pause(0.01)
+
+
+def row_text(lines: LogLines, y: int) -> str:
+    return "".join(seg.text for seg in lines.render_line(y))
+
+
+def static_text(app: App[None], selector: str) -> str:
+    """The plain text a Static shows (Text, str or a Group of them)."""
+    content = app.query_one(selector, Static).content
+    parts = content.renderables if isinstance(content, Group) else [content]
+    return "\n".join(p.plain if isinstance(p, Text) else str(p) for p in parts)
+
+
+async def test_100k_events_in_batches_follow_the_tail() -> None:
+    app = LogApp()
+    async with app.run_test(size=(120, 30)) as pilot:
+        log = app.log_widget
+        for start in range(0, 100_000, 2_000):
+            log.append_events(flood(start, 2_000))
+            await pilot.pause()
+        lines = log.lines
+        assert len(log.source) == 100_000 and log.shown == 100_000
+        await until(pilot, lambda: lines.scroll_offset.y == lines.max_scroll_y)
+        assert log.follow
+        height = lines.scrollable_content_region.height
+        assert "reply 99999" in row_text(lines, height - 1)
+        # Only visible rows were ever rendered, not 100k.
+        assert lines.rendered_rows < 60 * height
+        # Scrolling up stops following: new events do not move the view.
+        await pilot.press("pageup")
+        assert not log.follow
+        top = lines.scroll_offset.y
+        log.append_events(flood(100_000, 1_000))
+        await pilot.pause()
+        assert lines.scroll_offset.y == top and lines.row_count == 101_000
+        # End resumes following.
+        await pilot.press("end")
+        await until(pilot, lambda: lines.scroll_offset.y == lines.max_scroll_y)
+        assert log.follow and log.cursor_index == 100_999
+        log.append_events(flood(101_000, 10))
+        await pilot.pause()
+        assert lines.scroll_offset.y == lines.max_scroll_y
+        assert "reply 101009" in row_text(lines, height - 1)
+
+
+async def test_mouse_scroll_back_to_bottom_resumes_follow() -> None:
+    app = LogApp(flood(0, 500))
+    async with app.run_test(size=(100, 20)) as pilot:
+        lines = app.log_widget.lines
+        await until(pilot, lambda: lines.scroll_offset.y == lines.max_scroll_y > 0)
+        lines.scroll_up(animate=False, immediate=True)  # what the mouse wheel does
+        await pilot.pause()
+        assert not lines.follow
+        lines.scroll_end(animate=False, immediate=True)
+        await pilot.pause()
+        assert lines.follow
+
+
+async def test_cursor_keys_enter_and_detail() -> None:
+    app = LogApp(sample())
+    async with app.run_test(size=(120, 40)) as pilot:
+        log = app.log_widget
+        await pilot.press("home")
+        assert log.cursor_index == 0
+        await pilot.press("down", "down", "down", "down", "down", "down", "down")
+        assert log.cursor_index == 7
+        await pilot.press("enter")
+        assert app.selected == [(7, 8)]
+        header = static_text(app, "#detail-header")
+        assert "tools/call" in header and "#8" in header and "response #10 (p)" in header
+        assert '"echo"' in static_text(app, "#detail-body")
+        await pilot.press("pagedown")
+        assert log.cursor_index == len(sample()) - 1
+        await pilot.press("up")
+        assert log.cursor_index == len(sample()) - 2
+
+
+async def test_click_selects_row() -> None:
+    app = LogApp(sample())
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert await pilot.click(LogLines, offset=(30, 3))
+        assert app.selected == [(3, 4)]
+        assert "initialize" in static_text(app, "#detail-header")
+        assert "latency 59ms" in static_text(app, "#detail-header")
+
+
+async def test_detail_keys_raw_pair_copy_save(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = LogApp(sample())
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.log_widget.select_index(9)
+        await pilot.press("enter")
+        detail = app.detail
+        detail.focus()
+        await pilot.pause()
+        assert '"content"' in static_text(app, "#detail-body")
+        assert "slow-response" in static_text(app, "#detail-extra")
+        await pilot.press("r")
+        assert static_text(app, "#detail-body").startswith("raw bytes")
+        await pilot.press("r")
+        assert static_text(app, "#detail-body").startswith("message")
+        await pilot.press("c")
+        assert app.clipboard == sample()[9].raw.decode()
+        await pilot.press("s")
+        await pilot.press("enter")
+        saved = tmp_path / "event-10.json"
+        await until(pilot, saved.exists)
+        assert saved.read_bytes() == sample()[9].raw
+        assert detail.saved_path == saved
+        # Saving again does not overwrite.
+        saved.write_bytes(b"keep")
+        await pilot.press("s", "enter")
+        await pilot.pause()
+        assert saved.read_bytes() == b"keep"
+        await pilot.press("escape")
+        # p jumps to the request, which the log's cursor follows.
+        await pilot.press("p")
+        await until(pilot, lambda: detail.index == 7)
+        assert app.log_widget.cursor_index == 7
+        await pilot.press("p")
+        await until(pilot, lambda: detail.index == 9)
+
+
+async def test_invalid_utf8_and_hostile_text_shown_safely() -> None:
+    app = LogApp(sample())
+    async with app.run_test(size=(140, 40)) as pilot:
+        lines = app.log_widget.lines
+        stderr_row = row_text(lines, 2)
+        assert "␛[2J[bold red]x[/]" in stderr_row and "\x1b" not in stderr_row
+        app.log_widget.select_index(12)
+        await pilot.press("enter")
+        body = static_text(app, "#detail-body")
+        assert "raw bytes" in body and "\\xff\\xfe" in body
+        assert "invalid UTF-8" in static_text(app, "#detail-header")
+        app.log_widget.select_index(2)
+        await pilot.press("enter")
+        body = static_text(app, "#detail-body")
+        assert "␛[2J[bold red]x[/]" in body
+
+
+async def test_filter_bar_counts_and_follows_new_events() -> None:
+    app = LogApp(flood(0, 20_000))
+    async with app.run_test(size=(120, 30)) as pilot:
+        log = app.log_widget
+        await pilot.press("slash")
+        bar = app.query_one(LogFilterBar)
+        assert bar.is_open and bar.input.has_focus
+        await pilot.press(*"method:tools/call")
+        await pilot.press("enter")
+        await until(pilot, lambda: not log.scanning and log.shown == 4_000)
+        assert log.lines.has_focus
+        assert "4,000 / 20,000 shown" in static_text(app, "#filter-count")
+        lines = log.lines
+        assert all("tools/call" in row_text(lines, y) for y in range(5))
+        log.append_events(flood(20_000, 100))
+        await pilot.pause()
+        assert log.shown == 4_020
+        assert "4,020 / 20,100 shown" in static_text(app, "#filter-count")
+        # Escape clears the filter and closes the bar.
+        bar.input.focus()
+        await pilot.press("escape")
+        await until(pilot, lambda: log.shown == 20_100)
+        assert not bar.is_open
+
+
+async def test_filter_over_100k_is_chunked_and_keeps_cursor() -> None:
+    events = flood(0, 100_000)
+    app = LogApp(events)
+    async with app.run_test(size=(120, 30)) as pilot:
+        log = app.log_widget
+        log.select_index(50_000)  # a tools/call request
+        log.set_filter("tools/call")
+        assert log.scanning  # the first chunk is done inline, the rest in a worker
+        await until(pilot, lambda: not log.scanning, seconds=30)
+        assert log.shown == 10_000
+        assert log.cursor_index == 50_000
+        log.set_filter("kind:response reply 7777")
+        await until(pilot, lambda: not log.scanning, seconds=30)
+        assert [log.lines.index_at(r) for r in range(log.shown)][:1] == [7777]
+        log.set_filter("")
+        await pilot.pause()
+        assert log.shown == 100_000
+
+
+async def test_make_batcher_flushes_into_the_log() -> None:
+    app = LogApp()
+    async with app.run_test(size=(100, 20)) as pilot:
+        log = app.log_widget
+        batcher = log.make_batcher()
+        for event in flood(0, 300):
+            batcher.push(event)
+        assert log.shown == 0
+        await until(pilot, lambda: log.shown == 300, seconds=5)
+        assert batcher.pending == 0
+
+
+def test_pretty_json_folds_big_values() -> None:
+    text = pretty_json({"items": list(range(1000)), "s": "x" * 5000}).plain
+    assert "… 950 more items" in text
+    assert "… 4,000 more chars" in text
+    assert len(text) < 10_000
+
+
+def test_snapshot_log_and_detail(snap_compare: Callable[..., bool]) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
+        app = pilot.app
+        assert isinstance(app, LogApp)
+        app.log_widget.select_index(9)
+        await pilot.press("enter")
+        await pilot.pause()
+
+    assert snap_compare(LogApp(sample()), terminal_size=(120, 36), run_before=run_before)
