@@ -225,6 +225,9 @@ async def test_tools_listed_over_pages_with_annotations() -> None:
     assert by_name["add"]["title"] == "Add two numbers"
     assert by_name["get_weather"]["outputSchema"]["required"]
     assert by_name["echo"]["icons"][0]["src"].startswith("data:image/png;base64,")
+    assert by_name["slow_count"]["execution"] == {"taskSupport": "optional"}
+    assert by_name["generate_report"]["execution"] == {"taskSupport": "required"}
+    assert "execution" not in by_name["echo"]
 
 
 def _walk(node: Any) -> Iterator[dict[str, Any]]:
@@ -665,6 +668,29 @@ def test_tasks_lifecycle(raw: Callable[..., RawPeer]) -> None:
     cancel_done = peer.request("tasks/cancel", {"taskId": task_id})
     assert cancel_done["error"]["code"] == -32602
     assert peer.request("tasks/get", {"taskId": "nope"})["error"]["code"] == -32602
+
+
+def test_task_waiting_for_the_client_is_input_required(raw: Callable[..., RawPeer]) -> None:
+    peer = raw()
+    peer.initialize(caps={"sampling": {}})
+    created = peer.request("tools/call", {"name": "ask_llm", "task": {"ttl": 1000},
+                                          "arguments": {"question": "q"}})["result"]
+    task_id = created["task"]["taskId"]
+    # The task may ask before or after its CreateTaskResult reaches us.
+    asked = next((m for m in peer.other if m.get("method") == "sampling/createMessage"), None)
+    while asked is None or asked.get("method") != "sampling/createMessage":
+        if asked is not None:
+            peer.other.append(asked)
+        asked = peer.recv()
+    related = {"io.modelcontextprotocol/related-task": {"taskId": task_id}}
+    assert asked["params"]["_meta"] == related
+    assert peer.request("tasks/get", {"taskId": task_id})["result"]["status"] == "input_required"
+    peer.send({"jsonrpc": "2.0", "id": asked["id"], "result": {
+        "role": "assistant", "model": "m", "content": {"type": "text", "text": "yes"}}})
+    final = peer.request("tasks/result", {"taskId": task_id})["result"]
+    assert final["content"][0]["text"] == "yes" and final["_meta"] == related
+    statuses = [n["params"]["status"] for n in peer.notifications("notifications/tasks/status")]
+    assert statuses == ["input_required", "working", "completed"]
 
 
 def test_task_cancel_and_task_rules(raw: Callable[..., RawPeer]) -> None:

@@ -99,7 +99,14 @@ class DemoServer:
             print(f"[demo] {text}", file=self._err, flush=True)
 
     def send(self, message: Any) -> None:
-        data = encode(message) + b"\n"
+        try:
+            data = encode(message) + b"\n"
+        except (TypeError, ValueError, RecursionError) as exc:  # e.g. an absurdly deep result
+            self.stderr(f"cannot encode an outgoing message: {exc!r}")
+            if not (isinstance(message, dict) and "id" in message and "method" not in message):
+                return
+            data = encode(error_response(message["id"], INTERNAL_ERROR,
+                                         f"Internal error: result not encodable ({exc})")) + b"\n"
         with self._write_lock:
             try:
                 self._out.write(data)
