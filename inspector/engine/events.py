@@ -31,6 +31,7 @@ class Channel(StrEnum):
     STDERR = "stderr"
     HTTP = "http"  # HTTP request/response line and headers
     SSE = "sse"  # a message carried by a server-sent event
+    BODY = "body"  # a message carried in an HTTP request or response body
     MEMORY = "memory"
     SYSTEM = "system"  # lifecycle notes from the inspector
 

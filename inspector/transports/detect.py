@@ -1,0 +1,158 @@
+"""Pick the HTTP transport: Streamable HTTP, legacy HTTP+SSE, or detect it.
+
+Detection follows the spec's backwards-compatibility rule without a probe of our
+own: the session's first message (its ``initialize``) goes out as a Streamable
+HTTP POST; if that POST is answered 400, 404 or 405, ``AutoHttpTransport`` notes
+"falling back to legacy SSE" (a SYSTEM event), opens the legacy GET stream on the
+same URL and re-sends the first message there. The wire shows both attempts.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import anyio
+from anyio.abc import TaskGroup
+
+from inspector.engine.events import WireEvent
+from inspector.transports.base import ConnectionLost, Transport, TransportError, TransportHost
+from inspector.transports.http import FALLBACK_STATUSES, StreamableHttpTransport, system_note
+from inspector.transports.sse import SseTransport
+
+TRANSPORT_NAMES = ("auto", "http", "streamable-http", "sse")
+
+
+def connect_http(url: str, headers: dict[str, str] | None = None, transport: str = "auto", *,
+                 timeout: float = 30.0, verify: bool | str = True) -> Transport:
+    """The transport for an HTTP server URL; ``transport`` is auto, http or sse."""
+    name = transport.lower()
+    if name in ("http", "streamable-http", "streamable_http", "streamablehttp"):
+        return StreamableHttpTransport(url, headers, timeout, verify)
+    if name == "sse":
+        return SseTransport(url, headers, timeout, verify)
+    if name == "auto":
+        return AutoHttpTransport(url, headers, timeout, verify)
+    raise TransportError(f"unknown HTTP transport {transport!r}; use one of: "
+                         + ", ".join(TRANSPORT_NAMES))
+
+
+class _Relay:
+    """The host an inner transport reports to: events pass, a loss only from the active one."""
+
+    def __init__(self, owner: AutoHttpTransport, inner: Transport) -> None:
+        self.owner = owner
+        self.inner = inner
+
+    def emit(self, event: WireEvent) -> None:
+        assert self.owner.host is not None
+        self.owner.host.emit(event)
+
+    def connection_lost(self, lost: ConnectionLost) -> None:
+        if self.owner.active is self.inner:
+            self.owner.report_lost(lost)
+
+
+class AutoHttpTransport(Transport):
+    """Streamable HTTP first; legacy HTTP+SSE when the first POST says it is not that."""
+
+    kind: ClassVar[str] = "auto"
+
+    def __init__(self, url: str, headers: dict[str, str] | None = None, timeout: float = 30.0,
+                 verify: bool | str = True) -> None:
+        self.url = url
+        self.headers = dict(headers or {})
+        self.timeout = timeout
+        self.verify = verify
+        self.streamable = StreamableHttpTransport(url, headers, timeout, verify)
+        self.streamable.on_first_response = self._on_first_response
+        self.legacy: SseTransport | None = None
+        self.active: Transport = self.streamable
+        self.fallback_status: int | None = None
+        self.host: TransportHost | None = None
+        self._tg: TaskGroup | None = None
+        self._first: tuple[bytes, Any] | None = None
+        self._decided = anyio.Event()
+        self._version: str | None = None
+        self._lost = False
+
+    @property
+    def target(self) -> str:
+        return self.active.target
+
+    @property
+    def detected(self) -> str | None:
+        """``"http"`` or ``"sse"`` once the first POST was answered, else None."""
+        if not self._decided.is_set():
+            return None
+        return self.active.kind
+
+    @property
+    def session_expired(self) -> bool:
+        return self.streamable.session_expired and self.active is self.streamable
+
+    def target_info(self) -> dict[str, Any]:
+        info = self.active.target_info()
+        info["detected_by"] = "auto"
+        return info
+
+    def set_protocol_version(self, version: str) -> None:
+        self._version = version
+        self.active.set_protocol_version(version)
+
+    async def start(self, host: TransportHost, task_group: TaskGroup) -> None:
+        self.host = host
+        self._tg = task_group
+        await self.streamable.start(_Relay(self, self.streamable), task_group)
+
+    async def send_raw(self, raw: bytes, message: Any = None) -> None:
+        if self._first is None:
+            self._first = (raw, message)
+            await self.streamable.send_raw(raw, message)
+            return
+        if not self._decided.is_set():  # wait for the first POST's status, bounded
+            with anyio.move_on_after(self.timeout):
+                await self._decided.wait()
+        await self.active.send_raw(raw, message)
+
+    def _on_first_response(self, status: int | None) -> bool:
+        if status in FALLBACK_STATUSES and self._tg is not None:
+            self.fallback_status = status
+            self._tg.start_soon(self._fall_back, status)
+            return True
+        self._decided.set()
+        return False
+
+    async def _fall_back(self, status: int) -> None:
+        assert self.host is not None and self._tg is not None and self._first is not None
+        self.host.emit(system_note(
+            f"Streamable HTTP POST answered {status}: falling back to legacy HTTP+SSE "
+            f"(GET {self.url})", "warning", fallback="sse", http_error=status))
+        legacy = SseTransport(self.url, self.headers, self.timeout, self.verify)
+        self.legacy = legacy
+        self.active = legacy
+        await self.streamable.close()
+        try:
+            await legacy.start(_Relay(self, legacy), self._tg)
+        except TransportError as exc:
+            self.report_lost(ConnectionLost(str(exc)))
+            self._decided.set()
+            return
+        if self._version:
+            legacy.set_protocol_version(self._version)
+        self._decided.set()
+        raw, message = self._first
+        await legacy.send_raw(raw, message)
+
+    def report_lost(self, lost: ConnectionLost) -> None:
+        if self._lost or self.host is None:
+            return
+        self._lost = True
+        if self.fallback_status is not None and not lost.expected:
+            lost.message += (f" (after falling back to legacy HTTP+SSE because the Streamable "
+                             f"HTTP POST was answered {self.fallback_status})")
+        self.host.connection_lost(lost)
+
+    async def close(self) -> None:
+        await self.active.close()
+        if self.active is not self.streamable:
+            await self.streamable.close()

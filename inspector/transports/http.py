@@ -1,0 +1,731 @@
+"""Streamable HTTP transport (MCP 2025-03-26 and later), plus the HTTP wire helpers.
+
+Every client message is one POST to the endpoint. What the wire shows, as events:
+
+- ``Channel.HTTP`` OUT, raw ``b"POST http://host/mcp"``: the request line, meta
+  ``{method, url, headers, request_id?, stream?, last_event_id?}``.
+- ``Channel.BODY`` OUT: the exact bytes posted (one JSON-RPC message).
+- ``Channel.HTTP`` IN, raw ``b"HTTP 200 OK text/event-stream"``: the status, meta
+  ``{status, reason, headers (content-type, mcp-session-id, ...), url, request_id?}``.
+- ``Channel.BODY`` IN: an ``application/json`` response body, or an error body; a
+  non-JSON or HTML body keeps its bytes and carries a parse error that says what it is.
+- ``Channel.SSE`` IN: a JSON-RPC message carried by a server-sent event, meta
+  ``{event_id, event_type, stream}``; ``stream`` is ``"post:<request id>"`` or ``"get"``.
+- ``Channel.HTTP`` IN with meta ``sse`` = ``"priming" | "comment" | "empty"``: SSE
+  events that carry no message (resumption cursors, keep-alives); raw is the block.
+- ``Channel.SYSTEM`` LOCAL: the transport's own notes, meta ``{severity, ...}``.
+
+Per-request failures that do not end the connection (an HTTP error status, a
+response stream that ends without the response and cannot be resumed, a read
+timeout) are reported as a ``Channel.SYSTEM`` IN event whose message is a JSON-RPC
+error response for that request id: code ``HTTP_ERROR`` (-32000, the SDK's
+"transport failure" convention), message ``"HTTP 500 Internal Server Error: ..."``,
+data ``{"status", "body"}``; meta ``{"http_error": status, "request_id": id}``. The
+session routes it like any response, so exactly that request fails, clearly.
+
+Failures that end the connection go to ``host.connection_lost``: connection
+refused, DNS, TLS, connect timeouts, and a 404 to a request that carried a session
+id (the session is gone: ``session_expired`` becomes True; starting a new session
+is the session's job).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import anyio
+import httpx
+from anyio.abc import TaskGroup
+
+from inspector.engine.events import Channel, Direction, WireEvent
+from inspector.engine.jsonrpc import decode, encode, error_response, make_event
+from inspector.transports.base import ConnectionLost, Transport, TransportError, TransportHost
+from inspector.transports.sse_parser import SseError, SseEvent, SseParser
+
+HTTP_ERROR = -32000  # code of the error responses synthesized for per-request HTTP failures
+FALLBACK_STATUSES = frozenset({400, 404, 405})  # first POST: maybe a legacy HTTP+SSE server
+SESSION_EXPIRED = "session expired (404); reconnect to start a new session"
+ACCEPT_BOTH = "application/json, text/event-stream"
+DEFAULT_RETRY_MS = 1000
+MIN_RETRY_MS = 50  # a floor against busy loops; never shortens a server's ``retry``
+CLOSE_TIMEOUT = 2.0
+ERROR_BODY_CAP = 1024 * 1024
+_RESPONSE_HEADERS = ("content-type", "content-length", "mcp-session-id", "mcp-protocol-version",
+                     "www-authenticate", "location", "allow", "retry-after")
+FATAL_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.UnsupportedProtocol)
+
+
+# ---------------------------------------------------------------- wire helpers (also for sse.py)
+
+def check_url(url: str) -> httpx.URL:
+    """Parse an endpoint URL or raise ``TransportError`` saying what is wrong with it."""
+    try:
+        parsed = httpx.URL(url)
+    except (httpx.InvalidURL, TypeError) as exc:
+        raise TransportError(f"invalid URL {url!r}: {exc}") from exc
+    if parsed.scheme not in ("http", "https"):
+        raise TransportError(f"invalid URL {url!r}: the scheme must be http or https")
+    if not parsed.host:
+        raise TransportError(f"invalid URL {url!r}: no host")
+    return parsed
+
+
+def origin(url: httpx.URL) -> tuple[str, str, int | None]:
+    default = 443 if url.scheme == "https" else 80
+    return url.scheme, url.host, url.port or default
+
+
+def content_type(response: httpx.Response) -> str:
+    value: str = response.headers.get("content-type", "")
+    return value.split(";")[0].strip().lower()
+
+
+def system_note(text: str, severity: str = "info", **meta: Any) -> WireEvent:
+    """A LOCAL note from the transport (connect, fallback, reconnect, gave up...)."""
+    return WireEvent(Direction.LOCAL, Channel.SYSTEM, text.encode("utf-8"),
+                     meta={"severity": severity, **meta})
+
+
+def http_out_event(method: str, url: httpx.URL | str, headers: dict[str, str],
+                   **meta: Any) -> WireEvent:
+    return WireEvent(Direction.OUT, Channel.HTTP, f"{method} {url}".encode(),
+                     meta={"method": method, "url": str(url), "headers": dict(headers),
+                           **{k: v for k, v in meta.items() if v is not None}})
+
+
+def http_in_event(response: httpx.Response, **meta: Any) -> WireEvent:
+    ctype = response.headers.get("content-type", "")
+    line = f"HTTP {response.status_code} {response.reason_phrase}".rstrip()
+    if ctype:
+        line += f" {ctype}"
+    headers = {k: response.headers[k] for k in _RESPONSE_HEADERS if k in response.headers}
+    return WireEvent(Direction.IN, Channel.HTTP, line.encode("utf-8", "replace"),
+                     meta={"status": response.status_code, "reason": response.reason_phrase,
+                           "headers": headers, "url": str(response.url),
+                           **{k: v for k, v in meta.items() if v is not None}})
+
+
+def body_event(body: bytes, status: int, ctype: str, **meta: Any) -> WireEvent:
+    """A response body as an IN event; a body that is not JSON says what it is instead."""
+    event = make_event(Direction.IN, Channel.BODY, body,
+                       meta={"status": status, "content_type": ctype,
+                             **{k: v for k, v in meta.items() if v is not None}})
+    if event.error is not None:
+        kind = "an HTML page" if _looks_html(body, ctype) else f"{ctype or 'untyped'} content"
+        event.error = f"not JSON: {kind} (HTTP {status}); {event.error}"
+    return event
+
+
+def sse_wire_event(ev: SseEvent, stream: str) -> WireEvent:
+    """The event for one SSE block: a message (SSE), a control block (HTTP) or garbage."""
+    meta: dict[str, Any] = {"stream": stream, "event_id": ev.id, "event_type": ev.event_type}
+    if ev.retry is not None:
+        meta["retry"] = ev.retry
+    if ev.is_comment_only:
+        meta["sse"] = "comment"
+        return WireEvent(Direction.IN, Channel.HTTP, ev.raw, meta=meta)
+    if ev.is_garbage:
+        return WireEvent(Direction.IN, Channel.SSE, ev.raw, meta=meta,
+                         error=f"not an SSE event: {ev.unknown[0][:120]!r}")
+    if not ev.data.strip():
+        meta["sse"] = "priming" if ev.id is not None or ev.retry is not None else "empty"
+        return WireEvent(Direction.IN, Channel.HTTP, ev.raw, meta=meta)
+    if ev.unknown:
+        meta["ignored_lines"] = ev.unknown
+    event = make_event(Direction.IN, Channel.SSE, ev.data, meta=meta)
+    if ev.event_type != "message":
+        event.error = f"unexpected SSE event type {ev.event_type!r} (MCP sends 'message')"
+    if not ev.complete:
+        event.error = "the stream ended in the middle of this event (no blank line after it)"
+    return event
+
+
+def has_response(message: Any, request_id: Any) -> bool:
+    """True when ``message`` (or a batch) holds the response to ``request_id``."""
+    items = message if isinstance(message, list) else [message]
+    return any(isinstance(m, dict) and "method" not in m and ("result" in m or "error" in m)
+               and m.get("id") == request_id for m in items)
+
+
+def failed_request_event(request_id: Any, status: int | None, text: str,
+                         body: bytes = b"") -> WireEvent:
+    """The synthesized JSON-RPC error that fails exactly one request (see module doc)."""
+    data: dict[str, Any] = {"status": status}
+    if body:
+        data["body"] = body[:4096].decode("utf-8", "replace")
+    message = error_response(request_id, HTTP_ERROR, text, data)
+    return WireEvent(Direction.IN, Channel.SYSTEM, encode(message), message=message,
+                     meta={"severity": "error", "http_error": status, "request_id": request_id})
+
+
+def body_excerpt(body: bytes, ctype: str, limit: int = 300) -> str:
+    """A short, one-line summary of an error body (a JSON-RPC error's message, a page title)."""
+    if not body:
+        return ""
+    message, _ = decode(body)
+    if isinstance(message, dict) and isinstance(message.get("error"), dict):
+        err = message["error"]
+        text = f"{err.get('message', '')} (code {err.get('code')})"
+    elif _looks_html(body, ctype):
+        page = body.decode("utf-8", "replace")
+        title = re.search(r"<title[^>]*>(.*?)</title>", page, re.I | re.S)
+        stripped = re.sub(r"<[^>]+>", " ", page)
+        text = f"HTML page: {title.group(1) if title else stripped}"
+    else:
+        text = body.decode("utf-8", "replace")
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def describe_status(status: int, reason: str, *, method: str, url: httpx.URL | str,
+                    excerpt: str = "", first: bool = False, legacy: bool = False) -> str:
+    """A clear, actionable message for an HTTP error status."""
+    hints = {
+        401: "the server needs authorization (OAuth is not supported yet; pass a token with "
+             "a header such as 'Authorization: Bearer <token>')",
+        403: "the server refused access (credentials, scope, or an Origin/Host check)",
+        406: f"the server rejected our Accept header ({ACCEPT_BOTH!r})",
+        409: "conflict (the server allows one GET stream per session)",
+        415: "the server rejected our Content-Type header ('application/json')",
+        429: "rate limited by the server",
+    }
+    if status == 404:
+        hint = f"nothing at {url}; check the URL path"
+        if first and not legacy:
+            hint += " (a legacy HTTP+SSE server? try the sse transport)"
+        if legacy and method == "GET":
+            hint = f"no SSE endpoint at {url}; check the URL (often /sse)"
+    elif status == 405:
+        hint = f"{url} does not accept {method}"
+        if first and not legacy:
+            hint += "; it may be a legacy HTTP+SSE endpoint (try the sse transport)"
+        elif legacy and method == "GET":
+            hint += "; it may be a Streamable HTTP endpoint (try the http transport)"
+    elif status == 400:
+        hint = "bad request" + ("" if legacy else " (a missing or unknown MCP-Session-Id, or an "
+                                "unsupported MCP-Protocol-Version?)")
+    elif status >= 500:
+        hint = "the server failed"
+    else:
+        hint = hints.get(status, "unexpected status")
+    text = f"HTTP {status} {reason}".rstrip() + f": {hint}"
+    return f"{text}; server said: {excerpt}" if excerpt else text
+
+
+def describe_network_error(exc: BaseException, url: httpx.URL | str,
+                           timeout: float | None = None) -> str:
+    """A clear message for an httpx failure below the HTTP level."""
+    target = httpx.URL(str(url))
+    where = f"{target.host}:{target.port or (443 if target.scheme == 'https' else 80)}"
+    text = str(exc) or type(exc).__name__
+    causes = _causes(exc)
+    low = " ".join([text, *(str(c) for c in causes)]).lower()
+    if isinstance(exc, httpx.ConnectTimeout):
+        return f"timed out connecting to {where} (after {timeout:g} s)" if timeout else \
+            f"timed out connecting to {where}"
+    if isinstance(exc, httpx.ConnectError):
+        if any(w in low for w in ("ssl", "certificate", "tls", "handshake")):
+            return f"TLS error connecting to {where}: {text}"
+        if any(w in low for w in ("name or service not known", "nodename nor servname",
+                                  "name resolution", "no address associated", "getaddrinfo",
+                                  "name does not resolve")):
+            return f"could not resolve host {target.host!r}: {text}"
+        if "refused" in low or any(isinstance(c, ConnectionRefusedError) for c in causes):
+            return f"connection refused by {where} (is the server running?)"
+        return f"could not connect to {where}: {text}"
+    if isinstance(exc, httpx.ReadTimeout):
+        return f"no data from the server for {timeout:g} s" if timeout else \
+            "timed out waiting for the server"
+    if isinstance(exc, httpx.TimeoutException):
+        return f"timed out talking to {where}: {type(exc).__name__}"
+    if isinstance(exc, httpx.RemoteProtocolError):
+        return f"the server broke off the HTTP exchange: {text}"
+    if isinstance(exc, httpx.ReadError | httpx.WriteError):
+        return f"the connection to {where} broke: {text}"
+    if isinstance(exc, SseError):
+        return f"unreadable SSE stream: {text}"
+    return f"{type(exc).__name__}: {text}"
+
+
+def _causes(exc: BaseException) -> list[BaseException]:
+    """The chain below an exception (httpx wraps the OSError that says what happened)."""
+    chain: list[BaseException] = []
+    cause = exc.__cause__ or exc.__context__
+    while cause is not None and len(chain) < 8:
+        chain.append(cause)
+        cause = cause.__cause__ or cause.__context__
+    return chain
+
+
+async def read_capped(response: httpx.Response, cap: int = ERROR_BODY_CAP) -> bytes:
+    """Read at most ``cap`` bytes of a body (error pages can be large or endless)."""
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        async for chunk in response.aiter_bytes():
+            chunks.append(chunk)
+            size += len(chunk)
+            if size >= cap:
+                break
+    except httpx.HTTPError:
+        pass  # a broken error body still shows what arrived
+    return b"".join(chunks)[:cap]
+
+
+def _looks_html(body: bytes, ctype: str) -> bool:
+    return "html" in ctype or body.lstrip()[:15].lower().startswith((b"<!doctype", b"<html"))
+
+
+# ---------------------------------------------------------------- the transport
+
+@dataclass(slots=True)
+class _Stream:
+    """Resumption state of one SSE stream (2025-11-25 polling)."""
+
+    name: str
+    last_id: str | None = None
+    retry_ms: int | None = None
+    events: int = 0
+
+
+class _Terminal(Exception):
+    """A stream cannot continue; the reason was already reported."""
+
+
+class StreamableHttpTransport(Transport):
+    """One endpoint URL; POST per message, optional GET stream, resumable SSE streams."""
+
+    kind: ClassVar[str] = "http"
+
+    def __init__(self, url: str, headers: dict[str, str] | None = None, timeout: float = 30.0,
+                 verify: bool | str = True, *, read_timeout: float | None = None,
+                 max_resume_attempts: int = 5, open_get_stream: bool = True) -> None:
+        """``timeout`` bounds connecting, writing, and POSTs that expect 202 (and the DELETE
+        is bounded by ``CLOSE_TIMEOUT``). ``read_timeout`` bounds silence while waiting
+        for a request's response; None leaves that to the session's request timeout."""
+        self.url = url
+        self.headers = dict(headers or {})
+        self.timeout = timeout
+        self.read_timeout = read_timeout
+        self.verify = verify
+        self.max_resume_attempts = max_resume_attempts
+        self.open_get_stream = open_get_stream
+        self.session_id: str | None = None
+        self.protocol_version: str | None = None
+        self.session_expired = False
+        # Set by AutoHttpTransport: sees the first POST's status (None: no status) and
+        # returns True to take over (fall back); the transport then reports nothing more.
+        self.on_first_response: Callable[[int | None], bool] | None = None
+        self._url = httpx.URL("http://unstarted.invalid/")  # parsed and checked in start()
+        self._host: TransportHost | None = None
+        self._tg: TaskGroup | None = None
+        self._client: httpx.AsyncClient | None = None
+        self._first_pending = True
+        self._closed = False
+        self._lost = False
+        self._scopes: set[anyio.CancelScope] = set()
+        self._request_scopes: dict[Any, anyio.CancelScope] = {}
+        self._get_started = False
+
+    @property
+    def target(self) -> str:
+        return self.url
+
+    def target_info(self) -> dict[str, Any]:
+        return {"transport": self.kind, "target": self.url, "url": self.url,
+                "header_names": sorted(self.headers)}
+
+    def set_protocol_version(self, version: str) -> None:
+        self.protocol_version = version
+
+    async def start(self, host: TransportHost, task_group: TaskGroup) -> None:
+        self._url = check_url(self.url)
+        self._host = host
+        self._tg = task_group
+        self._client = httpx.AsyncClient(
+            timeout=httpx.Timeout(self.timeout, read=self.read_timeout), verify=self.verify,
+            follow_redirects=True)
+
+    # ------------------------------------------------------------ sending
+
+    async def send_raw(self, raw: bytes, message: Any = None) -> None:
+        if self._host is None or self._client is None or self._tg is None:
+            raise TransportError("the HTTP transport is not started")
+        if message is None:
+            message, _ = decode(raw)
+        method = message.get("method") if isinstance(message, dict) else None
+        rid = message.get("id") if isinstance(message, dict) and method is not None else None
+        if self._closed:
+            self._emit(system_note(f"not sent ({method or 'message'}): the transport is closed",
+                                   "warning"))
+            return
+        if method == "initialize":  # a new session: forget the old one
+            self.session_id = None
+            self.session_expired = False
+        headers = self._headers("POST")
+        self._emit(http_out_event("POST", self._url, headers, request_id=rid))
+        self._emit(make_event(Direction.OUT, Channel.BODY, raw, meta={"url": self.url},
+                              message=message))
+        first, self._first_pending = self._first_pending, False
+        if rid is not None:
+            scope = anyio.CancelScope()
+            self._request_scopes[rid] = scope
+            self._tg.start_soon(self._run, self._post_request, raw, message, headers, first,
+                                scope)
+            return
+        await self._run(self._post_other, raw, message, headers, first, anyio.CancelScope())
+        if method == "notifications/cancelled":
+            self._stop_cancelled(message)
+
+    async def _run(self, fn: Callable[..., Awaitable[None]], raw: bytes, message: Any,
+                   headers: dict[str, str], first: bool, scope: anyio.CancelScope) -> None:
+        """Run one exchange in its own cancel scope; nothing but cancellation escapes."""
+        if self._closed:
+            return
+        self._scopes.add(scope)
+        try:
+            with scope:
+                await fn(raw, message, headers, first)
+        except Exception as exc:  # a bug must not take the session's task group down
+            self._emit(system_note(f"HTTP transport error: {type(exc).__name__}: {exc}",
+                                   "error"))
+            rid = message.get("id") if isinstance(message, dict) else None
+            if rid is not None and "method" in message:
+                self._emit(failed_request_event(rid, None, f"HTTP transport error: {exc}"))
+        finally:
+            self._scopes.discard(scope)
+            rid = message.get("id") if isinstance(message, dict) else None
+            if self._request_scopes.get(rid) is scope:
+                del self._request_scopes[rid]
+
+    async def _post_other(self, raw: bytes, message: Any, headers: dict[str, str],
+                          first: bool) -> None:
+        """POST a notification or response; the answer should be 202 with no body."""
+        assert self._client is not None
+        try:
+            async with self._client.stream("POST", self._url, content=raw, headers=headers,
+                                           timeout=httpx.Timeout(self.timeout)) as response:
+                self._emit_status(response, None)
+                failed = response.status_code >= 300
+                body = await self._emit_body(response, None) if failed else b""
+                if first and self._take_over(response.status_code):
+                    return
+                if response.status_code == 404 and "MCP-Session-Id" in headers:
+                    self._expire()
+                    return
+                if failed:
+                    method = message.get("method") if isinstance(message, dict) else None
+                    text = describe_status(response.status_code, response.reason_phrase,
+                                           method="POST", url=self._url, first=first,
+                                           excerpt=body_excerpt(body, content_type(response)))
+                    what = method or "response"
+                    self._emit(system_note(f"{what} not accepted: {text}", "error",
+                                           http_error=response.status_code))
+                    return
+                body = await read_capped(response)
+                if body.strip():  # 202 should have no body; show what came
+                    self._emit(body_event(body, response.status_code, content_type(response)))
+        except httpx.HTTPError as exc:
+            self._network_failure(exc, None, first)
+            return
+        if isinstance(message, dict) and message.get("method") == "notifications/initialized":
+            self._open_get_stream()
+
+    async def _post_request(self, raw: bytes, message: Any, headers: dict[str, str],
+                            first: bool) -> None:
+        assert self._client is not None
+        rid = message["id"]
+        try:
+            async with self._client.stream("POST", self._url, content=raw,
+                                           headers=headers) as response:
+                await self._request_response(response, message, headers, first)
+        except httpx.HTTPError as exc:
+            self._network_failure(exc, rid, first)
+
+    async def _request_response(self, response: httpx.Response, message: dict[str, Any],
+                                headers: dict[str, str], first: bool) -> None:
+        rid = message["id"]
+        status = response.status_code
+        ctype = content_type(response)
+        self._emit_status(response, rid)
+        body = await self._emit_body(response, rid) if status >= 300 else b""
+        if first and self._take_over(status):
+            return
+        if message.get("method") == "initialize" and status < 300:
+            self.session_id = response.headers.get("mcp-session-id") or self.session_id
+        if status == 404 and "MCP-Session-Id" in headers:
+            self._expire()
+            return
+        if status >= 300:
+            routed, _ = decode(body)
+            if not has_response(routed, rid):
+                text = describe_status(status, response.reason_phrase, method="POST",
+                                       url=self._url, first=first,
+                                       excerpt=body_excerpt(body, ctype))
+                self._emit(failed_request_event(rid, status, text, body))
+            return
+        if ctype == "text/event-stream":
+            await self._request_stream(response, rid)
+            return
+        body = await response.aread()
+        if body or status != 202:
+            self._emit(body_event(body, status, ctype, request_id=rid))
+        if ctype == "application/json" or ctype.endswith("+json"):
+            parsed, _ = decode(body)
+            if not has_response(parsed, rid):
+                self._emit(failed_request_event(
+                    rid, status, f"HTTP {status}: the JSON body holds no response to request "
+                    f"{rid!r}", body))
+        elif status in (202, 204):
+            self._emit(failed_request_event(
+                rid, status, f"HTTP {status}: the server accepted the request but sent no "
+                "response (a request must be answered with JSON or an SSE stream)"))
+        else:
+            self._emit(failed_request_event(
+                rid, status, f"HTTP {status}: unexpected Content-Type {ctype or 'none'!r} "
+                "(expected application/json or text/event-stream)", body))
+
+    # ------------------------------------------------------------ SSE streams
+
+    async def _request_stream(self, response: httpx.Response, rid: Any) -> None:
+        """Read a request's SSE stream; resume with GET + Last-Event-ID until the response."""
+        stream = _Stream(f"post:{rid}")
+        if await self._consume(response, stream, rid):
+            return
+        attempts = 0
+        while True:
+            if stream.last_id is None:
+                self._emit(failed_request_event(
+                    rid, response.status_code, "the server closed the response stream before "
+                    "sending the response (no event id to resume from)"))
+                return
+            if attempts >= self.max_resume_attempts:
+                self._emit(failed_request_event(
+                    rid, response.status_code, f"the response stream closed before the response "
+                    f"and {attempts} attempts to resume it brought nothing new; giving up"))
+                return
+            attempts += 1
+            await anyio.sleep(self._delay(stream, attempts))
+            before = stream.events
+            try:
+                if await self._open_stream(stream, rid):
+                    return
+            except _Terminal:
+                return
+            if stream.events > before:
+                attempts = 0
+
+    def _open_get_stream(self) -> None:
+        if self.open_get_stream and not self._get_started and self._tg and not self._closed:
+            self._get_started = True
+            scope = anyio.CancelScope()
+            self._tg.start_soon(self._run, self._get_loop, b"", None, {}, False, scope)
+
+    async def _get_loop(self, _raw: bytes, _message: Any, _headers: dict[str, str],
+                        _first: bool) -> None:
+        """The optional GET stream for server-initiated messages; reopened while it makes
+        progress (the 2025-11-25 polling pattern), given up after idle reconnects."""
+        stream = _Stream("get")
+        attempts = 0
+        while not self._closed:
+            before = stream.events
+            try:
+                await self._open_stream(stream, None)
+            except _Terminal:
+                return
+            attempts = 0 if stream.events > before else attempts + 1
+            if attempts >= self.max_resume_attempts:
+                self._emit(system_note(
+                    f"the GET stream closed {attempts} times without sending anything; not "
+                    "reopening it (server messages can still arrive on response streams)"))
+                return
+            await anyio.sleep(self._delay(stream, attempts))
+
+    async def _open_stream(self, stream: _Stream, rid: Any) -> bool:
+        """GET the endpoint (resuming ``stream`` when it has a last event id) and read it.
+
+        Returns True when the response to ``rid`` arrived; raises ``_Terminal`` when the
+        stream cannot be (re)opened, after reporting why."""
+        assert self._client is not None
+        headers = self._headers("GET", stream.last_id)
+        resume = stream.last_id is not None
+        self._emit(http_out_event("GET", self._url, headers, stream=stream.name, request_id=rid,
+                                  last_event_id=stream.last_id))
+        try:
+            async with self._client.stream("GET", self._url, headers=headers,
+                                           timeout=httpx.Timeout(self.timeout, read=None)) as r:
+                self._emit_status(r, rid, stream=stream.name)
+                status = r.status_code
+                if status == 200 and content_type(r) == "text/event-stream":
+                    return await self._consume(r, stream, rid)
+                body = await self._emit_body(r, rid)
+                if status == 404 and "MCP-Session-Id" in headers:
+                    self._expire()
+                elif rid is None and status == 405:
+                    self._emit(system_note("the server offers no GET stream (405); server "
+                                           "messages arrive on response streams only"))
+                elif rid is None and status == 409:
+                    self._emit(system_note("the server refused the GET stream (409 Conflict: "
+                                           "another one is open for this session)", "warning"))
+                else:
+                    what = "resume the response stream" if resume else "open the GET stream"
+                    text = f"could not {what}: " + (
+                        describe_status(status, r.reason_phrase, method="GET", url=self._url,
+                                        excerpt=body_excerpt(body, content_type(r)))
+                        if status != 200 else f"expected text/event-stream, got "
+                        f"{content_type(r) or 'no Content-Type'}")
+                    if rid is not None:
+                        self._emit(failed_request_event(rid, status, text, body))
+                    else:
+                        self._emit(system_note(text, "warning", http_error=status))
+                raise _Terminal
+        except httpx.HTTPError as exc:
+            text = describe_network_error(exc, self._url, self.timeout)
+            if isinstance(exc, FATAL_ERRORS):
+                self._emit(system_note(text, "error", stream=stream.name))
+                self._lose(ConnectionLost(text))
+                raise _Terminal from exc
+            self._emit(system_note(f"{stream.name} stream: {text}", "warning",
+                                   stream=stream.name))
+            return False
+
+    async def _consume(self, response: httpx.Response, stream: _Stream, rid: Any) -> bool:
+        """Emit every event of an SSE body; True once the response to ``rid`` arrived."""
+        parser = SseParser()
+        try:
+            async for chunk in response.aiter_bytes():
+                done = False
+                for ev in parser.feed(chunk):
+                    done = self._on_sse(ev, stream, rid) or done
+                if done:
+                    return True
+        except (httpx.HTTPError, SseError) as exc:
+            self._emit(system_note(
+                f"{stream.name} stream broke: {describe_network_error(exc, self._url)}",
+                "warning", stream=stream.name))
+        tail = parser.close()
+        if tail is not None:
+            return self._on_sse(tail, stream, rid)
+        return False
+
+    def _on_sse(self, ev: SseEvent, stream: _Stream, rid: Any) -> bool:
+        stream.events += 1
+        if ev.retry is not None:
+            stream.retry_ms = ev.retry
+        if ev.id is not None and ev.complete:
+            stream.last_id = ev.id or None
+        event = sse_wire_event(ev, stream.name)
+        self._emit(event)
+        return rid is not None and event.error is None and has_response(event.message, rid)
+
+    def _delay(self, stream: _Stream, attempts: int) -> float:
+        """Seconds to wait before reconnecting: the server's ``retry`` when given (never
+        less), else a default that grows with idle attempts."""
+        if stream.retry_ms is not None:
+            return max(stream.retry_ms, MIN_RETRY_MS) / 1000
+        return DEFAULT_RETRY_MS * max(attempts, 1) / 1000
+
+    # ------------------------------------------------------------ helpers
+
+    def _headers(self, method: str, last_event_id: str | None = None) -> dict[str, str]:
+        headers = {"Accept": ACCEPT_BOTH if method == "POST" else "text/event-stream"}
+        if method == "POST":
+            headers["Content-Type"] = "application/json"
+        headers.update(self.headers)
+        if self.session_id:
+            headers["MCP-Session-Id"] = self.session_id
+        if self.protocol_version:
+            headers["MCP-Protocol-Version"] = self.protocol_version
+        if last_event_id is not None:
+            headers["Last-Event-ID"] = last_event_id
+        return headers
+
+    def _emit(self, event: WireEvent) -> None:
+        if self._host is not None:
+            self._host.emit(event)
+
+    def _emit_status(self, response: httpx.Response, rid: Any, **meta: Any) -> None:
+        for hop in response.history:
+            self._emit(http_in_event(hop, request_id=rid, redirect=hop.headers.get("location"),
+                                     **meta))
+        self._emit(http_in_event(response, request_id=rid, **meta))
+
+    async def _emit_body(self, response: httpx.Response, rid: Any) -> bytes:
+        body = await read_capped(response)
+        if body:
+            self._emit(body_event(body, response.status_code, content_type(response),
+                                  request_id=rid))
+        return body
+
+    def _take_over(self, status: int | None) -> bool:
+        hook, self.on_first_response = self.on_first_response, None
+        return bool(hook and hook(status))
+
+    def _network_failure(self, exc: httpx.HTTPError, rid: Any, first: bool) -> None:
+        if first and self._take_over(None):
+            return
+        text = describe_network_error(exc, self._url, self.read_timeout or self.timeout)
+        self._emit(system_note(text, "error", request_id=rid, error=type(exc).__name__))
+        if isinstance(exc, FATAL_ERRORS):
+            self._lose(ConnectionLost(text))
+        elif rid is not None:
+            self._emit(failed_request_event(rid, None, text))
+
+    def _expire(self) -> None:
+        if self.session_expired:
+            return
+        self.session_expired = True
+        self._emit(system_note(f"the server answered 404 to a request carrying session id "
+                               f"{self.session_id}: the session is gone", "error",
+                               http_error=404))
+        self._lose(ConnectionLost(SESSION_EXPIRED, http_status=404))
+
+    def _lose(self, lost: ConnectionLost) -> None:
+        if not self._lost and not self._closed:
+            self._lost = True
+            if self._host is not None:
+                self._host.connection_lost(lost)
+
+    def _stop_cancelled(self, message: dict[str, Any]) -> None:
+        """After ``notifications/cancelled`` the response no longer matters: stop reading."""
+        params = message.get("params")
+        rid = params.get("requestId") if isinstance(params, dict) else None
+        scope = self._request_scopes.pop(rid, None)
+        if scope is not None:
+            scope.cancel()
+            self._emit(system_note(f"stopped reading the response to request {rid!r} "
+                                   "(cancelled)", request_id=rid))
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        for scope in list(self._scopes):
+            scope.cancel()
+        if self._client is not None:
+            if self.session_id and not self.session_expired:
+                await self._delete_session()
+            await self._client.aclose()
+        if not self._lost:
+            self._lost = True
+            if self._host is not None:
+                self._host.connection_lost(ConnectionLost("closed", expected=True))
+
+    async def _delete_session(self) -> None:
+        """End the session on the server (SHOULD); 405 is a fine answer. Bounded."""
+        assert self._client is not None
+        headers = self._headers("DELETE")
+        del headers["Accept"]
+        self._emit(http_out_event("DELETE", self._url, headers))
+        with anyio.move_on_after(CLOSE_TIMEOUT, shield=True) as scope:
+            try:
+                response = await self._client.delete(self._url, headers=headers,
+                                                      timeout=CLOSE_TIMEOUT)
+                self._emit(http_in_event(response))
+            except httpx.HTTPError as exc:
+                self._emit(system_note(f"DELETE failed: {describe_network_error(exc, self._url)}"))
+        if scope.cancelled_caught:
+            self._emit(system_note(f"DELETE got no answer within {CLOSE_TIMEOUT:g} s"))

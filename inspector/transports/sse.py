@@ -1,0 +1,247 @@
+"""Legacy HTTP+SSE transport (MCP 2024-11-05).
+
+GET the SSE URL and keep it open; the first event, ``endpoint``, names the URL to
+POST messages to (resolved against the SSE URL; another origin is refused). POSTs
+are answered 202; responses and server messages arrive on the GET stream as
+``event: message``. Closing the GET ends the session.
+
+Events follow ``inspector.transports.http`` (HTTP lines, BODY, SSE, SYSTEM); the
+``endpoint`` event is a ``Channel.HTTP`` IN event, meta ``{sse: "endpoint",
+endpoint}``, raw the SSE block. A failed POST of a request fails that request
+with a synthesized JSON-RPC error (code ``HTTP_ERROR``), as the Streamable
+transport does.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import anyio
+import httpx
+from anyio.abc import TaskGroup
+
+from inspector.engine.events import Channel, Direction, WireEvent
+from inspector.engine.jsonrpc import decode, make_event
+from inspector.transports.base import ConnectionLost, Transport, TransportError, TransportHost
+from inspector.transports.http import (
+    FATAL_ERRORS,
+    body_event,
+    body_excerpt,
+    check_url,
+    content_type,
+    describe_network_error,
+    describe_status,
+    failed_request_event,
+    http_in_event,
+    http_out_event,
+    origin,
+    read_capped,
+    sse_wire_event,
+    system_note,
+)
+from inspector.transports.sse_parser import SseError, SseEvent, SseParser
+
+STREAM = "sse"
+
+
+class SseTransport(Transport):
+    """Client side of the 2024-11-05 HTTP+SSE transport."""
+
+    kind: ClassVar[str] = "sse"
+
+    def __init__(self, url: str, headers: dict[str, str] | None = None, timeout: float = 30.0,
+                 verify: bool | str = True) -> None:
+        """``timeout`` bounds connecting, waiting for the ``endpoint`` event, and each POST."""
+        self.url = url
+        self.headers = dict(headers or {})
+        self.timeout = timeout
+        self.verify = verify
+        self.endpoint: httpx.URL | None = None
+        self._url = httpx.URL("http://unstarted.invalid/")
+        self._host: TransportHost | None = None
+        self._client: httpx.AsyncClient | None = None
+        self._ready = anyio.Event()  # set when the endpoint is known, or the stream failed
+        self._scope = anyio.CancelScope()
+        self._closed = False
+        self._lost = False
+
+    @property
+    def target(self) -> str:
+        return self.url
+
+    def target_info(self) -> dict[str, Any]:
+        return {"transport": self.kind, "target": self.url, "url": self.url,
+                "endpoint": str(self.endpoint) if self.endpoint else None,
+                "header_names": sorted(self.headers)}
+
+    async def start(self, host: TransportHost, task_group: TaskGroup) -> None:
+        self._url = check_url(self.url)
+        self._host = host
+        self._client = httpx.AsyncClient(timeout=httpx.Timeout(self.timeout), verify=self.verify,
+                                         follow_redirects=True)
+        task_group.start_soon(self._read_stream)
+
+    # ------------------------------------------------------------ the GET stream
+
+    async def _read_stream(self) -> None:
+        assert self._client is not None
+        headers = {"Accept": "text/event-stream", **self.headers}
+        self._emit(http_out_event("GET", self._url, headers, stream=STREAM))
+        reason: str | None = None
+        with self._scope:
+            try:
+                async with self._client.stream("GET", self._url, headers=headers,
+                                               timeout=httpx.Timeout(self.timeout, read=None)) as r:
+                    for hop in r.history:
+                        self._emit(http_in_event(hop, redirect=hop.headers.get("location")))
+                    self._emit(http_in_event(r, stream=STREAM))
+                    reason = await self._check_stream(r)
+                    if reason is None:
+                        reason = await self._consume(r)
+            except httpx.HTTPError as exc:
+                reason = describe_network_error(exc, self._url, self.timeout)
+        if reason is None:  # cancelled by close()
+            return
+        self._emit(system_note(reason, "error", stream=STREAM))
+        self._ready.set()
+        self._lose(ConnectionLost(reason))
+
+    async def _check_stream(self, response: httpx.Response) -> str | None:
+        """None when the GET opened an SSE stream; else why not (after emitting the body)."""
+        ctype = content_type(response)
+        if response.status_code == 200 and ctype == "text/event-stream":
+            return None
+        body = await read_capped(response)
+        if body:
+            self._emit(body_event(body, response.status_code, ctype))
+        if response.status_code != 200:
+            return describe_status(response.status_code, response.reason_phrase, method="GET",
+                                   url=self._url, legacy=True,
+                                   excerpt=body_excerpt(body, ctype))
+        return (f"GET {self._url} answered {ctype or 'no Content-Type'}, not an SSE stream "
+                "(text/event-stream); is this a legacy HTTP+SSE endpoint?")
+
+    async def _consume(self, response: httpx.Response) -> str:
+        """Emit every event until the stream ends; return why it ended."""
+        parser = SseParser()
+        try:
+            async for chunk in response.aiter_bytes():
+                for ev in parser.feed(chunk):
+                    failure = self._on_event(ev)
+                    if failure:
+                        return failure
+        except (httpx.HTTPError, SseError) as exc:
+            tail = parser.close()
+            if tail is not None:
+                self._on_event(tail)
+            return f"the SSE stream broke: {describe_network_error(exc, self._url)}"
+        tail = parser.close()
+        if tail is not None:
+            self._on_event(tail)
+        return "the server closed the SSE stream (the legacy transport cannot resume)"
+
+    def _on_event(self, ev: SseEvent) -> str | None:
+        if ev.event_type != "endpoint":
+            self._emit(sse_wire_event(ev, STREAM))
+            return None
+        meta: dict[str, Any] = {"stream": STREAM, "sse": "endpoint", "event_id": ev.id,
+                                "event_type": ev.event_type}
+        text = ev.data.decode("utf-8", "replace").strip()
+        try:
+            target = self._url.join(text)
+        except httpx.InvalidURL as exc:
+            self._emit(WireEvent(Direction.IN, Channel.HTTP, ev.raw, meta=meta))
+            return f"the server's endpoint event is not a URL ({text!r}: {exc})"
+        meta["endpoint"] = str(target)
+        self._emit(WireEvent(Direction.IN, Channel.HTTP, ev.raw, meta=meta))
+        if origin(target) != origin(self._url):
+            return (f"the server's endpoint event points to another origin ({target}); "
+                    f"refusing to send messages outside {self._url.scheme}://{self._url.netloc.decode()}")
+        if self.endpoint is None:
+            self.endpoint = target
+            self._ready.set()
+        elif target != self.endpoint:
+            self._emit(system_note(f"the server sent a second endpoint ({target}); still posting "
+                                   f"to {self.endpoint}", "warning"))
+        return None
+
+    # ------------------------------------------------------------ sending
+
+    async def send_raw(self, raw: bytes, message: Any = None) -> None:
+        if self._host is None or self._client is None:
+            raise TransportError("the SSE transport is not started")
+        if message is None:
+            message, _ = decode(raw)
+        rid = message.get("id") if isinstance(message, dict) and "method" in message else None
+        if not self._ready.is_set():
+            with anyio.move_on_after(self.timeout):
+                await self._ready.wait()
+            if not self._ready.is_set():
+                text = f"the server sent no endpoint event within {self.timeout:g} s"
+                self._emit(system_note(text, "error"))
+                self._lose(ConnectionLost(text))
+                self._ready.set()
+        if self.endpoint is None or self._closed:
+            self._emit(system_note("not sent: the SSE connection is not open", "warning"))
+            return
+        headers = {"Content-Type": "application/json", **self.headers}
+        self._emit(http_out_event("POST", self.endpoint, headers, request_id=rid))
+        self._emit(make_event(Direction.OUT, Channel.BODY, raw, meta={"url": str(self.endpoint)},
+                              message=message))
+        try:
+            response = await self._client.post(self.endpoint, content=raw, headers=headers)
+        except httpx.HTTPError as exc:
+            text = describe_network_error(exc, self.endpoint, self.timeout)
+            self._emit(system_note(text, "error", request_id=rid))
+            if isinstance(exc, FATAL_ERRORS):
+                self._lose(ConnectionLost(text))
+            elif rid is not None:
+                self._emit(failed_request_event(rid, None, text))
+            return
+        self._answer(response, rid)
+
+    def _answer(self, response: httpx.Response, rid: Any) -> None:
+        ctype = content_type(response)
+        body = response.content
+        meta: dict[str, Any] = {"request_id": rid}
+        if response.status_code < 300 and body and "json" not in ctype:
+            meta["body"] = body_excerpt(body, ctype, 200)  # "Accepted": not worth an event
+        self._emit(http_in_event(response, **meta))
+        if response.status_code < 300:
+            if body.strip() and "json" in ctype:  # some servers answer in the POST body
+                self._emit(body_event(body, response.status_code, ctype, request_id=rid))
+            return
+        if body:
+            self._emit(body_event(body, response.status_code, ctype, request_id=rid))
+        text = describe_status(response.status_code, response.reason_phrase, method="POST",
+                               url=response.url, legacy=True, excerpt=body_excerpt(body, ctype))
+        if rid is not None:
+            self._emit(failed_request_event(rid, response.status_code, text, body))
+        else:
+            self._emit(system_note(f"message not accepted: {text}", "error",
+                                   http_error=response.status_code))
+
+    # ------------------------------------------------------------ helpers
+
+    def _emit(self, event: WireEvent) -> None:
+        if self._host is not None:
+            self._host.emit(event)
+
+    def _lose(self, lost: ConnectionLost) -> None:
+        if not self._lost and not self._closed:
+            self._lost = True
+            if self._host is not None:
+                self._host.connection_lost(lost)
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._scope.cancel()
+        self._ready.set()
+        if self._client is not None:
+            await self._client.aclose()
+        if not self._lost:
+            self._lost = True
+            if self._host is not None:
+                self._host.connection_lost(ConnectionLost("closed", expected=True))

