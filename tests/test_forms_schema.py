@@ -355,6 +355,18 @@ def test_nested_objects_and_maps() -> None:
     assert isinstance(closed, ObjectNode) and not closed.allows_extra
 
 
+def test_optional_object_untouched_is_omitted_even_with_defaults_inside() -> None:
+    schema = {"type": "object", "properties": {"addr": {
+        "type": "object", "properties": {"street": {"type": "string"},
+                                         "city": {"type": "string", "default": "Paris"},
+                                         "on": {"type": "boolean"}},
+        "required": ["street", "on"]}}}
+    form = build_form(schema)
+    assert form.value() == {}
+    scalar(form, "addr", "street").set_text("Elm")
+    assert form.value() == {"addr": {"street": "Elm", "city": "Paris", "on": False}}
+
+
 def test_unknown_keys_are_kept_not_lost() -> None:
     schema = {"type": "object", "properties": {"a": {"type": "string"}}}
     value = {"a": "x", "extra": {"deep": [1, 2]}, "n": 3}

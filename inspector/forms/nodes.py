@@ -552,7 +552,8 @@ class ObjectNode(FieldNode):
         self.present = False
 
     def _raw(self) -> Any:
-        if not self.expanded:
+        if not self.expanded or not (self.present or self.required):
+            # An optional object nobody filled in (defaults inside do not count) is left out.
             return MISSING
         result: dict[str, Any] = {}
         for name, child in self.fields.items():
@@ -564,8 +565,6 @@ class ObjectNode(FieldNode):
                 continue  # a blank row the user has not filled yet
             value = row.node.value()
             result[row.key] = None if value is MISSING else value
-        if not result and not self.present and not self.required:
-            return MISSING
         return result
 
     def _load(self, value: Any) -> bool:

@@ -1,0 +1,604 @@
+"""A form for a JSON Schema (tool arguments): fields from `inspector.forms`, plus raw JSON.
+
+    form = SchemaForm(tool["inputSchema"], initial=last_arguments)
+    value, issues = form.get_arguments()
+    # or handle SchemaForm.Submitted(arguments, issues) on ctrl+s / Send
+
+The widget holds no state of its own beyond the field tree: every input writes into
+its node at once, so rebuilding a part of the form (adding an item, switching a
+variant, toggling null) loses nothing. Server text (titles, descriptions, enum
+labels) is data: it goes through `Text` objects and control characters are shown.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Button, Checkbox, Collapsible, Input, Select, SelectionList, Static
+from textual.widgets.selection_list import Selection
+
+from inspector.forms.schema import (
+    MISSING,
+    ArrayNode,
+    BoolNode,
+    ConstNode,
+    EnumNode,
+    FieldNode,
+    MultiEnumNode,
+    NullNode,
+    ObjectNode,
+    ScalarNode,
+    UnionNode,
+    ValidationIssue,
+    build_form,
+    validate,
+)
+from inspector.tui.safe_text import visible
+from inspector.tui.widgets.json_editor import JsonEditor
+
+
+def plain(text: str, style: str = "") -> Text:
+    """Server text as a literal Rich Text (no markup parsing)."""
+    return Text(visible(text), style=style)
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _label(node: FieldNode, *, with_type: bool = True) -> Text:
+    """`name *  type` with the title after the name when it says more."""
+    text = Text()
+    text.append(visible(node.label or node.title or "value"), style="bold")
+    if (
+        node.required
+        and node.parent is not None
+        and not isinstance(node.parent, ArrayNode | UnionNode)
+    ):
+        text.append(" *", style="bold red")
+    title = node.title
+    if title and title.lower().replace(" ", "_") != (node.label or "").lower():
+        text.append(f"  {visible(title)}", style="italic")
+    if with_type:
+        text.append(f"  {visible(node.type_text)}", style="dim")
+    return text
+
+
+class FieldWidget(Vertical):
+    """One node: header (label, null toggle), its control(s), help text and error line."""
+
+    DEFAULT_CSS = """
+    FieldWidget { height: auto; margin: 0 0 1 0; }
+    FieldWidget > .field-head { height: auto; }
+    FieldWidget > .field-head > .field-label { width: 1fr; height: auto; }
+    FieldWidget > .field-head > .null-toggle { width: auto; height: auto; border: none;
+        padding: 0 1; }
+    FieldWidget .field-help { color: $text-muted; height: auto; }
+    FieldWidget .field-error { color: $text-error; height: auto; display: none; }
+    FieldWidget .field-error.shown { display: block; }
+    FieldWidget .foreign { color: $text-warning; height: auto; }
+    FieldWidget Input { width: 1fr; }
+    FieldWidget Select { width: 1fr; }
+    FieldWidget SelectionList { height: auto; max-height: 10; }
+    FieldWidget .group { height: auto; border: round $primary 40%; padding: 0 1;
+        margin: 0; }
+    FieldWidget .group > Contents { padding: 0 0 0 1; height: auto; }
+    FieldWidget .row { height: auto; }
+    FieldWidget .row > FieldWidget { width: 1fr; margin: 0; }
+    FieldWidget .row > .row-buttons { width: auto; height: auto; }
+    FieldWidget .row > Input.row-key { width: 20; }
+    FieldWidget Button.small { min-width: 3; width: auto; margin: 0 0 0 1; }
+    FieldWidget Button.add { width: auto; margin: 0 0 1 0; }
+    FieldWidget .const { color: $text-muted; height: auto; }
+    """
+
+    def __init__(self, node: FieldNode, form: SchemaForm, *, bare: bool = False) -> None:
+        super().__init__()
+        self.node = node
+        self.form = form
+        self.bare = bare  # no header: a union's variant or a value shown by its row
+        self._shown_text: str | None = None
+        form._register(self)
+
+    # --- building --------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        node = self.node
+        group = isinstance(node, ObjectNode) and node.parent is not None
+        is_null = node.nullable and node.is_null
+        if not self.bare and (is_null or not (group or isinstance(node, BoolNode))):
+            with Horizontal(classes="field-head"):
+                yield Static(_label(node), classes="field-label")
+                if node.nullable:
+                    yield Checkbox("null", node.is_null, classes="null-toggle", compact=True)
+        elif node.nullable and not self.bare:
+            yield Checkbox("null", node.is_null, classes="null-toggle", compact=True)
+        if node.foreign is not MISSING:
+            yield Static(
+                plain(
+                    f"loaded value kept as is: {_short(node.foreign)} "
+                    "(edit the field to replace it)"
+                ),
+                classes="foreign",
+            )
+        if not (node.nullable and node.is_null):
+            yield from self._control(group)
+        if node.description and not self.bare and not group:
+            yield Static(Text(visible(node.description, multiline=True)), classes="field-help")
+        yield Static("", classes="field-error")
+
+    def _control(self, group: bool) -> ComposeResult:
+        node = self.node
+        if isinstance(node, ScalarNode):
+            node.mask_text(visible(node.text))  # never hand control characters to the screen
+            self._shown_text = node.text
+            yield Input(node.text, placeholder=node.type_text, classes="field-input", compact=True)
+        elif isinstance(node, BoolNode):
+            label = _label(node, with_type=False)
+            if node.state is None and not node.required:
+                label.append("  (unset)", style="dim")
+            yield Checkbox(label, bool(node.state), classes="field-bool", compact=True)
+        elif isinstance(node, MultiEnumNode):
+            yield SelectionList[int](
+                *(
+                    Selection(plain(label), i, i in node.chosen)
+                    for i, (label, _) in enumerate(node.options)
+                )
+            )
+        elif isinstance(node, EnumNode):
+            yield Select(
+                [(plain(label), i) for i, (label, _) in enumerate(node.options)],
+                value=Select.NULL if node.selected is None else node.selected,
+                prompt=node.type_text,
+                classes="field-select",
+                compact=True,
+            )
+        elif isinstance(node, ConstNode):
+            yield Static(plain(f"= {_short(node.effective.get('const'))}"), classes="const")
+        elif isinstance(node, NullNode):
+            yield Static("null", classes="const")
+        elif isinstance(node, UnionNode):
+            yield Select(
+                [(plain(v.title), i) for i, v in enumerate(node.variants)],
+                value=node.selected,
+                allow_blank=False,
+                classes="variant-select",
+                compact=True,
+            )
+            yield FieldWidget(node.current, self.form, bare=True)
+        elif isinstance(node, ArrayNode):
+            yield from self._array(node)
+        elif isinstance(node, ObjectNode):
+            if group:
+                title = _label(node)
+                with Collapsible(
+                    title=Content.from_rich_text(title),  # type: ignore[arg-type]
+                    collapsed=False,
+                    classes="group",
+                ):
+                    if node.description:
+                        yield Static(
+                            Text(visible(node.description, multiline=True)), classes="field-help"
+                        )
+                    yield from self._object(node)
+            else:
+                yield from self._object(node)
+
+    def _object(self, node: ObjectNode) -> ComposeResult:
+        if not node.expanded:
+            yield Button(
+                f"+ add {visible(node.label or 'value')}", classes="add expand", compact=True
+            )
+            return
+        for child in node.fields.values():
+            yield FieldWidget(child, self.form)
+        for index, row in enumerate(node.rows):
+            with Horizontal(classes="row map-row"):
+                yield Input(
+                    row.key, placeholder="key", classes="row-key", name=str(index), compact=True
+                )
+                yield FieldWidget(row.node, self.form, bare=True)
+                with Horizontal(classes="row-buttons"):
+                    yield Button(
+                        "✕",
+                        classes="small remove-row",
+                        compact=True,
+                        name=str(index),
+                        tooltip="remove entry",
+                    )
+        if node.allows_extra:
+            yield Button("+ add entry", classes="add add-row", compact=True)
+        if node.lazy:
+            yield Button("✕ remove", classes="small collapse", compact=True)
+
+    def _array(self, node: ArrayNode) -> ComposeResult:
+        for index, item in enumerate(node.items):
+            with Horizontal(classes="row array-row"):
+                yield FieldWidget(
+                    item, self.form, bare=not isinstance(item, ObjectNode | ArrayNode | UnionNode)
+                )
+                with Horizontal(classes="row-buttons"):
+                    yield Button(
+                        "↑",
+                        classes="small move-up",
+                        compact=True,
+                        name=str(index),
+                        tooltip="move up",
+                        disabled=index == 0,
+                    )
+                    yield Button(
+                        "↓",
+                        classes="small move-down",
+                        compact=True,
+                        name=str(index),
+                        tooltip="move down",
+                        disabled=index == len(node.items) - 1,
+                    )
+                    yield Button(
+                        "✕",
+                        classes="small remove-item",
+                        compact=True,
+                        name=str(index),
+                        tooltip="remove item",
+                    )
+        yield Button("+ add item", classes="add add-item", compact=True, disabled=not node.can_add)
+
+    async def rebuild(self, focus: str | None = None, index: int = -1) -> None:
+        """Recompose this field from its node (after a structural change), then put the
+        focus back on the control that `focus` selects (the `index`-th of this field's)."""
+        await self.recompose()
+        if focus is None:
+            return
+        own = [w for w in self.query(focus) if self._mine(w) or w.parent is self]
+        if not own:
+            own = [w for w in self.query(focus) if w.focusable]
+        if own:
+            target = own[index] if -len(own) <= index < len(own) else own[-1]
+            if not target.focusable:
+                target = next((w for w in target.query("*") if w.focusable), target)
+            target.focus()
+
+    # --- errors ----------------------------------------------------------------------
+    def show_errors(self, messages: list[str]) -> None:
+        line = self.query_children(".field-error").first(Static)
+        if messages:
+            line.update(Text("\n".join(f"✗ {visible(m)}" for m in messages)))
+            line.add_class("shown")
+        else:
+            line.update("")
+            line.remove_class("shown")
+
+    # --- events (each handler only looks at its own controls) ---------------------------
+    def _mine(self, widget: Widget) -> bool:
+        """Is `widget` a control of this field (not of a nested field)?"""
+        for ancestor in widget.ancestors:
+            if isinstance(ancestor, FieldWidget):
+                return ancestor is self
+        return False
+
+    @on(Input.Changed)
+    def _input_changed(self, event: Input.Changed) -> None:
+        if not self._mine(event.input):
+            return
+        event.stop()
+        if event.input.has_class("row-key"):
+            node = self.node
+            assert isinstance(node, ObjectNode)
+            index = int(event.input.name or -1)
+            if 0 <= index < len(node.rows) and node.rows[index].key != event.value:
+                node.set_row_key(index, event.value)
+                self.form._changed(node)
+            return
+        if isinstance(self.node, ScalarNode) and event.value != self._shown_text:
+            self._shown_text = event.value
+            self.node.set_text(event.value)
+            self.form._changed(self.node)
+
+    @on(Checkbox.Changed)
+    async def _checkbox_changed(self, event: Checkbox.Changed) -> None:
+        if not self._mine(event.checkbox):
+            return
+        event.stop()
+        if event.checkbox.has_class("null-toggle"):
+            if event.value != self.node.is_null:
+                self.node.set_null(event.value)
+                self.form._changed(self.node)
+                await self.rebuild(".null-toggle")
+        elif isinstance(self.node, BoolNode) and event.value != self.node.state:
+            self.node.set_state(event.value)
+            self.form._changed(self.node)
+            if self.node.state is not None:
+                event.checkbox.label = _label(self.node, with_type=False)
+
+    @on(Select.Changed)
+    async def _select_changed(self, event: Select.Changed) -> None:
+        if not self._mine(event.select):
+            return
+        event.stop()
+        value = event.value
+        node = self.node
+        if isinstance(node, UnionNode) and isinstance(value, int):
+            if value != node.selected:
+                node.select(value)
+                self.form._changed(node)
+                await self.rebuild(".variant-select")
+        elif isinstance(node, EnumNode):
+            index = value if isinstance(value, int) else None
+            if index != node.selected:
+                node.select(index)
+                self.form._changed(node)
+
+    @on(SelectionList.SelectedChanged)
+    def _multi_changed(self, event: SelectionList.SelectedChanged[int]) -> None:
+        if not self._mine(event.selection_list):
+            return
+        event.stop()
+        node = self.node
+        if isinstance(node, MultiEnumNode):
+            chosen = set(event.selection_list.selected)
+            # keep the order in which values were picked
+            order = [i for i in node.chosen if i in chosen]
+            order += [i for i in sorted(chosen) if i not in order]
+            if order != node.chosen:
+                node.set_chosen(order)
+                self.form._changed(node)
+
+    @on(Button.Pressed)
+    async def _button(self, event: Button.Pressed) -> None:
+        if not self._mine(event.button):
+            return
+        event.stop()
+        button = event.button
+        node = self.node
+        index = int(button.name) if button.name and button.name.isdigit() else -1
+        focus: tuple[str, int] = ("Button.add", -1)
+        if isinstance(node, ArrayNode):
+            if button.has_class("add-item"):
+                node.add()
+                focus = (".array-row", -1)
+            elif button.has_class("remove-item"):
+                node.remove(index)
+            elif button.has_class("move-up") or button.has_class("move-down"):
+                up = button.has_class("move-up")
+                moved = node.move(index, -1 if up else 1)
+                edge = moved == 0 if up else moved == len(node.items) - 1
+                focus = (".move-down" if up and edge else ".move-up" if edge else
+                         ".move-up" if up else ".move-down", moved)
+        elif isinstance(node, ObjectNode):
+            if button.has_class("add-row"):
+                node.add_row()
+                focus = (".row-key", -1)
+            elif button.has_class("remove-row"):
+                node.remove_row(index)
+            elif button.has_class("expand"):
+                node.expand()
+                node.touch()
+                focus = ("FieldWidget", 0)
+            elif button.has_class("collapse"):
+                node.collapse()
+                focus = (".expand", 0)
+        self.form._changed(node)
+        await self.rebuild(*focus)
+
+
+class SchemaForm(Widget, can_focus=False):
+    """A form for a JSON Schema, with a raw JSON editor a key away (ctrl+j)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+j", "toggle_json", "JSON/form", show=True),
+        Binding("ctrl+s", "submit", "Send", show=True),
+    ]
+
+    DEFAULT_CSS = """
+    SchemaForm { height: auto; max-height: 100%; }
+    SchemaForm > .form-bar { height: auto; margin: 0 0 1 0; }
+    SchemaForm > .form-bar > Button { margin: 0 1 0 0; min-width: 8; }
+    SchemaForm > .form-errors { color: $text-error; height: auto; display: none; }
+    SchemaForm > .form-errors.shown { display: block; }
+    SchemaForm > VerticalScroll { height: auto; max-height: 100%; }
+    SchemaForm > JsonEditor { display: none; }
+    SchemaForm.json-mode > JsonEditor { display: block; }
+    SchemaForm.json-mode > VerticalScroll { display: none; }
+    """
+
+    class Submitted(Message):
+        """The user asked to send (ctrl+s or Send); `issues` may be non-empty."""
+
+        def __init__(self, form: SchemaForm, arguments: Any, issues: list[ValidationIssue]) -> None:
+            super().__init__()
+            self.form = form
+            self.arguments = arguments
+            self.issues = issues
+
+        @property
+        def control(self) -> SchemaForm:
+            return self.form
+
+    class Changed(Message):
+        """A field changed (the app may re-validate or remember the arguments)."""
+
+        def __init__(self, form: SchemaForm) -> None:
+            super().__init__()
+            self.form = form
+
+        @property
+        def control(self) -> SchemaForm:
+            return self.form
+
+    def __init__(
+        self,
+        schema: Any,
+        initial: Any = None,
+        *,
+        send_button: bool = True,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.schema = schema  # kept as given: validation and display use the original
+        self.root = build_form(schema)
+        if initial is not None:
+            self.root.set_value(initial)
+        self.send_button = send_button
+        self._widgets: dict[int, FieldWidget] = {}
+        self._issues: list[ValidationIssue] = []
+
+    # --- layout ----------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        with Horizontal(classes="form-bar"):
+            yield Button(
+                "{ } JSON", id="toggle-json", tooltip="edit as raw JSON (ctrl+j)", compact=True
+            )
+            if self.send_button:
+                yield Button(
+                    "Send", id="send", variant="primary", tooltip="send (ctrl+s)", compact=True
+                )
+        yield Static("", classes="form-errors")
+        with VerticalScroll(classes="form-fields"):
+            yield FieldWidget(self.root, self, bare=True)
+        yield JsonEditor()
+
+    @property
+    def json_mode(self) -> bool:
+        return self.has_class("json-mode")
+
+    @property
+    def editor(self) -> JsonEditor:
+        return self.query_one(JsonEditor)
+
+    def field(self, path: tuple[str | int, ...]) -> FieldWidget | None:
+        """The widget of the field at `path` (for tests and focus), if shown."""
+        node = self.root.find(path)
+        widget = self._widgets.get(id(node))
+        return widget if widget is not None and widget.is_attached else None
+
+    def _register(self, widget: FieldWidget) -> None:
+        self._widgets[id(widget.node)] = widget
+
+    def _changed(self, node: FieldNode) -> None:
+        widget = self._widgets.get(id(node))
+        if widget is not None and widget.is_attached:
+            widget.show_errors([])
+        self.post_message(self.Changed(self))
+
+    # --- values ----------------------------------------------------------------------
+    def set_arguments(self, value: Any) -> None:
+        """Load arguments into the form (and the editor, if shown)."""
+        self.root.set_value(value)
+        self._rebuild_fields()
+        if self.json_mode:
+            self.editor.set_value(self.root.value())
+
+    def _rebuild_fields(self) -> None:
+        self._widgets.clear()
+        scroll = self.query_one(".form-fields", VerticalScroll)
+        scroll.remove_children()
+        scroll.mount(FieldWidget(self.root, self, bare=True))
+
+    def get_arguments(self) -> tuple[Any, list[ValidationIssue]]:
+        """(arguments, issues): from the form, or from the editor in JSON mode.
+
+        Issues are also shown (on the fields, or under the editor). With invalid JSON
+        the arguments are None and the one issue says why.
+        """
+        if self.json_mode:
+            value, error = self.editor.parse()
+            if error is not None:
+                issues = [ValidationIssue((), error)]
+                self.editor.show_error(error)
+                return None, issues
+        else:
+            value = self.root.value()
+        issues = validate(self.schema, value)
+        self.show_issues(issues)
+        return value, issues
+
+    def show_issues(self, issues: list[ValidationIssue]) -> None:
+        """Put each issue on the field it belongs to; the rest go on top of the form."""
+        self._issues = list(issues)
+        for widget in self._widgets.values():
+            if widget.is_attached:
+                widget.show_errors([])
+        if self.json_mode:
+            texts = [self._issue_text(i) for i in issues]
+            self.editor.show_error(texts[0] if texts else None, *texts[1:])
+            return
+        per_widget: dict[int, list[str]] = {}
+        general: list[str] = []
+        for issue in issues:
+            node: FieldNode | None = self.root.find(issue.path)
+            message = issue.message
+            extra = issue.path[len(node.path) :] if node is not None else issue.path
+            if extra:
+                message = f"{'/'.join(map(str, extra))}: {message}"
+            while node is not None:
+                shown_at = self._widgets.get(id(node))
+                if shown_at is not None and shown_at.is_attached and node is not self.root:
+                    per_widget.setdefault(id(shown_at), []).append(message)
+                    break
+                node = node.parent
+            else:
+                general.append(self._issue_text(issue))
+        for widget in self._widgets.values():
+            if id(widget) in per_widget:
+                widget.show_errors(per_widget[id(widget)])
+        bar = self.query_one(".form-errors", Static)
+        if general:
+            bar.update(Text("\n".join(f"✗ {visible(m)}" for m in general)))
+            bar.add_class("shown")
+        else:
+            bar.update("")
+            bar.remove_class("shown")
+
+    @staticmethod
+    def _issue_text(issue: ValidationIssue) -> str:
+        where = "/".join(map(str, issue.path))
+        return f"{where}: {issue.message}" if where else issue.message
+
+    # --- actions ---------------------------------------------------------------------
+    def action_toggle_json(self) -> None:
+        """Form -> JSON text, or JSON text -> form (stays in the editor if invalid)."""
+        if not self.json_mode:
+            self.editor.set_value(self.root.value())
+            self.add_class("json-mode")
+            self.editor.text_area.focus()
+            self._set_toggle_label("☰ Form")
+            return
+        value, error = self.editor.parse()
+        if error is not None:
+            self.editor.show_error(error)
+            return
+        self.root.set_value(value)
+        self.remove_class("json-mode")
+        self._rebuild_fields()
+        self._set_toggle_label("{ } JSON")
+        self.editor.show_error(None)
+
+    def _set_toggle_label(self, label: str) -> None:
+        self.query_one("#toggle-json", Button).label = label
+
+    def action_submit(self) -> None:
+        value, issues = self.get_arguments()
+        if self.json_mode and value is None and issues:
+            return  # the JSON does not parse: nothing to send; the error is shown
+        self.post_message(self.Submitted(self, value, issues))
+
+    @on(Button.Pressed, "#toggle-json")
+    def _toggle_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_toggle_json()
+
+    @on(Button.Pressed, "#send")
+    def _send_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_submit()

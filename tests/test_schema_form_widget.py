@@ -1,0 +1,286 @@
+"""SchemaForm in a real Textual app, driven with Pilot (keys and clicks)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import anyio
+from textual.app import App, ComposeResult
+from textual.widgets import Button, Checkbox, Input, Select, SelectionList, Static, TextArea
+
+from inspector.forms.schema import ValidationIssue
+from inspector.tui.widgets.json_editor import JsonEditor
+from inspector.tui.widgets.schema_form import FieldWidget, SchemaForm
+
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "description": "who [bold red]is[/] this \x1b[31m"},
+        "age": {"type": "integer", "minimum": 0},
+        "address": {"$ref": "#/$defs/Address"},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "pet": {
+            "anyOf": [
+                {"title": "Cat", "type": "object",
+                 "properties": {"kind": {"const": "cat"}, "lives": {"type": "integer"}}},
+                {"title": "Dog", "type": "object",
+                 "properties": {"kind": {"const": "dog"}, "good": {"type": "boolean"}}},
+                {"type": "null"},
+            ],
+            "default": None,
+        },
+        "role": {"enum": ["admin", "user"], "default": "user"},
+        "scopes": {"type": "array", "items": {"enum": ["read", "write"]}},
+        "env": {"type": "object", "additionalProperties": {"type": "string"}},
+        "next": {"$ref": "#/$defs/Link"},
+    },
+    "required": ["name", "age"],
+    "$defs": {
+        "Address": {"type": "object", "title": "Address", "properties": {
+            "street": {"type": "string"}, "city": {"type": "string", "default": "Paris"}},
+            "required": ["street"]},
+        "Link": {"type": "object", "properties": {
+            "v": {"type": "integer"}, "next": {"$ref": "#/$defs/Link"}}},
+    },
+}
+
+
+class FormApp(App[None]):
+    def __init__(self, schema: dict[str, Any], initial: Any = None) -> None:
+        super().__init__()
+        self.schema = schema
+        self.initial = initial
+        self.submitted: list[SchemaForm.Submitted] = []
+
+    def compose(self) -> ComposeResult:
+        yield SchemaForm(self.schema, self.initial)
+
+    def on_schema_form_submitted(self, message: SchemaForm.Submitted) -> None:
+        self.submitted.append(message)
+
+
+def field(form: SchemaForm, *path: str | int) -> FieldWidget:
+    widget = form.field(path)
+    assert widget is not None, path
+    return widget
+
+
+def text_of(widget: Static) -> str:
+    return str(widget.render())
+
+
+async def click(pilot: Any, widget: Any) -> None:
+    widget.scroll_visible(animate=False)
+    await pilot.pause()
+    assert await pilot.click(widget)
+    await pilot.pause()
+
+
+async def test_keyboard_fills_fields_in_tab_order_including_a_nested_object() -> None:
+    app = FormApp(SCHEMA)
+    with anyio.fail_after(30):
+        async with app.run_test(size=(100, 60)) as pilot:
+            form = app.query_one(SchemaForm)
+            await click(pilot, field(form, "name").query_one(Input))
+            await pilot.press(*"Ada", "tab", "4", "2", "tab")
+            assert app.focused is field(form, "address").query_one("CollapsibleTitle")
+            await pilot.press("tab")  # into the group: the nested street input
+            assert field(form, "address", "street").query_one(Input) is app.focused
+            await pilot.press(*"Main St")
+            await pilot.pause()
+            assert form.root.value()["name"] == "Ada"
+            assert form.root.value()["age"] == 42
+            assert form.root.value()["address"] == {"street": "Main St", "city": "Paris"}
+            assert "tags" not in form.root.value() and "env" not in form.root.value()
+
+
+async def test_array_items_add_move_remove_by_mouse() -> None:
+    app = FormApp(SCHEMA)
+    with anyio.fail_after(30):
+        async with app.run_test(size=(100, 60)) as pilot:
+            form = app.query_one(SchemaForm)
+            for text in ("a", "b"):
+                await click(pilot, field(form, "tags").query_one(".add-item", Button))
+                inputs = field(form, "tags").query(Input)
+                inputs.last().focus()
+                await pilot.press(text)
+                await pilot.pause()
+            assert form.root.value()["tags"] == ["a", "b"]
+            await click(pilot, field(form, "tags").query(".move-up").last())
+            assert form.root.value()["tags"] == ["b", "a"]
+            assert [i.value for i in field(form, "tags").query(Input)] == ["b", "a"]
+            await click(pilot, field(form, "tags").query(".remove-item").first())
+            assert form.root.value()["tags"] == ["a"]
+
+
+async def test_array_by_keyboard_focus_follows_the_item() -> None:
+    app = FormApp(SCHEMA)
+    with anyio.fail_after(30):
+        async with app.run_test(size=(100, 60)) as pilot:
+            form = app.query_one(SchemaForm)
+            for text in ("x", "y", "z"):
+                field(form, "tags").query_one(".add-item", Button).focus()
+                await pilot.press("enter")
+                await pilot.pause()
+                assert isinstance(app.focused, Input)  # the new item's input
+                await pilot.press(text)
+            await pilot.pause()
+            assert form.root.value()["tags"] == ["x", "y", "z"]
+            field(form, "tags").query(".move-up").last().focus()
+            await pilot.press("enter")
+            await pilot.pause()
+            await pilot.press("enter")  # focus stayed on the moved item's button
+            await pilot.pause()
+            assert form.root.value()["tags"] == ["z", "x", "y"]
+
+
+async def test_pick_a_union_variant_and_toggle_null() -> None:
+    app = FormApp(SCHEMA)
+    with anyio.fail_after(30):
+        async with app.run_test(size=(100, 60)) as pilot:
+            form = app.query_one(SchemaForm)
+            assert form.root.value()["pet"] is None
+            pet = field(form, "pet")
+            await click(pilot, pet.query_one(".null-toggle", Checkbox))
+            assert form.root.value()["pet"] == {"kind": "cat"}
+            select = field(form, "pet").query_one(".variant-select", Select)
+            select.focus()
+            await pilot.press("enter", "down", "enter")  # open, move to Dog, pick
+            await pilot.pause()
+            assert form.root.value()["pet"] == {"kind": "dog"}
+            good = field(form, "pet", "good").query_one(Checkbox)
+            await click(pilot, good)
+            assert form.root.value()["pet"] == {"kind": "dog", "good": True}
+            await click(pilot, field(form, "pet").query_one(".null-toggle", Checkbox))
+            assert form.root.value()["pet"] is None
+            assert not field(form, "pet").query(".variant-select")
+
+
+async def test_enum_multi_select_map_rows_and_recursive_expand() -> None:
+    app = FormApp(SCHEMA)
+    with anyio.fail_after(30):
+        async with app.run_test(size=(100, 60)) as pilot:
+            form = app.query_one(SchemaForm)
+            role = field(form, "role").query_one(Select)
+            assert role.value == 1
+            role.value = 0
+            scopes = field(form, "scopes").query_one(SelectionList)
+            scopes.select(1)
+            await click(pilot, field(form, "env").query_one(".add-row", Button))
+            key, value = field(form, "env").query(Input)
+            key.value = "HOME"
+            value.value = "/root"
+            await pilot.pause()
+            field(form, "next", "v").query_one(Input).value = "1"
+            inner = field(form, "next", "next")  # recursive: waits for a click
+            assert not inner.query(".field-input")
+            await click(pilot, inner.query_one(".expand", Button))
+            field(form, "next", "next", "v").query_one(Input).value = "2"
+            await pilot.pause()
+            assert field(form, "next", "next", "next").query_one(".expand", Button)
+            args = form.root.value()
+            assert args["role"] == "admin" and args["scopes"] == ["write"]
+            assert args["env"] == {"HOME": "/root"}
+            assert args["next"] == {"v": 1, "next": {"v": 2}}
+            await click(pilot, field(form, "next", "next").query_one(".collapse", Button))
+            assert form.root.value()["next"] == {"v": 1}
+
+
+async def test_json_editor_round_trip_keeps_input_and_refuses_bad_json() -> None:
+    app = FormApp(SCHEMA, initial={"name": "Ada", "age": 3, "tags": ["x"],
+                                   "pet": {"kind": "dog", "good": False}})
+    with anyio.fail_after(30):
+        async with app.run_test(size=(100, 60)) as pilot:
+            form = app.query_one(SchemaForm)
+            field(form, "address", "street").query_one(Input).value = "Elm"
+            await pilot.pause()
+            before = form.root.value()
+            await pilot.press("ctrl+j")
+            await pilot.pause()
+            assert form.json_mode
+            editor = form.query_one(JsonEditor)
+            assert editor.display and json.loads(editor.text) == before
+            assert isinstance(app.focused, TextArea)
+            # edit the JSON: the form must show the edit after switching back
+            changed = {**before, "age": 7, "tags": ["x", "y"]}
+            editor.text_area.load_text(json.dumps(changed))
+            await pilot.press("ctrl+j")
+            await pilot.pause()
+            assert not form.json_mode
+            assert form.root.value() == changed
+            assert field(form, "age").query_one(Input).value == "7"
+            assert [i.value for i in field(form, "tags").query(Input)] == ["x", "y"]
+            # invalid JSON: stay in the editor, with the error shown
+            await click(pilot, form.query_one("#toggle-json", Button))
+            assert form.json_mode
+            editor.text_area.load_text('{"name": ')
+            await pilot.press("ctrl+j")
+            await pilot.pause()
+            assert form.json_mode
+            error = editor.query_one(".json-error", Static)
+            assert error.display and "invalid JSON" in text_of(error)
+            value, issues = form.get_arguments()
+            assert value is None and "invalid JSON" in issues[0].message
+            assert form.root.value() == changed  # the form did not lose anything
+
+
+async def test_validation_errors_show_on_fields_and_submitted_is_posted() -> None:
+    app = FormApp(SCHEMA)
+    with anyio.fail_after(30):
+        async with app.run_test(size=(100, 60)) as pilot:
+            form = app.query_one(SchemaForm)
+            field(form, "age").query_one(Input).value = "-5"
+            await pilot.pause()
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert len(app.submitted) == 1
+            message = app.submitted[0]
+            assert message.arguments["age"] == -5
+            assert ValidationIssue(("age",), "-5 is less than the minimum of 0") in (
+                message.issues)
+            error = field(form, "age").query_one(".field-error", Static)
+            assert error.display and "less than the minimum" in text_of(error)
+            # fixing the field clears its error line
+            field(form, "age").query_one(Input).value = "5"
+            await pilot.pause()
+            assert not field(form, "age").query_one(".field-error", Static).display
+            await click(pilot, form.query_one("#send", Button))
+            assert len(app.submitted) == 2 and app.submitted[1].issues == []
+            # a deep issue: the field inside the array row gets it
+            form.show_issues([ValidationIssue(("address", "street"), "bad street")])
+            await pilot.pause()
+            street_error = field(form, "address", "street").query_one(".field-error", Static)
+            assert "bad street" in text_of(street_error)
+            # an issue with no field goes on top of the form
+            form.show_issues([ValidationIssue((), "invalid input schema: x")])
+            await pilot.pause()
+            assert "invalid input schema" in text_of(form.query_one(".form-errors", Static))
+
+
+async def test_server_text_is_shown_literally() -> None:
+    app = FormApp(SCHEMA)
+    with anyio.fail_after(30):
+        async with app.run_test(size=(100, 60)) as pilot:
+            await pilot.pause()
+            form = app.query_one(SchemaForm)
+            help_line = field(form, "name").query_one(".field-help", Static)
+            shown = text_of(help_line)
+            assert "[bold red]is[/]" in shown and "\x1b" not in shown and "␛" in shown
+            label = text_of(field(form, "name").query_one(".field-label", Static))
+            assert label.startswith("name *  string")
+
+
+async def test_screenshot(tmp_path: Path) -> None:
+    app = FormApp(SCHEMA, initial={"name": "Ada", "tags": ["a", "b"],
+                                   "pet": {"kind": "dog", "good": True},
+                                   "env": {"HOME": "/root"}})
+    with anyio.fail_after(30):
+        async with app.run_test(size=(100, 70)) as pilot:
+            form = app.query_one(SchemaForm)
+            form.get_arguments()
+            await pilot.pause()
+            path = app.save_screenshot("schema_form.svg", str(tmp_path))
+            svg = Path(path).read_text()
+            assert "Ada" in svg and "required" in svg
