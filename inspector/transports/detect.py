@@ -71,7 +71,7 @@ class AutoHttpTransport(Transport):
         self.host: TransportHost | None = None
         self._tg: TaskGroup | None = None
         self._first: tuple[bytes, Any] | None = None
-        self._decided = anyio.Event()
+        self._decided: anyio.Event | None = None  # made in start() (needs the event loop)
         self._version: str | None = None
         self._lost = False
 
@@ -82,7 +82,7 @@ class AutoHttpTransport(Transport):
     @property
     def detected(self) -> str | None:
         """``"http"`` or ``"sse"`` once the first POST was answered, else None."""
-        if not self._decided.is_set():
+        if not self._is_decided():
             return None
         return self.active.kind
 
@@ -102,6 +102,7 @@ class AutoHttpTransport(Transport):
     async def start(self, host: TransportHost, task_group: TaskGroup) -> None:
         self.host = host
         self._tg = task_group
+        self._decided = anyio.Event()
         await self.streamable.start(_Relay(self, self.streamable), task_group)
 
     async def send_raw(self, raw: bytes, message: Any = None) -> None:
@@ -109,17 +110,24 @@ class AutoHttpTransport(Transport):
             self._first = (raw, message)
             await self.streamable.send_raw(raw, message)
             return
-        if not self._decided.is_set():  # wait for the first POST's status, bounded
-            with anyio.move_on_after(self.timeout):
+        if self._decided is not None and not self._decided.is_set():
+            with anyio.move_on_after(self.timeout):  # the first POST's status, bounded
                 await self._decided.wait()
         await self.active.send_raw(raw, message)
+
+    def _is_decided(self) -> bool:
+        return self._decided is not None and self._decided.is_set()
+
+    def _decide(self) -> None:
+        if self._decided is not None:
+            self._decided.set()
 
     def _on_first_response(self, status: int | None) -> bool:
         if status in FALLBACK_STATUSES and self._tg is not None:
             self.fallback_status = status
             self._tg.start_soon(self._fall_back, status)
             return True
-        self._decided.set()
+        self._decide()
         return False
 
     async def _fall_back(self, status: int) -> None:
@@ -135,11 +143,11 @@ class AutoHttpTransport(Transport):
             await legacy.start(_Relay(self, legacy), self._tg)
         except TransportError as exc:
             self.report_lost(ConnectionLost(str(exc)))
-            self._decided.set()
+            self._decide()
             return
         if self._version:
             legacy.set_protocol_version(self._version)
-        self._decided.set()
+        self._decide()
         raw, message = self._first
         await legacy.send_raw(raw, message)
 

