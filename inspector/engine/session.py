@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from time import monotonic
 from types import TracebackType
@@ -91,7 +91,8 @@ class Session:
                  responders: Responders | None = None, timeout: float = 60.0,
                  max_timeout: float = 600.0, recorder: EventRecorder | None = None,
                  protocol_version: str = LATEST_VERSION,
-                 capabilities: dict[str, Any] | None = None) -> None:
+                 capabilities: dict[str, Any] | None = None,
+                 sequence: Iterator[int] | None = None) -> None:
         self.transport = transport
         self.client_info = client_info or dict(CLIENT_INFO)
         self.responders = responders or Responders()
@@ -107,7 +108,7 @@ class Session:
         self.instructions: str | None = None
         self.initialize_result: dict[str, Any] | None = None
         self.lost: ConnectionLost | None = None
-        self._seq = itertools.count(1)
+        self._seq = sequence if sequence is not None else itertools.count(1)
         self._ids = itertools.count(1)
         self._observers: list[Observer] = []
         self._lost_callbacks: list[Callable[[ConnectionLost], None]] = []

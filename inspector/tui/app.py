@@ -1,0 +1,363 @@
+"""The inspector app: status bar, catalog, work pane, live log with detail.
+
+Screens stay thin: state lives in the engine (``SessionController``), widgets post
+messages up, and this class wires them together.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterable
+from pathlib import Path
+from time import monotonic
+from typing import Any, ClassVar
+
+from textual import on, work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, TabbedContent, TabPane
+
+from inspector.engine.jsonrpc import RpcError
+from inspector.engine.responders import Responders
+from inspector.record.store import EventSource
+from inspector.target import Target
+from inspector.tui import messages
+from inspector.tui.controller import SessionController
+from inspector.tui.screens.confirm import ConfirmScreen
+from inspector.tui.widgets.catalog import KINDS, Catalog
+from inspector.tui.widgets.item_panel import ItemPanel
+from inspector.tui.widgets.message_detail import MessageDetail
+from inspector.tui.widgets.message_log import MessageLog
+from inspector.tui.widgets.result_view import Outcome, ResultView
+from inspector.tui.widgets.server_pane import ServerPane
+from inspector.tui.widgets.status_bar import StatusBar
+
+LOG_LAYOUTS = ("normal", "max", "min")
+
+
+class InspectorApp(App[int]):
+    """``mcp-inspect``'s TUI: a live session, or a replayed one (``source`` given)."""
+
+    CSS_PATH = "inspector.tcss"
+    TITLE = "mcp-inspect"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "send", "Send", priority=True),
+        Binding("1", "catalog('tools')", "Tools", show=False),
+        Binding("2", "catalog('resources')", "Resources", show=False),
+        Binding("3", "catalog('resource_templates')", "Templates", show=False),
+        Binding("4", "catalog('prompts')", "Prompts", show=False),
+        Binding("5", "server_info", "Server", show=False),
+        Binding("g", "focus_log", "Log", show=False),
+        Binding("l", "cycle_log", "Log size"),
+        Binding("d", "toggle_detail", "Detail"),
+        Binding("i", "server_info", "Server"),
+        Binding("r", "reconnect", "Reconnect"),
+        Binding("w", "save_as", "Save session", show=False),
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, target: Target | None = None, *, responders: Responders | None = None,
+                 recorder: Any = None, timeout: float = 60.0, max_timeout: float = 600.0,
+                 protocol_version: str | None = None, source: EventSource | None = None,
+                 replay_title: str | None = None, confirm_destructive: bool = True) -> None:
+        super().__init__()
+        self.target = target
+        self.recorder = recorder
+        self.replay_source = source
+        self.replay_title = replay_title
+        self.confirm_destructive = confirm_destructive
+        self.log_layout = "normal"
+        self.events_seen = 0
+        self.controller: SessionController | None = None
+        self._responders = responders
+        self._timeout = timeout
+        self._max_timeout = max_timeout
+        self._protocol_version = protocol_version
+        self._batcher: Any = None
+        self.bridge: Any = None  # InteractiveResponders, when the TUI answers server requests
+
+    # -- layout ------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="status")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield Catalog(id="catalog")
+            yield ItemPanel(id="work")
+        with Horizontal(id="bottom"):
+            yield MessageLog(self.replay_source, id="log")
+            yield MessageDetail(id="detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        status = self.query_one(StatusBar)
+        self.query_one("#detail").display = False
+        tabs = self.query_one("#catalog-tabs", TabbedContent)
+        tabs.add_pane(TabPane("Server", ServerPane(id="server"), id="tab-server"))
+        if self.replay_source is not None:
+            self._start_replay(status)
+            return
+        assert self.target is not None
+        log = self.query_one(MessageLog)
+        self._batcher = log.make_batcher()
+        self.controller = SessionController(
+            self, self.target, observer=self._observe, responders=self._responders,
+            recorder=self.recorder, timeout=self._timeout, max_timeout=self._max_timeout,
+            protocol_version=self._protocol_version)
+        status.transport = self.target.transport if self.target.is_http else "stdio"
+        if self.recorder is not None:
+            status.session_file = str(self.recorder.path)
+        self.set_interval(0.25, self._refresh_status)
+        self.connect()
+
+    def _start_replay(self, status: StatusBar) -> None:
+        status.state = "replay"
+        status.server = self.replay_title or "replay"
+        self.query_one(ItemPanel).read_only = True
+        self.set_interval(0.25, self._refresh_status)
+
+    # -- the session -------------------------------------------------------------------
+
+    def _observe(self, event: Any) -> None:
+        self.events_seen += 1
+        self._batcher.push(event)
+
+    @work(group="session", exclusive=True, exit_on_error=False)
+    async def connect(self) -> None:
+        assert self.controller is not None
+        await self.controller.run()
+
+    def _refresh_status(self) -> None:
+        status = self.query_one(StatusBar)
+        log = self.query_one(MessageLog)
+        status.events = len(log.source)
+        session = self.controller.session if self.controller else None
+        status.pending = len(session.pending) if session else 0
+        if self.recorder is not None and getattr(self.recorder, "error", None):
+            status.extra = "recording stopped"
+
+    def on_connecting(self, message: messages.Connecting) -> None:
+        status = self.query_one(StatusBar)
+        status.state = "connecting"
+        status.server = message.target
+        self.query_one(ResultView).show_text(
+            f"connecting to {message.target} (attempt {message.attempt})…", "yellow")
+
+    def on_connected(self, message: messages.Connected) -> None:
+        assert self.controller is not None and self.controller.session is not None
+        session = self.controller.session
+        status = self.query_one(StatusBar)
+        status.state = "connected"
+        info = session.server_info
+        status.server = f"{info.get('title') or info.get('name', '?')} {info.get('version', '')}"
+        status.protocol = session.protocol_version or ""
+        if self.bridge is not None:
+            self.bridge.attach(session)
+        self.query_one(ResultView).show_text(
+            "connected; pick an item on the left (1-4 switch lists, g goes to the log)", "green")
+        if self.controller.attempt == 1:
+            self.action_catalog("tools")
+        self._refresh_server_pane()
+
+    def on_connect_failed(self, message: messages.ConnectFailed) -> None:
+        self.query_one(StatusBar).state = "failed"
+        self.query_one(ResultView).show_text(
+            f"could not connect:\n{message.error}\n\npress r to retry", "red")
+        self.notify(message.error.splitlines()[0], title="connection failed",
+                    severity="error", timeout=8)
+
+    def on_disconnected(self, message: messages.Disconnected) -> None:
+        self.query_one(StatusBar).state = "disconnected"
+        if message.lost.expected:
+            return
+        self.query_one(ResultView).show_text(
+            f"connection lost: {message.lost.describe()}\n\npress r to reconnect "
+            "(the log is kept)", "red")
+        self.notify(message.lost.message, title="connection lost", severity="error", timeout=8)
+        self._refresh_server_pane()
+
+    def on_catalog_loaded(self, message: messages.CatalogLoaded) -> None:
+        self.query_one(Catalog).set_items(message.kind, message.items, message.error)
+        if message.changed:
+            label = dict(KINDS)[message.kind]
+            self.notify(f"{label} list changed: now {len(message.items)}",
+                        title="list_changed")
+
+    def _refresh_server_pane(self) -> None:
+        session = self.controller.session if self.controller else None
+        if session is None:
+            return
+        stderr = getattr(session.transport, "stderr_tail", [])
+        self.query_one(ServerPane).refresh_from(
+            info=session.server_info, protocol=session.protocol_version,
+            server_caps=session.server_capabilities,
+            client_caps=session.responders.capabilities(),
+            instructions=session.instructions, stderr_tail=stderr,
+            target=session.transport.target)
+
+    # -- items and calls ---------------------------------------------------------------
+
+    @on(Catalog.ItemSelected)
+    async def _item_selected(self, message: Catalog.ItemSelected) -> None:
+        session = self.controller.session if self.controller else None
+        caps = session.server_capabilities if session else {}
+        subscribable = bool((caps.get("resources") or {}).get("subscribe"))
+        panel = self.query_one(ItemPanel)
+        await panel.select(message.kind, message.item, subscribable=subscribable)
+        self.call_after_refresh(panel.focus_form)
+
+    @on(ItemPanel.Run)
+    def _run_item(self, message: ItemPanel.Run) -> None:
+        def go(answer: str | None = "once") -> None:
+            if answer is None:
+                return
+            if answer == "always":
+                self.confirm_destructive = False
+            self.execute(message.kind, message.item, message.arguments, message.action)
+
+        if message.kind == "tools" and self.confirm_destructive and \
+                (message.item.get("annotations") or {}).get("destructiveHint"):
+            name = str(message.item.get("name"))
+            self.push_screen(ConfirmScreen(f"{name} is marked destructive (destructiveHint). "
+                                           "Call it?"), go)
+        else:
+            go()
+
+    @work(group="calls", exit_on_error=False)
+    async def execute(self, kind: str, item: dict[str, Any], arguments: Any,
+                      action: str = "run") -> None:
+        result_view = self.query_one(ResultView)
+        client = self.controller.client if self.controller else None
+        if client is None or not self.controller or not self.controller.connected:
+            self.notify("not connected: press r to reconnect", severity="error")
+            return
+        name = str(item.get("name") or item.get("uri") or item.get("uriTemplate"))
+        title = f"{kind[:-1].replace('_', ' ')} {name}"
+        result_view.show_text(f"{title}: waiting for the server…", "yellow")
+        started = monotonic()
+        outcome = Outcome(title=title)
+        try:
+            if kind == "tools":
+                outcome.output_schema = item.get("outputSchema")
+                outcome.result = await client.call_tool(name, arguments or {},
+                                                        on_progress=self._progress(result_view,
+                                                                                   title))
+            elif kind == "prompts":
+                args = {k: str(v) for k, v in (arguments or {}).items() if v is not None}
+                outcome.result = await client.get_prompt(name, args)
+            elif kind == "resource_templates":
+                from inspector.engine.uritemplate import expand
+
+                uri = expand(str(item.get("uriTemplate", "")), arguments or {})
+                outcome.title = f"read {uri}"
+                outcome.result = await client.read_resource(uri)
+            elif action == "subscribe":
+                outcome.result = await client.subscribe(str(item.get("uri")))
+                outcome.title = f"subscribed to {item.get('uri')}"
+            elif action == "unsubscribe":
+                outcome.result = await client.unsubscribe(str(item.get("uri")))
+                outcome.title = f"unsubscribed from {item.get('uri')}"
+            else:
+                outcome.result = await client.read_resource(str(item.get("uri")))
+        except RpcError as exc:
+            outcome.error = exc.to_error()
+        outcome.latency_ms = (monotonic() - started) * 1000
+        if outcome.result is not None:
+            outcome.size = len(json.dumps(outcome.result, ensure_ascii=False))
+        result_view.show(outcome)
+
+    def _progress(self, view: ResultView, title: str) -> Any:
+        def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            of = f"/{total:g}" if total else ""
+            note = f" {message}" if message else ""
+            view.show_text(f"{title}: progress {progress:g}{of}{note}", "yellow")
+        return on_progress
+
+    @on(ResultView.OpenLink)
+    def _open_link(self, message: ResultView.OpenLink) -> None:
+        self.execute("resources", {"uri": message.uri, "name": message.uri}, None)
+
+    # -- the log -----------------------------------------------------------------------
+
+    @on(MessageLog.Selected)
+    def _log_selected(self, message: MessageLog.Selected) -> None:
+        detail = self.query_one(MessageDetail)
+        detail.display = True
+        detail.show(self.query_one(MessageLog).source, message.index)
+
+    @on(MessageDetail.JumpTo)
+    def _jump(self, message: MessageDetail.JumpTo) -> None:
+        log = self.query_one(MessageLog)
+        log.select_index(message.index)
+        self.query_one(MessageDetail).show(log.source, message.index)
+
+    # -- actions -----------------------------------------------------------------------
+
+    def action_catalog(self, kind: str) -> None:
+        self.query_one(Catalog).action_tab(kind)
+
+    def action_focus_log(self) -> None:
+        self.query_one(MessageLog).lines.focus()
+
+    def action_send(self) -> None:
+        self.query_one(ItemPanel).submit()
+
+    def action_cycle_log(self) -> None:
+        self.log_layout = LOG_LAYOUTS[(LOG_LAYOUTS.index(self.log_layout) + 1) % 3]
+        screen = self.screen
+        for layout in LOG_LAYOUTS:
+            screen.set_class(layout == self.log_layout, f"log-{layout}")
+
+    def action_toggle_detail(self) -> None:
+        detail = self.query_one(MessageDetail)
+        log = self.query_one(MessageLog)
+        if not detail.display and log.cursor_index is not None:
+            detail.show(log.source, log.cursor_index)
+        detail.display = not detail.display
+
+    def action_server_info(self) -> None:
+        self._refresh_server_pane()
+        self.query_one("#catalog-tabs", TabbedContent).active = "tab-server"
+
+    def action_reconnect(self) -> None:
+        if self.replay_source is not None or self.controller is None:
+            self.notify("a replay has no server to reconnect to", severity="warning")
+            return
+        self.controller.stop()
+        self.connect()
+
+    def action_save_as(self) -> None:
+        if self.recorder is None:
+            self.notify("this session is not being recorded (--no-record)", severity="warning")
+            return
+        target = Path.cwd() / Path(self.recorder.path).name
+        if target.resolve() == Path(self.recorder.path).resolve():
+            self.notify(f"the session is already in {target}")
+            return
+        shutil.copyfile(self.recorder.path, target)
+        self.notify(f"session copied to {target}")
+
+    def action_help(self) -> None:
+        if self.screen.query("HelpPanel"):
+            self.action_hide_help_panel()
+        else:
+            self.action_show_help_panel()
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Reconnect", "Close the session and connect again (r)",
+                            self.action_reconnect)
+        yield SystemCommand("Log size", "Normal, maximized or collapsed log (l)",
+                            self.action_cycle_log)
+        yield SystemCommand("Event detail", "Show or hide the selected event (d)",
+                            self.action_toggle_detail)
+        yield SystemCommand("Server info", "Server info, capabilities, stderr (i)",
+                            self.action_server_info)
+        yield SystemCommand("Save session as", "Copy the session file to the current "
+                            "directory (w)", self.action_save_as)
+        yield SystemCommand("Filter the log", "Filter by text, method:, kind:, dir: (/)",
+                            lambda: self.query_one(MessageLog).action_open_filter())

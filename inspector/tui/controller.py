@@ -1,0 +1,125 @@
+"""Runs the session for the app: connect, handshake, catalog, reconnect.
+
+The session lives inside one long-running worker (its task group must be entered
+and left by the same task); calls made from the UI run in their own workers and
+only await futures, so the UI never blocks on the network.
+"""
+
+from __future__ import annotations
+
+import itertools
+import traceback
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+from inspector.engine.client import McpClient
+from inspector.engine.events import WireEvent
+from inspector.engine.responders import Responders
+from inspector.engine.session import Session
+from inspector.target import Target, build_transport
+from inspector.transports.base import ConnectionLost
+from inspector.tui import messages
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+CATALOG_KINDS = (("tools", "tools"), ("resources", "resources"),
+                 ("resource_templates", "resources"), ("prompts", "prompts"))
+
+
+class SessionController:
+    """Owns the current session; the app reads ``session``/``client`` and posts calls."""
+
+    def __init__(self, app: App[Any], target: Target, *, observer: Callable[[WireEvent], None],
+                 responders: Responders | None = None, recorder: Any = None,
+                 timeout: float = 60.0, max_timeout: float = 600.0,
+                 protocol_version: str | None = None) -> None:
+        self.app = app
+        self.target = target
+        self.observer = observer
+        self.responders = responders or Responders()
+        self.recorder = recorder
+        self.timeout = timeout
+        self.max_timeout = max_timeout
+        self.protocol_version = protocol_version
+        self.session: Session | None = None
+        self.client: McpClient | None = None
+        self.attempt = 0
+        self.catalog: dict[str, list[dict[str, Any]]] = {}
+        self._stop = anyio.Event()
+        self._sequence = itertools.count(1)  # one numbering across reconnects
+
+    @property
+    def connected(self) -> bool:
+        return self.session is not None and self.session.lost is None and \
+            self.session.protocol_version is not None
+
+    async def run(self) -> None:
+        """One connection's life; call again (in a new worker) to reconnect."""
+        self.attempt += 1
+        stop = self._stop = anyio.Event()  # this connection's own: a reconnect makes another
+        self.app.post_message(messages.Connecting(self.target.describe(), self.attempt))
+        kwargs: dict[str, Any] = {}
+        if self.protocol_version:
+            kwargs["protocol_version"] = self.protocol_version
+        try:
+            transport = build_transport(self.target, timeout=self.timeout)
+            session = Session(transport, responders=self.responders, timeout=self.timeout,
+                              max_timeout=self.max_timeout, recorder=self.recorder,
+                              sequence=self._sequence, **kwargs)
+            session.add_observer(self.observer)
+            session.on_lost(lambda lost: self._on_lost(session, stop, lost))
+            self.session = session
+            self.client = McpClient(session)
+            async with session:
+                await session.initialize()
+                self.app.post_message(messages.Connected())
+                await self._load_catalog()
+                await stop.wait()
+        except Exception as exc:  # every failure reaches the user as a message
+            error = _describe(exc)
+            if self.session is not None and self.session.lost is not None:
+                return  # Disconnected already says why
+            self.app.post_message(messages.ConnectFailed(error))
+
+    def _on_lost(self, session: Session, stop: anyio.Event, lost: ConnectionLost) -> None:
+        stop.set()
+        if session is self.session:  # an old session's goodbye is not news
+            self.app.post_message(messages.Disconnected(lost))
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    async def _load_catalog(self) -> None:
+        assert self.session is not None and self.client is not None
+        caps = self.session.server_capabilities
+        for kind, capability in CATALOG_KINDS:
+            if capability not in caps:
+                self.catalog[kind] = []
+                self.app.post_message(messages.CatalogLoaded(kind, []))
+                continue
+            self.client.watch_list(kind, self._make_watcher(kind))
+            try:
+                items = await self.client.list_all(kind)
+            except Exception as exc:
+                self.app.post_message(messages.CatalogLoaded(kind, [], error=_describe(exc)))
+                continue
+            self.catalog[kind] = items
+            self.app.post_message(messages.CatalogLoaded(kind, items))
+
+    def _make_watcher(self, kind: str) -> Callable[[list[dict[str, Any]]], None]:
+        def changed(items: list[dict[str, Any]]) -> None:
+            self.catalog[kind] = items
+            self.app.post_message(messages.CatalogLoaded(kind, items, changed=True))
+        return changed
+
+
+def _describe(exc: BaseException) -> str:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    text = str(exc) or type(exc).__name__
+    if type(exc).__module__.startswith(("inspector", "anyio")):
+        return text
+    return f"{type(exc).__name__}: {text}\n" + "".join(traceback.format_exception(exc)[-3:])

@@ -1,0 +1,48 @@
+"""Server facts: info, negotiated version, both sides' capabilities, instructions, stderr."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from inspector.tui.safe_text import safe_text
+from inspector.tui.widgets.message_detail import pretty_json
+from inspector.tui.widgets.result_view import stack
+
+
+def render_server(info: dict[str, Any], protocol: str | None, server_caps: dict[str, Any],
+                  client_caps: dict[str, Any], instructions: str | None,
+                  stderr_tail: Iterable[str], target: str) -> RenderableType:
+    parts: list[RenderableType] = [Text("Server", style="bold underline")]
+    parts.append(pretty_json(info) if info else Text("(not connected)", style="dim"))
+    parts.append(Text.assemble(("target ", "bold"), safe_text(target)))
+    parts.append(Text.assemble(("protocol ", "bold"), protocol or "-"))
+    parts.append(Text("\nServer capabilities", style="bold underline"))
+    parts.append(pretty_json(server_caps))
+    parts.append(Text("\nClient capabilities (declared)", style="bold underline"))
+    parts.append(pretty_json(client_caps))
+    if instructions:
+        parts.append(Text("\nInstructions", style="bold underline"))
+        parts.append(safe_text(instructions, multiline=True))
+    tail = list(stderr_tail)
+    parts.append(Text(f"\nstderr (last {len(tail)} lines)", style="bold underline"))
+    for line in tail:
+        parts.append(safe_text(line, "dim"))
+    return stack(*parts)
+
+
+class ServerPane(VerticalScroll, can_focus=True):
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._body = Static("", id="server-body")
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        yield self._body
+
+    def refresh_from(self, **kwargs: Any) -> None:
+        self._body.update(render_server(**kwargs))
