@@ -23,10 +23,16 @@ SCHEMA: dict[str, Any] = {
         "tags": {"type": "array", "items": {"type": "string"}},
         "pet": {
             "anyOf": [
-                {"title": "Cat", "type": "object",
-                 "properties": {"kind": {"const": "cat"}, "lives": {"type": "integer"}}},
-                {"title": "Dog", "type": "object",
-                 "properties": {"kind": {"const": "dog"}, "good": {"type": "boolean"}}},
+                {
+                    "title": "Cat",
+                    "type": "object",
+                    "properties": {"kind": {"const": "cat"}, "lives": {"type": "integer"}},
+                },
+                {
+                    "title": "Dog",
+                    "type": "object",
+                    "properties": {"kind": {"const": "dog"}, "good": {"type": "boolean"}},
+                },
                 {"type": "null"},
             ],
             "default": None,
@@ -38,11 +44,19 @@ SCHEMA: dict[str, Any] = {
     },
     "required": ["name", "age"],
     "$defs": {
-        "Address": {"type": "object", "title": "Address", "properties": {
-            "street": {"type": "string"}, "city": {"type": "string", "default": "Paris"}},
-            "required": ["street"]},
-        "Link": {"type": "object", "properties": {
-            "v": {"type": "integer"}, "next": {"$ref": "#/$defs/Link"}}},
+        "Address": {
+            "type": "object",
+            "title": "Address",
+            "properties": {
+                "street": {"type": "string"},
+                "city": {"type": "string", "default": "Paris"},
+            },
+            "required": ["street"],
+        },
+        "Link": {
+            "type": "object",
+            "properties": {"v": {"type": "integer"}, "next": {"$ref": "#/$defs/Link"}},
+        },
     },
 }
 
@@ -189,8 +203,10 @@ async def test_enum_multi_select_map_rows_and_recursive_expand() -> None:
 
 
 async def test_json_editor_round_trip_keeps_input_and_refuses_bad_json() -> None:
-    app = FormApp(SCHEMA, initial={"name": "Ada", "age": 3, "tags": ["x"],
-                                   "pet": {"kind": "dog", "good": False}})
+    app = FormApp(
+        SCHEMA,
+        initial={"name": "Ada", "age": 3, "tags": ["x"], "pet": {"kind": "dog", "good": False}},
+    )
     with anyio.fail_after(30):
         async with app.run_test(size=(100, 60)) as pilot:
             form = app.query_one(SchemaForm)
@@ -238,8 +254,7 @@ async def test_validation_errors_show_on_fields_and_submitted_is_posted() -> Non
             assert len(app.submitted) == 1
             message = app.submitted[0]
             assert message.arguments["age"] == -5
-            assert ValidationIssue(("age",), "-5 is less than the minimum of 0") in (
-                message.issues)
+            assert ValidationIssue(("age",), "-5 is less than the minimum of 0") in (message.issues)
             error = field(form, "age").query_one(".field-error", Static)
             assert error.display and "less than the minimum" in text_of(error)
             # fixing the field clears its error line
@@ -272,10 +287,45 @@ async def test_server_text_is_shown_literally() -> None:
             assert label.startswith("name *  string")
 
 
+async def test_hostile_property_names_and_enum_labels_stay_literal() -> None:
+    name = "[b]x[/b]\x1b[2J"
+    schema = {
+        "type": "object",
+        "properties": {
+            name: {"$ref": "#/$defs/Loop"},
+            "pick": {"enum": ["[red]a", "b\x07"]},
+            "m": {"type": "object", "additionalProperties": {"type": "integer"}},
+        },
+        "$defs": {"Loop": {"type": "object", "properties": {"again": {"$ref": "#/$defs/Loop"}}}},
+    }
+    app = FormApp(schema, initial={"m": {"k\x1b": 1}})
+    with anyio.fail_after(30):
+        async with app.run_test(size=(100, 60)) as pilot:
+            await pilot.pause()
+            form = app.query_one(SchemaForm)
+            expand = field(form, name, "again").query_one(".expand", Button)
+            assert "[b]x[/b]" not in str(expand.label) and "+ add again" in str(expand.label)
+            title = field(form, name).query_one("CollapsibleTitle")
+            assert "[b]x[/b]␛[2J" in str(title.render())
+            select = field(form, "pick").query_one(Select)
+            select.value = 0
+            await pilot.pause()
+            assert "[red]a" in str(select.query_one("SelectCurrent #label", Static).render())
+            key = field(form, "m").query_one(".row-key", Input)
+            assert key.value == "k␛"
+            assert form.root.value()["m"] == {"k\x1b": 1}  # shown escaped, kept exact
+
+
 async def test_screenshot(tmp_path: Path) -> None:
-    app = FormApp(SCHEMA, initial={"name": "Ada", "tags": ["a", "b"],
-                                   "pet": {"kind": "dog", "good": True},
-                                   "env": {"HOME": "/root"}})
+    app = FormApp(
+        SCHEMA,
+        initial={
+            "name": "Ada",
+            "tags": ["a", "b"],
+            "pet": {"kind": "dog", "good": True},
+            "env": {"HOME": "/root"},
+        },
+    )
     with anyio.fail_after(30):
         async with app.run_test(size=(100, 70)) as pilot:
             form = app.query_one(SchemaForm)

@@ -13,7 +13,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.forms.coerce import coerce_text, same_json
-from inspector.forms.resolve import Kind, Schema, Shape, Variant, as_schema, shape_of
+from inspector.forms.resolve import (
+    Kind,
+    Schema,
+    Shape,
+    Variant,
+    as_schema,
+    label_of,
+    shape_of,
+)
 from inspector.forms.validate import is_valid, make_validator
 
 Segment = str | int
@@ -37,6 +45,21 @@ _HINT_KEYS = (
     "examples",
     "contentMediaType",
 )
+
+
+_FORMAT_EXAMPLES = {
+    "date": "YYYY-MM-DD",
+    "date-time": "YYYY-MM-DDThh:mm:ssZ",
+    "time": "hh:mm:ss",
+    "duration": "P1DT2H",
+    "email": "name@example.com",
+    "uri": "https://…",
+    "uri-reference": "/path or https://…",
+    "uuid": "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx",
+    "ipv4": "192.0.2.1",
+    "ipv6": "2001:db8::1",
+    "hostname": "host.example",
+}
 
 
 class _Missing:
@@ -159,6 +182,16 @@ class FieldNode:
         if "pattern" in hints:
             parts.append(f"/{hints['pattern']}/")
         return " ".join(str(p) for p in parts)
+
+    @property
+    def placeholder(self) -> str:
+        """`type_text` plus an example (the schema's `examples`, or one for the format)."""
+        examples = self.effective.get("examples")
+        if isinstance(examples, list) and examples:
+            return f"{self.type_text}  e.g. {label_of(examples[0])}"
+        if self.format in _FORMAT_EXAMPLES:
+            return f"{self.type_text}  {_FORMAT_EXAMPLES[self.format]}"
+        return self.type_text
 
     # --- tree --------------------------------------------------------------------------
     @property

@@ -81,6 +81,7 @@ class FieldWidget(Vertical):
     FieldWidget { height: auto; margin: 0 0 1 0; }
     FieldWidget > .field-head { height: auto; }
     FieldWidget > .field-head > .field-label { width: 1fr; height: auto; }
+    FieldWidget > .field-head > .field-bool { width: 1fr; }
     FieldWidget > .field-head > .null-toggle { width: auto; height: auto; border: none;
         padding: 0 1; }
     FieldWidget .field-help { color: $text-muted; height: auto; }
@@ -115,13 +116,14 @@ class FieldWidget(Vertical):
         node = self.node
         group = isinstance(node, ObjectNode) and node.parent is not None
         is_null = node.nullable and node.is_null
-        if not self.bare and (is_null or not (group or isinstance(node, BoolNode))):
+        if not self.bare and (is_null or not group):
             with Horizontal(classes="field-head"):
-                yield Static(_label(node), classes="field-label")
+                if isinstance(node, BoolNode) and not is_null:
+                    yield self._bool_box(node)
+                else:
+                    yield Static(_label(node), classes="field-label")
                 if node.nullable:
-                    yield Checkbox("null", node.is_null, classes="null-toggle", compact=True)
-        elif node.nullable and not self.bare:
-            yield Checkbox("null", node.is_null, classes="null-toggle", compact=True)
+                    yield self._null_toggle()
         if node.foreign is not MISSING:
             yield Static(
                 plain(
@@ -141,12 +143,15 @@ class FieldWidget(Vertical):
         if isinstance(node, ScalarNode):
             node.mask_text(visible(node.text))  # never hand control characters to the screen
             self._shown_text = node.text
-            yield Input(node.text, placeholder=node.type_text, classes="field-input", compact=True)
+            yield Input(
+                node.text,
+                placeholder=visible(node.placeholder),
+                classes="field-input",
+                compact=True,
+            )
         elif isinstance(node, BoolNode):
-            label = _label(node, with_type=False)
-            if node.state is None and not node.required:
-                label.append("  (unset)", style="dim")
-            yield Checkbox(label, bool(node.state), classes="field-bool", compact=True)
+            if self.bare:  # otherwise the checkbox sits in the header row
+                yield self._bool_box(node)
         elif isinstance(node, MultiEnumNode):
             yield SelectionList[int](
                 *(
@@ -158,7 +163,7 @@ class FieldWidget(Vertical):
             yield Select(
                 [(plain(label), i) for i, (label, _) in enumerate(node.options)],
                 value=Select.NULL if node.selected is None else node.selected,
-                prompt=node.type_text,
+                prompt="choose…",
                 classes="field-select",
                 compact=True,
             )
@@ -185,6 +190,8 @@ class FieldWidget(Vertical):
                     collapsed=False,
                     classes="group",
                 ):
+                    if node.nullable:
+                        yield self._null_toggle()
                     if node.description:
                         yield Static(
                             Text(visible(node.description, multiline=True)), classes="field-help"
@@ -193,10 +200,22 @@ class FieldWidget(Vertical):
             else:
                 yield from self._object(node)
 
+    def _null_toggle(self) -> Checkbox:
+        return Checkbox("null", self.node.is_null, classes="null-toggle", compact=True)
+
+    @staticmethod
+    def _bool_box(node: BoolNode) -> Checkbox:
+        label = _label(node, with_type=False)
+        if node.state is None and not node.required:
+            label.append("  (unset)", style="dim")
+        return Checkbox(label, bool(node.state), classes="field-bool", compact=True)
+
     def _object(self, node: ObjectNode) -> ComposeResult:
+        if node.parent is None and not node.fields and not node.rows:
+            yield Static("no declared arguments", classes="field-help")
         if not node.expanded:
             yield Button(
-                f"+ add {visible(node.label or 'value')}", classes="add expand", compact=True
+                plain(f"+ add {node.label or 'value'}"), classes="add expand", compact=True
             )
             return
         for child in node.fields.values():
@@ -204,7 +223,11 @@ class FieldWidget(Vertical):
         for index, row in enumerate(node.rows):
             with Horizontal(classes="row map-row"):
                 yield Input(
-                    row.key, placeholder="key", classes="row-key", name=str(index), compact=True
+                    visible(row.key),
+                    placeholder="key",
+                    classes="row-key",
+                    name=str(index),
+                    compact=True,
                 )
                 yield FieldWidget(row.node, self.form, bare=True)
                 with Horizontal(classes="row-buttons"):
@@ -294,7 +317,8 @@ class FieldWidget(Vertical):
             node = self.node
             assert isinstance(node, ObjectNode)
             index = int(event.input.name or -1)
-            if 0 <= index < len(node.rows) and node.rows[index].key != event.value:
+            # the key is shown with control characters escaped: unchanged means unchanged
+            if 0 <= index < len(node.rows) and visible(node.rows[index].key) != event.value:
                 node.set_row_key(index, event.value)
                 self.form._changed(node)
             return
@@ -371,8 +395,16 @@ class FieldWidget(Vertical):
                 up = button.has_class("move-up")
                 moved = node.move(index, -1 if up else 1)
                 edge = moved == 0 if up else moved == len(node.items) - 1
-                focus = (".move-down" if up and edge else ".move-up" if edge else
-                         ".move-up" if up else ".move-down", moved)
+                focus = (
+                    ".move-down"
+                    if up and edge
+                    else ".move-up"
+                    if edge
+                    else ".move-up"
+                    if up
+                    else ".move-down",
+                    moved,
+                )
         elif isinstance(node, ObjectNode):
             if button.has_class("add-row"):
                 node.add_row()
