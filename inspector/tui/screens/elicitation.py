@@ -1,0 +1,170 @@
+"""The elicitation screen: ``elicitation/create`` answered with accept, decline or cancel.
+
+    answer = await app.push_screen_wait(ElicitationScreen(params, server="demo"))
+    # {"action": "accept", "content": {...}} | {"action": "decline"} | {"action": "cancel"}
+
+Form mode builds a ``SchemaForm`` from ``requestedSchema``: every default is
+pre-filled, so accepting an untouched form sends the defaults. URL mode shows the
+full URL and its host, asks for consent, opens the browser with ``webbrowser``
+(never a shell) and answers ``accept``. Server text is data.
+"""
+
+from __future__ import annotations
+
+import webbrowser
+from collections.abc import Callable
+from typing import Any, ClassVar
+from urllib.parse import urlsplit
+
+import anyio
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Static
+
+from inspector.tui.safe_text import one_line, safe_text
+from inspector.tui.screens.sampling import ServerRequestScreen
+from inspector.tui.widgets.schema_form import SchemaForm
+
+Opener = Callable[[str], Any]
+SAFE_SCHEMES = ("https", "http")
+
+
+def url_facts(url: str) -> tuple[str, str | None]:
+    """(host to show, problem or None): what the user must see before consenting."""
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:
+        return "?", f"not a valid URL: {exc}"
+    if parts.scheme.lower() not in SAFE_SCHEMES:
+        return parts.netloc or "?", f"the URL scheme {parts.scheme!r} is not http(s); " \
+                                    "it will not be opened"
+    host = parts.hostname or ""
+    if not host:
+        return "?", "the URL has no host; it will not be opened"
+    problem = None
+    if parts.username or parts.password:
+        problem = "the URL carries a user name or password before the host: check the host"
+    elif host.startswith("xn--") or ".xn--" in host:
+        problem = "the host is an internationalised (punycode) name: check it carefully"
+    return host, problem
+
+
+class ElicitationScreen(ServerRequestScreen[dict[str, Any]]):
+    """Asks the user; dismisses with the ElicitResult to send."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "accept", "Accept", priority=True),
+        Binding("ctrl+d", "decline", "Decline"),
+        Binding("escape", "cancel", "Cancel"),
+    ]
+
+    DEFAULT_CSS = """
+    ElicitationScreen { align: center middle; }
+    ElicitationScreen > #dialog {
+        width: 90%; max-width: 110; height: auto; max-height: 90%;
+        border: thick $accent; background: $surface; padding: 0 1;
+    }
+    ElicitationScreen #title { text-style: bold; margin-bottom: 1; }
+    ElicitationScreen #message { margin-bottom: 1; height: auto; max-height: 10; }
+    ElicitationScreen #form { height: auto; max-height: 60vh; }
+    ElicitationScreen #url { border: round $warning; padding: 0 1; height: auto; }
+    ElicitationScreen #url-problem { color: $text-warning; height: auto; }
+    ElicitationScreen #status { color: $text-error; height: auto; }
+    ElicitationScreen #buttons { height: auto; align-horizontal: right; margin-top: 1; }
+    ElicitationScreen #buttons Button { margin-left: 1; }
+    """
+
+    def __init__(self, params: dict[str, Any], *, server: str = "the server",
+                 opener: Opener = webbrowser.open) -> None:
+        super().__init__()
+        self.params = params
+        self.server = server
+        self.opener = opener
+        self.mode = "url" if params.get("mode") == "url" else "form"
+        self.url = str(params.get("url", ""))
+        self.host, self.url_problem = url_facts(self.url) if self.mode == "url" else ("", None)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            title = Text(f"elicitation/create ({self.mode} mode)", style="bold")
+            title.append_text(safe_text(f" from {one_line(self.server, 80)}"))
+            yield Static(title, id="title")
+            yield Static(safe_text(str(self.params.get("message", "")), multiline=True,
+                                   limit=4000), id="message")
+            if self.mode == "url":
+                yield from self._url_part()
+            else:
+                yield SchemaForm(self.params.get("requestedSchema") or {"type": "object"},
+                                 send_button=False, id="form")
+            yield Static("", id="status")
+            with Horizontal(id="buttons"):
+                yield Button("Cancel", id="cancel", compact=True)
+                yield Button("Decline", id="decline", variant="error", compact=True)
+                label = "Open in browser and accept" if self.mode == "url" else "Accept"
+                yield Button(label, id="accept", variant="primary", compact=True,
+                             disabled=self.mode == "url" and not self.url_openable)
+
+    def _url_part(self) -> ComposeResult:
+        box = Text()
+        box.append("The server asks you to open this URL:\n", style="bold")
+        box.append_text(safe_text(self.url))  # in full: never folded, never shortened
+        box.append("\n\nhost: ", style="bold")
+        box.append_text(safe_text(self.host, "bold reverse"))
+        if eid := self.params.get("elicitationId"):
+            box.append("\nelicitation id: ", style="bold")
+            box.append_text(safe_text(str(eid)))
+        yield Static(box, id="url")
+        if self.url_problem:
+            yield Static(safe_text(f"⚠ {self.url_problem}"), id="url-problem")
+
+    @property
+    def url_openable(self) -> bool:
+        parts = urlsplit(self.url) if self.url else None
+        return bool(parts and parts.scheme.lower() in SAFE_SCHEMES and parts.hostname)
+
+    def on_mount(self) -> None:
+        if self.mode == "form":
+            inputs = self.query("#form Input, #form Checkbox, #form Select")
+            if inputs:
+                inputs.first().focus()
+        else:
+            self.query_one("#cancel", Button).focus()  # consent needs a deliberate choice
+
+    # -- actions -----------------------------------------------------------------------
+
+    async def action_accept(self) -> None:
+        if self.mode == "url":
+            if not self.url_openable:
+                return
+            try:
+                await anyio.to_thread.run_sync(self.opener, self.url)
+            except Exception as exc:  # no browser: still the user's consent, say so
+                self.app.notify(f"could not open a browser: {exc}", severity="warning")
+            self.dismiss({"action": "accept"})
+            return
+        form = self.query_one("#form", SchemaForm)
+        content, issues = form.get_arguments()
+        if issues:
+            self.query_one("#status", Static).update(
+                safe_text(f"{len(issues)} problem(s): fix them, or Decline / Cancel"))
+            return
+        self.dismiss({"action": "accept", "content": content if content is not None else {}})
+
+    def action_decline(self) -> None:
+        self.dismiss({"action": "decline"})
+
+    def action_cancel(self) -> None:
+        self.dismiss({"action": "cancel"})
+
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "accept":
+            event.stop()
+            await self.action_accept()
+        elif event.button.id == "decline":
+            event.stop()
+            self.action_decline()
+        elif event.button.id == "cancel":
+            event.stop()
+            self.action_cancel()
