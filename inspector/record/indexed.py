@@ -1,0 +1,443 @@
+"""A session file as an ``EventSource`` without loading it: offsets, not events.
+
+``IndexedSessionFile(path)`` reads the header and indexes the first megabyte,
+so a screen of events is there at once; the rest is indexed in chunks (call
+:meth:`index_step` from a worker, iterate :meth:`index_async`, or
+:meth:`start_thread`). The index is one ``array('Q')`` of line start offsets
+(8 bytes an event); lines are read on demand through ``mmap`` and decoded events
+sit in a small LRU cache bounded by count and bytes. Column accessors
+(``kind``, ``method`` ...) decode the event; pairing scans a bounded window of
+neighbouring lines and is cached.
+
+Damage is tolerated and reported in ``warnings``: a torn last line is skipped,
+lines that are not event lines are counted and skipped at indexing time, and a
+line that starts like an event but does not decode shows as a local note.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import re
+import threading
+from array import array
+from bisect import bisect_right
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from inspector.engine.events import Channel, Direction, Kind, WireEvent
+from inspector.record.format import SessionFileError, SessionHeader, decode_event
+from inspector.record.store import LogFilter
+
+FIRST_CHUNK = 1 << 20  # indexed before the constructor returns: the first screen
+CHUNK = 8 << 20  # one background step
+PAIR_WINDOW = 20_000  # lines searched for a request's response (and back)
+CACHE_EVENTS = 2048
+CACHE_BYTES = 64 << 20
+_MARK = b'{"seq":'
+_NL_MARK = b"\n" + _MARK
+_B64 = re.compile(rb'"raw_b64": ')
+_RESPONSES = (Kind.RESPONSE, Kind.ERROR)
+_KINDS = tuple(Kind)
+_DIRS = tuple(Direction)
+_CHANNELS = tuple(Channel)
+_K = {k: n for n, k in enumerate(_KINDS)}
+_D = {d: n for n, d in enumerate(_DIRS)}
+_C = {c: n for n, c in enumerate(_CHANNELS)}
+assert len(_KINDS) * 24 < 255 and len(_DIRS) == 3 and len(_CHANNELS) <= 8
+_OPPOSITE = {Direction.OUT: Direction.IN, Direction.IN: Direction.OUT}
+
+
+class IndexedSessionFile:
+    """A read-only, lazily indexed session file; implements the ``EventSource`` protocol."""
+
+    def __init__(self, path: str | os.PathLike[str], *, first_chunk: int = FIRST_CHUNK,
+                 cache_events: int = CACHE_EVENTS, cache_bytes: int = CACHE_BYTES) -> None:
+        self.path = Path(path)
+        self.warnings: list[str] = []
+        self.unreadable = 0  # lines skipped or shown as notes because they do not decode
+        self.torn = False
+        try:
+            self._fh = open(self.path, "rb")  # noqa: SIM115 - closed by close()
+        except FileNotFoundError:
+            raise SessionFileError(f"{self.path}: no such file") from None
+        except IsADirectoryError:
+            raise SessionFileError(f"{self.path}: is a directory, not a session file") from None
+        except OSError as exc:
+            raise SessionFileError(f"{self.path}: cannot be read: {exc.strerror or exc}") from exc
+        try:
+            first = self._fh.readline(1 << 20)
+            if not first.strip():
+                raise SessionFileError(f"{self.path}: the file is empty; nothing was recorded")
+            self.header = SessionHeader.from_line(first, str(self.path))
+            self.size = os.fstat(self._fh.fileno()).st_size
+            self._mm: mmap.mmap | bytes = (mmap.mmap(self._fh.fileno(), 0, access=mmap.ACCESS_READ)
+                                           if self.size else b"")
+        except BaseException:
+            self._fh.close()
+            raise
+        self._pos = len(first) if first.endswith(b"\n") else self.size
+        self._starts = array("Q")
+        # Facts learnt when an event is first decoded, so filters and rows need not
+        # decode it again: kind/direction/channel packed in one byte (0 = not yet),
+        # and the method as an interned code (0 = not yet, 1 = none).
+        self._facts = bytearray()
+        self._method_code = array("I")
+        self._methods: list[str] = ["", ""]
+        self._method_index: dict[str, int] = {}
+        self._lock = threading.Lock()  # one indexer at a time
+        self._cache: OrderedDict[int, WireEvent] = OrderedDict()
+        self._cache_bytes = 0
+        self._cache_events = cache_events
+        self._cache_limit = cache_bytes
+        self._pairs: dict[int, int] = {}  # index -> paired index, -1 = none found
+        self._bad_lines: set[int] = set()
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self.index_step(first_chunk)
+
+    # -- indexing --------------------------------------------------------------------
+
+    @property
+    def indexed_bytes(self) -> int:
+        return self._pos
+
+    @property
+    def done(self) -> bool:
+        return self._pos >= self.size
+
+    @property
+    def progress(self) -> float:
+        """Indexed fraction of the file, 0.0 .. 1.0."""
+        return 1.0 if not self.size else min(1.0, self._pos / self.size)
+
+    def index_step(self, budget: int = CHUNK) -> bool:
+        """Index about ``budget`` more bytes; returns True when the whole file is indexed."""
+        with self._lock:
+            if self.done:
+                return True
+            mm, pos, size = self._mm, self._pos, self.size
+            end = min(size, pos + max(budget, 1))
+            if end < size:
+                cut = mm.rfind(b"\n", pos, end)
+                if cut < 0:  # a line longer than the budget: take it whole
+                    cut = mm.find(b"\n", end)
+                end = size if cut < 0 else cut + 1
+            chunk = mm[pos:end]
+            complete = chunk.endswith(b"\n")
+            starts = self._scan(chunk, pos, complete)
+            if not complete:
+                self._tail(chunk, pos, starts)
+            # columns first, offsets last: len() counts offsets, so a reader never sees
+            # an event whose columns are not there yet
+            self._facts.extend(bytes(len(starts)))
+            self._method_code.extend(array("I", bytes(4 * len(starts))))
+            self._starts.extend(starts)  # one C call: readers never see half a chunk
+            self._pos = end
+            return self.done
+
+    def _scan(self, chunk: bytes, base: int, complete: bool) -> array[int]:
+        """Start offsets of the complete event lines in ``chunk`` (fast path: no per-line
+        parsing; counting the line-start marker proves every line looks like an event)."""
+        starts = array("Q")
+        body_end = len(chunk) if complete else chunk.rfind(b"\n") + 1
+        if body_end <= 0:
+            return starts
+        find, add = chunk.find, starts.append
+        pos = 0
+        while pos < body_end:
+            add(base + pos)
+            pos = find(b"\n", pos, body_end) + 1
+        lines = len(starts)
+        marked = chunk.count(_NL_MARK, 0, body_end - 1) + chunk.startswith(_MARK)
+        if marked == lines:
+            return starts
+        good = array("Q")
+        for start in starts:  # slow path, only for chunks holding odd lines
+            at = start - base
+            if chunk.startswith(_MARK, at):
+                good.append(start)
+            elif chunk[at:chunk.find(b"\n", at)].strip():
+                self.unreadable += 1
+                self.warnings.append(f"{self.path}: skipped a line that is not an event "
+                                     f"(at byte {start})")
+        return good
+
+    def _tail(self, chunk: bytes, base: int, starts: array[int]) -> None:
+        """The last line has no newline: keep it if it decodes, else skip it as torn."""
+        at = chunk.rfind(b"\n") + 1
+        tail = chunk[at:]
+        if not tail.strip():
+            return
+        try:
+            decode_event(tail)
+        except (ValueError, KeyError, TypeError):
+            self.torn = True
+            self.warnings.append(f"{self.path}: skipped a torn last line ({len(tail)} bytes; "
+                                 "the recording was cut short)")
+            return
+        starts.append(base + at)
+
+    def index_all(self) -> None:
+        while not self.index_step():
+            pass
+
+    async def index_async(self, budget: int = CHUNK) -> AsyncIterator[float]:
+        """Index in chunks, yielding the progress after each (for a TUI worker).
+
+        Each chunk runs in a worker thread, so the event loop stays free.
+        """
+        while not self.done:
+            await anyio.to_thread.run_sync(self.index_step, budget)
+            yield self.progress
+
+    def start_thread(self, on_progress: Callable[[float], Any] | None = None,
+                     budget: int = CHUNK) -> threading.Thread:
+        """Index the rest in a daemon thread; ``on_progress`` is called from that thread."""
+        if self._thread is not None:
+            return self._thread
+
+        def run() -> None:
+            while not self._stop.is_set():
+                finished = self.index_step(budget)
+                if on_progress is not None:
+                    on_progress(self.progress)
+                if finished:
+                    return
+
+        self._thread = threading.Thread(target=run, name="session-index", daemon=True)
+        self._thread.start()
+        return self._thread
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+        with self._lock:
+            if isinstance(self._mm, mmap.mmap):
+                self._mm.close()
+                self._mm = b""
+            self._fh.close()
+            self._cache.clear()
+
+    def __enter__(self) -> IndexedSessionFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- lines and events ------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    def line(self, i: int) -> bytes:
+        """The stored JSON line of event ``i`` (without its newline)."""
+        start = self._starts[i]
+        end = self._mm.find(b"\n", start)
+        return self._mm[start:self.size if end < 0 else end]
+
+    def event(self, i: int) -> WireEvent:
+        if i < 0:
+            i += len(self)
+        found = self._cache.get(i)
+        if found is not None:
+            self._cache.move_to_end(i)
+            return found
+        event = self._decode(i)
+        self._cache[i] = event
+        self._cache_bytes += len(event.raw)
+        while self._cache and (len(self._cache) > self._cache_events
+                               or self._cache_bytes > self._cache_limit):
+            _, old = self._cache.popitem(last=False)
+            self._cache_bytes -= len(old.raw)
+        return event
+
+    def _decode(self, i: int) -> WireEvent:
+        line = self.line(i)
+        try:
+            return decode_event(line)
+        except (ValueError, KeyError, TypeError) as exc:
+            if i not in self._bad_lines:
+                self._bad_lines.add(i)
+                self.unreadable += 1
+                self.warnings.append(f"{self.path}: unreadable event line at byte "
+                                     f"{self._starts[i]} ({exc.__class__.__name__})")
+            text = f"unreadable line in the session file at byte {self._starts[i]}: {exc}"
+            return WireEvent(Direction.LOCAL, Channel.SYSTEM, text.encode("utf-8"),
+                             meta={"severity": "error", "unreadable": True}, seq=0)
+
+    def events(self, start: int = 0, stop: int | None = None) -> list[WireEvent]:
+        """Events ``[start, stop)`` decoded (not cached): for exports and replay plans."""
+        stop = len(self) if stop is None else min(stop, len(self))
+        return [self._decode(i) for i in range(start, stop)]
+
+    # -- EventSource columns -------------------------------------------------------
+
+    def raw(self, i: int) -> bytes:
+        return self.event(i).raw
+
+    def _fact(self, i: int) -> int:
+        code = self._facts[i]
+        if not code:
+            event = self.event(i)
+            code = _pack(event)
+            self._facts[i] = code
+        return code - 1
+
+    def kind(self, i: int) -> Kind:
+        return _KINDS[self._fact(i) // 24]
+
+    def direction(self, i: int) -> Direction:
+        return _DIRS[self._fact(i) // 8 % 3]
+
+    def channel(self, i: int) -> Channel:
+        return _CHANNELS[self._fact(i) % 8]
+
+    def method(self, i: int) -> str | None:
+        code = self._method_code[i]
+        if not code:
+            event = self.event(i)
+            if event.kind in _RESPONSES:
+                req = self.find_request(i)
+                name = self.event(req).method if req is not None else None
+            else:
+                name = event.method
+            code = self._intern(name)
+            self._method_code[i] = code
+        return self._methods[code] or None
+
+    def _intern(self, name: str | None) -> int:
+        if name is None:
+            return 1
+        code = self._method_index.get(name)
+        if code is None:
+            code = self._method_index[name] = len(self._methods)
+            self._methods.append(name)
+        return code
+
+    def seq(self, i: int) -> int:
+        return self.event(i).seq
+
+    def time(self, i: int) -> float:
+        return self.event(i).time
+
+    def mono(self, i: int) -> float:
+        return self.event(i).mono
+
+    def has_findings(self, i: int) -> bool:
+        return bool(self.event(i).findings)
+
+    # -- pairing ----------------------------------------------------------------------
+
+    def find_response(self, i: int) -> int | None:
+        if self.kind(i) is not Kind.REQUEST:
+            return None
+        return self._pair(i, forward=True)
+
+    def find_request(self, i: int) -> int | None:
+        if self.kind(i) not in _RESPONSES:
+            return None
+        return self._pair(i, forward=False)
+
+    def latency_ms(self, i: int) -> float | None:
+        kind = self.kind(i)
+        if kind is Kind.REQUEST:
+            p = self.find_response(i)
+        elif kind in _RESPONSES:
+            p = self.find_request(i)
+        else:
+            return None
+        return None if p is None else abs(self.mono(i) - self.mono(p)) * 1000.0
+
+    def _pair(self, i: int, forward: bool) -> int | None:
+        cached = self._pairs.get(i)
+        if cached is not None:
+            return None if cached < 0 else cached
+        event = self.event(i)
+        msg_id = event.msg_id
+        other_dir = _OPPOSITE.get(event.direction)
+        if other_dir is None or not isinstance(msg_id, str | int) or isinstance(msg_id, bool):
+            return None
+        want = (Kind.RESPONSE, Kind.ERROR) if forward else (Kind.REQUEST,)
+        total = len(self)
+        rng = (range(i + 1, min(total, i + 1 + PAIR_WINDOW)) if forward
+               else range(i - 1, max(-1, i - 1 - PAIR_WINDOW), -1))
+        for j in rng:
+            line = self.line(j)
+            if b'\\"id\\"' not in line and b'"raw_b64"' not in line:
+                continue  # cheap: a message with an id has the escaped key in its line
+            other = self.event(j) if j in self._cache else self._decode(j)
+            if (other.direction is other_dir and other.kind in want
+                    and other.msg_id == msg_id and type(other.msg_id) is type(msg_id)):
+                self._pairs[i] = j
+                self._pairs[j] = i
+                return j
+        if (forward and i + PAIR_WINDOW < total) or not forward or self.done:
+            self._pairs[i] = -1  # final: the window was complete
+        return None
+
+    # -- filtering ----------------------------------------------------------------------
+
+    def matching(self, flt: LogFilter, start: int, stop: int) -> array[int]:
+        """Indices in ``[start, stop)`` that match ``flt``. A text term is first searched
+        for in the stored lines of the whole range at once (a term without characters
+        JSON escapes appears verbatim there), then checked on the decoded frame."""
+        stop = min(stop, len(self))
+        out = array("I")
+        if start >= stop:
+            return out
+        plain = [p for p, t in zip(flt.patterns, flt.terms, strict=False) if _verbatim(t)]
+        candidates = self._candidates(plain[0], start, stop) if plain else range(start, stop)
+        for i in candidates:
+            if self._matches(flt, i):
+                out.append(i)
+        return out
+
+    def _candidates(self, pattern: re.Pattern[bytes], start: int, stop: int) -> list[int]:
+        """Lines in ``[start, stop)`` whose stored bytes match, plus base64 lines."""
+        starts, mm = self._starts, self._mm
+        lo = starts[start]
+        hi = starts[stop] if stop < len(starts) else self.size
+        found: set[int] = set()
+        for pat in (pattern, _B64):
+            pos = lo
+            while pos < hi:
+                m = pat.search(mm, pos, hi)
+                if m is None:
+                    break
+                i = bisect_right(starts, m.start(), start, stop) - 1
+                found.add(i)
+                nxt = i + 1
+                pos = starts[nxt] if nxt < len(starts) else hi
+        return sorted(found)
+
+    def _matches(self, flt: LogFilter, i: int) -> bool:
+        if flt.kinds and self.kind(i) not in flt.kinds:
+            return False
+        if flt.directions and self.direction(i) not in flt.directions:
+            return False
+        if flt.channels and self.channel(i) not in flt.channels:
+            return False
+        if flt.methods:
+            method = self.method(i)
+            if method is None or not flt.method_matches(method):
+                return False
+        if flt.findings and not self.has_findings(i):
+            return False
+        if flt.patterns:
+            raw = self.raw(i)
+            return all(p.search(raw) for p in flt.patterns)
+        return True
+
+
+def _pack(event: WireEvent) -> int:
+    return 1 + _K[event.kind] * 24 + _D[event.direction] * 8 + _C[event.channel]
+
+
+def _verbatim(term: str) -> bool:
+    return not any(c in term for c in '"\\') and all(ord(c) >= 0x20 for c in term)

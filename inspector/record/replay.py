@@ -1,0 +1,449 @@
+"""Re-run a recorded session against a live server and compare the answers.
+
+:func:`build_plan` turns recorded events into a script: the initialize request,
+then each client request (with the response it got) and client notification in
+order, and the server's requests with the answers the client gave. :func:`replay`
+runs the script on a new session: requests go one at a time with fresh ids,
+progress tokens are renewed, server requests are answered from the recording,
+and volatile ids learned from earlier answers (task ids...) are mapped into later
+params. Each recorded response is compared with the live one (:mod:`diff`).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+
+from inspector.engine import jsonrpc
+from inspector.engine.era import LATEST_VERSION
+from inspector.engine.events import Channel, Direction, Kind, WireEvent, classify_message
+from inspector.engine.jsonrpc import RpcError
+from inspector.engine.responders import Responders
+from inspector.engine.session import ConnectionClosedError, RequestTimeoutError, Session
+from inspector.record.diff import IgnoreRule, diff
+from inspector.transports.base import Transport
+
+SAME, CHANGED, MISSING, NEW = "same", "changed", "missing", "new"
+STATUSES = (SAME, CHANGED, MISSING, NEW)
+UNANSWERED_WAIT = 5.0  # longest wait for a request the recording never saw answered
+
+
+@dataclass
+class Step:
+    """One recorded client message to send again."""
+
+    seq: int
+    method: str
+    params: Any
+    notification: bool = False
+    response: dict[str, Any] | None = None  # the recorded response message, if any
+    waited: float | None = None  # seconds until the recording gave up (cancel / end)
+    sent_mono: float = 0.0
+
+
+@dataclass
+class ServerExchange:
+    """A request the server sent during the recording and the client's answer."""
+
+    seq: int
+    method: str
+    params: Any
+    answer: dict[str, Any] | None = None
+
+
+@dataclass
+class Plan:
+    initialize: Step | None = None
+    steps: list[Step] = field(default_factory=list)
+    server_requests: list[ServerExchange] = field(default_factory=list)
+
+    @property
+    def requests(self) -> list[Step]:
+        return [s for s in self.steps if not s.notification]
+
+
+def _messages(event: WireEvent) -> list[dict[str, Any]]:
+    msg = event.message
+    items = msg if isinstance(msg, list) else [msg]
+    return [m for m in items if isinstance(m, dict)]
+
+
+def build_plan(events: Iterable[WireEvent]) -> Plan:
+    """The replay script from recorded events (one pass; keeps only messages)."""
+    plan = Plan()
+    pending: dict[Any, Step] = {}
+    server_pending: dict[Any, ServerExchange] = {}
+    last_mono = 0.0
+    for event in events:
+        if event.message is None or event.channel in (Channel.HTTP, Channel.STDERR):
+            continue
+        last_mono = max(last_mono, event.mono)
+        for msg in _messages(event):
+            kind = classify_message(msg)
+            key = _id_key(msg.get("id"))
+            if event.direction is Direction.OUT:
+                if kind is Kind.REQUEST:
+                    step = Step(event.seq, str(msg.get("method")), msg.get("params"),
+                                sent_mono=event.mono)
+                    if step.method == "initialize" and plan.initialize is None:
+                        plan.initialize = step
+                    else:
+                        plan.steps.append(step)
+                    pending[key] = step
+                elif kind is Kind.NOTIFICATION:
+                    _client_notification(plan, pending, msg, event.mono)
+                elif kind in (Kind.RESPONSE, Kind.ERROR) and key in server_pending:
+                    server_pending.pop(key).answer = msg
+            elif kind is Kind.REQUEST and event.direction is Direction.IN:
+                exchange = ServerExchange(event.seq, str(msg.get("method")), msg.get("params"))
+                plan.server_requests.append(exchange)
+                server_pending[key] = exchange
+            elif kind in (Kind.RESPONSE, Kind.ERROR) and key in pending:
+                # IN responses, and LOCAL ones the session made up (HTTP errors)
+                step = pending.pop(key)
+                if step.waited is None:
+                    step.response = msg
+    for step in pending.values():
+        if step.waited is None:
+            step.waited = max(0.0, last_mono - step.sent_mono)
+    return plan
+
+
+def _client_notification(plan: Plan, pending: dict[Any, Step], msg: dict[str, Any],
+                         mono: float) -> None:
+    method = str(msg.get("method"))
+    params = msg.get("params")
+    if method == "notifications/initialized":
+        return  # the session sends its own after initialize
+    if method == "notifications/cancelled" and isinstance(params, dict):
+        step = pending.get(_id_key(params.get("requestId")))
+        if step is not None:
+            step.waited = max(0.0, mono - step.sent_mono)  # replayed as a cancel after this
+        return
+    plan.steps.append(Step(0, method, params, notification=True))
+
+
+def _id_key(value: Any) -> Any:
+    return (type(value).__name__, value) if isinstance(value, str | int) else None
+
+
+# -- the report ---------------------------------------------------------------------------
+
+
+@dataclass
+class Item:
+    """The outcome of one recorded exchange."""
+
+    kind: str  # "request" | "server-request"
+    method: str
+    seq: int  # the recorded event's seq (0 for new server requests)
+    status: str
+    changes: list[dict[str, Any]] = field(default_factory=list)
+    ignored: int = 0
+    reason: str = ""
+    recorded: Any = None
+    live: Any = None
+    detail: str = ""  # the tool, prompt or resource the request named
+
+    def to_json(self, full: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "method": self.method, "seq": self.seq,
+                                "status": self.status}
+        if self.detail:
+            data["detail"] = self.detail
+        if self.changes:
+            data["changes"] = self.changes
+        if self.ignored:
+            data["ignoredChanges"] = self.ignored
+        if self.reason:
+            data["reason"] = self.reason
+        if full or self.status != SAME:
+            data["recorded"] = self.recorded
+            data["live"] = self.live
+        return data
+
+
+@dataclass
+class Report:
+    items: list[Item] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    server_info: dict[str, Any] = field(default_factory=dict)
+
+    def counts(self) -> dict[str, int]:
+        counts = dict.fromkeys(STATUSES, 0)
+        for item in self.items:
+            counts[item.status] += 1
+        return counts
+
+    @property
+    def differs(self) -> bool:
+        return any(item.status != SAME for item in self.items)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"summary": self.counts(), "differs": self.differs,
+                "items": [i.to_json() for i in self.items], "notes": self.notes,
+                "server": self.server_info}
+
+
+# -- answering the live server's requests from the recording ------------------------------
+
+
+class RecordedResponders(Responders):
+    """Answers server requests with the recorded answers: exact params first, then the
+    next unused answer to the same method. Declares no capability of its own (the
+    recorded capabilities are sent as they were)."""
+
+    def __init__(self, exchanges: Sequence[ServerExchange], rules: Sequence[IgnoreRule]) -> None:
+        super().__init__()
+        self.exchanges = [e for e in exchanges if e.answer is not None]
+        self.rules = rules
+        self.used: set[int] = set()
+        self.live: list[tuple[str, Any]] = []
+
+    def capabilities(self) -> dict[str, Any]:
+        return {}
+
+    def for_method(self, method: str) -> Any:
+        async def respond(params: dict[str, Any]) -> dict[str, Any]:
+            return self.answer(method, params)
+
+        return respond
+
+    def answer(self, method: str, params: Any) -> dict[str, Any]:
+        self.live.append((method, params))
+        same = [i for i, e in enumerate(self.exchanges) if e.method == method]
+        if not same:
+            raise RpcError(jsonrpc.METHOD_NOT_FOUND,
+                           f"replay: the recording has no answer to {method}")
+        exact = [i for i in same if i not in self.used
+                 and diff(self.exchanges[i].params, params, self.rules).same]
+        unused = [i for i in same if i not in self.used]
+        pick = (exact or unused or same[-1:])[0]
+        self.used.add(pick)
+        answer = self.exchanges[pick].answer or {}
+        if "error" in answer:
+            raise RpcError.from_error(answer["error"])
+        result = answer.get("result")
+        return result if isinstance(result, dict) else {}
+
+
+# -- running ----------------------------------------------------------------------------------
+
+
+@dataclass
+class ReplayOptions:
+    rules: Sequence[IgnoreRule] = ()
+    timeout: float = 30.0
+    max_timeout: float = 600.0
+
+
+async def replay(plan: Plan, transport: Transport, options: ReplayOptions,
+                 recorder: Any = None) -> Report:
+    """Run the plan on a new session over ``transport``; raises on connection failure
+    before initialize (the caller maps that to an exit code)."""
+    report = Report()
+    runner = _Runner(plan, options, report)
+    init = plan.initialize
+    params = init.params if init is not None and isinstance(init.params, dict) else {}
+    responders = RecordedResponders(plan.server_requests, options.rules)
+    session = Session(transport, client_info=params.get("clientInfo"), responders=responders,
+                      timeout=options.timeout, max_timeout=options.max_timeout,
+                      recorder=recorder,
+                      protocol_version=str(params.get("protocolVersion") or LATEST_VERSION),
+                      capabilities=params.get("capabilities") or {})
+    session.add_observer(runner.observe)
+    async with session:
+        await runner.run(session)
+    runner.compare_server_requests(responders)
+    return report
+
+
+class _Runner:
+    def __init__(self, plan: Plan, options: ReplayOptions, report: Report) -> None:
+        self.plan = plan
+        self.options = options
+        self.report = report
+        self.responses: dict[Any, dict[str, Any]] = {}
+        self.init_id: Any = None
+        self.live_server_requests: list[dict[str, Any]] = []
+        self.id_map: dict[Any, Any] = {}  # volatile recorded value -> live value
+
+    def observe(self, event: WireEvent) -> None:
+        for msg in _messages(event) if event.message is not None else []:
+            kind = classify_message(msg)
+            if event.direction is Direction.OUT and kind is Kind.REQUEST:
+                if msg.get("method") == "initialize" and self.init_id is None:
+                    self.init_id = msg.get("id")
+            elif kind in (Kind.RESPONSE, Kind.ERROR) and event.direction is not Direction.OUT:
+                self.responses.setdefault(_id_key(msg.get("id")), msg)
+            elif kind is Kind.REQUEST and event.direction is Direction.IN:
+                self.live_server_requests.append(msg)
+
+    async def run(self, session: Session) -> None:
+        init = self.plan.initialize
+        try:
+            result = await session.initialize()
+            self.report.server_info = dict(session.server_info)
+        except ConnectionClosedError as exc:
+            self._init_item(init, None, f"connection lost: {exc.lost.describe()}")
+            self._rest_missing(0, "no session: initialize failed")
+            return
+        except (RpcError, Exception) as exc:
+            live = self.responses.get(_id_key(self.init_id))
+            self._init_item(init, live, f"initialize failed: {exc}")
+            self._rest_missing(0, "no session: initialize failed")
+            return
+        del result
+        self._init_item(init, self.responses.get(_id_key(self.init_id)), "")
+        for n, step in enumerate(self.plan.steps):
+            if session.lost is not None:
+                self._rest_missing(n, f"connection lost: {session.lost.describe()}")
+                return
+            if step.notification:
+                try:
+                    await session.notify(step.method, self._remap(step.params))
+                except Exception as exc:
+                    self.report.notes.append(f"could not send {step.method}: {exc}")
+                continue
+            await self._request(session, step)
+
+    def _init_item(self, init: Step | None, live: dict[str, Any] | None, reason: str) -> None:
+        if init is None:
+            self.report.notes.append("the recording has no initialize request; the session "
+                                     "was opened with mcp-inspect's own")
+            return
+        self._compare("request", init, live, reason)
+
+    def _rest_missing(self, start: int, reason: str) -> None:
+        for step in self.plan.steps[start:]:
+            if not step.notification:
+                status = MISSING if step.response is not None else SAME
+                self.report.items.append(Item("request", step.method, step.seq, status,
+                                              reason=reason, recorded=step.response,
+                                              detail=_detail(step.params)))
+
+    async def _request(self, session: Session, step: Step) -> None:
+        params = self._remap(step.params)
+        on_progress = None
+        if isinstance(params, dict) and isinstance(params.get("_meta"), dict) \
+                and "progressToken" in params["_meta"]:
+            meta = {k: v for k, v in params["_meta"].items() if k != "progressToken"}
+            params = {**params, "_meta": meta} if meta else {
+                k: v for k, v in params.items() if k != "_meta"}
+            on_progress = _ignore_progress  # the session makes a fresh token
+        rid = session.next_id()
+        reason = ""
+        unanswered = step.response is None
+        limit = (min(max(step.waited or 0.0, 0.2), UNANSWERED_WAIT) if unanswered
+                 else self.options.timeout)
+        try:
+            if unanswered:
+                with anyio.move_on_after(limit):
+                    await session.request(step.method, params, request_id=rid,
+                                          timeout=limit + 1.0, on_progress=on_progress)
+                if _id_key(rid) not in self.responses and session.lost is None:
+                    await session.notify("notifications/cancelled", {
+                        "requestId": rid, "reason": "replay: the recording never got an answer"})
+            else:
+                await session.request(step.method, params, request_id=rid, timeout=limit,
+                                      on_progress=on_progress)
+        except RequestTimeoutError:
+            reason = f"no answer within {limit:g} s"
+        except ConnectionClosedError as exc:
+            reason = f"connection lost: {exc.lost.describe()}"
+        except RpcError:
+            pass  # an error response: compared like any other
+        self._compare("request", step, self.responses.get(_id_key(rid)), reason)
+
+    def _compare(self, kind: str, step: Step, live: dict[str, Any] | None, reason: str) -> None:
+        recorded = step.response
+        if recorded is None and live is None:
+            item = Item(kind, step.method, step.seq, SAME,
+                        reason="unanswered in the recording and live")
+        elif recorded is None:
+            item = Item(kind, step.method, step.seq, NEW, live=live,
+                        reason="the recording has no answer; the live server answered")
+        elif live is None:
+            item = Item(kind, step.method, step.seq, MISSING, recorded=recorded,
+                        reason=reason or "no live answer")
+        else:
+            result = diff(recorded, live, self.options.rules)
+            self._learn(result.ignored)
+            item = Item(kind, step.method, step.seq, SAME if result.same else CHANGED,
+                        changes=[c.to_json() for c in result.changes],
+                        ignored=len(result.ignored), recorded=recorded, live=live)
+        item.detail = _detail(step.params)
+        self.report.items.append(item)
+
+    def _learn(self, ignored: Iterable[Any]) -> None:
+        for change in ignored:
+            if change.path == "$.id" or change.kind != "changed":
+                continue
+            if isinstance(change.old, str) and isinstance(change.new, str) and change.old:
+                self.id_map[change.old] = change.new
+
+    def _remap(self, params: Any) -> Any:
+        if not self.id_map or params is None:
+            return params
+        return _substitute(copy.deepcopy(params), self.id_map)
+
+    def compare_server_requests(self, responders: RecordedResponders) -> None:
+        """Recorded server requests vs live ones, paired by method in order."""
+        live_by_method: dict[str, list[Any]] = {}
+        for msg in self.live_server_requests:
+            live_by_method.setdefault(str(msg.get("method")), []).append(msg.get("params"))
+        seen: dict[str, int] = {}
+        for exchange in self.plan.server_requests:
+            n = seen.get(exchange.method, 0)
+            seen[exchange.method] = n + 1
+            lives = live_by_method.get(exchange.method, [])
+            if exchange.method == "ping":
+                continue  # keep-alives come and go with timing
+            if n >= len(lives):
+                self.report.items.append(Item(
+                    "server-request", exchange.method, exchange.seq, MISSING,
+                    reason="the server sent this request in the recording, not live",
+                    recorded=exchange.params))
+                continue
+            # compared as messages without ids, so ignore paths read $.params.message
+            result = diff({"method": exchange.method, "params": exchange.params},
+                          {"method": exchange.method, "params": lives[n]}, self.options.rules)
+            self.report.items.append(Item(
+                "server-request", exchange.method, exchange.seq,
+                SAME if result.same else CHANGED, changes=[c.to_json() for c in result.changes],
+                ignored=len(result.ignored), recorded=exchange.params, live=lives[n]))
+        for method, lives in live_by_method.items():
+            if method == "ping":
+                continue
+            for extra in lives[seen.get(method, 0):]:
+                self.report.items.append(Item(
+                    "server-request", method, 0, NEW, live=extra,
+                    reason="the live server sent a request the recording does not have"))
+
+
+def _detail(params: Any) -> str:
+    if isinstance(params, dict):
+        for key in ("name", "uri"):
+            if isinstance(params.get(key), str):
+                return str(params[key])
+        ref = params.get("ref")
+        if isinstance(ref, dict):
+            return str(ref.get("name") or ref.get("uri") or "")
+    return ""
+
+
+def _ignore_progress(progress: float, total: float | None, message: str | None) -> None:
+    return None
+
+
+def _substitute(value: Any, mapping: dict[Any, Any]) -> Any:
+    if isinstance(value, dict):
+        return {k: _substitute(v, mapping) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_substitute(v, mapping) for v in value]
+    if isinstance(value, str) and value in mapping:
+        return mapping[value]
+    return value
