@@ -98,6 +98,8 @@ def main() -> None:
         app = mcp.streamable_http_app()
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # accepted sockets inherit it: no Nagle stall between the SSE headers and first event
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)  # connections queue from now on, before uvicorn takes over
     print(f"PORT {sock.getsockname()[1]}", flush=True)
