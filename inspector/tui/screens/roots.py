@@ -65,7 +65,7 @@ class RootsEditor(Widget):
     RootsEditor #add-row { height: auto; margin-top: 1; }
     RootsEditor #path { width: 2fr; }
     RootsEditor #root-name { width: 1fr; }
-    RootsEditor #add-row Button { margin-left: 1; }
+    RootsEditor #add-row Button { margin: 1 0 0 1; }
     RootsEditor #roots-status { height: auto; color: $text-muted; }
     """
 
@@ -182,7 +182,8 @@ class RootsScreen(ModalScreen[None]):
         width: 90%; max-width: 110; height: auto; max-height: 90%;
         border: thick $accent; background: $surface; padding: 0 1;
     }
-    RootsScreen #title { text-style: bold; margin-bottom: 1; }
+    RootsScreen #title { text-style: bold; }
+    RootsScreen .hint { color: $text-muted; margin-bottom: 1; }
     RootsScreen #close-row { height: auto; align-horizontal: right; }
     """
 
@@ -195,6 +196,8 @@ class RootsScreen(ModalScreen[None]):
         with Vertical(id="dialog"):
             yield Static("Roots: the folders this client offers the server (roots/list)",
                          id="title")
+            yield Static("enter adds the path; delete removes the highlighted root; every "
+                         "change sends notifications/roots/list_changed", classes="hint")
             yield RootsEditor(self.roots, on_change=self.on_change, id="editor")
             with Horizontal(id="close-row"):
                 yield Button("Close", id="close", compact=True)
