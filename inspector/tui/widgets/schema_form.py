@@ -81,12 +81,12 @@ class FieldWidget(Vertical):
     FieldWidget { height: auto; margin: 0 0 1 0; }
     FieldWidget > .field-head { height: auto; }
     FieldWidget > .field-head > .field-label { width: 1fr; height: auto; }
+    FieldWidget > .field-label { height: auto; }
     FieldWidget > .field-head > .field-bool { width: 1fr; }
     FieldWidget > .field-head > .null-toggle { width: auto; height: auto; border: none;
         padding: 0 1; }
     FieldWidget .field-help { color: $text-muted; height: auto; }
-    FieldWidget .field-error { color: $text-error; height: auto; display: none; }
-    FieldWidget .field-error.shown { display: block; }
+    FieldWidget > .field-error { color: $text-error; height: auto; }
     FieldWidget .foreign { color: $text-warning; height: auto; }
     FieldWidget Input { width: 1fr; }
     FieldWidget Select { width: 1fr; }
@@ -117,13 +117,16 @@ class FieldWidget(Vertical):
         group = isinstance(node, ObjectNode) and node.parent is not None
         is_null = node.nullable and node.is_null
         if not self.bare and (is_null or not group):
-            with Horizontal(classes="field-head"):
-                if isinstance(node, BoolNode) and not is_null:
-                    yield self._bool_box(node)
-                else:
-                    yield Static(_label(node), classes="field-label")
-                if node.nullable:
-                    yield self._null_toggle()
+            if not node.nullable and not isinstance(node, BoolNode):
+                yield Static(_label(node), classes="field-label")  # one widget, not a row
+            else:
+                with Horizontal(classes="field-head"):
+                    if isinstance(node, BoolNode) and not is_null:
+                        yield self._bool_box(node)
+                    else:
+                        yield Static(_label(node), classes="field-label")
+                    if node.nullable:
+                        yield self._null_toggle()
         if node.foreign is not MISSING:
             yield Static(
                 plain(
@@ -136,7 +139,7 @@ class FieldWidget(Vertical):
             yield from self._control(group)
         if node.description and not self.bare and not group:
             yield Static(Text(visible(node.description, multiline=True)), classes="field-help")
-        yield Static("", classes="field-error")
+        # the error line is mounted on demand: most fields never need one
 
     def _control(self, group: bool) -> ComposeResult:
         node = self.node
@@ -292,13 +295,16 @@ class FieldWidget(Vertical):
 
     # --- errors ----------------------------------------------------------------------
     def show_errors(self, messages: list[str]) -> None:
-        line = self.query_children(".field-error").first(Static)
-        if messages:
-            line.update(Text("\n".join(f"✗ {visible(m)}" for m in messages)))
-            line.add_class("shown")
+        """Show messages in a red line under the field (or remove it)."""
+        lines = self.query_children(".field-error")
+        if not messages:
+            lines.remove()
+            return
+        text = Text("\n".join(f"✗ {visible(m)}" for m in messages))
+        if lines:
+            lines.first(Static).update(text)
         else:
-            line.update("")
-            line.remove_class("shown")
+            self.mount(Static(text, classes="field-error shown"))
 
     # --- events (each handler only looks at its own controls) ---------------------------
     def _mine(self, widget: Widget) -> bool:
@@ -438,8 +444,6 @@ class SchemaForm(Widget, can_focus=False):
     SchemaForm > .form-errors.shown { display: block; }
     SchemaForm > VerticalScroll { height: auto; max-height: 100%; }
     SchemaForm > JsonEditor { display: none; }
-    SchemaForm.json-mode > JsonEditor { display: block; }
-    SchemaForm.json-mode > VerticalScroll { display: none; }
     """
 
     class Submitted(Message):
@@ -484,6 +488,8 @@ class SchemaForm(Widget, can_focus=False):
         self.send_button = send_button
         self._widgets: dict[int, FieldWidget] = {}
         self._issues: list[ValidationIssue] = []
+        self._json_mode = False
+        self._json_shown = ""  # the text the editor was given, to spot "no edit"
 
     # --- layout ----------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -502,7 +508,7 @@ class SchemaForm(Widget, can_focus=False):
 
     @property
     def json_mode(self) -> bool:
-        return self.has_class("json-mode")
+        return self._json_mode
 
     @property
     def editor(self) -> JsonEditor:
@@ -602,7 +608,8 @@ class SchemaForm(Widget, can_focus=False):
         """Form -> JSON text, or JSON text -> form (stays in the editor if invalid)."""
         if not self.json_mode:
             self.editor.set_value(self.root.value())
-            self.add_class("json-mode")
+            self._json_shown = self.editor.text
+            self._show_json(True)
             self.editor.text_area.focus()
             self._set_toggle_label("☰ Form")
             return
@@ -610,11 +617,19 @@ class SchemaForm(Widget, can_focus=False):
         if error is not None:
             self.editor.show_error(error)
             return
-        self.root.set_value(value)
-        self.remove_class("json-mode")
-        self._rebuild_fields()
+        self._show_json(False)
+        if self.editor.text != self._json_shown:  # not edited: keep the fields as they are
+            self.root.set_value(value)
+            self._rebuild_fields()
         self._set_toggle_label("{ } JSON")
         self.editor.show_error(None)
+
+    def _show_json(self, flag: bool) -> None:
+        # Show/hide the two children directly: a class on the form would restyle every
+        # field below it (slow with hundreds of fields).
+        self._json_mode = flag
+        self.editor.display = flag
+        self.query_one(".form-fields", VerticalScroll).display = not flag
 
     def _set_toggle_label(self, label: str) -> None:
         self.query_one("#toggle-json", Button).label = label
