@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import anyio
 import pytest
-from servers.http_scripted import Conn, Request, ScriptedServer, answer_basics
+from servers.http_scripted import Conn, Request, ScriptedServer, answer_basics, ok
 from servers.http_support import (
     Host,
     dead_port,
@@ -578,3 +580,63 @@ async def test_outgoing_bodies_are_the_exact_bytes() -> None:
     assert out[0].raw == raw and out[0].message["method"] == "initialize"
     accepted = [e for e in host.on(Channel.HTTP, Direction.IN) if e.meta.get("status") == 202]
     assert len(accepted) == 2
+
+
+async def test_events_after_the_response_are_shown_and_a_lingering_stream_does_not_block(
+) -> None:
+    async def handler(req: Request, conn: Conn) -> None:
+        if await answer_basics(req, conn):
+            return
+        await conn.start_sse()
+        await conn.event(ok(req, {"n": 1}))
+        await conn.event({"jsonrpc": "2.0", "method": "notifications/message",
+                          "params": {"level": "info", "data": "afterwards"}})
+        await conn.hang()  # never ends the stream
+
+    async with ScriptedServer(handler) as server:
+        transport = StreamableHttpTransport(server.url)
+        with anyio.fail_after(15):
+            async with running(transport) as host:
+                await handshake(transport, host)
+                started = time.monotonic()
+                await transport.send(request(2, "tools/list"))
+                assert (await host.wait_response(2))["result"] == {"n": 1}
+                assert time.monotonic() - started < 0.4
+                await host.wait(lambda: any(
+                    isinstance(m, dict) and m.get("params", {}).get("data") == "afterwards"
+                    for m in host.messages_in()))
+                await transport.send(request(3, "tools/list"))  # the next one is not held up
+                await host.wait_response(3)
+
+
+async def test_get_stream_polling_resumes_with_last_event_id() -> None:
+    async def handler(req: Request, conn: Conn) -> None:
+        if req.method == "GET":
+            await conn.start_sse()
+            if "last-event-id" not in req.headers:
+                await conn.event(None, id="g1", retry=50)  # prime, then close: poll me
+                return
+            await conn.event({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"},
+                             id="g2")
+            await conn.hang()
+        await answer_basics(req, conn)
+
+    async with ScriptedServer(handler) as server:
+        transport = StreamableHttpTransport(server.url)
+        with anyio.fail_after(15):
+            async with running(transport) as host:
+                await handshake(transport, host)
+                event = await host.wait(lambda: next(
+                    (e for e in host.on(Channel.SSE)
+                     if e.method == "notifications/tools/list_changed"), None))
+        gets = server.gets()
+        assert "last-event-id" not in gets[0].headers
+        assert gets[1].headers["last-event-id"] == "g1"
+        assert gets[1].time - gets[0].time >= 0.05
+    assert event.meta == {"stream": "get", "event_id": "g2", "event_type": "message"}
+
+
+def test_http_modules_stay_headless() -> None:
+    code = ("import sys, inspector.transports.detect, inspector.config; "
+            "assert 'textual' not in sys.modules, 'textual imported'")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

@@ -34,7 +34,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -616,12 +616,7 @@ class StreamableHttpTransport(Transport):
                 for ev in parser.feed(chunk):
                     done = self._on_sse(ev, stream, rid) or done
                 if done:
-                    # The server SHOULD end the stream now. Reading to its end (briefly)
-                    # shows anything that follows and lets the connection be reused.
-                    with anyio.move_on_after(DRAIN_TIMEOUT):
-                        async for chunk in chunks:
-                            for ev in parser.feed(chunk):
-                                self._on_sse(ev, stream, None)
+                    await self._drain(chunks, parser, stream)
                     return True
         except (httpx.HTTPError, SseError) as exc:
             self._emit(system_note(
@@ -631,6 +626,18 @@ class StreamableHttpTransport(Transport):
         if tail is not None:
             return self._on_sse(tail, stream, rid)
         return False
+
+    async def _drain(self, chunks: AsyncIterator[bytes], parser: SseParser,
+                     stream: _Stream) -> None:
+        """After the response the server SHOULD end the stream: reading on to its end
+        (briefly) shows anything that follows and lets the connection be reused."""
+        with anyio.move_on_after(DRAIN_TIMEOUT):
+            try:
+                async for chunk in chunks:
+                    for ev in parser.feed(chunk):
+                        self._on_sse(ev, stream, None)
+            except (httpx.HTTPError, SseError):
+                pass  # the response is in; a broken tail changes nothing
 
     def _on_sse(self, ev: SseEvent, stream: _Stream, rid: Any) -> bool:
         stream.events += 1
