@@ -292,3 +292,36 @@ def test_summary_work_is_bounded() -> None:
     assert len(row.text) <= 160 and row.text.startswith("k0=")
     bad = ev(IN, b"\xff" * 100_000)
     assert len(summarize(bad).text) <= 160
+
+
+def test_raw_bytes_across_small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunk boundaries (and frames bigger than a chunk) are invisible to readers."""
+    import inspector.record.store as store_module
+
+    monkeypatch.setattr(store_module, "CHUNK", 64)
+    s = EventStore()
+    frames = [b"needle-%d " % n + b"x" * (n * 7 % 50) for n in range(40)]
+    frames[10] = b"big " + b"needle " * 30  # larger than a chunk
+    frames[11] = b""
+    events = [ev(IN, f, channel=Channel.STDERR) for f in frames]
+    s.extend(events)
+    assert [s.raw(i) for i in range(len(s))] == frames
+    assert s.raw_bytes == sum(map(len, frames))
+    assert _view(s, "needle") == [i for i, f in enumerate(frames) if b"needle" in f]
+    assert _view(s, "NEEDLE-3") == [3] + list(range(30, 40))
+    assert _view(s, "big needle") == [10]
+    view = FilteredView(s, LogFilter.parse("xxxxx"))
+    while not view.step(budget=3):
+        pass
+    assert list(view.indices) == [i for i, f in enumerate(frames) if b"xxxxx" in f]
+
+
+def test_unanswered_requests_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import inspector.record.store as store_module
+
+    monkeypatch.setattr(store_module, "MAX_PENDING", 10)
+    s = EventStore()
+    s.extend(ev(OUT, request(n, "ping")) for n in range(30))
+    s.append(ev(IN, response(29, {})))
+    s.append(ev(IN, response(0, {})))  # too old: let go, so it stays unpaired
+    assert s.find_request(30) == 29 and s.find_request(31) is None

@@ -44,6 +44,8 @@ _PARSED = 1  # the event carried a parsed message (rebuild parses raw again)
 _EXTRA = 2  # meta / findings / a parse error that decode() would not reproduce
 _NOERR = 4  # neither message nor error (a note that was never parsed)
 _NOPAIR = -1
+MAX_PENDING = 65_536  # unanswered requests remembered for pairing (the oldest are let go)
+CHUNK = 4 << 20  # raw bytes live in fixed 4 MiB chunks: no big reallocations, no slack
 
 
 @runtime_checkable
@@ -77,23 +79,28 @@ class EventStore:
     """Append-only columns of wire events; see the module docstring."""
 
     def __init__(self) -> None:
-        self._raw = bytearray()
-        self._offsets = array("Q", [0])  # event i is _raw[_offsets[i]:_offsets[i + 1]]
+        # Raw bytes: closed chunks plus one open, preallocated chunk. Offsets are global
+        # (as if the chunks were one buffer); an event never straddles two chunks.
+        self._chunks: list[bytes | bytearray] = []
+        self._starts = array("Q", [0])  # global offset where chunk k starts (k = open one last)
+        self._open = bytearray(CHUNK)
+        self._fill = 0
+        self._offsets = array("Q", [0])  # event i is bytes _offsets[i]:_offsets[i + 1]
         self._time = array("d")
         self._mono = array("d")
-        self._seq = array("q")
+        self._seq = array("Q")
         self._dir = array("B")
         self._ch = array("B")
         self._kind = array("B")
         self._flags = array("B")
         self._method = array("I")  # index into _methods; 0 = none
-        self._pair = array("q")  # paired request/response index, -1 for none
+        self._pair = array("i")  # paired request/response index, -1 for none
         self._methods: list[str] = [""]
         self._method_code: dict[str, int] = {}
         self._extras: dict[int, _Extra] = {}
-        # Requests still waiting for their response: (direction code, id) -> index.
-        # Answered ones leave, so this stays small and ids may be reused.
-        self._pending: dict[tuple[int, Hashable], int] = {}
+        # Requests still waiting for their response, per direction code: id -> index.
+        # Answered ones leave, so these stay small and ids may be reused.
+        self._pending: tuple[dict[Hashable, int], ...] = tuple({} for _ in DIRECTIONS)
 
     # -- writing -----------------------------------------------------------------
 
@@ -101,8 +108,7 @@ class EventStore:
         """Store one event; returns its index."""
         i = len(self._time)
         raw = event.raw
-        self._raw += raw
-        self._offsets.append(len(self._raw))
+        self._offsets.append(self._store_raw(raw))
         self._time.append(event.time)
         self._mono.append(event.mono)
         self._seq.append(event.seq)
@@ -133,9 +139,12 @@ class EventStore:
             if kcode == _REQUEST:
                 mcode = self._intern(message.get("method"))
                 if hashable_id:
-                    self._pending[(dcode, msg_id)] = i
+                    pending = self._pending[dcode]
+                    pending[msg_id] = i
+                    if len(pending) > MAX_PENDING:  # never answered: stop holding memory
+                        del pending[next(iter(pending))]
             elif kcode in _RESPONSE_KINDS and hashable_id and dcode in _OPPOSITE:
-                req = self._pending.pop((_OPPOSITE[dcode], msg_id), None)
+                req = self._pending[_OPPOSITE[dcode]].pop(msg_id, None)
                 if req is not None:
                     pair = req
                     self._pair[req] = i
@@ -145,6 +154,35 @@ class EventStore:
         self._method.append(mcode)
         self._pair.append(pair)
         return i
+
+    def _store_raw(self, raw: bytes) -> int:
+        """Copy ``raw`` into the open chunk (or a chunk of its own); returns the end offset."""
+        n = len(raw)
+        if self._fill + n > CHUNK:
+            self._close_chunk()
+            if n > CHUNK:  # a huge frame gets a chunk of its own
+                self._chunks.append(bytes(raw))
+                self._starts.append(self._starts[-1] + n)
+                return self._starts[-1]
+        self._open[self._fill:self._fill + n] = raw
+        self._fill += n
+        return self._starts[-1] + self._fill
+
+    def _close_chunk(self) -> None:
+        if self._fill == 0:
+            return
+        del self._open[self._fill:]
+        self._chunks.append(self._open)
+        self._starts.append(self._starts[-1] + self._fill)
+        self._open = bytearray(CHUNK)
+        self._fill = 0
+
+    def _chunk_of(self, pos: int) -> int:
+        """The chunk holding the event that starts at global offset ``pos``."""
+        return bisect_right(self._starts, pos) - 1
+
+    def _buf(self, k: int) -> bytes | bytearray:
+        return self._chunks[k] if k < len(self._chunks) else self._open
 
     def extend(self, events: Iterable[WireEvent]) -> None:
         for event in events:
@@ -166,7 +204,12 @@ class EventStore:
         return len(self._time)
 
     def raw(self, i: int) -> bytes:
-        return bytes(self._raw[self._offsets[i]:self._offsets[i + 1]])
+        a, b = self._offsets[i], self._offsets[i + 1]
+        if a == b:
+            return b""
+        k = self._chunk_of(a)
+        base = self._starts[k]
+        return bytes(self._buf(k)[a - base:b - base])
 
     def raw_size(self, i: int) -> int:
         return self._offsets[i + 1] - self._offsets[i]
@@ -174,7 +217,7 @@ class EventStore:
     @property
     def raw_bytes(self) -> int:
         """Total raw bytes held."""
-        return len(self._raw)
+        return self._offsets[-1]
 
     def event(self, i: int) -> WireEvent:
         """The event rebuilt from its raw bytes and columns."""
@@ -265,7 +308,7 @@ class EventStore:
         """Approximate memory held by the columns and raw bytes (not the sparse dicts)."""
         cols = (self._offsets, self._time, self._mono, self._seq, self._dir, self._ch,
                 self._kind, self._flags, self._method, self._pair)
-        return len(self._raw) + sum(c.itemsize * len(c) for c in cols)
+        return self.raw_bytes + sum(c.itemsize * len(c) for c in cols)
 
     # -- filtering ---------------------------------------------------------------
 
@@ -278,19 +321,25 @@ class EventStore:
         check = self._column_check(flt)
         if flt.patterns:
             first, rest = flt.patterns[0], flt.patterns[1:]
-            buf, off = self._raw, self._offsets
+            off, starts = self._offsets, self._starts
             pos, end = off[start], off[stop]
+            k = self._chunk_of(pos)
             while pos < end:
-                m = first.search(buf, pos, end)
-                if m is None:
-                    break
-                i = bisect_right(off, m.start(), start, stop + 1) - 1
-                nxt = off[i + 1]
-                # A match running into the next frame is not a match of either.
-                if m.end() <= nxt and (check is None or check(i)) and all(
-                        p.search(buf, off[i], nxt) for p in rest):
-                    out.append(i)
-                pos = nxt
+                buf, base = self._buf(k), starts[k]
+                chunk_end = min(end, base + (len(buf) if k < len(self._chunks) else self._fill))
+                while pos < chunk_end:
+                    m = first.search(buf, pos - base, chunk_end - base)
+                    if m is None:
+                        break
+                    i = bisect_right(off, base + m.start(), start, stop + 1) - 1
+                    nxt = off[i + 1]
+                    # A match running into the next frame is not a match of either.
+                    if base + m.end() <= nxt and (check is None or check(i)) and all(
+                            p.search(buf, off[i] - base, nxt - base) for p in rest):
+                        out.append(i)
+                    pos = nxt
+                pos = max(pos, chunk_end)
+                k += 1
             return out
         if check is None:
             return array("I", range(start, stop))

@@ -1,0 +1,313 @@
+"""Message log under a flood: settle time, memory, key latency; stock Textual logs as peers.
+
+Runs headless (``App.run_test``) and prints figures:
+
+(a) append 1,000,000 events in batches to the store + ``MessageLog``: time spent in
+    ``append_events``, time to settle (from the last append until the last row was
+    rendered), resident memory added versus the raw bytes held (target: under 2x);
+(b) stream 10,000 events/s for ~5 s through an ``EventBatcher`` while a pilot presses
+    a key every 50 ms: the worst delay from a key press to the log handling it;
+(c) the same events written to Textual's stock ``Log`` (batched ``write_lines``) and
+    ``RichLog`` (one ``write`` per event) in the same run, and the ratios.
+
+    python bench/log_flood.py [--events 1000000] [--peer-events 100000] [--stream-seconds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from textual import events
+from textual.app import App, ComposeResult
+from textual.widget import Widget
+from textual.widgets import Log, RichLog
+
+from inspector.engine.events import Channel, Direction, WireEvent
+from inspector.engine.jsonrpc import encode, make_event, notification, request, response
+from inspector.tui.widgets.message_log import MessageLog
+
+SIZE = (160, 50)
+WORDS = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota",
+         "kappa", "lambda", "mu"]
+
+
+def make_events(start: int, count: int) -> list[WireEvent]:
+    """Realistic traffic: tool calls and results of varied size, progress, stderr."""
+    out: list[WireEvent] = []
+    now = time.time()
+    mono = time.monotonic()
+    for n in range(start, start + count):
+        phase = n % 6
+        if phase == 0:
+            msg: object = request(n, "tools/call", {
+                "name": "search", "arguments": {"query": " ".join(WORDS[: 2 + n % 6]),
+                                                "limit": n % 50}})
+            event = make_event(Direction.OUT, Channel.STDIN, encode(msg), message=msg)
+        elif phase == 1:
+            msg = notification("notifications/progress",
+                               {"progressToken": n - 1, "progress": n % 7, "total": 7})
+            event = make_event(Direction.IN, Channel.STDOUT, encode(msg), message=msg)
+        elif phase == 2:
+            text = " ".join(WORDS[(n + k) % len(WORDS)] for k in range(8 + n % 40))
+            msg = response(n - 2, {"content": [{"type": "text", "text": text}],
+                                   "isError": False})
+            event = make_event(Direction.IN, Channel.STDOUT, encode(msg), message=msg)
+        elif phase == 3:
+            event = make_event(Direction.IN, Channel.STDERR,
+                               f"DEBUG worker {n % 8}: handled search in {n % 97} ms".encode())
+        elif phase == 4:
+            msg = request(n, "ping")
+            event = make_event(Direction.OUT, Channel.STDIN, encode(msg), message=msg)
+        else:
+            msg = response(n - 1, {})
+            event = make_event(Direction.IN, Channel.STDOUT, encode(msg), message=msg)
+        event.seq = n + 1
+        event.time = now + n * 1e-4
+        event.mono = mono + n * 1e-4
+        out.append(event)
+    return out
+
+
+def rss_bytes() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+class Bench(App[None]):
+    def __init__(self, make_widget: Callable[[], Widget]) -> None:
+        super().__init__()
+        self.make_widget = make_widget
+        self.key_times: list[float] = []
+
+    def compose(self) -> ComposeResult:
+        yield self.make_widget()
+
+
+async def settle_ours(total: int, batch: int) -> dict[str, float]:
+    """(a): our log, ``total`` events in batches of ``batch``."""
+    app = Bench(lambda: MessageLog(id="log"))
+    async with app.run_test(size=SIZE) as pilot:
+        log = app.query_one(MessageLog)
+        lines = log.lines
+        rendered_at: dict[int, float] = {}
+        render_row = lines.render_row
+
+        def spy(index: int, width: int):  # type: ignore[no-untyped-def]
+            rendered_at.setdefault(index, time.perf_counter())
+            return render_row(index, width)
+
+        lines.render_row = spy  # type: ignore[method-assign]
+        await pilot.pause()
+        gc.collect()
+        rss0 = rss_bytes()
+        appending = 0.0
+        worst_batch = 0.0
+        last_append = 0.0
+        for start in range(0, total, batch):
+            events = make_events(start, min(batch, total - start))  # not timed
+            t0 = time.perf_counter()
+            log.append_events(events)
+            elapsed = time.perf_counter() - t0
+            appending += elapsed
+            worst_batch = max(worst_batch, elapsed)
+            last_append = t0
+            del events
+            await pilot.pause()  # let the screen refresh, as 50 ms ticks would
+        with_deadline = time.perf_counter() + 30
+        while total - 1 not in rendered_at and time.perf_counter() < with_deadline:
+            await asyncio.sleep(0.001)
+        settle = rendered_at.get(total - 1, float("inf")) - last_append
+        gc.collect()
+        rss = rss_bytes() - rss0
+        store = log.store
+        return {"events": total, "append_s": appending, "worst_batch_ms": worst_batch * 1000,
+                "settle_s": settle, "raw_mib": store.raw_bytes / 2**20,
+                "rss_mib": rss / 2**20, "ratio": rss / store.raw_bytes,
+                "columns_ratio": store.nbytes() / store.raw_bytes,
+                "rows_rendered": lines.rendered_rows}
+
+
+async def key_latency(rate: int, seconds: float) -> dict[str, float]:
+    """(b): stream ``rate`` events/s through the batcher; press a key every 50 ms."""
+    app = Bench(lambda: MessageLog(id="log"))
+    async with app.run_test(size=SIZE) as pilot:
+        log = app.query_one(MessageLog)
+        lines = log.lines
+        lines.focus()
+        batcher = log.make_batcher()
+        handled: list[float] = []
+        move = lines.move_cursor
+
+        def spy(row: int | None, *, post: bool = True) -> None:
+            handled.append(time.perf_counter())
+            move(row, post=post)
+
+        lines.move_cursor = spy  # type: ignore[method-assign]
+        stop = time.perf_counter() + seconds
+        sent = 0
+
+        async def produce() -> None:
+            nonlocal sent
+            tick = 0.01
+            per_tick = int(rate * tick)
+            next_at = time.perf_counter()
+            while time.perf_counter() < stop:
+                for event in make_events(sent, per_tick):
+                    batcher.push(event)  # what a session observer does, synchronously
+                sent += per_tick
+                next_at += tick
+                await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+
+        producer = asyncio.create_task(produce())
+        delays: list[float] = []
+        keys = ["up", "up", "pageup", "down", "pagedown", "up", "home", "end"]
+        n = 0
+        while time.perf_counter() < stop:
+            before = len(handled)
+            pressed = time.perf_counter()
+            # Post the key as the driver would; pilot.press waits for idle, which a
+            # flood never gives it.
+            app.post_message(events.Key(keys[n % len(keys)], None))
+            n += 1
+            deadline = time.perf_counter() + 5
+            while len(handled) == before and time.perf_counter() < deadline:
+                await asyncio.sleep(0.001)
+            if len(handled) > before:
+                delays.append(handled[before] - pressed)
+            await asyncio.sleep(max(0.0, 0.05 - (time.perf_counter() - pressed)))
+        await producer
+        batcher.flush()
+        await pilot.pause()
+        delays.sort()
+        return {"events": sent, "rate": sent / seconds, "presses": len(delays),
+                "worst_ms": delays[-1] * 1000 if delays else float("inf"),
+                "p50_ms": delays[len(delays) // 2] * 1000 if delays else float("inf"),
+                "shown": log.shown}
+
+
+async def peer_log(total: int, batch: int, rich: bool,
+                   per_line: bool = False) -> dict[str, float]:
+    """(c): stock ``Log`` (batched ``write_lines`` or ``write_line`` per event) or
+    ``RichLog`` (one ``write`` per event)."""
+    app = Bench(lambda: RichLog(max_lines=None) if rich else Log(max_lines=None))
+    async with app.run_test(size=SIZE) as pilot:
+        widget = app.query_one(RichLog if rich else Log)
+        await pilot.pause()
+        gc.collect()
+        rss0 = rss_bytes()
+        raw = 0
+        writing = 0.0
+        for start in range(0, total, batch):
+            events = make_events(start, min(batch, total - start))
+            texts = [e.raw.decode("utf-8", "replace") for e in events]
+            raw += sum(len(e.raw) for e in events)
+            t0 = time.perf_counter()
+            if isinstance(widget, RichLog):
+                for text in texts:
+                    widget.write(text)
+            elif per_line:
+                for text in texts:
+                    widget.write_line(text)
+            else:
+                widget.write_lines(texts)
+            writing += time.perf_counter() - t0
+            await pilot.pause()
+        t0 = time.perf_counter()
+        await pilot.pause()
+        settle = time.perf_counter() - t0
+        gc.collect()
+        rss = rss_bytes() - rss0
+        return {"events": total, "append_s": writing, "settle_s": settle,
+                "rss_mib": rss / 2**20, "ratio": rss / raw}
+
+
+def show(title: str, figures: dict[str, float]) -> None:
+    parts = []
+    for key, value in figures.items():
+        parts.append(f"{key}={value:,.3f}" if isinstance(value, float) else f"{key}={value:,}")
+    print(f"{title:<34} " + "  ".join(parts), flush=True)
+
+
+def run_case(case: str, n: int, args: argparse.Namespace) -> dict[str, float]:
+    """Each case in a fresh interpreter, so resident-memory deltas are its own."""
+    cmd = [sys.executable, __file__, "--case", case, "--n", str(n), "--batch", str(args.batch),
+           "--stream-rate", str(args.stream_rate), "--stream-seconds", str(args.stream_seconds)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=900, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"case {case} failed:\n{done.stderr[-3000:]}")
+    figures: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return figures
+
+
+async def one_case(args: argparse.Namespace) -> dict[str, float]:
+    if args.case == "ours":
+        return await settle_ours(args.n, args.batch)
+    if args.case == "stream":
+        return await key_latency(args.stream_rate, args.stream_seconds)
+    return await peer_log(args.n, args.batch, rich=args.case == "richlog",
+                          per_line=args.case == "log-line")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--batch", type=int, default=5_000)
+    parser.add_argument("--peer-events", type=int, default=100_000)
+    parser.add_argument("--richlog-events", type=int, default=20_000)
+    parser.add_argument("--stream-rate", type=int, default=10_000)
+    parser.add_argument("--stream-seconds", type=float, default=5.0)
+    parser.add_argument("--case", help=argparse.SUPPRESS)
+    parser.add_argument("--n", type=int, default=0, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.case:
+        print(json.dumps(asyncio.run(one_case(args))))
+        return
+
+    peer_n, rich_n = args.peer_events, args.richlog_events
+    ours_small = run_case("ours", peer_n, args)
+    show(f"(c) MessageLog {peer_n:,}", ours_small)
+    log_peer = run_case("log", peer_n, args)
+    show(f"(c) textual Log.write_lines {peer_n:,}", log_peer)
+    line_peer = run_case("log-line", peer_n, args)
+    show(f"(c) textual Log.write_line {peer_n:,}", line_peer)
+    ours_rich = run_case("ours", rich_n, args)
+    show(f"(c) MessageLog {rich_n:,}", ours_rich)
+    rich_peer = run_case("richlog", rich_n, args)
+    show(f"(c) textual RichLog.write {rich_n:,}", rich_peer)
+    big = run_case("ours", args.events, args)
+    show(f"(a) MessageLog {args.events:,}", big)
+    stream = run_case("stream", 0, args)
+    show("(b) stream + keys", stream)
+
+    def total(f: dict[str, float]) -> float:
+        return f["append_s"] + f["settle_s"]
+
+    def ratio(peer: dict[str, float], ours: dict[str, float]) -> str:
+        return (f"time {total(peer) / total(ours):,.2f}x, "
+                f"memory {peer['rss_mib'] / max(ours['rss_mib'], 0.1):,.2f}x")
+
+    print()
+    print(f"(a) settle after last batch: {big['settle_s'] * 1000:,.0f} ms (target < 2,000 ms); "
+          f"memory {big['ratio']:.2f}x raw bytes (target < 2x; columns alone "
+          f"{big['columns_ratio']:.2f}x); append {big['append_s']:.2f} s for "
+          f"{args.events:,} events")
+    print(f"(b) worst key delay {stream['worst_ms']:,.1f} ms (target < 100 ms), "
+          f"median {stream['p50_ms']:,.1f} ms, {stream['presses']:.0f} presses at "
+          f"{stream['rate']:,.0f} events/s")
+    print(f"(c) peer / MessageLog at {peer_n:,}: Log.write_lines {ratio(log_peer, ours_small)}; "
+          f"Log.write_line {ratio(line_peer, ours_small)}")
+    print(f"(c) peer / MessageLog at {rich_n:,}: RichLog.write {ratio(rich_peer, ours_rich)}")
+
+
+if __name__ == "__main__":
+    main()
