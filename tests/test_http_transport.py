@@ -601,7 +601,7 @@ async def test_events_after_the_response_are_shown_and_a_lingering_stream_does_n
                 started = time.monotonic()
                 await transport.send(request(2, "tools/list"))
                 assert (await host.wait_response(2))["result"] == {"n": 1}
-                assert time.monotonic() - started < 0.4
+                assert time.monotonic() - started < 2  # not held until the stream ends
                 await host.wait(lambda: any(
                     isinstance(m, dict) and m.get("params", {}).get("data") == "afterwards"
                     for m in host.messages_in()))
