@@ -51,6 +51,7 @@ class InspectorApp(App[int]):
         Binding("4", "catalog('prompts')", "Prompts", show=False),
         Binding("5", "server_info", "Server", show=False),
         Binding("g", "focus_log", "Log", show=False),
+        Binding("escape", "focus_catalog", "Catalog", show=False),
         Binding("l", "cycle_log", "Log size"),
         Binding("d", "toggle_detail", "Detail"),
         Binding("i", "server_info", "Server"),
@@ -94,7 +95,8 @@ class InspectorApp(App[int]):
         yield Footer()
 
     def on_mount(self) -> None:
-        status = self.query_one(StatusBar)
+        status = self._status = self.query_one(StatusBar)
+        self._log = self.query_one(MessageLog)
         self.query_one("#detail").display = False
         tabs = self.query_one("#catalog-tabs", TabbedContent)
         tabs.add_pane(TabPane("Server", ServerPane(id="server"), id="tab-server"))
@@ -132,8 +134,9 @@ class InspectorApp(App[int]):
         await self.controller.run()
 
     def _refresh_status(self) -> None:
-        status = self.query_one(StatusBar)
-        log = self.query_one(MessageLog)
+        status, log = self._status, self._log
+        if not status.is_attached:
+            return  # the app is shutting down
         status.events = len(log.source)
         session = self.controller.session if self.controller else None
         status.pending = len(session.pending) if session else 0
@@ -299,6 +302,13 @@ class InspectorApp(App[int]):
 
     def action_catalog(self, kind: str) -> None:
         self.query_one(Catalog).action_tab(kind)
+
+    def action_focus_catalog(self) -> None:
+        """Leave a form field (where 1-4 type digits) for the current catalog list."""
+        tabs = self.query_one("#catalog-tabs", TabbedContent)
+        kind = (tabs.active or "tab-tools").removeprefix("tab-")
+        if kind in dict(KINDS):
+            self.action_catalog(kind)
 
     def action_focus_log(self) -> None:
         self.query_one(MessageLog).lines.focus()

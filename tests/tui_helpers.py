@@ -1,0 +1,60 @@
+"""Helpers for Pilot tests of the whole app."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+from rich.console import Console
+from textual.pilot import Pilot
+
+from inspector.tui.app import InspectorApp
+from inspector.tui.widgets.catalog import Catalog
+from inspector.tui.widgets.message_log import MessageLog
+
+
+async def wait_for(pilot: Pilot[Any], condition: Any, timeout: float = 15.0) -> None:
+    """Pause the pilot until ``condition()`` is true (bounded)."""
+    with anyio.fail_after(timeout):
+        while not condition():
+            await pilot.pause(0.05)
+
+
+async def wait_connected(pilot: Pilot[Any]) -> None:
+    app = pilot.app
+    assert isinstance(app, InspectorApp)
+    await wait_for(pilot, lambda: app.controller is not None and app.controller.connected
+                   and app.query_one(Catalog).items["prompts"])
+
+
+def plain(renderable: Any, width: int = 120) -> str:
+    """What a Rich renderable shows, as plain text."""
+    console = Console(width=width, record=True, color_system=None, file=open("/dev/null", "w"))
+    console.print(renderable)
+    return console.export_text()
+
+
+def log_methods(app: InspectorApp) -> list[str | None]:
+    source = app.query_one(MessageLog).source
+    return [source.method(i) for i in range(len(source))]
+
+
+def screen_text(app: InspectorApp) -> str:
+    """Every visible line of the screen as text (what a user would read)."""
+    lines = app.screen._compositor.render_update(full=True)  # type: ignore[attr-defined]
+    return plain(lines, width=app.size.width)
+
+
+async def select_item(pilot: Pilot[Any], kind: str, name: str) -> None:
+    """Select a catalog item by name through the list, like a user."""
+    app = pilot.app
+    catalog = app.query_one(Catalog)
+    index = next(i for i, item in enumerate(catalog.items[kind])
+                 if item.get("name") == name or item.get("uri") == name
+                 or item.get("uriTemplate") == name)
+    catalog.action_tab(kind)
+    options = app.query_one(f"#list-{kind}")
+    options.highlighted = index  # type: ignore[attr-defined]
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause(0.2)
