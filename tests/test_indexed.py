@@ -167,3 +167,21 @@ def test_close_stops_the_indexer(big: tuple[Path, int]) -> None:
     f.start_thread(budget=1 << 16)
     f.close()
     assert not any(t.name == "session-index" and t.is_alive() for t in threading.enumerate())
+
+
+def test_refresh_picks_up_a_file_still_being_written(recording: Path, tmp_path: Path) -> None:
+    whole = recording.read_bytes()
+    live = tmp_path / "live.jsonl"
+    cut = len(whole) // 2
+    live.write_bytes(whole[:cut])
+    with IndexedSessionFile(live) as f:
+        before = len(f)
+        assert f.done and (f.torn or whole[cut - 1:cut] == b"\n")
+        assert not f.refresh()  # nothing new yet
+        with open(live, "ab") as fh:
+            fh.write(whole[cut:])
+        assert f.refresh() and not f.done
+        f.index_all()
+        assert len(f) == len(read_session(recording).events) > before
+        assert not f.torn and not f.warnings
+        assert [f.event(i) for i in range(len(f))] == read_session(recording).events

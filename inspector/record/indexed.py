@@ -81,6 +81,7 @@ class IndexedSessionFile:
             self._fh.close()
             raise
         self._pos = len(first) if first.endswith(b"\n") else self.size
+        self._torn_at = -1  # the file size when the last line was found torn
         self._starts = array("Q")
         # Facts learnt when an event is first decoded, so filters and rows need not
         # decode it again: kind/direction/channel packed in one byte (0 = not yet),
@@ -108,30 +109,39 @@ class IndexedSessionFile:
 
     @property
     def done(self) -> bool:
-        return self._pos >= self.size
+        return self._pos >= self.size or self._torn_at == self.size
 
     @property
     def progress(self) -> float:
         """Indexed fraction of the file, 0.0 .. 1.0."""
-        return 1.0 if not self.size else min(1.0, self._pos / self.size)
+        return 1.0 if self.done else self._pos / self.size
 
     def index_step(self, budget: int = CHUNK) -> bool:
-        """Index about ``budget`` more bytes; returns True when the whole file is indexed."""
+        """Index about ``budget`` more bytes; returns True when the whole file is indexed.
+
+        Chunks are read with ``pread`` (not through the map), so indexing leaves no
+        file pages mapped into the process: its RSS stays the index, not the file.
+        """
         with self._lock:
             if self.done:
                 return True
-            mm, pos, size = self._mm, self._pos, self.size
-            end = min(size, pos + max(budget, 1))
-            if end < size:
-                cut = mm.rfind(b"\n", pos, end)
-                if cut < 0:  # a line longer than the budget: take it whole
-                    cut = mm.find(b"\n", end)
-                end = size if cut < 0 else cut + 1
-            chunk = mm[pos:end]
-            complete = chunk.endswith(b"\n")
-            starts = self._scan(chunk, pos, complete)
+            pos, size, fd = self._pos, self.size, self._fh.fileno()
+            chunk = os.pread(fd, min(max(budget, 1), size - pos), pos)
+            cut = chunk.rfind(b"\n")
+            while cut < 0 and pos + len(chunk) < size:  # a line longer than the budget
+                more = os.pread(fd, min(max(budget, 1 << 20), size - pos - len(chunk)),
+                                pos + len(chunk))
+                if not more:
+                    break
+                chunk += more
+                cut = chunk.rfind(b"\n")
+            # stop at the last whole line (the rest is the next chunk's), without a copy
+            length = cut + 1 if pos + len(chunk) < size else len(chunk)
+            complete = chunk.endswith(b"\n", 0, length)
+            starts = self._scan(chunk, length, pos, complete)
+            end = pos + length
             if not complete:
-                self._tail(chunk, pos, starts)
+                end = self._tail(chunk, pos, starts)
             # columns first, offsets last: len() counts offsets, so a reader never sees
             # an event whose columns are not there yet
             self._facts.extend(bytes(len(starts)))
@@ -140,11 +150,30 @@ class IndexedSessionFile:
             self._pos = end
             return self.done
 
-    def _scan(self, chunk: bytes, base: int, complete: bool) -> array[int]:
-        """Start offsets of the complete event lines in ``chunk`` (fast path: no per-line
-        parsing; counting the line-start marker proves every line looks like an event)."""
+    def refresh(self) -> bool:
+        """Pick up bytes appended since opening (a file still being recorded); returns
+        True when the file grew. Call it from the thread that reads events."""
+        with self._lock:
+            size = os.fstat(self._fh.fileno()).st_size
+            if size <= self.size:
+                return False
+            old, self._mm = self._mm, mmap.mmap(self._fh.fileno(), 0, access=mmap.ACCESS_READ)
+            if isinstance(old, mmap.mmap):
+                old.close()
+            self.size = size
+            if self.torn:  # the torn line may be whole now: it is read again
+                self.torn = False
+                self.warnings = [w for w in self.warnings if "torn last line" not in w]
+            self._torn_at = -1
+            self._pairs = {k: v for k, v in self._pairs.items() if v >= 0}
+            return True
+
+    def _scan(self, chunk: bytes, length: int, base: int, complete: bool) -> array[int]:
+        """Start offsets of the complete event lines in ``chunk[:length]`` (fast path: no
+        per-line parsing; counting the line-start marker proves every line looks like an
+        event)."""
         starts = array("Q")
-        body_end = len(chunk) if complete else chunk.rfind(b"\n") + 1
+        body_end = length if complete else chunk.rfind(b"\n", 0, length) + 1
         if body_end <= 0:
             return starts
         find, add = chunk.find, starts.append
@@ -167,20 +196,23 @@ class IndexedSessionFile:
                                      f"(at byte {start})")
         return good
 
-    def _tail(self, chunk: bytes, base: int, starts: array[int]) -> None:
-        """The last line has no newline: keep it if it decodes, else skip it as torn."""
+    def _tail(self, chunk: bytes, base: int, starts: array[int]) -> int:
+        """The last line has no newline: keep it if it decodes, else skip it as torn.
+        Returns where indexing stands (a torn line is read again after ``refresh``)."""
         at = chunk.rfind(b"\n") + 1
         tail = chunk[at:]
         if not tail.strip():
-            return
+            return base + len(chunk)
         try:
             decode_event(tail)
         except (ValueError, KeyError, TypeError):
             self.torn = True
+            self._torn_at = self.size
             self.warnings.append(f"{self.path}: skipped a torn last line ({len(tail)} bytes; "
                                  "the recording was cut short)")
-            return
+            return base + at
         starts.append(base + at)
+        return base + len(chunk)
 
     def index_all(self) -> None:
         while not self.index_step():
