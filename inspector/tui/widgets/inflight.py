@@ -1,0 +1,232 @@
+"""The in-flight view: requests awaiting an answer, with elapsed time, progress and cancel.
+
+    view = InFlightView()            # mount anywhere
+    view.attach(session)             # after the session exists (again after a reconnect)
+
+Rows come from ``session.pending`` (redrawn four times a second) and, below them, the
+last finished requests with their outcome. ``c`` (or delete) cancels the request
+under the cursor: ``notifications/cancelled`` goes out and the call fails locally.
+A response that arrives after that is marked "late response" (the session puts a
+``late-response`` finding on its event; this view shows it on the row).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import OrderedDict
+from dataclasses import dataclass
+from time import monotonic
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import DataTable, Static
+from textual.widgets.data_table import RowDoesNotExist
+
+from inspector.engine.events import Direction, WireEvent
+from inspector.engine.jsonrpc import RequestId
+from inspector.engine.session import PendingRequest, Session
+from inspector.tui.safe_text import one_line, safe_text
+
+BAR_WIDTH = 16
+RECENT = 30  # finished requests kept on show
+REFRESH = 0.25
+
+
+def describe(method: str, params: Any) -> str:
+    """The method plus what it is about (tool name, uri, prompt name)."""
+    if isinstance(params, dict):
+        for key in ("name", "uri", "taskId"):
+            if isinstance(params.get(key), str):
+                return f"{method} {params[key]}"
+    return method
+
+
+def progress_bar(progress: float | None, total: float | None, width: int = BAR_WIDTH) -> Text:
+    """A text progress bar; without a total it shows the count alone."""
+    if progress is None:
+        return Text("waiting", style="dim")
+    if total and total > 0:
+        share = max(0.0, min(1.0, progress / total))
+        filled = round(share * width)
+        bar = Text("█" * filled, style="green")
+        bar.append("░" * (width - filled), style="dim")
+        bar.append(f" {progress:g}/{total:g}")
+        return bar
+    return Text(f"▸ {progress:g} (no total)", style="cyan")
+
+
+@dataclass
+class Finished:
+    id: RequestId
+    label: str
+    started: float
+    ended: float
+    outcome: str  # ok | error | cancelled | timeout
+    detail: str = ""
+    late: float | None = None  # seconds after giving up that a late response came
+
+
+class InFlightView(Widget):
+    """Pending requests on top, recent finished ones below; cancel with ``c``."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "cancel", "Cancel request"),
+        Binding("delete", "cancel", "Cancel request", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    InFlightView { height: 1fr; }
+    InFlightView > #inflight-title { height: 1; text-style: bold; }
+    InFlightView > DataTable { height: 1fr; }
+    """
+
+    class Cancelled(Message):
+        """The user cancelled a pending request (``sent`` is False if it had finished)."""
+
+        def __init__(self, request_id: RequestId, label: str, sent: bool) -> None:
+            super().__init__()
+            self.request_id = request_id
+            self.label = label
+            self.sent = sent
+
+    def __init__(self, session: Session | None = None, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.session: Session | None = None
+        self.finished: OrderedDict[RequestId, Finished] = OrderedDict()
+        self._started: dict[RequestId, tuple[str, float]] = {}
+        self._given_up: dict[RequestId, tuple[str, str]] = {}  # id -> (outcome, reason)
+        if session is not None:
+            self.attach(session)
+
+    def compose(self) -> ComposeResult:
+        yield Static("In flight", id="inflight-title")
+        table: DataTable[Any] = DataTable(id="inflight-table", cursor_type="row",
+                                          zebra_stripes=True)
+        table.add_columns("id", "request", "elapsed", "progress", "status / message")
+        yield table
+
+    def on_mount(self) -> None:
+        self.set_interval(REFRESH, self.refresh_rows)
+        self.refresh_rows()
+
+    # -- the session -------------------------------------------------------------------
+
+    def attach(self, session: Session) -> None:
+        if self.session is not None:
+            self.session.remove_observer(self._observe)
+        self.session = session
+        self.finished.clear()
+        self._started.clear()
+        self._given_up.clear()
+        session.add_observer(self._observe)
+
+    def _observe(self, event: WireEvent) -> None:
+        """Called by the session for every event (synchronously, on the app's loop)."""
+        message = event.message
+        if not isinstance(message, dict):
+            return
+        if event.direction is Direction.OUT:
+            if "method" in message and "id" in message:
+                label = describe(str(message["method"]), message.get("params"))
+                self._started[message["id"]] = (label, monotonic())
+            elif message.get("method") == "notifications/cancelled":
+                params = message.get("params") or {}
+                reason = str(params.get("reason", ""))
+                outcome = "timeout" if reason.startswith("timed out") else "cancelled"
+                self._finish(params.get("requestId"), outcome, reason)
+        elif event.direction is Direction.IN and "method" not in message and "id" in message:
+            id_ = message["id"]
+            late = any(f.code == "late-response" for f in event.findings)
+            if late and id_ in self.finished:
+                done = self.finished[id_]
+                done.late = monotonic() - done.ended
+            elif not late:
+                error = message.get("error")
+                detail = str(error.get("message", "")) if isinstance(error, dict) else ""
+                self._finish(id_, "error" if error is not None else "ok", detail)
+
+    def _finish(self, id_: Any, outcome: str, detail: str) -> None:
+        if id_ is None or id_ in self.finished:
+            return
+        label, started = self._started.pop(id_, ("?", monotonic()))
+        self.finished[id_] = Finished(id_, label, started, monotonic(), outcome, detail)
+        while len(self.finished) > RECENT:
+            self.finished.popitem(last=False)
+
+    # -- drawing -----------------------------------------------------------------------
+
+    def pending(self) -> list[PendingRequest]:
+        if self.session is None:
+            return []
+        return [p for p in self.session.pending.values() if not p.done.is_set()]
+
+    def refresh_rows(self) -> None:
+        table = self.query_one("#inflight-table", DataTable)
+        cursor_key = self._cursor_key(table)
+        table.clear()
+        pending = self.pending()
+        for item in pending:
+            message = safe_text(one_line(item.message, 80)) if item.message else Text("running")
+            table.add_row(safe_text(str(item.id)), safe_text(describe(item.method, item.params)),
+                          f"{item.elapsed:6.1f} s", progress_bar(item.progress, item.total),
+                          message, key=f"p:{item.id}")
+        for done in reversed(self.finished.values()):
+            table.add_row(Text(str(done.id), style="dim"), safe_text(done.label, "dim"),
+                          Text(f"{done.ended - done.started:6.1f} s", style="dim"), Text(""),
+                          self._outcome(done), key=f"f:{done.id}")
+        title = Text(f"In flight: {len(pending)} pending")
+        if self.finished:
+            title.append(f", {len(self.finished)} recent")
+        if pending:
+            title.append("   c cancels the highlighted request", style="dim")
+        self.query_one("#inflight-title", Static).update(title)
+        if cursor_key is not None:
+            with contextlib.suppress(RowDoesNotExist):  # gone: the cursor stays where it fell
+                table.move_cursor(row=table.get_row_index(cursor_key))
+
+    @staticmethod
+    def _cursor_key(table: DataTable[Any]) -> str | None:
+        if table.row_count == 0:
+            return None
+        try:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        except Exception:
+            return None
+        return key
+
+    @staticmethod
+    def _outcome(done: Finished) -> Text:
+        styles = {"ok": "green", "error": "red", "cancelled": "yellow", "timeout": "yellow"}
+        text = Text(done.outcome, style=styles.get(done.outcome, ""))
+        if done.detail:
+            text.append_text(safe_text(f"  {one_line(done.detail, 60)}", "dim"))
+        if done.late is not None:
+            text.append(f"  ⚠ late response (+{done.late:.1f} s)", style="bold magenta")
+        return text
+
+    # -- cancel ------------------------------------------------------------------------
+
+    def selected_pending(self) -> PendingRequest | None:
+        table = self.query_one("#inflight-table", DataTable)
+        key = self._cursor_key(table)
+        if key is None or not key.startswith("p:") or self.session is None:
+            return None
+        for item in self.pending():
+            if f"p:{item.id}" == key:
+                return item
+        return None
+
+    async def action_cancel(self) -> None:
+        self.refresh_rows()  # act on what is pending now, not at the last redraw
+        item = self.selected_pending()
+        if item is None or self.session is None:
+            self.app.bell()
+            return
+        sent = await self.session.cancel(item.id, "cancelled by the user")
+        label = describe(item.method, item.params)
+        self.post_message(self.Cancelled(item.id, label, sent))
+        self.refresh_rows()
