@@ -185,3 +185,14 @@ def test_refresh_picks_up_a_file_still_being_written(recording: Path, tmp_path: 
         assert len(f) == len(read_session(recording).events) > before
         assert not f.torn and not f.warnings
         assert [f.event(i) for i in range(len(f))] == read_session(recording).events
+
+
+def test_event_lines_with_other_key_orders_are_kept(recording: Path, tmp_path: Path) -> None:
+    """Another writer (or a pretty-printer) may sort the keys: still events, just slower."""
+    lines = recording.read_bytes().splitlines()
+    resorted = tmp_path / "sorted.jsonl"
+    body = [json.dumps(json.loads(line), sort_keys=True).encode() for line in lines[1:]]
+    resorted.write_bytes(b"\n".join([lines[0], *body]) + b"\n")
+    with IndexedSessionFile(resorted) as f:
+        assert len(f) == len(lines) - 1 and not f.warnings
+        assert [f.event(i) for i in range(len(f))] == read_session(recording).events

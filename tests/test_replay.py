@@ -227,3 +227,65 @@ async def test_replay_in_process_renews_progress_tokens(recording: Path) -> None
                 and e.message["params"]["name"] == "steps")
     token = sent["params"]["_meta"]["progressToken"]
     assert all(p["params"]["progressToken"] == token for p in progress)
+
+
+# -- the bundled demo server and its changed variant, recorded with --cli --record ----------
+
+
+@pytest.fixture(scope="module")
+def demo_recordings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("demo")
+    calls = {
+        "list": ("--method", "tools/list"),
+        "add": ("--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=2",
+                "--tool-arg", "b=3"),
+    }
+    paths = {}
+    for name, args in calls.items():
+        path = folder / f"{name}.jsonl"
+        done = cli("--cli", "--record", str(path), *args, "--", PY, "-m", "inspector.demo")
+        assert done.returncode == 0, done.stderr
+        paths[name] = path
+    return paths
+
+
+def test_demo_recording_replays_clean(demo_recordings: dict[str, Path]) -> None:
+    for path in demo_recordings.values():
+        done = cli("--cli", "replay", str(path), "--against", "--", PY, "-m", "inspector.demo")
+        assert done.returncode == 0, done.stdout
+        report = json.loads(done.stdout)
+        assert report["summary"]["changed"] == 0 and report["summary"]["same"] >= 2
+
+
+def test_demo_changed_variant_is_caught(demo_recordings: dict[str, Path]) -> None:
+    done = cli("--cli", "replay", str(demo_recordings["add"]), "--against", "--", PY, "-m",
+               "inspector.demo", "--variant", "changed")
+    assert done.returncode == 1
+    report = json.loads(done.stdout)
+    (init,) = items_by(report, "initialize")
+    assert init["changes"][0]["path"] == "$.result.serverInfo.version"
+    (add,) = items_by(report, "tools/call", "add")
+    assert add["changes"] == [{"path": "$.result.content[0].text", "kind": "changed",
+                               "old": "2 + 3 = 5", "new": "sum: 5"}]
+    done = cli("replay", str(demo_recordings["list"]), "--against", "--", PY, "-m",
+               "inspector.demo", "--variant", "changed")
+    assert done.returncode == 1 and "legacy_search" in done.stdout
+
+
+def test_http_recording_replays_against_the_url(tmp_path: Path) -> None:
+    """Recorded over Streamable HTTP (SSE responses), replayed against the same URL:
+    HTTP status lines and session ids stay out of the comparison."""
+    from servers.http_support import sdk_server
+
+    path = tmp_path / "http.jsonl"
+    with sdk_server("sse") as base:
+        url = base + "/mcp"
+        done = cli("--cli", "--record", str(path), "--method", "tools/call", "--tool-name",
+                   "add", "--tool-arg", "a=20", "--tool-arg", "b=22", url)
+        assert done.returncode == 0, done.stderr
+        assert '"ch": "http"' in path.read_text()
+        done = cli("--cli", "replay", str(path), "--against", url)
+        assert done.returncode == 0, done.stdout + done.stderr
+        report = json.loads(done.stdout)
+        assert [i["method"] for i in report["items"]] == ["initialize", "tools/list",
+                                                          "tools/call"]

@@ -33,6 +33,7 @@ DEFAULT_IGNORES: tuple[str, ...] = (
     "$..progressToken",
     "$..requestId",
     "$..taskId",
+    "$..nextCursor",  # opaque; learnt and mapped into the next page's request
 )
 
 

@@ -190,7 +190,11 @@ class IndexedSessionFile:
             at = start - base
             if chunk.startswith(_MARK, at):
                 good.append(start)
-            elif chunk[at:chunk.find(b"\n", at)].strip():
+                continue
+            line = chunk[at:chunk.find(b"\n", at)]
+            if _is_event(line):  # written by another tool, keys in another order
+                good.append(start)
+            elif line.strip():
                 self.unreadable += 1
                 self.warnings.append(f"{self.path}: skipped a line that is not an event "
                                      f"(at byte {start})")
@@ -465,6 +469,16 @@ class IndexedSessionFile:
             raw = self.raw(i)
             return all(p.search(raw) for p in flt.patterns)
         return True
+
+
+def _is_event(line: bytes) -> bool:
+    if not line.lstrip().startswith(b"{"):
+        return False
+    try:
+        decode_event(line)
+    except (ValueError, KeyError, TypeError):
+        return False
+    return True
 
 
 def _pack(event: WireEvent) -> int:

@@ -224,14 +224,15 @@ def print_report(data: dict[str, Any], console: Any = None) -> None:
         changes = item.get("changes") or []
         for change in changes[:CHANGES_SHOWN]:
             text = Text(f"      {one_line(change['path'], 80)}: ", style="bold")
-            if change["kind"] != "added":
+            if change["kind"] == "added":
+                text.append("(added) ", style="dim")
+                text.append(_brief(change.get("new")), style="green")
+            elif change["kind"] == "removed":
                 text.append(_brief(change.get("old")), style="red")
-            text.append(" -> " if change["kind"] not in ("added", "removed") else " ")
-            if change["kind"] == "removed":
-                text.append("(removed)", style="dim")
+                text.append(" (removed)", style="dim")
             else:
-                if change["kind"] == "added":
-                    text.append("(added) ", style="dim")
+                text.append(_brief(change.get("old")), style="red")
+                text.append(" -> ")
                 text.append(_brief(change.get("new")), style="green")
             out.print(text)
         if len(changes) > CHANGES_SHOWN:
