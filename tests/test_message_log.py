@@ -254,6 +254,7 @@ async def test_invalid_utf8_and_hostile_text_shown_safely() -> None:
         await pilot.press("enter")
         body = static_text(app, "#detail-body")
         assert "raw bytes" in body and "\\xff\\xfe" in body
+        assert app.query_one("#detail-body").region.height == 2  # title + the frame, shown
         assert "invalid UTF-8" in static_text(app, "#detail-header")
         app.log_widget.select_index(2)
         await pilot.press("enter")

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rich.console import Group, RenderableType
+from rich.console import RenderableType
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -223,11 +223,16 @@ class MessageDetail(VerticalScroll, can_focus=True):
     def _body(self) -> RenderableType:
         event = self.event
         assert event is not None
+        # One Text, not a Group: Textual measures a Group's trailing end="" Text as 0 lines.
         if self.raw_mode or event.message is None:
-            title = Text("raw bytes (r: pretty)" if event.message is not None else "raw bytes",
-                         style="bold dim")
-            return Group(title, safe_raw(event.raw, limit=MAX_RAW))
-        return Group(Text("message (r: raw)", style="bold dim"), pretty_json(event.message))
+            title = "raw bytes (r: pretty)" if event.message is not None else "raw bytes"
+            body = safe_raw(event.raw, limit=MAX_RAW)
+        else:
+            title, body = "message (r: raw)", pretty_json(event.message)
+        out = Text(end="", overflow="fold")
+        out.append(title + "\n", style="bold dim")
+        out.append_text(body)
+        return out
 
     def _extra(self) -> RenderableType:
         event = self.event

@@ -280,9 +280,11 @@ class LogLines(ScrollView, can_focus=True):
             self.post_message(MessageLog.Highlighted(index, self.source.seq(index)))
 
     def _start_row(self) -> int:
+        """The cursor row, or (no cursor yet) the last visible row."""
         if self.cursor_row is not None:
             return self.cursor_row
-        return min(self._rows - 1, self.scroll_offset.y + self.scrollable_content_region.height)
+        return min(self._rows - 1,
+                   self.scroll_offset.y + self.scrollable_content_region.height - 1)
 
     def action_cursor_up(self) -> None:
         self.move_cursor(self._start_row() - (self.cursor_row is not None))
@@ -361,6 +363,11 @@ class MessageLog(Vertical):
         self._lines.rows_changed()
 
     # -- public API --------------------------------------------------------------
+
+    def focus(self, scroll_visible: bool = True) -> MessageLog:
+        """Focus the rows (the container itself takes no focus)."""
+        self._lines.focus(scroll_visible)
+        return self
 
     @property
     def lines(self) -> LogLines:
