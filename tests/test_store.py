@@ -308,7 +308,7 @@ def test_raw_bytes_across_small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     assert [s.raw(i) for i in range(len(s))] == frames
     assert s.raw_bytes == sum(map(len, frames))
     assert _view(s, "needle") == [i for i, f in enumerate(frames) if b"needle" in f]
-    assert _view(s, "NEEDLE-3") == [3] + list(range(30, 40))
+    assert _view(s, "NEEDLE-3") == [3, *range(30, 40)]
     assert _view(s, "big needle") == [10]
     view = FilteredView(s, LogFilter.parse("xxxxx"))
     while not view.step(budget=3):
@@ -325,3 +325,14 @@ def test_unanswered_requests_are_bounded(monkeypatch: pytest.MonkeyPatch) -> Non
     s.append(ev(IN, response(29, {})))
     s.append(ev(IN, response(0, {})))  # too old: let go, so it stays unpaired
     assert s.find_request(30) == 29 and s.find_request(31) is None
+
+
+def test_generic_scan_agrees_with_the_fast_path(store: EventStore) -> None:
+    from inspector.record.store import scan_matching
+
+    for query in ["method:tools/call", "kind:error", "dir:out", "ECHO", "echo hi",
+                  "jsonrpc dir:in kind:notif", "has:finding", "ch:stderr", "kind:invalid",
+                  "method:notifications/ info", ""]:
+        flt = LogFilter.parse(query)
+        assert list(scan_matching(store, flt, 0, len(store))) == list(
+            store.matching(flt, 0, len(store))), query

@@ -480,6 +480,35 @@ class LogFilter:
         return False
 
 
+def scan_matching(source: EventSource, flt: LogFilter, start: int, stop: int) -> array[int]:
+    """A plain implementation of ``EventSource.matching`` over the read API.
+
+    For sources without a faster path (a file-backed replay index): one ``raw(i)``
+    per event whose columns match.
+    """
+    out = array("I")
+    terms = [t.lower().encode("utf-8") for t in flt.terms]
+    for i in range(start, min(stop, len(source))):
+        if flt.kinds and source.kind(i) not in flt.kinds:
+            continue
+        if flt.directions and source.direction(i) not in flt.directions:
+            continue
+        if flt.channels and source.channel(i) not in flt.channels:
+            continue
+        if flt.methods:
+            method = source.method(i)
+            if method is None or not flt.method_matches(method):
+                continue
+        if flt.findings and not source.has_findings(i):
+            continue
+        if terms:
+            raw = source.raw(i).lower()
+            if not all(t in raw for t in terms):
+                continue
+        out.append(i)
+    return out
+
+
 class FilteredView:
     """The indices of a source that match a filter, filled in chunks as it grows.
 
