@@ -1,0 +1,178 @@
+"""The server's log: ``notifications/message`` coloured by level, and ``logging/setLevel``.
+
+    view = ServerLogView()
+    view.attach(session)            # listens for notifications/message; level via McpClient
+
+Messages are buffered and written in batches (every 50 ms) so a flood does not
+redraw per line; the view keeps the last ``max_lines``. The level picker sends
+``logging/setLevel`` and says whether the server accepted it. Server text is
+data: the logger name and the data (a string, or any JSON shown compactly) go
+through ``safe_text``.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Label, RichLog, Select, Static
+
+from inspector.engine.client import LOG_LEVELS, McpClient
+from inspector.engine.jsonrpc import RpcError
+from inspector.engine.session import Session
+from inspector.tui.safe_text import safe_text
+
+LEVEL_STYLES = {
+    "debug": "dim",
+    "info": "cyan",
+    "notice": "green",
+    "warning": "yellow",
+    "error": "red",
+    "critical": "bold red",
+    "alert": "bold white on red",
+    "emergency": "bold reverse red",
+}
+DATA_LIMIT = 4000  # characters of one message's data shown (the wire log has it all)
+FLUSH = 0.05
+
+
+def format_entry(params: dict[str, Any], when: datetime | None = None) -> Text:
+    """One log line: time, level (coloured), logger, data, all shown literally."""
+    level = str(params.get("level", "?"))
+    line = Text((when or datetime.now()).strftime("%H:%M:%S.%f")[:-3] + " ", style="dim")
+    line.append_text(safe_text(level.upper(), LEVEL_STYLES.get(level, "magenta"), limit=20))
+    line.append(" " * max(1, 10 - len(level)))  # the background of alert stays on the word
+    logger = params.get("logger")
+    if logger is not None:
+        line.append_text(safe_text(f"{logger} ", "bold", limit=60))
+    data = params.get("data")
+    shown = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
+    line.append_text(safe_text(shown, limit=DATA_LIMIT))
+    return line
+
+
+class ServerLogView(Widget):
+    """The level picker on top, the coloured log below."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+k", "clear", "Clear server log"),
+    ]
+
+    DEFAULT_CSS = """
+    ServerLogView { height: 1fr; }
+    ServerLogView > #log-bar { height: auto; }
+    ServerLogView > #log-bar Label { padding: 1 1 0 0; }
+    ServerLogView > #log-bar Select { width: 22; }
+    ServerLogView > #log-bar #level-status { padding: 1 0 0 1; width: 1fr; color: $text-muted; }
+    ServerLogView > RichLog { height: 1fr; }
+    """
+
+    class LevelSet(Message):
+        """``logging/setLevel`` was answered (``error`` is None when accepted)."""
+
+        def __init__(self, level: str, error: str | None) -> None:
+            super().__init__()
+            self.level = level
+            self.error = error
+
+    def __init__(self, session: Session | None = None, *, max_lines: int = 5000,
+                 id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.max_lines = max_lines
+        self.session: Session | None = None
+        self.client: McpClient | None = None
+        self.count = 0  # messages received (written or waiting in the buffer)
+        self.counts: dict[str, int] = {}
+        self._buffer: list[Text] = []
+        if session is not None:
+            self.attach(session)
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="log-bar"):
+            yield Label("server log level")
+            yield Select([(level, level) for level in LOG_LEVELS], id="level",
+                         prompt="(server default)")
+            yield Static("", id="level-status")
+        yield RichLog(id="server-log", max_lines=self.max_lines, wrap=True, markup=False,
+                      highlight=False)
+
+    def on_mount(self) -> None:
+        self.set_interval(FLUSH, self.flush)
+        self._show_capability()
+
+    # -- the session -------------------------------------------------------------------
+
+    def attach(self, session: Session, client: McpClient | None = None) -> None:
+        self.session = session
+        self.client = client or McpClient(session)
+        # Callbacks cannot be removed from a session: a stale one checks it is current.
+        session.on_notification("notifications/message",
+                                lambda params: self._receive(session, params))
+        if self.is_mounted:
+            self._show_capability()
+
+    def _show_capability(self) -> None:
+        if self.session is None:
+            self._status("not connected")
+            return
+        if "logging" not in self.session.server_capabilities:
+            self._status("the server does not declare logging (it may still send messages)")
+        else:
+            self._status("")
+
+    def _receive(self, session: Session, params: dict[str, Any]) -> None:
+        if session is not self.session:
+            return
+        level = str(params.get("level", "?"))
+        self.count += 1
+        self.counts[level] = self.counts.get(level, 0) + 1
+        self._buffer.append(format_entry(params))
+
+    def flush(self) -> None:
+        """Write the buffered lines (called every 50 ms)."""
+        if not self._buffer:
+            return
+        lines, self._buffer = self._buffer, []
+        log = self.query_one("#server-log", RichLog)
+        for line in lines[-self.max_lines:]:
+            log.write(line, expand=True)  # wrap at the view width, not the text width
+
+    # -- the level ---------------------------------------------------------------------
+
+    async def set_level(self, level: str) -> bool:
+        """Send ``logging/setLevel``; True if the server accepted it."""
+        if self.client is None:
+            self._status("not connected")
+            return False
+        self._status(f"setting {level}…")
+        try:
+            await self.client.set_logging_level(level)
+        except RpcError as exc:
+            self._status(f"the server refused level {level}: {exc.message} (code {exc.code})")
+            self.post_message(self.LevelSet(level, exc.message))
+            return False
+        self._status(f"level set to {level}: the server sends {level} and above")
+        self.post_message(self.LevelSet(level, None))
+        return True
+
+    @on(Select.Changed, "#level")
+    def _level_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        if isinstance(event.value, str):
+            self.run_worker(self.set_level(event.value), group="set-level", exclusive=True)
+
+    def _status(self, text: str) -> None:
+        if self.is_mounted:
+            self.query_one("#level-status", Static).update(safe_text(text))
+
+    def action_clear(self) -> None:
+        self.query_one("#server-log", RichLog).clear()
+        self._buffer.clear()
