@@ -108,6 +108,13 @@ def test_connection_failure_exit_3(recording: Path) -> None:
     assert done.returncode == 3
     assert "command not found" in json.loads(done.stderr.strip().splitlines()[-1])["error"][
         "message"]
+    from servers.http_support import dead_port
+
+    done = cli("--cli", "replay", str(recording), "--against",
+               f"http://127.0.0.1:{dead_port()}/mcp", "--timeout", "5")
+    assert done.returncode == 3, done.stdout
+    error = json.loads(done.stderr.strip().splitlines()[-1])["error"]
+    assert error["kind"] == "connection" and "refused" in error["message"]
 
 
 def test_server_gone_mid_replay_is_missing(recording: Path, tmp_path: Path) -> None:
@@ -192,8 +199,12 @@ def test_plan_pairs_cancels_and_notifications() -> None:
         _ev(9, out, {"jsonrpc": "2.0", "method": "notifications/roots/list_changed"}, 5.0),
         _ev(10, inn, {"jsonrpc": "2.0", "id": 0, "method": "roots/list"}, 5.1),
         _ev(11, out, {"jsonrpc": "2.0", "id": 0, "result": {"roots": []}}, 5.2),
+        WireEvent(out, Channel.STDIN, b"not json {", error="not JSON", seq=12),
+        WireEvent(out, Channel.HTTP, b"POST http://x/mcp", seq=13),
+        WireEvent(Direction.LOCAL, Channel.SYSTEM, b"closed", seq=14),
     ]
     plan = build_plan(events)
+    assert plan.unsent == 1
     assert plan.initialize is not None and plan.initialize.response is not None
     assert [s.method for s in plan.steps] == ["tools/call", "ping",
                                               "notifications/roots/list_changed"]
@@ -289,3 +300,36 @@ def test_http_recording_replays_against_the_url(tmp_path: Path) -> None:
         report = json.loads(done.stdout)
         assert [i["method"] for i in report["items"]] == ["initialize", "tools/list",
                                                           "tools/call"]
+
+
+def test_volatile_ids_are_mapped_and_cancelled_requests_cancelled(tmp_path: Path) -> None:
+    """The server hands out a new task id on each run: the recorded one is mapped to the
+    live one in later params. The request the user cancelled is cancelled again."""
+    from replay_record import TASKS, record_tasks
+
+    path = tmp_path / "tasks.jsonl"
+    anyio.run(record_tasks, path)
+    plan = build_plan(read_session(path).events)
+    slow = next(s for s in plan.steps if s.params.get("name") == "slow")
+    assert slow.response is None and slow.waited == pytest.approx(0.3, abs=0.2)
+    replayed = tmp_path / "replayed.jsonl"
+    done = cli("--cli", "replay", str(path), "--record", str(replayed), "--against", "--",
+               PY, TASKS)
+    assert done.returncode == 0, done.stdout
+    report = json.loads(done.stdout)
+    assert items_by(report, "tools/call", "status")[0]["status"] == "same"
+    assert items_by(report, "tools/call", "slow")[0]["reason"].startswith("unanswered")
+    # the replay was recorded too: it sent the live task id and a cancel for slow
+    events = read_session(replayed).events
+    start = next(e.message for e in events if e.message and "taskId" in e.message.get(
+        "result", {}))
+    status = next(e.message for e in events if e.method == "tools/call"
+                  and e.message["params"]["name"] == "status")
+    assert status["params"]["arguments"]["taskId"] == start["result"]["taskId"]
+    assert any(e.method == "notifications/cancelled" for e in events)
+    # without the ignore rule the id is a difference and is not mapped
+    done = cli("--cli", "replay", str(path), "--no-default-ignores", "--ignore", "$.id",
+               "--against", "--", PY, TASKS)
+    assert done.returncode == 1
+    report = json.loads(done.stdout)
+    assert items_by(report, "tools/call", "status")[0]["status"] == "changed"

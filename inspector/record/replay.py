@@ -60,6 +60,7 @@ class Plan:
     initialize: Step | None = None
     steps: list[Step] = field(default_factory=list)
     server_requests: list[ServerExchange] = field(default_factory=list)
+    unsent: int = 0  # frames the client sent that were not JSON-RPC (raw editor): not re-sent
 
     @property
     def requests(self) -> list[Step]:
@@ -79,7 +80,12 @@ def build_plan(events: Iterable[WireEvent]) -> Plan:
     server_pending: dict[Any, ServerExchange] = {}
     last_mono = 0.0
     for event in events:
-        if event.message is None or event.channel in (Channel.HTTP, Channel.STDERR):
+        if event.channel in (Channel.HTTP, Channel.STDERR, Channel.SYSTEM) and not (
+                isinstance(event.message, dict)):
+            continue
+        if event.message is None:
+            if event.direction is Direction.OUT:
+                plan.unsent += 1
             continue
         last_mono = max(last_mono, event.mono)
         for msg in _messages(event):
@@ -242,9 +248,13 @@ class ReplayOptions:
 
 async def replay(plan: Plan, transport: Transport, options: ReplayOptions,
                  recorder: Any = None) -> Report:
-    """Run the plan on a new session over ``transport``; raises on connection failure
-    before initialize (the caller maps that to an exit code)."""
+    """Run the plan on a new session over ``transport``. A connection that fails before
+    initialize is answered raises (the caller maps it to an exit code); one lost later
+    makes the remaining recorded answers missing."""
     report = Report()
+    if plan.unsent:
+        report.notes.append(f"{plan.unsent} frame(s) the client sent were not JSON-RPC "
+                            "messages; they were not sent again")
     runner = _Runner(plan, options, report)
     init = plan.initialize
     params = init.params if init is not None and isinstance(init.params, dict) else {}
@@ -287,10 +297,8 @@ class _Runner:
         try:
             result = await session.initialize()
             self.report.server_info = dict(session.server_info)
-        except ConnectionClosedError as exc:
-            self._init_item(init, None, f"connection lost: {exc.lost.describe()}")
-            self._rest_missing(0, "no session: initialize failed")
-            return
+        except ConnectionClosedError:
+            raise  # no server to compare with: a connection failure, not a difference
         except (RpcError, Exception) as exc:
             live = self.responses.get(_id_key(self.init_id))
             self._init_item(init, live, f"initialize failed: {exc}")

@@ -76,7 +76,7 @@ def replay_main(argv: list[str], cli_mode: bool) -> int:
     """Entry point from ``inspector.cli`` (the word "replay" already removed)."""
     before, command = split_dashdash(argv)
     try:
-        opts = build_parser().parse_args(before)
+        opts = build_parser().parse_intermixed_args(before)
     except SystemExit as exc:  # --help
         return int(exc.code or 0)
     cli_mode = cli_mode or opts.cli

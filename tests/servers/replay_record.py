@@ -48,3 +48,32 @@ async def record(path: Path, *args: str) -> None:
 
 if __name__ == "__main__":
     anyio.run(record, Path(sys.argv[1]), *sys.argv[2:])
+
+
+TASKS = str(Path(__file__).with_name("replay_tasks.py"))
+
+
+async def record_tasks(path: Path) -> None:
+    """start -> status(task id from start) -> slow, cancelled by the user after 0.3 s."""
+    recorder = Recorder(path, SessionHeader(target={"command": sys.executable,
+                                                    "args": [TASKS]}))
+    try:
+        with anyio.fail_after(30):
+            async with Session(StdioTransport(sys.executable, [TASKS]), recorder=recorder,
+                               timeout=20) as session:
+                client = McpClient(session)
+                await session.initialize()
+                started = await client.call_tool("start", {})
+                await client.call_tool("status", {"taskId": started["taskId"]})
+                rid = session.next_id()
+                async with anyio.create_task_group() as tg:
+                    async def slow() -> None:
+                        with contextlib.suppress(RpcError):
+                            await session.request("tools/call", {"name": "slow"},
+                                                  request_id=rid)
+
+                    tg.start_soon(slow)
+                    await anyio.sleep(0.3)
+                    await session.cancel(rid, "the user gave up")
+    finally:
+        recorder.close()
