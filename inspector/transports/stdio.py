@@ -31,6 +31,24 @@ STDERR_TAIL = 20
 GRACE_SECONDS = 2.0
 
 
+async def _read_lines(stream: asyncio.StreamReader,
+                      on_line: Callable[[bytes, bool], None]) -> None:
+    """Split a stream into lines of any length; ``on_line(line, terminated)``."""
+    buffer = bytearray()
+    try:
+        while chunk := await stream.read(READ_CHUNK):
+            buffer += chunk
+            start = 0
+            while (end := buffer.find(b"\n", start)) >= 0:
+                on_line(bytes(buffer[start:end]), True)
+                start = end + 1
+            del buffer[:start]
+    except (ConnectionError, OSError):
+        pass  # the pipe broke: what we have is all there is
+    if buffer:
+        on_line(bytes(buffer), False)
+
+
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
     """Ask Linux to SIGTERM the server if the inspector dies without cleaning up."""
     try:
@@ -101,42 +119,19 @@ class StdioTransport(Transport):
     async def _read_stdout(self) -> None:
         assert self.process is not None and self.process.stdout is not None
         assert self._host is not None
-        stream = self.process.stdout
-        buffer = bytearray()
-        try:
-            while chunk := await stream.read(READ_CHUNK):
-                buffer += chunk
-                start = 0
-                while (end := buffer.find(b"\n", start)) >= 0:
-                    line = bytes(buffer[start:end])
-                    start = end + 1
-                    if line.strip():
-                        self._host.emit(make_event(Direction.IN, Channel.STDOUT, line))
-                del buffer[:start]
-        except (ConnectionError, OSError):
-            pass
-        if buffer.strip():
-            self._host.emit(make_event(Direction.IN, Channel.STDOUT, bytes(buffer),
-                                       meta={"unterminated": True}))
+        host = self._host
+
+        def on_line(line: bytes, terminated: bool) -> None:
+            if line.strip():
+                meta = {} if terminated else {"unterminated": True}
+                host.emit(make_event(Direction.IN, Channel.STDOUT, line, meta=meta))
+
+        await _read_lines(self.process.stdout, on_line)
         await self._report_exit()
 
     async def _read_stderr(self) -> None:
         assert self.process is not None and self.process.stderr is not None
-        assert self._host is not None
-        stream = self.process.stderr
-        buffer = bytearray()
-        try:
-            while chunk := await stream.read(READ_CHUNK):
-                buffer += chunk
-                start = 0
-                while (end := buffer.find(b"\n", start)) >= 0:
-                    self._stderr_line(bytes(buffer[start:end]))
-                    start = end + 1
-                del buffer[:start]
-        except (ConnectionError, OSError):
-            pass
-        if buffer:
-            self._stderr_line(bytes(buffer))
+        await _read_lines(self.process.stderr, lambda line, _: self._stderr_line(line))
         self._stderr_done.set()
 
     def _stderr_line(self, line: bytes) -> None:
