@@ -16,7 +16,8 @@ from anyio.abc import TaskGroup
 
 from inspector.engine.events import WireEvent
 from inspector.transports.base import ConnectionLost, Transport, TransportError, TransportHost
-from inspector.transports.http import FALLBACK_STATUSES, StreamableHttpTransport, system_note
+from inspector.transports.http import FALLBACK_STATUSES, StreamableHttpTransport
+from inspector.transports.httpwire import system_note
 from inspector.transports.sse import SseTransport
 
 TRANSPORT_NAMES = ("auto", "http", "streamable-http", "sse")

@@ -23,7 +23,7 @@ from anyio.abc import TaskGroup
 from inspector.engine.events import Channel, Direction, WireEvent
 from inspector.engine.jsonrpc import decode, make_event
 from inspector.transports.base import ConnectionLost, Transport, TransportError, TransportHost
-from inspector.transports.http import (
+from inspector.transports.httpwire import (
     FATAL_ERRORS,
     body_event,
     body_excerpt,

@@ -1,0 +1,258 @@
+"""HTTP wire helpers shared by the HTTP transports (``http``, ``sse``, ``detect``).
+
+URL checks, the wire events every HTTP exchange becomes (request lines, statuses,
+bodies, SSE blocks, notes), the synthesized error response that fails exactly one
+request, and clear messages for HTTP statuses and network failures. The event
+vocabulary is described in ``inspector.transports.http``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from typing import Any
+
+import httpx
+
+from inspector.engine.events import Channel, Direction, WireEvent
+from inspector.engine.jsonrpc import decode, encode, error_response, make_event
+from inspector.transports.base import TransportError
+from inspector.transports.sse_parser import SseError, SseEvent
+
+HTTP_ERROR = -32000  # code of the error responses synthesized for per-request HTTP failures
+ACCEPT_BOTH = "application/json, text/event-stream"
+ERROR_BODY_CAP = 1024 * 1024
+RESPONSE_HEADERS = ("content-type", "content-length", "mcp-session-id", "mcp-protocol-version",
+                    "www-authenticate", "location", "allow", "retry-after")
+FATAL_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.UnsupportedProtocol)
+
+
+def _skip_missing_sniffio() -> None:
+    """httpcore tries ``import sniffio`` on every request; without sniffio installed each
+    attempt searches sys.path again (~12% of a small request's client time). Recording the
+    absence once makes the failing import immediate; nothing changes when it is installed."""
+    if "sniffio" not in sys.modules and importlib.util.find_spec("sniffio") is None:
+        sys.modules["sniffio"] = None  # type: ignore[assignment]
+
+
+_skip_missing_sniffio()
+
+
+def check_url(url: str) -> httpx.URL:
+    """Parse an endpoint URL or raise ``TransportError`` saying what is wrong with it."""
+    try:
+        parsed = httpx.URL(url)
+    except (httpx.InvalidURL, TypeError) as exc:
+        raise TransportError(f"invalid URL {url!r}: {exc}") from exc
+    if parsed.scheme not in ("http", "https"):
+        raise TransportError(f"invalid URL {url!r}: the scheme must be http or https")
+    if not parsed.host:
+        raise TransportError(f"invalid URL {url!r}: no host")
+    return parsed
+
+
+def origin(url: httpx.URL) -> tuple[str, str, int | None]:
+    default = 443 if url.scheme == "https" else 80
+    return url.scheme, url.host, url.port or default
+
+
+def content_type(response: httpx.Response) -> str:
+    value: str = response.headers.get("content-type", "")
+    return value.split(";")[0].strip().lower()
+
+
+def system_note(text: str, severity: str = "info", **meta: Any) -> WireEvent:
+    """A LOCAL note from the transport (connect, fallback, reconnect, gave up...)."""
+    return WireEvent(Direction.LOCAL, Channel.SYSTEM, text.encode("utf-8"),
+                     meta={"severity": severity, **meta})
+
+
+def http_out_event(method: str, url: httpx.URL | str, headers: dict[str, str],
+                   **meta: Any) -> WireEvent:
+    return WireEvent(Direction.OUT, Channel.HTTP, f"{method} {url}".encode(),
+                     meta={"method": method, "url": str(url), "headers": dict(headers),
+                           **{k: v for k, v in meta.items() if v is not None}})
+
+
+def http_in_event(response: httpx.Response, **meta: Any) -> WireEvent:
+    ctype = response.headers.get("content-type", "")
+    line = f"HTTP {response.status_code} {response.reason_phrase}".rstrip()
+    if ctype:
+        line += f" {ctype}"
+    headers = {k: response.headers[k] for k in RESPONSE_HEADERS if k in response.headers}
+    return WireEvent(Direction.IN, Channel.HTTP, line.encode("utf-8", "replace"),
+                     meta={"status": response.status_code, "reason": response.reason_phrase,
+                           "headers": headers, "url": str(response.url),
+                           **{k: v for k, v in meta.items() if v is not None}})
+
+
+def body_event(body: bytes, status: int, ctype: str, **meta: Any) -> WireEvent:
+    """A response body as an IN event; a body that is not JSON says what it is instead."""
+    event = make_event(Direction.IN, Channel.BODY, body,
+                       meta={"status": status, "content_type": ctype,
+                             **{k: v for k, v in meta.items() if v is not None}})
+    if event.error is not None:
+        kind = "an HTML page" if _looks_html(body, ctype) else f"{ctype or 'untyped'} content"
+        event.error = f"not JSON: {kind} (HTTP {status}); {event.error}"
+    return event
+
+
+def sse_wire_event(ev: SseEvent, stream: str) -> WireEvent:
+    """The event for one SSE block: a message (SSE), a control block (HTTP) or garbage."""
+    meta: dict[str, Any] = {"stream": stream, "event_id": ev.id, "event_type": ev.event_type}
+    if ev.retry is not None:
+        meta["retry"] = ev.retry
+    if ev.is_comment_only:
+        meta["sse"] = "comment"
+        return WireEvent(Direction.IN, Channel.HTTP, ev.raw, meta=meta)
+    if ev.is_garbage:
+        return WireEvent(Direction.IN, Channel.SSE, ev.raw, meta=meta,
+                         error=f"not an SSE event: {ev.unknown[0][:120]!r}")
+    if not ev.data.strip():
+        meta["sse"] = "priming" if ev.id is not None or ev.retry is not None else "empty"
+        return WireEvent(Direction.IN, Channel.HTTP, ev.raw, meta=meta)
+    if ev.unknown:
+        meta["ignored_lines"] = ev.unknown
+    event = make_event(Direction.IN, Channel.SSE, ev.data, meta=meta)
+    if ev.event_type != "message":
+        event.error = f"unexpected SSE event type {ev.event_type!r} (MCP sends 'message')"
+    if not ev.complete:
+        event.error = "the stream ended in the middle of this event (no blank line after it)"
+    return event
+
+
+def has_response(message: Any, request_id: Any) -> bool:
+    """True when ``message`` (or a batch) holds the response to ``request_id``."""
+    items = message if isinstance(message, list) else [message]
+    return any(isinstance(m, dict) and "method" not in m and ("result" in m or "error" in m)
+               and m.get("id") == request_id for m in items)
+
+
+def failed_request_event(request_id: Any, status: int | None, text: str,
+                         body: bytes = b"") -> WireEvent:
+    """The synthesized JSON-RPC error that fails exactly one request (see module doc)."""
+    data: dict[str, Any] = {"status": status}
+    if body:
+        data["body"] = body[:4096].decode("utf-8", "replace")
+    message = error_response(request_id, HTTP_ERROR, text, data)
+    return WireEvent(Direction.IN, Channel.SYSTEM, encode(message), message=message,
+                     meta={"severity": "error", "http_error": status, "request_id": request_id})
+
+
+def body_excerpt(body: bytes, ctype: str, limit: int = 300) -> str:
+    """A short, one-line summary of an error body (a JSON-RPC error's message, a page title)."""
+    if not body:
+        return ""
+    message, _ = decode(body)
+    if isinstance(message, dict) and isinstance(message.get("error"), dict):
+        err = message["error"]
+        text = f"{err.get('message', '')} (code {err.get('code')})"
+    elif _looks_html(body, ctype):
+        page = body.decode("utf-8", "replace")
+        title = re.search(r"<title[^>]*>(.*?)</title>", page, re.I | re.S)
+        stripped = re.sub(r"<[^>]+>", " ", page)
+        text = f"HTML page: {title.group(1) if title else stripped}"
+    else:
+        text = body.decode("utf-8", "replace")
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def describe_status(status: int, reason: str, *, method: str, url: httpx.URL | str,
+                    excerpt: str = "", first: bool = False, legacy: bool = False) -> str:
+    """A clear, actionable message for an HTTP error status."""
+    hints = {
+        401: "the server needs authorization (OAuth is not supported yet; pass a token with "
+             "a header such as 'Authorization: Bearer <token>')",
+        403: "the server refused access (credentials, scope, or an Origin/Host check)",
+        406: f"the server rejected our Accept header ({ACCEPT_BOTH!r})",
+        409: "conflict (the server allows one GET stream per session)",
+        415: "the server rejected our Content-Type header ('application/json')",
+        429: "rate limited by the server",
+    }
+    if status == 404:
+        hint = f"nothing at {url}; check the URL path"
+        if first and not legacy:
+            hint += " (a legacy HTTP+SSE server? try the sse transport)"
+        if legacy and method == "GET":
+            hint = f"no SSE endpoint at {url}; check the URL (often /sse)"
+    elif status == 405:
+        hint = f"{url} does not accept {method}"
+        if first and not legacy:
+            hint += "; it may be a legacy HTTP+SSE endpoint (try the sse transport)"
+        elif legacy and method == "GET":
+            hint += "; it may be a Streamable HTTP endpoint (try the http transport)"
+    elif status == 400:
+        hint = "bad request" + ("" if legacy else " (a missing or unknown MCP-Session-Id, or an "
+                                "unsupported MCP-Protocol-Version?)")
+    elif status >= 500:
+        hint = "the server failed"
+    else:
+        hint = hints.get(status, "unexpected status")
+    text = f"HTTP {status} {reason}".rstrip() + f": {hint}"
+    return f"{text}; server said: {excerpt}" if excerpt else text
+
+
+def describe_network_error(exc: BaseException, url: httpx.URL | str,
+                           timeout: float | None = None) -> str:
+    """A clear message for an httpx failure below the HTTP level."""
+    target = httpx.URL(str(url))
+    where = f"{target.host}:{target.port or (443 if target.scheme == 'https' else 80)}"
+    text = str(exc) or type(exc).__name__
+    causes = _causes(exc)
+    low = " ".join([text, *(str(c) for c in causes)]).lower()
+    if isinstance(exc, httpx.ConnectTimeout):
+        return f"timed out connecting to {where} (after {timeout:g} s)" if timeout else \
+            f"timed out connecting to {where}"
+    if isinstance(exc, httpx.ConnectError):
+        if any(w in low for w in ("ssl", "certificate", "tls", "handshake")):
+            return f"TLS error connecting to {where}: {text}"
+        if any(w in low for w in ("name or service not known", "nodename nor servname",
+                                  "name resolution", "no address associated", "getaddrinfo",
+                                  "name does not resolve")):
+            return f"could not resolve host {target.host!r}: {text}"
+        if "refused" in low or any(isinstance(c, ConnectionRefusedError) for c in causes):
+            return f"connection refused by {where} (is the server running?)"
+        return f"could not connect to {where}: {text}"
+    if isinstance(exc, httpx.ReadTimeout):
+        return f"no data from the server for {timeout:g} s" if timeout else \
+            "timed out waiting for the server"
+    if isinstance(exc, httpx.TimeoutException):
+        return f"timed out talking to {where}: {type(exc).__name__}"
+    if isinstance(exc, httpx.RemoteProtocolError):
+        return f"the server broke off the HTTP exchange: {text}"
+    if isinstance(exc, httpx.ReadError | httpx.WriteError):
+        return f"the connection to {where} broke: {text}"
+    if isinstance(exc, SseError):
+        return f"unreadable SSE stream: {text}"
+    return f"{type(exc).__name__}: {text}"
+
+
+def _causes(exc: BaseException) -> list[BaseException]:
+    """The chain below an exception (httpx wraps the OSError that says what happened)."""
+    chain: list[BaseException] = []
+    cause = exc.__cause__ or exc.__context__
+    while cause is not None and len(chain) < 8:
+        chain.append(cause)
+        cause = cause.__cause__ or cause.__context__
+    return chain
+
+
+async def read_capped(response: httpx.Response, cap: int = ERROR_BODY_CAP) -> bytes:
+    """Read at most ``cap`` bytes of a body (error pages can be large or endless)."""
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        async for chunk in response.aiter_bytes():
+            chunks.append(chunk)
+            size += len(chunk)
+            if size >= cap:
+                break
+    except httpx.HTTPError:
+        pass  # a broken error body still shows what arrived
+    return b"".join(chunks)[:cap]
+
+
+def _looks_html(body: bytes, ctype: str) -> bool:
+    return "html" in ctype or body.lstrip()[:15].lower().startswith((b"<!doctype", b"<html"))
