@@ -108,3 +108,53 @@ def test_record_redacts_env_values(tmp_path: Path) -> None:
     assert header["target"]["env"]["API_TOKEN"] == "«redacted»"
     raws = [json.loads(line).get("raw", "") for line in text.splitlines()[1:]]
     assert any('"method":"tools/list"' in raw for raw in raws)
+
+
+DEMO = [PY, "-m", "inspector.demo"]
+
+
+def call_demo(tool: str, *flags: str, args: str = "{}") -> subprocess.CompletedProcess[str]:
+    return cli("--cli", *flags, "--method", "tools/call", "--tool-name", tool,
+               "--tool-args-json", args, "--", *DEMO)
+
+
+def texts(done: subprocess.CompletedProcess[str]) -> str:
+    assert done.stdout, done.stderr
+    return "\n".join(c.get("text", "") for c in json.loads(done.stdout)["content"])
+
+
+def test_on_sample_answers_sampling_requests() -> None:
+    done = call_demo("ask_llm", "--on-sample", "forty-two", args='{"question": "meaning?"}')
+    assert done.returncode == 0, done.stderr
+    assert "forty-two" in texts(done)
+
+
+def test_without_on_sample_sampling_is_not_declared() -> None:
+    done = call_demo("ask_llm", args='{"question": "meaning?"}')
+    assert done.returncode == 1  # the demo answers isError: the client lacks the capability
+    assert "sampling" in texts(done)
+
+
+def test_on_elicit_policies() -> None:
+    accepted = call_demo("book_table", "--on-elicit", "accept-defaults")
+    assert accepted.returncode == 0, accepted.stderr
+    assert "declined" not in texts(accepted)
+    declined = call_demo("book_table", "--on-elicit", "decline")
+    assert "declined" in texts(declined)
+    cancelled = call_demo("book_table", "--on-elicit", "cancel")
+    assert "dismissed" in texts(cancelled)
+
+
+def test_root_is_offered_as_a_file_uri(tmp_path: Path) -> None:
+    done = call_demo("list_roots", "--root", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert tmp_path.as_uri() in texts(done)
+    missing = call_demo("list_roots", "--root", str(tmp_path / "nope"))
+    assert missing.returncode == 2 and "no such path" in error_of(missing)["message"]
+
+
+def test_tool_arg_coercion_on_the_demo_schema() -> None:
+    done = cli("--cli", "--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=2.5",
+               "--tool-arg", "b=4", "--", *DEMO)
+    assert done.returncode == 0, done.stderr
+    assert "6.5" in texts(done)
