@@ -1,0 +1,55 @@
+"""Server text is data: hostile strings through every pane stay literal and inert."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from tui_helpers import select_item, wait_for
+
+from inspector.target import Target
+from inspector.tui.app import InspectorApp
+from inspector.tui.widgets.catalog import Catalog
+from inspector.tui.widgets.result_view import ResultView
+
+SERVERS = Path(__file__).parent / "servers"
+
+
+def strips_text(app: InspectorApp) -> str:
+    """Every segment the compositor would send to the terminal, joined."""
+    screen = app.screen
+    return "".join(strip.text for strip in screen._compositor.render_strips())
+
+
+async def test_hostile_strings_stay_literal_in_every_pane() -> None:
+    target = Target(command=sys.executable, args=[str(SERVERS / "stdio_hostile.py")],
+                    transport="stdio")
+    app = InspectorApp(target)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_for(pilot, lambda: app.query_one(Catalog).items["prompts"])
+        seen: list[str] = []
+        # catalog, item header, form help, result
+        await select_item(pilot, "tools", app.query_one(Catalog).items["tools"][0]["name"])
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.query_one(ResultView).outcome is not None)
+        await pilot.pause(0.2)
+        seen.append(strips_text(app))
+        # resources and prompts lists, the server pane (info, instructions, stderr tail)
+        for kind in ("resources", "prompts"):
+            app.query_one(Catalog).action_tab(kind)
+            await pilot.pause(0.1)
+            seen.append(strips_text(app))
+        await pilot.press("escape", "i")
+        await pilot.pause(0.2)
+        seen.append(strips_text(app))
+        # the log (stderr row) and the detail of the last event
+        await pilot.press("g", "end", "enter")
+        await pilot.pause(0.2)
+        seen.append(strips_text(app))
+    everything = "\n".join(seen)
+    assert "[bold red]MARKUP[/]" in everything  # shown as typed, not as bold text
+    for forbidden in ("\x1b", "\x07", "\u202e"):
+        assert forbidden not in everything, f"{forbidden!r} reached the terminal"
+    for pane_text in ("tool ", "desc ", "result ", "res ", "prompt ", "instructions ",
+                      "stderr says"):
+        assert pane_text in everything, pane_text
