@@ -102,6 +102,10 @@ if what == "indexed":
     t1 = time.perf_counter()
     tail = [f.event(i) for i in range(len(f) - 100, len(f))]
     out["last_screen"] = time.perf_counter() - t1
+    t2 = time.perf_counter()
+    sample = min(len(f), 200_000)
+    f.prefetch(0, sample)
+    out["facts_per_event"] = (time.perf_counter() - t2) / sample
 elif what == "read_session":
     from inspector.record.reader import read_session
     s = read_session(path)
@@ -169,6 +173,9 @@ def main() -> None:
     print(f"IndexedSessionFile  full index: {ours['full']:.2f} s "
           f"({total / ours['full'] / 1e6:,.0f} MB/s); last screen "
           f"{ours['last_screen'] * 1000:.1f} ms")
+    print(f"IndexedSessionFile  kind/direction facts for column filters: "
+          f"{ours['facts_per_event'] * 1e6:.1f} us an event (whole file in the background: "
+          f"{ours['facts_per_event'] * ours['events']:.0f} s)")
     print(f"IndexedSessionFile  memory held (anonymous RSS): {mb(ours['anon'])} = "
           f"{ours['anon'] / total:.1%} of the file; VmRSS incl. mapped pages "
           f"{mb(ours['rss'])}")

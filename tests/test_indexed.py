@@ -196,3 +196,13 @@ def test_event_lines_with_other_key_orders_are_kept(recording: Path, tmp_path: P
     with IndexedSessionFile(resorted) as f:
         assert len(f) == len(lines) - 1 and not f.warnings
         assert [f.event(i) for i in range(len(f))] == read_session(recording).events
+
+
+def test_background_facts_make_column_filters_cheap(big: tuple[Path, int]) -> None:
+    path, count = big
+    with IndexedSessionFile(path) as f:
+        f.start_thread(facts=True).join(60)
+        assert len(f) == count and all(f._facts)
+        flt = LogFilter.parse("kind:request dir:out")
+        hits = f.matching(flt, 0, len(f))
+        assert len(hits) == count // PER_EXCHANGE and not f._cache  # nothing decoded

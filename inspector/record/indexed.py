@@ -16,6 +16,8 @@ line that starts like an event but does not decode shows as a local note.
 
 from __future__ import annotations
 
+import base64
+import json
 import mmap
 import os
 import re
@@ -29,12 +31,14 @@ from typing import Any
 
 import anyio
 
-from inspector.engine.events import Channel, Direction, Kind, WireEvent
+from inspector.engine.events import Channel, Direction, Kind, WireEvent, classify_message
+from inspector.engine.jsonrpc import decode
 from inspector.record.format import SessionFileError, SessionHeader, decode_event
 from inspector.record.store import LogFilter
 
 FIRST_CHUNK = 1 << 20  # indexed before the constructor returns: the first screen
 CHUNK = 8 << 20  # one background step
+FACTS_STEP = 10_000  # events a background prefetch step parses
 PAIR_WINDOW = 20_000  # lines searched for a request's response (and back)
 CACHE_EVENTS = 2048
 CACHE_BYTES = 64 << 20
@@ -232,8 +236,12 @@ class IndexedSessionFile:
             yield self.progress
 
     def start_thread(self, on_progress: Callable[[float], Any] | None = None,
-                     budget: int = CHUNK) -> threading.Thread:
-        """Index the rest in a daemon thread; ``on_progress`` is called from that thread."""
+                     budget: int = CHUNK, facts: bool = False) -> threading.Thread:
+        """Index the rest in a daemon thread; ``on_progress`` is called from that thread.
+
+        With ``facts``, the thread then learns every event's kind/direction/channel
+        (:meth:`prefetch`), so later column filters need not parse lines.
+        """
         if self._thread is not None:
             return self._thread
 
@@ -243,7 +251,11 @@ class IndexedSessionFile:
                 if on_progress is not None:
                     on_progress(self.progress)
                 if finished:
-                    return
+                    break
+            at = 0
+            while facts and at < len(self) and not self._stop.is_set():
+                self.prefetch(at, at + FACTS_STEP)
+                at += FACTS_STEP
 
         self._thread = threading.Thread(target=run, name="session-index", daemon=True)
         self._thread.start()
@@ -317,12 +329,43 @@ class IndexedSessionFile:
     def raw(self, i: int) -> bytes:
         return self.event(i).raw
 
+    def _light(self, i: int) -> tuple[int, str | None, Any]:
+        """(packed kind/direction/channel, top-level method, id) of event ``i``, parsed
+        without building a WireEvent or touching the cache (filters and pairing scan
+        many events). Same rules as ``decode_event`` + ``classify``."""
+        try:
+            data = json.loads(self.line(i))
+            direction = Direction(data.get("dir", "in"))
+            channel = Channel(data.get("ch", "stdout"))
+            int(data["seq"])
+        except (ValueError, KeyError, TypeError, AttributeError):
+            event = self.event(i)  # the unreadable-line note, warned about once
+            return _pack(event), None, None
+        message: Any = None
+        if channel is Channel.STDERR:
+            kind = Kind.STDERR
+        elif channel is Channel.SYSTEM or direction is Direction.LOCAL:
+            kind = Kind.SYSTEM
+        elif channel is Channel.HTTP:
+            kind = Kind.HTTP
+        else:
+            if "raw_b64" in data:
+                raw = base64.b64decode(data["raw_b64"])
+            else:
+                raw = str(data.get("raw", "")).encode("utf-8")
+            message, error = decode(raw)
+            kind = classify_message(message, error)
+        code = 1 + _K[kind] * 24 + _D[direction] * 8 + _C[channel]
+        self._facts[i] = code
+        if isinstance(message, dict):
+            method = message.get("method")
+            return code, method if isinstance(method, str) else None, message.get("id")
+        return code, None, None
+
     def _fact(self, i: int) -> int:
         code = self._facts[i]
         if not code:
-            event = self.event(i)
-            code = _pack(event)
-            self._facts[i] = code
+            code = self._light(i)[0]
         return code - 1
 
     def kind(self, i: int) -> Kind:
@@ -337,12 +380,11 @@ class IndexedSessionFile:
     def method(self, i: int) -> str | None:
         code = self._method_code[i]
         if not code:
-            event = self.event(i)
-            if event.kind in _RESPONSES:
+            if self.kind(i) in _RESPONSES:  # a response shows its request's method
                 req = self.find_request(i)
-                name = self.event(req).method if req is not None else None
+                name = self.method(req) if req is not None else None
             else:
-                name = event.method
+                name = self._light(i)[1]
             code = self._intern(name)
             self._method_code[i] = code
         return self._methods[code] or None
@@ -394,12 +436,11 @@ class IndexedSessionFile:
         cached = self._pairs.get(i)
         if cached is not None:
             return None if cached < 0 else cached
-        event = self.event(i)
-        msg_id = event.msg_id
-        other_dir = _OPPOSITE.get(event.direction)
+        code, _, msg_id = self._light(i)
+        other_dir = _OPPOSITE.get(_DIRS[(code - 1) // 8 % 3])
         if other_dir is None or not isinstance(msg_id, str | int) or isinstance(msg_id, bool):
             return None
-        want = (Kind.RESPONSE, Kind.ERROR) if forward else (Kind.REQUEST,)
+        want = _RESPONSES if forward else (Kind.REQUEST,)
         total = len(self)
         rng = (range(i + 1, min(total, i + 1 + PAIR_WINDOW)) if forward
                else range(i - 1, max(-1, i - 1 - PAIR_WINDOW), -1))
@@ -407,15 +448,24 @@ class IndexedSessionFile:
             line = self.line(j)
             if b'\\"id\\"' not in line and b'"raw_b64"' not in line:
                 continue  # cheap: a message with an id has the escaped key in its line
-            other = self.event(j) if j in self._cache else self._decode(j)
-            if (other.direction is other_dir and other.kind in want
-                    and other.msg_id == msg_id and type(other.msg_id) is type(msg_id)):
+            other, _, other_id = self._light(j)
+            other -= 1
+            if (_DIRS[other // 8 % 3] is other_dir and _KINDS[other // 24] in want
+                    and other_id == msg_id and type(other_id) is type(msg_id)):
                 self._pairs[i] = j
                 self._pairs[j] = i
                 return j
         if (forward and i + PAIR_WINDOW < total) or not forward or self.done:
             self._pairs[i] = -1  # final: the window was complete
         return None
+
+    def prefetch(self, start: int, stop: int) -> None:
+        """Learn kind/direction/channel of events ``[start, stop)`` ahead of a column
+        filter (about 8 us an event the first time; run it in a worker thread)."""
+        facts = self._facts
+        for i in range(start, min(stop, len(self))):
+            if not facts[i]:
+                self._light(i)
 
     # -- filtering ----------------------------------------------------------------------
 
