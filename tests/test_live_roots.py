@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import OptionList, Static
 
 from inspector.engine.client import McpClient
 from inspector.engine.events import WireEvent

@@ -122,7 +122,8 @@ class InteractiveResponders:
         for listener in self._rule_listeners:
             listener(rule)
         if rule is not None:
-            self.app.notify(f"Standing rule on: {rule.describe()}", title="Sampling")
+            self.app.notify(f"Standing rule on: {rule.describe()}", title="Sampling",
+                            markup=False)
 
     def clear_rule(self) -> None:
         if self.rule is not None:
@@ -136,7 +137,7 @@ class InteractiveResponders:
         if self.rule is not None:
             self.auto_answered += 1
             self.app.notify(f"sampling/createMessage answered by the standing rule: "
-                            f"{self.rule.describe()}", title="Sampling")
+                            f"{self.rule.describe()}", title="Sampling", markup=False)
             return self.rule.answer()
         draft = self.last_reply
         decision: SamplingDecision = await self.ask(

@@ -141,7 +141,8 @@ class ElicitationScreen(ServerRequestScreen[dict[str, Any]]):
             try:
                 await anyio.to_thread.run_sync(self.opener, self.url)
             except Exception as exc:  # no browser: still the user's consent, say so
-                self.app.notify(f"could not open a browser: {exc}", severity="warning")
+                self.app.notify(f"could not open a browser: {one_line(str(exc))}",
+                                severity="warning", markup=False)
             self.dismiss({"action": "accept"})
             return
         form = self.query_one("#form", SchemaForm)

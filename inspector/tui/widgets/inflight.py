@@ -52,7 +52,8 @@ def progress_bar(progress: float | None, total: float | None, width: int = BAR_W
     if total and total > 0:
         share = max(0.0, min(1.0, progress / total))
         filled = round(share * width)
-        bar = Text("█" * filled, style="green")
+        bar = Text()
+        bar.append("█" * filled, style="green")
         bar.append("░" * (width - filled), style="dim")
         bar.append(f" {progress:g}/{total:g}")
         return bar
@@ -201,7 +202,8 @@ class InFlightView(Widget):
     @staticmethod
     def _outcome(done: Finished) -> Text:
         styles = {"ok": "green", "error": "red", "cancelled": "yellow", "timeout": "yellow"}
-        text = Text(done.outcome, style=styles.get(done.outcome, ""))
+        text = Text()
+        text.append(done.outcome, style=styles.get(done.outcome, ""))
         if done.detail:
             text.append_text(safe_text(f"  {one_line(done.detail, 60)}", "dim"))
         if done.late is not None:

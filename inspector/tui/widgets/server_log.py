@@ -47,7 +47,8 @@ FLUSH = 0.05
 def format_entry(params: dict[str, Any], when: datetime | None = None) -> Text:
     """One log line: time, level (coloured), logger, data, all shown literally."""
     level = str(params.get("level", "?"))
-    line = Text((when or datetime.now()).strftime("%H:%M:%S.%f")[:-3] + " ", style="dim")
+    line = Text()
+    line.append((when or datetime.now()).strftime("%H:%M:%S.%f")[:-3] + " ", style="dim")
     line.append_text(safe_text(level.upper(), LEVEL_STYLES.get(level, "magenta"), limit=20))
     line.append(" " * max(1, 10 - len(level)))  # the background of alert stays on the word
     logger = params.get("logger")

@@ -1,0 +1,231 @@
+"""The tasks view (2025-11-25): tasks with their status, polled at pollInterval; result, cancel.
+
+    view = TasksView()
+    view.attach(session)                              # or view.attach(session, manager)
+    await view.run_tool("generate_report", {"topic": "x"}, ttl=60_000)   # call as a task
+
+``run_tool`` sends ``tools/call`` with ``task`` and follows the task in a worker:
+``tasks/get`` at the server's ``pollInterval`` until it ends, then ``tasks/result``.
+Keys: ``r`` refreshes from ``tasks/list``, ``c`` cancels (``tasks/cancel``), ``enter``
+(or ``f``) fetches and shows the result (``tasks/result``). ``TasksView.Finished`` is posted
+when a followed task's outcome is known, so the lead can show it in the result pane.
+"""
+
+from __future__ import annotations
+
+import json
+from time import monotonic
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import DataTable, Static
+
+from inspector.engine.jsonrpc import RpcError
+from inspector.engine.session import Session
+from inspector.engine.tasks import TaskManager, TaskState
+from inspector.tui.safe_text import one_line, safe_text
+from inspector.tui.widgets.inflight import progress_bar
+
+STATUS_STYLES = {"working": "cyan", "input_required": "bold yellow", "completed": "green",
+                 "failed": "red", "cancelled": "yellow"}
+RESULT_LIMIT = 2000
+
+
+def outcome_text(state: TaskState) -> Text:
+    """The result (text blocks) or the error of a finished task, literally."""
+    if state.error is not None:
+        return safe_text(f"error {state.error.code}: {state.error.message}", "red", limit=400)
+    if state.result is None:
+        return Text("no result fetched yet (enter fetches it)", style="dim")
+    blocks = state.result.get("content")
+    texts = [str(b.get("text", "")) for b in blocks if isinstance(b, dict)
+             and b.get("type") == "text"] if isinstance(blocks, list) else []
+    shown = "\n".join(texts) if texts else json.dumps(state.result, ensure_ascii=False)
+    text = Text()
+    if state.result.get("isError"):
+        text.append("isError: ", style="bold red")
+    text.append_text(safe_text(shown, multiline=True, limit=RESULT_LIMIT))
+    return text
+
+
+class TasksView(Widget):
+    """A table of tasks and a detail line for the highlighted one."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "refresh_tasks", "Refresh (tasks/list)"),
+        Binding("c", "cancel_task", "Cancel task"),
+        Binding("f", "fetch_result", "Fetch result (tasks/result)"),
+    ]
+
+    DEFAULT_CSS = """
+    TasksView { height: 1fr; }
+    TasksView > #tasks-title { height: 1; text-style: bold; }
+    TasksView > DataTable { height: 1fr; }
+    TasksView > #task-detail {
+        height: auto; max-height: 12; border-top: solid $panel-lighten-2; padding: 0 1;
+    }
+    """
+
+    class Created(Message):
+        def __init__(self, state: TaskState) -> None:
+            super().__init__()
+            self.state = state
+
+    class Finished(Message):
+        """A task's outcome is known: ``state.result`` or ``state.error``."""
+
+        def __init__(self, state: TaskState) -> None:
+            super().__init__()
+            self.state = state
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.manager: TaskManager | None = None
+        self._announced: set[str] = set()
+
+    def compose(self) -> ComposeResult:
+        yield Static("Tasks", id="tasks-title")
+        table: DataTable[Any] = DataTable(id="tasks-table", cursor_type="row")
+        table.add_columns("task", "tool", "status", "progress", "message", "poll", "age")
+        yield table
+        yield Static(Text("no task selected", style="dim"), id="task-detail")
+
+    def on_mount(self) -> None:
+        self.set_interval(1.0, self.refresh_rows)
+        self.refresh_rows()
+
+    def attach(self, session: Session, manager: TaskManager | None = None) -> TaskManager:
+        if self.manager is not None:
+            self.manager.remove_listener(self._changed)
+        self.manager = manager or TaskManager(session)
+        self.manager.add_listener(self._changed)
+        self._announced.clear()
+        if self.is_mounted:
+            self.refresh_rows()
+        return self.manager
+
+    def _changed(self, state: TaskState) -> None:
+        if self.is_mounted:
+            self.refresh_rows()
+        if state.fetched and state.task_id not in self._announced:
+            self._announced.add(state.task_id)
+            self.post_message(self.Finished(state))
+
+    # -- calling a tool as a task ------------------------------------------------------
+
+    async def run_tool(self, name: str, arguments: dict[str, Any] | None = None, *,
+                       ttl: int | None = None) -> TaskState:
+        """Create the task (raises ``RpcError``), then follow it in a worker."""
+        if self.manager is None:
+            raise RuntimeError("TasksView is not attached to a session")
+        state = await self.manager.call_tool(name, arguments, ttl=ttl)
+        self.post_message(self.Created(state))
+        self.run_worker(self.manager.follow(state.task_id), group=f"task-{state.task_id}")
+        self.refresh_rows()
+        return state
+
+    # -- drawing -----------------------------------------------------------------------
+
+    def refresh_rows(self) -> None:
+        table = self.query_one("#tasks-table", DataTable)
+        selected = self.selected_id()
+        table.clear()
+        tasks = list(self.manager.tasks.values()) if self.manager else []
+        now = monotonic()
+        for state in tasks:
+            status = safe_text(state.status, STATUS_STYLES.get(state.status, "magenta"))
+            if state.fetched:
+                status.append(" ✓" if state.error is None else " ✗", style="bold")
+            poll = f"{state.poll_interval:g} s" if state.poll_interval is not None else "-"
+            progress = progress_bar(state.progress, state.total, 10) \
+                if state.progress is not None else Text("")
+            table.add_row(safe_text(state.task_id[:12]), safe_text(state.tool or "?"), status,
+                          progress, safe_text(one_line(state.status_message or "", 60)),
+                          poll, f"{now - state.seen:4.0f} s", key=state.task_id)
+        active = sum(not s.terminal for s in tasks)
+        title = Text(f"Tasks: {len(tasks)}, {active} active")
+        if self.manager is not None and not self.manager.can_list:
+            title.append("   (the server does not offer tasks/list)", style="dim")
+        self.query_one("#tasks-title", Static).update(title)
+        if selected is not None and selected in (self.manager.tasks if self.manager else {}):
+            table.move_cursor(row=table.get_row_index(selected))
+        self._show_detail()
+
+    def selected_id(self) -> str | None:
+        table = self.query_one("#tasks-table", DataTable)
+        if table.row_count == 0:
+            return None
+        try:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        except Exception:
+            return None
+        return key
+
+    def selected(self) -> TaskState | None:
+        task_id = self.selected_id()
+        return self.manager.tasks.get(task_id) if self.manager and task_id else None
+
+    def _show_detail(self) -> None:
+        state = self.selected()
+        detail = self.query_one("#task-detail", Static)
+        if state is None:
+            detail.update(Text("no task selected", style="dim"))
+            return
+        text = Text()
+        text.append_text(safe_text(f"{state.task_id}  ", "bold"))
+        text.append_text(safe_text(state.status, STATUS_STYLES.get(state.status, "")))
+        if state.immediate:
+            text.append("\n")
+            text.append_text(safe_text(state.immediate, "italic", limit=300))
+        if state.terminal or state.fetched:
+            text.append("\n")
+            text.append_text(outcome_text(state))
+        detail.update(text)
+
+    @on(DataTable.RowHighlighted, "#tasks-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_detail()
+
+    @on(DataTable.RowSelected, "#tasks-table")
+    async def _selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()  # enter on a row: fetch its result
+        await self.action_fetch_result()
+
+    # -- actions -----------------------------------------------------------------------
+
+    async def action_refresh_tasks(self) -> None:
+        if self.manager is None:
+            return
+        if not self.manager.can_list:
+            self.app.notify("The server does not declare tasks/list.", severity="warning")
+            return
+        await self._try(self.manager.list(), "tasks/list")
+
+    async def action_cancel_task(self) -> None:
+        state = self.selected()
+        if state is None or self.manager is None:
+            self.app.bell()
+            return
+        await self._try(self.manager.cancel(state.task_id), "tasks/cancel")
+
+    async def action_fetch_result(self) -> None:
+        state = self.selected()
+        if state is None or self.manager is None:
+            self.app.bell()
+            return
+        if not state.terminal:
+            self.app.notify("The task is still running: tasks/result waits for its end.")
+        self.run_worker(self.manager.result(state.task_id), group=f"result-{state.task_id}")
+
+    async def _try(self, call: Any, what: str) -> None:
+        try:
+            await call
+        except RpcError as exc:
+            self.app.notify(f"{what} failed: {one_line(exc.message, 200)} (code {exc.code})",
+                            severity="error", markup=False)
+        self.refresh_rows()
