@@ -333,3 +333,39 @@ def test_volatile_ids_are_mapped_and_cancelled_requests_cancelled(tmp_path: Path
     assert done.returncode == 1
     report = json.loads(done.stdout)
     assert items_by(report, "tools/call", "status")[0]["status"] == "changed"
+
+
+def test_human_report_shows_server_text_literally() -> None:
+    import io
+
+    from rich.console import Console
+
+    from inspector.record.replay_cli import print_report
+
+    hostile = "\x1b[2J[bold red]boom[/]\u202e"
+    data = {"file": "f.jsonl", "target": "t", "server": {"name": hostile, "version": "1"},
+            "summary": {"same": 0, "changed": 1, "missing": 0, "new": 0}, "differs": True,
+            "notes": [hostile],
+            "items": [{"kind": "request", "method": hostile, "seq": 4, "status": "changed",
+                       "detail": hostile, "reason": hostile,
+                       "changes": [{"path": f'$["{hostile}"]', "kind": "changed",
+                                    "old": hostile, "new": 1}]}]}
+    buffer = io.StringIO()
+    print_report(data, Console(file=buffer, force_terminal=True, width=300))
+    text = buffer.getvalue()
+    assert "\x1b[2J" not in text and "\u202e" not in text
+    assert "␛[2J[bold red]boom[/]\\u202e" in text
+
+
+def test_headless_modules_do_not_import_textual() -> None:
+    code = ("import sys, inspector.record.replay_cli, inspector.record.indexed, "
+            "inspector.record.serve, inspector.record.replay, inspector.record.diff; "
+            "import io; from rich.console import Console; "
+            "from inspector.record.replay_cli import print_report; "
+            "print_report({'file': 'f', 'target': 't', 'items': [], 'differs': False, "
+            "'summary': dict.fromkeys(['same', 'changed', 'missing', 'new'], 0)}, "
+            "Console(file=io.StringIO())); "
+            "print('textual' in sys.modules)")
+    done = subprocess.run([PY, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                          timeout=60)
+    assert done.stdout.strip() == "False", done.stderr

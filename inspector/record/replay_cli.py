@@ -200,7 +200,7 @@ def print_report(data: dict[str, Any], console: Any = None) -> None:
 
     from inspector.tui.safe_text import one_line
 
-    out = console or Console(highlight=False)
+    out = console or Console(highlight=False, soft_wrap=True)
     server = data.get("server") or {}
     head = Text(f"replay {data['file']} against ", style="bold")
     head.append(one_line(str(data["target"]), 120))
