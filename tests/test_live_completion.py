@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import anyio
+from textual.widgets import Input, Static
 
 from inspector.engine.client import McpClient
 from inspector.engine.completion import Completer, Completion, prompt_ref, resource_ref
-from tests.everything import demo_session
+from inspector.tui.suggester import CompletionSuggester, hint_text
+from tests.everything import HostApp, demo_session, wait_until
 
 
 async def test_prompt_argument_completion() -> None:
@@ -88,3 +90,49 @@ def test_malformed_answers_are_tamed() -> None:
     found = Completion.from_result(many)
     assert len(found.values) == 100 and found.total is None
     assert Completion.from_result({"nope": 1}).error
+
+
+async def test_suggester_in_an_input_with_context() -> None:
+    seen: list[Completion] = []
+    sent: list[dict[str, object]] = []
+    async with demo_session() as session:
+        session.add_observer(lambda e: sent.append(e.message["params"])
+                             if isinstance(e.message, dict)
+                             and e.message.get("method") == "completion/complete" else None)
+        client = McpClient(session)
+        completer = Completer(client, resource_ref("demo://users/{user}/files/{path}"),
+                              debounce=0.05)
+        user_box = Input(id="user", suggester=CompletionSuggester(completer, "user"))
+        path_box = Input(id="path", suggester=CompletionSuggester(
+            completer, "path", context=lambda: {"user": user_box.value},
+            on_values=seen.append))
+        hint = Static(id="hint")
+        app = HostApp(user_box, path_box, hint)
+        async with app.run_test(size=(80, 12)) as pilot:
+            user_box.focus()
+            users = await completer.complete("user", "")
+            assert users is not None and users.values
+            first = users.values[0]
+            await pilot.press(*first[:2])
+            await wait_until(pilot, lambda: user_box._suggestion == first)
+            await pilot.press("right")  # accept the suggestion
+            assert user_box.value == first
+            path_box.focus()
+            await pilot.press(*"n")
+            await wait_until(pilot, lambda: bool(seen))
+            hint.update(hint_text(seen[-1]))
+            await pilot.pause()
+    theirs = seen[-1].values
+    assert theirs and all(v.lower().startswith("n") for v in theirs)
+    assert sent[-1] == {"ref": {"type": "ref/resource", "uri": "demo://users/{user}/files/{path}"},
+                        "argument": {"name": "path", "value": "n"},
+                        "context": {"arguments": {"user": first}}}
+
+
+def test_hint_text() -> None:
+    assert hint_text(None).plain == ""
+    assert "no completions" in hint_text(Completion()).plain
+    assert "failed" in hint_text(Completion(error="boom")).plain
+    many = Completion([f"v{i}" for i in range(12)], total=30, has_more=False)
+    assert hint_text(many).plain.endswith("(+22 more)")
+    assert "[b]" in hint_text(Completion(["[b]x"])).plain
