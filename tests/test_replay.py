@@ -49,6 +49,7 @@ def test_same_server_nothing_differs(recording: Path) -> None:
     assert done.returncode == 0, done.stderr + done.stdout
     report = json.loads(done.stdout)
     assert report["differs"] is False
+    assert report["recording"]["tool"].startswith("mcp-inspect")
     summary = report["summary"]
     assert summary == {"same": 10, "changed": 0, "missing": 0, "new": 0}
     # the elicitation the server sent live was answered from the recording

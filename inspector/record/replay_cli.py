@@ -116,8 +116,11 @@ def replay_main(argv: list[str], cli_mode: bool) -> int:
     if isinstance(outcome, int):
         return outcome
     outcome.notes[:0] = warnings
-    data = {"file": str(path), "target": target.describe(), **outcome.to_json(),
-            "ignore": [r.text for r in rules]}
+    recorded_target = header.target.get("describe") or header.target.get("url") or ""
+    data = {"file": str(path), "target": target.describe(),
+            "recording": {"started": header.started, "tool": header.tool,
+                          "target": recorded_target},
+            **outcome.to_json(), "ignore": [r.text for r in rules]}
     if opts.full:
         data["items"] = [i.to_json(full=True) for i in outcome.items]
     if cli_mode:
