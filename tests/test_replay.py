@@ -312,7 +312,7 @@ def test_volatile_ids_are_mapped_and_cancelled_requests_cancelled(tmp_path: Path
     anyio.run(record_tasks, path)
     plan = build_plan(read_session(path).events)
     slow = next(s for s in plan.steps if s.params.get("name") == "slow")
-    assert slow.response is None and slow.waited == pytest.approx(0.3, abs=0.2)
+    assert slow.response is None and slow.waited is not None and 0.25 <= slow.waited < 5
     replayed = tmp_path / "replayed.jsonl"
     done = cli("--cli", "replay", str(path), "--record", str(replayed), "--against", "--",
                PY, TASKS)
