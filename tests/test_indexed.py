@@ -206,3 +206,20 @@ def test_background_facts_make_column_filters_cheap(big: tuple[Path, int]) -> No
         flt = LogFilter.parse("kind:request dir:out")
         hits = f.matching(flt, 0, len(f))
         assert len(hits) == count // PER_EXCHANGE and not f._cache  # nothing decoded
+
+
+def test_filtered_view_scans_a_growing_file(big: tuple[Path, int]) -> None:
+    """The log's FilteredView reads it like the live store, while the index grows."""
+    from inspector.record.store import FilteredView
+
+    path, count = big
+    with IndexedSessionFile(path) as f:
+        view = FilteredView(f, LogFilter.parse("ch:stderr"))
+        view.catch_up()
+        partial = len(view)
+        assert 0 < partial < count // PER_EXCHANGE
+        while not f.index_step():
+            view.step(5_000)
+        view.catch_up()
+        assert len(view) == count // PER_EXCHANGE
+        assert all(f.channel(i) is Channel.STDERR for i in view.indices[:50])
