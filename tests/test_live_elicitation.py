@@ -7,9 +7,11 @@ import os
 from typing import Any
 
 import anyio
+import pytest
 from textual.widgets import Button, Input, Static
 
 from inspector.engine.client import McpClient
+from inspector.engine.jsonrpc import RpcError
 from inspector.engine.session import Session
 from inspector.tui.interactive import InteractiveResponders
 from inspector.tui.screens.elicitation import ElicitationScreen, url_facts
@@ -221,3 +223,39 @@ def test_url_facts() -> None:
     assert url_facts("file:///etc/passwd")[1]
     assert "punycode" in (url_facts("https://xn--pple-43d.com/")[1] or "")
     assert json.dumps(url_facts("https:///nohost")[1])  # a problem, not an exception
+
+
+async def test_everything_url_elicitation_required_error_then_retry() -> None:
+    opened: list[str] = []
+    app = HostApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        bridge = InteractiveResponders(app, opener=opened.append)
+        async with everything_session(bridge.responders()) as session, \
+                anyio.create_task_group() as tg:
+            bridge.attach(session)
+            client = McpClient(session)
+            await _list_until(client, "trigger-url-elicitation")
+            args = {"url": "https://example.org/pay", "errorPath": True,
+                    "elicitationId": "fixed-id"}
+            with pytest.raises(RpcError) as needed:
+                await client.call_tool("trigger-url-elicitation", args)
+            assert needed.value.code == -32042
+            done: dict[str, Any] = {}
+
+            async def handle() -> None:
+                done["ok"] = await bridge.complete_url_elicitations(needed.value)
+            tg.start_soon(handle)
+            screen = await wait_for_screen(pilot, ElicitationScreen)
+            assert "https://modelcontextprotocol.io" in shown_text(screen.query_one("#url", Static))
+            await pilot.click("#accept")
+            await wait_until(pilot, lambda: "ok" in done)
+            assert done["ok"] is True
+            # the retry goes down the request path: one more URL dialog, accepted
+            out: dict[str, Any] = {}
+            tg.start_soon(_call, client, "trigger-url-elicitation", args, out)
+            await wait_for_screen(pilot, ElicitationScreen)
+            await pilot.click("#accept")
+            await wait_until(pilot, lambda: "result" in out)
+    assert opened == ["https://modelcontextprotocol.io", "https://example.org/pay"]
+    assert "User completed the URL elicitation flow" in _text(out["result"])
+    assert not await bridge.complete_url_elicitations(RpcError(-32603, "other"))

@@ -33,7 +33,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
-from inspector.engine.jsonrpc import USER_REJECTED, RpcError
+from inspector.engine.jsonrpc import URL_ELICITATION_REQUIRED, USER_REJECTED, RpcError
 from inspector.engine.responders import Responders, RootsList
 from inspector.engine.session import Session
 from inspector.tui.safe_text import one_line, safe_text
@@ -162,6 +162,21 @@ class InteractiveResponders:
             kwargs["opener"] = self.opener
         answer: dict[str, Any] = await self.ask(ElicitationScreen(params, **kwargs))
         return answer
+
+    async def complete_url_elicitations(self, error: RpcError) -> bool:
+        """Error -32042: show each URL elicitation it carries; True if the user accepted
+        them all (the caller may then retry the request)."""
+        if error.code != URL_ELICITATION_REQUIRED:
+            return False
+        data = error.data if isinstance(error.data, dict) else {}
+        items = [e for e in data.get("elicitations") or [] if isinstance(e, dict)]
+        if not items:
+            return False
+        for item in items:
+            answer = await self.elicitation({**item, "mode": "url"})
+            if answer.get("action") != "accept":
+                return False
+        return True
 
     async def roots_changed(self, roots: list[dict[str, Any]]) -> None:
         """The roots editor's ``on_change``: tell the server (when connected)."""
