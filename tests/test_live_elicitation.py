@@ -93,6 +93,16 @@ async def test_demo_edited_field_and_invalid_value_blocks_accept() -> None:
             await pilot.pause()
             assert isinstance(app.screen, ElicitationScreen)  # not sent
             assert "problem" in shown_text(screen.query_one("#status", Static))
+            await pilot.press("ctrl+s")  # the same problems again: sent anyway
+            await wait_until(pilot, lambda: "result" in out)
+            assert sent[-1]["result"]["content"]["party_size"] == 99
+            out.clear()
+            tg.start_soon(_call, McpClient(session), "book_table", {}, out)
+            screen = await wait_for_screen(pilot, ElicitationScreen)
+            form = screen.query_one("#form", SchemaForm)
+            party = form.field(("party_size",))
+            assert party is not None
+            box = party.query_one(Input)
             box.value = "7"
             name = form.field(("name",))
             assert name is not None

@@ -85,6 +85,7 @@ class ElicitationScreen(ServerRequestScreen[dict[str, Any]]):
         self.mode = "url" if params.get("mode") == "url" else "form"
         self.url = str(params.get("url", ""))
         self.host, self.url_problem = url_facts(self.url) if self.mode == "url" else ("", None)
+        self._refused: list[str] = []  # the problems shown at the last refused Accept
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -147,10 +148,16 @@ class ElicitationScreen(ServerRequestScreen[dict[str, Any]]):
             return
         form = self.query_one("#form", SchemaForm)
         content, issues = form.get_arguments()
+        if form.json_mode and content is None:
+            return  # the JSON does not parse: the editor says why
         if issues:
-            self.query_one("#status", Static).update(
-                safe_text(f"{len(issues)} problem(s): fix them, or Decline / Cancel"))
-            return
+            problems = [issue.message for issue in issues]
+            if problems != self._refused:  # a debugger may send invalid content: on purpose
+                self._refused = problems
+                self.query_one("#status", Static).update(safe_text(
+                    f"{len(issues)} problem(s): fix them, press Accept again to send anyway, "
+                    "or Decline / Cancel"))
+                return
         self.dismiss({"action": "accept", "content": content if content is not None else {}})
 
     def action_decline(self) -> None:
