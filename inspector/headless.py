@@ -148,8 +148,23 @@ async def perform(client: McpClient, request: CliRequest) -> Any:
                    f"{', '.join(METHODS)}", ExitCode.USAGE)
 
 
-def classify_failure(exc: BaseException) -> CliError:
-    """Map an engine/transport failure to a CLI error kind and exit code."""
+HTTP_FAILURE = -32000  # code of the transports' synthesized per-request HTTP failures
+BODY_EXCERPT = 300  # characters of an HTTP error body in the error JSON
+
+
+def _http_error(message: str, status: int, **details: Any) -> CliError:
+    """An HTTP error status: 401/403 mean authorization is needed, the rest are HTTP errors."""
+    if status in (401, 403):
+        return CliError("auth", f"authorization needed: {message}", ExitCode.AUTH,
+                        httpStatus=status, **details)
+    return CliError("http", message, ExitCode.HTTP, httpStatus=status, **details)
+
+
+def classify_failure(exc: BaseException, session_expired: bool = False) -> CliError:
+    """Map an engine/transport failure to a CLI error kind and exit code.
+
+    ``session_expired``: the HTTP transport saw a 404 to a request carrying its session
+    id; one call cannot be re-run on a new session, so that is a connection failure."""
     if isinstance(exc, CliError):
         return exc
     if isinstance(exc, RequestTimeoutError):
@@ -161,20 +176,28 @@ def classify_failure(exc: BaseException) -> CliError:
             details["serverExitCode"] = lost.exit_code
         if lost.stderr_tail:
             details["stderr"] = lost.stderr_tail
-        if lost.http_status is not None:
-            details["httpStatus"] = lost.http_status
-            code = ExitCode.AUTH if lost.http_status in (401, 403) else ExitCode.HTTP
-            return CliError("auth" if code == ExitCode.AUTH else "http", exc.message, code,
-                            **details)
+        if session_expired:
+            return CliError("session-expired", "the server's session expired (HTTP 404 to a "
+                            "request carrying its session id); run the command again to start "
+                            "a new session", ExitCode.CONNECTION, httpStatus=lost.http_status)
+        if lost.http_status is not None and lost.http_status >= 400:
+            return _http_error(lost.message, lost.http_status, **details)
         return CliError("connection", exc.message, ExitCode.CONNECTION, **details)
     if isinstance(exc, VersionError):
         return CliError("protocol-version", str(exc), ExitCode.PROTOCOL)
     if isinstance(exc, RpcError):
-        status = exc.data.get("status") if isinstance(exc.data, dict) else None
-        if isinstance(status, int):
-            code = ExitCode.AUTH if status in (401, 403) else ExitCode.HTTP
-            return CliError("auth" if code == ExitCode.AUTH else "http", exc.message, code,
-                            httpStatus=status)
+        data = exc.data if isinstance(exc.data, dict) else {}
+        status = data.get("status")
+        if exc.code == HTTP_FAILURE and "status" in data:  # the transport's, not the server's
+            body = data.get("body")
+            excerpt = {"body": body[:BODY_EXCERPT]} if isinstance(body, str) and body else {}
+            if isinstance(status, int) and status >= 400:
+                return _http_error(exc.message, status, **excerpt)
+            if isinstance(status, int):  # answered, but not with the response (no stream...)
+                return CliError("protocol", exc.message, ExitCode.PROTOCOL, httpStatus=status,
+                                **excerpt)
+            # no status: the exchange broke below HTTP (a reset, a cut stream)
+            return CliError("connection", exc.message, ExitCode.CONNECTION, **excerpt)
         return CliError("protocol", exc.message, ExitCode.PROTOCOL, rpcCode=exc.code,
                         data=exc.data)
     if isinstance(exc, TransportError):
@@ -192,6 +215,7 @@ def classify_failure(exc: BaseException) -> CliError:
 async def run(target: Target, request: CliRequest, responders: Responders,
               recorder: Any = None) -> int:
     """Connect, initialize, perform, print. Returns the exit code."""
+    transport = None
     try:
         transport = build_transport(target, timeout=request.timeout)
         session = Session(transport, responders=responders, timeout=request.timeout,
@@ -204,7 +228,7 @@ async def run(target: Target, request: CliRequest, responders: Responders,
         failure = _unwrap(exc)
         if failure is None:
             raise
-        error = classify_failure(failure)
+        error = classify_failure(failure, bool(getattr(transport, "session_expired", False)))
         sys.stderr.write(json.dumps(error.to_json(), ensure_ascii=False) + "\n")
         return error.code
     sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")

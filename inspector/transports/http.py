@@ -63,7 +63,7 @@ from inspector.transports.httpwire import HTTP_ERROR as HTTP_ERROR  # re-exporte
 from inspector.transports.sse_parser import SseError, SseEvent, SseParser
 
 FALLBACK_STATUSES = frozenset({400, 404, 405})  # first POST: maybe a legacy HTTP+SSE server
-SESSION_EXPIRED = "session expired (404); reconnect to start a new session"
+SESSION_EXPIRED = "the server's session expired (HTTP 404 to a request carrying its session id)"
 DEFAULT_RETRY_MS = 1000
 MIN_RETRY_MS = 50  # a floor against busy loops; never shortens a server's ``retry``
 CLOSE_TIMEOUT = 2.0

@@ -91,6 +91,7 @@ class SseTransport(Transport):
         headers = {"Accept": "text/event-stream", **self.headers}
         self._emit(http_out_event("GET", self._url, headers, stream=STREAM))
         reason: str | None = None
+        status: int | None = None  # the GET's error status, when that is why it failed
         with self._scope:
             try:
                 async with self._client.stream("GET", self._url, headers=headers,
@@ -99,6 +100,8 @@ class SseTransport(Transport):
                         self._emit(http_in_event(hop, redirect=hop.headers.get("location")))
                     self._emit(http_in_event(r, stream=STREAM))
                     reason = await self._check_stream(r)
+                    if reason is not None and r.status_code >= 300:
+                        status = r.status_code
                     if reason is None:
                         reason = await self._consume(r)
             except httpx.HTTPError as exc:
@@ -107,7 +110,7 @@ class SseTransport(Transport):
             return
         self._emit(system_note(reason, "error", stream=STREAM))
         self._ready.set()
-        self._lose(ConnectionLost(reason))
+        self._lose(ConnectionLost(reason, http_status=status))
 
     async def _check_stream(self, response: httpx.Response) -> str | None:
         """None when the GET opened an SSE stream; else why not (after emitting the body)."""

@@ -15,7 +15,7 @@ import json
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 REASONS = {200: "OK", 202: "Accepted", 204: "No Content", 307: "Temporary Redirect",
            400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
@@ -200,3 +200,60 @@ async def answer_basics(req: Request, conn: Conn, session_id: str | None = "sess
         await conn.respond(202)
         return True
     return False
+
+
+class ExpiringSessions:
+    """A handler whose first ``expire`` sessions end after ``after`` POSTs carrying the
+    session id: the next one (and all later ones with that id) is answered 404, as a
+    server that restarted or timed the session out would. Serves one ``echo`` tool."""
+
+    TOOL: ClassVar[dict[str, Any]] = {"name": "echo", "description": "Echo the text back.",
+            "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}},
+                            "required": ["text"]}}
+
+    def __init__(self, after: int, expire: int = 1) -> None:
+        self.after = after
+        self.expire = expire
+        self.sessions = 0
+        self.counts: dict[str, int] = {}
+        self.expired: list[str] = []
+
+    async def __call__(self, req: Request, conn: Conn) -> None:
+        sid = req.headers.get("mcp-session-id")
+        if req.method == "GET":
+            await conn.respond(405)
+            return
+        if req.method == "DELETE":
+            await conn.respond(200)
+            return
+        msg = req.json()
+        if msg.get("method") == "initialize":
+            self.sessions += 1
+            new = f"sess-{self.sessions}"
+            self.counts[new] = 0
+            await conn.respond(200, ok(req, init_result()), {"MCP-Session-Id": new})
+            return
+        if sid not in self.counts:
+            await conn.respond(400, {"jsonrpc": "2.0", "id": None, "error": {
+                "code": -32600, "message": "Bad Request: unknown session"}})
+            return
+        self.counts[sid] += 1
+        number = int(sid.split("-")[1])
+        if number <= self.expire and self.counts[sid] > self.after:
+            if sid not in self.expired:
+                self.expired.append(sid)
+            await conn.respond(404, "session not found")
+            return
+        if "id" not in msg or "method" not in msg:
+            await conn.respond(202)
+        elif msg["method"] == "tools/list":
+            await conn.respond(200, ok(req, {"tools": [self.TOOL]}))
+        elif msg["method"] == "tools/call":
+            text = str((msg.get("params") or {}).get("arguments", {}).get("text", ""))
+            await conn.respond(200, ok(req, {"content": [{"type": "text",
+                                                          "text": f"{sid}: {text}"}]}))
+        elif msg["method"] == "ping":
+            await conn.respond(200, ok(req, {}))
+        else:
+            await conn.respond(200, {"jsonrpc": "2.0", "id": msg["id"], "error": {
+                "code": -32601, "message": f"method not found: {msg['method']}"}})
