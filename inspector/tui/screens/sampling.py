@@ -189,8 +189,9 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
             yield Static(title, id="title")
             with VerticalScroll(id="request"):
                 yield Static(render_request(self.params), id="request-body")
-            yield Label("Your reply   ctrl+s sends · esc rejects (-1) · ctrl+j edits the whole "
-                        "result as JSON (tool_use, images)", id="reply-label")
+            yield Label(Text.assemble(("Your reply", "bold"), (
+                "   ctrl+s sends · esc rejects (-1) · ctrl+j edits the whole result as JSON "
+                "(tool_use, images)", "dim")), id="reply-label")
             yield TextArea(self.draft, id="reply", soft_wrap=True)
             with Horizontal(id="meta"):
                 yield Label("model")
