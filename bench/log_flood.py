@@ -5,6 +5,7 @@ Runs headless (``App.run_test``) and prints figures:
 (a) append 1,000,000 events in batches to the store + ``MessageLog``: time spent in
     ``append_events``, time to settle (from the last append until the last row was
     rendered), resident memory added versus the raw bytes held (target: under 2x);
+    then filter all of them (a column filter, a text filter) while keys are pressed;
 (b) stream 10,000 events/s for ~5 s through an ``EventBatcher`` while a pilot presses
     a key every 50 ms: the worst delay from a key press to the log handling it;
 (c) the same events written to Textual's stock ``Log`` (batched ``write_lines``) and
@@ -130,11 +131,46 @@ async def settle_ours(total: int, batch: int) -> dict[str, float]:
         gc.collect()
         rss = rss_bytes() - rss0
         store = log.store
-        return {"events": total, "append_s": appending, "worst_batch_ms": worst_batch * 1000,
+        scans = {}
+        for label, query in (("filter_column", "method:tools/call"),
+                             ("filter_text", "kind:res lambda mu")):
+            scans[f"{label}_s"], scans[f"{label}_worst_key_ms"] = await filter_scan(
+                app, log, query)
+        return {**scans, "events": total, "append_s": appending,
+                "worst_batch_ms": worst_batch * 1000,
                 "settle_s": settle, "raw_mib": store.raw_bytes / 2**20,
                 "rss_mib": rss / 2**20, "ratio": rss / store.raw_bytes,
                 "columns_ratio": store.nbytes() / store.raw_bytes,
                 "rows_rendered": lines.rendered_rows}
+
+
+async def filter_scan(app: App[None], log: MessageLog, query: str) -> tuple[float, float]:
+    """Apply a filter over everything and press keys while it scans: (scan s, worst ms)."""
+    lines = log.lines
+    lines.focus()
+    handled: list[float] = []
+    move = lines.move_cursor
+
+    def spy(row: int | None, *, post: bool = True) -> None:
+        handled.append(time.perf_counter())
+        move(row, post=post)
+
+    lines.move_cursor = spy  # type: ignore[method-assign]
+    worst = 0.0
+    t0 = time.perf_counter()
+    log.set_filter(query)
+    while log.scanning:
+        before = len(handled)
+        pressed = time.perf_counter()
+        app.post_message(events.Key("up", None))
+        while len(handled) == before and time.perf_counter() - pressed < 5:
+            await asyncio.sleep(0.001)
+        worst = max(worst, (handled[before] if len(handled) > before else 5) - pressed)
+        await asyncio.sleep(0.02)
+    scan = time.perf_counter() - t0
+    lines.move_cursor = move  # type: ignore[method-assign]
+    log.set_filter("")
+    return scan, worst * 1000
 
 
 async def key_latency(rate: int, seconds: float) -> dict[str, float]:
@@ -301,6 +337,10 @@ def main() -> None:
           f"memory {big['ratio']:.2f}x raw bytes (target < 2x; columns alone "
           f"{big['columns_ratio']:.2f}x); append {big['append_s']:.2f} s for "
           f"{args.events:,} events")
+    print(f"(a) filters over {args.events:,}: method:tools/call "
+          f"{big['filter_column_s']:.2f} s (worst key {big['filter_column_worst_key_ms']:.1f} ms),"
+          f" text {big['filter_text_s']:.2f} s (worst key "
+          f"{big['filter_text_worst_key_ms']:.1f} ms)")
     print(f"(b) worst key delay {stream['worst_ms']:,.1f} ms (target < 100 ms), "
           f"median {stream['p50_ms']:,.1f} ms, {stream['presses']:.0f} presses at "
           f"{stream['rate']:,.0f} events/s")

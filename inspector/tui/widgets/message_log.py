@@ -12,6 +12,7 @@ Events arrive in batches: an app pushes every event into an ``EventBatcher``
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -24,7 +25,7 @@ from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.containers import Vertical
 from textual.events import Click
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -36,7 +37,10 @@ from inspector.tui.safe_text import visible
 from inspector.tui.widgets.log_filter import LogFilterBar
 
 FLUSH_INTERVAL = 0.05  # seconds between batched appends
-SCAN_CHUNK = 25_000  # events scanned per filter step before yielding to the UI
+SCAN_STEP = 4_000  # events per filter step
+SCAN_SLICE = 0.008  # seconds of filter steps before yielding to the UI
+# A real pause, not sleep(0): a key press hops App -> Screen -> widget, one loop turn each.
+SCAN_PAUSE = 0.002
 SYNC_SCAN_LIMIT = 5_000  # new events filtered inline on append (more: in the worker)
 
 ARROWS = {Direction.OUT: "→", Direction.IN: "←", Direction.LOCAL: "·"}
@@ -127,9 +131,11 @@ class LogLines(ScrollView, can_focus=True):
         self.follow = True
         self.cursor_row: int | None = None
         self._rows = 0
-        self._strips: LRUCache[tuple[int, int, int], Strip] = LRUCache(1024)
+        self._strips: LRUCache[tuple[int, int, int], tuple[Strip, Strip]] = LRUCache(1024)
         self._summaries: LRUCache[int, RowSummary] = LRUCache(2048)
         self._seq_width = 5
+        self._base_style = Style()
+        self._cursor_style = Style()
         self.rendered_rows = 0  # rows rendered since mount (for tests and the bench)
 
     # -- rows and indices ----------------------------------------------------------
@@ -188,20 +194,30 @@ class LogLines(ScrollView, can_focus=True):
 
     # -- rendering -----------------------------------------------------------------
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Styles are looked up once per paint, not once per row (rich_style is not cheap).
+        base = self.rich_style
+        if base != self._base_style:
+            self._base_style = base
+            self._strips.clear()
+        self._cursor_style = self.get_component_rich_style("log-lines--cursor")
+        return super().render_lines(crop)
+
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         row = self.scroll_offset.y + y
+        base = self._base_style
         if row >= self._rows or width <= 0:
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, base)
         index = self.index_at(row)
         key = (index, width, self._seq_width)
-        strip = self._strips.get(key)
-        if strip is None:
-            strip = self.render_row(index, width)
-            self._strips[key] = strip
-        if row == self.cursor_row:
-            strip = strip.apply_style(self.get_component_rich_style("log-lines--cursor"))
-        return strip.apply_style(self.rich_style)
+        cached = self._strips.get(key)
+        if cached is None:
+            plain = self.render_row(index, width)
+            cached = self._strips[key] = (plain, plain.apply_style(base))
+        if row == self.cursor_row:  # under the row's own colours (badges keep theirs)
+            return cached[0].apply_style(self._cursor_style).apply_style(base)
+        return cached[1]
 
     def render_row(self, index: int, width: int) -> Strip:
         """One event as a row of fixed columns and a summary that takes the rest."""
@@ -442,7 +458,7 @@ class MessageLog(Vertical):
             lines.view = None
         else:
             lines.view = FilteredView(self.source, flt)
-            lines.view.step(SCAN_CHUNK)
+            self._scan_slice(lines.view)
         lines.cursor_row = None
         lines.rows_changed()
         self._want_index = keep
@@ -465,14 +481,23 @@ class MessageLog(Vertical):
         elif lines.view is not None and lines.view.scanned > want:
             self._want_index = None  # filtered out
 
+    @staticmethod
+    def _scan_slice(view: FilteredView) -> bool:
+        """Filter steps for about ``SCAN_SLICE`` seconds; True when caught up."""
+        deadline = time.perf_counter() + SCAN_SLICE
+        while not view.step(SCAN_STEP):
+            if time.perf_counter() >= deadline:
+                return False
+        return True
+
     @work(exclusive=True, group="message-log-filter")
     async def _scan(self, view: FilteredView) -> None:
-        """Scan the rest of the source in chunks, yielding to the UI between them."""
-        while view is self._lines.view and not view.step(SCAN_CHUNK):
+        """Scan the rest of the source in time slices, yielding to the UI between them."""
+        while view is self._lines.view and not self._scan_slice(view):
             self._lines.rows_changed()
             self._find_wanted()
             self._update_count()
-            await asyncio.sleep(0)
+            await asyncio.sleep(SCAN_PAUSE)
         if view is self._lines.view:
             self._lines.rows_changed()
             self._find_wanted()
