@@ -57,7 +57,7 @@ def package_dir() -> Path:
 def _installed() -> bool:
     manifest = package_dir() / "package.json"
     try:
-        return json.loads(manifest.read_text("utf-8")).get("version") == VERSION
+        return bool(json.loads(manifest.read_text("utf-8")).get("version") == VERSION)
     except (OSError, ValueError):
         return False
 
