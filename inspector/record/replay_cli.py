@@ -87,6 +87,12 @@ def replay_main(argv: list[str], cli_mode: bool) -> int:
         return _file_failure(str(exc), cli_mode)
     if opts.serve and opts.against is not None:
         raise UsageError("replay: give either --serve or --against, not both")
+    if not (cli_mode or opts.serve or opts.against is not None or command or opts.config):
+        # The TUI indexes the file in the background: never parse a big file up front.
+        from inspector.tui.launch import launch_replay
+
+        code: int = launch_replay(path)
+        return code
     warnings: list[str] = []
     try:
         plan = build_plan(iter_events(path, warnings))
@@ -169,15 +175,7 @@ def _warning_line(warning: str, cli_mode: bool) -> str:
 
 def _summary(path: Path, header_line: bytes, plan: Plan, warnings: list[str],
              cli_mode: bool) -> int:
-    """No mode given: what the file holds (the TUI opens it when the lead's hook exists)."""
-    if not cli_mode:
-        try:
-            from inspector.tui.launch import launch_replay  # type: ignore[attr-defined]
-        except ImportError:
-            launch_replay = None
-        if launch_replay is not None:
-            code: int = launch_replay(path)
-            return code
+    """``--cli replay FILE`` with no mode: what the file holds, as JSON."""
     methods = Counter(step.method for step in plan.requests)
     data = {"file": str(path), "header": json.loads(header_line),
             "requests": sum(methods.values()),

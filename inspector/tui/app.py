@@ -99,7 +99,8 @@ class InspectorApp(App[int]):
         self._log = self.query_one(MessageLog)
         self.query_one("#detail").display = False
         tabs = self.query_one("#catalog-tabs", TabbedContent)
-        tabs.add_pane(TabPane("Server", ServerPane(id="server"), id="tab-server"))
+        self._server_tab_ready = tabs.add_pane(TabPane("Server", ServerPane(id="server"),
+                                                       id="tab-server"))
         if self.replay_source is not None:
             self._start_replay(status)
             return
@@ -119,8 +120,59 @@ class InspectorApp(App[int]):
     def _start_replay(self, status: StatusBar) -> None:
         status.state = "replay"
         status.server = self.replay_title or "replay"
+        status.transport = "offline"
         self.query_one(ItemPanel).read_only = True
+        self.query_one(ResultView).show_text(
+            "replay: the recorded session, offline. Browse the catalog and the log (g, then "
+            "up/down steps through events, Enter opens one). Calling is disabled: re-run it "
+            "with `mcp-inspect replay FILE --against TARGET`.", "cyan")
         self.set_interval(0.25, self._refresh_status)
+        # after the Server tab is mounted: what the first indexed chunk already shows
+        self.call_after_refresh(self._show_recorded_catalog, None)
+        self.index_replay()
+
+    @work(group="replay-index", exclusive=True, exit_on_error=False)
+    async def index_replay(self) -> None:
+        """Index the rest of the file in the background; the log grows as it goes."""
+        source: Any = self.replay_source
+        log = self.query_one(MessageLog)
+        if hasattr(source, "index_async"):
+            async for fraction in source.index_async():
+                log.source_grew()
+                self._status.extra = f"indexing {fraction:.0%}"
+            log.source_grew()
+            self._status.extra = ""
+        from anyio import to_thread
+
+        from inspector.record.recorded_catalog import rebuild_catalog
+
+        catalog = await to_thread.run_sync(rebuild_catalog, source)
+        await self._server_tab_ready
+        self._apply_recorded_catalog(catalog)
+        for warning in getattr(source, "warnings", []):
+            self.notify(warning, title="replay", severity="warning", timeout=10)
+
+    def _show_recorded_catalog(self, stop: int | None) -> None:
+        from inspector.record.recorded_catalog import rebuild_catalog
+
+        assert self.replay_source is not None
+        self._apply_recorded_catalog(rebuild_catalog(self.replay_source, stop))
+
+    def _apply_recorded_catalog(self, catalog: Any) -> None:
+        for kind, _ in KINDS:
+            self.query_one(Catalog).set_items(kind, catalog.lists.get(kind, []))
+        init = catalog.initialize or {}
+        info = init.get("serverInfo") or {}
+        if info:
+            self._status.server = (f"{info.get('title') or info.get('name', '?')} "
+                                   f"{info.get('version', '')} (replay of "
+                                   f"{self.replay_title})")
+        self._status.protocol = str(init.get("protocolVersion", ""))
+        self.query_one(ServerPane).refresh_from(
+            info=info, protocol=init.get("protocolVersion"),
+            server_caps=init.get("capabilities") or {}, client_caps={},
+            instructions=init.get("instructions"), stderr_tail=[],
+            target=f"recording {self.replay_title}")
 
     # -- the session -------------------------------------------------------------------
 
@@ -291,6 +343,13 @@ class InspectorApp(App[int]):
         detail = self.query_one(MessageDetail)
         detail.display = True
         detail.show(self.query_one(MessageLog).source, message.index)
+
+    @on(MessageLog.Highlighted)
+    def _log_highlighted(self, message: MessageLog.Highlighted) -> None:
+        """Stepping: with the detail open, it follows the cursor."""
+        detail = self.query_one(MessageDetail)
+        if detail.display:
+            detail.show(self.query_one(MessageLog).source, message.index)
 
     @on(MessageDetail.JumpTo)
     def _jump(self, message: MessageDetail.JumpTo) -> None:

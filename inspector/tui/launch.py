@@ -43,9 +43,35 @@ def launch_tui(target: Target, opts: argparse.Namespace) -> int:
                        max_timeout=opts.max_timeout, protocol_version=opts.protocol_version)
     interactive_responders(app, responders, roots=opts.root)
     try:
-        code = app.run()
+        app.run()
+        code = app.return_code
     finally:
         if recorder is not None:
             recorder.close()
             sys.stderr.write(f"mcp-inspect: session saved to {recorder.path}\n")
+    return code or 0
+
+
+def launch_replay(path: Path) -> int:
+    """Open a saved session in the TUI, offline (``mcp-inspect replay FILE``)."""
+    from inspector.cli import UsageError
+    from inspector.record.format import SessionFileError
+    from inspector.record.indexed import IndexedSessionFile
+
+    if not (sys.stdin.isatty() and sys.stderr.isatty()) and \
+            not os.environ.get("MCP_INSPECT_FORCE_TUI"):
+        raise UsageError("the TUI needs a terminal; use `mcp-inspect --cli replay FILE "
+                         "--against TARGET` for a headless re-run")
+    try:
+        source = IndexedSessionFile(path)
+    except SessionFileError as exc:
+        raise UsageError(str(exc)) from exc
+    from inspector.tui.app import InspectorApp
+
+    try:
+        app = InspectorApp(None, source=source, replay_title=Path(path).name)
+        app.run()
+        code = app.return_code
+    finally:
+        source.close()
     return code or 0

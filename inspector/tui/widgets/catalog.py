@@ -94,8 +94,8 @@ class Catalog(Static):
         else:
             options.add_options(Option(option_label(kind, item), id=f"{kind}:{i}")
                                 for i, item in enumerate(items))
-            if highlighted is not None and highlighted < len(items):
-                options.highlighted = highlighted
+            options.highlighted = highlighted if highlighted is not None and \
+                highlighted < len(items) else 0  # Enter works at once
         tabs = self.query_one(TabbedContent)
         label = dict(KINDS)[kind]
         tab = tabs.get_tab(f"tab-{kind}")

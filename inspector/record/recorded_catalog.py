@@ -1,0 +1,56 @@
+"""What a recorded session tells about its server: the initialize result and the
+latest complete listing of tools, resources, templates and prompts (pages joined)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.engine.events import Kind
+from inspector.record.store import EventSource
+
+LISTS = {"tools/list": ("tools", "tools"), "resources/list": ("resources", "resources"),
+         "resources/templates/list": ("resource_templates", "resourceTemplates"),
+         "prompts/list": ("prompts", "prompts")}
+
+
+@dataclass
+class RecordedCatalog:
+    initialize: dict[str, Any] | None = None
+    lists: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+
+def rebuild_catalog(source: EventSource, stop: int | None = None) -> RecordedCatalog:
+    """Scan responses; a list request without a cursor starts a new listing."""
+    catalog = RecordedCatalog()
+    building: dict[str, list[dict[str, Any]]] = {}
+    end = len(source) if stop is None else min(stop, len(source))
+    for i in range(end):
+        if source.kind(i) is not Kind.RESPONSE:
+            continue
+        method = source.method(i)
+        if method != "initialize" and method not in LISTS:
+            continue
+        message = source.event(i).message
+        result = message.get("result") if isinstance(message, dict) else None
+        if not isinstance(result, dict):
+            continue
+        if method == "initialize":
+            catalog.initialize = result
+            continue
+        kind, key = LISTS[str(method)]
+        request_index = source.find_request(i)
+        cursor = None
+        if request_index is not None:
+            request = source.event(request_index).message
+            params = request.get("params") if isinstance(request, dict) else None
+            cursor = params.get("cursor") if isinstance(params, dict) else None
+        if cursor is None or kind not in building:
+            building[kind] = []
+        building[kind].extend(item for item in result.get(key) or []
+                              if isinstance(item, dict))
+        if not result.get("nextCursor"):
+            catalog.lists[kind] = building[kind]  # a complete listing
+    for kind, items in building.items():
+        catalog.lists.setdefault(kind, items)  # an unfinished one is better than none
+    return catalog

@@ -1,0 +1,71 @@
+"""Replaying a recorded session in the TUI, offline (Pilot)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tui_helpers import wait_for
+
+from inspector.record.indexed import IndexedSessionFile
+from inspector.tui.app import InspectorApp
+from inspector.tui.widgets.catalog import Catalog
+from inspector.tui.widgets.item_panel import ItemPanel
+from inspector.tui.widgets.message_detail import MessageDetail
+from inspector.tui.widgets.message_log import MessageLog
+
+ROOT = Path(__file__).parent.parent
+
+
+def record(path: Path, *args: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "inspector", "--cli", "--record", str(path),
+                           *args], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+
+
+async def test_replay_rebuilds_catalog_steps_and_refuses_calls(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    record(path, "--method", "tools/list")
+    source = IndexedSessionFile(path)
+    app = InspectorApp(None, source=source, replay_title=path.name)
+    async with app.run_test(size=(150, 45)) as pilot:
+        await wait_for(pilot, lambda: len(app.query_one(Catalog).items["tools"]) == 23)
+        assert app.query_one("#status").state == "replay"
+        assert "mcp-inspect demo server" in app.query_one("#status").server
+        log = app.query_one(MessageLog)
+        await wait_for(pilot, lambda: log.shown == len(source) > 10)
+        # step through events with the detail open: it follows the cursor
+        await pilot.press("g", "home", "enter")
+        await pilot.pause(0.1)
+        detail = app.query_one(MessageDetail)
+        assert detail.display and detail.index == 0
+        await pilot.press("down", "down")
+        await pilot.pause(0.1)
+        assert detail.index == 2
+        # calling is disabled with a hint
+        catalog = app.query_one(Catalog)
+        catalog.action_tab("tools")
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        panel = app.query_one(ItemPanel)
+        assert panel.read_only and panel.item is not None
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.2)
+        assert any("calls are disabled" in str(n.message) for n in app._notifications)
+        assert not [i for i in range(len(source)) if source.method(i) == "tools/call"]
+    source.close()
+
+
+async def test_torn_file_opens_with_a_notice(tmp_path: Path) -> None:
+    path = tmp_path / "torn.jsonl"
+    record(path, "--method", "tools/list")
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) - 40])  # cut the last line in the middle
+    source = IndexedSessionFile(path)
+    app = InspectorApp(None, source=source, replay_title=path.name)
+    async with app.run_test(size=(150, 45)) as pilot:
+        await wait_for(pilot, lambda: any("torn" in str(n.message)
+                                          for n in app._notifications))
+        assert len(app.query_one(MessageLog).source) > 10
+    source.close()
