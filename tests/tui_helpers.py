@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import anyio
@@ -29,7 +30,7 @@ async def wait_connected(pilot: Pilot[Any]) -> None:
 
 def plain(renderable: Any, width: int = 120) -> str:
     """What a Rich renderable shows, as plain text."""
-    console = Console(width=width, record=True, color_system=None, file=open("/dev/null", "w"))
+    console = Console(width=width, record=True, color_system=None, file=io.StringIO())
     console.print(renderable)
     return console.export_text()
 
