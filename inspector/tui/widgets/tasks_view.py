@@ -87,6 +87,7 @@ class TasksView(Widget):
         super().__init__(id=id)
         self.manager: TaskManager | None = None
         self._announced: set[str] = set()
+        self._dirty = False
 
     def compose(self) -> ComposeResult:
         yield Static("Tasks", id="tasks-title")
@@ -96,8 +97,13 @@ class TasksView(Widget):
         yield Static(Text("no task selected", style="dim"), id="task-detail")
 
     def on_mount(self) -> None:
-        self.set_interval(1.0, self.refresh_rows)
+        self.set_interval(1.0, self.refresh_rows)  # the ages move
+        self.set_interval(0.2, self._redraw_if_changed)  # progress floods redraw 5x a second
         self.refresh_rows()
+
+    def _redraw_if_changed(self) -> None:
+        if self._dirty:
+            self.refresh_rows()
 
     def attach(self, session: Session, manager: TaskManager | None = None) -> TaskManager:
         if self.manager is not None:
@@ -110,8 +116,7 @@ class TasksView(Widget):
         return self.manager
 
     def _changed(self, state: TaskState) -> None:
-        if self.is_mounted:
-            self.refresh_rows()
+        self._dirty = True
         if state.fetched and state.task_id not in self._announced:
             self._announced.add(state.task_id)
             self.post_message(self.Finished(state))
@@ -132,6 +137,7 @@ class TasksView(Widget):
     # -- drawing -----------------------------------------------------------------------
 
     def refresh_rows(self) -> None:
+        self._dirty = False
         table = self.query_one("#tasks-table", DataTable)
         selected = self.selected_id()
         table.clear()
