@@ -318,6 +318,17 @@ async def test_make_batcher_flushes_into_the_log() -> None:
         assert batcher.pending == 0
 
 
+async def test_finding_added_later_shows_its_marker() -> None:
+    app = LogApp(sample())
+    async with app.run_test(size=(120, 40)) as pilot:
+        log = app.log_widget
+        assert "⚠" not in row_text(log.lines, 1)
+        log.store.add_finding(1, Finding("late", "found by a later lint"))
+        log.event_changed(1)
+        await pilot.pause()
+        assert row_text(log.lines, 1).rstrip().endswith("⚠")
+
+
 def test_pretty_json_folds_big_values() -> None:
     text = pretty_json({"items": list(range(1000)), "s": "x" * 5000}).plain
     assert "… 950 more items" in text

@@ -194,6 +194,16 @@ class LogLines(ScrollView, can_focus=True):
 
     # -- rendering -----------------------------------------------------------------
 
+    def forget(self, index: int) -> None:
+        """Drop the cached row of event ``index`` and repaint it."""
+        stale = [k for k in self._strips.keys() if k[0] == index]  # noqa: SIM118 (LRUCache)
+        for key in stale:
+            self._strips.discard(key)
+        self._summaries.discard(index)
+        row = self.row_of(index)
+        if row is not None:
+            self.refresh_line(row)
+
     def render_lines(self, crop: Region) -> list[Strip]:
         # Styles are looked up once per paint, not once per row (rich_style is not cheap).
         base = self.rich_style
@@ -411,6 +421,10 @@ class MessageLog(Vertical):
                 self._scan(view)
         self._lines.rows_changed()
         self._update_count()
+
+    def event_changed(self, index: int) -> None:
+        """Event ``index`` changed after it was shown (a finding added by a later lint)."""
+        self._lines.forget(index)
 
     def make_batcher(self, interval: float = FLUSH_INTERVAL) -> EventBatcher:
         """An ``EventBatcher`` flushed into this log every ``interval`` seconds.
