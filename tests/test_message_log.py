@@ -336,6 +336,14 @@ def test_pretty_json_folds_big_values() -> None:
     assert len(text) < 10_000
 
 
+def test_pretty_json_deep_nesting_is_folded() -> None:
+    deep: object = "bottom"
+    for _ in range(900):
+        deep = {"a": [deep]}
+    text = pretty_json(deep).plain
+    assert "nested deeper than 48" in text and "bottom" not in text
+
+
 def test_snapshot_log_and_detail(snap_compare: Callable[..., bool]) -> None:
     async def run_before(pilot: Pilot[None]) -> None:
         app = pilot.app

@@ -290,6 +290,10 @@ def test_summary_work_is_bounded() -> None:
     params = {f"k{i}": "v" * 1000 for i in range(1000)}
     row = summarize(ev(OUT, request(2, "custom/method", params)))
     assert len(row.text) <= 160 and row.text.startswith("k0=")
+    deep: dict[str, object] = {"x": 1}
+    for _ in range(900):
+        deep = {"arguments": deep}
+    assert len(summarize(ev(OUT, request(3, "tools/call", {"name": "n", **deep}))).text) <= 160
     bad = ev(IN, b"\xff" * 100_000)
     assert len(summarize(bad).text) <= 160
 

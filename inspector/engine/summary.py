@@ -65,7 +65,8 @@ def compact(obj: Any, limit: int = TEXT_LIMIT) -> str:
         if n >= MAX_KEYS:
             parts.append(f"+{len(obj) - MAX_KEYS}")
             break
-        if isinstance(value, dict) and value and key in ("arguments", "params", "_meta"):
+        if (isinstance(value, dict) and value and key in ("arguments", "params", "_meta")
+                and limit >= 20):  # the halving limit also bounds the nesting depth
             parts.append(f"{key}={{{compact(value, limit // 2)}}}")
         else:
             parts.append(f"{key}={brief(value)}")

@@ -30,6 +30,7 @@ from inspector.tui.widgets.message_log import ARROWS, BADGES, format_latency
 MAX_ITEMS = 50  # array items / object keys shown per level
 MAX_STRING = 1_000  # characters of one string value
 MAX_LINES = 2_000  # lines of pretty JSON before the rest is folded
+MAX_DEPTH = 48  # nesting shown; deeper values are folded (and recursion stays bounded)
 MAX_RAW = 256 * 1024  # raw bytes shown (the rest is saved with `s`)
 
 KEY = "bold #87afff"
@@ -73,6 +74,10 @@ class _Pretty:
 
     def value(self, value: Any, indent: int) -> None:
         if self.stopped:
+            return
+        if indent >= MAX_DEPTH and isinstance(value, (dict, list)) and value:
+            what = f"{{{len(value)} keys}}" if isinstance(value, dict) else f"[{len(value)} items]"
+            self.out.append(f"{what} … nested deeper than {MAX_DEPTH} (r: raw)", style=FOLDED)
             return
         if isinstance(value, dict):
             if not value:
