@@ -155,7 +155,9 @@ BODY_EXCERPT = 300  # characters of an HTTP error body in the error JSON
 def _http_error(message: str, status: int, **details: Any) -> CliError:
     """An HTTP error status: 401/403 mean authorization is needed, the rest are HTTP errors."""
     if status in (401, 403):
-        return CliError("auth", f"authorization needed: {message}", ExitCode.AUTH,
+        if "authorization needed" not in message:
+            message = f"authorization needed: {message}"
+        return CliError("auth", message, ExitCode.AUTH,
                         httpStatus=status, **details)
     return CliError("http", message, ExitCode.HTTP, httpStatus=status, **details)
 

@@ -94,7 +94,8 @@ def body_event(body: bytes, status: int, ctype: str, **meta: Any) -> WireEvent:
                              **{k: v for k, v in meta.items() if v is not None}})
     if event.error is not None:
         kind = "an HTML page" if _looks_html(body, ctype) else f"{ctype or 'untyped'} content"
-        event.error = f"not JSON: {kind} (HTTP {status}); {event.error}"
+        detail = event.error.removeprefix("not JSON: ")
+        event.error = f"not JSON: {kind} (HTTP {status}); {detail}"
     return event
 
 
@@ -163,9 +164,10 @@ def describe_status(status: int, reason: str, *, method: str, url: httpx.URL | s
                     excerpt: str = "", first: bool = False, legacy: bool = False) -> str:
     """A clear, actionable message for an HTTP error status."""
     hints = {
-        401: "the server needs authorization (OAuth is not supported yet; pass a token with "
-             "a header such as 'Authorization: Bearer <token>')",
-        403: "the server refused access (credentials, scope, or an Origin/Host check)",
+        401: "authorization needed: the server needs authorization credentials (OAuth is not "
+             "supported yet; pass a token with --header 'Authorization: Bearer <token>')",
+        403: "authorization needed: the server refused access (credentials, scope, or an "
+             "Origin/Host check)",
         406: f"the server rejected our Accept header ({ACCEPT_BOTH!r})",
         409: "conflict (the server allows one GET stream per session)",
         415: "the server rejected our Content-Type header ('application/json')",

@@ -49,6 +49,9 @@ class SessionController:
         self.attempt = 0
         self.catalog: dict[str, list[dict[str, Any]]] = {}
         self._stop = anyio.Event()
+        self._renew = False  # the current session expired and a new one starts
+        self._loaded = False  # the current session's catalog loaded
+        self._renewal = False  # the current session renews an expired one
         self._sequence = itertools.count(1)  # one numbering across reconnects
 
     @property
@@ -57,8 +60,22 @@ class SessionController:
             self.session.protocol_version is not None
 
     async def run(self) -> None:
-        """One connection's life; call again (in a new worker) to reconnect."""
+        """One connection's life; call again (in a new worker) to reconnect.
+
+        When an HTTP server says the session is gone (404 to a request carrying its
+        session id), a fresh transport and session start at once, and again on a later
+        expiry; a renewed session that expires before its catalog loaded is not renewed
+        (the user sees why and presses r)."""
+        renewal = False
+        while await self._run_once(renewal):
+            renewal = True
+
+    async def _run_once(self, renewal: bool) -> bool:
+        """Connect, handshake, catalog, wait; True when the session expired and may renew."""
         self.attempt += 1
+        self._renew = False
+        self._loaded = False
+        self._renewal = renewal
         stop = self._stop = anyio.Event()  # this connection's own: a reconnect makes another
         self.app.post_message(messages.Connecting(self.target.describe(), self.attempt))
         kwargs: dict[str, Any] = {}
@@ -77,17 +94,32 @@ class SessionController:
                 await session.initialize()
                 self.app.post_message(messages.Connected())
                 await self._load_catalog()
+                self._loaded = True
                 await stop.wait()
         except Exception as exc:  # every failure reaches the user as a message
             error = _describe(exc)
-            if self.session is not None and self.session.lost is not None:
-                return  # Disconnected already says why
+            lost = self.session.lost if self.session is not None else None
+            if lost is not None and not lost.expected:
+                return self._renew  # Disconnected already says why, or we renew
             self.app.post_message(messages.ConnectFailed(error))
+        return self._renew
 
     def _on_lost(self, session: Session, stop: anyio.Event, lost: ConnectionLost) -> None:
         stop.set()
-        if session is self.session:  # an old session's goodbye is not news
-            self.app.post_message(messages.Disconnected(lost))
+        if session is not self.session:  # an old session's goodbye is not news
+            return
+        expired = bool(getattr(session.transport, "session_expired", False))
+        if expired and session.protocol_version is not None and \
+                (self._loaded or not self._renewal):
+            self._renew = True
+            session.note("the server's session expired (HTTP 404 to a request carrying its "
+                         "session id): starting a new session", severity="warning",
+                         renew="session-expired")
+            self.app.notify("the server's session expired; starting a new session (requests "
+                            "in flight failed: run them again)", title="session expired",
+                            severity="warning", timeout=8)
+            return
+        self.app.post_message(messages.Disconnected(lost))
 
     def stop(self) -> None:
         self._stop.set()
