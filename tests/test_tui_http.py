@@ -12,6 +12,7 @@ from servers.http_support import sdk_server
 from tui_helpers import plain, screen_text, select_item, wait_for
 
 from inspector.engine.events import Channel, Direction
+from inspector.engine.summary import RowSummary, summarize
 from inspector.target import Target
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.catalog import Catalog
@@ -37,6 +38,12 @@ def log_rows(app: InspectorApp) -> list[tuple[Channel, Direction, str]]:
     source = app.query_one(MessageLog).source
     return [(source.channel(i), source.direction(i), source.raw(i).decode("utf-8", "replace"))
             for i in range(len(source))]
+
+
+def summaries(app: InspectorApp) -> list[RowSummary]:
+    """The log rows' summaries, as the log shows them."""
+    source = app.query_one(MessageLog).source
+    return [summarize(source.event(i)) for i in range(len(source))]
 
 
 async def wait_tools(pilot: Any) -> None:
@@ -73,6 +80,10 @@ async def test_streamable_http_call_and_the_wire_in_the_log(sdk_sse: str) -> Non
         assert "HTTP 200 OK text/event-stream" in statuses
         assert any(ch is Channel.SSE and '"42"' in raw for ch, _, raw in rows)
         assert app.query_one(StatusBar).transport == "http"
+        texts = [(row.id, row.text) for row in summaries(app)]
+        assert (("1", f"POST {sdk_sse}") in texts
+                and ("1", "HTTP 200 OK text/event-stream") in texts)  # paired by request id
+        assert ("", f"GET {sdk_sse} · GET stream") in texts
         shot = screenshot(app)
         assert "sdk-http-test-server" in shot and "http" in shot
         assert f"POST {sdk_sse}" in shot or "HTTP 200 OK" in shot  # rows on screen
@@ -92,6 +103,11 @@ async def test_authorization_needed_is_said_clearly() -> None:
             assert "HTTP 401 Unauthorized: authorization needed" in shot
             rows = log_rows(app)
             assert any(ch is Channel.HTTP and raw.startswith("HTTP 401") for ch, _, raw in rows)
+            texts = [row.text for row in summaries(app)]
+            assert "HTTP 401 Unauthorized · www-authenticate: Bearer" in texts
+            assert "HTTP 401 body (untyped, not JSON): token required" in texts
+            assert any(t.startswith("request failed: HTTP 401 Unauthorized: authorization "
+                                    "needed") for t in texts)
         assert not server.gets()  # 401 is not a reason to try legacy SSE
 
 

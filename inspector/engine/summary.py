@@ -132,8 +132,9 @@ def _result_text(result: Any) -> str:
     if "serverInfo" in result or "protocolVersion" in result:
         info = result.get("serverInfo")
         name = brief(info.get("name")) if isinstance(info, dict) else "?"
-        version = brief(info.get("version")) if isinstance(info, dict) else ""
-        return _cut(f"{name} {version} protocol {brief(result.get('protocolVersion'))}",
+        version = info.get("version") if isinstance(info, dict) else None
+        version = f" {brief(version)}" if version not in (None, "") else ""
+        return _cut(f"{name}{version} protocol {brief(result.get('protocolVersion'))}",
                     TEXT_LIMIT)
     if not result:
         return "{}"
@@ -142,6 +143,68 @@ def _result_text(result: Any) -> str:
 
 def _first_line(text: str) -> str:
     return _cut(text[: TEXT_LIMIT * 2].strip(), TEXT_LIMIT)
+
+
+_SSE_CONTROL = {"priming": "SSE priming event", "empty": "SSE event without data",
+                "comment": "SSE comment", "endpoint": "SSE endpoint"}
+
+
+def _stream_label(stream: Any) -> str:
+    """Which SSE stream an HTTP row belongs to (see ``inspector.transports.http``)."""
+    if stream == "get":
+        return "GET stream"
+    if stream == "sse":
+        return "SSE stream"
+    if isinstance(stream, str) and stream.startswith("post:"):
+        return f"response stream of {stream[5:]}"
+    return ""
+
+
+def _http_text(event: WireEvent) -> str:
+    """An HTTP row: the request or status line with what it is for, or an SSE control
+    block (priming, keep-alive comment, legacy endpoint) said in words."""
+    meta = event.meta
+    raw = event.raw[: TEXT_LIMIT * 4].decode("utf-8", errors="backslashreplace")
+    sse = meta.get("sse")
+    if isinstance(sse, str):
+        parts = [_SSE_CONTROL.get(sse, f"SSE {sse}")]
+        if sse == "comment":
+            comment = " ".join(line.lstrip(":").strip() for line in raw.splitlines())
+            parts[0] += f": {comment.strip()}" if comment.strip() else ""
+        if sse == "endpoint" and meta.get("endpoint"):
+            parts.append(str(meta["endpoint"]))
+        if meta.get("event_id") is not None:
+            parts.append(f"id={meta['event_id']}")
+        if meta.get("retry") is not None:
+            parts.append(f"retry={meta['retry']}ms")
+        label = _stream_label(meta.get("stream"))
+        return _cut(" ".join(parts) + (f" · {label}" if label else ""), TEXT_LIMIT)
+    extras: list[str] = []
+    label = _stream_label(meta.get("stream"))
+    if label:
+        extras.append(label)
+    if meta.get("last_event_id") is not None:
+        extras.append(f"after id {meta['last_event_id']}")
+    if meta.get("redirect"):
+        extras.append(f"redirect to {meta['redirect']}")
+    headers = meta.get("headers")
+    status = meta.get("status")
+    if isinstance(headers, dict) and isinstance(status, int) and status >= 400:
+        for name in ("www-authenticate", "allow", "retry-after"):
+            if headers.get(name):
+                extras.append(f"{name}: {headers[name]}")
+    line = _first_line(raw)
+    return _cut(f"{line} · {'; '.join(extras)}" if extras else line, TEXT_LIMIT)
+
+
+def _invalid_text(event: WireEvent) -> str:
+    excerpt = event.raw[:TEXT_LIMIT].decode("utf-8", errors="backslashreplace")
+    status = event.meta.get("status")
+    if isinstance(status, int) and status >= 300:  # an HTTP error body: show what it says
+        ctype = event.meta.get("content_type") or "untyped"
+        return _cut(f"HTTP {status} body ({ctype}, not JSON): {excerpt}", TEXT_LIMIT)
+    reason = event.error or "not a JSON-RPC message"
+    return _cut(f"{reason}: {excerpt}", TEXT_LIMIT)
 
 
 def summarize(event: WireEvent) -> RowSummary:
@@ -171,9 +234,14 @@ def summarize(event: WireEvent) -> RowSummary:
         methods = [brief(m.get("method") or "response") for m in msg[:3] if isinstance(m, dict)]
         text = _cut(f"batch of {len(msg)}: {', '.join(methods)}", TEXT_LIMIT)
     elif kind is Kind.INVALID:
-        excerpt = event.raw[:TEXT_LIMIT].decode("utf-8", errors="backslashreplace")
-        reason = event.error or "not a JSON-RPC message"
-        text = _cut(f"{reason}: {excerpt}", TEXT_LIMIT)
+        text = _invalid_text(event)
+    elif kind is Kind.SYSTEM and isinstance(msg, dict) and isinstance(msg.get("error"), dict):
+        # a transport's synthesized failure of one request (HTTP status, broken stream)
+        text = _cut(f"request failed: {brief(msg['error'].get('message'), TEXT_LIMIT)}",
+                    TEXT_LIMIT)
+    elif kind is Kind.HTTP and event.meta:
+        text = _http_text(event)
+        id_ = id_ or show_id(event.meta.get("request_id"))
     else:  # stderr, http, system: the line itself
         text = _first_line(event.raw[: TEXT_LIMIT * 4].decode("utf-8", errors="backslashreplace"))
     return RowSummary(kind, method, id_, text)
