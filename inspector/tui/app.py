@@ -18,22 +18,26 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, TabbedContent, TabPane
+from textual.widgets import Footer, Input, TabbedContent, TabPane
 
-from inspector.engine.jsonrpc import RpcError
+from inspector.engine.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 from inspector.engine.responders import Responders
 from inspector.record.store import EventSource
 from inspector.target import Target
 from inspector.tui import messages
 from inspector.tui.controller import SessionController
+from inspector.tui.interactive import SamplingRuleBar
 from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.widgets.catalog import KINDS, Catalog
+from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import Outcome, ResultView
+from inspector.tui.widgets.server_log import ServerLogView
 from inspector.tui.widgets.server_pane import ServerPane
 from inspector.tui.widgets.status_bar import StatusBar
+from inspector.tui.widgets.tasks_view import TasksView
 
 LOG_LAYOUTS = ("normal", "max", "min")
 
@@ -44,13 +48,18 @@ class InspectorApp(App[int]):
     CSS_PATH = "inspector.tcss"
     TITLE = "mcp-inspect"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "send", "Send", priority=True),
+        Binding("ctrl+s", "send", "Send"),
         Binding("1", "catalog('tools')", "Tools", show=False),
         Binding("2", "catalog('resources')", "Resources", show=False),
         Binding("3", "catalog('resource_templates')", "Templates", show=False),
         Binding("4", "catalog('prompts')", "Prompts", show=False),
         Binding("5", "server_info", "Server", show=False),
         Binding("g", "focus_log", "Log", show=False),
+        Binding("f", "bottom('inflight')", "In flight", show=False),
+        Binding("o", "bottom('serverlog')", "Server log", show=False),
+        Binding("t", "bottom('tasks')", "Tasks", show=False),
+        Binding("R", "roots", "Roots", show=False),
+        Binding("U", "toggle_auto_reread", "Auto re-read", show=False),
         Binding("escape", "focus_catalog", "Catalog", show=False),
         Binding("l", "cycle_log", "Log size"),
         Binding("d", "toggle_detail", "Detail"),
@@ -80,17 +89,30 @@ class InspectorApp(App[int]):
         self._protocol_version = protocol_version
         self._batcher: Any = None
         self.bridge: Any = None  # InteractiveResponders, when the TUI answers server requests
+        self.tasks_manager: Any = None
+        self.auto_reread = False  # re-read a subscribed resource when it is updated
+        self.updated: set[str] = set()  # resources updated since last read
 
     # -- layout ------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
+        if self.bridge is not None:
+            yield SamplingRuleBar(self.bridge, id="rule-bar")
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield Catalog(id="catalog")
             yield ItemPanel(id="work")
         with Horizontal(id="bottom"):
-            yield MessageLog(self.replay_source, id="log")
+            with TabbedContent(id="bottom-tabs", initial="tab-log"):
+                with TabPane("Log", id="tab-log"):
+                    yield MessageLog(self.replay_source, id="log")
+                with TabPane("In flight", id="tab-inflight"):
+                    yield InFlightView(id="inflight")
+                with TabPane("Server log", id="tab-serverlog"):
+                    yield ServerLogView(id="serverlog")
+                with TabPane("Tasks", id="tab-tasks"):
+                    yield TasksView(id="tasks")
             yield MessageDetail(id="detail")
         yield Footer()
 
@@ -212,6 +234,10 @@ class InspectorApp(App[int]):
         status.protocol = session.protocol_version or ""
         if self.bridge is not None:
             self.bridge.attach(session)
+        self.query_one(InFlightView).attach(session)
+        self.query_one(ServerLogView).attach(session, self.controller.client)
+        self.tasks_manager = self.query_one(TasksView).attach(session)
+        session.on_notification("notifications/resources/updated", self._resource_updated)
         self.query_one(ResultView).show_text(
             "connected; pick an item on the left (1-4 switch lists, g goes to the log)", "green")
         if self.controller.attempt == 1:
@@ -263,7 +289,35 @@ class InspectorApp(App[int]):
         subscribable = bool((caps.get("resources") or {}).get("subscribe"))
         panel = self.query_one(ItemPanel)
         await panel.select(message.kind, message.item, subscribable=subscribable)
+        self._attach_completions(message.kind, message.item)
         self.call_after_refresh(panel.focus_form)
+
+    def _attach_completions(self, kind: str, item: dict[str, Any]) -> None:
+        """Prompt arguments and template variables complete as the user types."""
+        session = self.controller.session if self.controller else None
+        client = self.controller.client if self.controller else None
+        form = self.query_one(ItemPanel).form
+        if kind not in ("prompts", "resource_templates") or session is None or \
+                client is None or form is None or \
+                "completions" not in session.server_capabilities:
+            return
+        from inspector.engine.completion import Completer, prompt_ref, resource_ref
+        from inspector.tui.suggester import CompletionSuggester
+
+        ref = prompt_ref(str(item.get("name"))) if kind == "prompts" else \
+            resource_ref(str(item.get("uriTemplate")))
+        completer = Completer(client, ref)
+
+        def context() -> dict[str, str]:
+            value, _ = form.root.value(), None
+            return {k: str(v) for k, v in (value or {}).items()
+                    if isinstance(v, str | int | float) and v != ""}
+
+        for name in (form.schema.get("properties") or {}):
+            field = form.field((name,))
+            inputs = field.query(Input) if field is not None else []
+            if inputs:
+                inputs.first().suggester = CompletionSuggester(completer, name, context=context)
 
     @on(ItemPanel.Run)
     def _run_item(self, message: ItemPanel.Run) -> None:
@@ -296,6 +350,9 @@ class InspectorApp(App[int]):
         started = monotonic()
         outcome = Outcome(title=title)
         try:
+            if kind == "tools" and action == "task":
+                await self._run_task(name, arguments or {})
+                return
             if kind == "tools":
                 outcome.output_schema = item.get("outputSchema")
                 outcome.result = await client.call_tool(name, arguments or {},
@@ -317,13 +374,74 @@ class InspectorApp(App[int]):
                 outcome.result = await client.unsubscribe(str(item.get("uri")))
                 outcome.title = f"unsubscribed from {item.get('uri')}"
             else:
-                outcome.result = await client.read_resource(str(item.get("uri")))
+                uri = str(item.get("uri"))
+                outcome.result = await client.read_resource(uri)
+                self.updated.discard(uri)
         except RpcError as exc:
+            if exc.code == URL_ELICITATION_REQUIRED and self.bridge is not None and \
+                    action != "retry" and await self.bridge.complete_url_elicitations(exc):
+                self.notify("URL elicitation completed: calling again")
+                self.execute(kind, item, arguments, "retry")
+                return
             outcome.error = exc.to_error()
         outcome.latency_ms = (monotonic() - started) * 1000
         if outcome.result is not None:
             outcome.size = len(json.dumps(outcome.result, ensure_ascii=False))
         result_view.show(outcome)
+
+    async def _run_task(self, name: str, arguments: dict[str, Any]) -> None:
+        tasks = self.query_one(TasksView)
+        state = await tasks.run_tool(name, arguments)
+        self.query_one(ResultView).show_text(
+            f"task {state.task_id} created for {name} ({state.status}); following it in "
+            "the Tasks tab (t)", "yellow")
+        self.action_bottom("tasks")
+
+    @on(TasksView.Finished)
+    def _task_finished(self, message: TasksView.Finished) -> None:
+        state = message.state
+        outcome = Outcome(title=f"task {state.task_id} ({state.tool}): {state.status}")
+        if state.error is not None:
+            outcome.error = state.error.to_error()
+        else:
+            outcome.result = state.result
+        self.query_one(ResultView).show(outcome)
+
+    def _resource_updated(self, params: dict[str, Any]) -> None:
+        uri = str(params.get("uri", ""))
+        self.updated.add(uri)
+        panel = self.query_one(ItemPanel)
+        current = panel.item.get("uri") if panel.item and panel.kind == "resources" else None
+        if self.auto_reread and current == uri:
+            self.execute("resources", panel.item or {"uri": uri}, None)
+            return
+        hint = "select it and ctrl+s to re-read; U re-reads automatically"
+        self.notify(f"{uri} was updated ({hint})", title="resources/updated", timeout=4)
+
+    def action_toggle_auto_reread(self) -> None:
+        self.auto_reread = not self.auto_reread
+        self.notify("subscribed resources are re-read when updated" if self.auto_reread
+                    else "automatic re-read off")
+
+    def action_bottom(self, pane: str) -> None:
+        self.query_one("#bottom-tabs", TabbedContent).active = f"tab-{pane}"
+        if self.log_layout == "min":
+            self.action_cycle_log()
+        widget = self.query_one({"log": "#log-lines", "inflight": "#inflight",
+                                 "serverlog": "#serverlog", "tasks": "#tasks"}[pane])
+        focusable = [widget] if widget.can_focus else \
+            [w for w in widget.query("*") if w.focusable]
+        if focusable:
+            focusable[0].focus()
+        if pane == "inflight" and isinstance(widget, InFlightView) and widget.pending():
+            widget.refresh_rows()
+            widget.query_one("#inflight-table").move_cursor(row=0)  # the oldest pending
+
+    def action_roots(self) -> None:
+        if self.bridge is None:
+            self.notify("roots are fixed by --root here", severity="warning")
+            return
+        self.push_screen(self.bridge.roots_screen())
 
     def _progress(self, view: ResultView, title: str) -> Any:
         def on_progress(progress: float, total: float | None, message: str | None) -> None:
@@ -370,7 +488,7 @@ class InspectorApp(App[int]):
             self.action_catalog(kind)
 
     def action_focus_log(self) -> None:
-        self.query_one(MessageLog).lines.focus()
+        self.action_bottom("log")
 
     def action_send(self) -> None:
         self.query_one(ItemPanel).submit()
@@ -428,5 +546,15 @@ class InspectorApp(App[int]):
                             self.action_server_info)
         yield SystemCommand("Save session as", "Copy the session file to the current "
                             "directory (w)", self.action_save_as)
+        yield SystemCommand("Roots", "Edit the roots offered to the server (R)",
+                            self.action_roots)
+        yield SystemCommand("In-flight requests", "Pending requests, progress, cancel (f)",
+                            lambda: self.action_bottom("inflight"))
+        yield SystemCommand("Server log", "notifications/message, set the level (o)",
+                            lambda: self.action_bottom("serverlog"))
+        yield SystemCommand("Tasks", "Tasks: status, result, cancel (t)",
+                            lambda: self.action_bottom("tasks"))
+        yield SystemCommand("Auto re-read", "Re-read subscribed resources when updated (U)",
+                            self.action_toggle_auto_reread)
         yield SystemCommand("Filter the log", "Filter by text, method:, kind:, dir: (/)",
                             lambda: self.query_one(MessageLog).action_open_filter())
