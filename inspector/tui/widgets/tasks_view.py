@@ -119,6 +119,8 @@ class TasksView(Widget):
         self._dirty = True
         if state.fetched and state.task_id not in self._announced:
             self._announced.add(state.task_id)
+            if self.is_mounted:
+                self.refresh_rows()  # an outcome is drawn at once; only progress is throttled
             self.post_message(self.Finished(state))
 
     # -- calling a tool as a task ------------------------------------------------------
