@@ -232,6 +232,8 @@ class InspectorApp(App[int]):
         info = session.server_info
         status.server = f"{info.get('title') or info.get('name', '?')} {info.get('version', '')}"
         status.protocol = session.protocol_version or ""
+        status.transport = getattr(session.transport, "detected", None) or \
+            session.transport.kind  # auto-detection has decided by now
         if self.bridge is not None:
             self.bridge.attach(session)
         self.query_one(InFlightView).attach(session)
