@@ -120,3 +120,34 @@ async def test_completion_offers_server_values() -> None:
         await wait_for(pilot, lambda: box._suggestion == "Grace")
         await pilot.press("right")
         assert box.value == "Grace"
+
+
+async def test_subscription_update_is_flagged_and_re_read_automatically() -> None:
+    app = make_app()
+    app.confirm_destructive = False
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await select_item(pilot, "resources", "demo://notes/1")
+        await pilot.click("#subscribe")
+        await wait_for(pilot, lambda: "subscribed to" in result_text(app))
+        client = app.controller.client  # type: ignore[union-attr]
+        await client.call_tool("update_note", {"id": "1", "body": "first change"})
+        await wait_for(pilot, lambda: "demo://notes/1" in app.updated)
+        assert any("was updated" in str(n.message) for n in app._notifications)
+        # with auto re-read on, the selected resource is read again by itself
+        await pilot.press("escape", "U")
+        await client.call_tool("update_note", {"id": "1", "body": "second change"})
+        await wait_for(pilot, lambda: "second change" in result_text(app))
+
+
+async def test_list_changed_refreshes_the_catalog_and_says_so() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        catalog = app.query_one("#catalog")
+        before = len(catalog.items["tools"])
+        await select_item(pilot, "tools", "toggle_extra_tool")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(catalog.items["tools"]) == before + 1)
+        assert any("list changed" in str(n.message) for n in app._notifications)
+        assert any(t["name"] == "extra_tool" for t in catalog.items["tools"])
