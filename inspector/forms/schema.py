@@ -13,21 +13,17 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.forms.coerce import coerce_cli_arg, coerce_text, coerce_value
+from inspector.forms.containers import ArrayNode, MapRow, ObjectNode, UnionNode, build_node
 from inspector.forms.nodes import (
     MISSING,
-    ArrayNode,
     BoolNode,
     ConstNode,
     EnumNode,
     FieldNode,
     FormContext,
-    MapRow,
     MultiEnumNode,
     NullNode,
-    ObjectNode,
     ScalarNode,
-    UnionNode,
-    build_node,
 )
 from inspector.forms.resolve import Kind, as_schema
 from inspector.forms.validate import ValidationIssue, validate

@@ -1,0 +1,421 @@
+"""The widget for one field of a `SchemaForm`: `FieldWidget` shows a node of the
+`inspector.forms` field tree (label, control, help, error line) and writes every
+edit into that node at once. Nested nodes get nested `FieldWidget`s.
+
+Server text (titles, descriptions, enum labels) is data: it goes through `Text`
+objects and control characters are shown.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.widget import Widget
+from textual.widgets import Button, Checkbox, Collapsible, Input, Select, SelectionList, Static
+from textual.widgets.selection_list import Selection
+
+from inspector.forms.schema import (
+    MISSING,
+    ArrayNode,
+    BoolNode,
+    ConstNode,
+    EnumNode,
+    FieldNode,
+    MultiEnumNode,
+    NullNode,
+    ObjectNode,
+    ScalarNode,
+    UnionNode,
+)
+from inspector.tui.safe_text import visible
+
+if TYPE_CHECKING:
+    from inspector.tui.widgets.schema_form import SchemaForm
+
+
+def plain(text: str, style: str = "") -> Text:
+    """Server text as a literal Rich Text (no markup parsing)."""
+    return Text(visible(text), style=style)
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _label(node: FieldNode, *, with_type: bool = True) -> Text:
+    """`name *  type` with the title after the name when it says more."""
+    text = Text()
+    text.append(visible(node.label or node.title or "value"), style="bold")
+    if (
+        node.required
+        and node.parent is not None
+        and not isinstance(node.parent, ArrayNode | UnionNode)
+    ):
+        text.append(" *", style="bold red")
+    title = node.title
+    if title and title.lower().replace(" ", "_") != (node.label or "").lower():
+        text.append(f"  {visible(title)}", style="italic")
+    if with_type:
+        text.append(f"  {visible(node.type_text)}", style="dim")
+    return text
+
+
+class FieldWidget(Vertical):
+    """One node: header (label, null toggle), its control(s), help text and error line."""
+
+    DEFAULT_CSS = """
+    FieldWidget { height: auto; margin: 0 0 1 0; }
+    FieldWidget > .field-head { height: auto; }
+    FieldWidget > .field-head > .field-label { width: 1fr; height: auto; }
+    FieldWidget > .field-label { height: auto; }
+    FieldWidget > .field-head > .field-bool { width: 1fr; }
+    FieldWidget > .field-head > .null-toggle { width: auto; height: auto; border: none;
+        padding: 0 1; }
+    FieldWidget .field-help { color: $text-muted; height: auto; }
+    FieldWidget > .field-error { color: $text-error; height: auto; }
+    FieldWidget .foreign { color: $text-warning; height: auto; }
+    FieldWidget Input { width: 1fr; }
+    FieldWidget Select { width: 1fr; }
+    FieldWidget SelectionList { height: auto; max-height: 10; }
+    FieldWidget .group { height: auto; border: round $primary 40%; padding: 0 1;
+        margin: 0; }
+    FieldWidget .group > Contents { padding: 0 0 0 1; height: auto; }
+    FieldWidget .row { height: auto; }
+    FieldWidget .row > FieldWidget { width: 1fr; margin: 0; }
+    FieldWidget .row > .row-buttons { width: auto; height: auto; }
+    FieldWidget .row > Input.row-key { width: 20; }
+    FieldWidget Button.small { min-width: 3; width: auto; margin: 0 0 0 1; }
+    FieldWidget Button.add { width: auto; margin: 0 0 1 0; }
+    FieldWidget .const { color: $text-muted; height: auto; }
+    """
+
+    def __init__(self, node: FieldNode, form: SchemaForm, *, bare: bool = False) -> None:
+        super().__init__()
+        self.node = node
+        self.form = form
+        self.bare = bare  # no header: a union's variant or a value shown by its row
+        self._shown_text: str | None = None
+        form._register(self)
+
+    # --- building --------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        node = self.node
+        group = isinstance(node, ObjectNode) and node.parent is not None
+        is_null = node.nullable and node.is_null
+        if not self.bare and (is_null or not group):
+            if not node.nullable and not isinstance(node, BoolNode):
+                yield Static(_label(node), classes="field-label")  # one widget, not a row
+            else:
+                with Horizontal(classes="field-head"):
+                    if isinstance(node, BoolNode) and not is_null:
+                        yield self._bool_box(node)
+                    else:
+                        yield Static(_label(node), classes="field-label")
+                    if node.nullable:
+                        yield self._null_toggle()
+        if node.foreign is not MISSING:
+            yield Static(
+                plain(
+                    f"loaded value kept as is: {_short(node.foreign)} "
+                    "(edit the field to replace it)"
+                ),
+                classes="foreign",
+            )
+        if not (node.nullable and node.is_null):
+            yield from self._control(group)
+        if node.description and not self.bare and not group:
+            yield Static(Text(visible(node.description, multiline=True)), classes="field-help")
+        # the error line is mounted on demand: most fields never need one
+
+    def _control(self, group: bool) -> ComposeResult:
+        node = self.node
+        if isinstance(node, ScalarNode):
+            node.mask_text(visible(node.text))  # never hand control characters to the screen
+            self._shown_text = node.text
+            yield Input(
+                node.text,
+                placeholder=visible(node.placeholder),
+                classes="field-input",
+                compact=True,
+            )
+        elif isinstance(node, BoolNode):
+            if self.bare:  # otherwise the checkbox sits in the header row
+                yield self._bool_box(node)
+        elif isinstance(node, MultiEnumNode):
+            yield SelectionList[int](
+                *(
+                    Selection(plain(label), i, i in node.chosen)
+                    for i, (label, _) in enumerate(node.options)
+                )
+            )
+        elif isinstance(node, EnumNode):
+            yield Select(
+                [(plain(label), i) for i, (label, _) in enumerate(node.options)],
+                value=Select.NULL if node.selected is None else node.selected,
+                prompt="choose…",
+                classes="field-select",
+                compact=True,
+            )
+        elif isinstance(node, ConstNode):
+            yield Static(plain(f"= {_short(node.effective.get('const'))}"), classes="const")
+        elif isinstance(node, NullNode):
+            yield Static("null", classes="const")
+        elif isinstance(node, UnionNode):
+            yield Select(
+                [(plain(v.title), i) for i, v in enumerate(node.variants)],
+                value=node.selected,
+                allow_blank=False,
+                classes="variant-select",
+                compact=True,
+            )
+            yield FieldWidget(node.current, self.form, bare=True)
+        elif isinstance(node, ArrayNode):
+            yield from self._array(node)
+        elif isinstance(node, ObjectNode):
+            if group:
+                title = _label(node)
+                with Collapsible(
+                    title=Content.from_rich_text(title),  # type: ignore[arg-type]
+                    collapsed=False,
+                    classes="group",
+                ):
+                    if node.nullable:
+                        yield self._null_toggle()
+                    if node.description:
+                        yield Static(
+                            Text(visible(node.description, multiline=True)), classes="field-help"
+                        )
+                    yield from self._object(node)
+            else:
+                yield from self._object(node)
+
+    def _null_toggle(self) -> Checkbox:
+        return Checkbox("null", self.node.is_null, classes="null-toggle", compact=True)
+
+    @staticmethod
+    def _bool_box(node: BoolNode) -> Checkbox:
+        label = _label(node, with_type=False)
+        if node.state is None and not node.required:
+            label.append("  (unset)", style="dim")
+        return Checkbox(label, bool(node.state), classes="field-bool", compact=True)
+
+    def _object(self, node: ObjectNode) -> ComposeResult:
+        if node.parent is None and not node.fields and not node.rows:
+            yield Static("no declared arguments", classes="field-help")
+        if not node.expanded:
+            yield Button(
+                plain(f"+ add {node.label or 'value'}"), classes="add expand", compact=True
+            )
+            return
+        for child in node.fields.values():
+            yield FieldWidget(child, self.form)
+        for index, row in enumerate(node.rows):
+            with Horizontal(classes="row map-row"):
+                yield Input(
+                    visible(row.key),
+                    placeholder="key",
+                    classes="row-key",
+                    name=str(index),
+                    compact=True,
+                )
+                yield FieldWidget(row.node, self.form, bare=True)
+                with Horizontal(classes="row-buttons"):
+                    yield Button(
+                        "✕",
+                        classes="small remove-row",
+                        compact=True,
+                        name=str(index),
+                        tooltip="remove entry",
+                    )
+        if node.allows_extra:
+            yield Button("+ add entry", classes="add add-row", compact=True)
+        if node.lazy:
+            yield Button("✕ remove", classes="small collapse", compact=True)
+
+    def _array(self, node: ArrayNode) -> ComposeResult:
+        for index, item in enumerate(node.items):
+            with Horizontal(classes="row array-row"):
+                yield FieldWidget(
+                    item, self.form, bare=not isinstance(item, ObjectNode | ArrayNode | UnionNode)
+                )
+                with Horizontal(classes="row-buttons"):
+                    yield Button(
+                        "↑",
+                        classes="small move-up",
+                        compact=True,
+                        name=str(index),
+                        tooltip="move up",
+                        disabled=index == 0,
+                    )
+                    yield Button(
+                        "↓",
+                        classes="small move-down",
+                        compact=True,
+                        name=str(index),
+                        tooltip="move down",
+                        disabled=index == len(node.items) - 1,
+                    )
+                    yield Button(
+                        "✕",
+                        classes="small remove-item",
+                        compact=True,
+                        name=str(index),
+                        tooltip="remove item",
+                    )
+        yield Button("+ add item", classes="add add-item", compact=True, disabled=not node.can_add)
+
+    async def rebuild(self, focus: str | None = None, index: int = -1) -> None:
+        """Recompose this field from its node (after a structural change), then put the
+        focus back on the control that `focus` selects (the `index`-th of this field's)."""
+        await self.recompose()
+        if focus is None:
+            return
+        own = [w for w in self.query(focus) if self._mine(w) or w.parent is self]
+        if not own:
+            own = [w for w in self.query(focus) if w.focusable]
+        if own:
+            target = own[index] if -len(own) <= index < len(own) else own[-1]
+            if not target.focusable:
+                target = next((w for w in target.query("*") if w.focusable), target)
+            target.focus()
+
+    # --- errors ----------------------------------------------------------------------
+    def show_errors(self, messages: list[str]) -> None:
+        """Show messages in a red line under the field (or remove it)."""
+        lines = self.query_children(".field-error")
+        if not messages:
+            lines.remove()
+            return
+        text = Text("\n".join(f"✗ {visible(m)}" for m in messages))
+        if lines:
+            lines.first(Static).update(text)
+        else:
+            self.mount(Static(text, classes="field-error shown"))
+
+    # --- events (each handler only looks at its own controls) ---------------------------
+    def _mine(self, widget: Widget) -> bool:
+        """Is `widget` a control of this field (not of a nested field)?"""
+        for ancestor in widget.ancestors:
+            if isinstance(ancestor, FieldWidget):
+                return ancestor is self
+        return False
+
+    @on(Input.Changed)
+    def _input_changed(self, event: Input.Changed) -> None:
+        if not self._mine(event.input):
+            return
+        event.stop()
+        if event.input.has_class("row-key"):
+            node = self.node
+            assert isinstance(node, ObjectNode)
+            index = int(event.input.name or -1)
+            # the key is shown with control characters escaped: unchanged means unchanged
+            if 0 <= index < len(node.rows) and visible(node.rows[index].key) != event.value:
+                node.set_row_key(index, event.value)
+                self.form._changed(node)
+            return
+        if isinstance(self.node, ScalarNode) and event.value != self._shown_text:
+            self._shown_text = event.value
+            self.node.set_text(event.value)
+            self.form._changed(self.node)
+
+    @on(Checkbox.Changed)
+    async def _checkbox_changed(self, event: Checkbox.Changed) -> None:
+        if not self._mine(event.checkbox):
+            return
+        event.stop()
+        if event.checkbox.has_class("null-toggle"):
+            if event.value != self.node.is_null:
+                self.node.set_null(event.value)
+                self.form._changed(self.node)
+                await self.rebuild(".null-toggle")
+        elif isinstance(self.node, BoolNode) and event.value != self.node.state:
+            self.node.set_state(event.value)
+            self.form._changed(self.node)
+            if self.node.state is not None:
+                event.checkbox.label = _label(self.node, with_type=False)
+
+    @on(Select.Changed)
+    async def _select_changed(self, event: Select.Changed) -> None:
+        if not self._mine(event.select):
+            return
+        event.stop()
+        value = event.value
+        node = self.node
+        if isinstance(node, UnionNode) and isinstance(value, int):
+            if value != node.selected:
+                node.select(value)
+                self.form._changed(node)
+                await self.rebuild(".variant-select")
+        elif isinstance(node, EnumNode):
+            index = value if isinstance(value, int) else None
+            if index != node.selected:
+                node.select(index)
+                self.form._changed(node)
+
+    @on(SelectionList.SelectedChanged)
+    def _multi_changed(self, event: SelectionList.SelectedChanged[int]) -> None:
+        if not self._mine(event.selection_list):
+            return
+        event.stop()
+        node = self.node
+        if isinstance(node, MultiEnumNode):
+            chosen = set(event.selection_list.selected)
+            # keep the order in which values were picked
+            order = [i for i in node.chosen if i in chosen]
+            order += [i for i in sorted(chosen) if i not in order]
+            if order != node.chosen:
+                node.set_chosen(order)
+                self.form._changed(node)
+
+    @on(Button.Pressed)
+    async def _button(self, event: Button.Pressed) -> None:
+        if not self._mine(event.button):
+            return
+        event.stop()
+        button = event.button
+        node = self.node
+        index = int(button.name) if button.name and button.name.isdigit() else -1
+        focus: tuple[str, int] = ("Button.add", -1)
+        if isinstance(node, ArrayNode):
+            if button.has_class("add-item"):
+                node.add()
+                focus = (".array-row", -1)
+            elif button.has_class("remove-item"):
+                node.remove(index)
+            elif button.has_class("move-up") or button.has_class("move-down"):
+                up = button.has_class("move-up")
+                moved = node.move(index, -1 if up else 1)
+                edge = moved == 0 if up else moved == len(node.items) - 1
+                focus = (
+                    ".move-down"
+                    if up and edge
+                    else ".move-up"
+                    if edge
+                    else ".move-up"
+                    if up
+                    else ".move-down",
+                    moved,
+                )
+        elif isinstance(node, ObjectNode):
+            if button.has_class("add-row"):
+                node.add_row()
+                focus = (".row-key", -1)
+            elif button.has_class("remove-row"):
+                node.remove_row(index)
+            elif button.has_class("expand"):
+                node.expand()
+                node.touch()
+                focus = ("FieldWidget", 0)
+            elif button.has_class("collapse"):
+                node.collapse()
+                focus = (".expand", 0)
+        self.form._changed(node)
+        await self.rebuild(*focus)
