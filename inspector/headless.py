@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from asyncio import CancelledError
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -243,6 +244,6 @@ def _unwrap(exc: BaseException) -> BaseException | None:
     """The failure inside task-group wrappers; None for KeyboardInterrupt and friends."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
-    if isinstance(exc, KeyboardInterrupt | SystemExit | GeneratorExit):
-        return None
+    if isinstance(exc, KeyboardInterrupt | SystemExit | GeneratorExit | CancelledError):
+        return None  # Ctrl+C arrives as a cancellation: let it end the run (exit 130)
     return exc

@@ -232,3 +232,38 @@ def test_engine_never_imports_textual() -> None:
                          cwd=Path(__file__).parent.parent)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def test_ctrl_c_on_the_cli_leaves_no_server_behind() -> None:
+    cli = subprocess.Popen([PY, "-m", "inspector", "--cli", "--method", "tools/list", "--",
+                            PY, str(SERVERS / "stdio_misbehave.py"), "hang"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           cwd=Path(__file__).parent.parent)
+    servers: list[int] = []
+    for _ in range(100):
+        servers = _children(cli.pid)
+        if servers:
+            break
+        time.sleep(0.05)
+    assert servers, "the server never started"
+    time.sleep(0.5)  # let the handshake happen: the CLI now waits on tools/list
+    cli.send_signal(signal.SIGINT)
+    assert cli.wait(15) == 130
+    for _ in range(100):
+        if not any(alive(pid) for pid in servers):
+            break
+        time.sleep(0.05)
+    assert not any(alive(pid) for pid in servers)
