@@ -151,6 +151,8 @@ class InspectorApp(App[int]):
         self.set_interval(0.25, self._refresh_status)
         # after the Server tab is mounted: what the first indexed chunk already shows
         self.call_after_refresh(self._show_recorded_catalog, None)
+        # focus the tools list, as a live session does (not the result pane's keys)
+        self.call_after_refresh(self.action_catalog, "tools")
         self.index_replay()
 
     @work(group="replay-index", exclusive=True, exit_on_error=False)
@@ -511,6 +513,10 @@ class InspectorApp(App[int]):
     def action_server_info(self) -> None:
         self._refresh_server_pane()
         self.query_one("#catalog-tabs", TabbedContent).active = "tab-server"
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # a replay has no server: no Reconnect in the footer (ctrl+s stays, to say why not)
+        return not (action == "reconnect" and self.replay_source is not None)
 
     def action_reconnect(self) -> None:
         if self.replay_source is not None or self.controller is None:

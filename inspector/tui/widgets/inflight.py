@@ -45,6 +45,13 @@ def describe(method: str, params: Any) -> str:
     return method
 
 
+def format_elapsed(seconds: float) -> str:
+    """Milliseconds under a second (quick answers are not all "0.0 s"), else seconds."""
+    if seconds < 1:
+        return f"{seconds * 1000:4.0f} ms"
+    return f"{seconds:5.1f} s"
+
+
 def progress_bar(progress: float | None, total: float | None, width: int = BAR_WIDTH) -> Text:
     """A text progress bar; without a total it shows the count alone."""
     if progress is None:
@@ -123,6 +130,9 @@ class InFlightView(Widget):
         self.finished.clear()
         self._started.clear()
         self._given_up.clear()
+        # requests sent before the view was attached (the first list calls) keep their names
+        for item in list(session.pending.values()):
+            self._started[item.id] = (describe(item.method, item.params), item.started)
         session.add_observer(self._observe)
 
     def _observe(self, event: WireEvent) -> None:
@@ -173,11 +183,11 @@ class InFlightView(Widget):
         for item in pending:
             message = safe_text(one_line(item.message, 80)) if item.message else Text("running")
             table.add_row(safe_text(str(item.id)), safe_text(describe(item.method, item.params)),
-                          f"{item.elapsed:6.1f} s", progress_bar(item.progress, item.total),
+                          format_elapsed(item.elapsed), progress_bar(item.progress, item.total),
                           message, key=f"p:{item.id}")
         for done in reversed(self.finished.values()):
             table.add_row(Text(str(done.id), style="dim"), safe_text(done.label, "dim"),
-                          Text(f"{done.ended - done.started:6.1f} s", style="dim"), Text(""),
+                          Text(format_elapsed(done.ended - done.started), style="dim"), Text(""),
                           self._outcome(done), key=f"f:{done.id}")
         title = Text(f"In flight: {len(pending)} pending")
         if self.finished:

@@ -121,22 +121,28 @@ class ItemPanel(Vertical):
         actions = self.query_one("#item-actions", Horizontal)
         await actions.remove_children()
         buttons = [Button(f"{ACTION_LABELS[kind]} (ctrl+s)", id="run", variant="primary",
-                          disabled=self.read_only)]
+                          disabled=self.read_only, compact=True)]
         if kind == "tools" and (item.get("execution") or {}).get("taskSupport") in (
                 "optional", "required"):
-            buttons.append(Button("Call as task", id="run-task", disabled=self.read_only))
+            buttons.append(Button("Call as task", id="run-task", disabled=self.read_only,
+                                  compact=True))
         if kind == "resources" and subscribable:
-            buttons.append(Button("Subscribe", id="subscribe", disabled=self.read_only))
-            buttons.append(Button("Unsubscribe", id="unsubscribe", disabled=self.read_only))
+            buttons.append(Button("Subscribe", id="subscribe", disabled=self.read_only,
+                                  compact=True))
+            buttons.append(Button("Unsubscribe", id="unsubscribe",
+                                  disabled=self.read_only, compact=True))
         await actions.mount_all(buttons)
-        self.result.show_text("")
+        # say what the empty pane is for (a replay cannot send)
+        self.result.show_text("" if self.read_only else
+                              f"{ACTION_LABELS[kind].lower()} with ctrl+s: the result shows here")
 
     def focus_form(self) -> None:
         """Focus the first field of the form, or the action button when there is none."""
         fields = [w for w in self.query("#item-form-box *")
                   if w.focusable and isinstance(w, Input | TextArea | Select | Switch | Checkbox)]
         if fields:
-            fields[0].focus()
+            # the first field is at the top already; scrolling to it hid its label
+            fields[0].focus(scroll_visible=False)
         else:
             self.query_one("#run", Button).focus()
 

@@ -15,11 +15,24 @@ from inspector.tui.widgets.message_detail import pretty_json
 from inspector.tui.widgets.result_view import stack
 
 
+def fold_data_uris(value: Any, keep: int = 40) -> Any:
+    """Icons as ``data:`` URIs are kilobytes of base64: keep their head and say the size
+    (the log's detail still has every byte)."""
+    if isinstance(value, str) and value.startswith("data:") and len(value) > keep * 2:
+        return f"{value[:keep]}… ({len(value):,} chars)"
+    if isinstance(value, dict):
+        return {k: fold_data_uris(v, keep) for k, v in value.items()}
+    if isinstance(value, list):
+        return [fold_data_uris(v, keep) for v in value]
+    return value
+
+
 def render_server(info: dict[str, Any], protocol: str | None, server_caps: dict[str, Any],
                   client_caps: dict[str, Any], instructions: str | None,
                   stderr_tail: Iterable[str], target: str) -> RenderableType:
     parts: list[RenderableType] = [Text("Server", style="bold underline")]
-    parts.append(pretty_json(info) if info else Text("(not connected)", style="dim"))
+    parts.append(pretty_json(fold_data_uris(info)) if info
+                 else Text("(not connected)", style="dim"))
     parts.append(Text.assemble(("target ", "bold"), safe_text(target)))
     parts.append(Text.assemble(("protocol ", "bold"), protocol or "-"))
     parts.append(Text("\nServer capabilities", style="bold underline"))
