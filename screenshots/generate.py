@@ -1,0 +1,295 @@
+"""Regenerate screenshots/*.svg: the real app, driven by Pilot, against the demo server.
+
+    python screenshots/generate.py            # every view
+    python screenshots/generate.py main form  # some of them
+
+Each view waits for real state (bounded) before it is saved; nothing depends on sleeps.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+
+from textual.pilot import Pilot  # noqa: E402
+from textual.widgets import TextArea  # noqa: E402
+
+from inspector.engine.events import Kind  # noqa: E402
+from inspector.engine.responders import Responders  # noqa: E402
+from inspector.record.indexed import IndexedSessionFile  # noqa: E402
+from inspector.target import demo_target  # noqa: E402
+from inspector.tui.app import InspectorApp  # noqa: E402
+from inspector.tui.interactive_setup import interactive_responders  # noqa: E402
+from inspector.tui.screens.elicitation import ElicitationScreen  # noqa: E402
+from inspector.tui.screens.sampling import SamplingScreen  # noqa: E402
+from inspector.tui.widgets.catalog import Catalog  # noqa: E402
+from inspector.tui.widgets.item_panel import ItemPanel  # noqa: E402
+from inspector.tui.widgets.message_detail import MessageDetail  # noqa: E402
+from inspector.tui.widgets.message_log import MessageLog  # noqa: E402
+from inspector.tui.widgets.result_view import ResultView  # noqa: E402
+
+SIZE = (140, 40)
+Scenario = Callable[[Pilot[Any], InspectorApp], Awaitable[None]]
+
+
+async def wait_for(pilot: Pilot[Any], condition: Callable[[], Any], what: str,
+                   timeout: float = 20.0) -> None:
+    """Pause until ``condition()`` holds; fail loudly after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out waiting for {what}")
+        await pilot.pause(0.05)
+
+
+async def connected(pilot: Pilot[Any], app: InspectorApp) -> None:
+    await wait_for(pilot, lambda: app.controller is not None and app.controller.connected
+                   and app.query_one(Catalog).items["prompts"], "the demo server")
+
+
+def log_size(app: InspectorApp, layout: str) -> None:
+    """Set the log's size the way ``l`` cycles it (normal, max, min), whatever has focus."""
+    while app.log_layout != layout:
+        app.action_cycle_log()
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Let pending refreshes and the log's batched rows land."""
+    await pilot.pause(0.3)
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+
+
+async def select(pilot: Pilot[Any], app: InspectorApp, kind: str, name: str) -> None:
+    """Select a catalog item through its list, like a user."""
+    catalog = app.query_one(Catalog)
+    index = next(i for i, item in enumerate(catalog.items[kind])
+                 if name in (item.get("name"), item.get("uri"), item.get("uriTemplate")))
+    catalog.action_tab(kind)
+    options: Any = app.query_one(f"#list-{kind}")
+    options.highlighted = index
+    await pilot.pause()
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: (app.query_one(ItemPanel).item or {}).get("name") == name,
+                   f"the {name} form")
+    await pilot.pause(0.1)
+
+
+async def fill(pilot: Pilot[Any], app: InspectorApp, tool: str, arguments: dict[str, Any]) -> None:
+    await select(pilot, app, "tools", tool)
+    form = app.query_one(ItemPanel).form
+    assert form is not None
+    form.set_arguments(arguments)
+    await pilot.pause(0.2)
+
+
+async def call(pilot: Pilot[Any], app: InspectorApp, tool: str, arguments: dict[str, Any],
+               *, done: str | None = None) -> None:
+    """Fill a tool's form, send it and wait for its result in the result pane."""
+    view = app.query_one(ResultView)
+    await fill(pilot, app, tool, arguments)
+    before = view.outcome
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: view.outcome is not None and view.outcome is not before
+                   and (done is None or done in view.outcome.title), f"the {tool} result")
+
+
+def last_index(app: InspectorApp, method: str, kind: Kind) -> int:
+    source = app.query_one(MessageLog).source
+    return max(i for i in range(len(source))
+               if source.method(i) == method and source.kind(i) is kind)
+
+
+# -- the views ---------------------------------------------------------------------------
+
+
+async def main_view(pilot: Pilot[Any], app: InspectorApp) -> None:
+    await connected(pilot, app)
+    await call(pilot, app, "get_weather", {"city": "Lisbon", "units": "metric"})
+    await settle(pilot)
+
+
+async def form_view(pilot: Pilot[Any], app: InspectorApp) -> None:
+    await connected(pilot, app)
+    await fill(pilot, app, "schedule_event", {
+        "title": "Design review",
+        "when": {"start": "2026-12-01T10:00:00Z", "end": "2026-12-01T11:00:00Z"},
+        "recurrence": "weekly",
+        "location": {"kind": "in_person", "room": "4.02", "floor": 4},
+        "reminders": [15, 60],
+        "attendees": ["ada@example.com"],
+        "priority": 2,
+    })
+    log_size(app, "min")  # the log collapsed: the form gets the height
+    await settle(pilot)
+
+
+async def media_view(pilot: Pilot[Any], app: InspectorApp) -> None:
+    await connected(pilot, app)
+    await call(pilot, app, "show_media", {})
+    log_size(app, "min")
+    await settle(pilot)
+
+
+async def detail_view(pilot: Pilot[Any], app: InspectorApp) -> None:
+    await connected(pilot, app)
+    await call(pilot, app, "add", {"a": 2, "b": 40})
+    await settle(pilot)
+    log = app.query_one(MessageLog)
+    log.select_index(last_index(app, "tools/call", Kind.RESPONSE))
+    log.lines.focus()
+    await pilot.press("enter")
+    detail = app.query_one(MessageDetail)
+    await wait_for(pilot, lambda: detail.display, "the detail")
+    log_size(app, "max")  # more rows and a taller detail
+    await settle(pilot)
+
+
+async def filter_view(pilot: Pilot[Any], app: InspectorApp) -> None:
+    await connected(pilot, app)
+    await call(pilot, app, "echo", {"message": "hello"})
+    await call(pilot, app, "divide", {"dividend": 1, "divisor": 0})
+    await call(pilot, app, "raise_error", {})
+    await call(pilot, app, "add", {"a": 2, "b": 40})
+    await pilot.press("escape", "g", "slash")
+    await pilot.press(*"method:tools/call")
+    log = app.query_one(MessageLog)
+    source = log.source
+    calls = sum(1 for i in range(len(source)) if source.method(i) == "tools/call")
+    await wait_for(pilot, lambda: not log.scanning and log.shown == calls, "the filter")
+    await settle(pilot)
+
+
+def interactive_app() -> InspectorApp:
+    responders = Responders()
+    app = InspectorApp(demo_target(), responders=responders)
+    interactive_responders(app, responders)
+    return app
+
+
+async def sampling_view(pilot: Pilot[Any], app: InspectorApp) -> None:
+    await connected(pilot, app)
+    await fill(pilot, app, "ask_llm", {"question": "What is the Model Context Protocol?"})
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: isinstance(app.screen, SamplingScreen), "the sampling dialog")
+    app.screen.query_one("#reply", TextArea).load_text(
+        "An open protocol that connects LLM applications to tools and data.")
+    await settle(pilot)
+
+
+async def elicitation_view(pilot: Pilot[Any], app: InspectorApp) -> None:
+    await connected(pilot, app)
+    await fill(pilot, app, "book_table", {})
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen),
+                   "the elicitation dialog")
+    await settle(pilot)
+
+
+async def inflight_view(pilot: Pilot[Any], app: InspectorApp) -> None:
+    await connected(pilot, app)
+    await fill(pilot, app, "slow_count", {"seconds": 30, "steps": 30})
+    await pilot.press("ctrl+s")
+    session: Any = app.controller.session if app.controller else None
+    await wait_for(pilot, lambda: any(p.method == "tools/call" and (p.progress or 0) >= 3
+                                      for p in session.pending.values()), "progress")
+    await pilot.press("escape", "f")
+    await settle(pilot)
+
+
+async def tasks_view(pilot: Pilot[Any], app: InspectorApp) -> None:
+    await connected(pilot, app)
+    await fill(pilot, app, "slow_count", {"seconds": 1, "steps": 2})
+    await pilot.click("#run-task")
+    view = app.query_one(ResultView)
+    await wait_for(pilot, lambda: view.outcome is not None and "completed" in view.outcome.title,
+                   "the first task", timeout=30)
+    await fill(pilot, app, "generate_report", {"topic": "quarterly numbers"})
+    await pilot.click("#run-task")
+    tasks: Any = app.tasks_manager
+    await wait_for(pilot, lambda: tasks is not None and len(tasks.tasks) >= 2
+                   and any(t.status == "working" for t in tasks.tasks.values()),
+                   "the second task working", timeout=30)
+    await settle(pilot)
+
+
+async def replay_view(pilot: Pilot[Any], app: InspectorApp) -> None:
+    source: Any = app.replay_source
+    log = app.query_one(MessageLog)
+    await wait_for(pilot, lambda: app.query_one(Catalog).items["tools"]
+                   and log.shown == len(source), "the replay")
+    await pilot.press("g", "home", "down", "down", "enter")
+    await wait_for(pilot, lambda: app.query_one(MessageDetail).display, "the detail")
+    await settle(pilot)
+
+
+def replay_app(tmp: Path) -> InspectorApp:
+    path = tmp / "demo-session.jsonl"
+    subprocess.run([sys.executable, "-m", "inspector", "--cli", "--record", str(path),
+                    "--method", "tools/list"], check=True, capture_output=True, timeout=60,
+                   cwd=ROOT)
+    return InspectorApp(None, source=IndexedSessionFile(path), replay_title=path.name)
+
+
+def live_app() -> InspectorApp:
+    return InspectorApp(demo_target(), confirm_destructive=False)
+
+
+VIEWS: dict[str, tuple[Callable[[Path], InspectorApp], Scenario]] = {
+    "main": (lambda _: live_app(), main_view),
+    "form": (lambda _: live_app(), form_view),
+    "result-media": (lambda _: live_app(), media_view),
+    "detail": (lambda _: live_app(), detail_view),
+    "filter": (lambda _: live_app(), filter_view),
+    "sampling": (lambda _: interactive_app(), sampling_view),
+    "elicitation": (lambda _: interactive_app(), elicitation_view),
+    "inflight": (lambda _: interactive_app(), inflight_view),
+    "tasks": (lambda _: interactive_app(), tasks_view),
+    "replay": (replay_app, replay_view),
+}
+
+
+async def shoot(name: str, tmp: Path) -> Path:
+    make, scenario = VIEWS[name]
+    app = make(tmp)
+    out = HERE / f"{name}.svg"
+    async with app.run_test(size=SIZE) as pilot:
+        try:
+            await scenario(pilot, app)
+        except Exception:
+            failed = Path(tempfile.gettempdir()) / f"{name}-failed.svg"
+            failed.write_text(app.export_screenshot(), encoding="utf-8")
+            print(f"{name}: failed; the screen is in {failed}", file=sys.stderr)
+            raise
+        out.write_text(app.export_screenshot(title=f"mcp-inspect: {name}"), encoding="utf-8")
+    source = app.replay_source
+    if source is not None and hasattr(source, "close"):
+        source.close()
+    return out
+
+
+async def main(names: list[str]) -> int:
+    unknown = [n for n in names if n not in VIEWS]
+    if unknown:
+        print(f"unknown views: {', '.join(unknown)}; known: {', '.join(VIEWS)}", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names or list(VIEWS):
+            path = await shoot(name, Path(tmp))
+            print(f"wrote {path.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    # Focus styles and the cursor blink must not depend on the terminal that runs this.
+    sys.exit(asyncio.run(main(sys.argv[1:])))
