@@ -104,6 +104,11 @@ def _content_excerpt(content: Any) -> str | None:
         return None
     first = content[0]
     more = f" (+{len(content) - 1})" if len(content) > 1 else ""
+    if isinstance(first, dict) and "role" in first and "content" in first:
+        # a prompt message (prompts/get, sampling): "role: its content's excerpt"
+        inner = first["content"]
+        excerpt = _content_excerpt(inner if isinstance(inner, list) else [inner])
+        return _cut(f"{brief(first['role'], 12)}: {excerpt or ''}", TEXT_LIMIT) + more
     if isinstance(first, dict):
         if isinstance(first.get("text"), str):
             return _cut(first["text"], TEXT_LIMIT) + more

@@ -118,7 +118,7 @@ class InspectorApp(App[int]):
 
     def on_mount(self) -> None:
         status = self._status = self.query_one(StatusBar)
-        self._log = self.query_one(MessageLog)
+        self._message_log = self.query_one(MessageLog)
         self.query_one("#detail").display = False
         tabs = self.query_one("#catalog-tabs", TabbedContent)
         self._server_tab_ready = tabs.add_pane(TabPane("Server", ServerPane(id="server"),
@@ -210,7 +210,7 @@ class InspectorApp(App[int]):
         await self.controller.run()
 
     def _refresh_status(self) -> None:
-        status, log = self._status, self._log
+        status, log = self._status, self._message_log
         if not status.is_attached:
             return  # the app is shutting down
         status.events = len(log.source)
