@@ -33,17 +33,9 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see mcp-inspect --help)")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="mcp-inspect",
-        description="A terminal inspector and debugger for MCP servers. With no target it "
-                    "opens on the bundled demo server.",
-        epilog="TARGET is a URL (http:// or https://) or a server command; put the command "
-               "after `--` when it has flags of its own. Exit codes of --cli: 0 ok, 1 tool "
-               "isError, 2 usage, 3 connection, 4 protocol error, 5 timeout, 6 HTTP error, "
-               "7 authorization needed.")
-    parser.add_argument("target", nargs="*", metavar="TARGET", help="URL or server command")
-    parser.add_argument("--version", action="version", version=f"mcp-inspect {__version__}")
+def add_connection_options(parser: argparse.ArgumentParser,
+                           timeout: float = 60.0) -> None:
+    """How to reach a server: shared by the main parser and ``replay``."""
     conn = parser.add_argument_group("connection")
     conn.add_argument("-e", "--env", action="append", default=[], metavar="KEY=VALUE",
                       help="environment variable for a stdio server (repeatable)")
@@ -55,18 +47,37 @@ def build_parser() -> argparse.ArgumentParser:
                       help="HTTP header on every request (repeatable)")
     conn.add_argument("--config", help="server config file (mcpServers or servers format)")
     conn.add_argument("--server", help="server name in --config")
-    conn.add_argument("--timeout", type=float, default=60.0,
-                      help="per-request timeout in seconds, reset by progress (default 60)")
+    conn.add_argument("--timeout", type=float, default=timeout,
+                      help=f"per-request timeout in seconds, reset by progress "
+                           f"(default {timeout:g})")
     conn.add_argument("--max-timeout", type=float, default=600.0,
                       help="hard maximum per request in seconds (default 600)")
-    conn.add_argument("--protocol-version", default=None,
-                      help="protocol version to offer (default: the newest, 2025-11-25)")
+
+
+def add_recording_options(parser: argparse.ArgumentParser) -> None:
     rec = parser.add_argument_group("recording")
     rec.add_argument("--record", metavar="FILE", help="write the session to FILE")
     rec.add_argument("--no-record", action="store_true",
                      help="do not record (the TUI records by default)")
     rec.add_argument("--no-redact", action="store_true",
                      help="keep secrets (-e values, Authorization headers) in session files")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="mcp-inspect",
+        description="A terminal inspector and debugger for MCP servers. With no target it "
+                    "opens on the bundled demo server.",
+        epilog="TARGET is a URL (http:// or https://) or a server command; put the command "
+               "after `--` when it has flags of its own. Exit codes of --cli: 0 ok, 1 tool "
+               "isError, 2 usage, 3 connection, 4 protocol error, 5 timeout, 6 HTTP error, "
+               "7 authorization needed.")
+    parser.add_argument("target", nargs="*", metavar="TARGET", help="URL or server command")
+    parser.add_argument("--version", action="version", version=f"mcp-inspect {__version__}")
+    add_connection_options(parser)
+    parser.add_argument("--protocol-version", default=None,
+                        help="protocol version to offer (default: the newest, 2025-11-25)")
+    add_recording_options(parser)
     resp = parser.add_argument_group("answers to the server's requests")
     resp.add_argument("--root", action="append", default=[], metavar="PATH",
                       help="a root to offer the server (repeatable)")

@@ -18,12 +18,18 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, NoReturn
 
-from inspector.cli import UsageError, make_recorder, resolve_target, split_dashdash
+from inspector.cli import (
+    UsageError,
+    add_connection_options,
+    add_recording_options,
+    make_recorder,
+    resolve_target,
+    split_dashdash,
+)
 from inspector.record.diff import DEFAULT_IGNORES, PathError, parse_rules
 from inspector.record.format import SessionFileError
 from inspector.record.reader import iter_events, open_header
 from inspector.record.replay import Plan, ReplayOptions, Report, build_plan
-from inspector.target import TRANSPORT_CHOICES
 
 
 class _Parser(argparse.ArgumentParser):
@@ -55,20 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="compare ids, timestamps, session ids and tokens too")
     cmp.add_argument("--full", action="store_true",
                      help="JSON report: include recorded and live messages of same items")
-    conn = parser.add_argument_group("connection")
-    conn.add_argument("-e", "--env", action="append", default=[], metavar="KEY=VALUE")
-    conn.add_argument("--cwd")
-    conn.add_argument("--transport", choices=TRANSPORT_CHOICES, default="auto")
-    conn.add_argument("-H", "--header", action="append", default=[], metavar="'NAME: VALUE'")
-    conn.add_argument("--config")
-    conn.add_argument("--server")
-    conn.add_argument("--timeout", type=float, default=30.0,
-                      help="per-request timeout in seconds (default 30)")
-    conn.add_argument("--max-timeout", type=float, default=600.0)
-    rec = parser.add_argument_group("recording")
-    rec.add_argument("--record", metavar="FILE", help="record the replay session to FILE")
-    rec.add_argument("--no-record", action="store_true")
-    rec.add_argument("--no-redact", action="store_true")
+    add_connection_options(parser, timeout=30.0)
+    add_recording_options(parser)
     return parser
 
 
