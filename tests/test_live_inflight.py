@@ -132,3 +132,27 @@ def test_helpers() -> None:
     assert str(progress_bar(5, 10, width=10)) == "█████░░░░░ 5/10"
     assert "no total" in str(progress_bar(3, None))
     assert str(progress_bar(None, None)) == "waiting"
+
+
+async def test_request_sent_before_attach_is_named_and_quick_ones_show_ms() -> None:
+    view = InFlightView()
+    app = HostApp(view)
+    async with app.run_test(size=(120, 20)) as pilot, \
+            demo_session() as session, anyio.create_task_group() as tg:
+        client = McpClient(session)
+        started = anyio.Event()
+
+        async def slow() -> None:
+            started.set()
+            await client.call_tool("slow_count", {"seconds": 1, "steps": 2},
+                                   on_progress=lambda *a: None)
+        tg.start_soon(slow)
+        await started.wait()
+        await anyio.sleep(0.1)
+        view.attach(session)  # the call is already pending: it must still get its name
+        await wait_until(pilot, lambda: any(r[1] == "tools/call slow_count"
+                                            for r in _rows(view)))
+        await client.ping()
+        await wait_until(pilot, lambda: any(r[1] == "ping" for r in _rows(view)))
+        ping = next(r for r in _rows(view) if r[1] == "ping")
+        assert ping[2].strip().endswith("ms"), ping
