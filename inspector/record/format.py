@@ -4,7 +4,7 @@ Header: ``{"mcp_inspect_session": 1, "tool": "mcp-inspect X.Y.Z", "target": {...
 "started": "<ISO 8601>", "redacted": true}``.
 
 Event: ``{"seq": 1, "t": <epoch s>, "mono": <monotonic s>, "dir": "out|in|local",
-"ch": "stdin|stdout|stderr|http|sse|memory|system", "raw": "<text>"}`` where the raw
+"ch": "stdin|stdout|stderr|http|sse|body|memory|system", "raw": "<text>"}`` where the raw
 bytes are stored as text when they are valid UTF-8 and as ``"raw_b64"`` otherwise;
 ``"meta"`` and ``"findings"`` appear only when non-empty. The parsed message is
 not stored: it is parsed again from the raw bytes on load (the wire is the truth).
