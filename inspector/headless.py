@@ -16,7 +16,12 @@ from inspector.engine.client import LOG_LEVELS, McpClient
 from inspector.engine.era import LATEST_VERSION, VersionError
 from inspector.engine.jsonrpc import RpcError
 from inspector.engine.responders import Responders
-from inspector.engine.session import ConnectionClosedError, RequestTimeoutError, Session
+from inspector.engine.session import (
+    ConnectionClosedError,
+    RequestTimeoutError,
+    Session,
+    first_failure,
+)
 from inspector.target import Target, build_transport
 from inspector.transports.base import TransportError
 
@@ -242,8 +247,7 @@ async def run(target: Target, request: CliRequest, responders: Responders,
 
 def _unwrap(exc: BaseException) -> BaseException | None:
     """The failure inside task-group wrappers; None for KeyboardInterrupt and friends."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
+    exc = first_failure(exc)
     if isinstance(exc, KeyboardInterrupt | SystemExit | GeneratorExit | CancelledError):
         return None  # Ctrl+C arrives as a cancellation: let it end the run (exit 130)
     return exc

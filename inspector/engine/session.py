@@ -36,6 +36,16 @@ Observer = Callable[[WireEvent], None]
 NotificationCallback = Callable[[dict[str, Any]], None]
 
 
+FINISHED_IDS_KEPT = 4096  # given-up request ids remembered to mark late responses
+
+
+def first_failure(exc: BaseException) -> BaseException:
+    """The failure inside task-group wrappers (the first one of each group)."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
 class EventRecorder(Protocol):
     def write(self, event: WireEvent) -> None: ...
 
@@ -253,6 +263,8 @@ class Session:
 
     async def _send_cancel(self, request_id: RequestId, reason: str, why: str) -> None:
         self._finished_ids[request_id] = why
+        if len(self._finished_ids) > FINISHED_IDS_KEPT:  # a long session must not grow it forever
+            del self._finished_ids[next(iter(self._finished_ids))]
         if self.lost is None:
             params = {"requestId": request_id, "reason": reason}
             try:
@@ -304,9 +316,7 @@ class Session:
             except Exception:  # an observer's bug must not take the session down
                 log.exception("observer failed")
         if event.direction is Direction.IN and event.message is not None:
-            self._route(event.message)
-        elif event.direction is Direction.LOCAL and event.message is not None:
-            self._route(event.message)  # synthesized responses (e.g. HTTP errors)
+            self._route(event.message)  # includes responses synthesized for HTTP failures
 
     def connection_lost(self, lost: ConnectionLost) -> None:
         if self.lost is not None:

@@ -17,7 +17,7 @@ import anyio
 from inspector.engine.client import McpClient
 from inspector.engine.events import WireEvent
 from inspector.engine.responders import Responders
-from inspector.engine.session import Session
+from inspector.engine.session import Session, first_failure
 from inspector.target import Target, build_transport
 from inspector.transports.base import ConnectionLost
 from inspector.tui import messages
@@ -149,8 +149,7 @@ class SessionController:
 
 
 def _describe(exc: BaseException) -> str:
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
+    exc = first_failure(exc)
     text = str(exc) or type(exc).__name__
     if type(exc).__module__.startswith(("inspector", "anyio")):
         return text

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.engine.responders import Responders, RootsList
+from inspector.engine.responders import Responders
 
 
 def interactive_responders(app: Any, responders: Responders,
@@ -23,7 +23,6 @@ def interactive_responders(app: Any, responders: Responders,
     if responders.elicitation is None:
         responders.elicitation = interactive.elicitation
         responders.elicitation_modes = interactive.elicitation_modes
-    if responders.roots is None or isinstance(responders.roots, RootsList):
-        responders.roots = interactive.roots
+    responders.roots = interactive.roots  # seeded with the --root paths; the editor edits it
     app.bridge = bridge
     return bridge

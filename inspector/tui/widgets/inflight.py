@@ -30,6 +30,7 @@ from inspector.engine.events import Direction, WireEvent
 from inspector.engine.jsonrpc import RequestId
 from inspector.engine.session import PendingRequest, Session
 from inspector.tui.safe_text import one_line, safe_text
+from inspector.tui.widgets.table_rows import cursor_row_key
 
 BAR_WIDTH = 16
 RECENT = 30  # finished requests kept on show
@@ -177,7 +178,7 @@ class InFlightView(Widget):
 
     def refresh_rows(self) -> None:
         table = self.query_one("#inflight-table", DataTable)
-        cursor_key = self._cursor_key(table)
+        cursor_key = cursor_row_key(table)
         table.clear()
         pending = self.pending()
         for item in pending:
@@ -200,16 +201,6 @@ class InFlightView(Widget):
                 table.move_cursor(row=table.get_row_index(cursor_key))
 
     @staticmethod
-    def _cursor_key(table: DataTable[Any]) -> str | None:
-        if table.row_count == 0:
-            return None
-        try:
-            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        except Exception:
-            return None
-        return key
-
-    @staticmethod
     def _outcome(done: Finished) -> Text:
         styles = {"ok": "green", "error": "red", "cancelled": "yellow", "timeout": "yellow"}
         text = Text()
@@ -224,7 +215,7 @@ class InFlightView(Widget):
 
     def selected_pending(self) -> PendingRequest | None:
         table = self.query_one("#inflight-table", DataTable)
-        key = self._cursor_key(table)
+        key = cursor_row_key(table)
         if key is None or not key.startswith("p:") or self.session is None:
             return None
         for item in self.pending():

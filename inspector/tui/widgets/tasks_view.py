@@ -30,6 +30,7 @@ from inspector.engine.session import Session
 from inspector.engine.tasks import TaskManager, TaskState
 from inspector.tui.safe_text import one_line, safe_text
 from inspector.tui.widgets.inflight import progress_bar
+from inspector.tui.widgets.table_rows import cursor_row_key
 
 STATUS_STYLES = {"working": "cyan", "input_required": "bold yellow", "completed": "green",
                  "failed": "red", "cancelled": "yellow"}
@@ -165,14 +166,7 @@ class TasksView(Widget):
         self._show_detail()
 
     def selected_id(self) -> str | None:
-        table = self.query_one("#tasks-table", DataTable)
-        if table.row_count == 0:
-            return None
-        try:
-            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        except Exception:
-            return None
-        return key
+        return cursor_row_key(self.query_one("#tasks-table", DataTable))
 
     def selected(self) -> TaskState | None:
         task_id = self.selected_id()
