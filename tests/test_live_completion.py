@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import anyio
 from textual.widgets import Input, Static
+from tui_helpers import focus, wait_for
 
 from inspector.engine.client import McpClient
 from inspector.engine.completion import Completer, Completion, prompt_ref, resource_ref
 from inspector.tui.suggester import CompletionSuggester, hint_text
-from tests.everything import HostApp, demo_session, wait_until
+from tests.everything import HostApp, demo_session
 
 
 async def test_prompt_argument_completion() -> None:
@@ -114,12 +115,12 @@ async def test_suggester_in_an_input_with_context() -> None:
             assert users is not None and users.values
             first = users.values[0]
             await pilot.press(*first[:2])
-            await wait_until(pilot, lambda: user_box._suggestion == first)
+            await wait_for(pilot, lambda: user_box._suggestion == first)
             await pilot.press("right")  # accept the suggestion
             assert user_box.value == first
-            path_box.focus()
+            await focus(pilot, path_box)
             await pilot.press(*"n")
-            await wait_until(pilot, lambda: bool(seen))
+            await wait_for(pilot, lambda: bool(seen))
             hint.update(hint_text(seen[-1]))
             await pilot.pause()
     theirs = seen[-1].values

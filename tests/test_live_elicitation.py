@@ -9,6 +9,7 @@ from typing import Any
 import anyio
 import pytest
 from textual.widgets import Button, Input, Static
+from tui_helpers import wait_for
 
 from inspector.engine.client import McpClient
 from inspector.engine.jsonrpc import RpcError
@@ -16,14 +17,7 @@ from inspector.engine.session import Session
 from inspector.tui.interactive import InteractiveResponders
 from inspector.tui.screens.elicitation import ElicitationScreen, url_facts
 from inspector.tui.widgets.schema_form import SchemaForm
-from tests.everything import (
-    HostApp,
-    demo_session,
-    everything_session,
-    shown_text,
-    wait_for_screen,
-    wait_until,
-)
+from tests.everything import HostApp, demo_session, everything_session, shown_text, wait_for_screen
 
 SHOTS = os.environ.get("INSPECT_SHOTS")
 
@@ -63,7 +57,7 @@ async def test_demo_untouched_form_sends_every_default() -> None:
             if SHOTS:
                 app.save_screenshot(filename="elicitation-form.svg", path=SHOTS)
             await pilot.press("ctrl+s")
-            await wait_until(pilot, lambda: "result" in out)
+            await wait_for(pilot, lambda: "result" in out)
     content = sent[-1]["result"]["content"]
     assert sent[-1]["result"]["action"] == "accept"
     assert content == {"name": "Ada Lovelace", "email": "ada@example.com", "date": "2026-12-24",
@@ -94,7 +88,7 @@ async def test_demo_edited_field_and_invalid_value_blocks_accept() -> None:
             assert isinstance(app.screen, ElicitationScreen)  # not sent
             assert "problem" in shown_text(screen.query_one("#status", Static))
             await pilot.press("ctrl+s")  # the same problems again: sent anyway
-            await wait_until(pilot, lambda: "result" in out)
+            await wait_for(pilot, lambda: "result" in out)
             assert sent[-1]["result"]["content"]["party_size"] == 99
             out.clear()
             tg.start_soon(_call, McpClient(session), "book_table", {}, out)
@@ -109,7 +103,7 @@ async def test_demo_edited_field_and_invalid_value_blocks_accept() -> None:
             name.query_one(Input).value = "Grace Hopper"
             await pilot.pause()
             await pilot.click("#accept")
-            await wait_until(pilot, lambda: "result" in out)
+            await wait_for(pilot, lambda: "result" in out)
     assert sent[-1]["result"]["content"]["party_size"] == 7
     assert "for 7 under the name Grace Hopper" in _text(out["result"])
 
@@ -127,13 +121,13 @@ async def test_demo_decline_and_cancel() -> None:
             tg.start_soon(_call, client, "book_table", {}, out)
             await wait_for_screen(pilot, ElicitationScreen)
             await pilot.click("#decline")
-            await wait_until(pilot, lambda: "result" in out)
+            await wait_for(pilot, lambda: "result" in out)
             assert "declined" in _text(out["result"])
             out.clear()
             tg.start_soon(_call, client, "book_table", {}, out)
             await wait_for_screen(pilot, ElicitationScreen)
             await pilot.press("escape")
-            await wait_until(pilot, lambda: "result" in out)
+            await wait_for(pilot, lambda: "result" in out)
             assert "dismissed" in _text(out["result"])
     assert [s["result"] for s in sent] == [{"action": "decline"}, {"action": "cancel"}]
 
@@ -163,7 +157,7 @@ async def test_everything_form_with_required_field_and_titled_enums() -> None:
             field.query_one(Input).value = "Ada"
             await pilot.pause()
             await pilot.press("ctrl+s")
-            await wait_until(pilot, lambda: "result" in out)
+            await wait_for(pilot, lambda: "result" in out)
     content = sent[-1]["result"]["content"]
     assert content["name"] == "Ada"
     # every default pre-filled and sent untouched
@@ -201,7 +195,7 @@ async def test_everything_url_mode_shows_url_asks_consent_and_opens_browser() ->
             if SHOTS:
                 app.save_screenshot(filename="elicitation-url.svg", path=SHOTS)
             await pilot.click("#accept")
-            await wait_until(pilot, lambda: "result" in out)
+            await wait_for(pilot, lambda: "result" in out)
     assert opened == [url]
     assert "User completed the URL elicitation flow" in _text(out["result"])
 
@@ -222,7 +216,7 @@ async def test_url_mode_refuses_non_http_schemes() -> None:
         await pilot.pause()
         assert not opened and not answer
         await pilot.press("ctrl+d")
-        await wait_until(pilot, lambda: bool(answer))
+        await wait_for(pilot, lambda: bool(answer))
     assert answer == {"action": "decline"}
 
 
@@ -258,14 +252,14 @@ async def test_everything_url_elicitation_required_error_then_retry() -> None:
             screen = await wait_for_screen(pilot, ElicitationScreen)
             assert "https://modelcontextprotocol.io" in shown_text(screen.query_one("#url", Static))
             await pilot.click("#accept")
-            await wait_until(pilot, lambda: "ok" in done)
+            await wait_for(pilot, lambda: "ok" in done)
             assert done["ok"] is True
             # the retry goes down the request path: one more URL dialog, accepted
             out: dict[str, Any] = {}
             tg.start_soon(_call, client, "trigger-url-elicitation", args, out)
             await wait_for_screen(pilot, ElicitationScreen)
             await pilot.click("#accept")
-            await wait_until(pilot, lambda: "result" in out)
+            await wait_for(pilot, lambda: "result" in out)
     assert opened == ["https://modelcontextprotocol.io", "https://example.org/pay"]
     assert "User completed the URL elicitation flow" in _text(out["result"])
     assert not await bridge.complete_url_elicitations(RpcError(-32603, "other"))

@@ -10,13 +10,14 @@ from typing import Any
 
 import anyio
 from textual.widgets import DataTable
+from tui_helpers import focus, wait_for
 
 from inspector.engine.client import McpClient
 from inspector.engine.jsonrpc import RpcError
 from inspector.engine.session import Session
 from inspector.transports.stdio import StdioTransport
 from inspector.tui.widgets.inflight import InFlightView, describe, progress_bar
-from tests.everything import HostApp, demo_session, everything_session, wait_until
+from tests.everything import HostApp, demo_session, everything_session
 
 SHOTS = os.environ.get("INSPECT_SHOTS")
 
@@ -62,16 +63,16 @@ async def test_demo_progress_and_cancel_from_the_view() -> None:
                 out["error"] = exc
         tg.start_soon(call)
         # progress arrives: the bar shows n/40
-        await wait_until(pilot, lambda: any("/40" in r[3] for r in _rows(view)))
+        await wait_for(pilot, lambda: any("/40" in r[3] for r in _rows(view)))
         row = _rows(view)[0]
         assert row[1] == "tools/call slow_count" and row[2].strip().endswith("s")
         assert "step" in row[4]  # the progress message
         if SHOTS:
             app.save_screenshot(filename="inflight.svg", path=SHOTS)
-        view.query_one("#inflight-table", DataTable).focus()
+        await focus(pilot, view.query_one("#inflight-table", DataTable))
         await pilot.press("c")
-        await wait_until(pilot, lambda: "error" in out)
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: "error" in out)
+        await wait_for(pilot, lambda: any(r[4].startswith("cancelled") for r in _rows(view)))
         rows = _rows(view)
     assert "cancelled" in str(out["error"])
     cancelled = [r for r in rows if r[1] == "tools/call slow_count"]
@@ -97,10 +98,10 @@ async def test_late_response_is_marked(tmp_path: Path) -> None:
             except RpcError as exc:
                 out["error"] = exc
         tg.start_soon(call)
-        await wait_until(pilot, lambda: view.pending() != [])
-        view.query_one("#inflight-table", DataTable).focus()
+        await wait_for(pilot, lambda: view.pending() != [])
+        await focus(pilot, view.query_one("#inflight-table", DataTable))
         await pilot.press("delete")
-        await wait_until(pilot, lambda: "late response" in " ".join(
+        await wait_for(pilot, lambda: "late response" in " ".join(
             r[4] for r in _rows(view)), timeout=4)
         if SHOTS:
             app.save_screenshot(filename="inflight-late.svg", path=SHOTS)
@@ -117,7 +118,7 @@ async def test_everything_long_running_operation_progress_and_outcome() -> None:
         result = await McpClient(session).call_tool(
             "trigger-long-running-operation", {"duration": 0.6, "steps": 3},
             on_progress=lambda p, t, m: seen.append(p))
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: any(r[4].startswith("ok") for r in _rows(view)))
         rows = _rows(view)
     assert seen == [1, 2, 3]
     assert "completed" in result["content"][0]["text"]
@@ -150,9 +151,9 @@ async def test_request_sent_before_attach_is_named_and_quick_ones_show_ms() -> N
         await started.wait()
         await anyio.sleep(0.1)
         view.attach(session)  # the call is already pending: it must still get its name
-        await wait_until(pilot, lambda: any(r[1] == "tools/call slow_count"
+        await wait_for(pilot, lambda: any(r[1] == "tools/call slow_count"
                                             for r in _rows(view)))
         await client.ping()
-        await wait_until(pilot, lambda: any(r[1] == "ping" for r in _rows(view)))
+        await wait_for(pilot, lambda: any(r[1] == "ping" for r in _rows(view)))
         ping = next(r for r in _rows(view) if r[1] == "ping")
         assert ping[2].strip().endswith("ms"), ping

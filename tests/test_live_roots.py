@@ -8,19 +8,13 @@ from typing import Any
 
 import anyio
 from textual.widgets import OptionList, Static
+from tui_helpers import wait_for
 
 from inspector.engine.client import McpClient
 from inspector.engine.events import WireEvent
 from inspector.tui.interactive import InteractiveResponders
 from inspector.tui.screens.roots import RootsEditor, RootsScreen, root_for
-from tests.everything import (
-    HostApp,
-    demo_session,
-    everything_session,
-    shown_text,
-    wait_for_screen,
-    wait_until,
-)
+from tests.everything import HostApp, demo_session, everything_session, shown_text, wait_for_screen
 
 SHOTS = os.environ.get("INSPECT_SHOTS")
 
@@ -50,7 +44,7 @@ async def test_demo_roots_editor_adds_removes_and_notifies(tmp_path: Path) -> No
             screen = await wait_for_screen(pilot, RootsScreen)
             await pilot.press(*str(tmp_path / "docs"))
             await pilot.press("tab", *"My docs", "enter")
-            await wait_until(pilot, lambda: "notifications/roots/list_changed"
+            await wait_for(pilot, lambda: "notifications/roots/list_changed"
                              in _methods(events, "OUT"))
             status = shown_text(screen.query_one("#roots-status", Static))
             assert "list_changed sent" in status
@@ -62,7 +56,7 @@ async def test_demo_roots_editor_adds_removes_and_notifies(tmp_path: Path) -> No
             after = _text(await client.call_tool("list_roots"))
             assert (tmp_path / "docs").as_uri() + " (My docs)" in after
             # the demo logs that it heard list_changed
-            await wait_until(pilot, lambda: any(
+            await wait_for(pilot, lambda: any(
                 b"roots changed" in e.raw for e in events if e.direction.name == "IN"))
             # remove the first root with the delete key
             options.focus()
@@ -74,7 +68,7 @@ async def test_demo_roots_editor_adds_removes_and_notifies(tmp_path: Path) -> No
             assert (tmp_path / "project").as_uri() not in final
             assert (tmp_path / "docs").as_uri() in final
             await pilot.press("escape")
-            await wait_until(pilot, lambda: not isinstance(app.screen, RootsScreen))
+            await wait_for(pilot, lambda: not isinstance(app.screen, RootsScreen))
 
 
 async def test_everything_refetches_roots_after_list_changed(tmp_path: Path) -> None:
@@ -89,14 +83,14 @@ async def test_everything_refetches_roots_after_list_changed(tmp_path: Path) -> 
             with anyio.fail_after(10):
                 while "get-roots-list" not in {t["name"] for t in await client.list_tools()}:
                     await anyio.sleep(0.1)
-            await wait_until(pilot, lambda: "roots/list" in _methods(events, "IN"))
+            await wait_for(pilot, lambda: "roots/list" in _methods(events, "IN"))
             first = _text(await client.call_tool("get-roots-list"))
             assert "Current MCP Roots (1 total)" in first and tmp_path.as_uri() in first
             app.push_screen(bridge.roots_screen())
             screen = await wait_for_screen(pilot, RootsScreen)
             editor = screen.query_one(RootsEditor)
             assert await editor.add_root(tmp_path.as_uri() + "/sub", "by uri")
-            await wait_until(pilot, lambda: _methods(events, "IN").count("roots/list") >= 2)
+            await wait_for(pilot, lambda: _methods(events, "IN").count("roots/list") >= 2)
             second = _text(await client.call_tool("get-roots-list"))
     assert "Current MCP Roots (2 total)" in second and "by uri" in second
 

@@ -8,20 +8,14 @@ from typing import Any
 import anyio
 import pytest
 from textual.widgets import Input, Select, Static, TextArea
+from tui_helpers import wait_for
 
 from inspector.engine.client import McpClient
 from inspector.engine.jsonrpc import RpcError
 from inspector.engine.session import Session
 from inspector.tui.interactive import InteractiveResponders, SamplingRule, SamplingRuleBar
 from inspector.tui.screens.sampling import SamplingScreen, render_request
-from tests.everything import (
-    HostApp,
-    demo_session,
-    everything_session,
-    shown_text,
-    wait_for_screen,
-    wait_until,
-)
+from tests.everything import HostApp, demo_session, everything_session, shown_text, wait_for_screen
 
 SHOTS = os.environ.get("INSPECT_SHOTS")  # a folder: save SVG screenshots there
 
@@ -63,7 +57,7 @@ async def test_demo_sampling_reply_is_sent_back() -> None:
             await pilot.press(*"four")
             screen.query_one("#stop-reason", Select).value = "maxTokens"
             await pilot.press("ctrl+s")
-            await wait_until(pilot, lambda: "result" in out)
+            await wait_for(pilot, lambda: "result" in out)
     text = _text(out["result"])
     assert "four" in text
     assert "model: claude, stopReason: maxTokens" in text
@@ -81,7 +75,7 @@ async def test_demo_sampling_reject_sends_error_minus_one() -> None:
             tg.start_soon(_call, McpClient(session), "ask_llm", {"question": "hi"}, out)
             await wait_for_screen(pilot, SamplingScreen)
             await pilot.press("escape")
-            await wait_until(pilot, lambda: "result" in out)
+            await wait_for(pilot, lambda: "result" in out)
             assert not isinstance(app.screen, SamplingScreen)
     assert out["result"].get("isError") is True
     assert "error -1" in _text(out["result"])
@@ -104,7 +98,7 @@ async def test_standing_rule_answers_without_asking_and_switches_off() -> None:
             app.screen.query_one("#reply", TextArea).text = "standing answer"
             await pilot.click("#remember")
             await pilot.press("ctrl+s")
-            await wait_until(pilot, lambda: "result" in out)
+            await wait_for(pilot, lambda: "result" in out)
             assert bridge.rule is not None and bridge.rule.text == "standing answer"
             await pilot.pause()
             assert bar.has_class("active")
@@ -124,7 +118,7 @@ async def test_standing_rule_answers_without_asking_and_switches_off() -> None:
             # the last reply is the draft
             assert app.screen.query_one("#reply", TextArea).text == "standing answer"
             await pilot.press("escape")
-            await wait_until(pilot, lambda: "result" in out3)
+            await wait_for(pilot, lambda: "result" in out3)
         bridge.set_rule(SamplingRule(reject=True))
         await pilot.pause()
         assert "reject every sampling request" in shown_text(bar.query_one("#rule-text", Static))
@@ -151,8 +145,8 @@ async def test_server_cancelling_its_request_closes_the_dialog() -> None:
             await wait_for_screen(pilot, SamplingScreen)
             call_id = next(p.id for p in session.pending.values() if p.method == "tools/call")
             await session.cancel(call_id)  # the demo then cancels its sampling request
-            await wait_until(pilot, lambda: not isinstance(app.screen, SamplingScreen))
-            await wait_until(pilot, lambda: "error" in out)
+            await wait_for(pilot, lambda: not isinstance(app.screen, SamplingScreen))
+            await wait_for(pilot, lambda: "error" in out)
     assert "cancelled" in str(out["error"])
 
 
@@ -174,7 +168,7 @@ async def test_json_mode_sends_any_result() -> None:
             raw.text = ('{"role": "assistant", "content": [{"type": "text", "text": "a"},'
                         ' {"type": "text", "text": "b"}], "model": "raw", "stopReason": "x"}')
             await pilot.press("ctrl+s")
-            await wait_until(pilot, lambda: "result" in out)
+            await wait_for(pilot, lambda: "result" in out)
     assert "a\nb" in _text(out["result"]) and "model: raw, stopReason: x" in _text(out["result"])
 
 
@@ -195,7 +189,7 @@ async def test_everything_sampling() -> None:
             assert "name a colour" in shown and "You are a helpful test server." in shown
             await pilot.press(*"teal")
             await pilot.press("ctrl+s")
-            await wait_until(pilot, lambda: "result" in out)
+            await wait_for(pilot, lambda: "result" in out)
     text = _text(out["result"])
     assert '"text": "teal"' in text and '"model": "mcp-inspect-human"' in text
 

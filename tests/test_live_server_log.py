@@ -7,11 +7,12 @@ import re
 from datetime import datetime
 
 from textual.widgets import RichLog, Select, Static
+from tui_helpers import focus, wait_for
 
 from inspector.engine.client import McpClient
 from inspector.engine.events import WireEvent
 from inspector.tui.widgets.server_log import ServerLogView, format_entry
-from tests.everything import HostApp, demo_session, everything_session, shown_text, wait_until
+from tests.everything import HostApp, demo_session, everything_session, shown_text
 
 SHOTS = os.environ.get("INSPECT_SHOTS")
 STAMP = re.compile(r"\d\d:\d\d:\d\d\.\d{3} ")
@@ -38,10 +39,10 @@ async def test_demo_level_from_the_ui_and_coloured_lines() -> None:
         client = McpClient(session)
         select = view.query_one("#level", Select)
         select.value = "debug"
-        await wait_until(pilot, lambda: "level set to debug" in shown_text(
+        await wait_for(pilot, lambda: "level set to debug" in shown_text(
             view.query_one("#level-status", Static)))
         await client.call_tool("log_burst", {"message": "[red]boom[/red]\x1b[2J"})
-        await wait_until(pilot, lambda: len(_lines(view)) >= 8)
+        await wait_for(pilot, lambda: len(_lines(view)) >= 8)
         lines = _lines(view)
         assert [line.split()[1] for line in lines[:8]] == [
             "DEBUG", "INFO", "NOTICE", "WARNING", "ERROR", "CRITICAL", "ALERT", "EMERGENCY"]
@@ -51,13 +52,13 @@ async def test_demo_level_from_the_ui_and_coloured_lines() -> None:
         if SHOTS:
             app.save_screenshot(filename="server-log.svg", path=SHOTS)
         select.value = "error"
-        await wait_until(pilot, lambda: "level set to error" in shown_text(
+        await wait_for(pilot, lambda: "level set to error" in shown_text(
             view.query_one("#level-status", Static)))
         await client.call_tool("log_burst", {})
-        await wait_until(pilot, lambda: len(_lines(view)) >= 12)
+        await wait_for(pilot, lambda: len(_lines(view)) >= 12)
         assert [line.split()[1] for line in _lines(view)[8:]] == [
             "ERROR", "CRITICAL", "ALERT", "EMERGENCY"]
-        view.query_one("#server-log", RichLog).focus()
+        await focus(pilot, view.query_one("#server-log", RichLog))
         await pilot.press("ctrl+k")
         await pilot.pause()
         assert _lines(view) == []

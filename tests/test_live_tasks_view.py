@@ -6,10 +6,11 @@ import os
 from typing import Any
 
 from textual.widgets import DataTable, Static
+from tui_helpers import wait_for
 
 from inspector.engine.tasks import TaskState
 from inspector.tui.widgets.tasks_view import TasksView, outcome_text
-from tests.everything import HostApp, demo_session, shown_text, wait_until
+from tests.everything import HostApp, demo_session, shown_text
 
 SHOTS = os.environ.get("INSPECT_SHOTS")
 
@@ -40,10 +41,10 @@ async def test_run_as_task_follow_cancel_list_and_fetch() -> None:
         # 1. a required-task tool, followed to the end: Finished carries the result
         report = await view.run_tool("generate_report", {"topic": "[b]ops[/b]",
                                                          "seconds": 1.2})
-        await wait_until(pilot, lambda: app.created == [report])
-        await wait_until(pilot, lambda: any("generate_report" in r[1] and "working" in r[2]
+        await wait_for(pilot, lambda: app.created == [report])
+        await wait_for(pilot, lambda: any("generate_report" in r[1] and "working" in r[2]
                                             for r in _rows(view)))
-        await wait_until(pilot, lambda: bool(app.finished), timeout=15)
+        await wait_for(pilot, lambda: bool(app.finished), timeout=15)
         assert app.finished[0].task_id == report.task_id
         assert "Report on [b]ops[/b]" in outcome_text(app.finished[0]).plain
         detail = shown_text(view.query_one("#task-detail", Static))
@@ -52,25 +53,25 @@ async def test_run_as_task_follow_cancel_list_and_fetch() -> None:
             app.save_screenshot(filename="tasks.svg", path=SHOTS)
         # 2. a long one, cancelled with "c"
         slow = await view.run_tool("slow_count", {"seconds": 60, "steps": 60})
-        await wait_until(pilot, lambda: len(_rows(view)) == 2)
+        await wait_for(pilot, lambda: len(_rows(view)) == 2)
         table = view.query_one("#tasks-table", DataTable)
         table.focus()
         table.move_cursor(row=table.get_row_index(slow.task_id))
         await pilot.press("c")
-        await wait_until(pilot, lambda: manager.tasks[slow.task_id].status == "cancelled")
-        await wait_until(pilot, lambda: len(app.finished) == 2)  # tasks/result: cancelled
+        await wait_for(pilot, lambda: manager.tasks[slow.task_id].status == "cancelled")
+        await wait_for(pilot, lambda: len(app.finished) == 2)  # tasks/result: cancelled
         assert app.finished[1].error is not None
         # 3. a task made elsewhere shows up after "r" (tasks/list); enter fetches its result
         other = await session.request("tools/call", {"name": "slow_count", "arguments": {
             "seconds": 0.1, "steps": 1}, "task": {}})
         other_id = other["task"]["taskId"]
         await pilot.press("r")
-        await wait_until(pilot, lambda: other_id in manager.tasks)
-        await wait_until(pilot, lambda: manager.tasks[other_id].terminal)
+        await wait_for(pilot, lambda: other_id in manager.tasks)
+        await wait_for(pilot, lambda: manager.tasks[other_id].terminal)
         table.move_cursor(row=table.get_row_index(other_id))
         await pilot.press("enter")
-        await wait_until(pilot, lambda: manager.tasks[other_id].fetched)
-        await wait_until(pilot, lambda: "Counted to 1" in shown_text(
+        await wait_for(pilot, lambda: manager.tasks[other_id].fetched)
+        await wait_for(pilot, lambda: "Counted to 1" in shown_text(
             view.query_one("#task-detail", Static)))
         statuses = {r[0]: r[2] for r in _rows(view)}
     assert statuses[report.task_id[:12]].startswith("completed")
@@ -85,10 +86,10 @@ async def test_cancel_of_a_finished_task_is_reported_not_raised() -> None:
         view.attach(session)
         app.notify = lambda message, **kw: notes.append(message)  # type: ignore[method-assign]
         state = await view.run_tool("slow_count", {"seconds": 0.1, "steps": 1})
-        await wait_until(pilot, lambda: bool(app.finished))
+        await wait_for(pilot, lambda: bool(app.finished))
         table = view.query_one("#tasks-table", DataTable)
         table.focus()
         table.move_cursor(row=table.get_row_index(state.task_id))
         await pilot.press("c")
-        await wait_until(pilot, lambda: bool(notes))
+        await wait_for(pilot, lambda: bool(notes))
     assert "tasks/cancel failed" in notes[0] and "-32602" in notes[0]

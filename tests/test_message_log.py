@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import anyio
 import pytest
 from rich.console import Group
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import Static
+from tui_helpers import focus, wait_for
 
 from inspector.engine.events import Channel, Direction, Finding, WireEvent
 from inspector.engine.jsonrpc import encode, error_response, make_event, notification, request
@@ -116,12 +116,6 @@ class LogApp(App[None]):
         self.detail.show(self.log_widget.source, message.index)
 
 
-async def until(pilot: Pilot[None], cond: Callable[[], bool], seconds: float = 10.0) -> None:
-    with anyio.fail_after(seconds):
-        while not cond():
-            await pilot.pause(0.01)
-
-
 def row_text(lines: LogLines, y: int) -> str:
     return "".join(seg.text for seg in lines.render_line(y))
 
@@ -142,7 +136,7 @@ async def test_100k_events_in_batches_follow_the_tail() -> None:
             await pilot.pause()
         lines = log.lines
         assert len(log.source) == 100_000 and log.shown == 100_000
-        await until(pilot, lambda: lines.scroll_offset.y == lines.max_scroll_y)
+        await wait_for(pilot, lambda: lines.scroll_offset.y == lines.max_scroll_y)
         assert log.follow
         height = lines.scrollable_content_region.height
         assert "reply 99999" in row_text(lines, height - 1)
@@ -157,7 +151,7 @@ async def test_100k_events_in_batches_follow_the_tail() -> None:
         assert lines.scroll_offset.y == top and lines.row_count == 101_000
         # End resumes following.
         await pilot.press("end")
-        await until(pilot, lambda: lines.scroll_offset.y == lines.max_scroll_y)
+        await wait_for(pilot, lambda: lines.scroll_offset.y == lines.max_scroll_y)
         assert log.follow and log.cursor_index == 100_999
         log.append_events(flood(101_000, 10))
         await pilot.pause()
@@ -169,7 +163,7 @@ async def test_mouse_scroll_back_to_bottom_resumes_follow() -> None:
     app = LogApp(flood(0, 500))
     async with app.run_test(size=(100, 20)) as pilot:
         lines = app.log_widget.lines
-        await until(pilot, lambda: lines.scroll_offset.y == lines.max_scroll_y > 0)
+        await wait_for(pilot, lambda: lines.scroll_offset.y == lines.max_scroll_y > 0)
         lines.scroll_up(animate=False, immediate=True)  # what the mouse wheel does
         await pilot.pause()
         assert not lines.follow
@@ -227,7 +221,7 @@ async def test_detail_keys_raw_pair_copy_save(tmp_path: Path,
         await pilot.press("s")
         await pilot.press("enter")
         saved = tmp_path / "event-10.json"
-        await until(pilot, saved.exists)
+        await wait_for(pilot, saved.exists)
         assert saved.read_bytes() == sample()[9].raw
         assert detail.saved_path == saved
         # Saving again does not overwrite.
@@ -238,10 +232,10 @@ async def test_detail_keys_raw_pair_copy_save(tmp_path: Path,
         await pilot.press("escape")
         # p jumps to the request, which the log's cursor follows.
         await pilot.press("p")
-        await until(pilot, lambda: detail.index == 7)
+        await wait_for(pilot, lambda: detail.index == 7)
         assert app.log_widget.cursor_index == 7
         await pilot.press("p")
-        await until(pilot, lambda: detail.index == 9)
+        await wait_for(pilot, lambda: detail.index == 9)
 
 
 async def test_invalid_utf8_and_hostile_text_shown_safely() -> None:
@@ -271,7 +265,7 @@ async def test_filter_bar_counts_and_follows_new_events() -> None:
         assert bar.is_open and bar.input.has_focus
         await pilot.press(*"method:tools/call")
         await pilot.press("enter")
-        await until(pilot, lambda: not log.scanning and log.shown == 4_000)
+        await wait_for(pilot, lambda: not log.scanning and log.shown == 4_000)
         assert log.lines.has_focus
         assert "4,000 / 20,000 shown" in static_text(app, "#filter-count")
         lines = log.lines
@@ -281,9 +275,9 @@ async def test_filter_bar_counts_and_follows_new_events() -> None:
         assert log.shown == 4_020
         assert "4,020 / 20,100 shown" in static_text(app, "#filter-count")
         # Escape clears the filter and closes the bar.
-        bar.input.focus()
+        await focus(pilot, bar.input)
         await pilot.press("escape")
-        await until(pilot, lambda: log.shown == 20_100)
+        await wait_for(pilot, lambda: log.shown == 20_100)
         assert not bar.is_open
 
 
@@ -295,11 +289,11 @@ async def test_filter_over_100k_is_chunked_and_keeps_cursor() -> None:
         log.select_index(50_000)  # a tools/call request
         log.set_filter("tools/call")
         assert log.scanning  # the first chunk is done inline, the rest in a worker
-        await until(pilot, lambda: not log.scanning, seconds=30)
+        await wait_for(pilot, lambda: not log.scanning, timeout=30)
         assert log.shown == 10_000
         assert log.cursor_index == 50_000
         log.set_filter("kind:response reply 7777")
-        await until(pilot, lambda: not log.scanning, seconds=30)
+        await wait_for(pilot, lambda: not log.scanning, timeout=30)
         assert [log.lines.index_at(r) for r in range(log.shown)][:1] == [7777]
         log.set_filter("")
         await pilot.pause()
@@ -314,7 +308,7 @@ async def test_make_batcher_flushes_into_the_log() -> None:
         for event in flood(0, 300):
             batcher.push(event)
         assert log.shown == 0
-        await until(pilot, lambda: log.shown == 300, seconds=5)
+        await wait_for(pilot, lambda: log.shown == 300, timeout=5)
         assert batcher.pending == 0
 
 

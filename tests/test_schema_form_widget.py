@@ -9,6 +9,7 @@ from typing import Any
 import anyio
 from textual.app import App, ComposeResult
 from textual.widgets import Button, Checkbox, Input, Select, SelectionList, Static, TextArea
+from tui_helpers import focus
 
 from inspector.forms.schema import ValidationIssue
 from inspector.tui.widgets.json_editor import JsonEditor
@@ -118,7 +119,7 @@ async def test_array_items_add_move_remove_by_mouse() -> None:
             for text in ("a", "b"):
                 await click(pilot, field(form, "tags").query_one(".add-item", Button))
                 inputs = field(form, "tags").query(Input)
-                inputs.last().focus()
+                await focus(pilot, inputs.last())
                 await pilot.press(text)
                 await pilot.pause()
             assert form.root.value()["tags"] == ["a", "b"]
@@ -135,14 +136,14 @@ async def test_array_by_keyboard_focus_follows_the_item() -> None:
         async with app.run_test(size=(100, 60)) as pilot:
             form = app.query_one(SchemaForm)
             for text in ("x", "y", "z"):
-                field(form, "tags").query_one(".add-item", Button).focus()
+                await focus(pilot, field(form, "tags").query_one(".add-item", Button))
                 await pilot.press("enter")
                 await pilot.pause()
                 assert isinstance(app.focused, Input)  # the new item's input
                 await pilot.press(text)
             await pilot.pause()
             assert form.root.value()["tags"] == ["x", "y", "z"]
-            field(form, "tags").query(".move-up").last().focus()
+            await focus(pilot, field(form, "tags").query(".move-up").last())
             await pilot.press("enter")
             await pilot.pause()
             await pilot.press("enter")  # focus stayed on the moved item's button
@@ -160,7 +161,7 @@ async def test_pick_a_union_variant_and_toggle_null() -> None:
             await click(pilot, pet.query_one(".null-toggle", Checkbox))
             assert form.root.value()["pet"] == {"kind": "cat"}
             select = field(form, "pet").query_one(".variant-select", Select)
-            select.focus()
+            await focus(pilot, select)
             await pilot.press("enter", "down", "enter")  # open, move to Dog, pick
             await pilot.pause()
             assert form.root.value()["pet"] == {"kind": "dog"}

@@ -12,11 +12,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import TabbedContent
+from tui_helpers import focus, wait_for
 
 from inspector.demo.schemas import SCHEDULE_EVENT
 from inspector.engine.events import Kind
@@ -32,12 +32,6 @@ from inspector.tui.widgets.status_bar import StatusBar
 SESSION = Path(__file__).parent / "data" / "demo-session.jsonl"
 SIZE = (140, 40)
 Snap = Callable[..., bool]
-
-
-async def wait_for(pilot: Pilot[Any], condition: Callable[[], Any], timeout: float = 15.0) -> None:
-    with anyio.fail_after(timeout):
-        while not condition():
-            await pilot.pause(0.05)
 
 
 @pytest.fixture
@@ -75,7 +69,8 @@ def test_replay_tool_call_response_detail(snap_compare: Snap, replay: InspectorA
         first_call = min(i for i in range(len(source)) if source.method(i) == "tools/call"
                          and source.kind(i) is Kind.RESPONSE)
         log.select_index(first_call)
-        log.lines.focus()
+        await focus(pilot, log.lines)
+        await wait_for(pilot, lambda: log.lines.cursor_index == first_call)
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.query_one(MessageDetail).index == first_call)
 

@@ -6,7 +6,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tui_helpers import log_methods, plain, select_item, wait_connected, wait_for
+from tui_helpers import (
+    focus,
+    log_methods,
+    plain,
+    screen_text,
+    select_item,
+    wait_connected,
+    wait_for,
+)
 
 from inspector.engine.events import Kind
 from inspector.target import Target, demo_target
@@ -54,12 +62,10 @@ async def test_list_fill_nested_form_call_and_find_it_in_the_log() -> None:
         call_index = max(i for i in range(len(source)) if source.method(i) == "tools/call"
                          and source.kind(i) is Kind.REQUEST)
         log.select_index(call_index)
-        log.lines.focus()
+        await focus(pilot, log.lines)
         await pilot.press("enter")
-        await pilot.pause(0.2)
         detail = app.query_one(MessageDetail)
-        assert detail.display
-        assert detail.index == call_index
+        await wait_for(pilot, lambda: detail.display and detail.index == call_index)
         assert "create_user" in app.export_screenshot().replace("&#160;", " ")
 
 
@@ -110,9 +116,8 @@ async def test_server_crash_shows_why_and_reconnect_keeps_the_log() -> None:
     app = InspectorApp(target)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.query_one("#status").state == "disconnected")
-        await pilot.pause(0.2)
-        shown = app.export_screenshot().replace("&#160;", " ")
-        assert "exit code 3" in shown and "RuntimeError: boom" in shown
+        await wait_for(pilot, lambda: "RuntimeError: boom" in screen_text(app))
+        assert "exit code 3" in screen_text(app)
         source = app.query_one(MessageLog).source
         before = len(source)
         await pilot.press("r")
@@ -134,11 +139,30 @@ async def test_server_text_is_shown_literally_everywhere() -> None:
         source = log.source
         index = max(i for i in range(len(source)) if source.kind(i) is Kind.RESPONSE)
         log.select_index(index)
-        log.lines.focus()
+        await focus(pilot, log.lines)
         await pilot.press("enter")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: app.query_one(MessageDetail).index == index)
         rendered = "".join(strip.text for strip in
                            (log.lines.render_line(y) for y in range(log.lines.size.height)))
         assert "\x1b" not in rendered
         svg = app.export_screenshot()
         assert "[bold red]not bold[/]" in svg.replace("&#160;", " ")
+
+
+async def test_connecting_does_not_take_the_focus_back() -> None:
+    """The user moves to the log while a slow server starts: connecting must not pull the
+    focus back to the catalog (the tools list has it from the first frame)."""
+    slow_demo = ("import runpy, sys, time; time.sleep(1.0); sys.argv = ['demo']; "
+                 "runpy.run_module('inspector.demo', run_name='__main__')")
+    app = InspectorApp(Target(command=sys.executable, args=["-c", slow_demo],
+                              transport="stdio"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.focused is not None)
+        assert app.focused.id == "list-tools"
+        await pilot.press("g")
+        log = app.query_one(MessageLog)
+        await wait_for(pilot, lambda: log.lines.has_focus)
+        assert app.controller is not None and not app.controller.connected
+        await wait_connected(pilot)
+        await pilot.pause()
+        assert log.lines.has_focus

@@ -97,7 +97,7 @@ async def test_authorization_needed_is_said_clearly() -> None:
         app = InspectorApp(Target(url=server.url))
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: app.query_one(StatusBar).state == "failed")
-            await pilot.pause(0.1)
+            await wait_for(pilot, lambda: "authorization needed" in screenshot(app))
             shot = screenshot(app)
             assert "could not connect" in shot
             assert "HTTP 401 Unauthorized: authorization needed" in shot
@@ -151,7 +151,7 @@ async def test_a_renewed_session_that_expires_at_once_is_not_renewed_again() -> 
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: app.query_one(StatusBar).state == "disconnected",
                            timeout=20)
-            await pilot.pause(0.3)
+            await wait_for(pilot, lambda: "connection lost: the server's session expired"
+                           in screen_text(app))
             assert expiring.sessions == 2  # the first renewed once; the renewal gave up
-            assert "connection lost: the server's session expired" in screen_text(app)
         assert len(server.posts("initialize")) == 2

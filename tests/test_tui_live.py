@@ -89,8 +89,8 @@ async def test_slow_call_shows_in_flight_and_is_cancelled() -> None:
         await wait_for(pilot, lambda: any(p.method == "tools/call" and p.progress
                                           for p in session.pending.values()))
         await pilot.press("escape", "f")
-        await pilot.pause(0.3)
-        assert app.focused is not None and inflight in app.focused.ancestors_with_self
+        await wait_for(pilot, lambda: app.focused is not None
+                       and inflight in app.focused.ancestors_with_self)
         await pilot.press("c")
         await wait_for(pilot, lambda: "cancelled" in result_text(app))
         log = app.query_one("#log").source

@@ -36,23 +36,25 @@ async def test_replay_rebuilds_catalog_steps_and_refuses_calls(tmp_path: Path) -
         log = app.query_one(MessageLog)
         await wait_for(pilot, lambda: log.shown == len(source) > 10)
         # step through events with the detail open: it follows the cursor
-        await pilot.press("g", "home", "enter")
-        await pilot.pause(0.1)
+        await pilot.press("g")
+        await wait_for(pilot, lambda: log.lines.has_focus)
+        await pilot.press("home", "enter")
         detail = app.query_one(MessageDetail)
-        assert detail.display and detail.index == 0
+        await wait_for(pilot, lambda: detail.display and detail.index == 0)
         await pilot.press("down", "down")
-        await pilot.pause(0.1)
-        assert detail.index == 2
+        await wait_for(pilot, lambda: detail.index == 2)
         # calling is disabled with a hint
         catalog = app.query_one(Catalog)
         catalog.action_tab("tools")
+        await wait_for(pilot, lambda: app.focused is not None
+                       and app.focused.id == "list-tools")
         await pilot.press("enter")
-        await pilot.pause(0.2)
         panel = app.query_one(ItemPanel)
-        assert panel.read_only and panel.item is not None
+        await wait_for(pilot, lambda: panel.item is not None)
+        assert panel.read_only
         await pilot.press("ctrl+s")
-        await pilot.pause(0.2)
-        assert any("calls are disabled" in str(n.message) for n in app._notifications)
+        await wait_for(pilot, lambda: any("calls are disabled" in str(n.message)
+                                          for n in app._notifications))
         assert not [i for i in range(len(source)) if source.method(i) == "tools/call"]
     source.close()
 

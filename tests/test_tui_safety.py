@@ -10,6 +10,8 @@ from tui_helpers import select_item, wait_for
 from inspector.target import Target
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.catalog import Catalog
+from inspector.tui.widgets.message_detail import MessageDetail
+from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView
 
 SERVERS = Path(__file__).parent / "servers"
@@ -32,20 +34,25 @@ async def test_hostile_strings_stay_literal_in_every_pane() -> None:
         await select_item(pilot, "tools", app.query_one(Catalog).items["tools"][0]["name"])
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: app.query_one(ResultView).outcome is not None)
-        await pilot.pause(0.2)
-        seen.append(strips_text(app))
-        # resources and prompts lists, the server pane (info, instructions, stderr tail)
-        for kind in ("resources", "prompts"):
-            app.query_one(Catalog).action_tab(kind)
-            await pilot.pause(0.1)
+
+        async def capture(expected: str) -> None:
+            """Wait until the pane shows ``expected``, then keep what the screen shows."""
+            await wait_for(pilot, lambda: expected in strips_text(app))
             seen.append(strips_text(app))
+
+        await capture("result ")
+        # resources and prompts lists, the server pane (info, instructions, stderr tail)
+        for kind, expected in (("resources", "res "), ("prompts", "prompt ")):
+            app.query_one(Catalog).action_tab(kind)
+            await capture(expected)
         await pilot.press("escape", "i")
-        await pilot.pause(0.2)
-        seen.append(strips_text(app))
+        await capture("instructions ")
         # the log (stderr row) and the detail of the last event
-        await pilot.press("g", "end", "enter")
-        await pilot.pause(0.2)
-        seen.append(strips_text(app))
+        await pilot.press("g")
+        await wait_for(pilot, lambda: app.query_one(MessageLog).lines.has_focus)
+        await pilot.press("end", "enter")
+        await wait_for(pilot, lambda: app.query_one(MessageDetail).display)
+        await capture("stderr says")
     everything = "\n".join(seen)
     assert "[bold red]MARKUP[/]" in everything  # shown as typed, not as bold text
     for forbidden in ("\x1b", "\x07", "\u202e"):

@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.catalog import Catalog
+from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_log import MessageLog
 
 
@@ -19,6 +20,13 @@ async def wait_for(pilot: Pilot[Any], condition: Any, timeout: float = 15.0) -> 
     with anyio.fail_after(timeout):
         while not condition():
             await pilot.pause(0.05)
+
+
+async def focus(pilot: Pilot[Any], widget: Any) -> None:
+    """Focus ``widget`` and wait until it has focus: Textual moves focus through the
+    message queue, so a key pressed at once can still reach the old widget."""
+    widget.focus()
+    await wait_for(pilot, lambda: widget.has_focus)
 
 
 async def wait_connected(pilot: Pilot[Any]) -> None:
@@ -56,6 +64,10 @@ async def select_item(pilot: Pilot[Any], kind: str, name: str) -> None:
     catalog.action_tab(kind)
     options = app.query_one(f"#list-{kind}")
     options.highlighted = index  # type: ignore[attr-defined]
-    await pilot.pause()
+    await wait_for(pilot, lambda: options.has_focus)
     await pilot.press("enter")
-    await pilot.pause(0.2)
+    # typing may start at once: wait until the panel shows the item and holds the focus
+    panel = app.query_one(ItemPanel)
+    item = catalog.items[kind][index]
+    await wait_for(pilot, lambda: panel.item == item and app.focused is not None
+                   and panel in app.focused.ancestors_with_self)

@@ -47,6 +47,9 @@ class InspectorApp(App[int]):
 
     CSS_PATH = "inspector.tcss"
     TITLE = "mcp-inspect"
+    # the tools list from the first frame, set once: focusing it later (on connect, on
+    # a replay's first chunk) took the focus back from a user who had already moved on
+    AUTO_FOCUS = "#list-tools"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "send", "Send"),
         Binding("1", "catalog('tools')", "Tools", show=False),
@@ -151,8 +154,6 @@ class InspectorApp(App[int]):
         self.set_interval(0.25, self._refresh_status)
         # after the Server tab is mounted: what the first indexed chunk already shows
         self.call_after_refresh(self._show_recorded_catalog, None)
-        # focus the tools list, as a live session does (not the result pane's keys)
-        self.call_after_refresh(self.action_catalog, "tools")
         self.index_replay()
 
     @work(group="replay-index", exclusive=True, exit_on_error=False)
@@ -244,8 +245,6 @@ class InspectorApp(App[int]):
         session.on_notification("notifications/resources/updated", self._resource_updated)
         self.query_one(ResultView).show_text(
             "connected; pick an item on the left (1-4 switch lists, g goes to the log)", "green")
-        if self.controller.attempt == 1:
-            self.action_catalog("tools")
         self._refresh_server_pane()
 
     def on_connect_failed(self, message: messages.ConnectFailed) -> None:
