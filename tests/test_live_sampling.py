@@ -217,6 +217,6 @@ def test_render_request_handles_every_block_kind() -> None:
     console.print(render_request(params))
     text = console.export_text()
     for needle in ("[image image/png", "[audio audio/wav", "tool_use weather (id t1)",
-                   '{"city": "Paris"}', "tool_result for t1: sunny", "tools offered (1)",
+                   '{"city": "Paris"}', "tool_result for t1:\n    sunny", "tools offered (1)",
                    "Weather [red]x[/red]", '"mode": "auto"'):
         assert needle in text, needle

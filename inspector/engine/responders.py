@@ -25,6 +25,9 @@ class Responders:
 
     roots: Responder | None = None
     sampling: Responder | None = None
+    # sampling.tools: the sampling responder can answer with tool_use (the TUI dialog can;
+    # ``--on-sample TEXT`` cannot), so servers may send ``tools``/``toolChoice``
+    sampling_tools: bool = False
     elicitation: Responder | None = None
     elicitation_modes: tuple[str, ...] = ("form",)
     roots_list_changed: bool = True
@@ -35,7 +38,7 @@ class Responders:
         if self.roots is not None:
             caps["roots"] = {"listChanged": self.roots_list_changed}
         if self.sampling is not None:
-            caps["sampling"] = {}
+            caps["sampling"] = {"tools": {}} if self.sampling_tools else {}
         if self.elicitation is not None:
             caps["elicitation"] = {mode: {} for mode in self.elicitation_modes}
         return caps

@@ -95,7 +95,7 @@ class InteractiveResponders:
         self._rule_listeners: list[Callable[[SamplingRule | None], None]] = []
 
     def responders(self) -> Responders:
-        return Responders(roots=self.roots, sampling=self.sampling,
+        return Responders(roots=self.roots, sampling=self.sampling, sampling_tools=True,
                           elicitation=self.elicitation,
                           elicitation_modes=self.elicitation_modes)
 

@@ -20,6 +20,7 @@ def interactive_responders(app: Any, responders: Responders,
     interactive = bridge.responders()
     if responders.sampling is None:
         responders.sampling = interactive.sampling
+        responders.sampling_tools = interactive.sampling_tools  # the dialog can use tools
     if responders.elicitation is None:
         responders.elicitation = interactive.elicitation
         responders.elicitation_modes = interactive.elicitation_modes

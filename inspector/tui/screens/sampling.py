@@ -3,15 +3,18 @@
     decision = await app.push_screen_wait(SamplingScreen(params, server="demo"))
     decision.result   # the CreateMessageResult to send, or None: rejected (error -1)
 
-The user writes (or edits) the reply text, the model name and the stop reason, or
-switches to raw JSON (ctrl+j) to send any result at all (tool_use blocks, images,
-a deliberately broken answer). "Always answer with this text" turns the reply into
+The user writes (or edits) the reply text, the model name and the stop reason, or,
+when the server offers tools, answers with a ``tool_use`` of one of them (input JSON
+checked against its inputSchema; toolChoice respected), or switches to raw JSON
+(ctrl+j) to send any result at all (several tool_use blocks, images, a deliberately
+broken answer). "Always answer with this text" turns the reply into
 a standing rule (see ``inspector.tui.interactive``). Server text is data.
 """
 
 from __future__ import annotations
 
 import json
+import uuid
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
@@ -22,6 +25,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static, TextArea
 
+from inspector.engine.responders import defaults_for
+from inspector.forms.validate import validate
 from inspector.tui.safe_text import one_line, safe_text
 
 ResultT = TypeVar("ResultT")
@@ -43,27 +48,65 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2)
 
 
-def _block(block: Any) -> Text:
-    """One content block, literally; binary payloads summarised."""
+def _block(block: Any, indent: str = "") -> Text:
+    """One content block, literally and safely; binary payloads summarised."""
     if not isinstance(block, dict):
-        return safe_text(_json(block), "red", multiline=True)
+        return safe_text(f"{indent}{_json(block)}", "red", multiline=True, limit=TEXT_LIMIT)
     kind = block.get("type")
     if kind == "text":
-        return safe_text(str(block.get("text", "")), multiline=True, limit=TEXT_LIMIT)
+        return safe_text(indent + str(block.get("text", "")), multiline=True, limit=TEXT_LIMIT)
     if kind in ("image", "audio"):
         size = len(str(block.get("data", ""))) * 3 // 4
-        return safe_text(f"[{kind} {block.get('mimeType', '?')}, ~{size:,} bytes]", "italic")
+        return safe_text(f"{indent}[{kind} {block.get('mimeType', '?')}, ~{size:,} bytes]",
+                         "italic")
     if kind == "tool_use":
-        text = safe_text(f"tool_use {block.get('name')} (id {block.get('id')}) ", "bold")
+        text = safe_text(f"{indent}⚙ tool_use {block.get('name')} (id {block.get('id')}) ",
+                         "bold")
         text.append_text(safe_text(json.dumps(block.get("input"), ensure_ascii=False),
                                    limit=TEXT_LIMIT))
         return text
     if kind == "tool_result":
-        text = safe_text(f"tool_result for {block.get('toolUseId')}: ", "bold")
-        for inner in block.get("content") or []:
-            text.append_text(_block(inner))
+        error = " (isError)" if block.get("isError") else ""
+        text = safe_text(f"{indent}↩ tool_result for {block.get('toolUseId')}{error}:",
+                         "bold red" if error else "bold")
+        inner = block.get("content")
+        for item in inner if isinstance(inner, list) else [inner]:
+            text.append("\n")
+            text.append_text(_block(item, indent + "    "))
+        if "structuredContent" in block:
+            text.append("\n")
+            text.append_text(safe_text(f"{indent}    structuredContent: " + json.dumps(
+                block["structuredContent"], ensure_ascii=False), limit=TEXT_LIMIT))
         return text
-    return safe_text(_json(block), multiline=True, limit=TEXT_LIMIT)
+    if kind == "resource_link":
+        return safe_text(f"{indent}[resource_link {block.get('uri')} "
+                         f"{block.get('name', '')}]", "italic")
+    if kind == "resource":
+        resource = block.get("resource")
+        resource = resource if isinstance(resource, dict) else {}
+        text = safe_text(f"{indent}[resource {resource.get('uri')}] ", "italic")
+        if "text" in resource:
+            text.append_text(safe_text(str(resource["text"]), multiline=True, limit=TEXT_LIMIT))
+        elif "blob" in resource:
+            size = len(str(resource["blob"])) * 3 // 4
+            text.append_text(safe_text(f"~{size:,} bytes", "italic"))
+        return text
+    # an unknown block type: shown as JSON, never interpreted
+    return safe_text(f"{indent}{_json(block)}", multiline=True, limit=TEXT_LIMIT)
+
+
+def tool_choice(params: dict[str, Any]) -> str:
+    """The request's toolChoice mode: "auto" (the default), "required" or "none"."""
+    choice = params.get("toolChoice")
+    mode = choice.get("mode") if isinstance(choice, dict) else None
+    return mode if mode in ("auto", "required", "none") else "auto"
+
+
+def offered_tools(params: dict[str, Any]) -> list[dict[str, Any]]:
+    """The named tools the server offers (malformed entries dropped)."""
+    tools = params.get("tools")
+    return [t for t in tools if isinstance(t, dict) and isinstance(t.get("name"), str)] \
+        if isinstance(tools, list) else []
 
 
 def render_request(params: dict[str, Any]) -> Text:
@@ -112,6 +155,10 @@ def render_request(params: dict[str, Any]) -> Text:
             if isinstance(tool, dict):
                 line(safe_text(f"  {tool.get('name')}", "bold"),
                      safe_text(f"  {one_line(str(tool.get('description', '')), 160)}", "dim"))
+                if "inputSchema" in tool:
+                    line(safe_text("    input: " + json.dumps(tool["inputSchema"],
+                                                             ensure_ascii=False), "dim",
+                                   limit=400))
     out.rstrip()
     return out
 
@@ -142,7 +189,11 @@ class ServerRequestScreen(ModalScreen[ResultT]):
 
 
 class SamplingScreen(ServerRequestScreen[SamplingDecision]):
-    """Shows a sampling request; dismisses with a ``SamplingDecision``."""
+    """Shows a sampling request; dismisses with a ``SamplingDecision``.
+
+    When the server offers tools (and toolChoice is not "none") the reply can be a
+    ``tool_use`` of one of them: the input is JSON checked against its inputSchema.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "send", "Send reply", priority=True),
@@ -162,9 +213,17 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
     }
     SamplingScreen #reply, SamplingScreen #raw { height: 7; }
     SamplingScreen #raw { display: none; height: 14; }
+    SamplingScreen #kind-row { height: auto; }
+    SamplingScreen #kind-row Label { padding: 1 1 0 0; }
+    SamplingScreen #reply-kind { width: 1fr; }
+    SamplingScreen #tool-input { display: none; height: 7; }
+    SamplingScreen #tool-note { color: $text-warning; height: auto; }
+    SamplingScreen.tool-mode #tool-input { display: block; }
+    SamplingScreen.tool-mode #reply { display: none; }
     SamplingScreen.json-mode #raw { display: block; }
     SamplingScreen.json-mode #reply, SamplingScreen.json-mode #meta,
-    SamplingScreen.json-mode #reply-label { display: none; }
+    SamplingScreen.json-mode #reply-label, SamplingScreen.json-mode #kind-row,
+    SamplingScreen.json-mode #tool-input { display: none; }
     SamplingScreen #meta { height: auto; }
     SamplingScreen #meta Label { padding: 1 1 0 0; }
     SamplingScreen #meta Input { width: 1fr; }
@@ -180,6 +239,12 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
         self.params = params
         self.server = server
         self.draft = draft
+        self.choice = tool_choice(params)
+        self.tools = offered_tools(params)
+        # toolChoice "none": the model must not use a tool, so none is offered
+        self.usable_tools = [] if self.choice == "none" else self.tools
+        self.tool_use_id = f"toolu_{uuid.uuid4().hex[:20]}"
+        self._refused: list[str] = []  # the problems shown at the last refused Send
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -191,8 +256,17 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
                 yield Static(render_request(self.params), id="request-body")
             yield Label(Text.assemble(("Your reply", "bold"), (
                 "   ctrl+s sends · esc rejects (-1) · ctrl+j edits the whole result as JSON "
-                "(tool_use, images)", "dim")), id="reply-label")
+                "(several tool_use, images)", "dim")), id="reply-label")
+            if self.tools:
+                with Horizontal(id="kind-row"):
+                    yield Label("answer with")
+                    options = [("text", "")] + [
+                        (f"tool_use: {one_line(str(t['name']), 60)}", str(t["name"]))
+                        for t in self.usable_tools]
+                    yield Select(options, value="", id="reply-kind", allow_blank=False)
+                yield Static(safe_text(self._choice_note()), id="tool-note")
             yield TextArea(self.draft, id="reply", soft_wrap=True)
+            yield TextArea("", id="tool-input", language="json", soft_wrap=True)
             with Horizontal(id="meta"):
                 yield Label("model")
                 yield Input(default_model(self.params), id="model", placeholder="model name")
@@ -208,31 +282,93 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
                 yield Button("Reject", id="reject", variant="error", compact=True)
                 yield Button("Send", id="send", variant="primary", compact=True)
 
+    def _choice_note(self) -> str:
+        if self.choice == "none":
+            return "toolChoice none: the model must not use a tool (tool use not offered)"
+        if self.choice == "required":
+            return "toolChoice required: the model must use a tool (a text reply is flagged)"
+        return ""
+
     def on_mount(self) -> None:
         self.query_one("#reply", TextArea).focus()
 
     # -- values ------------------------------------------------------------------------
 
+    @property
+    def tool_name(self) -> str:
+        """The tool the reply uses; "" for a text reply."""
+        if not self.tools:
+            return ""
+        value = self.query_one("#reply-kind", Select).value
+        return value if isinstance(value, str) else ""
+
+    def tool_schema(self, name: str) -> Any:
+        for tool in self.tools:
+            if tool.get("name") == name:
+                return tool.get("inputSchema") or {"type": "object"}
+        return {"type": "object"}
+
+    def tool_input(self) -> Any:
+        """The tool input the user typed; raises ValueError when it is not JSON."""
+        return json.loads(self.query_one("#tool-input", TextArea).text or "{}")
+
     def result_from_form(self) -> dict[str, Any]:
+        """The result the form describes; raises ValueError on tool input that is not JSON."""
         stop = self.query_one("#stop-reason", Select).value
-        return {"role": "assistant",
-                "content": {"type": "text", "text": self.query_one("#reply", TextArea).text},
+        content: Any = {"type": "text", "text": self.query_one("#reply", TextArea).text}
+        if self.tool_name:
+            content = [{"type": "tool_use", "id": self.tool_use_id, "name": self.tool_name,
+                        "input": self.tool_input()}]
+        return {"role": "assistant", "content": content,
                 "model": self.query_one("#model", Input).value or DEFAULT_MODEL,
                 "stopReason": stop if isinstance(stop, str) else "endTurn"}
+
+    def problems(self) -> list[str]:
+        """What is wrong with the form's reply (it may still be sent: a debugger)."""
+        name = self.tool_name
+        if not name:
+            if self.choice == "required" and self.tools:
+                return ["toolChoice is \"required\": the model must use a tool, "
+                        "this reply is text only"]
+            return []
+        return [f"input{''.join(f'/{p}' for p in issue.path)}: {issue.message}"
+                for issue in validate(self.tool_schema(name), self.tool_input())]
 
     @property
     def json_mode(self) -> bool:
         return self.has_class("json-mode")
 
     def _show_error(self, message: str) -> None:
-        self.query_one("#error", Static).update(safe_text(message))
+        self.query_one("#error", Static).update(safe_text(message, multiline=True))
 
     # -- actions -----------------------------------------------------------------------
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id != "reply-kind":
+            return
+        event.stop()
+        name = self.tool_name
+        self.set_class(bool(name), "tool-mode")
+        self._refused = []
+        self._show_error("")
+        stop = self.query_one("#stop-reason", Select)
+        if name:
+            skeleton = defaults_for(self.tool_schema(name))
+            self.query_one("#tool-input", TextArea).text = _json(skeleton)
+            stop.value = "toolUse"
+            self.query_one("#remember", Checkbox).value = False  # a rule answers text only
+        elif stop.value == "toolUse":
+            stop.value = "endTurn"
+        self.query_one("#remember", Checkbox).disabled = bool(name)
 
     def action_toggle_json(self) -> None:
         raw = self.query_one("#raw", TextArea)
         if not self.json_mode:
-            raw.text = _json(self.result_from_form())
+            try:
+                raw.text = _json(self.result_from_form())
+            except ValueError as exc:
+                self._show_error(f"tool input is not JSON: {exc}")
+                return
             self.add_class("json-mode")
             raw.focus()
             return
@@ -249,7 +385,7 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
         self.query_one("#reply", TextArea).focus()
 
     def action_send(self) -> None:
-        remember = self.query_one("#remember", Checkbox).value
+        remember = self.query_one("#remember", Checkbox).value and not self.tool_name
         if self.json_mode:
             try:
                 result = json.loads(self.query_one("#raw", TextArea).text)
@@ -259,8 +395,19 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
             if not isinstance(result, dict):
                 self._show_error("the result must be a JSON object")
                 return
-        else:
+            self.dismiss(SamplingDecision(result, remember=remember))
+            return
+        try:
             result = self.result_from_form()
+            problems = self.problems()
+        except ValueError as exc:
+            self._show_error(f"tool input is not JSON: {exc}")
+            return
+        if problems and problems != self._refused:  # shown once; Send again sends anyway
+            self._refused = problems
+            self._show_error("\n".join(["⚠ " + p for p in problems[:5]]
+                                       + ["press Send again to send it anyway"]))
+            return
         self.dismiss(SamplingDecision(result, remember=remember))
 
     def action_reject(self) -> None:
