@@ -25,6 +25,7 @@ from inspector.engine.jsonrpc import RpcError
 from inspector.engine.responders import Responders
 from inspector.engine.session import ConnectionClosedError, RequestTimeoutError, Session
 from inspector.record.diff import IgnoreRule, diff
+from inspector.record.notices import METHODS, Attributor, NoticeResult, compare
 from inspector.transports.base import Transport
 
 SAME, CHANGED, MISSING, NEW = "same", "changed", "missing", "new"
@@ -43,6 +44,7 @@ class Step:
     response: dict[str, Any] | None = None  # the recorded response message, if any
     waited: float | None = None  # seconds until the recording gave up (cancel / end)
     sent_mono: float = 0.0
+    notifications: list[dict[str, Any]] = field(default_factory=list)  # the server's, its own
 
 
 @dataclass
@@ -78,6 +80,7 @@ def build_plan(events: Iterable[WireEvent]) -> Plan:
     plan = Plan()
     pending: dict[Any, Step] = {}
     server_pending: dict[Any, ServerExchange] = {}
+    notices = Attributor()
     last_mono = 0.0
     for event in events:
         if event.channel in (Channel.HTTP, Channel.STDERR, Channel.SYSTEM) and not (
@@ -100,33 +103,40 @@ def build_plan(events: Iterable[WireEvent]) -> Plan:
                     else:
                         plan.steps.append(step)
                     pending[key] = step
+                    notices.request(msg.get("id"), step.seq, step.params)
                 elif kind is Kind.NOTIFICATION:
-                    _client_notification(plan, pending, msg, event.mono)
+                    _client_notification(plan, pending, msg, event.mono, notices)
                 elif kind in (Kind.RESPONSE, Kind.ERROR) and key in server_pending:
                     server_pending.pop(key).answer = msg
             elif kind is Kind.REQUEST and event.direction is Direction.IN:
                 exchange = ServerExchange(event.seq, str(msg.get("method")), msg.get("params"))
                 plan.server_requests.append(exchange)
                 server_pending[key] = exchange
+            elif kind is Kind.NOTIFICATION and event.direction is Direction.IN:
+                notices.notification(msg)
             elif kind in (Kind.RESPONSE, Kind.ERROR) and key in pending:
                 # IN responses, and LOCAL ones the session made up (HTTP errors)
                 step = pending.pop(key)
+                notices.finished(msg.get("id"))
                 if step.waited is None:
                     step.response = msg
     for step in pending.values():
         if step.waited is None:
             step.waited = max(0.0, last_mono - step.sent_mono)
+    for step in ([plan.initialize] if plan.initialize else []) + plan.requests:
+        step.notifications = notices.of(step.seq)
     return plan
 
 
 def _client_notification(plan: Plan, pending: dict[Any, Step], msg: dict[str, Any],
-                         mono: float) -> None:
+                         mono: float, notices: Attributor) -> None:
     method = str(msg.get("method"))
     params = msg.get("params")
     if method == "notifications/initialized":
         return  # the session sends its own after initialize
     if method == "notifications/cancelled" and isinstance(params, dict):
         step = pending.get(_id_key(params.get("requestId")))
+        notices.finished(params.get("requestId"))
         if step is not None:
             step.waited = max(0.0, mono - step.sent_mono)  # replayed as a cancel after this
         return
@@ -154,6 +164,7 @@ class Item:
     recorded: Any = None
     live: Any = None
     detail: str = ""  # the tool, prompt or resource the request named
+    notifications: NoticeResult | None = None  # the server's notifications for the request
 
     def to_json(self, full: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "method": self.method, "seq": self.seq,
@@ -166,6 +177,8 @@ class Item:
             data["ignoredChanges"] = self.ignored
         if self.reason:
             data["reason"] = self.reason
+        if self.notifications is not None:
+            data["notifications"] = self.notifications.to_json()
         if full or self.status != SAME:
             data["recorded"] = self.recorded
             data["live"] = self.live
@@ -177,6 +190,7 @@ class Report:
     items: list[Item] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     server_info: dict[str, Any] = field(default_factory=dict)
+    notification_mode: str = METHODS
 
     def counts(self) -> dict[str, int]:
         counts = dict.fromkeys(STATUSES, 0)
@@ -191,7 +205,16 @@ class Report:
     def to_json(self) -> dict[str, Any]:
         return {"summary": self.counts(), "differs": self.differs,
                 "items": [i.to_json() for i in self.items], "notes": self.notes,
-                "server": self.server_info}
+                "server": self.server_info, "notifications": self.notification_counts()}
+
+    def notification_counts(self) -> dict[str, Any]:
+        """How the requests' notifications compared, and under which mode."""
+        counts: dict[str, Any] = {"mode": self.notification_mode, "same": 0, "changed": 0,
+                                  "volatile": 0}
+        for item in self.items:
+            if item.notifications is not None:
+                counts[item.notifications.status] += 1
+        return counts
 
 
 # -- answering the live server's requests from the recording ------------------------------
@@ -244,6 +267,7 @@ class ReplayOptions:
     rules: Sequence[IgnoreRule] = ()
     timeout: float = 30.0
     max_timeout: float = 600.0
+    notifications: str = METHODS  # strict | methods | ignore (see notices.py)
 
 
 async def replay(plan: Plan, transport: Transport, options: ReplayOptions,
@@ -251,7 +275,7 @@ async def replay(plan: Plan, transport: Transport, options: ReplayOptions,
     """Run the plan on a new session over ``transport``. A connection that fails before
     initialize is answered raises (the caller maps it to an exit code); one lost later
     makes the remaining recorded answers missing."""
-    report = Report()
+    report = Report(notification_mode=options.notifications)
     if plan.unsent:
         report.notes.append(f"{plan.unsent} frame(s) the client sent were not JSON-RPC "
                             "messages; they were not sent again")
@@ -267,6 +291,7 @@ async def replay(plan: Plan, transport: Transport, options: ReplayOptions,
     session.add_observer(runner.observe)
     async with session:
         await runner.run(session)
+    runner.compare_notifications()
     runner.compare_server_requests(responders)
     return report
 
@@ -280,6 +305,8 @@ class _Runner:
         self.init_id: Any = None
         self.live_server_requests: list[dict[str, Any]] = []
         self.id_map: dict[Any, Any] = {}  # volatile recorded value -> live value
+        self.notices = Attributor()  # live notifications, filed under the live id's key
+        self.compared: list[tuple[Item, Step, Any]] = []  # notifications compared at the end
 
     def observe(self, event: WireEvent) -> None:
         for msg in _messages(event) if event.message is not None else []:
@@ -287,10 +314,18 @@ class _Runner:
             if event.direction is Direction.OUT and kind is Kind.REQUEST:
                 if msg.get("method") == "initialize" and self.init_id is None:
                     self.init_id = msg.get("id")
+                self.notices.request(msg.get("id"), _id_key(msg.get("id")), msg.get("params"))
+            elif event.direction is Direction.OUT and kind is Kind.NOTIFICATION:
+                params = msg.get("params")
+                if msg.get("method") == "notifications/cancelled" and isinstance(params, dict):
+                    self.notices.finished(params.get("requestId"))
             elif kind in (Kind.RESPONSE, Kind.ERROR) and event.direction is not Direction.OUT:
                 self.responses.setdefault(_id_key(msg.get("id")), msg)
+                self.notices.finished(msg.get("id"))
             elif kind is Kind.REQUEST and event.direction is Direction.IN:
                 self.live_server_requests.append(msg)
+            elif kind is Kind.NOTIFICATION and event.direction is Direction.IN:
+                self.notices.notification(msg)
 
     async def run(self, session: Session) -> None:
         init = self.plan.initialize
@@ -305,7 +340,7 @@ class _Runner:
             self._rest_missing(0, "no session: initialize failed")
             return
         del result
-        self._init_item(init, self.responses.get(_id_key(self.init_id)), "")
+        self._init_item(init, self.responses.get(_id_key(self.init_id)), "", self.init_id)
         for n, step in enumerate(self.plan.steps):
             if session.lost is not None:
                 self._rest_missing(n, f"connection lost: {session.lost.describe()}")
@@ -318,12 +353,13 @@ class _Runner:
                 continue
             await self._request(session, step)
 
-    def _init_item(self, init: Step | None, live: dict[str, Any] | None, reason: str) -> None:
+    def _init_item(self, init: Step | None, live: dict[str, Any] | None, reason: str,
+                   live_id: Any = None) -> None:
         if init is None:
             self.report.notes.append("the recording has no initialize request; the session "
                                      "was opened with mcp-inspect's own")
             return
-        self._compare("request", init, live, reason)
+        self._compare("request", init, live, reason, live_id)
 
     def _rest_missing(self, start: int, reason: str) -> None:
         for step in self.plan.steps[start:]:
@@ -364,9 +400,10 @@ class _Runner:
             reason = f"connection lost: {exc.lost.describe()}"
         except RpcError:
             pass  # an error response: compared like any other
-        self._compare("request", step, self.responses.get(_id_key(rid)), reason)
+        self._compare("request", step, self.responses.get(_id_key(rid)), reason, rid)
 
-    def _compare(self, kind: str, step: Step, live: dict[str, Any] | None, reason: str) -> None:
+    def _compare(self, kind: str, step: Step, live: dict[str, Any] | None, reason: str,
+                 live_id: Any = None) -> None:
         recorded = step.response
         if recorded is None and live is None:
             item = Item(kind, step.method, step.seq, SAME,
@@ -385,6 +422,21 @@ class _Runner:
                         ignored=len(result.ignored), recorded=recorded, live=live)
         item.detail = _detail(step.params)
         self.report.items.append(item)
+        if live_id is not None:
+            self.compared.append((item, step, _id_key(live_id)))
+
+    def compare_notifications(self) -> None:
+        """Each request's notifications, recorded vs live, once the run is over (progress
+        may come after the answer). A counted difference makes a same request changed."""
+        for item, step, live_key in self.compared:
+            result = compare(step.notifications, self.notices.of(live_key),
+                             self.options.notifications, self.options.rules)
+            item.notifications = result
+            if result is not None and result.status == "changed" and item.status == SAME:
+                item.status = CHANGED
+                item.reason = item.reason or "the server's notifications differ"
+                if item.recorded is None:
+                    item.recorded, item.live = step.response, self.responses.get(live_key)
 
     def _learn(self, ignored: Iterable[Any]) -> None:
         for change in ignored:

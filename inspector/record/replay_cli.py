@@ -28,6 +28,7 @@ from inspector.cli import (
 )
 from inspector.record.diff import DEFAULT_IGNORES, PathError, parse_rules
 from inspector.record.format import SessionFileError
+from inspector.record.notices import METHODS, MODES
 from inspector.record.reader import iter_events, open_header
 from inspector.record.replay import Plan, ReplayOptions, Report, build_plan
 
@@ -59,6 +60,10 @@ def build_parser() -> argparse.ArgumentParser:
                           "($.result.content[*].text, result.meta.timestamp, $..etag)")
     cmp.add_argument("--no-default-ignores", action="store_true",
                      help="compare ids, timestamps, session ids and tokens too")
+    cmp.add_argument("--notifications", choices=MODES, default=METHODS,
+                     help="the server's notifications per request (progress, logging, "
+                          "list_changed): 'methods' (default) counts a different sequence "
+                          "of methods, 'strict' every value too, 'ignore' leaves them out")
     cmp.add_argument("--full", action="store_true",
                      help="JSON report: include recorded and live messages of same items")
     add_connection_options(parser, timeout=30.0)
@@ -106,7 +111,8 @@ def replay_main(argv: list[str], cli_mode: bool) -> int:
         rules = parse_rules(opts.ignore, defaults=not opts.no_default_ignores)
     except PathError as exc:
         raise UsageError(f"--ignore: {exc}") from exc
-    options = ReplayOptions(rules=rules, timeout=opts.timeout, max_timeout=opts.max_timeout)
+    options = ReplayOptions(rules=rules, timeout=opts.timeout, max_timeout=opts.max_timeout,
+                            notifications=opts.notifications)
     recorder = make_recorder(opts, target, opts.record)
     try:
         outcome = _run(plan, target, options, recorder)
@@ -233,9 +239,16 @@ def print_report(data: dict[str, Any], console: Any = None) -> None:
         if len(changes) > CHANGES_SHOWN:
             out.print(Text(f"      ... {len(changes) - CHANGES_SHOWN} more changes",
                            style="dim"))
+        if item.get("notifications"):
+            _print_notifications(out, item["notifications"])
     for note in data.get("notes") or []:
         out.print(Text(f"note: {one_line(str(note), 200)}", style="dim"))
     counts = data["summary"]
+    notices = data.get("notifications") or {}
+    if notices.get("changed") or notices.get("volatile"):
+        out.print(Text(f"notifications ({one_line(str(notices.get('mode')), 20)}): "
+                       f"{notices.get('changed', 0)} changed, {notices.get('volatile', 0)} "
+                       "with values that differ (not counted)", style="dim"))
     summary = Text("\n")
     for status in ("same", "changed", "missing", "new"):
         _, style = _MARKS[status]
@@ -244,6 +257,57 @@ def print_report(data: dict[str, Any], console: Any = None) -> None:
     summary.append("DIFFERENT" if data["differs"] else "OK",
                    style="bold red" if data["differs"] else "bold green")
     out.print(summary)
+
+
+_NOTICE_STYLES = {"same": "dim", "changed": "yellow", "volatile": "dim"}
+
+
+def _print_notifications(out: Any, notices: dict[str, Any]) -> None:
+    """The notifications part of one item: methods recorded vs live, value changes."""
+    from rich.text import Text
+
+    from inspector.tui.safe_text import one_line
+
+    status = str(notices.get("status"))
+    line = Text("      notifications: ", style="bold")
+    label = {"volatile": "values differ (not counted)"}.get(status, status)
+    line.append(label, style=_NOTICE_STYLES.get(status, ""))
+    recorded, live = notices.get("recorded") or [], notices.get("live") or []
+    if notices.get("sequenceDiffers"):
+        line.append(f"  recorded {one_line(_methods(recorded), 120)}", style="red")
+        line.append(f"  live {one_line(_methods(live), 120)}", style="green")
+    else:
+        line.append(f"  {one_line(_methods(live or recorded), 120)}", style="dim")
+    out.print(line)
+    changes = notices.get("changes") or []
+    style = "" if status == "changed" else "dim"
+    for change in changes[:CHANGES_SHOWN]:
+        where = f"{one_line(str(change.get('method')), 60)}#{change.get('index')}"
+        text = Text(f"        {where} {one_line(str(change.get('path')), 80)}: ", style=style)
+        if change.get("kind") == "added":
+            text.append(f"(added) {_brief(change.get('new'))}", style=style)
+        elif change.get("kind") == "removed":
+            text.append(f"{_brief(change.get('old'))} (removed)", style=style)
+        else:
+            text.append(f"{_brief(change.get('old'))} -> {_brief(change.get('new'))}",
+                        style=style)
+        out.print(text)
+    if len(changes) > CHANGES_SHOWN:
+        out.print(Text(f"        ... {len(changes) - CHANGES_SHOWN} more", style="dim"))
+
+
+def _methods(methods: list[str]) -> str:
+    """``notifications/progress x3, notifications/message``: runs counted, prefix dropped."""
+    parts: list[str] = []
+    last, count = "", 0
+    for method in [*methods, ""]:
+        if method == last:
+            count += 1
+            continue
+        if last:
+            parts.append(last.removeprefix("notifications/") + (f" x{count}" if count > 1 else ""))
+        last, count = method, 1
+    return ", ".join(parts) or "none"
 
 
 def _brief(value: Any) -> str:
