@@ -14,7 +14,7 @@ from typing import Any
 
 from inspector.engine.client import LOG_LEVELS, McpClient
 from inspector.engine.era import LATEST_VERSION, VersionError
-from inspector.engine.jsonrpc import RpcError
+from inspector.engine.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 from inspector.engine.responders import Responders
 from inspector.engine.session import (
     ConnectionClosedError,
@@ -168,6 +168,22 @@ def _http_error(message: str, status: int, **details: Any) -> CliError:
     return CliError("http", message, ExitCode.HTTP, httpStatus=status, **details)
 
 
+def url_elicitation_required(exc: RpcError) -> CliError:
+    """Error -32042: the URLs the user must open first, in the message and as ``urls``.
+
+    One shot cannot wait for the browser flow: open them, then run the command again."""
+    data = exc.data if isinstance(exc.data, dict) else {}
+    items = [e for e in data.get("elicitations") or [] if isinstance(e, dict)]
+    urls = [str(e.get("url")) for e in items if e.get("url")]
+    listed = "; ".join(f"{e.get('url')} ({e.get('message', '')})" for e in items
+                       if e.get("url")) or "none given"
+    message = (f"{exc.message} -- URL elicitation required (-32042): open "
+               f"{'this URL' if len(urls) == 1 else 'these URLs'} to complete it, then run "
+               f"the command again: {listed}")
+    return CliError("url-elicitation-required", message, ExitCode.PROTOCOL, rpcCode=exc.code,
+                    urls=urls, data=exc.data)
+
+
 def classify_failure(exc: BaseException, session_expired: bool = False) -> CliError:
     """Map an engine/transport failure to a CLI error kind and exit code.
 
@@ -206,6 +222,8 @@ def classify_failure(exc: BaseException, session_expired: bool = False) -> CliEr
                                 **excerpt)
             # no status: the exchange broke below HTTP (a reset, a cut stream)
             return CliError("connection", exc.message, ExitCode.CONNECTION, **excerpt)
+        if exc.code == URL_ELICITATION_REQUIRED:
+            return url_elicitation_required(exc)
         return CliError("protocol", exc.message, ExitCode.PROTOCOL, rpcCode=exc.code,
                         data=exc.data)
     if isinstance(exc, TransportError):

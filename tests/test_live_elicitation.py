@@ -15,7 +15,11 @@ from inspector.engine.client import McpClient
 from inspector.engine.jsonrpc import RpcError
 from inspector.engine.session import Session
 from inspector.tui.interactive import InteractiveResponders
-from inspector.tui.screens.elicitation import ElicitationScreen, url_facts
+from inspector.tui.screens.elicitation import (
+    CompletionWaitScreen,
+    ElicitationScreen,
+    url_facts,
+)
 from inspector.tui.widgets.schema_form import SchemaForm
 from tests.everything import HostApp, demo_session, everything_session, shown_text, wait_for_screen
 
@@ -252,6 +256,10 @@ async def test_everything_url_elicitation_required_error_then_retry() -> None:
             screen = await wait_for_screen(pilot, ElicitationScreen)
             assert "https://modelcontextprotocol.io" in shown_text(screen.query_one("#url", Static))
             await pilot.click("#accept")
+            # server-everything never reports completion: the user stops waiting
+            await wait_for_screen(pilot, CompletionWaitScreen)
+            assert "ok" not in done
+            await pilot.click("#retry")
             await wait_for(pilot, lambda: "ok" in done)
             assert done["ok"] is True
             # the retry goes down the request path: one more URL dialog, accepted

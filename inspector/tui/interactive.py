@@ -14,11 +14,17 @@ Standing rule for sampling: ``bridge.rule = SamplingRule(text=...)`` answers eve
 sampling request without asking (``SamplingRule(reject=True)`` rejects them); it is
 shown by ``SamplingRuleBar`` with a button (and ``bridge.clear_rule()``) to switch
 it off, and each automatic answer is announced with a notification.
+
+URL elicitations: ``notifications/elicitation/complete`` for an id the user was shown
+(and did not decline) is announced, and marked in its dialog if still open; after
+error -32042, ``complete_url_elicitations`` waits for those reports (bounded,
+cancellable, "retry now") before the caller retries. Unknown or repeated ids are ignored.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -37,7 +43,7 @@ from inspector.engine.jsonrpc import URL_ELICITATION_REQUIRED, USER_REJECTED, Rp
 from inspector.engine.responders import Responders, RootsList
 from inspector.engine.session import Session
 from inspector.tui.safe_text import one_line, safe_text
-from inspector.tui.screens.elicitation import ElicitationScreen, Opener
+from inspector.tui.screens.elicitation import CompletionWaitScreen, ElicitationScreen, Opener
 from inspector.tui.screens.roots import RootsScreen
 from inspector.tui.screens.sampling import (
     DEFAULT_MODEL,
@@ -70,6 +76,49 @@ class SamplingRule:
                 "model": self.model, "stopReason": self.stop_reason}
 
 
+class UrlCompletions:
+    """The URL elicitation ids we know (shown or accepted) and those reported complete.
+
+    Both are bounded: a long session forgets the oldest."""
+
+    LIMIT = 256
+
+    def __init__(self) -> None:
+        self.known: OrderedDict[str, ElicitationScreen | None] = OrderedDict()
+        self.done: OrderedDict[str, None] = OrderedDict()
+        self.waiters: list[CompletionWaitScreen] = []
+
+    def expect(self, eid: str, screen: ElicitationScreen | None = None) -> None:
+        self.known[eid] = screen or self.known.get(eid)
+        self.known.move_to_end(eid)
+        while len(self.known) > self.LIMIT:
+            self.known.popitem(last=False)
+
+    def dialog_closed(self, eid: str, screen: ElicitationScreen) -> None:
+        if self.known.get(eid) is screen:
+            self.known[eid] = None
+
+    def forget(self, eid: str) -> None:
+        self.known.pop(eid, None)
+
+    def is_complete(self, eid: str) -> bool:
+        return eid in self.done
+
+    def complete(self, eid: str) -> bool:
+        """Record a completion; False for an unknown or already-completed id (ignored)."""
+        if eid not in self.known or eid in self.done:
+            return False
+        self.done[eid] = None
+        while len(self.done) > self.LIMIT:
+            self.done.popitem(last=False)
+        screen = self.known[eid]
+        if screen is not None:
+            screen.mark_complete()
+        for waiter in list(self.waiters):
+            waiter.mark_complete(eid)
+        return True
+
+
 class RuleChanged(Message):
     """The standing sampling rule was set or switched off (``rule`` is None)."""
 
@@ -92,6 +141,8 @@ class InteractiveResponders:
         self.rule: SamplingRule | None = None
         self.auto_answered = 0  # sampling requests answered by the rule
         self.last_reply = ""
+        self.completions = UrlCompletions()
+        self.completion_timeout = 120.0  # seconds a -32042 retry waits for the server
         self._rule_listeners: list[Callable[[SamplingRule | None], None]] = []
 
     def responders(self) -> Responders:
@@ -101,6 +152,8 @@ class InteractiveResponders:
 
     def attach(self, session: Session) -> None:
         self.session = session
+        session.on_notification("notifications/elicitation/complete",
+                                self.elicitation_complete)
 
     @property
     def server_name(self) -> str:
@@ -160,23 +213,63 @@ class InteractiveResponders:
         kwargs: dict[str, Any] = {"server": self.server_name}
         if self.opener is not None:
             kwargs["opener"] = self.opener
-        answer: dict[str, Any] = await self.ask(ElicitationScreen(params, **kwargs))
+        screen = ElicitationScreen(params, **kwargs)
+        eid = params.get("elicitationId")
+        tracked = screen.mode == "url" and isinstance(eid, str)
+        if tracked:
+            self.completions.expect(str(eid), screen)
+        try:
+            answer: dict[str, Any] = await self.ask(screen)
+        finally:
+            if tracked:
+                self.completions.dialog_closed(str(eid), screen)
+        if tracked and answer.get("action") != "accept":
+            self.completions.forget(str(eid))  # declined: a later "complete" is unknown
         return answer
 
+    def elicitation_complete(self, params: dict[str, Any]) -> None:
+        """notifications/elicitation/complete: tell the user, wake a waiting retry.
+
+        Unknown and already-completed ids are ignored, as the spec says."""
+        eid = params.get("elicitationId")
+        if not isinstance(eid, str) or not self.completions.complete(eid):
+            return
+        self.app.notify(f"{self.server_name} reports URL elicitation {one_line(eid, 80)} "
+                        "complete", title="Elicitation", markup=False)
+
     async def complete_url_elicitations(self, error: RpcError) -> bool:
-        """Error -32042: show each URL elicitation it carries; True if the user accepted
-        them all (the caller may then retry the request)."""
+        """Error -32042: show each URL elicitation it carries; once the user accepted them
+        all, wait (bounded, cancellable) for the server to report them complete. True: the
+        caller may retry the request now."""
         if error.code != URL_ELICITATION_REQUIRED:
             return False
         data = error.data if isinstance(error.data, dict) else {}
         items = [e for e in data.get("elicitations") or [] if isinstance(e, dict)]
         if not items:
             return False
+        ids = [str(i["elicitationId"]) for i in items if isinstance(i.get("elicitationId"), str)]
+        for eid in ids:  # known from now on: a "complete" may arrive before the user accepts
+            self.completions.expect(eid)
         for item in items:
             answer = await self.elicitation({**item, "mode": "url"})
             if answer.get("action") != "accept":
+                for eid in ids:
+                    self.completions.forget(eid)
                 return False
-        return True
+        pending = [eid for eid in ids if not self.completions.is_complete(eid)]
+        if not pending:
+            return True
+        wait = CompletionWaitScreen(pending, server=self.server_name,
+                                    timeout=self.completion_timeout)
+        self.completions.waiters.append(wait)
+        try:
+            outcome: str = await self.ask(wait)
+        finally:
+            self.completions.waiters.remove(wait)
+        if outcome == "timeout":
+            self.app.notify("No completion reported in time: retrying anyway",
+                            title="Elicitation", severity="warning")
+        return outcome != "cancel"
 
     async def roots_changed(self, roots: list[dict[str, Any]]) -> None:
         """The roots editor's ``on_change``: tell the server (when connected)."""

@@ -6,13 +6,17 @@
 Form mode builds a ``SchemaForm`` from ``requestedSchema``: every default is
 pre-filled, so accepting an untouched form sends the defaults. URL mode shows the
 full URL and its host, asks for consent, opens the browser with ``webbrowser``
-(never a shell) and answers ``accept``. Server text is data.
+(never a shell) and answers ``accept``; if the server then reports the elicitation
+complete, the open dialog says so (``mark_complete``). ``CompletionWaitScreen`` waits,
+bounded and cancellable, for those reports before a -32042 request is retried.
+Server text is data.
 """
 
 from __future__ import annotations
 
 import webbrowser
 from collections.abc import Callable
+from time import monotonic
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
@@ -72,6 +76,7 @@ class ElicitationScreen(ServerRequestScreen[dict[str, Any]]):
     ElicitationScreen #url { border: round $warning; padding: 0 1; height: auto; }
     ElicitationScreen #url-problem { color: $text-warning; height: auto; }
     ElicitationScreen #status { color: $text-error; height: auto; }
+    ElicitationScreen #complete { color: $text-success; height: auto; }
     ElicitationScreen #buttons { height: auto; align-horizontal: right; margin-top: 1; }
     ElicitationScreen #buttons Button { margin-left: 1; }
     """
@@ -86,6 +91,7 @@ class ElicitationScreen(ServerRequestScreen[dict[str, Any]]):
         self.url = str(params.get("url", ""))
         self.host, self.url_problem = url_facts(self.url) if self.mode == "url" else ("", None)
         self._refused: list[str] = []  # the problems shown at the last refused Accept
+        self.completed = False  # notifications/elicitation/complete arrived for it
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -100,6 +106,7 @@ class ElicitationScreen(ServerRequestScreen[dict[str, Any]]):
                 yield SchemaForm(self.params.get("requestedSchema") or {"type": "object"},
                                  send_button=False, id="form")
             yield Static("", id="status")
+            yield Static("", id="complete")
             with Horizontal(id="buttons"):
                 yield Button("Cancel", id="cancel", compact=True)
                 yield Button("Decline", id="decline", variant="error", compact=True)
@@ -120,12 +127,21 @@ class ElicitationScreen(ServerRequestScreen[dict[str, Any]]):
         if self.url_problem:
             yield Static(safe_text(f"⚠ {self.url_problem}"), id="url-problem")
 
+    def mark_complete(self) -> None:
+        """The server sent notifications/elicitation/complete for this elicitation."""
+        self.completed = True
+        if self.is_mounted:
+            self.query_one("#complete", Static).update(
+                "✓ the server reports this elicitation complete")
+
     @property
     def url_openable(self) -> bool:
         parts = urlsplit(self.url) if self.url else None
         return bool(parts and parts.scheme.lower() in SAFE_SCHEMES and parts.hostname)
 
     def on_mount(self) -> None:
+        if self.completed:
+            self.mark_complete()
         if self.mode == "form":
             inputs = self.query("#form Input, #form Checkbox, #form Select")
             if inputs:
@@ -175,4 +191,103 @@ class ElicitationScreen(ServerRequestScreen[dict[str, Any]]):
             self.action_decline()
         elif event.button.id == "cancel":
             event.stop()
+            self.action_cancel()
+
+
+class CompletionWaitScreen(ServerRequestScreen[str]):
+    """After error -32042: wait for the server to confirm the URL elicitations complete.
+
+    Dismisses with "complete" (every id confirmed), "retry" (the user did not wait),
+    "timeout" (``timeout`` seconds passed) or "cancel" (do not retry at all).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "retry", "Retry now"),
+        Binding("escape", "cancel", "Cancel"),
+    ]
+
+    DEFAULT_CSS = """
+    CompletionWaitScreen { align: center middle; }
+    CompletionWaitScreen > #dialog {
+        width: 80%; max-width: 100; height: auto; border: thick $accent;
+        background: $surface; padding: 0 1;
+    }
+    CompletionWaitScreen #waiting { height: auto; margin-bottom: 1; }
+    CompletionWaitScreen #buttons { height: auto; align-horizontal: right; }
+    CompletionWaitScreen #buttons Button { margin-left: 1; }
+    """
+
+    def __init__(self, pending: list[str], *, server: str = "the server",
+                 timeout: float = 120.0) -> None:
+        super().__init__()
+        self.pending = list(pending)
+        self.server = server
+        self.timeout = timeout
+        self.started = monotonic()
+        self._outcome: str | None = None
+
+    def finish(self, outcome: str) -> None:
+        """Dismiss with ``outcome`` once; if another dialog is on top, when it closes
+        (dismiss pops whatever screen is on top)."""
+        if self._outcome is not None:
+            return
+        self._outcome = outcome
+        if self.is_current:
+            self.dismiss(outcome)
+
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        if self._outcome is not None and self.is_current and not self.withdrawn:
+            self.dismiss(self._outcome)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static("", id="waiting")
+            with Horizontal(id="buttons"):
+                yield Button("Cancel (no retry)", id="cancel", compact=True)
+                yield Button("Retry now", id="retry", variant="primary", compact=True)
+
+    def on_mount(self) -> None:
+        self._show()
+        self.set_interval(1.0, self._tick)
+        self.query_one("#retry", Button).focus()
+
+    def _show(self) -> None:
+        left = max(0, round(self.timeout - (monotonic() - self.started)))
+        text = Text()
+        text.append_text(safe_text(
+            f"Waiting for {one_line(self.server, 60)} to confirm the URL elicitation(s) "
+            f"complete (notifications/elicitation/complete), then the request is retried; "
+            f"{left} s left.\n", "bold"))
+        for eid in self.pending:
+            text.append_text(safe_text(f"  … {one_line(eid, 100)}\n"))
+        text.append("Press r (Retry now) not to wait, esc to cancel the retry.", style="dim")
+        self.query_one("#waiting", Static).update(text)
+
+    def _tick(self) -> None:
+        if monotonic() - self.started >= self.timeout:
+            self.finish("timeout")
+        else:
+            self._show()
+
+    def mark_complete(self, elicitation_id: str) -> None:
+        """One id confirmed; the last one ends the wait."""
+        if elicitation_id in self.pending:
+            self.pending.remove(elicitation_id)
+        if not self.pending:
+            self.finish("complete")
+        elif self.is_mounted:
+            self._show()
+
+    def action_retry(self) -> None:
+        self.finish("retry")
+
+    def action_cancel(self) -> None:
+        self.finish("cancel")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "retry":
+            self.action_retry()
+        elif event.button.id == "cancel":
             self.action_cancel()
