@@ -256,7 +256,7 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
                 yield Static(render_request(self.params), id="request-body")
             yield Label(Text.assemble(("Your reply", "bold"), (
                 "   ctrl+s sends · esc rejects (-1) · ctrl+j edits the whole result as JSON "
-                "(several tool_use, images)", "dim")), id="reply-label")
+                "(tool_use, images)", "dim")), id="reply-label")
             if self.tools:
                 with Horizontal(id="kind-row"):
                     yield Label("answer with")
