@@ -157,3 +157,49 @@ def test_every_content_type_is_shown_literally() -> None:
     assert "[resource_link file:///x x]" in text and "[resource mem://r] body␇" in text
     assert 'structuredContent: {"k": 1}' in text
     assert '"type": "mystery"' in text and "[i]x[/i]" in text
+
+
+TOOLS_PARAMS: dict[str, Any] = {
+    "messages": [{"role": "user", "content": {"type": "text", "text": "Weather?"}}],
+    "maxTokens": 50,
+    "tools": [{"name": "get_weather", "inputSchema": {
+        "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}},
+        {"name": "get_time", "inputSchema": {"type": "object"}}],
+}
+
+
+async def test_json_mode_round_trip_and_parallel_tool_uses() -> None:
+    app = HostApp()
+    async with app.run_test(size=(120, 50)) as pilot:
+        decisions: list[Any] = []
+        app.push_screen(SamplingScreen(TOOLS_PARAMS), callback=decisions.append)
+        screen = await wait_for_screen(pilot, SamplingScreen)
+        screen.query_one("#reply-kind", Select).value = "get_weather"
+        await wait_for(pilot, lambda: screen.has_class("tool-mode"))
+        assert screen.query_one("#remember").disabled  # a standing rule answers text only
+        screen.query_one("#tool-input", TextArea).text = '{"city": "Oslo"}'
+        await pilot.press("ctrl+j")
+        await wait_for(pilot, lambda: screen.json_mode)
+        raw = screen.query_one("#raw", TextArea)
+        value = json.loads(raw.text)
+        assert value["content"][0]["input"] == {"city": "Oslo"}
+        value["content"][0].update(name="get_time", input={"zone": "UTC"})
+        raw.text = json.dumps(value)
+        await pilot.press("ctrl+j")  # back to the form: the edited tool and input are kept
+        await wait_for(pilot, lambda: not screen.json_mode and screen.tool_name == "get_time")
+        tool_input = screen.query_one("#tool-input", TextArea)
+        # the select's change event has run (it consumes the carried input): no skeleton
+        await wait_for(pilot, lambda: screen._pending_input is None)
+        assert json.loads(tool_input.text) == {"zone": "UTC"}
+        await pilot.press("ctrl+j")  # parallel tool uses: only the JSON editor says them
+        await wait_for(pilot, lambda: screen.json_mode)
+        value = json.loads(raw.text)
+        value["content"].append({"type": "tool_use", "id": "t2", "name": "get_time",
+                                 "input": {}})
+        raw.text = json.dumps(value)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: bool(decisions))
+    result = decisions[0].result
+    assert [b["name"] for b in result["content"]] == ["get_time", "get_time"]
+    assert result["content"][0]["input"] == {"zone": "UTC"}
+    assert result["stopReason"] == "toolUse" and decisions[0].remember is False

@@ -245,6 +245,7 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
         self.usable_tools = [] if self.choice == "none" else self.tools
         self.tool_use_id = f"toolu_{uuid.uuid4().hex[:20]}"
         self._refused: list[str] = []  # the problems shown at the last refused Send
+        self._pending_input: str | None = None  # tool input carried back from JSON mode
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -352,9 +353,12 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
         self._refused = []
         self._show_error("")
         stop = self.query_one("#stop-reason", Select)
+        pending, self._pending_input = self._pending_input, None
         if name:
-            skeleton = defaults_for(self.tool_schema(name))
-            self.query_one("#tool-input", TextArea).text = _json(skeleton)
+            text = pending  # back from the JSON editor: keep what was there
+            if text is None:
+                text = _json(defaults_for(self.tool_schema(name)))
+            self.query_one("#tool-input", TextArea).text = text
             stop.value = "toolUse"
             self.query_one("#remember", Checkbox).value = False  # a rule answers text only
         elif stop.value == "toolUse":
@@ -377,12 +381,34 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
         except ValueError as exc:
             self._show_error(f"not JSON: {exc}")
             return
-        content = value.get("content") if isinstance(value, dict) else None
-        if isinstance(content, dict) and content.get("type") == "text":
-            self.query_one("#reply", TextArea).text = str(content.get("text", ""))
+        self._form_from_content(value.get("content") if isinstance(value, dict) else None)
         self.remove_class("json-mode")
         self._show_error("")
         self.query_one("#reply", TextArea).focus()
+
+    def _form_from_content(self, content: Any) -> None:
+        """Back from JSON: a text block or one tool_use of an offered tool fills the form
+        (anything else stays only in the JSON editor)."""
+        blocks = content if isinstance(content, list) else [content]
+        block = blocks[0] if len(blocks) == 1 and isinstance(blocks[0], dict) else {}
+        names = {str(t["name"]) for t in self.usable_tools}
+        name = ""
+        if block.get("type") == "text":
+            self.query_one("#reply", TextArea).text = str(block.get("text", ""))
+        elif block.get("type") == "tool_use" and block.get("name") in names:
+            name = str(block["name"])
+            if isinstance(block.get("id"), str):
+                self.tool_use_id = block["id"]
+            self._pending_input = _json(block.get("input"))
+            self.query_one("#tool-input", TextArea).text = self._pending_input
+        else:
+            return
+        if self.tools:
+            kind = self.query_one("#reply-kind", Select)
+            if kind.value == name:
+                self._pending_input = None  # no change event will consume it
+            else:
+                kind.value = name
 
     def action_send(self) -> None:
         remember = self.query_one("#remember", Checkbox).value and not self.tool_name
