@@ -45,6 +45,8 @@ class Step:
     waited: float | None = None  # seconds until the recording gave up (cancel / end)
     sent_mono: float = 0.0
     notifications: list[dict[str, Any]] = field(default_factory=list)  # the server's, its own
+    # requests the server sent while this one was answered (sampling, elicitation, roots)
+    server_requests: list[ServerExchange] = field(default_factory=list)
 
 
 @dataclass
@@ -111,6 +113,8 @@ def build_plan(events: Iterable[WireEvent]) -> Plan:
             elif kind is Kind.REQUEST and event.direction is Direction.IN:
                 exchange = ServerExchange(event.seq, str(msg.get("method")), msg.get("params"))
                 plan.server_requests.append(exchange)
+                if pending:  # while a client request was answered: the oldest, like notices
+                    next(iter(pending.values())).server_requests.append(exchange)
                 server_pending[key] = exchange
             elif kind is Kind.NOTIFICATION and event.direction is Direction.IN:
                 notices.notification(msg)

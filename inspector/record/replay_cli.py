@@ -102,7 +102,7 @@ def replay_main(argv: list[str], cli_mode: bool) -> int:
     if opts.serve:
         from inspector.record.serve import RecordedServer, serve
 
-        return serve(RecordedServer(plan, source=str(path)))
+        return serve(RecordedServer(plan, source=str(path)), answer_wait=opts.timeout)
     if opts.against is None and not (command or opts.config):
         return _summary(path, header.to_line(), plan, warnings, cli_mode)
     words = ([opts.against] if opts.against else []) + list(opts.words) + command

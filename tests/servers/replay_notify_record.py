@@ -52,10 +52,13 @@ async def record_notify(path: Path) -> None:
 
 
 async def record_sampling(path: Path) -> None:
-    """draft: the server samples while the call is answered; the client answers SAMPLED."""
+    """draft: the server samples while the call is answered; the client answers SAMPLED.
+    (tools/list first: the SDK client lists tools to check a call's output.)"""
 
     async def script(session: Session) -> None:
-        await McpClient(session).call_tool("draft", {"topic": "tea"})
+        client = McpClient(session)
+        await client.list_tools()
+        await client.call_tool("draft", {"topic": "tea"})
 
     await _record(path, [NOTIFY], script, Responders(sampling=fixed_sampling(SAMPLED)))
 
