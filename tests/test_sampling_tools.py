@@ -123,18 +123,28 @@ async def test_required_tool_choice_flags_text_reply_and_sends_it_anyway() -> No
 
 
 async def test_standing_rule_answers_tool_requests_with_text() -> None:
-    app = HostApp()
-    async with app.run_test(size=(120, 40)) as pilot:
+    notes: list[str] = []
+
+    class Host(HostApp):
+        def notify(self, message: str, *args: Any, **kwargs: Any) -> None:  # type: ignore
+            notes.append(message)
+            super().notify(message, *args, **kwargs)
+
+    app = Host()
+    async with app.run_test(size=(120, 40)):
         bridge = InteractiveResponders(app)
         bridge.set_rule(SamplingRule(text="ruled"))
         async with _session(bridge.responders()) as session:
             bridge.attach(session)
             out: dict[str, Any] = {}
             await _agent(McpClient(session), out)
-        await pilot.pause()
-        assert not isinstance(app.screen, SamplingScreen)
+            assert out["result"]["first"]["content"]["text"] == "ruled"
+            assert not any("toolChoice required" in n for n in notes)
+            await _agent(McpClient(session), out, "required")
+        assert not isinstance(app.screen, SamplingScreen)  # no dialog was ever pushed
     assert out["result"]["first"]["content"]["text"] == "ruled"
-    assert bridge.auto_answered == 1
+    assert bridge.auto_answered == 2
+    assert sum("toolChoice required a tool use" in n for n in notes) == 1
 
 
 def test_every_content_type_is_shown_literally() -> None:

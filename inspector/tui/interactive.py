@@ -50,6 +50,8 @@ from inspector.tui.screens.sampling import (
     SamplingDecision,
     SamplingScreen,
     ServerRequestScreen,
+    offered_tools,
+    tool_choice,
 )
 
 ScreenFactory = Callable[[dict[str, Any]], Screen[Any]]
@@ -189,8 +191,13 @@ class InteractiveResponders:
     async def sampling(self, params: dict[str, Any]) -> dict[str, Any]:
         if self.rule is not None:
             self.auto_answered += 1
+            flag = ""
+            if not self.rule.reject and tool_choice(params) == "required" and \
+                    offered_tools(params):
+                flag = " (toolChoice required a tool use: answered with text anyway)"
             self.app.notify(f"sampling/createMessage answered by the standing rule: "
-                            f"{self.rule.describe()}", title="Sampling", markup=False)
+                            f"{self.rule.describe()}{flag}", title="Sampling", markup=False,
+                            severity="warning" if flag else "information")
             return self.rule.answer()
         draft = self.last_reply
         decision: SamplingDecision = await self.ask(
