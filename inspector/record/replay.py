@@ -47,6 +47,7 @@ class Step:
     notifications: list[dict[str, Any]] = field(default_factory=list)  # the server's, its own
     # requests the server sent while this one was answered (sampling, elicitation, roots)
     server_requests: list[ServerExchange] = field(default_factory=list)
+    group: int = 0  # the seq of the first request of its concurrent group (sent together)
 
 
 @dataclass
@@ -83,6 +84,8 @@ def build_plan(events: Iterable[WireEvent]) -> Plan:
     pending: dict[Any, Step] = {}
     server_pending: dict[Any, ServerExchange] = {}
     notices = Attributor()
+    group: list[Step] = []  # requests sent before any of them was answered
+    group_open = False
     last_mono = 0.0
     for event in events:
         if event.channel in (Channel.HTTP, Channel.STDERR, Channel.SYSTEM) and not (
@@ -104,9 +107,13 @@ def build_plan(events: Iterable[WireEvent]) -> Plan:
                         plan.initialize = step
                     else:
                         plan.steps.append(step)
+                        group = [*group, step] if group_open else [step]
+                        group_open = True
+                        step.group = group[0].seq
                     pending[key] = step
                     notices.request(msg.get("id"), step.seq, step.params)
                 elif kind is Kind.NOTIFICATION:
+                    group_open = False  # a notification (a cancel...) keeps its place
                     _client_notification(plan, pending, msg, event.mono, notices)
                 elif kind in (Kind.RESPONSE, Kind.ERROR) and key in server_pending:
                     server_pending.pop(key).answer = msg
@@ -122,6 +129,7 @@ def build_plan(events: Iterable[WireEvent]) -> Plan:
                 # IN responses, and LOCAL ones the session made up (HTTP errors)
                 step = pending.pop(key)
                 notices.finished(msg.get("id"))
+                group_open = group_open and all(s is not step for s in group)
                 if step.waited is None:
                     step.response = msg
     for step in pending.values():
@@ -296,6 +304,9 @@ async def replay(plan: Plan, transport: Transport, options: ReplayOptions,
     async with session:
         await runner.run(session)
     runner.compare_notifications()
+    if runner.groups:
+        report.notes.append(f"{runner.groups} group(s) of requests the recording sent before "
+                            "any was answered were sent together again")
     runner.compare_server_requests(responders)
     return report
 
@@ -311,6 +322,8 @@ class _Runner:
         self.id_map: dict[Any, Any] = {}  # volatile recorded value -> live value
         self.notices = Attributor()  # live notifications, filed under the live id's key
         self.compared: list[tuple[Item, Step, Any]] = []  # notifications compared at the end
+        self.on_sent: dict[Any, anyio.Event] = {}  # a grouped request is on the wire
+        self.groups = 0
 
     def observe(self, event: WireEvent) -> None:
         for msg in _messages(event) if event.message is not None else []:
@@ -319,6 +332,8 @@ class _Runner:
                 if msg.get("method") == "initialize" and self.init_id is None:
                     self.init_id = msg.get("id")
                 self.notices.request(msg.get("id"), _id_key(msg.get("id")), msg.get("params"))
+                if (sent := self.on_sent.pop(_id_key(msg.get("id")), None)) is not None:
+                    sent.set()
             elif event.direction is Direction.OUT and kind is Kind.NOTIFICATION:
                 params = msg.get("params")
                 if msg.get("method") == "notifications/cancelled" and isinstance(params, dict):
@@ -345,7 +360,10 @@ class _Runner:
             return
         del result
         self._init_item(init, self.responses.get(_id_key(self.init_id)), "", self.init_id)
-        for n, step in enumerate(self.plan.steps):
+        steps = self.plan.steps
+        n = 0
+        while n < len(steps):
+            step = steps[n]
             if session.lost is not None:
                 self._rest_missing(n, f"connection lost: {session.lost.describe()}")
                 return
@@ -354,8 +372,31 @@ class _Runner:
                     await session.notify(step.method, self._remap(step.params))
                 except Exception as exc:
                     self.report.notes.append(f"could not send {step.method}: {exc}")
+                n += 1
                 continue
-            await self._request(session, step)
+            group = [step]
+            while step.group and n + len(group) < len(steps) \
+                    and steps[n + len(group)].group == step.group:
+                group.append(steps[n + len(group)])
+            if len(group) == 1:
+                await self._request(session, step)
+            else:
+                await self._group(session, group)
+            n += len(group)
+
+    async def _group(self, session: Session, group: list[Step]) -> None:
+        """Requests the recording sent before any was answered: sent again in order, each
+        once the previous is on the wire, then awaited together."""
+        self.groups += 1
+        first = len(self.report.items)
+        async with anyio.create_task_group() as tg:
+            for step in group:
+                sent = anyio.Event()
+                tg.start_soon(self._request, session, step, sent)
+                with anyio.move_on_after(self.options.timeout):
+                    await sent.wait()
+        # the report keeps the recorded order, whatever order the answers came in
+        self.report.items[first:] = sorted(self.report.items[first:], key=lambda i: i.seq)
 
     def _init_item(self, init: Step | None, live: dict[str, Any] | None, reason: str,
                    live_id: Any = None) -> None:
@@ -373,7 +414,16 @@ class _Runner:
                                               reason=reason, recorded=step.response,
                                               detail=_detail(step.params)))
 
-    async def _request(self, session: Session, step: Step) -> None:
+    async def _request(self, session: Session, step: Step,
+                       sent: anyio.Event | None = None) -> None:
+        try:
+            await self._send_and_compare(session, step, sent)
+        finally:
+            if sent is not None:
+                sent.set()  # also when sending failed: the group goes on
+
+    async def _send_and_compare(self, session: Session, step: Step,
+                                sent: anyio.Event | None) -> None:
         params = self._remap(step.params)
         on_progress = None
         if isinstance(params, dict) and isinstance(params.get("_meta"), dict) \
@@ -383,6 +433,8 @@ class _Runner:
                 k: v for k, v in params.items() if k != "_meta"}
             on_progress = _ignore_progress  # the session makes a fresh token
         rid = session.next_id()
+        if sent is not None:
+            self.on_sent[_id_key(rid)] = sent
         reason = ""
         unanswered = step.response is None
         limit = (min(max(step.waited or 0.0, 0.2), UNANSWERED_WAIT) if unanswered
