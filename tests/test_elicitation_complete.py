@@ -194,3 +194,19 @@ def test_cli_reports_the_urls_of_a_url_elicitation_required_error() -> None:
     assert error["urls"] == ["https://auth.example.com/vault-1?state=[b]x[/b]",
                              "https://auth.example.com/vault-2?state=[b]x[/b]"]
     assert "https://auth.example.com/vault-2" in error["message"]
+
+
+def test_completions_ignore_unknown_and_repeated_ids_and_stay_bounded() -> None:
+    from inspector.tui.interactive import UrlCompletions
+
+    done = UrlCompletions()
+    assert not done.complete("never-shown")
+    done.expect("a")
+    assert done.complete("a") and not done.complete("a")
+    done.expect("b")
+    done.forget("b")  # declined or withdrawn
+    assert not done.complete("b")
+    for i in range(UrlCompletions.LIMIT + 10):
+        done.expect(f"id-{i}")
+        done.complete(f"id-{i}")
+    assert len(done.known) == len(done.done) == UrlCompletions.LIMIT

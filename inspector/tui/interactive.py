@@ -227,6 +227,10 @@ class InteractiveResponders:
             self.completions.expect(str(eid), screen)
         try:
             answer: dict[str, Any] = await self.ask(screen)
+        except BaseException:  # withdrawn by the server: never accepted, so unknown
+            if tracked:
+                self.completions.forget(str(eid))
+            raise
         finally:
             if tracked:
                 self.completions.dialog_closed(str(eid), screen)
@@ -270,7 +274,8 @@ class InteractiveResponders:
                                     timeout=self.completion_timeout)
         self.completions.waiters.append(wait)
         try:
-            outcome: str = await self.ask(wait)
+            outcome: str = await self.ask(wait, withdrawn="Stopped waiting for the URL "
+                                          "elicitation(s) to complete.")
         finally:
             self.completions.waiters.remove(wait)
         if outcome == "timeout":
@@ -289,8 +294,11 @@ class InteractiveResponders:
 
     # -- pushing a screen and waiting for it -------------------------------------------
 
-    async def ask(self, screen: Screen[Any]) -> Any:
-        """Push ``screen`` and wait for its dismiss value; withdraw it if we are cancelled."""
+    async def ask(self, screen: Screen[Any], *,
+                  withdrawn: str = "The server withdrew its request; the dialog was closed.",
+                  ) -> Any:
+        """Push ``screen`` and wait for its dismiss value; withdraw it (and say
+        ``withdrawn``) if we are cancelled."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         answered = False
 
@@ -309,8 +317,7 @@ class InteractiveResponders:
                     screen.withdraw()
                 elif self.app.screen is screen:
                     self.app.pop_screen()
-                self.app.notify("The server withdrew its request; the dialog was closed.",
-                                severity="warning")
+                self.app.notify(withdrawn, severity="warning")
 
 
 class SamplingRuleBar(Widget):
