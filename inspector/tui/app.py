@@ -6,7 +6,6 @@ messages up, and this class wires them together.
 
 from __future__ import annotations
 
-import json
 import shutil
 from collections.abc import Iterable
 from pathlib import Path
@@ -18,16 +17,22 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, TabbedContent, TabPane
+from textual.widgets import Footer, TabbedContent, TabPane
 
 from inspector.engine.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 from inspector.engine.responders import Responders
+from inspector.engine.session import Session
 from inspector.record.store import EventSource
 from inspector.target import Target
 from inspector.tui import messages
+from inspector.tui.calls import call_name, call_title, finish, perform
+from inspector.tui.completions import attach_completions
 from inspector.tui.controller import SessionController
 from inspector.tui.interactive import SamplingRuleBar
+from inspector.tui.live_features import LiveFeatures
+from inspector.tui.replay_mode import ReplayMode
 from inspector.tui.screens.confirm import ConfirmScreen
+from inspector.tui.status_feed import StatusFeed
 from inspector.tui.widgets.catalog import KINDS, Catalog
 from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.item_panel import ItemPanel
@@ -92,9 +97,17 @@ class InspectorApp(App[int]):
         self._protocol_version = protocol_version
         self._batcher: Any = None
         self.bridge: Any = None  # InteractiveResponders, when the TUI answers server requests
-        self.tasks_manager: Any = None
-        self.auto_reread = False  # re-read a subscribed resource when it is updated
-        self.updated: set[str] = set()  # resources updated since last read
+        self.live = LiveFeatures(self, self.execute)
+        self.replay: ReplayMode | None = None
+
+    @property
+    def tasks_manager(self) -> Any:
+        return self.live.tasks_manager
+
+    @property
+    def updated(self) -> set[str]:
+        """Resources updated since they were last read."""
+        return self.live.updated
 
     # -- layout ------------------------------------------------------------------------
 
@@ -120,84 +133,26 @@ class InspectorApp(App[int]):
         yield Footer()
 
     def on_mount(self) -> None:
-        status = self._status = self.query_one(StatusBar)
-        self._message_log = self.query_one(MessageLog)
         self.query_one("#detail").display = False
         tabs = self.query_one("#catalog-tabs", TabbedContent)
-        self._server_tab_ready = tabs.add_pane(TabPane("Server", ServerPane(id="server"),
-                                                       id="tab-server"))
+        server_tab_ready = tabs.add_pane(TabPane("Server", ServerPane(id="server"),
+                                                 id="tab-server"))
+        self.status_feed = StatusFeed(self, self._session, self.recorder)
         if self.replay_source is not None:
-            self._start_replay(status)
+            self.replay = ReplayMode(self, self.replay_source, self.replay_title)
+            self.replay.start(server_tab_ready)
+            self.status_feed.start()
             return
         assert self.target is not None
-        log = self.query_one(MessageLog)
-        self._batcher = log.make_batcher()
+        self._batcher = self.query_one(MessageLog).make_batcher()
         self.controller = SessionController(
             self, self.target, observer=self._observe, responders=self._responders,
             recorder=self.recorder, timeout=self._timeout, max_timeout=self._max_timeout,
             protocol_version=self._protocol_version)
-        status.transport = self.target.transport if self.target.is_http else "stdio"
-        if self.recorder is not None:
-            status.session_file = str(self.recorder.path)
-        self.set_interval(0.25, self._refresh_status)
+        self.query_one(StatusBar).transport = \
+            self.target.transport if self.target.is_http else "stdio"
+        self.status_feed.start()
         self.connect()
-
-    def _start_replay(self, status: StatusBar) -> None:
-        status.state = "replay"
-        status.server = self.replay_title or "replay"
-        status.transport = "offline"
-        self.query_one(ItemPanel).read_only = True
-        self.query_one(ResultView).show_text(
-            "replay: the recorded session, offline. Browse the catalog and the log (g, then "
-            "up/down steps through events, Enter opens one). Calling is disabled: re-run it "
-            "with `mcp-inspect replay FILE --against TARGET`.", "cyan")
-        self.set_interval(0.25, self._refresh_status)
-        # after the Server tab is mounted: what the first indexed chunk already shows
-        self.call_after_refresh(self._show_recorded_catalog, None)
-        self.index_replay()
-
-    @work(group="replay-index", exclusive=True, exit_on_error=False)
-    async def index_replay(self) -> None:
-        """Index the rest of the file in the background; the log grows as it goes."""
-        source: Any = self.replay_source
-        log = self.query_one(MessageLog)
-        if hasattr(source, "index_async"):
-            async for fraction in source.index_async():
-                log.source_grew()
-                self._status.extra = f"indexing {fraction:.0%}"
-            log.source_grew()
-            self._status.extra = ""
-        from anyio import to_thread
-
-        from inspector.record.recorded_catalog import rebuild_catalog
-
-        catalog = await to_thread.run_sync(rebuild_catalog, source)
-        await self._server_tab_ready
-        self._apply_recorded_catalog(catalog)
-        for warning in getattr(source, "warnings", []):
-            self.notify(warning, title="replay", severity="warning", timeout=10)
-
-    def _show_recorded_catalog(self, stop: int | None) -> None:
-        from inspector.record.recorded_catalog import rebuild_catalog
-
-        assert self.replay_source is not None
-        self._apply_recorded_catalog(rebuild_catalog(self.replay_source, stop))
-
-    def _apply_recorded_catalog(self, catalog: Any) -> None:
-        for kind, _ in KINDS:
-            self.query_one(Catalog).set_items(kind, catalog.lists.get(kind, []))
-        init = catalog.initialize or {}
-        info = init.get("serverInfo") or {}
-        if info:
-            self._status.server = (f"{info.get('title') or info.get('name', '?')} "
-                                   f"{info.get('version', '')} (replay of "
-                                   f"{self.replay_title})")
-        self._status.protocol = str(init.get("protocolVersion", ""))
-        self.query_one(ServerPane).refresh_from(
-            info=info, protocol=init.get("protocolVersion"),
-            server_caps=init.get("capabilities") or {}, client_caps={},
-            instructions=init.get("instructions"), stderr_tail=[],
-            target=f"recording {self.replay_title}")
 
     # -- the session -------------------------------------------------------------------
 
@@ -210,15 +165,8 @@ class InspectorApp(App[int]):
         assert self.controller is not None
         await self.controller.run()
 
-    def _refresh_status(self) -> None:
-        status, log = self._status, self._message_log
-        if not status.is_attached:
-            return  # the app is shutting down
-        status.events = len(log.source)
-        session = self.controller.session if self.controller else None
-        status.pending = len(session.pending) if session else 0
-        if self.recorder is not None and getattr(self.recorder, "error", None):
-            status.extra = "recording stopped"
+    def _session(self) -> Session | None:
+        return self.controller.session if self.controller else None
 
     def on_connecting(self, message: messages.Connecting) -> None:
         status = self.query_one(StatusBar)
@@ -230,19 +178,8 @@ class InspectorApp(App[int]):
     def on_connected(self, message: messages.Connected) -> None:
         assert self.controller is not None and self.controller.session is not None
         session = self.controller.session
-        status = self.query_one(StatusBar)
-        status.state = "connected"
-        info = session.server_info
-        status.server = f"{info.get('title') or info.get('name', '?')} {info.get('version', '')}"
-        status.protocol = session.protocol_version or ""
-        status.transport = getattr(session.transport, "detected", None) or \
-            session.transport.kind  # auto-detection has decided by now
-        if self.bridge is not None:
-            self.bridge.attach(session)
-        self.query_one(InFlightView).attach(session)
-        self.query_one(ServerLogView).attach(session, self.controller.client)
-        self.tasks_manager = self.query_one(TasksView).attach(session)
-        session.on_notification("notifications/resources/updated", self._resource_updated)
+        self.status_feed.connected(session)
+        self.live.attach(session, self.controller.client, self.bridge)
         self.query_one(ResultView).show_text(
             "connected; pick an item on the left (1-4 switch lists, g goes to the log)", "green")
         self._refresh_server_pane()
@@ -292,35 +229,9 @@ class InspectorApp(App[int]):
         subscribable = bool((caps.get("resources") or {}).get("subscribe"))
         panel = self.query_one(ItemPanel)
         await panel.select(message.kind, message.item, subscribable=subscribable)
-        self._attach_completions(message.kind, message.item)
+        attach_completions(panel.form, message.kind, message.item, session,
+                           self.controller.client if self.controller else None)
         self.call_after_refresh(panel.focus_form)
-
-    def _attach_completions(self, kind: str, item: dict[str, Any]) -> None:
-        """Prompt arguments and template variables complete as the user types."""
-        session = self.controller.session if self.controller else None
-        client = self.controller.client if self.controller else None
-        form = self.query_one(ItemPanel).form
-        if kind not in ("prompts", "resource_templates") or session is None or \
-                client is None or form is None or \
-                "completions" not in session.server_capabilities:
-            return
-        from inspector.engine.completion import Completer, prompt_ref, resource_ref
-        from inspector.tui.suggester import CompletionSuggester
-
-        ref = prompt_ref(str(item.get("name"))) if kind == "prompts" else \
-            resource_ref(str(item.get("uriTemplate")))
-        completer = Completer(client, ref)
-
-        def context() -> dict[str, str]:
-            value, _ = form.root.value(), None
-            return {k: str(v) for k, v in (value or {}).items()
-                    if isinstance(v, str | int | float) and v != ""}
-
-        for name in (form.schema.get("properties") or {}):
-            field = form.field((name,))
-            inputs = field.query(Input) if field is not None else []
-            if inputs:
-                inputs.first().suggester = CompletionSuggester(completer, name, context=context)
 
     @on(ItemPanel.Run)
     def _run_item(self, message: ItemPanel.Run) -> None:
@@ -347,39 +258,18 @@ class InspectorApp(App[int]):
         if client is None or not self.controller or not self.controller.connected:
             self.notify("not connected: press r to reconnect", severity="error")
             return
-        name = str(item.get("name") or item.get("uri") or item.get("uriTemplate"))
-        title = f"{kind[:-1].replace('_', ' ')} {name}"
+        title = call_title(kind, item)
         result_view.show_text(f"{title}: waiting for the server…", "yellow")
         started = monotonic()
         outcome = Outcome(title=title)
         try:
             if kind == "tools" and action == "task":
-                await self._run_task(name, arguments or {})
+                await self._run_task(call_name(item), arguments or {})
                 return
-            if kind == "tools":
-                outcome.output_schema = item.get("outputSchema")
-                outcome.result = await client.call_tool(name, arguments or {},
-                                                        on_progress=self._progress(result_view,
-                                                                                   title))
-            elif kind == "prompts":
-                args = {k: str(v) for k, v in (arguments or {}).items() if v is not None}
-                outcome.result = await client.get_prompt(name, args)
-            elif kind == "resource_templates":
-                from inspector.engine.uritemplate import expand
-
-                uri = expand(str(item.get("uriTemplate", "")), arguments or {})
-                outcome.title = f"read {uri}"
-                outcome.result = await client.read_resource(uri)
-            elif action == "subscribe":
-                outcome.result = await client.subscribe(str(item.get("uri")))
-                outcome.title = f"subscribed to {item.get('uri')}"
-            elif action == "unsubscribe":
-                outcome.result = await client.unsubscribe(str(item.get("uri")))
-                outcome.title = f"unsubscribed from {item.get('uri')}"
-            else:
-                uri = str(item.get("uri"))
-                outcome.result = await client.read_resource(uri)
-                self.updated.discard(uri)
+            await perform(client, kind, item, arguments, action, outcome,
+                          self._progress(result_view, title))
+            if kind == "resources" and action not in ("subscribe", "unsubscribe"):
+                self.live.read(str(item.get("uri")))
         except RpcError as exc:
             if exc.code == URL_ELICITATION_REQUIRED and self.bridge is not None and \
                     action != "retry" and await self.bridge.complete_url_elicitations(exc):
@@ -387,9 +277,7 @@ class InspectorApp(App[int]):
                 self.execute(kind, item, arguments, "retry")
                 return
             outcome.error = exc.to_error()
-        outcome.latency_ms = (monotonic() - started) * 1000
-        if outcome.result is not None:
-            outcome.size = len(json.dumps(outcome.result, ensure_ascii=False))
+        finish(outcome, started)
         result_view.show(outcome)
 
     async def _run_task(self, name: str, arguments: dict[str, Any]) -> None:
@@ -410,21 +298,8 @@ class InspectorApp(App[int]):
             outcome.result = state.result
         self.query_one(ResultView).show(outcome)
 
-    def _resource_updated(self, params: dict[str, Any]) -> None:
-        uri = str(params.get("uri", ""))
-        self.updated.add(uri)
-        panel = self.query_one(ItemPanel)
-        current = panel.item.get("uri") if panel.item and panel.kind == "resources" else None
-        if self.auto_reread and current == uri:
-            self.execute("resources", panel.item or {"uri": uri}, None)
-            return
-        hint = "select it and ctrl+s to re-read; U re-reads automatically"
-        self.notify(f"{uri} was updated ({hint})", title="resources/updated", timeout=4)
-
     def action_toggle_auto_reread(self) -> None:
-        self.auto_reread = not self.auto_reread
-        self.notify("subscribed resources are re-read when updated" if self.auto_reread
-                    else "automatic re-read off")
+        self.live.toggle_auto_reread()
 
     def action_bottom(self, pane: str) -> None:
         self.query_one("#bottom-tabs", TabbedContent).active = f"tab-{pane}"

@@ -1,0 +1,57 @@
+"""One user call - a tool, a prompt, a resource read, (un)subscribe - filled into an
+``Outcome``; protocol errors are raised (``RpcError``) for the caller to show or retry."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from time import monotonic
+from typing import Any
+
+from inspector.engine.client import McpClient
+from inspector.tui.widgets.result_view import Outcome
+
+Progress = Callable[[float, float | None, str | None], None]
+
+
+def call_name(item: dict[str, Any]) -> str:
+    return str(item.get("name") or item.get("uri") or item.get("uriTemplate"))
+
+
+def call_title(kind: str, item: dict[str, Any]) -> str:
+    """"tool add", "resource template demo://notes/{id}" ..."""
+    return f"{kind[:-1].replace('_', ' ')} {call_name(item)}"
+
+
+async def perform(client: McpClient, kind: str, item: dict[str, Any], arguments: Any,
+                  action: str, outcome: Outcome, on_progress: Progress | None = None) -> None:
+    """Make the call and put its result (and a more precise title) on ``outcome``."""
+    name = call_name(item)
+    if kind == "tools":
+        outcome.output_schema = item.get("outputSchema")
+        outcome.result = await client.call_tool(name, arguments or {}, on_progress=on_progress)
+    elif kind == "prompts":
+        args = {k: str(v) for k, v in (arguments or {}).items() if v is not None}
+        outcome.result = await client.get_prompt(name, args)
+    elif kind == "resource_templates":
+        from inspector.engine.uritemplate import expand
+
+        uri = expand(str(item.get("uriTemplate", "")), arguments or {})
+        outcome.title = f"read {uri}"
+        outcome.result = await client.read_resource(uri)
+    elif action == "subscribe":
+        outcome.result = await client.subscribe(str(item.get("uri")))
+        outcome.title = f"subscribed to {item.get('uri')}"
+    elif action == "unsubscribe":
+        outcome.result = await client.unsubscribe(str(item.get("uri")))
+        outcome.title = f"unsubscribed from {item.get('uri')}"
+    else:
+        outcome.result = await client.read_resource(str(item.get("uri")))
+
+
+def finish(outcome: Outcome, started: float) -> Outcome:
+    """Latency since ``started`` (a ``monotonic()`` reading) and the result's size."""
+    outcome.latency_ms = (monotonic() - started) * 1000
+    if outcome.result is not None:
+        outcome.size = len(json.dumps(outcome.result, ensure_ascii=False))
+    return outcome

@@ -1,0 +1,53 @@
+"""The status bar's facts: who the server is after a handshake, and the counters
+(events, requests in flight, recording stopped) refreshed a few times a second."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from inspector.engine.session import Session
+from inspector.tui.widgets.message_log import MessageLog
+from inspector.tui.widgets.status_bar import StatusBar
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+REFRESH = 0.25  # seconds between counter refreshes
+
+
+class StatusFeed:
+    """Feeds one ``StatusBar``; ``session`` returns the current live session, if any."""
+
+    def __init__(self, app: App[Any], session: Callable[[], Session | None],
+                 recorder: Any = None) -> None:
+        self.app = app
+        self.session = session
+        self.recorder = recorder
+        self.status = app.query_one(StatusBar)
+        self.log = app.query_one(MessageLog)
+
+    def start(self) -> None:
+        if self.recorder is not None:
+            self.status.session_file = str(self.recorder.path)
+        self.app.set_interval(REFRESH, self.refresh)
+
+    def refresh(self) -> None:
+        status = self.status
+        if not status.is_attached:
+            return  # the app is shutting down
+        status.events = len(self.log.source)
+        session = self.session()
+        status.pending = len(session.pending) if session else 0
+        if self.recorder is not None and getattr(self.recorder, "error", None):
+            status.extra = "recording stopped"
+
+    def connected(self, session: Session) -> None:
+        """The handshake is done: server name, protocol, and the transport it settled on."""
+        status = self.status
+        status.state = "connected"
+        info = session.server_info
+        status.server = f"{info.get('title') or info.get('name', '?')} {info.get('version', '')}"
+        status.protocol = session.protocol_version or ""
+        status.transport = getattr(session.transport, "detected", None) or \
+            session.transport.kind  # auto-detection has decided by now
