@@ -9,6 +9,7 @@ import json
 import os
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -138,7 +139,9 @@ def test_wait_for_the_client_is_bounded(sampling: Path) -> None:
     with os.fdopen(r, "rb") as stdin:
         thread = threading.Thread(target=serve, args=(server, stdin, out, err, 0.3))
         thread.start()
-        thread.join(5)  # the wait gives up after 0.3 s; stdin stays open
+        deadline = time.monotonic() + 10  # the wait gives up after 0.3 s; stdin stays open
+        while len(out.getvalue().splitlines()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
         lines = [json.loads(line) for line in out.getvalue().splitlines()]
         os.close(w)
         thread.join(5)

@@ -5,6 +5,9 @@
     replay FILE --serve                            be a stdio server answering from FILE
     replay FILE                                    summary of the file (or the TUI)
 
+Each request's server notifications are a part of its verdict (``--notifications
+strict|methods|ignore``, default methods: only a different sequence of methods counts).
+
 Exit codes: 0 nothing differs, 1 differences, 2 usage or unreadable file,
 3 connection failure (like ``--cli``).
 """
