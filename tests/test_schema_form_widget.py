@@ -9,7 +9,7 @@ from typing import Any
 import anyio
 from textual.app import App, ComposeResult
 from textual.widgets import Button, Checkbox, Input, Select, SelectionList, Static, TextArea
-from tui_helpers import focus
+from tui_helpers import focus, screen_text, wait_for
 
 from inspector.forms.schema import ValidationIssue
 from inspector.tui.widgets.json_editor import JsonEditor
@@ -335,3 +335,59 @@ async def test_screenshot(tmp_path: Path) -> None:
             path = app.save_screenshot("schema_form.svg", str(tmp_path))
             svg = Path(path).read_text()
             assert "Ada" in svg and "required" in svg
+
+
+SCHEDULE_ARGS = {
+    "title": "Design review",
+    "when": {"start": "2026-12-01T10:00:00Z", "end": "2026-12-01T11:00:00Z"},
+    "recurrence": "weekly",
+    "location": {"kind": "in_person", "room": "4.02", "floor": 4},
+    "reminders": [15, 60],
+    "attendees": ["ada@example.com"],
+    "priority": 2,
+}
+
+
+async def test_one_blank_row_between_fields_none_doubled_after_a_union_box() -> None:
+    from inspector.demo.schemas import SCHEDULE_EVENT
+
+    app = FormApp(SCHEDULE_EVENT, SCHEDULE_ARGS)
+    with anyio.fail_after(30):
+        async with app.run_test(size=(90, 80)) as pilot:
+            form = app.query_one(SchemaForm)
+            await wait_for(pilot, lambda: form.field(("priority",)) is not None
+                           and form.field(("priority",)).region.height > 0)  # type: ignore[union-attr]
+            lines = [line.rstrip() for line in screen_text(app).splitlines()]
+            end = max(i for i, line in enumerate(lines) if line.strip())
+            body = lines[: end + 1]
+            doubled = [i for i in range(1, len(body)) if not body[i] and not body[i - 1]]
+            assert doubled == [], "\n".join(body)
+            # a box's last field leaves no blank row before its bottom border
+            for i, line in enumerate(body):
+                if line.startswith("╰"):
+                    assert body[i - 1].strip("│ "), "\n".join(body[i - 3 : i + 1])
+            # the help of a union sits under its label, not after the variant's box
+            when = next(i for i, line in enumerate(body) if line.startswith("when"))
+            assert body[when + 1] == "Either one instant or a start/end range"
+            # a variant titled like its key ("In person" / in_person) is not named twice
+            assert not any("In person  In person" in line for line in body)
+            assert body[-1].startswith("2 ")  # the form ends with its last control
+
+
+async def test_long_form_scrolls_to_its_last_field_inside_a_short_box() -> None:
+    from inspector.demo.schemas import SCHEDULE_EVENT
+
+    app = FormApp(SCHEDULE_EVENT, SCHEDULE_ARGS)
+    app.CSS = "SchemaForm { max-height: 20; }"
+    with anyio.fail_after(30):
+        async with app.run_test(size=(90, 40)) as pilot:
+            form = app.query_one(SchemaForm)
+            scroll = form.query_one(".form-fields")
+            await wait_for(pilot, lambda: form.size.height == 20)
+            # the buttons take two rows: the fields get the rest, not 100% of the form
+            assert scroll.region.bottom <= form.region.bottom
+            scroll.scroll_end(animate=False)
+            priority = form.field(("priority",))
+            assert priority is not None
+            await wait_for(pilot, lambda: priority.region.height > 0
+                           and priority.region.bottom <= form.region.bottom)

@@ -60,11 +60,16 @@ def _label(node: FieldNode, *, with_type: bool = True) -> Text:
     ):
         text.append(" *", style="bold red")
     title = node.title
-    if title and title.lower().replace(" ", "_") != (node.label or "").lower():
+    if title and _key(title) != _key(node.label or title):
         text.append(f"  {visible(title)}", style="italic")
     if with_type:
         text.append(f"  {visible(node.type_text)}", style="dim")
     return text
+
+
+def _key(text: str) -> str:
+    """`In person`, `in_person` and `in-person` say the same: the title is not repeated."""
+    return "".join(c for c in text.casefold() if c.isalnum())
 
 
 class FieldWidget(Vertical):
@@ -72,6 +77,9 @@ class FieldWidget(Vertical):
 
     DEFAULT_CSS = """
     FieldWidget { height: auto; margin: 0 0 1 0; }
+    /* one blank row between fields, none after the last one or around a bare value
+       (a union's variant, the form's root): the enclosing field already has its own */
+    FieldWidget:last-child, FieldWidget.bare { margin: 0; }
     FieldWidget > .field-head { height: auto; }
     FieldWidget > .field-head > .field-label { width: 1fr; height: auto; }
     FieldWidget > .field-label { height: auto; }
@@ -92,12 +100,12 @@ class FieldWidget(Vertical):
     FieldWidget .row > .row-buttons { width: auto; height: auto; }
     FieldWidget .row > Input.row-key { width: 20; }
     FieldWidget Button.small { min-width: 3; width: auto; margin: 0 0 0 1; }
-    FieldWidget Button.add { width: auto; margin: 0 0 1 0; }
+    FieldWidget Button.add { width: auto; margin: 0; }
     FieldWidget .const { color: $text-muted; height: auto; }
     """
 
     def __init__(self, node: FieldNode, form: SchemaForm, *, bare: bool = False) -> None:
-        super().__init__()
+        super().__init__(classes="bare" if bare else None)
         self.node = node
         self.form = form
         self.bare = bare  # no header: a union's variant or a value shown by its row
@@ -128,10 +136,15 @@ class FieldWidget(Vertical):
                 ),
                 classes="foreign",
             )
+        help_text = node.description if not self.bare and not group else ""
+        # a variant's box or a list of items would push the help far from its label
+        help_first = isinstance(node, UnionNode | ArrayNode)
+        if help_text and help_first:
+            yield self._help(help_text)
         if not (node.nullable and node.is_null):
             yield from self._control(group)
-        if node.description and not self.bare and not group:
-            yield Static(Text(visible(node.description, multiline=True)), classes="field-help")
+        if help_text and not help_first:
+            yield self._help(help_text)
         # the error line is mounted on demand: most fields never need one
 
     def _control(self, group: bool) -> ComposeResult:
@@ -189,12 +202,14 @@ class FieldWidget(Vertical):
                     if node.nullable:
                         yield self._null_toggle()
                     if node.description:
-                        yield Static(
-                            Text(visible(node.description, multiline=True)), classes="field-help"
-                        )
+                        yield self._help(node.description)
                     yield from self._object(node)
             else:
                 yield from self._object(node)
+
+    @staticmethod
+    def _help(text: str) -> Static:
+        return Static(Text(visible(text, multiline=True)), classes="field-help")
 
     def _null_toggle(self) -> Checkbox:
         return Checkbox("null", self.node.is_null, classes="null-toggle", compact=True)

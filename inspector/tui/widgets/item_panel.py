@@ -7,14 +7,18 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.css.scalar import Scalar
 from textual.message import Message
 from textual.widgets import Button, Checkbox, Input, Select, Static, Switch, TextArea
 
 from inspector.engine.uritemplate import variables
 from inspector.tui.safe_text import one_line, safe_text
 from inspector.tui.widgets.catalog import display_name, hints
-from inspector.tui.widgets.result_view import ResultView
+from inspector.tui.widgets.result_view import Outcome, ResultView
 from inspector.tui.widgets.schema_form import SchemaForm
+
+MIN_RESULT_ROWS = 3  # the result's top border and a line or two: a hint, "waiting…"
+MIN_FORM_ROWS = 4
 
 ACTION_LABELS = {"tools": "Call", "resources": "Read", "resource_templates": "Read",
                  "prompts": "Get"}
@@ -49,13 +53,36 @@ def item_key(kind: str, item: dict[str, Any]) -> str:
     return f"{kind}:{item.get('name') or item.get('uri') or item.get('uriTemplate')}"
 
 
+class _PanelResult(ResultView):
+    """The panel's result view: after each change of what it shows the panel refits the
+    form to the result's new height (the app shows results through `ResultView`)."""
+
+    def show(self, outcome: Outcome) -> None:
+        super().show(outcome)
+        self._refit()
+
+    def show_text(self, text: str, style: str = "dim") -> None:
+        super().show_text(text, style)
+        self._refit()
+
+    @property
+    def content_height(self) -> int:
+        """Rows the content takes (the pane itself may be taller or shorter)."""
+        return self.query_one("#result-body").outer_size.height if self.is_mounted else 0
+
+    def _refit(self) -> None:
+        panel = self.parent
+        if isinstance(panel, ItemPanel):
+            self.call_after_refresh(panel._fit_form)  # the content's height is known then
+
+
 class ItemPanel(Vertical):
     """Posts ``ItemPanel.Run`` when the user sends; the app runs it and calls ``show``."""
 
     DEFAULT_CSS = """
     ItemPanel { height: 1fr; }
     ItemPanel #item-head { height: auto; max-height: 8; padding: 0 1; }
-    ItemPanel #item-form-box { height: auto; max-height: 60%; }
+    ItemPanel #item-form-box { height: auto; }
     ItemPanel #item-actions { height: auto; padding: 0 1; }
     ItemPanel #item-actions Button { margin: 0 1 0 0; min-width: 10; }
     ItemPanel ResultView { height: 1fr; border-top: solid $panel-lighten-2; padding: 0 1; }
@@ -83,11 +110,35 @@ class ItemPanel(Vertical):
                           style="dim"), id="item-head")
         yield Vertical(id="item-form-box")
         yield Horizontal(id="item-actions")
-        yield ResultView(id="result")
+        yield _PanelResult(id="result")
+
+    def on_resize(self) -> None:
+        self._fit_form()
+
+    def _fit_form(self) -> None:
+        """Let the form take the rows it needs, less what the result shows (up to 40%).
+
+        A hint or a one-line status keeps a couple of rows for the result; a real result
+        gets its own height, at most 40% of the pane, and the form scrolls in the rest.
+        The cap is worked out from the result's content, never from the form's height
+        or the result pane's size, so setting it cannot feed back into it.
+        """
+        height = self.content_region.height
+        if not height:
+            return
+        head = self.query_one("#item-head").outer_size.height
+        actions = self.query_one("#item-actions").outer_size.height
+        result = self.result
+        wanted = result.content_height + result.styles.gutter.height
+        room = min(max(wanted, MIN_RESULT_ROWS), max(MIN_RESULT_ROWS, height * 2 // 5))
+        cap = Scalar.from_number(max(MIN_FORM_ROWS, height - head - actions - room))
+        box = self.query_one("#item-form-box")
+        if box.styles.max_height != cap:
+            box.styles.max_height = cap
 
     @property
-    def result(self) -> ResultView:
-        return self.query_one(ResultView)
+    def result(self) -> _PanelResult:
+        return self.query_one(_PanelResult)
 
     @property
     def form(self) -> SchemaForm | None:
@@ -135,6 +186,7 @@ class ItemPanel(Vertical):
         # say what the empty pane is for (a replay cannot send)
         self.result.show_text("" if self.read_only else
                               f"{ACTION_LABELS[kind].lower()} with ctrl+s: the result shows here")
+        self.call_after_refresh(self._fit_form)  # the head's height is known after layout
 
     def focus_form(self) -> None:
         """Focus the first field of the form, or the action button when there is none."""

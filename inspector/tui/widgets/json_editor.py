@@ -25,8 +25,8 @@ class JsonEditor(Vertical):
 
     DEFAULT_CSS = """
     JsonEditor { height: auto; }
-    JsonEditor > TextArea { height: auto; min-height: 6; max-height: 30; }
-    JsonEditor > .json-error { color: $text-error; display: none; }
+    JsonEditor > TextArea { height: auto; min-height: 6; max-height: 100%; }
+    JsonEditor > .json-error { color: $text-error; display: none; dock: bottom; height: auto; }
     JsonEditor > .json-error.shown { display: block; }
     """
 

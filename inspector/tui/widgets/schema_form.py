@@ -19,7 +19,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Static
@@ -40,14 +40,17 @@ class SchemaForm(Widget, can_focus=False):
         Binding("ctrl+s", "submit", "Send", show=True),
     ]
 
+    # The buttons and the general errors are docked: the fields (or the editor) below
+    # then get 100% of what is left, not of the whole form, and never run past its end.
     DEFAULT_CSS = """
     SchemaForm { height: auto; max-height: 100%; }
-    SchemaForm > .form-bar { height: auto; margin: 0 0 1 0; }
-    SchemaForm > .form-bar > Button { margin: 0 1 0 0; min-width: 8; }
-    SchemaForm > .form-errors { color: $text-error; height: auto; display: none; }
-    SchemaForm > .form-errors.shown { display: block; }
+    SchemaForm > .form-top { dock: top; height: auto; }
+    SchemaForm .form-bar { height: auto; margin: 0 0 1 0; }
+    SchemaForm .form-bar > Button { margin: 0 1 0 0; min-width: 8; }
+    SchemaForm .form-errors { color: $text-error; height: auto; display: none; }
+    SchemaForm .form-errors.shown { display: block; }
     SchemaForm > VerticalScroll { height: auto; max-height: 100%; }
-    SchemaForm > JsonEditor { display: none; }
+    SchemaForm > JsonEditor { display: none; max-height: 100%; }
     """
 
     class Submitted(Message):
@@ -97,15 +100,17 @@ class SchemaForm(Widget, can_focus=False):
 
     # --- layout ----------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        with Horizontal(classes="form-bar"):
-            yield Button(
-                "{ } JSON", id="toggle-json", tooltip="edit as raw JSON (ctrl+j)", compact=True
-            )
-            if self.send_button:
+        with Vertical(classes="form-top"):
+            with Horizontal(classes="form-bar"):
                 yield Button(
-                    "Send", id="send", variant="primary", tooltip="send (ctrl+s)", compact=True
+                    "{ } JSON", id="toggle-json", tooltip="edit as raw JSON (ctrl+j)", compact=True
                 )
-        yield Static("", classes="form-errors")
+                if self.send_button:
+                    yield Button(
+                        "Send", id="send", variant="primary", tooltip="send (ctrl+s)",
+                        compact=True,
+                    )
+            yield Static("", classes="form-errors")
         with VerticalScroll(classes="form-fields"):
             yield FieldWidget(self.root, self, bare=True)
         yield JsonEditor()
