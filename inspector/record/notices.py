@@ -109,10 +109,11 @@ def compare(recorded: Sequence[dict[str, Any]], live: Sequence[dict[str, Any]], 
     methods_differ = sequence(recorded, mode) != sequence(live, mode)
     result = NoticeResult(mode, SAME, [str(m.get("method")) for m in recorded],
                           [str(m.get("method")) for m in live], methods_differ)
-    # values: the n-th notification of a method against the n-th live one
-    by_method: dict[str, list[dict[str, Any]]] = {}
-    for msg in live:
-        by_method.setdefault(str(msg.get("method")), []).append(msg)
+    # values: the n-th notification of a method against the n-th live one; "index" is the
+    # position in the recorded list (in the live list for an added one)
+    by_method: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    for index, msg in enumerate(live):
+        by_method.setdefault(str(msg.get("method")), []).append((index, msg))
     seen: dict[str, int] = {}
     for index, msg in enumerate(recorded):
         method = str(msg.get("method"))
@@ -123,13 +124,13 @@ def compare(recorded: Sequence[dict[str, Any]], live: Sequence[dict[str, Any]], 
             result.changes.append({"index": index, "method": method, "path": "$",
                                    "kind": "removed", "old": msg.get("params")})
             continue
-        found = diff(_body(msg), _body(lives[n]), rules)
+        found = diff(_body(msg), _body(lives[n][1]), rules)
         result.ignored += len(found.ignored)
         result.changes.extend({"index": index, "method": method, **c.to_json()}
                               for c in found.changes)
     for method, lives in by_method.items():
-        for extra in lives[seen.get(method, 0):]:
-            result.changes.append({"index": live.index(extra), "method": method, "path": "$",
+        for index, extra in lives[seen.get(method, 0):]:
+            result.changes.append({"index": index, "method": method, "path": "$",
                                    "kind": "added", "new": extra.get("params")})
     if methods_differ or (mode == STRICT and result.changes):
         result.status = CHANGED
