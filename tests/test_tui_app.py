@@ -149,20 +149,23 @@ async def test_server_text_is_shown_literally_everywhere() -> None:
         assert "[bold red]not bold[/]" in svg.replace("&#160;", " ")
 
 
-async def test_connecting_does_not_take_the_focus_back() -> None:
-    """The user moves to the log while a slow server starts: connecting must not pull the
-    focus back to the catalog (the tools list has it from the first frame)."""
-    slow_demo = ("import runpy, sys, time; time.sleep(1.0); sys.argv = ['demo']; "
-                 "runpy.run_module('inspector.demo', run_name='__main__')")
-    app = InspectorApp(Target(command=sys.executable, args=["-c", slow_demo],
+async def test_connecting_does_not_take_the_focus_back(tmp_path: Path) -> None:
+    """The user moves to the log while the server is still starting: connecting must not
+    pull the focus back to the catalog (the tools list has it from the first frame)."""
+    gate = tmp_path / "go"
+    gated_demo = ("import pathlib, runpy, sys, time\n"
+                  f"while not pathlib.Path({str(gate)!r}).exists(): time.sleep(0.02)\n"
+                  "sys.argv = ['demo']; runpy.run_module('inspector.demo', run_name='__main__')")
+    app = InspectorApp(Target(command=sys.executable, args=["-c", gated_demo],
                               transport="stdio"))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.focused is not None)
-        assert app.focused.id == "list-tools"
+        assert app.focused is not None and app.focused.id == "list-tools"
         await pilot.press("g")
         log = app.query_one(MessageLog)
         await wait_for(pilot, lambda: log.lines.has_focus)
         assert app.controller is not None and not app.controller.connected
+        gate.touch()  # now let the server start
         await wait_connected(pilot)
         await pilot.pause()
         assert log.lines.has_focus
