@@ -6,9 +6,7 @@ messages up, and this class wires them together.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterable
-from pathlib import Path
 from time import monotonic
 from typing import Any, ClassVar
 
@@ -31,6 +29,7 @@ from inspector.tui.controller import SessionController
 from inspector.tui.interactive import SamplingRuleBar
 from inspector.tui.live_features import LiveFeatures
 from inspector.tui.replay_mode import ReplayMode
+from inspector.tui.save_as import save_session_as, session_file
 from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.status_feed import StatusFeed
 from inspector.tui.widgets.catalog import KINDS, Catalog
@@ -400,15 +399,11 @@ class InspectorApp(App[int]):
         self.connect()
 
     def action_save_as(self) -> None:
-        if self.recorder is None:
+        source = session_file(self.recorder, self.replay_source)
+        if source is None:
             self.notify("this session is not being recorded (--no-record)", severity="warning")
             return
-        target = Path.cwd() / Path(self.recorder.path).name
-        if target.resolve() == Path(self.recorder.path).resolve():
-            self.notify(f"the session is already in {target}")
-            return
-        shutil.copyfile(self.recorder.path, target)
-        self.notify(f"session copied to {target}")
+        save_session_as(self, source, recording=self.recorder is not None)
 
     def action_help(self) -> None:
         if self.screen.query("HelpPanel"):
@@ -426,8 +421,8 @@ class InspectorApp(App[int]):
                             self.action_toggle_detail)
         yield SystemCommand("Server info", "Server info, capabilities, stderr (i)",
                             self.action_server_info)
-        yield SystemCommand("Save session as", "Copy the session file to the current "
-                            "directory (w)", self.action_save_as)
+        yield SystemCommand("Save session as", "Copy the session file to a path you "
+                            "choose (w)", self.action_save_as)
         yield SystemCommand("Roots", "Edit the roots offered to the server (R)",
                             self.action_roots)
         yield SystemCommand("In-flight requests", "Pending requests, progress, cancel (f)",
