@@ -347,3 +347,50 @@ def test_snapshot_log_and_detail(snap_compare: Callable[..., bool]) -> None:
         await pilot.pause()
 
     assert snap_compare(LogApp(sample()), terminal_size=(120, 36), run_before=run_before)
+
+
+def big_response(n: int, marker: str, rows: int = 30_000) -> WireEvent:
+    """A ~2 MB tools/call response of many small objects (slow to parse)."""
+    result = {"content": [{"type": "text", "text": marker}],
+              "structuredContent": {"rows": [{"id": i, "name": f"row {i}", "ok": True}
+                                             for i in range(rows)]}}
+    return ev(IN, Channel.STDOUT, rpc_response(n, result), 4.0 + n, 100 + n)
+
+
+async def test_big_frame_is_formatted_off_the_ui_thread_and_the_newest_selection_wins() -> None:
+    from inspector.tui.widgets.message_detail import THREAD_BYTES
+
+    events = [*sample(), big_response(50, "marker-A"), big_response(51, "marker-B")]
+    assert min(len(e.raw) for e in events[-2:]) > 4 * THREAD_BYTES
+    app = LogApp(events)
+    async with app.run_test(size=(120, 40)) as pilot:
+        detail, source = app.detail, app.log_widget.source
+        a, b, small = len(events) - 2, len(events) - 1, 7
+        await wait_for(pilot, lambda: len(source) == len(events))
+        # a big frame: not parsed on the UI thread, "formatting…" until the worker is done
+        detail.show(source, a)
+        assert detail.event is None and detail.formatting
+        assert static_text(app, "#detail-body") == "formatting…"
+        assert f"{len(events[a].raw):,} bytes" in static_text(app, "#detail-header")
+        await wait_for(pilot, lambda: not detail.formatting)
+        assert "marker-A" in static_text(app, "#detail-body")
+        assert detail.event is not None and detail.event.raw == events[a].raw
+        assert "id 50" in static_text(app, "#detail-header")
+        # stepping on while one is formatted: the newest selection wins
+        detail.show(source, b)
+        detail.show(source, a)
+        detail.show(source, b)
+        await wait_for(pilot, lambda: not detail.formatting and not detail._formatting)
+        assert "marker-B" in static_text(app, "#detail-body") and detail.index == b
+        # a small frame picked while a big one is still formatted: shown at once, kept
+        detail.show(source, a)
+        detail.show(source, small)
+        assert '"echo"' in static_text(app, "#detail-body")  # synchronous
+        await wait_for(pilot, lambda: not detail._formatting)  # the big one came back...
+        assert '"echo"' in static_text(app, "#detail-body")  # ...and was dropped
+        assert "marker-A" not in static_text(app, "#detail-body")
+        # raw mode of a big frame toggles at once (the event is parsed already)
+        detail.show(source, b)
+        await wait_for(pilot, lambda: not detail.formatting)
+        detail.action_toggle_raw()
+        assert static_text(app, "#detail-body").startswith("raw bytes")

@@ -3,19 +3,26 @@
 Keys: ``r`` raw/pretty, ``p`` jump to the paired request/response (posts
 ``MessageDetail.JumpTo``), ``c`` copy the payload (OSC 52), ``s`` save the payload
 to a file. Everything the server sent is shown through ``safe_text``.
+
+A frame bigger than ``THREAD_BYTES`` is parsed and pretty-printed in a thread worker
+("formatting…" meanwhile) so a 10 MB frame does not freeze the UI; smaller ones are
+shown at once (no flicker). One worker at a time: a selection made while one runs is
+queued (only the newest), and a result that is no longer the selection is dropped.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.console import RenderableType
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -32,6 +39,7 @@ MAX_STRING = 1_000  # characters of one string value
 MAX_LINES = 2_000  # lines of pretty JSON before the rest is folded
 MAX_DEPTH = 48  # nesting shown; deeper values are folded (and recursion stays bounded)
 MAX_RAW = 256 * 1024  # raw bytes shown (the rest is saved with `s`)
+THREAD_BYTES = 256 * 1024  # bigger frames are parsed off the UI thread (~15 ms at this size)
 
 KEY = "bold #87afff"
 STRING = "#87d787"
@@ -131,6 +139,113 @@ def _time(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3] + "Z"
 
 
+def frame_size(source: EventSource, index: int) -> int:
+    """Bytes of event ``index`` without parsing it (0 when the source cannot tell)."""
+    raw_size = getattr(source, "raw_size", None)  # the in-memory store
+    if callable(raw_size):
+        return int(raw_size(index))
+    line = getattr(source, "line", None)  # a session file: its stored line
+    if callable(line):
+        return len(line(index))
+    return 0
+
+
+def starts_raw(event: WireEvent) -> bool:
+    """A frame that did not parse opens on its raw bytes."""
+    return event.message is None and event.error is not None
+
+
+def render_header(event: WireEvent, source: EventSource, index: int) -> Text:
+    kind = event.kind
+    label, style = BADGES.get(kind, (kind.value.upper(), ""))
+    head = Text(end="")
+    head.append(f" {label} ", style=style)
+    head.append(f"  #{event.seq or index + 1}  ", style="bold")
+    head.append(f"{ARROWS.get(event.direction, '?')} {event.direction.value}/"
+                f"{event.channel.value}  ")
+    method = source.method(index)
+    if method:
+        head.append(visible(method), style="bold #87d7ff")
+    msg_id = event.msg_id
+    if msg_id is not None:
+        head.append(f"  id {visible(json.dumps(msg_id, ensure_ascii=False))}",
+                    style="#d7af5f")
+    first = source.time(0) if len(source) else event.time
+    head.append("\n")
+    info = head
+    info.append(f"{_time(event.time)}  +{event.time - first:.3f}s  "
+                f"{len(event.raw):,} bytes", style="dim")
+    latency = source.latency_ms(index)
+    pair = source.find_response(index)
+    if pair is None:
+        pair = source.find_request(index)
+    if latency is not None:
+        info.append(f"  latency {format_latency(latency)}", style="bold")
+    if pair is not None:
+        other = "response" if kind is Kind.REQUEST else "request"
+        info.append(f"  {other} #{source.seq(pair) or pair + 1} (p)")
+    elif kind is Kind.REQUEST:
+        info.append("  no response yet", style="italic")
+    if event.error:
+        info.append("\n")
+        info.append(safe_text(event.error, "bold red", limit=500))
+    return info
+
+
+def render_body(event: WireEvent, raw_mode: bool) -> Text:
+    # One Text, not a Group: Textual measures a Group's trailing end="" Text as 0 lines.
+    if raw_mode or event.message is None:
+        title = "raw bytes (r: pretty)" if event.message is not None else "raw bytes"
+        body = safe_raw(event.raw, limit=MAX_RAW)
+    else:
+        title, body = "message (r: raw)", pretty_json(event.message)
+    out = Text(end="", overflow="fold")
+    out.append(title + "\n", style="bold dim")
+    out.append_text(body)
+    return out
+
+
+def render_extra(event: WireEvent) -> Text:
+    out = Text(end="")
+    if event.meta:
+        out.append("\ntransport\n", style="bold dim")
+        for key, value in list(event.meta.items())[:100]:
+            shown = value if isinstance(value, str) else json.dumps(
+                value, ensure_ascii=False, default=str)
+            out.append(safe_text(str(key), "bold", limit=80))
+            out.append(": ")
+            out.append(safe_text(shown, limit=2_000))
+            out.append("\n")
+    if event.findings:
+        out.append("\nfindings\n", style="bold dim")
+        for finding in event.findings:
+            color = {"error": "red", "warning": "#ffaf00"}.get(finding.severity, "cyan")
+            out.append("⚠ " if finding.severity != "info" else "ℹ ", style=color)
+            out.append(safe_text(finding.code, f"bold {color}", limit=80))
+            out.append(" ")
+            out.append(safe_text(finding.message, limit=2_000))
+            out.append("\n")
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Shown:
+    """Everything the pane shows for one event, built on either thread."""
+
+    event: WireEvent
+    raw_mode: bool
+    header: RenderableType
+    body: RenderableType
+    extra: RenderableType
+
+    @classmethod
+    def build(cls, source: EventSource, index: int) -> _Shown:
+        event = source.event(index)
+        raw_mode = starts_raw(event)
+        return cls(event, raw_mode, render_header(event, source, index),
+                   render_body(event, raw_mode), render_extra(event))
+
+
 class MessageDetail(VerticalScroll, can_focus=True):
     """The detail pane; call :meth:`show` with a source and an index."""
 
@@ -164,6 +279,9 @@ class MessageDetail(VerticalScroll, can_focus=True):
         self.event: WireEvent | None = None
         self.raw_mode = False
         self.saved_path: Path | None = None
+        self._generation = 0  # bumped by every show(): a late result of an older one is dropped
+        self._formatting = False  # a worker is parsing a big frame
+        self._queued: tuple[int, EventSource, int] | None = None  # the newest big one waiting
 
     def compose(self) -> ComposeResult:
         yield Static(Text("No event selected.", style="dim"), id="detail-header")
@@ -171,104 +289,76 @@ class MessageDetail(VerticalScroll, can_focus=True):
         yield Static("", id="detail-extra")
         yield Input(placeholder="save payload to…", id="detail-save")
 
+    @property
+    def formatting(self) -> bool:
+        """The selected event is still being parsed in the background."""
+        return self.event is None and self.index is not None and (
+            self._formatting or self._queued is not None)
+
     def show(self, source: EventSource, index: int) -> None:
-        """Show event ``index`` of ``source``."""
+        """Show event ``index`` of ``source`` (a big frame is formatted in a worker)."""
         self.source = source
         self.index = index
-        self.event = source.event(index)
-        self.raw_mode = self.event.message is None and self.event.error is not None
-        self._render_all()
+        self._generation += 1
+        size = frame_size(source, index)
+        if size <= THREAD_BYTES:
+            self._queued = None
+            self._apply(_Shown.build(source, index))
+        else:
+            self.event = None  # actions wait for the parsed event
+            head = Text(f"#{source.seq(index) or index + 1}  ", style="bold", end="")
+            head.append(f"{size:,} bytes", style="dim")
+            self._update(head, Text("formatting…", style="italic dim"), "")
+            self._queued = (self._generation, source, index)
+            if not self._formatting:
+                self._format_next()
         self.scroll_home(animate=False)
 
     # -- rendering ---------------------------------------------------------------------
 
-    def _render_all(self) -> None:
-        self.query_one("#detail-header", Static).update(self._header())
-        self.query_one("#detail-body", Static).update(self._body())
-        self.query_one("#detail-extra", Static).update(self._extra())
+    def _apply(self, shown: _Shown) -> None:
+        self.event = shown.event
+        self.raw_mode = shown.raw_mode
+        self._update(shown.header, shown.body, shown.extra)
 
-    def _header(self) -> RenderableType:
-        event, source, index = self.event, self.source, self.index
-        assert event is not None and source is not None and index is not None
-        kind = event.kind
-        label, style = BADGES.get(kind, (kind.value.upper(), ""))
-        head = Text(end="")
-        head.append(f" {label} ", style=style)
-        head.append(f"  #{event.seq or index + 1}  ", style="bold")
-        head.append(f"{ARROWS.get(event.direction, '?')} {event.direction.value}/"
-                    f"{event.channel.value}  ")
-        method = source.method(index)
-        if method:
-            head.append(visible(method), style="bold #87d7ff")
-        msg_id = event.msg_id
-        if msg_id is not None:
-            head.append(f"  id {visible(json.dumps(msg_id, ensure_ascii=False))}",
-                        style="#d7af5f")
-        first = source.time(0) if len(source) else event.time
-        head.append("\n")
-        info = head
-        info.append(f"{_time(event.time)}  +{event.time - first:.3f}s  "
-                    f"{len(event.raw):,} bytes", style="dim")
-        latency = source.latency_ms(index)
-        pair = source.find_response(index)
-        if pair is None:
-            pair = source.find_request(index)
-        if latency is not None:
-            info.append(f"  latency {format_latency(latency)}", style="bold")
-        if pair is not None:
-            other = "response" if kind is Kind.REQUEST else "request"
-            info.append(f"  {other} #{source.seq(pair) or pair + 1} (p)")
-        elif kind is Kind.REQUEST:
-            info.append("  no response yet", style="italic")
-        if event.error:
-            info.append("\n")
-            info.append(safe_text(event.error, "bold red", limit=500))
-        return info
+    def _update(self, header: RenderableType, body: RenderableType,
+                extra: RenderableType) -> None:
+        self.query_one("#detail-header", Static).update(header)
+        self.query_one("#detail-body", Static).update(body)
+        self.query_one("#detail-extra", Static).update(extra)
 
-    def _body(self) -> RenderableType:
-        event = self.event
-        assert event is not None
-        # One Text, not a Group: Textual measures a Group's trailing end="" Text as 0 lines.
-        if self.raw_mode or event.message is None:
-            title = "raw bytes (r: pretty)" if event.message is not None else "raw bytes"
-            body = safe_raw(event.raw, limit=MAX_RAW)
-        else:
-            title, body = "message (r: raw)", pretty_json(event.message)
-        out = Text(end="", overflow="fold")
-        out.append(title + "\n", style="bold dim")
-        out.append_text(body)
-        return out
+    def _format_next(self) -> None:
+        job, self._queued = self._queued, None
+        if job is not None:
+            self._formatting = True
+            self._format(*job)
 
-    def _extra(self) -> RenderableType:
-        event = self.event
-        assert event is not None
-        out = Text(end="")
-        if event.meta:
-            out.append("\ntransport\n", style="bold dim")
-            for key, value in list(event.meta.items())[:100]:
-                shown = value if isinstance(value, str) else json.dumps(
-                    value, ensure_ascii=False, default=str)
-                out.append(safe_text(str(key), "bold", limit=80))
-                out.append(": ")
-                out.append(safe_text(shown, limit=2_000))
-                out.append("\n")
-        if event.findings:
-            out.append("\nfindings\n", style="bold dim")
-            for finding in event.findings:
-                color = {"error": "red", "warning": "#ffaf00"}.get(finding.severity, "cyan")
-                out.append("⚠ " if finding.severity != "info" else "ℹ ", style=color)
-                out.append(safe_text(finding.code, f"bold {color}", limit=80))
-                out.append(" ")
-                out.append(safe_text(finding.message, limit=2_000))
-                out.append("\n")
-        return out
+    @work(thread=True, group="detail-format", exit_on_error=False)
+    def _format(self, generation: int, source: EventSource, index: int) -> None:
+        shown: _Shown | str
+        try:
+            shown = _Shown.build(source, index)
+        except Exception as exc:  # a source that failed under us: say so, stay usable
+            shown = f"could not format event #{index + 1}: {exc!r}"
+        with contextlib.suppress(RuntimeError):  # the app is closing
+            self.app.call_from_thread(self._formatted, generation, shown)
+
+    def _formatted(self, generation: int, shown: _Shown | str) -> None:
+        self._formatting = False
+        if generation == self._generation:  # still the selection: show it
+            if isinstance(shown, str):
+                self._update(Text(shown, style="bold red"), "", "")
+            else:
+                self._apply(shown)
+                self.scroll_home(animate=False)
+        self._format_next()  # a newer big selection may be waiting
 
     # -- actions -----------------------------------------------------------------------
 
     def action_toggle_raw(self) -> None:
         if self.event is not None:
             self.raw_mode = not self.raw_mode
-            self.query_one("#detail-body", Static).update(self._body())
+            self.query_one("#detail-body", Static).update(render_body(self.event, self.raw_mode))
 
     def action_pair(self) -> None:
         if self.source is None or self.index is None:
