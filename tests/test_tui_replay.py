@@ -6,7 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tui_helpers import wait_for
+from textual.widgets import TabbedContent
+from tui_helpers import screen_text, wait_for
 
 from inspector.record.indexed import IndexedSessionFile
 from inspector.tui.app import InspectorApp
@@ -70,4 +71,27 @@ async def test_torn_file_opens_with_a_notice(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: any("torn" in str(n.message)
                                           for n in app._notifications))
         assert len(app.query_one(MessageLog).source) > 10
+    source.close()
+
+
+async def test_lists_never_recorded_say_so(tmp_path: Path) -> None:
+    """Only tools/list was recorded: the other tabs say "not recorded", not "(none)"."""
+    path = tmp_path / "tools-only.jsonl"
+    record(path, "--method", "tools/list")
+    source = IndexedSessionFile(path)
+    app = InspectorApp(None, source=source, replay_title=path.name)
+    async with app.run_test(size=(150, 45)) as pilot:
+        catalog = app.query_one(Catalog)
+        await wait_for(pilot, lambda: len(catalog.items["tools"]) == 23
+                       and app.query_one(MessageLog).shown == len(source))
+        tabs = catalog.query_one(TabbedContent)
+        await wait_for(pilot, lambda: str(tabs.get_tab("tab-prompts").label) == "Prompts –")
+        assert str(tabs.get_tab("tab-tools").label) == "Tools 23"
+        for kind in ("resources", "resource_templates", "prompts"):
+            assert (catalog.unknown[kind] or "").startswith("not recorded: this session "
+                                                            "never listed")
+        await pilot.press("4")
+        await wait_for(pilot, lambda: "(not recorded: this session never listed prompts)"
+                       in screen_text(app))
+        assert "(none)" not in screen_text(app)
     source.close()

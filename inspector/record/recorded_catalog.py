@@ -16,8 +16,16 @@ LISTS = {"tools/list": ("tools", "tools"), "resources/list": ("resources", "reso
 
 @dataclass
 class RecordedCatalog:
+    """A kind missing from ``lists`` was never listed in the recording (not "empty");
+    ``errors`` holds the error message of a listing the server refused."""
+
     initialize: dict[str, Any] | None = None
     lists: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+
+    def recorded(self, kind: str) -> bool:
+        """Whether the session listed ``kind`` at all (successfully or not)."""
+        return kind in self.lists or kind in self.errors
 
 
 def rebuild_catalog(source: EventSource, stop: int | None = None) -> RecordedCatalog:
@@ -26,12 +34,19 @@ def rebuild_catalog(source: EventSource, stop: int | None = None) -> RecordedCat
     building: dict[str, list[dict[str, Any]]] = {}
     end = len(source) if stop is None else min(stop, len(source))
     for i in range(end):
-        if source.kind(i) is not Kind.RESPONSE:
+        kind_of_event = source.kind(i)
+        if kind_of_event not in (Kind.RESPONSE, Kind.ERROR):
             continue
         method = source.method(i)
         if method != "initialize" and method not in LISTS:
             continue
         message = source.event(i).message
+        if kind_of_event is Kind.ERROR:
+            if method in LISTS:
+                error = message.get("error") if isinstance(message, dict) else None
+                text = error.get("message") if isinstance(error, dict) else None
+                catalog.errors[LISTS[str(method)][0]] = str(text or "error")
+            continue
         result = message.get("result") if isinstance(message, dict) else None
         if not isinstance(result, dict):
             continue
@@ -51,6 +66,7 @@ def rebuild_catalog(source: EventSource, stop: int | None = None) -> RecordedCat
                               if isinstance(item, dict))
         if not result.get("nextCursor"):
             catalog.lists[kind] = building[kind]  # a complete listing
+            catalog.errors.pop(kind, None)  # a later success wins
     for kind, items in building.items():
         catalog.lists.setdefault(kind, items)  # an unfinished one is better than none
     return catalog

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspector.record.recorded_catalog import RecordedCatalog, rebuild_catalog
 from inspector.record.store import EventSource
+from inspector.tui.controller import CATALOG_KINDS
 from inspector.tui.widgets.catalog import KINDS, Catalog
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_log import MessageLog
@@ -35,6 +36,7 @@ class ReplayMode:
         self.source = source
         self.title = title
         self._server_tab_ready: AwaitComplete | None = None
+        self.indexed = not hasattr(source, "index_async")  # the whole file is known
 
     @property
     def status(self) -> StatusBar:
@@ -54,6 +56,17 @@ class ReplayMode:
         self.app.run_worker(self.index(), group="replay-index", exclusive=True,
                             exit_on_error=False)
 
+    def _unknown(self, kind: str, label: str, catalog: RecordedCatalog,
+                 offered: Any) -> str | None:
+        """Why a kind has no list: never listed here - unless the server offers none."""
+        if catalog.recorded(kind):
+            return None
+        capability = dict(CATALOG_KINDS)[kind]
+        if isinstance(offered, dict) and capability not in offered:
+            return None  # the server has no such capability: "(none)" is the truth
+        more = " yet (indexing)" if not self.indexed else ""
+        return f"not recorded{more}: this session never listed {label.lower()}"
+
     async def index(self) -> None:
         """Index the rest of the file; the log grows as it goes."""
         source: Any = self.source
@@ -64,6 +77,7 @@ class ReplayMode:
                 self.status.extra = f"indexing {fraction:.0%}"
             log.source_grew()
             self.status.extra = ""
+        self.indexed = True
         from anyio import to_thread
 
         catalog = await to_thread.run_sync(rebuild_catalog, source)
@@ -78,9 +92,13 @@ class ReplayMode:
         self.apply_catalog(rebuild_catalog(self.source, stop))
 
     def apply_catalog(self, catalog: RecordedCatalog) -> None:
-        for kind, _ in KINDS:
-            self.app.query_one(Catalog).set_items(kind, catalog.lists.get(kind, []))
         init = catalog.initialize or {}
+        offered = init.get("capabilities") if catalog.initialize is not None else None
+        for kind, label in KINDS:
+            self.app.query_one(Catalog).set_items(
+                kind, catalog.lists.get(kind, []), catalog.errors.get(kind)
+                if kind not in catalog.lists else None,
+                unknown=self._unknown(kind, label, catalog, offered))
         info = init.get("serverInfo") or {}
         status = self.status
         if info:

@@ -74,6 +74,7 @@ class Catalog(Static):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.items: dict[str, list[dict[str, Any]]] = {kind: [] for kind, _ in KINDS}
+        self.unknown: dict[str, str | None] = {kind: None for kind, _ in KINDS}
 
     def compose(self) -> ComposeResult:
         with TabbedContent(id="catalog-tabs"):
@@ -81,8 +82,12 @@ class Catalog(Static):
                 with TabPane(label, id=f"tab-{kind}"):
                     yield OptionList(id=f"list-{kind}")
 
-    def set_items(self, kind: str, items: list[dict[str, Any]], error: str | None = None) -> None:
+    def set_items(self, kind: str, items: list[dict[str, Any]], error: str | None = None,
+                  unknown: str | None = None) -> None:
+        """``unknown``: why there is no list at all (a replay that never listed ``kind``);
+        shown instead of "(none)", and the tab shows "–" instead of a count."""
         self.items[kind] = items
+        self.unknown[kind] = unknown if not items else None
         options = self.query_one(f"#list-{kind}", OptionList)
         highlighted = options.highlighted
         options.clear_options()
@@ -90,7 +95,8 @@ class Catalog(Static):
             options.add_option(Option(Text(f"could not list: {one_line(error, 200)}",
                                            style="red"), disabled=True))
         elif not items:
-            options.add_option(Option(Text("(none)", style="dim"), disabled=True))
+            options.add_option(Option(Text(f"({unknown})" if unknown else "(none)",
+                                           style="dim"), disabled=True))
         else:
             options.add_options(Option(option_label(kind, item), id=f"{kind}:{i}")
                                 for i, item in enumerate(items))
@@ -99,7 +105,8 @@ class Catalog(Static):
         tabs = self.query_one(TabbedContent)
         label = dict(KINDS)[kind]
         tab = tabs.get_tab(f"tab-{kind}")
-        tab.label = f"{label} {len(items)}" if items else label  # type: ignore[assignment]
+        count = str(len(items)) if items else "–" if unknown else ""
+        tab.label = f"{label} {count}".rstrip()
 
     def action_tab(self, kind: str) -> None:
         self.query_one(TabbedContent).active = f"tab-{kind}"
