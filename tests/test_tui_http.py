@@ -98,6 +98,9 @@ async def test_authorization_needed_is_said_clearly() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: app.query_one(StatusBar).state == "failed")
             await wait_for(pilot, lambda: "authorization needed" in screenshot(app))
+            # the log is fed by a batcher on a timer: wait for the row, do not race it
+            await wait_for(pilot, lambda: any(raw.startswith("HTTP 401")
+                                              for _, _, raw in log_rows(app)))
             shot = screenshot(app)
             assert "could not connect" in shot
             assert "HTTP 401 Unauthorized: authorization needed" in shot
@@ -155,3 +158,36 @@ async def test_a_renewed_session_that_expires_at_once_is_not_renewed_again() -> 
                            in screen_text(app))
             assert expiring.sessions == 2  # the first renewed once; the renewal gave up
         assert len(server.posts("initialize")) == 2
+
+
+async def test_a_call_lost_to_an_expired_session_says_so_in_the_result_pane() -> None:
+    """The call that met the 404 failed; after the renewal the result pane still says so
+    (connecting / connected must not wipe it) and how to run it again."""
+    expiring = ExpiringSessions(after=10_000)
+    async with ScriptedServer(expiring) as server:
+        app = InspectorApp(Target(url=server.url))
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_tools(pilot)
+            first = app.controller.session if app.controller else None
+            await select_item(pilot, "tools", "echo")
+            assert "sess-1: one" in await call(pilot, app, {"text": "one"})
+            expiring.after = expiring.counts["sess-1"]  # the next request gets a 404
+            view = app.query_one(ResultView)
+            catalog = app.query_one(Catalog)
+            listed = catalog.items["tools"]
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: expiring.sessions == 2 and app.controller is not None
+                           and app.controller.session is not first
+                           and app.controller.connected, timeout=20)
+            # the new session's tools arrive after its Connected: both have been handled
+            await wait_for(pilot, lambda: catalog.items["tools"] is not listed, timeout=20)
+            assert view.outcome is not None, "the renewal wiped the failed call"
+            text = " ".join(plain(render_outcome(view.outcome)).split())
+            assert "tool echo" in text and "protocol error" in text
+            assert "session expired during this call" in text
+            assert "A new session has started: press ctrl+s to call again" in text
+            await wait_for(pilot, lambda: "session expired during this call"
+                           in screen_text(app))
+            await pilot.press("ctrl+s")  # and so it does
+            await wait_for(pilot, lambda: view.outcome is not None
+                           and "sess-2: one" in plain(render_outcome(view.outcome)), timeout=20)

@@ -15,17 +15,17 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, TabbedContent, TabPane
+from textual.widgets import DataTable, Footer, TabbedContent, TabPane
 
 from inspector.engine.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 from inspector.engine.responders import Responders
-from inspector.engine.session import Session
+from inspector.engine.session import ConnectionClosedError, Session
 from inspector.record.store import EventSource
 from inspector.target import Target
 from inspector.tui import messages
-from inspector.tui.calls import call_name, call_title, finish, perform
+from inspector.tui.calls import EXPIRED, RENEWED, call_name, call_title, finish, perform
 from inspector.tui.completions import attach_completions
-from inspector.tui.controller import SessionController
+from inspector.tui.controller import SessionController, session_expired
 from inspector.tui.interactive import SamplingRuleBar
 from inspector.tui.live_features import LiveFeatures
 from inspector.tui.replay_mode import ReplayMode
@@ -171,16 +171,28 @@ class InspectorApp(App[int]):
         status = self.query_one(StatusBar)
         status.state = "connecting"
         status.server = message.target
-        self.query_one(ResultView).show_text(
-            f"connecting to {message.target} (attempt {message.attempt})…", "yellow")
+        view = self.query_one(ResultView)
+        if message.renewal and view.outcome is not None:
+            return  # the last call's outcome (maybe failed by the expiry) stays in view
+        what = "the server's session expired: starting a new session" if message.renewal \
+            else f"connecting to {message.target}"
+        view.show_text(f"{what} (attempt {message.attempt})…", "yellow")
 
     def on_connected(self, message: messages.Connected) -> None:
         assert self.controller is not None and self.controller.session is not None
         session = self.controller.session
         self.status_feed.connected(session)
         self.live.attach(session, self.controller.client, self.bridge)
-        self.query_one(ResultView).show_text(
-            "connected; pick an item on the left (1-4 switch lists, g goes to the log)", "green")
+        view = self.query_one(ResultView)
+        if message.renewal and view.outcome is not None:
+            if view.outcome.note == EXPIRED:
+                view.outcome.note = RENEWED  # the call failed; now it can be made again
+                view.show(view.outcome)
+        else:
+            renewed = "a new session started (the server expired the old one); " \
+                if message.renewal else ""
+            view.show_text(f"connected; {renewed}pick an item on the left (1-4 switch lists, "
+                           "g goes to the log)", "green")
         self._refresh_server_pane()
 
     def on_connect_failed(self, message: messages.ConnectFailed) -> None:
@@ -261,6 +273,7 @@ class InspectorApp(App[int]):
         result_view.show_text(f"{title}: waiting for the server…", "yellow")
         started = monotonic()
         outcome = Outcome(title=title)
+        session = self.controller.session
         try:
             if kind == "tools" and action == "task":
                 await self._run_task(call_name(item), arguments or {})
@@ -276,6 +289,10 @@ class InspectorApp(App[int]):
                 self.execute(kind, item, arguments, "retry")
                 return
             outcome.error = exc.to_error()
+            if isinstance(exc, ConnectionClosedError) and session_expired(session):
+                # the controller renews the session; say so here, where the user looks
+                renewed = self.controller.connected and self.controller.session is not session
+                outcome.note = RENEWED if renewed else EXPIRED
         finish(outcome, started)
         result_view.show(outcome)
 
@@ -312,7 +329,7 @@ class InspectorApp(App[int]):
             focusable[0].focus()
         if pane == "inflight" and isinstance(widget, InFlightView) and widget.pending():
             widget.refresh_rows()
-            widget.query_one("#inflight-table").move_cursor(row=0)  # the oldest pending
+            widget.query_one("#inflight-table", DataTable).move_cursor(row=0)  # the oldest pending
 
     def action_roots(self) -> None:
         if self.bridge is None:

@@ -13,6 +13,11 @@ from inspector.tui.widgets.result_view import Outcome
 
 Progress = Callable[[float, float | None, str | None], None]
 
+EXPIRED = ("the server's session expired during this call (HTTP 404): it got no answer. "
+           "A new session is starting; then press ctrl+s to call again.")
+RENEWED = ("the server's session expired during this call (HTTP 404): it got no answer. "
+           "A new session has started: press ctrl+s to call again.")
+
 
 def call_name(item: dict[str, Any]) -> str:
     return str(item.get("name") or item.get("uri") or item.get("uriTemplate"))

@@ -77,7 +77,8 @@ class SessionController:
         self._loaded = False
         self._renewal = renewal
         stop = self._stop = anyio.Event()  # this connection's own: a reconnect makes another
-        self.app.post_message(messages.Connecting(self.target.describe(), self.attempt))
+        self.app.post_message(messages.Connecting(self.target.describe(), self.attempt,
+                                                  renewal))
         kwargs: dict[str, Any] = {}
         if self.protocol_version:
             kwargs["protocol_version"] = self.protocol_version
@@ -92,7 +93,7 @@ class SessionController:
             self.client = McpClient(session)
             async with session:
                 await session.initialize()
-                self.app.post_message(messages.Connected())
+                self.app.post_message(messages.Connected(renewal))
                 await self._load_catalog()
                 self._loaded = True
                 await stop.wait()
@@ -108,7 +109,7 @@ class SessionController:
         stop.set()
         if session is not self.session:  # an old session's goodbye is not news
             return
-        expired = bool(getattr(session.transport, "session_expired", False))
+        expired = session_expired(session)
         if expired and session.protocol_version is not None and \
                 (self._loaded or not self._renewal):
             self._renew = True
@@ -146,6 +147,11 @@ class SessionController:
             self.catalog[kind] = items
             self.app.post_message(messages.CatalogLoaded(kind, items, changed=True))
         return changed
+
+
+def session_expired(session: Session | None) -> bool:
+    """Whether the HTTP server ended ``session`` (404 to a request carrying its id)."""
+    return session is not None and bool(getattr(session.transport, "session_expired", False))
 
 
 def _describe(exc: BaseException) -> str:

@@ -10,14 +10,21 @@ from inspector.transports.base import ConnectionLost
 
 
 class Connecting(Message):
-    def __init__(self, target: str, attempt: int) -> None:
+    """A connection starts; ``renewal``: it replaces a session the server expired."""
+
+    def __init__(self, target: str, attempt: int, renewal: bool = False) -> None:
         super().__init__()
         self.target = target
         self.attempt = attempt
+        self.renewal = renewal
 
 
 class Connected(Message):
     """The handshake finished; server facts are on the session."""
+
+    def __init__(self, renewal: bool = False) -> None:
+        super().__init__()
+        self.renewal = renewal
 
 
 class ConnectFailed(Message):

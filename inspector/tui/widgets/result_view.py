@@ -39,6 +39,7 @@ class Outcome:
     output_schema: dict[str, Any] | None = None
     binaries: list[tuple[str, bytes]] = field(default_factory=list)  # (suggested name, bytes)
     links: list[str] = field(default_factory=list)
+    note: str = ""  # what happened around the call (e.g. the session expired meanwhile)
 
 
 def stack(*parts: RenderableType) -> Group:
@@ -129,6 +130,8 @@ def render_outcome(outcome: Outcome) -> RenderableType:
     header = Text.assemble((one_line(outcome.title, 80), "bold"), "  ",
                            (" · ".join(meta), "dim"))
     parts.append(header)
+    if outcome.note:
+        parts.append(safe_text(outcome.note, "bold yellow", multiline=True))
     if outcome.error is not None:
         err = outcome.error
         parts.append(Panel(stack(
