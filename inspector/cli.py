@@ -76,7 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"mcp-inspect {__version__}")
     add_connection_options(parser)
     parser.add_argument("--protocol-version", default=None,
-                        help="protocol version to offer (default: the newest, 2025-11-25)")
+                        help="protocol version to offer (default: the newest handshake "
+                        "version, 2025-11-25); 2026-07-28 opts in to the stateless protocol "
+                        "(no initialize, no session)")
     add_recording_options(parser)
     resp = parser.add_argument_group("answers to the server's requests")
     resp.add_argument("--root", action="append", default=[], metavar="PATH",

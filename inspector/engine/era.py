@@ -1,20 +1,45 @@
 """Protocol eras: the one seam where protocol-version handling lives.
 
 The handshake era (2024-11-05 .. 2025-11-25) opens a session with ``initialize``.
-The stateless era (2026-07-28) will carry version and capabilities in each
-request's ``_meta`` instead; it gets its own ``Era`` subclass when it is built.
+The stateless era (2026-07-28) has no handshake: each request carries version, client
+info and capabilities in ``params._meta``, ``server/discover`` (optional) tells what
+the server is, and a server that needs input answers ``input_required`` (multi
+round-trip requests) instead of sending requests of its own.
+
+An era answers four questions for the session: how to open (``open``), what to add to
+each request (``stamp``), what to do with a result before the caller sees it
+(``settle``: the MRTR retries), and which findings an inbound message earns
+(``findings``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector import __version__
+from inspector.engine import jsonrpc
+from inspector.engine.events import Finding
+from inspector.engine.jsonrpc import RpcError
+from inspector.engine.lint import INPUT_METHODS, MRTR_METHODS, check_stateless_inbound
+
+if TYPE_CHECKING:
+    from inspector.engine.session import Session
 
 LATEST_VERSION = "2025-11-25"
 HANDSHAKE_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 TOLERATED_VERSIONS = ("2024-10-07",)  # older drafts some servers still answer with
+STATELESS_VERSIONS = ("2026-07-28",)  # opt-in: --protocol-version 2026-07-28
+
+META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
+META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo"
+META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
+META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
+UNSUPPORTED_PROTOCOL_VERSION = -32022  # the 2026-07-28 error for a version it does not serve
+MAX_INPUT_ROUNDS = 10  # a server that asks forever must not keep us forever
+
+Resend = Callable[[dict[str, Any]], Awaitable[Any]]
 
 CLIENT_INFO: dict[str, Any] = {"name": "mcp-inspect", "title": "mcp-inspect",
                                "version": __version__}
@@ -29,10 +54,47 @@ class HandshakeEra:
     """initialize -> result -> notifications/initialized."""
 
     requested: str = LATEST_VERSION
+    stateless = False
 
     @property
     def supported(self) -> tuple[str, ...]:
         return HANDSHAKE_VERSIONS + TOLERATED_VERSIONS
+
+    async def open(self, session: Session) -> dict[str, Any]:
+        """initialize, check the version, notifications/initialized."""
+        params = self.initialize_params(session.declared_capabilities(), session.client_info)
+        try:
+            result = await session.request("initialize", params)
+        except RpcError as exc:
+            if exc.code == jsonrpc.INVALID_PARAMS and (hint := self.rejection_hint(exc.data)):
+                raise VersionError(f"the server refused protocol version "
+                                   f"{self.requested}: {hint}") from exc
+            raise
+        try:
+            version = self.accept(result)
+        except VersionError:
+            got = result.get("protocolVersion") if isinstance(result, dict) else None
+            session.note(f"unsupported protocol version {got!r}", severity="error")
+            raise
+        assert isinstance(result, dict)  # accept checked it
+        session.opened(version, result, result.get("serverInfo"))
+        await session.notify("notifications/initialized")
+        name = session.server_info.get("name", "?")
+        session.note(f"initialized: {name} {session.server_info.get('version', '')} "
+                     f"(protocol {version})")
+        return result
+
+    def stamp(self, params: dict[str, Any] | None,
+              capabilities: dict[str, Any], client_info: dict[str, Any]) -> dict[str, Any] | None:
+        return params
+
+    async def settle(self, session: Session, method: str, params: dict[str, Any] | None,
+                     result: Any, resend: Resend) -> Any:
+        return result
+
+    def findings(self, message: dict[str, Any], method: str | None,
+                 capabilities: dict[str, Any]) -> list[Finding]:
+        return []
 
     def initialize_params(self, capabilities: dict[str, Any],
                           client_info: dict[str, Any]) -> dict[str, Any]:
@@ -61,6 +123,138 @@ class HandshakeEra:
                      else "; none of them is one mcp-inspect speaks")
             return f"the server supports {', '.join(map(str, data['supported']))}{offer}"
         return ""
+
+
+@dataclass(frozen=True, slots=True)
+class StatelessEra:
+    """2026-07-28: no handshake; every request carries its own ``_meta`` envelope."""
+
+    requested: str = STATELESS_VERSIONS[0]
+    stateless = True
+
+    @property
+    def supported(self) -> tuple[str, ...]:
+        return STATELESS_VERSIONS
+
+    async def open(self, session: Session) -> dict[str, Any]:
+        """``server/discover`` (optional for servers) for server info and capabilities."""
+        session.transport.set_protocol_version(self.requested)  # headers from the first POST
+        try:
+            result = await session.request("server/discover")
+        except RpcError as exc:
+            if exc.code == jsonrpc.METHOD_NOT_FOUND:
+                session.opened(self.requested, {}, None)
+                session.note(f"stateless (protocol {self.requested}): the server does not offer "
+                             "server/discover; its capabilities are unknown", severity="warning")
+                return {}
+            raise self._refusal(exc) from exc
+        if not isinstance(result, dict):
+            raise VersionError(f"the server/discover result is not an object: {result!r:.200}")
+        versions = result.get("supportedVersions")
+        if isinstance(versions, list) and self.requested not in versions:
+            raise VersionError(f"the server supports {', '.join(map(str, versions))}, not "
+                               f"{self.requested}{_retry_hint(versions)}")
+        meta = result.get("_meta")
+        info = meta.get(META_SERVER_INFO) if isinstance(meta, dict) else None
+        session.opened(self.requested, result, info)
+        name = session.server_info.get("name", "?")
+        session.note(f"stateless: {name} {session.server_info.get('version', '')} "
+                     f"(protocol {self.requested}, no session)")
+        return result
+
+    def _refusal(self, exc: RpcError) -> Exception:
+        """A VersionError when the answer says the server does not serve this version."""
+        data = exc.data if isinstance(exc.data, dict) else {}
+        versions = data.get("supported")
+        if exc.code == UNSUPPORTED_PROTOCOL_VERSION and isinstance(versions, list):
+            return VersionError(f"the server refused protocol version {self.requested}: it "
+                                f"supports {', '.join(map(str, versions))}"
+                                f"{_retry_hint(versions)}")
+        if exc.code in (jsonrpc.INVALID_REQUEST, jsonrpc.INVALID_PARAMS,
+                        UNSUPPORTED_PROTOCOL_VERSION):
+            return VersionError(f"server/discover was refused ({exc.code}: {exc.message}); the "
+                                f"server may not speak the stateless protocol {self.requested}:"
+                                f" try without --protocol-version")
+        return exc
+
+    def stamp(self, params: dict[str, Any] | None,
+              capabilities: dict[str, Any], client_info: dict[str, Any]) -> dict[str, Any]:
+        """The request's params with the per-request envelope in ``_meta``."""
+        stamped = dict(params or {})
+        meta = stamped.get("_meta")
+        stamped["_meta"] = {**(meta if isinstance(meta, dict) else {}),
+                            META_PROTOCOL_VERSION: self.requested,
+                            META_CLIENT_INFO: client_info,
+                            META_CLIENT_CAPABILITIES: capabilities}
+        return stamped
+
+    async def settle(self, session: Session, method: str, params: dict[str, Any] | None,
+                     result: Any, resend: Resend) -> Any:
+        """Multi round-trip requests: answer ``inputRequests`` through the responders
+        and retry (a new id, the answers, the exact ``requestState``) until complete."""
+        for _ in range(MAX_INPUT_ROUNDS):
+            if not (isinstance(result, dict) and result.get("resultType") == "input_required"
+                    and method in MRTR_METHODS):
+                return result
+            requests = result.get("inputRequests")
+            asks = requests if isinstance(requests, dict) else {}
+            session.note(f"{method}: the server needs input "
+                         f"({', '.join(_ask_names(asks)) or 'none, retry only'}); "
+                         "answering and retrying")
+            retry = {k: v for k, v in (params or {}).items()
+                     if k not in ("inputResponses", "requestState")}
+            if asks:
+                retry["inputResponses"] = {key: await _answer(session, key, ask)
+                                           for key, ask in asks.items()}
+            if "requestState" in result:
+                retry["requestState"] = result["requestState"]
+            result = await resend(retry)
+        raise RpcError(jsonrpc.INTERNAL_ERROR, f"{method}: still input_required after "
+                       f"{MAX_INPUT_ROUNDS} rounds; gave up")
+
+    def findings(self, message: dict[str, Any], method: str | None,
+                 capabilities: dict[str, Any]) -> list[Finding]:
+        return check_stateless_inbound(message, method, capabilities)
+
+
+Era = HandshakeEra | StatelessEra
+
+
+def era_for(version: str) -> Era:
+    """The era that speaks ``version`` (the handshake era for every version it knows)."""
+    if version in STATELESS_VERSIONS:
+        return StatelessEra(version)
+    return HandshakeEra(version)
+
+
+def is_stateless(version: str | None) -> bool:
+    """True for a version of the stateless era (transports ask this, not the dates)."""
+    return version in STATELESS_VERSIONS
+
+
+async def _answer(session: Session, key: str, ask: Any) -> dict[str, Any]:
+    """One embedded request answered by the responder the session has for it."""
+    method = ask.get("method") if isinstance(ask, dict) else None
+    params = ask.get("params") if isinstance(ask, dict) else None
+    if method not in INPUT_METHODS:
+        raise RpcError(jsonrpc.INVALID_PARAMS, f"inputRequests[{key!r}]: cannot answer "
+                       f"{method!r:.60}")
+    try:
+        return await session.respond(str(method), params if isinstance(params, dict) else {})
+    except RpcError as exc:
+        if exc.code != jsonrpc.METHOD_NOT_FOUND:
+            raise
+        raise RpcError(exc.code, f"the server asked for {method} (inputRequests[{key!r}]) but "
+                       "the client declared no answer for it", exc.data) from exc
+
+
+def _ask_names(asks: dict[str, Any]) -> list[str]:
+    return [str(a.get("method")) if isinstance(a, dict) else "?" for a in asks.values()]
+
+
+def _retry_hint(versions: list[Any]) -> str:
+    ours = [v for v in versions if v in HANDSHAKE_VERSIONS]
+    return f"; retry with --protocol-version {ours[0]}" if ours else ""
 
 
 def supports_feature(version: str | None, since: str) -> bool:

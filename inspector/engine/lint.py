@@ -69,3 +69,90 @@ def check_message(message: Any) -> list[Finding]:
 
 def _valid_id(value: Any) -> bool:
     return isinstance(value, _VALID_ID_TYPES) and not isinstance(value, bool)
+
+
+# -- the stateless era (2026-07-28) ------------------------------------------------------
+
+MRTR_METHODS = frozenset({"tools/call", "prompts/get", "resources/read"})
+INPUT_METHODS = {"elicitation/create": "elicitation", "sampling/createMessage": "sampling",
+                 "roots/list": "roots"}  # method -> the client capability it needs
+SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId"
+_CHANGE_NOTIFICATIONS = frozenset({
+    "notifications/tools/list_changed", "notifications/prompts/list_changed",
+    "notifications/resources/list_changed", "notifications/resources/updated"})
+
+
+def check_stateless_inbound(message: dict[str, Any], method: str | None,
+                            capabilities: dict[str, Any]) -> list[Finding]:
+    """Findings for one message a server sent in answer to stateless requests.
+
+    ``method`` is the method of the request a response answers (None when unknown);
+    ``capabilities`` are the client capabilities that request declared."""
+    if "method" in message:
+        name = message.get("method")
+        if "id" in message:
+            return [Finding("stateless-server-request", f"a 2026-07-28 server must not send "
+                            f"requests ({name!r}); it asks with an input_required result "
+                            "(multi round-trip requests)", "error")]
+        meta = message.get("params", {}).get("_meta") if isinstance(
+            message.get("params"), dict) else None
+        if name in _CHANGE_NOTIFICATIONS and not (isinstance(meta, dict)
+                                                  and SUBSCRIPTION_ID_KEY in meta):
+            return [Finding("stateless-unsubscribed", f"{name} outside a subscriptions/listen "
+                            "stream (no subscriptionId in _meta)", "warning")]
+        return []
+    result = message.get("result")
+    if method is None or not isinstance(result, dict):
+        return []
+    found: list[Finding] = []
+    result_type = result.get("resultType")
+    if result_type is None:
+        found.append(Finding("result-type", "a 2026-07-28 result must carry resultType "
+                             "(read as \"complete\")", "warning"))
+    elif result_type == "input_required":
+        found.extend(_check_input_required(result, method, capabilities))
+    if method == "server/discover":
+        found.extend(_check_discover(result))
+    return found
+
+
+def _check_input_required(result: dict[str, Any], method: str,
+                          capabilities: dict[str, Any]) -> list[Finding]:
+    if method not in MRTR_METHODS:
+        return [Finding("input-required-method", f"input_required is not allowed on {method} "
+                        f"(only {', '.join(sorted(MRTR_METHODS))})", "error")]
+    requests = result.get("inputRequests")
+    if requests is None and "requestState" not in result:
+        return [Finding("input-required-empty", "input_required without inputRequests or "
+                        "requestState", "error")]
+    found: list[Finding] = []
+    if "requestState" in result and not isinstance(result["requestState"], str):
+        found.append(Finding("request-state-type", "requestState must be a string", "error"))
+    if requests is None:
+        return found
+    if not isinstance(requests, dict):
+        return [*found, Finding("input-requests-type", "inputRequests must be an object",
+                                "error")]
+    for key, request in requests.items():
+        name = request.get("method") if isinstance(request, dict) else None
+        if name not in INPUT_METHODS:
+            found.append(Finding("input-request-method", f"inputRequests[{key!r}]: "
+                                 f"{name!r:.60} is not elicitation/create, "
+                                 "sampling/createMessage or roots/list", "error"))
+        elif INPUT_METHODS[name] not in capabilities:
+            found.append(Finding("undeclared-capability", f"inputRequests[{key!r}]: {name} "
+                                 f"but the request did not declare {INPUT_METHODS[name]}",
+                                 "error"))
+    return found
+
+
+def _check_discover(result: dict[str, Any]) -> list[Finding]:
+    found: list[Finding] = []
+    versions = result.get("supportedVersions")
+    if not isinstance(versions, list) or not all(isinstance(v, str) for v in versions):
+        found.append(Finding("discover-versions", "server/discover: supportedVersions must be "
+                             "a list of strings", "error"))
+    if not isinstance(result.get("capabilities"), dict):
+        found.append(Finding("discover-capabilities", "server/discover: capabilities must be "
+                             "an object", "error"))
+    return found

@@ -1,4 +1,4 @@
-"""The MCP session: the wire (seq, lint, record, observe), the handshake, request
+"""The MCP session: the wire (seq, lint, record, observe), the opening (its era's), request
 correlation, timeouts reset by progress, cancellation and server-request dispatch.
 
 Every event reaches the recorder before anything acts on it (write-ahead), then
@@ -22,7 +22,7 @@ import anyio
 from anyio.abc import TaskGroup
 
 from inspector.engine import jsonrpc
-from inspector.engine.era import CLIENT_INFO, LATEST_VERSION, HandshakeEra, VersionError
+from inspector.engine.era import CLIENT_INFO, LATEST_VERSION, era_for
 from inspector.engine.events import Channel, Direction, Finding, WireEvent
 from inspector.engine.jsonrpc import RequestId, RpcError
 from inspector.engine.lint import check_message
@@ -109,7 +109,7 @@ class Session:
         self.timeout = timeout
         self.max_timeout = max(max_timeout, timeout)
         self.recorder = recorder
-        self.era = HandshakeEra(protocol_version)
+        self.era = era_for(protocol_version)
         self.extra_capabilities = capabilities or {}
         self.pending: dict[RequestId, PendingRequest] = {}
         self.server_info: dict[str, Any] = {}
@@ -162,34 +162,25 @@ class Session:
             await self.transport.close()
 
     async def initialize(self) -> dict[str, Any]:
-        """The handshake: initialize, check the version, notifications/initialized."""
-        capabilities = {**self.responders.capabilities(), **self.extra_capabilities}
-        params = self.era.initialize_params(capabilities, self.client_info)
-        try:
-            result = await self.request("initialize", params)
-        except RpcError as exc:
-            if exc.code == jsonrpc.INVALID_PARAMS and (hint := self.era.rejection_hint(exc.data)):
-                raise VersionError(f"the server refused protocol version "
-                                   f"{self.era.requested}: {hint}") from exc
-            raise
-        try:
-            self.protocol_version = self.era.accept(result)
-        except VersionError:
-            self.note(f"unsupported protocol version {result.get('protocolVersion')!r}",
-                      severity="error")
-            raise
-        assert isinstance(result, dict)  # era.accept checked it
+        """Open the session as the era says: the handshake, or ``server/discover``.
+
+        Raises ``VersionError`` when the server does not speak the requested version."""
+        return await self.era.open(self)
+
+    def opened(self, version: str, result: dict[str, Any], server_info: Any) -> None:
+        """The era's opening succeeded: keep what the server said about itself."""
+        self.protocol_version = version
         self.initialize_result = result
-        self.server_info = dict(result.get("serverInfo") or {})
-        self.server_capabilities = dict(result.get("capabilities") or {})
+        self.server_info = dict(server_info) if isinstance(server_info, dict) else {}
+        capabilities = result.get("capabilities")
+        self.server_capabilities = dict(capabilities) if isinstance(capabilities, dict) else {}
         instructions = result.get("instructions")
         self.instructions = instructions if isinstance(instructions, str) else None
-        self.transport.set_protocol_version(self.protocol_version)
-        await self.notify("notifications/initialized")
-        name = self.server_info.get("name", "?")
-        self.note(f"initialized: {name} {self.server_info.get('version', '')} "
-                  f"(protocol {self.protocol_version})")
-        return self.initialize_result
+        self.transport.set_protocol_version(version)
+
+    def declared_capabilities(self) -> dict[str, Any]:
+        """The client capabilities: what the responders can answer, plus extras."""
+        return {**self.responders.capabilities(), **self.extra_capabilities}
 
     # -- sending ---------------------------------------------------------------------
 
@@ -204,7 +195,25 @@ class Session:
     async def request(self, method: str, params: dict[str, Any] | None = None, *,
                       timeout: float | None = None, on_progress: ProgressCallback | None = None,
                       request_id: RequestId | None = None) -> Any:
-        """Send a request and wait for its result; raises ``RpcError`` subclasses."""
+        """Send a request and wait for its result; raises ``RpcError`` subclasses.
+
+        The era stamps the params (the stateless ``_meta`` envelope) and settles the
+        result (answering ``input_required`` and retrying)."""
+
+        async def resend(retry: dict[str, Any]) -> Any:
+            return await self._exchange(method, self._stamp(retry), timeout, on_progress, None)
+
+        result = await self._exchange(method, self._stamp(params), timeout, on_progress,
+                                      request_id)
+        return await self.era.settle(self, method, params, result, resend)
+
+    def _stamp(self, params: dict[str, Any] | None) -> dict[str, Any] | None:
+        return self.era.stamp(params, self.declared_capabilities(), self.client_info)
+
+    async def _exchange(self, method: str, params: dict[str, Any] | None,
+                        timeout: float | None, on_progress: ProgressCallback | None,
+                        request_id: RequestId | None) -> Any:
+        """One request on the wire and its response (one round trip)."""
         self._check_open()
         id_ = request_id if request_id is not None else self.next_id()
         pending = PendingRequest(id=id_, method=method, params=params, on_progress=on_progress)
@@ -341,11 +350,15 @@ class Session:
         found: list[Finding] = []
         for msg in items:
             if not jsonrpc.is_response(msg):
+                if isinstance(msg, dict):
+                    found.extend(self.era.findings(msg, None, self.declared_capabilities()))
                 continue
             id_ = msg.get("id")
             if id_ is None:
                 continue
             if id_ in self.pending:
+                found.extend(self.era.findings(msg, self.pending[id_].method,
+                                               self.declared_capabilities()))
                 if self.pending[id_].done.is_set():
                     found.append(Finding("late-response", "response after the request was "
                                          "given up on", "warning"))
@@ -429,6 +442,17 @@ class Session:
             except Exception:
                 log.exception("progress callback failed")
 
+    async def respond(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """The client's answer to a server's request (sent on its own, or embedded in an
+        ``input_required`` result); raises ``RpcError``."""
+        if method == "ping":
+            return {}
+        responder = self.responders.for_method(method)
+        if responder is None:
+            raise RpcError(jsonrpc.METHOD_NOT_FOUND, f"method not supported by the client: "
+                           f"{method}")
+        return await responder(params)
+
     async def _answer_server_request(self, message: dict[str, Any]) -> None:
         id_ = message.get("id")
         method = str(message.get("method"))
@@ -438,14 +462,7 @@ class Session:
         with anyio.CancelScope() as scope:
             self._server_request_scopes[id_] = scope
             try:
-                if method == "ping":
-                    reply = jsonrpc.response(id_, {})
-                elif (responder := self.responders.for_method(method)) is None:
-                    reply = jsonrpc.error_response(id_, jsonrpc.METHOD_NOT_FOUND,
-                                                   f"method not supported by the client: "
-                                                   f"{method}")
-                else:
-                    reply = jsonrpc.response(id_, await responder(params))
+                reply = jsonrpc.response(id_, await self.respond(method, params))
             except RpcError as exc:
                 reply = jsonrpc.error_response(id_, exc.code, exc.message, exc.data)
             except Exception as exc:

@@ -1,0 +1,65 @@
+"""An official-SDK (mcp 2.x MCPServer) server for the 2026-07-28 stateless era.
+
+Usage: python stateless_server.py [stdio|http|http-json]
+The SDK serves both eras: a first request carrying the 2026-07-28 ``_meta`` envelope
+opens a stateless connection (stdio), and a POST whose ``MCP-Protocol-Version`` header
+names 2026-07-28 is served as one self-contained exchange (HTTP). Over HTTP it binds
+127.0.0.1 on a free port and prints ``PORT <n>`` once listening.
+
+Tools: ``add``; ``greet``, which asks the user's name through a multi-round-trip
+elicitation (an ``input_required`` result, then the retry with ``inputResponses``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import sys
+from typing import Annotated
+
+from mcp.server.mcpserver import Elicit, MCPServer, Resolve
+from pydantic import BaseModel
+
+mcp = MCPServer("sdk-stateless-server", instructions="a stateless test server")
+
+
+class Name(BaseModel):
+    name: str
+
+
+def ask_name() -> Elicit[Name]:
+    return Elicit("What is your name?", Name)
+
+
+@mcp.tool()
+def add(a: int, b: int) -> int:
+    """Add two integers."""
+    return a + b
+
+
+@mcp.tool()
+def greet(who: Annotated[Name, Resolve(ask_name)]) -> str:
+    """Greet the user by the name they give when asked."""
+    return f"hello, {who.name}"
+
+
+def main() -> None:
+    mode = sys.argv[1] if len(sys.argv) > 1 else "stdio"
+    if mode == "stdio":
+        mcp.run("stdio")
+        return
+    import uvicorn
+
+    app = mcp.streamable_http_app(json_response=mode == "http-json")
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(128)  # connections queue from now on, before uvicorn takes over
+    print(f"PORT {sock.getsockname()[1]}", flush=True)
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))
+
+
+if __name__ == "__main__":
+    main()
