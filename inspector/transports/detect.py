@@ -124,7 +124,9 @@ class AutoHttpTransport(Transport):
             self._decided.set()
 
     def _on_first_response(self, status: int | None) -> bool:
-        if status in FALLBACK_STATUSES and self._tg is not None:
+        # a stateless (2026-07-28) request has no legacy HTTP+SSE form to fall back to
+        if status in FALLBACK_STATUSES and self._tg is not None \
+                and not self.streamable.stateless:
             self.fallback_status = status
             self._tg.start_soon(self._fall_back, status)
             return True

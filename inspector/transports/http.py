@@ -27,6 +27,11 @@ Failures that end the connection go to ``host.connection_lost``: connection
 refused, DNS, TLS, connect timeouts, and a 404 to a request that carried a session
 id (the session is gone: ``session_expired`` becomes True; starting a new session
 is the session's job).
+
+In the stateless era (2026-07-28, ``set_protocol_version`` before the first request)
+every POST is self-contained: ``MCP-Protocol-Version``, ``Mcp-Method`` and ``Mcp-Name``
+headers, no session id, no GET stream, no DELETE; a cancelled request's response
+stream is closed instead of posting ``notifications/cancelled``.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ import anyio
 import httpx
 from anyio.abc import TaskGroup
 
+from inspector.engine.era import is_stateless
 from inspector.engine.events import Channel, Direction, WireEvent
 from inspector.engine.jsonrpc import decode, make_event
 from inspector.transports.base import ConnectionLost, Transport, TransportError, TransportHost
@@ -56,6 +62,7 @@ from inspector.transports.httpwire import (
     http_in_event,
     http_out_event,
     read_capped,
+    routing_headers,
     sse_wire_event,
     system_note,
 )
@@ -106,6 +113,7 @@ class StreamableHttpTransport(Transport):
         self.open_get_stream = open_get_stream
         self.session_id: str | None = None
         self.protocol_version: str | None = None
+        self.stateless = False  # the 2026-07-28 era: no session, routing headers
         self.session_expired = False
         # Set by AutoHttpTransport: sees the first POST's status (None: no status) and
         # returns True to take over (fall back); the transport then reports nothing more.
@@ -131,6 +139,7 @@ class StreamableHttpTransport(Transport):
 
     def set_protocol_version(self, version: str) -> None:
         self.protocol_version = version
+        self.stateless = is_stateless(version)
 
     async def start(self, host: TransportHost, task_group: TaskGroup) -> None:
         self._url = check_url(self.url)
@@ -156,7 +165,16 @@ class StreamableHttpTransport(Transport):
         if method == "initialize":  # a new session: forget the old one
             self.session_id = None
             self.session_expired = False
+        if self.stateless and method == "notifications/cancelled":
+            # 2026-07-28 HTTP has no client notifications: a client cancels by closing
+            # the response stream
+            self._emit(system_note("cancel: closing the response stream (the stateless "
+                                   "protocol posts no notifications/cancelled)"))
+            self._stop_cancelled(message)
+            return
         headers = self._headers("POST")
+        if self.stateless:
+            headers.update(routing_headers(message))
         self._emit(http_out_event("POST", self._url, headers, request_id=rid))
         self._emit(make_event(Direction.OUT, Channel.BODY, raw, meta={"url": self.url},
                               message=message))
@@ -245,8 +263,11 @@ class StreamableHttpTransport(Transport):
         body = await self._emit_body(response, rid) if status >= 300 else b""
         if first and self._take_over(status):
             return
-        if message.get("method") == "initialize" and status < 300:
+        if message.get("method") == "initialize" and status < 300 and not self.stateless:
             self.session_id = response.headers.get("mcp-session-id") or self.session_id
+        if self.stateless and "mcp-session-id" in response.headers:
+            self._emit(system_note("the server sent Mcp-Session-Id to a stateless (2026-07-28) "
+                                   "request; ignored", "warning", request_id=rid))
         if status == 404 and "MCP-Session-Id" in headers:
             self._expire()
             return
@@ -310,6 +331,8 @@ class StreamableHttpTransport(Transport):
                 attempts = 0
 
     def _open_get_stream(self) -> None:
+        if self.stateless:
+            return  # no standing stream in 2026-07-28: subscriptions/listen instead
         if self.open_get_stream and not self._get_started and self._tg and not self._closed:
             self._get_started = True
             scope = anyio.CancelScope()
@@ -511,7 +534,7 @@ class StreamableHttpTransport(Transport):
         for scope in list(self._scopes):
             scope.cancel()
         if self._client is not None:
-            if self.session_id and not self.session_expired:
+            if self.session_id and not self.session_expired and not self.stateless:
                 await self._delete_session()
             await self._client.aclose()
         if not self._lost:

@@ -8,6 +8,7 @@ vocabulary is described in ``inspector.transports.http``.
 
 from __future__ import annotations
 
+import base64
 import importlib.util
 import re
 import sys
@@ -55,6 +56,34 @@ def check_url(url: str) -> httpx.URL:
 def origin(url: httpx.URL) -> tuple[str, str, int | None]:
     default = 443 if url.scheme == "https" else 80
     return url.scheme, url.host, url.port or default
+
+
+NAME_PARAMS = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+_HEADER_SAFE = re.compile(r"^[\x20-\x7E]*$")
+_B64_SENTINEL = re.compile(r"^=\?base64\?.*\?=$")
+
+
+def routing_headers(message: Any) -> dict[str, str]:
+    """The 2026-07-28 routing headers for a message: ``Mcp-Method``, and ``Mcp-Name`` for
+    the methods that name a tool, prompt or resource (servers route without the body)."""
+    if not isinstance(message, dict) or not isinstance(message.get("method"), str):
+        return {}
+    method: str = message["method"]
+    headers = {"Mcp-Method": method}
+    params = message.get("params")
+    key = NAME_PARAMS.get(method)
+    if key is not None and isinstance(params, dict) and isinstance(params.get(key), str):
+        headers["Mcp-Name"] = header_value(params[key])
+    return headers
+
+
+def header_value(value: str) -> str:
+    """``value`` as is when it survives an HTTP header, else ``=?base64?...?=`` (the spec's
+    encoding for names with non-ASCII, control characters or edge spaces)."""
+    if _HEADER_SAFE.fullmatch(value) and value == value.strip() \
+            and not _B64_SENTINEL.fullmatch(value):
+        return value
+    return f"=?base64?{base64.b64encode(value.encode('utf-8')).decode('ascii')}?="
 
 
 def content_type(response: httpx.Response) -> str:

@@ -6,7 +6,7 @@ opens a stateless connection (stdio), and a POST whose ``MCP-Protocol-Version`` 
 names 2026-07-28 is served as one self-contained exchange (HTTP). Over HTTP it binds
 127.0.0.1 on a free port and prints ``PORT <n>`` once listening.
 
-Tools: ``add``; ``greet``, which asks the user's name through a multi-round-trip
+Tools: ``add``; ``slow``; ``greet``, which asks the user's name through a multi-round-trip
 elicitation (an ``input_required`` result, then the retry with ``inputResponses``).
 """
 
@@ -35,6 +35,13 @@ def ask_name() -> Elicit[Name]:
 def add(a: int, b: int) -> int:
     """Add two integers."""
     return a + b
+
+
+@mcp.tool()
+async def slow(seconds: float) -> str:
+    """Sleep, then answer (for timeouts and cancellation)."""
+    await asyncio.sleep(seconds)
+    return "slept"
 
 
 @mcp.tool()

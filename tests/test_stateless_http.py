@@ -1,0 +1,164 @@
+"""The 2026-07-28 stateless era over Streamable HTTP and stdio, against the official SDK
+(``servers/stateless_server.py`` under uvicorn): routing headers on every POST, no
+session id, no GET stream, no DELETE, MRTR retries, cancel by closing the stream, and
+``--cli --protocol-version 2026-07-28`` run for real."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from servers.http_scripted import Conn, Request, ScriptedServer
+from servers.http_support import _read_port
+
+from inspector.engine.client import McpClient
+from inspector.engine.events import Channel, Direction, WireEvent
+from inspector.engine.responders import Responders
+from inspector.engine.session import RequestTimeoutError, Session
+from inspector.transports.detect import connect_http
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVER = Path(__file__).resolve().parent / "servers" / "stateless_server.py"
+STATELESS = "2026-07-28"
+
+
+@contextlib.contextmanager
+def stateless_server(mode: str) -> Iterator[str]:
+    """Run the stateless SDK server over HTTP; yields its endpoint URL."""
+    with tempfile.NamedTemporaryFile(prefix="stateless-", suffix=".log", delete=False) as log:
+        log_path = Path(log.name)
+    with log_path.open("wb") as err:
+        proc = subprocess.Popen([sys.executable, "-W", "ignore", str(SERVER), mode],
+                                stdout=subprocess.PIPE, stderr=err)
+    try:
+        yield f"http://127.0.0.1:{_read_port(proc, log_path, 30)}/mcp"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+        if proc.stdout is not None:
+            proc.stdout.close()
+        log_path.unlink(missing_ok=True)
+
+
+@pytest.fixture(scope="module", params=["http", "http-json"])
+def url(request: pytest.FixtureRequest) -> Iterator[str]:
+    with stateless_server(request.param) as endpoint:
+        yield endpoint
+
+
+def http_out(events: list[WireEvent]) -> list[dict[str, Any]]:
+    return [e.meta for e in events if e.channel is Channel.HTTP and e.direction is Direction.OUT]
+
+
+def codes(events: list[WireEvent]) -> set[str]:
+    return {f.code for e in events for f in e.findings}
+
+
+async def test_requests_carry_routing_headers_and_no_session(url: str) -> None:
+    async def answer(params: dict[str, Any]) -> dict[str, Any]:
+        return {"action": "accept", "content": {"name": "Grace"}}
+
+    events: list[WireEvent] = []
+    with anyio.fail_after(30):
+        async with Session(connect_http(url), protocol_version=STATELESS, timeout=20,
+                           responders=Responders(elicitation=answer)) as session:
+            session.add_observer(events.append)
+            await session.initialize()
+            client = McpClient(session)
+            tools = await client.list_tools()
+            added = await client.call_tool("add", {"a": 1, "b": 2})
+            greeted = await client.call_tool("greet")
+    assert {"add", "slow", "greet"} <= {t["name"] for t in tools}
+    assert added["structuredContent"] == {"result": 3}
+    assert greeted["structuredContent"] == {"result": "hello, Grace"}
+    assert session.server_info["name"] == "sdk-stateless-server"
+    out = http_out(events)
+    assert [m["method"] for m in out] == ["POST"] * 5  # no GET stream, no DELETE
+    posted = [(m["headers"]["Mcp-Method"], m["headers"].get("Mcp-Name")) for m in out]
+    assert posted == [("server/discover", None), ("tools/list", None), ("tools/call", "add"),
+                      ("tools/call", "greet"), ("tools/call", "greet")]
+    for meta in out:
+        assert meta["headers"]["MCP-Protocol-Version"] == STATELESS
+        assert "MCP-Session-Id" not in meta["headers"]
+    statuses = [e.meta.get("status") for e in events
+                if e.channel is Channel.HTTP and e.direction is Direction.IN]
+    assert statuses == [200] * 5
+    assert not codes(events), codes(events)
+
+
+async def test_a_timed_out_request_closes_its_stream_instead_of_posting_a_cancel(
+        url: str) -> None:
+    events: list[WireEvent] = []
+    with anyio.fail_after(30):
+        async with Session(connect_http(url), protocol_version=STATELESS,
+                           timeout=20) as session:
+            session.add_observer(events.append)
+            await session.initialize()
+            with pytest.raises(RequestTimeoutError):
+                await session.request("tools/call", {"name": "slow",
+                                                     "arguments": {"seconds": 5}}, timeout=0.5)
+            assert (await McpClient(session).call_tool("add", {"a": 2, "b": 2}))[
+                "structuredContent"] == {"result": 4}  # the session goes on
+    bodies = [e.message for e in events if e.channel is Channel.BODY
+              and e.direction is Direction.OUT]
+    assert not any(m.get("method") == "notifications/cancelled" for m in bodies)
+    assert any(b"closing the response stream" in e.raw for e in events)
+
+
+async def test_cli_over_http(url: str) -> None:
+    result = await cli("--cli", "--protocol-version", STATELESS, "--method", "tools/call",
+                       "--tool-name", "add", "--tool-arg", "a=40", "--tool-arg", "b=2", url)
+    assert result["structuredContent"] == {"result": 42}
+    listed = await cli("--cli", "--protocol-version", STATELESS, "--method", "tools/list", url)
+    assert {"add", "slow", "greet"} <= {t["name"] for t in listed["tools"]}
+    greeted = await cli("--cli", "--protocol-version", STATELESS, "--on-elicit",
+                        "accept-defaults", "--method", "tools/call", "--tool-name", "greet", url)
+    assert greeted["isError"] is False
+
+
+async def test_cli_over_stdio() -> None:
+    target = ["--", sys.executable, str(SERVER), "stdio"]
+    result = await cli("--cli", "--protocol-version", STATELESS, "--method", "tools/call",
+                       "--tool-name", "add", "--tool-arg", "a=40", "--tool-arg", "b=2", *target)
+    assert result["structuredContent"] == {"result": 42}
+    listed = await cli("--cli", "--protocol-version", STATELESS, "--method", "tools/list",
+                       *target)
+    assert {"add", "slow", "greet"} <= {t["name"] for t in listed["tools"]}
+    found = await cli("--cli", "--protocol-version", STATELESS, "--method", "initialize",
+                      *target)
+    assert found["supportedVersions"] == [STATELESS]  # server/discover stands in
+
+
+async def test_a_refused_stateless_post_does_not_fall_back_to_legacy_sse() -> None:
+    async def handler(req: Request, conn: Conn) -> None:
+        await conn.respond(404, "no such endpoint")
+
+    async with ScriptedServer(handler) as server:
+        with anyio.fail_after(30):
+            done = await anyio.run_process(
+                [sys.executable, "-m", "inspector", "--cli", "--protocol-version", STATELESS,
+                 "--method", "tools/list", server.url], check=False, cwd=ROOT)
+    assert done.returncode != 0
+    assert not server.gets()  # a legacy HTTP+SSE fallback would GET the endpoint
+    assert [r.headers["mcp-method"] for r in server.posts()] == ["server/discover"]
+    assert "404" in done.stderr.decode()
+
+
+async def cli(*args: str) -> Any:
+    with anyio.fail_after(60):
+        done = await anyio.run_process([sys.executable, "-m", "inspector", *args],
+                                       check=False, cwd=ROOT)
+    assert done.returncode == 0, done.stderr.decode()
+    return json.loads(done.stdout)
