@@ -340,3 +340,30 @@ def test_generic_scan_agrees_with_the_fast_path(store: EventStore) -> None:
         flt = LogFilter.parse(query)
         assert list(scan_matching(store, flt, 0, len(store))) == list(
             store.matching(flt, 0, len(store))), query
+
+
+def test_text_filter_folds_unicode_case_and_sees_through_json_escapes() -> None:
+    s = EventStore()
+    s.append(ev(IN, b'{"jsonrpc":"2.0","id":1,"result":{"text":"caf\\u00e9 STRASSE"}}'))
+    s.append(ev(IN, '{"jsonrpc":"2.0","id":2,"result":{"text":"CAFÉ straße"}}'.encode()))
+    s.append(ev(IN, b'{"jsonrpc":"2.0","id":3,"result":{"text":"cafe strase"}}'))
+    s.append(ev(IN, "ÉCHEC ΣΊΣΥΦΟΣ".encode(), channel=Channel.STDERR))
+    assert _view(s, "café") == [0, 1]  # escaped on the wire, or upper case
+    assert _view(s, "CAFÉ") == [0, 1]
+    assert _view(s, "straße") == [0, 1]  # casefold: ß is ss
+    assert _view(s, "cafe") == [2]  # é is not e
+    assert _view(s, "échec") == [3] and _view(s, "σίσυφος") == [3]
+    assert _view(s, '"text":"caf\\u00e9') == [0]  # typed as on the wire: the raw bytes
+    assert _view(s, "café kind:res") == [0, 1]
+
+
+def test_plain_scan_matching_agrees_with_the_store() -> None:
+    from inspector.record.store import scan_matching
+
+    s = EventStore()
+    s.extend(conversation())
+    s.append(ev(IN, b'{"jsonrpc":"2.0","method":"x","params":{"t":"\\u00c9t\\u00e9"}}'))
+    for query in ("ÉTÉ", "été", "ECHO", "echo hi", "dir:out", "nope", "\x1b[31m"):
+        flt = LogFilter.parse(query)
+        assert list(scan_matching(s, flt, 0, len(s))) == list(s.matching(flt, 0, len(s)))
+    assert list(scan_matching(s, LogFilter.parse("été"), 0, len(s))) == [len(s) - 1]

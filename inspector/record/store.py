@@ -27,6 +27,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from inspector.engine.events import Channel, Direction, Finding, Kind, WireEvent
 from inspector.engine.jsonrpc import decode
+from inspector.record.textmatch import term_pattern
 
 KINDS: tuple[Kind, ...] = tuple(Kind)
 DIRECTIONS: tuple[Direction, ...] = tuple(Direction)
@@ -401,8 +402,11 @@ class LogFilter:
 
     Language: ``method:tools/call`` (glob: ``method:tools/*``; a trailing ``/``
     matches the prefix), ``kind:error`` or ``kind:request,response``, ``dir:in|out|local``,
-    ``ch:stderr``, ``has:finding``; anything else is a case-insensitive substring of the
-    raw frame (``"two words"`` in quotes). Several values of one key are alternatives.
+    ``ch:stderr``, ``has:finding``; anything else is a substring of the frame in any case
+    (Unicode casefold), found in the raw bytes and in the decoded text alike: ``é`` finds
+    ``É`` and ``\u00e9`` on the wire (``"two words"`` in quotes; see ``textmatch``).
+    Several values of one key are alternatives. ``patterns`` holds one bytes regex per
+    term, to search raw frames (or a buffer of them) with.
     """
 
     terms: tuple[str, ...] = ()
@@ -461,8 +465,7 @@ class LogFilter:
                 findings = True
             else:  # "http://host" and other colons are plain text
                 terms.append(word)
-        patterns = tuple(re.compile(re.escape(t.encode("utf-8")), re.IGNORECASE)
-                         for t in terms)
+        patterns = tuple(term_pattern(t) for t in terms)
         return cls(tuple(terms), tuple(methods), frozenset(kinds), frozenset(dirs),
                    frozenset(chans), findings, tuple(problems), patterns)
 
@@ -487,7 +490,6 @@ def scan_matching(source: EventSource, flt: LogFilter, start: int, stop: int) ->
     per event whose columns match.
     """
     out = array("I")
-    terms = [t.lower().encode("utf-8") for t in flt.terms]
     for i in range(start, min(stop, len(source))):
         if flt.kinds and source.kind(i) not in flt.kinds:
             continue
@@ -501,9 +503,9 @@ def scan_matching(source: EventSource, flt: LogFilter, start: int, stop: int) ->
                 continue
         if flt.findings and not source.has_findings(i):
             continue
-        if terms:
-            raw = source.raw(i).lower()
-            if not all(t in raw for t in terms):
+        if flt.patterns:
+            raw = source.raw(i)
+            if not all(p.search(raw) for p in flt.patterns):
                 continue
         out.append(i)
     return out
