@@ -34,6 +34,8 @@ def test_paths_expand_home_and_directories_get_the_file_name(
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.chdir(tmp_path)
     assert default_target(source) == "~/s.jsonl"
+    (tmp_path / "s.jsonl").write_text("{}\n")  # replaying a file in the current directory
+    assert default_target(tmp_path / "s.jsonl") == "~/s-copy.jsonl"
     assert resolve_target("~/out.jsonl", source) == tmp_path / "out.jsonl"
     assert resolve_target("~", source) == tmp_path / "s.jsonl"  # a directory
     assert resolve_target("new/", source) == tmp_path / "new" / "s.jsonl"  # typed as one
@@ -113,7 +115,7 @@ async def test_replay_saves_the_replayed_file_and_asks_before_overwriting(
         await pilot.press("enter")
         await wait_for(pilot, lambda: "exists: save again to overwrite" in screen.problem)
         assert copy.read_text() == "old" and app.screen is screen
-        assert "overwrite" in screen_text(app).lower()  # on screen, not only in a field
+        await wait_for(pilot, lambda: "Overwrite (enter)" in screen_text(app))  # on screen
         await pilot.press("enter")
         await wait_for(pilot, lambda: copy.read_bytes() == recording.read_bytes())
         await wait_for(pilot, lambda: not isinstance(app.screen, SaveAsScreen))

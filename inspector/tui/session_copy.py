@@ -12,8 +12,19 @@ CHUNK = 1 << 20  # bytes copied per read: a 1 GB file never sits in memory
 
 
 def default_target(source: Path) -> str:
-    """The current directory, under the file's own name (shown with ~ for home)."""
-    return shorten(Path.cwd() / source.name)
+    """The current directory, under the file's own name (shown with ~ for home); when
+    that is the file itself (replaying a file in the current directory), "NAME-copy"."""
+    target = Path.cwd() / source.name
+    if target.exists() and _same(target, source):
+        target = target.with_name(f"{source.stem}-copy{source.suffix}")
+    return shorten(target)
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return a.samefile(b)
+    except OSError:
+        return False
 
 
 def shorten(path: Path) -> str:
@@ -47,11 +58,7 @@ def check_target(target: Path, source: Path) -> Problem | None:
     if not target.name:
         return Problem("unwritable", "give a file name")
     if target.exists():
-        try:
-            same = target.samefile(source)
-        except OSError:
-            same = False
-        if same:
+        if _same(target, source):
             return Problem("same", f"{shorten(target)} is the session file itself: "
                            "choose another path")
         if target.is_dir():

@@ -26,6 +26,7 @@ class SaveAsScreen(ModalScreen[Path | None]):
     SaveAsScreen #save-as-problem { height: auto; margin-top: 1; }
     SaveAsScreen Horizontal { height: auto; margin-top: 1; }
     SaveAsScreen Button { margin-right: 1; }
+    SaveAsScreen #save { width: 21; }  /* fits "Overwrite (enter)" too */
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
@@ -38,8 +39,9 @@ class SaveAsScreen(ModalScreen[Path | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text.assemble(("Save session as", "bold"), "  (copy of ",
-                                       safe_text(shorten(self.source)), ")"))
+            yield Static(Text("Save session as", style="bold"))
+            yield Static(Text.assemble("a copy of ", safe_text(shorten(self.source)),
+                                       style="dim"))
             if self.note:
                 yield Static(Text(self.note, style="dim"))
             yield Input(default_target(self.source), id="save-as-path",
