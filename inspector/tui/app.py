@@ -1,7 +1,9 @@
 """The inspector app: status bar, catalog, work pane, live log with detail.
 
-Screens stay thin: state lives in the engine (``SessionController``), widgets post
-messages up, and this class wires them together.
+The composition root: layout, bindings, commands and message routing. State lives in
+the engine (``SessionController``); widgets post messages up; the wiring with one job
+each lives beside it: ``replay_mode`` (an offline session), ``live_features`` (what a
+connected session attaches), ``status_feed``, ``calls``, ``completions``, ``save_as``.
 """
 
 from __future__ import annotations
