@@ -391,3 +391,35 @@ async def test_long_form_scrolls_to_its_last_field_inside_a_short_box() -> None:
             assert priority is not None
             await wait_for(pilot, lambda: priority.region.height > 0
                            and priority.region.bottom <= form.region.bottom)
+
+
+async def test_json_editor_says_where_the_json_breaks_while_typing() -> None:
+    app = FormApp(SCHEMA, initial={"name": "Ada", "age": 3})
+    with anyio.fail_after(30):
+        async with app.run_test(size=(100, 60)) as pilot:
+            form = app.query_one(SchemaForm)
+            await pilot.press("ctrl+j")
+            editor = form.query_one(JsonEditor)
+            status = editor.query_one(".json-status", Static)
+            await wait_for(pilot, lambda: form.json_mode and editor.valid is True)
+            assert text_of(status) == "✓ valid JSON"
+            area = editor.text_area
+            await focus(pilot, area)
+            area.move_cursor((2, 0))  # the start of the line after '  "name": "Ada",'
+            await pilot.press("backspace", "backspace")  # drop the comma and the newline
+            await wait_for(pilot, lambda: editor.valid is False)
+            assert text_of(status).startswith("✗ line 2, column ")
+            assert "delimiter" in text_of(status)
+            await pilot.press(",")
+            await wait_for(pilot, lambda: editor.valid is True)
+            assert text_of(status) == "✓ valid JSON"
+            # an error shown on send stays until the text changes, then goes
+            area.load_text("[1, 2")
+            await pilot.press("ctrl+s")
+            error = editor.query_one(".json-error", Static)
+            await wait_for(pilot, lambda: error.has_class("shown") and editor.valid is False)
+            await focus(pilot, area)
+            area.move_cursor((0, 5))
+            await pilot.press("]")
+            await wait_for(pilot, lambda: editor.valid is True and not error.has_class("shown"))
+            assert app.submitted == []  # invalid JSON was never sent

@@ -1,4 +1,10 @@
-"""A raw JSON editor: a TextArea (JSON highlighting when available) and an error line."""
+"""A raw JSON editor: a TextArea (JSON highlighting when available), a live validity line
+and an error line.
+
+Highlighting needs textual[syntax] (tree-sitter), which is not a dependency; instead the
+text is parsed a moment after each edit (debounced) and the line under the editor says
+"✓ valid JSON" or where the first error is ("✗ line 3, column 9: Expecting ',' …").
+"""
 
 from __future__ import annotations
 
@@ -6,11 +12,16 @@ import json
 from typing import Any
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.timer import Timer
 from textual.widgets import Static, TextArea
 
 from inspector.tui.safe_text import visible
+
+CHECK_AFTER = 0.3  # seconds of no typing before the text is parsed
+CHECK_LIMIT = 1 << 20  # characters; a longer text is parsed when sent, not while typed
 
 
 def _editor(text: str) -> TextArea:
@@ -23,20 +34,66 @@ def _editor(text: str) -> TextArea:
 class JsonEditor(Vertical):
     """Edit a JSON value as text; `parse()` says what is wrong instead of raising."""
 
+    # the lines under the editor are docked: the editor gets what is left of the height
     DEFAULT_CSS = """
     JsonEditor { height: auto; }
     JsonEditor > TextArea { height: auto; min-height: 6; max-height: 100%; }
-    JsonEditor > .json-error { color: $text-error; display: none; dock: bottom; height: auto; }
-    JsonEditor > .json-error.shown { display: block; }
+    JsonEditor > .json-lines { dock: bottom; height: auto; }
+    JsonEditor .json-status { height: auto; color: $text-muted; }
+    JsonEditor .json-status.-invalid { color: $text-warning; }
+    JsonEditor .json-error { color: $text-error; display: none; height: auto; }
+    JsonEditor .json-error.shown { display: block; }
     """
 
     def __init__(self, text: str = "", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._initial = text
+        self._check_timer: Timer | None = None
+        self._error_for: str | None = None  # the text the error line was about
+        self.valid: bool | None = None  # the last live check (None: not checked)
 
     def compose(self) -> ComposeResult:
         yield _editor(self._initial)
-        yield Static("", classes="json-error")
+        with Vertical(classes="json-lines"):
+            yield Static("", classes="json-status")
+            yield Static("", classes="json-error")
+
+    def on_mount(self) -> None:
+        self.check()
+
+    @on(TextArea.Changed)
+    def _edited(self, event: TextArea.Changed) -> None:
+        # parse when typing pauses, not on every key (a long text costs a few ms)
+        if self._check_timer is not None:
+            self._check_timer.stop()
+        self._check_timer = self.set_timer(CHECK_AFTER, self.check)
+
+    def check(self) -> None:
+        """Parse the text now and say whether it is valid JSON (and where it is not)."""
+        self._check_timer = None
+        if not self.is_mounted:
+            return
+        text = self.text
+        if self._error_for is not None and text != self._error_for:
+            self.show_error(None)  # it was about a text that has changed since
+        status = self.query_one(".json-status", Static)
+        if len(text) > CHECK_LIMIT:
+            self.valid = None
+            status.update(Text(f"{len(text):,} characters: checked when sent", style="dim"))
+            status.remove_class("-invalid")
+            return
+        try:
+            json.loads(text)
+        except json.JSONDecodeError as exc:
+            self.valid = False
+            status.update(Text(f"✗ line {exc.lineno}, column {exc.colno}: {visible(exc.msg)}"))
+        except (ValueError, RecursionError) as exc:
+            self.valid = False
+            status.update(Text(f"✗ {visible(str(exc))[:200]}"))
+        else:
+            self.valid = True
+            status.update(Text("✓ valid JSON"))
+        status.set_class(not self.valid, "-invalid")
 
     @property
     def text_area(self) -> TextArea:
@@ -55,6 +112,7 @@ class JsonEditor(Vertical):
         if self.is_mounted:
             self.text_area.load_text(text)
         self.show_error(None)
+        self.check()
 
     def parse(self) -> tuple[Any, str | None]:
         """(value, None) or (None, error message) for the current text."""
@@ -69,9 +127,11 @@ class JsonEditor(Vertical):
             return
         line = self.query_one(".json-error", Static)
         if message is None:
+            self._error_for = None
             line.update("")
             line.remove_class("shown")
             return
+        self._error_for = self.text
         lines = (f"✗ {visible(m)}" for m in (message, *more))
         line.update(Text("\n".join(lines), style="bold"))
         line.add_class("shown")
