@@ -287,7 +287,7 @@ class InspectorApp(App[int]):
         except RpcError as exc:
             if exc.code == URL_ELICITATION_REQUIRED and self.bridge is not None and \
                     action != "retry" and await self.bridge.complete_url_elicitations(exc):
-                self.notify("URL elicitation completed: calling again")
+                self.notify("calling again after the URL elicitation")
                 self.execute(kind, item, arguments, "retry")
                 return
             outcome.error = exc.to_error()
