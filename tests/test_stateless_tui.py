@@ -17,6 +17,7 @@ from inspector.engine.session import Session
 from inspector.target import target_from_words
 from inspector.transports.stdio import StdioTransport
 from inspector.tui.app import InspectorApp
+from inspector.tui.controller import CATALOG_KINDS
 from inspector.tui.interactive import InteractiveResponders
 from inspector.tui.screens.elicitation import ElicitationScreen
 from inspector.tui.widgets.schema_form import SchemaForm
@@ -54,10 +55,16 @@ async def test_the_app_connects_statelessly_and_loads_its_catalog() -> None:
     target = target_from_words([sys.executable, str(SERVER), "stdio"])
     app = InspectorApp(target, protocol_version="2026-07-28", timeout=30)
     async with app.run_test(size=(120, 45)) as pilot:
+        kinds = {kind for kind, _ in CATALOG_KINDS}
+        # every kind loaded (a CatalogLoaded handled after the test ends finds no Catalog),
+        # and the tools list followed by a subscriptions/listen stream
         await wait_for(pilot, lambda: app.controller is not None and app.controller.connected
-                       and {"add", "greet"} <= {t.get("name") for t in
-                                                app.controller.catalog.get("tools", [])})
-        session = app.controller.session if app.controller else None
+                       and set(app.controller.catalog) == kinds
+                       and "subscriptions/listen" in log_methods(app))
+        assert app.controller is not None
+        assert {"add", "greet"} <= {t.get("name") for t in app.controller.catalog["tools"]}
+        session = app.controller.session
         assert session is not None and session.protocol_version == "2026-07-28"
         methods = [m for m in log_methods(app) if m]
         assert "initialize" not in methods and methods[0] == "server/discover"
+        await pilot.pause()  # hygiene: the last CatalogLoaded handled before teardown

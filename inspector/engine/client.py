@@ -1,12 +1,22 @@
-"""Typed MCP calls on top of a session: lists (all pages), calls, reads, completions."""
+"""Typed MCP calls on top of a session: lists (all pages), calls, reads, completions.
+
+In the stateless era (2026-07-28) change notifications arrive only on a
+``subscriptions/listen`` stream: watching a list opens one (for every list the server
+says can change), and resource subscriptions re-open it with the new URI set.
+"""
 
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable
 from typing import Any
 
-from inspector.engine.session import ProgressCallback, Session
+import anyio
+
+from inspector.engine import jsonrpc
+from inspector.engine.jsonrpc import RequestId, RpcError
+from inspector.engine.session import ProgressCallback, RequestCancelledError, Session
 
 log = logging.getLogger(__name__)
 
@@ -17,6 +27,10 @@ LIST_KINDS = {"tools": ("tools/list", "tools"), "resources": ("resources/list", 
 LIST_CHANGED = {"notifications/tools/list_changed": ("tools",),
                 "notifications/resources/list_changed": ("resources", "resource_templates"),
                 "notifications/prompts/list_changed": ("prompts",)}
+LISTEN_FLAGS = {"tools": "toolsListChanged", "prompts": "promptsListChanged",
+                "resources": "resourcesListChanged"}  # capability -> subscription filter key
+LISTEN_RETRIES = 5  # listen streams that end without delivering anything, then give up
+LISTEN_RETRY_DELAY = 1.0
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
 
@@ -26,6 +40,9 @@ class McpClient:
     def __init__(self, session: Session) -> None:
         self.session = session
         self._list_watchers: dict[str, list[Callable[[list[dict[str, Any]]], Any]]] = {}
+        self._subscribed: list[str] = []  # stateless: resource URIs on the listen stream
+        self._listen_id: RequestId | None = None
+        self._listening = False
 
     async def list_all(self, kind: str) -> list[dict[str, Any]]:
         """Every item of a ``*/list`` method, following ``nextCursor`` page by page."""
@@ -76,10 +93,20 @@ class McpClient:
         return result
 
     async def subscribe(self, uri: str) -> dict[str, Any]:
+        if self.session.era.stateless:  # resourceSubscriptions on the listen stream
+            if uri not in self._subscribed:
+                self._subscribed.append(uri)
+            await self._relisten()
+            return {}
         result: dict[str, Any] = await self.session.request("resources/subscribe", {"uri": uri})
         return result
 
     async def unsubscribe(self, uri: str) -> dict[str, Any]:
+        if self.session.era.stateless:
+            if uri in self._subscribed:
+                self._subscribed.remove(uri)
+            await self._relisten()
+            return {}
         result: dict[str, Any] = await self.session.request("resources/unsubscribe",
                                                             {"uri": uri})
         return result
@@ -117,6 +144,8 @@ class McpClient:
             for method in LIST_CHANGED:
                 self.session.on_notification(method, self._make_relister(method))
         self._list_watchers.setdefault(kind, []).append(callback)
+        if self.session.era.stateless:
+            self._listen_soon()
 
     def _make_relister(self, method: str) -> Callable[[dict[str, Any]], None]:
         def on_changed(params: dict[str, Any]) -> None:
@@ -139,3 +168,90 @@ class McpClient:
                     await outcome
             except Exception:
                 log.exception("list watcher failed")
+
+    # -- subscriptions/listen (the stateless era) --------------------------------------
+
+    def listen_filter(self) -> dict[str, Any]:
+        """What the listen stream opts in to: every list the server says can change, and
+        the subscribed resources."""
+        caps = self.session.server_capabilities
+        wanted: dict[str, Any] = {}
+        for capability, key in LISTEN_FLAGS.items():
+            declared = caps.get(capability)
+            if isinstance(declared, dict) and declared.get("listChanged"):
+                wanted[key] = True
+        if self._subscribed:
+            wanted["resourceSubscriptions"] = list(self._subscribed)
+        return wanted
+
+    def _listen_soon(self) -> None:
+        if not self._listening:
+            self._listening = True
+            self.session.start_soon(self._listen_loop)
+
+    async def _relisten(self) -> None:
+        """Re-open the listen stream with the current filter (the old one is cancelled)."""
+        if self._listen_id is not None and await self.session.cancel(
+                self._listen_id, "re-listening with a new subscription filter"):
+            return  # the loop sees the cancellation and listens again at once
+        self._listen_soon()
+
+    async def _listen_loop(self) -> None:
+        """Hold one ``subscriptions/listen`` request open; its notifications reach the
+        watchers like any notification. A stream that ends is re-opened (there is no
+        replay), and the watched lists re-fetched; a server that keeps ending it
+        without delivering anything is given up on."""
+        quiet_ends = 0
+        try:
+            while self.session.lost is None and quiet_ends < LISTEN_RETRIES:
+                wanted = self.listen_filter()
+                if not wanted:
+                    return
+                self._listen_id = self.session.next_id()
+                delivered = _Counter(self.session)
+                try:
+                    await self.session.request("subscriptions/listen",
+                                               {"notifications": wanted},
+                                               timeout=math.inf, request_id=self._listen_id)
+                except RequestCancelledError:
+                    continue  # a new filter: listen again at once
+                except RpcError as exc:
+                    if self.session.lost is not None:
+                        return
+                    if exc.code == jsonrpc.METHOD_NOT_FOUND:
+                        self.session.note("the server does not serve subscriptions/listen: "
+                                          "lists will not update by themselves",
+                                          severity="warning")
+                        return
+                    self.session.note(f"subscriptions/listen failed: {exc.message}",
+                                      severity="warning")
+                finally:
+                    self._listen_id = None
+                    delivered.stop()
+                quiet_ends = 0 if delivered.count else quiet_ends + 1
+                await anyio.sleep(LISTEN_RETRY_DELAY * max(quiet_ends, 1))
+                for kind in list(self._list_watchers):  # what changed meanwhile is lost
+                    self.session.start_soon(self._relist, kind)
+            if quiet_ends >= LISTEN_RETRIES:
+                self.session.note(f"subscriptions/listen ended {quiet_ends} times without "
+                                  "delivering anything; not listening again",
+                                  severity="warning")
+        finally:
+            self._listening = False
+
+
+class _Counter:
+    """Counts the change notifications that arrive while a listen stream is open."""
+
+    def __init__(self, session: Session) -> None:
+        self.count = 0
+        self._session = session
+        self._methods = [*LIST_CHANGED, "notifications/resources/updated"]
+        for method in self._methods:
+            session.on_notification(method, self._seen)
+
+    def _seen(self, params: dict[str, Any]) -> None:
+        self.count += 1
+
+    def stop(self) -> None:
+        self._session.off_notification(self._seen)

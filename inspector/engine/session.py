@@ -297,6 +297,12 @@ class Session:
     def on_notification(self, method: str, callback: NotificationCallback) -> None:
         self._notification_callbacks.setdefault(method, []).append(callback)
 
+    def off_notification(self, callback: NotificationCallback) -> None:
+        """Remove ``callback`` from every method it was registered for."""
+        for callbacks in self._notification_callbacks.values():
+            while callback in callbacks:
+                callbacks.remove(callback)
+
     def on_lost(self, callback: Callable[[ConnectionLost], None]) -> None:
         self._lost_callbacks.append(callback)
 

@@ -7,7 +7,9 @@ names 2026-07-28 is served as one self-contained exchange (HTTP). Over HTTP it b
 127.0.0.1 on a free port and prints ``PORT <n>`` once listening.
 
 Tools: ``add``; ``slow``; ``greet``, which asks the user's name through a multi-round-trip
-elicitation (an ``input_required`` result, then the retry with ``inputResponses``).
+elicitation (an ``input_required`` result, then the retry with ``inputResponses``);
+``grow`` and ``touch``, which announce a new tool and an updated ``note://greeting`` on
+``subscriptions/listen`` streams.
 """
 
 from __future__ import annotations
@@ -17,10 +19,11 @@ import socket
 import sys
 from typing import Annotated
 
-from mcp.server.mcpserver import Elicit, MCPServer, Resolve
+from mcp.server.mcpserver import Context, Elicit, MCPServer, Resolve
 from pydantic import BaseModel
 
 mcp = MCPServer("sdk-stateless-server", instructions="a stateless test server")
+NOTE = {"text": "hello"}
 
 
 class Name(BaseModel):
@@ -48,6 +51,28 @@ async def slow(seconds: float) -> str:
 def greet(who: Annotated[Name, Resolve(ask_name)]) -> str:
     """Greet the user by the name they give when asked."""
     return f"hello, {who.name}"
+
+
+@mcp.tool()
+async def grow(name: str, ctx: Context) -> str:  # type: ignore[type-arg]
+    """Add a tool called ``name`` and announce it (on subscriptions/listen streams)."""
+    mcp.add_tool(lambda: name, name=name, description="added at run time")
+    await ctx.notify_tools_changed()
+    return f"added {name}"
+
+
+@mcp.resource("note://greeting")
+def greeting() -> str:
+    """A note that ``touch`` rewrites."""
+    return NOTE["text"]
+
+
+@mcp.tool()
+async def touch(text: str, ctx: Context) -> str:  # type: ignore[type-arg]
+    """Rewrite note://greeting and announce the update to its subscribers."""
+    NOTE["text"] = text
+    await ctx.notify_resource_updated("note://greeting")
+    return "touched"
 
 
 def main() -> None:
