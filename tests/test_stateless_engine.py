@@ -60,7 +60,7 @@ async def test_sdk_stdio_discover_then_requests_carry_the_envelope() -> None:
     assert session.server_info["name"] == "sdk-stateless-server"
     assert session.instructions == "a stateless test server"
     assert "tools" in session.server_capabilities
-    assert {"add", "greet", "slow", "grow", "touch"} == {t["name"] for t in tools}
+    assert {"add", "greet", "slow", "grow", "touch", "chatty"} == {t["name"] for t in tools}
     assert called["structuredContent"] == {"result": 42}
     out = sent(events)
     assert [m["method"] for m in out] == ["server/discover", "tools/list", "tools/call"]
@@ -70,6 +70,26 @@ async def test_sdk_stdio_discover_then_requests_carry_the_envelope() -> None:
         assert meta[META_CLIENT_INFO]["name"] == "mcp-inspect"
         assert meta[META_CLIENT_CAPABILITIES] == {}
     assert not codes(events) - {"batch"}, codes(events)  # the SDK answers cleanly
+
+
+async def test_sdk_logs_only_when_the_request_carries_a_log_level() -> None:
+    with anyio.fail_after(30):
+        async with sdk_session() as session:
+            events = collect(session)
+            await session.initialize()
+            client = McpClient(session)
+            await client.call_tool("chatty")  # stdio keeps order: a log would be in by now
+            quiet = [e for e in events if isinstance(e.message, dict)
+                     and e.message.get("method") == "notifications/message"]
+            assert await client.set_logging_level("info") == {}  # nothing sent
+            await client.call_tool("chatty")
+    logs = [e.message for e in events if isinstance(e.message, dict)
+            and e.message.get("method") == "notifications/message"]
+    assert quiet == []
+    assert [m["params"]["data"] for m in logs] == ["chatty says hi"]
+    out = sent(events)
+    assert "logging/setLevel" not in [m["method"] for m in out]
+    assert out[-1]["params"]["_meta"]["io.modelcontextprotocol/logLevel"] == "info"
 
 
 async def elicit_with(action: str) -> tuple[dict[str, Any], list[WireEvent], list[Any]]:

@@ -128,6 +128,9 @@ class McpClient:
         return result
 
     async def set_logging_level(self, level: str) -> dict[str, Any]:
+        if self.session.era.stateless:  # no logging/setLevel: the level rides each request
+            self.session.log_level = level
+            return {}
         result: dict[str, Any] = await self.session.request("logging/setLevel",
                                                             {"level": level})
         return result

@@ -36,6 +36,7 @@ META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
 META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo"
 META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
 META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
+META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"  # per-request, replaces logging/setLevel
 UNSUPPORTED_PROTOCOL_VERSION = -32022  # the 2026-07-28 error for a version it does not serve
 MAX_INPUT_ROUNDS = 10  # a server that asks forever must not keep us forever
 
@@ -84,8 +85,9 @@ class HandshakeEra:
                      f"(protocol {version})")
         return result
 
-    def stamp(self, params: dict[str, Any] | None,
-              capabilities: dict[str, Any], client_info: dict[str, Any]) -> dict[str, Any] | None:
+    def stamp(self, params: dict[str, Any] | None, capabilities: dict[str, Any],
+              client_info: dict[str, Any], log_level: str | None = None,
+              ) -> dict[str, Any] | None:
         return params
 
     async def settle(self, session: Session, method: str, params: dict[str, Any] | None,
@@ -177,15 +179,19 @@ class StatelessEra:
                                 f" try without --protocol-version")
         return exc
 
-    def stamp(self, params: dict[str, Any] | None,
-              capabilities: dict[str, Any], client_info: dict[str, Any]) -> dict[str, Any]:
-        """The request's params with the per-request envelope in ``_meta``."""
+    def stamp(self, params: dict[str, Any] | None, capabilities: dict[str, Any],
+              client_info: dict[str, Any], log_level: str | None = None) -> dict[str, Any]:
+        """The request's params with the per-request envelope in ``_meta`` (and the log
+        level, without which a 2026-07-28 server sends no log messages)."""
         stamped = dict(params or {})
         meta = stamped.get("_meta")
-        stamped["_meta"] = {**(meta if isinstance(meta, dict) else {}),
-                            META_PROTOCOL_VERSION: self.requested,
-                            META_CLIENT_INFO: client_info,
-                            META_CLIENT_CAPABILITIES: capabilities}
+        envelope = {**(meta if isinstance(meta, dict) else {}),
+                    META_PROTOCOL_VERSION: self.requested,
+                    META_CLIENT_INFO: client_info,
+                    META_CLIENT_CAPABILITIES: capabilities}
+        if log_level is not None:
+            envelope[META_LOG_LEVEL] = log_level
+        stamped["_meta"] = envelope
         return stamped
 
     async def settle(self, session: Session, method: str, params: dict[str, Any] | None,

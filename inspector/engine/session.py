@@ -117,6 +117,7 @@ class Session:
         self.protocol_version: str | None = None
         self.instructions: str | None = None
         self.initialize_result: dict[str, Any] | None = None
+        self.log_level: str | None = None  # stateless: sent with each request (logLevel)
         self.lost: ConnectionLost | None = None
         self._seq = sequence if sequence is not None else itertools.count(1)
         self._ids = itertools.count(1)
@@ -208,7 +209,8 @@ class Session:
         return await self.era.settle(self, method, params, result, resend)
 
     def _stamp(self, params: dict[str, Any] | None) -> dict[str, Any] | None:
-        return self.era.stamp(params, self.declared_capabilities(), self.client_info)
+        return self.era.stamp(params, self.declared_capabilities(), self.client_info,
+                              self.log_level)
 
     async def _exchange(self, method: str, params: dict[str, Any] | None,
                         timeout: float | None, on_progress: ProgressCallback | None,

@@ -6,10 +6,10 @@ opens a stateless connection (stdio), and a POST whose ``MCP-Protocol-Version`` 
 names 2026-07-28 is served as one self-contained exchange (HTTP). Over HTTP it binds
 127.0.0.1 on a free port and prints ``PORT <n>`` once listening.
 
-Tools: ``add``; ``slow``; ``greet``, which asks the user's name through a multi-round-trip
-elicitation (an ``input_required`` result, then the retry with ``inputResponses``);
-``grow`` and ``touch``, which announce a new tool and an updated ``note://greeting`` on
-``subscriptions/listen`` streams.
+Tools: ``add``; ``slow``; ``chatty`` (logs at info); ``greet``, which asks the user's
+name through a multi-round-trip elicitation (an ``input_required`` result, then the
+retry with ``inputResponses``); ``grow`` and ``touch``, which announce a new tool and an
+updated ``note://greeting`` on ``subscriptions/listen`` streams.
 """
 
 from __future__ import annotations
@@ -51,6 +51,13 @@ async def slow(seconds: float) -> str:
 def greet(who: Annotated[Name, Resolve(ask_name)]) -> str:
     """Greet the user by the name they give when asked."""
     return f"hello, {who.name}"
+
+
+@mcp.tool()
+async def chatty(ctx: Context) -> str:  # type: ignore[type-arg]
+    """Log one info message, then answer (sent only if the request asks for logs)."""
+    await ctx.info("chatty says hi")
+    return "said hi"
 
 
 @mcp.tool()
