@@ -6,6 +6,7 @@ import subprocess
 import sys
 import tracemalloc
 from array import array
+from pathlib import Path
 
 import pytest
 
@@ -367,3 +368,28 @@ def test_plain_scan_matching_agrees_with_the_store() -> None:
         flt = LogFilter.parse(query)
         assert list(scan_matching(s, flt, 0, len(s))) == list(s.matching(flt, 0, len(s)))
     assert list(scan_matching(s, LogFilter.parse("été"), 0, len(s))) == [len(s) - 1]
+
+
+def test_a_session_file_finds_what_the_live_store_finds(tmp_path: Path) -> None:
+    """The frame sits JSON-escaped in a session line (\\u00e9 becomes \\\\u00e9): the
+    file's search over its lines must still find escaped characters."""
+    from inspector.record.format import SessionHeader, encode_event
+    from inspector.record.indexed import IndexedSessionFile
+
+    frames = [b'{"jsonrpc":"2.0","id":1,"result":{"t":"caf\\u00e9 http:\\/\\/x"}}',
+              '{"jsonrpc":"2.0","id":2,"result":{"t":"CAFÉ straße http://x"}}'.encode(),
+              b'{"jsonrpc":"2.0","id":3,"result":{"t":"cafe \\ud83d\\ude00"}}']
+    path = tmp_path / "s.jsonl"
+    with path.open("wb") as out:
+        out.write(SessionHeader({"kind": "test"}).to_line())
+        for n, raw in enumerate(frames, 1):
+            out.write(encode_event(ev(IN, raw, channel=Channel.STDOUT, seq=n)) + b"\n")
+    store = EventStore()
+    store.extend(ev(IN, raw, channel=Channel.STDOUT, seq=n) for n, raw in enumerate(frames, 1))
+    with IndexedSessionFile(path) as source:
+        source.index_all()
+        for query, expected in (("café", [0, 1]), ("http://x", [0, 1]), ("😀", [2]),
+                                ("STRASSE", [1]), ("cafe", [2])):
+            flt = LogFilter.parse(query)
+            assert list(source.matching(flt, 0, len(source))) == expected, query
+            assert list(store.matching(flt, 0, len(store))) == expected, query

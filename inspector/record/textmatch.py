@@ -9,6 +9,7 @@ text, where each character of the text may sit on the wire as UTF-8, as a JSON
 with one regex search over the raw buffer (no decoding, no copy): as fast as the ASCII
 ``re.IGNORECASE`` search it replaces.
 
+An escape's backslash may also be doubled (how a session file stores a frame's escapes).
 Limits: a term with many multi-character folds in it (``ss`` = ``ß``, ``fi`` = ``ﬁ`` ...)
 keeps only ``MAX_BRANCHES`` of those alternatives (fewer if the regex grows too big); an escaped
 backslash followed by ``u00e9`` (the text ``\\u00e9``, not ``é``) is matched as ``é``.
@@ -22,8 +23,11 @@ from functools import cache, lru_cache
 MAX_BRANCHES = 4  # multi-character folds given their own branch (the regex doubles each)
 MAX_PATTERN = 20_000  # bytes of regex; past it, fewer branches (a long term of "ss"…)
 _NEVER = b"(?!)"
-_SHORT = {'"': b'\\\\"', "\\": b"\\\\\\\\", "/": b"\\\\/", "\b": b"\\\\b", "\f": b"\\\\f",
-          "\n": b"\\\\n", "\r": b"\\\\r", "\t": b"\\\\t"}
+# An escape's backslash may come doubled: a session file stores the raw frame as a JSON
+# string, so the frame's \u00e9 is \\u00e9 there (and the file's search finds it too).
+_BS = b"\\\\\\\\?"
+_SHORT = {'"': _BS + b'"', "\\": _BS + b"\\\\", "/": _BS + b"/", "\b": _BS + b"b",
+          "\f": _BS + b"f", "\n": _BS + b"n", "\r": _BS + b"r", "\t": _BS + b"t"}
 # Where characters whose casefold differs from themselves live (Unicode 15: checked
 # against a full scan by the tests): a scan of these is ~30x quicker than of all.
 _CASED_BLOCKS = ((0x0000, 0x0590), (0x10A0, 0x1100), (0x13A0, 0x1400), (0x1C80, 0x1CC0),
@@ -61,9 +65,9 @@ def _escape(char: str) -> bytes:
     """The JSON ``\\u`` escape of one character, any hex case."""
     code = ord(char)
     if code < 0x10000:
-        return b"\\\\u" + _hex(code)
+        return _BS + b"u" + _hex(code)
     code -= 0x10000
-    return b"\\\\u" + _hex(0xD800 + (code >> 10)) + b"\\\\u" + _hex(0xDC00 + (code & 0x3FF))
+    return _BS + b"u" + _hex(0xD800 + (code >> 10)) + _BS + b"u" + _hex(0xDC00 + (code & 0x3FF))
 
 
 def _forms(chars: list[str]) -> list[bytes]:
