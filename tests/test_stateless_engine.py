@@ -60,7 +60,8 @@ async def test_sdk_stdio_discover_then_requests_carry_the_envelope() -> None:
     assert session.server_info["name"] == "sdk-stateless-server"
     assert session.instructions == "a stateless test server"
     assert "tools" in session.server_capabilities
-    assert {"add", "greet", "slow", "grow", "touch", "chatty"} == {t["name"] for t in tools}
+    assert {"add", "greet", "slow", "grow", "touch", "chatty", "where"} == {
+        t["name"] for t in tools}
     assert called["structuredContent"] == {"result": 42}
     out = sent(events)
     assert [m["method"] for m in out] == ["server/discover", "tools/list", "tools/call"]
@@ -228,7 +229,9 @@ async def test_wrong_stateless_answers_earn_findings() -> None:
                 await answer_discover(server, {"capabilities": {}, "supportedVersions": "x"})
                 listed = await server.receive()
                 await server.send(jsonrpc.response(listed["id"], {
-                    "resultType": "input_required", "inputRequests": {}}))
+                    "resultType": "input_required", "inputRequests": {},
+                    "tools": [{"name": "t", "inputSchema": {"type": "object", "properties": {
+                        "f": {"type": "number", "x-mcp-header": "F"}}}}]}))
                 called = await server.receive()
                 await server.send({"jsonrpc": "2.0", "id": "s1", "method": "roots/list"})
                 await server.send({"jsonrpc": "2.0",
@@ -245,7 +248,7 @@ async def test_wrong_stateless_answers_earn_findings() -> None:
     found = codes(events)
     assert {"discover-versions", "result-type", "input-required-method",
             "stateless-server-request", "stateless-unsubscribed",
-            "undeclared-capability", "input-request-method"} <= found, found
+            "undeclared-capability", "input-request-method", "x-mcp-header"} <= found, found
     assert isinstance(value, jsonrpc.RpcError)  # nothing can answer sampling: a clear error
     assert "sampling/createMessage" in value.message
 

@@ -98,6 +98,42 @@ async def test_requests_carry_routing_headers_and_no_session(url: str) -> None:
     assert not codes(events), codes(events)
 
 
+async def test_tool_arguments_are_mirrored_into_mcp_param_headers(url: str) -> None:
+    events: list[WireEvent] = []
+    with anyio.fail_after(30):
+        async with Session(connect_http(url), protocol_version=STATELESS,
+                           timeout=20) as session:
+            session.add_observer(events.append)
+            await session.initialize()
+            client = McpClient(session)
+            # not listed yet: the server answers HeaderMismatch, the client re-lists, retries
+            first = await client.call_tool("where", {"region": "us-west1"})
+            second = await client.call_tool("where", {"region": " Zürich", "limit": 3})
+    assert first["structuredContent"] == {"result": "us-west1 (limit 10)"}
+    assert second["structuredContent"] == {"result": " Zürich (limit 3)"}
+    calls = [m["headers"] for m in http_out(events) if m["headers"].get("Mcp-Name") == "where"]
+    assert len(calls) == 3  # refused, retried after tools/list, second call
+    assert not any(k.startswith("Mcp-Param-") for k in calls[0])
+    assert calls[1]["Mcp-Param-Region"] == "us-west1" and "Mcp-Param-Limit" not in calls[1]
+    assert calls[2]["Mcp-Param-Region"] == "=?base64?IFrDvHJpY2g=?="  # edge space, non-ASCII
+    assert calls[2]["Mcp-Param-Limit"] == "3"
+
+
+def test_invalid_x_mcp_header_annotations_reject_the_tool() -> None:
+    transport = connect_http("http://127.0.0.1:1/mcp")
+    good = {"name": "good", "inputSchema": {"type": "object", "properties": {
+        "r": {"type": "string", "x-mcp-header": "R"}}}}
+    bad = {"name": "bad", "inputSchema": {"type": "object", "properties": {
+        "n": {"type": "number", "x-mcp-header": "N"},
+        "xs": {"type": "array", "items": {"type": "string", "x-mcp-header": "X"}},
+        "a": {"type": "string", "x-mcp-header": "Dup"},
+        "b": {"type": "string", "x-mcp-header": "dup"},
+        "c": {"type": "string", "x-mcp-header": "bad name"}}}}
+    rejected = transport.learn_tools([good, bad])  # type: ignore[attr-defined]
+    assert set(rejected) == {"bad"}
+    assert len(rejected["bad"]) == 4, rejected
+
+
 async def test_a_timed_out_request_closes_its_stream_instead_of_posting_a_cancel(
         url: str) -> None:
     events: list[WireEvent] = []

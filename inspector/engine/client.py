@@ -31,6 +31,7 @@ LISTEN_FLAGS = {"tools": "toolsListChanged", "prompts": "promptsListChanged",
                 "resources": "resourcesListChanged"}  # capability -> subscription filter key
 LISTEN_RETRIES = 5  # listen streams that end without delivering anything, then give up
 LISTEN_RETRY_DELAY = 1.0
+HEADER_MISMATCH = -32020  # 2026-07-28 HTTP: the headers do not match the body
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
 
@@ -63,7 +64,21 @@ class McpClient:
                                   "stopped paging", severity="warning")
                 break
             seen.add(cursor)
+        if kind == "tools" and self.session.era.stateless:
+            items = self._drop_invalid_header_tools(items)
         return items
+
+    def _drop_invalid_header_tools(self, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Over HTTP, tools with invalid x-mcp-header annotations must not be offered (the
+        wire log and its findings still show them); valid annotations become headers."""
+        learn = getattr(self.session.transport, "learn_tools", None)
+        if not callable(learn):
+            return tools
+        rejected: dict[str, list[str]] = learn(tools)
+        for name, problems in rejected.items():
+            self.session.note(f"tool {name!r} left out: {'; '.join(problems)}",
+                              severity="warning")
+        return [t for t in tools if str(t.get("name")) not in rejected]
 
     async def list_tools(self) -> list[dict[str, Any]]:
         return await self.list_all("tools")
@@ -84,8 +99,18 @@ class McpClient:
         params: dict[str, Any] = {"name": name, "arguments": arguments or {}}
         if task is not None:
             params["task"] = task
-        result: dict[str, Any] = await self.session.request(
-            "tools/call", params, on_progress=on_progress, timeout=timeout)
+        try:
+            result: dict[str, Any] = await self.session.request(
+                "tools/call", params, on_progress=on_progress, timeout=timeout)
+        except RpcError as exc:
+            if exc.code != HEADER_MISMATCH or not self.session.era.stateless:
+                raise
+            # the Mcp-Param-* headers come from the tool's inputSchema: re-list, retry once
+            self.session.note(f"tools/call {name}: header mismatch; re-listing tools for "
+                              "their x-mcp-header annotations and retrying")
+            await self.list_tools()
+            result = await self.session.request("tools/call", params, on_progress=on_progress,
+                                                timeout=timeout)
         return result
 
     async def read_resource(self, uri: str) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from inspector.engine.events import Finding
@@ -113,6 +114,8 @@ def check_stateless_inbound(message: dict[str, Any], method: str | None,
         found.extend(_check_input_required(result, method, capabilities))
     if method == "server/discover":
         found.extend(_check_discover(result))
+    elif method == "tools/list":
+        found.extend(check_tool_headers(result))
     return found
 
 
@@ -155,4 +158,65 @@ def _check_discover(result: dict[str, Any]) -> list[Finding]:
     if not isinstance(result.get("capabilities"), dict):
         found.append(Finding("discover-capabilities", "server/discover: capabilities must be "
                              "an object", "error"))
+    return found
+
+
+# -- x-mcp-header (2026-07-28 Streamable HTTP: tool arguments mirrored into headers) -------
+
+X_MCP_HEADER = "x-mcp-header"
+_TOKEN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
+_HEADER_TYPES = ("string", "integer", "boolean")
+
+
+def x_mcp_headers(schema: Any) -> tuple[dict[tuple[str, ...], str], list[str]]:
+    """The ``x-mcp-header`` annotations of a tool's inputSchema: property path -> header
+    name part (``Mcp-Param-{name}``), and the problems that make the tool invalid."""
+    found: dict[tuple[str, ...], str] = {}
+    problems: list[str] = []
+    _walk_headers(schema, (), True, found, problems)
+    seen: dict[str, str] = {}
+    for name in found.values():
+        if name.lower() in seen:
+            problems.append(f"x-mcp-header {name!r} is not unique (case-insensitively)")
+        seen[name.lower()] = name
+    return found, problems
+
+
+def _walk_headers(node: Any, path: tuple[str, ...], reachable: bool,
+                  found: dict[tuple[str, ...], str], problems: list[str]) -> None:
+    if isinstance(node, list):
+        for item in node:
+            _walk_headers(item, path, False, found, problems)
+        return
+    if not isinstance(node, dict):
+        return
+    if X_MCP_HEADER in node:
+        name = node[X_MCP_HEADER]
+        where = "/".join(path) or "(root)"
+        if not reachable or not path:
+            problems.append(f"x-mcp-header at {where} is not reachable through properties only")
+        elif not isinstance(name, str) or not _TOKEN.fullmatch(name):
+            problems.append(f"x-mcp-header {name!r:.40} at {where} is not an HTTP token")
+        elif node.get("type") not in _HEADER_TYPES:
+            problems.append(f"x-mcp-header {name!r} at {where} is on a "
+                            f"{node.get('type')!r} (only string, integer, boolean)")
+        else:
+            found[path] = name
+    for key, value in node.items():
+        if key == "properties" and isinstance(value, dict):
+            for prop, sub in value.items():
+                _walk_headers(sub, (*path, str(prop)), reachable, found, problems)
+        elif key not in (X_MCP_HEADER, "default", "examples", "const", "enum"):
+            _walk_headers(value, path, False, found, problems)
+
+
+def check_tool_headers(result: dict[str, Any]) -> list[Finding]:
+    """Findings for tools/list items whose x-mcp-header annotations are invalid."""
+    found: list[Finding] = []
+    tools = result.get("tools")
+    for tool in tools if isinstance(tools, list) else []:
+        if isinstance(tool, dict):
+            for problem in x_mcp_headers(tool.get("inputSchema"))[1]:
+                found.append(Finding("x-mcp-header", f"tool {tool.get('name')!r:.60}: "
+                                     f"{problem} (HTTP clients must drop the tool)", "error"))
     return found

@@ -100,6 +100,10 @@ class AutoHttpTransport(Transport):
         self._version = version
         self.active.set_protocol_version(version)
 
+    def learn_tools(self, tools: list[dict[str, Any]]) -> dict[str, list[str]]:
+        """x-mcp-header annotations for the Streamable HTTP transport (stateless era)."""
+        return self.streamable.learn_tools(tools)
+
     async def start(self, host: TransportHost, task_group: TaskGroup) -> None:
         self.host = host
         self._tg = task_group

@@ -47,6 +47,7 @@ from anyio.abc import TaskGroup
 from inspector.engine.era import is_stateless
 from inspector.engine.events import Channel, Direction, WireEvent
 from inspector.engine.jsonrpc import decode, make_event
+from inspector.engine.lint import x_mcp_headers
 from inspector.transports.base import ConnectionLost, Transport, TransportError, TransportHost
 from inspector.transports.httpwire import (
     ACCEPT_BOTH,
@@ -61,6 +62,7 @@ from inspector.transports.httpwire import (
     has_response,
     http_in_event,
     http_out_event,
+    param_headers,
     read_capped,
     routing_headers,
     sse_wire_event,
@@ -114,6 +116,7 @@ class StreamableHttpTransport(Transport):
         self.session_id: str | None = None
         self.protocol_version: str | None = None
         self.stateless = False  # the 2026-07-28 era: no session, routing headers
+        self.tool_headers: dict[str, dict[tuple[str, ...], str]] = {}  # x-mcp-header
         self.session_expired = False
         # Set by AutoHttpTransport: sees the first POST's status (None: no status) and
         # returns True to take over (fall back); the transport then reports nothing more.
@@ -140,6 +143,21 @@ class StreamableHttpTransport(Transport):
     def set_protocol_version(self, version: str) -> None:
         self.protocol_version = version
         self.stateless = is_stateless(version)
+
+    def learn_tools(self, tools: list[dict[str, Any]]) -> dict[str, list[str]]:
+        """Remember the tools' ``x-mcp-header`` annotations (mirrored into ``Mcp-Param-*``
+        headers on tools/call); returns the tools whose annotations are invalid, which
+        an HTTP client must not offer."""
+        rejected: dict[str, list[str]] = {}
+        self.tool_headers = {}
+        for tool in tools:
+            name = str(tool.get("name"))
+            annotations, problems = x_mcp_headers(tool.get("inputSchema"))
+            if problems:
+                rejected[name] = problems
+            elif annotations:
+                self.tool_headers[name] = annotations
+        return rejected
 
     async def start(self, host: TransportHost, task_group: TaskGroup) -> None:
         self._url = check_url(self.url)
@@ -175,6 +193,10 @@ class StreamableHttpTransport(Transport):
         headers = self._headers("POST")
         if self.stateless:
             headers.update(routing_headers(message))
+            if method == "tools/call" and isinstance(message.get("params"), dict):
+                params = message["params"]
+                headers.update(param_headers(self.tool_headers.get(str(params.get("name")), {}),
+                                             params.get("arguments")))
         self._emit(http_out_event("POST", self._url, headers, request_id=rid))
         self._emit(make_event(Direction.OUT, Channel.BODY, raw, meta={"url": self.url},
                               message=message))

@@ -77,6 +77,25 @@ def routing_headers(message: Any) -> dict[str, str]:
     return headers
 
 
+def param_headers(annotations: dict[tuple[str, ...], str], arguments: Any) -> dict[str, str]:
+    """``Mcp-Param-{name}`` headers for a tools/call's arguments (2026-07-28 x-mcp-header):
+    the value at each annotated path; absent or null values send no header."""
+    headers: dict[str, str] = {}
+    for path, name in annotations.items():
+        value = arguments
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        if isinstance(value, bool):
+            headers[f"Mcp-Param-{name}"] = "true" if value else "false"
+        elif isinstance(value, int):
+            headers[f"Mcp-Param-{name}"] = str(value)
+        elif isinstance(value, float) and value.is_integer():
+            headers[f"Mcp-Param-{name}"] = str(int(value))
+        elif isinstance(value, str):
+            headers[f"Mcp-Param-{name}"] = header_value(value)
+    return headers
+
+
 def header_value(value: str) -> str:
     """``value`` as is when it survives an HTTP header, else ``=?base64?...?=`` (the spec's
     encoding for names with non-ASCII, control characters or edge spaces)."""

@@ -6,10 +6,11 @@ opens a stateless connection (stdio), and a POST whose ``MCP-Protocol-Version`` 
 names 2026-07-28 is served as one self-contained exchange (HTTP). Over HTTP it binds
 127.0.0.1 on a free port and prints ``PORT <n>`` once listening.
 
-Tools: ``add``; ``slow``; ``chatty`` (logs at info); ``greet``, which asks the user's
-name through a multi-round-trip elicitation (an ``input_required`` result, then the
-retry with ``inputResponses``); ``grow`` and ``touch``, which announce a new tool and an
-updated ``note://greeting`` on ``subscriptions/listen`` streams.
+Tools: ``add``; ``slow``; ``where`` (x-mcp-header); ``chatty`` (logs at info);
+``greet``, which asks the user's name through a multi-round-trip elicitation (an
+``input_required`` result, then the retry with ``inputResponses``); ``grow`` and
+``touch``, which announce a new tool and an updated ``note://greeting`` on
+``subscriptions/listen`` streams.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import sys
 from typing import Annotated
 
 from mcp.server.mcpserver import Context, Elicit, MCPServer, Resolve
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 mcp = MCPServer("sdk-stateless-server", instructions="a stateless test server")
 NOTE = {"text": "hello"}
@@ -51,6 +52,14 @@ async def slow(seconds: float) -> str:
 def greet(who: Annotated[Name, Resolve(ask_name)]) -> str:
     """Greet the user by the name they give when asked."""
     return f"hello, {who.name}"
+
+
+@mcp.tool()
+def where(region: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})],
+          limit: Annotated[int, Field(json_schema_extra={"x-mcp-header": "Limit"})] = 10,
+          ) -> str:
+    """Echo the region (mirrored into the Mcp-Param-Region header over HTTP)."""
+    return f"{region} (limit {limit})"
 
 
 @mcp.tool()
