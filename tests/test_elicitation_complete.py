@@ -76,6 +76,7 @@ async def test_complete_while_the_dialog_is_open_is_shown_in_it() -> None:
             await client.call_tool("finish", {"elicitation_id": "flow-1"})
             await wait_for(pilot, lambda: "reports this elicitation complete" in
                            shown_text(screen.query_one("#complete", Static)))
+            assert screen.query_one("#complete", Static).display
             assert _completes(app, "flow-1") == 1  # the duplicate was ignored
             assert not any("never-issued" in note for note in app.notes)  # unknown: ignored
             await pilot.click("#accept")

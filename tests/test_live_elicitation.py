@@ -90,6 +90,7 @@ async def test_demo_edited_field_and_invalid_value_blocks_accept() -> None:
             await pilot.press("ctrl+s")
             await pilot.pause()
             assert isinstance(app.screen, ElicitationScreen)  # not sent
+            assert screen.query_one("#status", Static).display
             assert "problem" in shown_text(screen.query_one("#status", Static))
             await pilot.press("ctrl+s")  # the same problems again: sent anyway
             await wait_for(pilot, lambda: "result" in out)

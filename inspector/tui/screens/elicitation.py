@@ -75,8 +75,8 @@ class ElicitationScreen(ServerRequestScreen[dict[str, Any]]):
     ElicitationScreen #form { height: auto; max-height: 60vh; }
     ElicitationScreen #url { border: round $warning; padding: 0 1; height: auto; }
     ElicitationScreen #url-problem { color: $text-warning; height: auto; }
-    ElicitationScreen #status { color: $text-error; height: auto; }
-    ElicitationScreen #complete { color: $text-success; height: auto; }
+    ElicitationScreen #status { color: $text-error; height: auto; display: none; }
+    ElicitationScreen #complete { color: $text-success; height: auto; display: none; }
     ElicitationScreen #buttons { height: auto; align-horizontal: right; margin-top: 1; }
     ElicitationScreen #buttons Button { margin-left: 1; }
     """
@@ -131,8 +131,9 @@ class ElicitationScreen(ServerRequestScreen[dict[str, Any]]):
         """The server sent notifications/elicitation/complete for this elicitation."""
         self.completed = True
         if self.is_mounted:
-            self.query_one("#complete", Static).update(
-                "✓ the server reports this elicitation complete")
+            complete = self.query_one("#complete", Static)
+            complete.update("✓ the server reports this elicitation complete")
+            complete.display = True  # hidden while empty: no blank row above the buttons
 
     @property
     def url_openable(self) -> bool:
@@ -170,9 +171,11 @@ class ElicitationScreen(ServerRequestScreen[dict[str, Any]]):
             problems = [issue.message for issue in issues]
             if problems != self._refused:  # a debugger may send invalid content: on purpose
                 self._refused = problems
-                self.query_one("#status", Static).update(safe_text(
+                status = self.query_one("#status", Static)
+                status.update(safe_text(
                     f"{len(issues)} problem(s): fix them, press Accept again to send anyway, "
                     "or Decline / Cancel"))
+                status.display = True
                 return
         self.dismiss({"action": "accept", "content": content if content is not None else {}})
 
