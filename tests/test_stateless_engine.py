@@ -232,6 +232,9 @@ async def test_wrong_stateless_answers_earn_findings() -> None:
                     "resultType": "input_required", "inputRequests": {},
                     "tools": [{"name": "t", "inputSchema": {"type": "object", "properties": {
                         "f": {"type": "number", "x-mcp-header": "F"}}}}]}))
+                prompts = await server.receive()
+                await server.send(jsonrpc.response(prompts["id"], {"resultType": "complete",
+                                                                   "prompts": []}))
                 called = await server.receive()
                 await server.send({"jsonrpc": "2.0", "id": "s1", "method": "roots/list"})
                 await server.send({"jsonrpc": "2.0",
@@ -243,12 +246,14 @@ async def test_wrong_stateless_answers_earn_findings() -> None:
             tg.start_soon(serve)
             await session.initialize()
             await session.request("tools/list")
+            await session.request("prompts/list")
             return await session.request("tools/call", {"name": "t"})
     _, events, value = await run_fake(script)
     found = codes(events)
     assert {"discover-versions", "result-type", "input-required-method",
             "stateless-server-request", "stateless-unsubscribed",
-            "undeclared-capability", "input-request-method", "x-mcp-header"} <= found, found
+            "undeclared-capability", "input-request-method", "x-mcp-header",
+            "cacheable"} <= found, found
     assert isinstance(value, jsonrpc.RpcError)  # nothing can answer sampling: a clear error
     assert "sampling/createMessage" in value.message
 

@@ -21,6 +21,7 @@ from servers.http_support import _read_port
 
 from inspector.engine.client import McpClient
 from inspector.engine.events import Channel, Direction, WireEvent
+from inspector.engine.jsonrpc import RpcError
 from inspector.engine.responders import Responders
 from inspector.engine.session import RequestTimeoutError, Session
 from inspector.transports.detect import connect_http
@@ -175,6 +176,8 @@ async def test_cli_over_stdio() -> None:
     found = await cli("--cli", "--protocol-version", STATELESS, "--method", "initialize",
                       *target)
     assert found["supportedVersions"] == [STATELESS]  # server/discover stands in
+    pinged = await cli("--cli", "--protocol-version", STATELESS, "--method", "ping", *target)
+    assert pinged["supportedVersions"] == [STATELESS]  # ping is gone: server/discover
 
 
 async def test_a_refused_stateless_post_does_not_fall_back_to_legacy_sse() -> None:
@@ -190,6 +193,32 @@ async def test_a_refused_stateless_post_does_not_fall_back_to_legacy_sse() -> No
     assert not server.gets()  # a legacy HTTP+SSE fallback would GET the endpoint
     assert [r.headers["mcp-method"] for r in server.posts()] == ["server/discover"]
     assert "404" in done.stderr.decode()
+
+
+async def test_a_cut_response_stream_is_not_resumed() -> None:
+    discover = {"resultType": "complete", "supportedVersions": [STATELESS], "ttlMs": 0,
+                "cacheScope": "private", "capabilities": {"tools": {}}}
+
+    async def handler(req: Request, conn: Conn) -> None:
+        message = req.json()
+        if req.rpc_method == "server/discover":
+            await conn.respond(200, {"jsonrpc": "2.0", "id": message["id"], "result": discover})
+        else:  # one event with an id, then the stream ends without the response
+            await conn.start_sse()
+            await conn.event({"jsonrpc": "2.0", "method": "notifications/progress",
+                              "params": {"progressToken": "p", "progress": 1}}, id="e1")
+
+    events: list[WireEvent] = []
+    async with ScriptedServer(handler) as server:
+        with anyio.fail_after(30):
+            async with Session(connect_http(server.url), protocol_version=STATELESS,
+                               timeout=20) as session:
+                session.add_observer(events.append)
+                await session.initialize()
+                with pytest.raises(RpcError) as err:
+                    await session.request("tools/list")
+        assert not server.gets()  # no GET with Last-Event-ID
+    assert "cannot be resumed" in err.value.message
 
 
 async def cli(*args: str) -> Any:

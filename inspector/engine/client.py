@@ -161,6 +161,10 @@ class McpClient:
         return result
 
     async def ping(self) -> dict[str, Any]:
+        if self.session.era.stateless:  # ping is gone at 2026-07-28; discover answers alike
+            self.session.note("ping does not exist at 2026-07-28: sending server/discover")
+            found: dict[str, Any] = await self.session.request("server/discover")
+            return found
         result: dict[str, Any] = await self.session.request("ping")
         return result
 

@@ -147,7 +147,8 @@ class StatelessEra:
             if exc.code == jsonrpc.METHOD_NOT_FOUND:
                 session.opened(self.requested, {}, None)
                 session.note(f"stateless (protocol {self.requested}): the server does not offer "
-                             "server/discover; its capabilities are unknown", severity="warning")
+                             "server/discover (servers MUST); its capabilities are unknown",
+                             severity="warning")
                 return {}
             raise self._refusal(exc) from exc
         if not isinstance(result, dict):

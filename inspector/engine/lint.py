@@ -77,6 +77,8 @@ def _valid_id(value: Any) -> bool:
 MRTR_METHODS = frozenset({"tools/call", "prompts/get", "resources/read"})
 INPUT_METHODS = {"elicitation/create": "elicitation", "sampling/createMessage": "sampling",
                  "roots/list": "roots"}  # method -> the client capability it needs
+CACHEABLE_METHODS = frozenset({"tools/list", "prompts/list", "resources/list",
+                               "resources/templates/list", "resources/read"})
 SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId"
 _CHANGE_NOTIFICATIONS = frozenset({
     "notifications/tools/list_changed", "notifications/prompts/list_changed",
@@ -116,6 +118,11 @@ def check_stateless_inbound(message: dict[str, Any], method: str | None,
         found.extend(_check_discover(result))
     elif method == "tools/list":
         found.extend(check_tool_headers(result))
+    if method in CACHEABLE_METHODS and result_type != "input_required":
+        missing = [key for key in ("ttlMs", "cacheScope") if key not in result]
+        if missing:
+            found.append(Finding("cacheable", f"a 2026-07-28 {method} result must carry "
+                                 f"{' and '.join(missing)}", "warning"))
     return found
 
 

@@ -329,6 +329,12 @@ class StreamableHttpTransport(Transport):
         stream = _Stream(f"post:{rid}")
         if await self._consume(response, stream, rid):
             return
+        if self.stateless:  # 2026-07-28 streams are not resumable: the request is lost
+            self._emit(failed_request_event(
+                rid, response.status_code, "the server closed the response stream before "
+                "sending the response (2026-07-28 streams cannot be resumed; send the request "
+                "again)"))
+            return
         attempts = 0
         while True:
             if stream.last_id is None:
