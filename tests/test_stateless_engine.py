@@ -19,7 +19,7 @@ from inspector.engine.era import (
     VersionError,
 )
 from inspector.engine.events import Direction, WireEvent
-from inspector.engine.responders import Responders
+from inspector.engine.responders import Responders, RootsList
 from inspector.engine.session import Session, first_failure
 from inspector.transports.memory import MemoryServerEnd, memory_pair
 from inspector.transports.stdio import StdioTransport
@@ -60,7 +60,7 @@ async def test_sdk_stdio_discover_then_requests_carry_the_envelope() -> None:
     assert session.server_info["name"] == "sdk-stateless-server"
     assert session.instructions == "a stateless test server"
     assert "tools" in session.server_capabilities
-    assert {"add", "greet", "slow", "grow", "touch", "chatty", "where"} == {
+    assert {"add", "greet", "slow", "grow", "touch", "chatty", "where", "roots"} == {
         t["name"] for t in tools}
     assert called["structuredContent"] == {"result": 42}
     out = sent(events)
@@ -91,6 +91,21 @@ async def test_sdk_logs_only_when_the_request_carries_a_log_level() -> None:
     out = sent(events)
     assert "logging/setLevel" not in [m["method"] for m in out]
     assert out[-1]["params"]["_meta"]["io.modelcontextprotocol/logLevel"] == "info"
+
+
+async def test_sdk_mrtr_roots_and_no_roots_list_changed(tmp_path: Path) -> None:
+    roots = RootsList([tmp_path])
+    with anyio.fail_after(30):
+        async with sdk_session(Responders(roots=roots)) as session:
+            events = collect(session)
+            await session.initialize()
+            result = await McpClient(session).call_tool("roots")
+            await session.notify("notifications/roots/list_changed")  # gone: not sent
+    assert result["structuredContent"] == {"result": tmp_path.resolve().as_uri()}
+    out = sent(events)
+    assert [m["method"] for m in out] == ["server/discover", "tools/call", "tools/call"]
+    assert out[-1]["params"]["_meta"][META_CLIENT_CAPABILITIES] == {"roots": {}}
+    assert any(b"notifications/roots/list_changed not sent" in e.raw for e in events)
 
 
 async def elicit_with(action: str) -> tuple[dict[str, Any], list[WireEvent], list[Any]]:

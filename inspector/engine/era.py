@@ -40,6 +40,11 @@ META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"  # per-request, replaces log
 UNSUPPORTED_PROTOCOL_VERSION = -32022  # the 2026-07-28 error for a version it does not serve
 MAX_INPUT_ROUNDS = 10  # a server that asks forever must not keep us forever
 
+GONE_NOTIFICATIONS = {  # client notifications that 2026-07-28 removed
+    "notifications/initialized": "there is no handshake",
+    "notifications/roots/list_changed": "roots are asked for per request (input_required)",
+}
+
 Resend = Callable[[dict[str, Any]], Awaitable[Any]]
 
 CLIENT_INFO: dict[str, Any] = {"name": "mcp-inspect", "title": "mcp-inspect",
@@ -97,6 +102,10 @@ class HandshakeEra:
     def findings(self, message: dict[str, Any], method: str | None,
                  capabilities: dict[str, Any]) -> list[Finding]:
         return []
+
+    def gone(self, method: str) -> str | None:
+        """Why the client must not send notification ``method`` in this era (None: it may)."""
+        return None
 
     def initialize_params(self, capabilities: dict[str, Any],
                           client_info: dict[str, Any]) -> dict[str, Any]:
@@ -184,6 +193,8 @@ class StatelessEra:
               client_info: dict[str, Any], log_level: str | None = None) -> dict[str, Any]:
         """The request's params with the per-request envelope in ``_meta`` (and the log
         level, without which a 2026-07-28 server sends no log messages)."""
+        if isinstance(capabilities.get("roots"), dict):  # roots/list_changed is gone
+            capabilities = {**capabilities, "roots": {}}
         stamped = dict(params or {})
         meta = stamped.get("_meta")
         envelope = {**(meta if isinstance(meta, dict) else {}),
@@ -222,6 +233,9 @@ class StatelessEra:
     def findings(self, message: dict[str, Any], method: str | None,
                  capabilities: dict[str, Any]) -> list[Finding]:
         return check_stateless_inbound(message, method, capabilities)
+
+    def gone(self, method: str) -> str | None:
+        return GONE_NOTIFICATIONS.get(method)
 
 
 Era = HandshakeEra | StatelessEra

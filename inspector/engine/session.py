@@ -254,7 +254,12 @@ class Session:
                 await pending.done.wait()
 
     async def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
+        """Send a notification (one the era removed is not sent: a note says why)."""
         self._check_open()
+        if (why := self.era.gone(method)) is not None:
+            self.note(f"{method} not sent: it does not exist at protocol "
+                      f"{self.era.requested} ({why})")
+            return
         await self.transport.send(jsonrpc.notification(method, params))
 
     async def send_raw(self, raw: bytes) -> None:

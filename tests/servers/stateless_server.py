@@ -6,10 +6,10 @@ opens a stateless connection (stdio), and a POST whose ``MCP-Protocol-Version`` 
 names 2026-07-28 is served as one self-contained exchange (HTTP). Over HTTP it binds
 127.0.0.1 on a free port and prints ``PORT <n>`` once listening.
 
-Tools: ``add``; ``slow``; ``where`` (x-mcp-header); ``chatty`` (logs at info);
-``greet``, which asks the user's name through a multi-round-trip elicitation (an
-``input_required`` result, then the retry with ``inputResponses``); ``grow`` and
-``touch``, which announce a new tool and an updated ``note://greeting`` on
+Tools: ``add``; ``slow``; ``roots`` (MRTR roots/list); ``where`` (x-mcp-header);
+``chatty`` (logs at info); ``greet``, which asks the user's name through a multi-round-trip
+elicitation (an ``input_required`` result, then the retry with ``inputResponses``);
+``grow`` and ``touch``, which announce a new tool and an updated ``note://greeting`` on
 ``subscriptions/listen`` streams.
 """
 
@@ -20,7 +20,8 @@ import socket
 import sys
 from typing import Annotated
 
-from mcp.server.mcpserver import Context, Elicit, MCPServer, Resolve
+from mcp.server.mcpserver import Context, Elicit, ListRoots, MCPServer, Resolve
+from mcp_types import ListRootsResult
 from pydantic import BaseModel, Field
 
 mcp = MCPServer("sdk-stateless-server", instructions="a stateless test server")
@@ -46,6 +47,16 @@ async def slow(seconds: float) -> str:
     """Sleep, then answer (for timeouts and cancellation)."""
     await asyncio.sleep(seconds)
     return "slept"
+
+
+def ask_roots() -> ListRoots:
+    return ListRoots()
+
+
+@mcp.tool()
+def roots(found: Annotated[ListRootsResult, Resolve(ask_roots)]) -> str:
+    """The client's roots, asked for through a multi-round-trip roots/list."""
+    return ",".join(str(root.uri) for root in found.roots)
 
 
 @mcp.tool()
