@@ -60,7 +60,8 @@ async def test_sdk_stdio_discover_then_requests_carry_the_envelope() -> None:
     assert session.server_info["name"] == "sdk-stateless-server"
     assert session.instructions == "a stateless test server"
     assert "tools" in session.server_capabilities
-    assert {"add", "greet", "slow", "grow", "touch", "chatty", "where", "roots"} == {
+    assert {"add", "greet", "slow", "grow", "touch", "chatty", "where", "roots",
+            "think"} == {
         t["name"] for t in tools}
     assert called["structuredContent"] == {"result": 42}
     out = sent(events)

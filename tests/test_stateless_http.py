@@ -163,6 +163,9 @@ async def test_cli_over_http(url: str) -> None:
     greeted = await cli("--cli", "--protocol-version", STATELESS, "--on-elicit",
                         "accept-defaults", "--method", "tools/call", "--tool-name", "greet", url)
     assert greeted["isError"] is False
+    thought = await cli("--cli", "--protocol-version", STATELESS, "--on-sample", "four",
+                        "--method", "tools/call", "--tool-name", "think", url)
+    assert thought["structuredContent"] == {"result": "four"}  # MRTR sampling
 
 
 async def test_cli_over_stdio() -> None:

@@ -6,11 +6,11 @@ opens a stateless connection (stdio), and a POST whose ``MCP-Protocol-Version`` 
 names 2026-07-28 is served as one self-contained exchange (HTTP). Over HTTP it binds
 127.0.0.1 on a free port and prints ``PORT <n>`` once listening.
 
-Tools: ``add``; ``slow``; ``roots`` (MRTR roots/list); ``where`` (x-mcp-header);
-``chatty`` (logs at info); ``greet``, which asks the user's name through a multi-round-trip
-elicitation (an ``input_required`` result, then the retry with ``inputResponses``);
-``grow`` and ``touch``, which announce a new tool and an updated ``note://greeting`` on
-``subscriptions/listen`` streams.
+Tools: ``add``; ``slow``; ``roots`` and ``think`` (MRTR roots/list and sampling);
+``where`` (x-mcp-header); ``chatty`` (logs at info); ``greet``, which asks the user's name
+through a multi-round-trip elicitation (an ``input_required`` result, then the retry with
+``inputResponses``); ``grow`` and ``touch``, which announce a new tool and an updated
+``note://greeting`` on ``subscriptions/listen`` streams.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import socket
 import sys
 from typing import Annotated
 
-from mcp.server.mcpserver import Context, Elicit, ListRoots, MCPServer, Resolve
-from mcp_types import ListRootsResult
+from mcp.server.mcpserver import Context, Elicit, ListRoots, MCPServer, Resolve, Sample
+from mcp_types import CreateMessageResult, ListRootsResult, SamplingMessage, TextContent
 from pydantic import BaseModel, Field
 
 mcp = MCPServer("sdk-stateless-server", instructions="a stateless test server")
@@ -57,6 +57,18 @@ def ask_roots() -> ListRoots:
 def roots(found: Annotated[ListRootsResult, Resolve(ask_roots)]) -> str:
     """The client's roots, asked for through a multi-round-trip roots/list."""
     return ",".join(str(root.uri) for root in found.roots)
+
+
+def ask_model() -> Sample:
+    question = SamplingMessage(role="user", content=TextContent(type="text", text="2+2?"))
+    return Sample([question], max_tokens=10)
+
+
+@mcp.tool()
+def think(answer: Annotated[CreateMessageResult, Resolve(ask_model)]) -> str:
+    """What the client's model said to 2+2 (a multi-round-trip sampling request)."""
+    content = answer.content
+    return content.text if isinstance(content, TextContent) else "?"
 
 
 @mcp.tool()
