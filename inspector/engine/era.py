@@ -2,14 +2,15 @@
 
 The handshake era (2024-11-05 .. 2025-11-25) opens a session with ``initialize``.
 The stateless era (2026-07-28) has no handshake: each request carries version, client
-info and capabilities in ``params._meta``, ``server/discover`` (optional) tells what
-the server is, and a server that needs input answers ``input_required`` (multi
-round-trip requests) instead of sending requests of its own.
+info and capabilities in ``params._meta``, ``server/discover`` tells what the server is
+(servers must serve it; a server that does not is tolerated, with a warning), and a
+server that needs input answers ``input_required`` (multi round-trip requests) instead
+of sending requests of its own.
 
-An era answers four questions for the session: how to open (``open``), what to add to
+An era answers the session's version questions: how to open (``open``), what to add to
 each request (``stamp``), what to do with a result before the caller sees it
-(``settle``: the MRTR retries), and which findings an inbound message earns
-(``findings``).
+(``settle``: the MRTR retries), which findings an inbound message earns (``findings``),
+and which notifications no longer exist (``gone``). Transports ask ``is_stateless``.
 """
 
 from __future__ import annotations
