@@ -5,11 +5,8 @@ session id, no GET stream, no DELETE, MRTR retries, cancel by closing the stream
 
 from __future__ import annotations
 
-import contextlib
 import json
-import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +14,7 @@ from typing import Any
 import anyio
 import pytest
 from servers.http_scripted import Conn, Request, ScriptedServer
-from servers.http_support import _read_port
+from servers.stateless_support import stateless_server
 
 from inspector.engine.client import McpClient
 from inspector.engine.events import Channel, Direction, WireEvent
@@ -29,28 +26,6 @@ from inspector.transports.detect import connect_http
 ROOT = Path(__file__).resolve().parent.parent
 SERVER = Path(__file__).resolve().parent / "servers" / "stateless_server.py"
 STATELESS = "2026-07-28"
-
-
-@contextlib.contextmanager
-def stateless_server(mode: str) -> Iterator[str]:
-    """Run the stateless SDK server over HTTP; yields its endpoint URL."""
-    with tempfile.NamedTemporaryFile(prefix="stateless-", suffix=".log", delete=False) as log:
-        log_path = Path(log.name)
-    with log_path.open("wb") as err:
-        proc = subprocess.Popen([sys.executable, "-W", "ignore", str(SERVER), mode],
-                                stdout=subprocess.PIPE, stderr=err)
-    try:
-        yield f"http://127.0.0.1:{_read_port(proc, log_path, 30)}/mcp"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
-        if proc.stdout is not None:
-            proc.stdout.close()
-        log_path.unlink(missing_ok=True)
 
 
 @pytest.fixture(scope="module", params=["http", "http-json"])

@@ -12,7 +12,7 @@ from typing import Any
 
 import anyio
 import pytest
-from test_stateless_http import stateless_server
+from servers.stateless_support import stateless_server
 
 from inspector.engine.client import McpClient
 from inspector.engine.events import Direction, WireEvent
