@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from inspector.engine.session import Session
+from inspector.tui.widgets.inflight import calls
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.status_bar import StatusBar
 
@@ -38,7 +39,7 @@ class StatusFeed:
             return  # the app is shutting down
         status.events = len(self.log.source)
         session = self.session()
-        status.pending = len(session.pending) if session else 0
+        status.pending = calls(list(session.pending.values())) if session else 0  # no streams
         if self.recorder is not None and getattr(self.recorder, "error", None):
             status.extra = "recording stopped"
 
@@ -49,5 +50,6 @@ class StatusFeed:
         info = session.server_info
         status.server = f"{info.get('title') or info.get('name', '?')} {info.get('version', '')}"
         status.protocol = session.protocol_version or ""
+        status.stateless = session.era.stateless  # no handshake, no session to speak of
         status.transport = getattr(session.transport, "detected", None) or \
             session.transport.kind  # auto-detection has decided by now

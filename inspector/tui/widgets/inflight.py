@@ -37,8 +37,39 @@ RECENT = 30  # finished requests kept on show
 REFRESH = 0.25
 
 
+LISTEN = "subscriptions/listen"
+LISTEN_KEYS = {"toolsListChanged": "tools", "resourcesListChanged": "resources",
+               "promptsListChanged": "prompts"}
+
+
+def is_listen(method: str) -> bool:
+    """A 2026-07-28 listen stream: open by design for as long as the session lives."""
+    return method == LISTEN
+
+
+def listen_label(params: Any) -> str:
+    """``listening: tools, resources, 2 resources`` from the listen request's filter."""
+    wanted = params.get("notifications") if isinstance(params, dict) else None
+    parts: list[str] = []
+    if isinstance(wanted, dict):
+        for key, value in wanted.items():
+            if key == "resourceSubscriptions" and isinstance(value, list):
+                parts.append(f"{len(value)} subscribed resource{'s' * (len(value) != 1)}")
+            elif value:
+                parts.append(LISTEN_KEYS.get(key, key.removesuffix("ListChanged")))
+    return f"listening: {', '.join(parts) or 'nothing'}"
+
+
+def calls(pending: Any) -> int:
+    """How many of ``pending`` (``session.pending`` values) are real calls awaiting an
+    answer: listen streams are not (the status bar counts these)."""
+    return sum(1 for p in pending if not is_listen(p.method) and not p.done.is_set())
+
+
 def describe(method: str, params: Any) -> str:
     """The method plus what it is about (tool name, uri, prompt name)."""
+    if is_listen(method):
+        return listen_label(params)
     if isinstance(params, dict):
         for key in ("name", "uri", "taskId"):
             if isinstance(params.get(key), str):
@@ -180,17 +211,27 @@ class InFlightView(Widget):
         table = self.query_one("#inflight-table", DataTable)
         cursor_key = cursor_row_key(table)
         table.clear()
-        pending = self.pending()
+        everything = self.pending()
+        pending = [p for p in everything if not is_listen(p.method)]
+        streams = [p for p in everything if is_listen(p.method)]
         for item in pending:
             message = safe_text(one_line(item.message, 80)) if item.message else Text("running")
             table.add_row(safe_text(str(item.id)), safe_text(describe(item.method, item.params)),
                           format_elapsed(item.elapsed), progress_bar(item.progress, item.total),
                           message, key=f"p:{item.id}")
+        for item in streams:  # open by design: no timer that looks like a hung call
+            table.add_row(Text(str(item.id), style="dim"),
+                          safe_text(describe(item.method, item.params), "cyan"),
+                          Text("stream", style="dim"), Text(""),
+                          Text("open (server → client notifications)", style="dim"),
+                          key=f"p:{item.id}")
         for done in reversed(self.finished.values()):
             table.add_row(Text(str(done.id), style="dim"), safe_text(done.label, "dim"),
                           Text(format_elapsed(done.ended - done.started), style="dim"), Text(""),
                           self._outcome(done), key=f"f:{done.id}")
         title = Text(f"In flight: {len(pending)} pending")
+        if streams:
+            title.append(f", {len(streams)} listen stream{'s' * (len(streams) != 1)}")
         if self.finished:
             title.append(f", {len(self.finished)} recent")
         if pending:

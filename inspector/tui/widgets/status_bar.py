@@ -23,6 +23,7 @@ class StatusBar(Static):
     server: reactive[str] = reactive("")
     transport: reactive[str] = reactive("")
     protocol: reactive[str] = reactive("")
+    stateless: reactive[bool] = reactive(False)  # 2026-07-28: no handshake, no session
     session_file: reactive[str] = reactive("")
     events: reactive[int] = reactive(0)
     pending: reactive[int] = reactive(0)
@@ -38,6 +39,8 @@ class StatusBar(Static):
             text.append(f"  {self.transport}", style="dim")
         if self.protocol:
             text.append(f"  protocol {self.protocol}", style="dim")
+            if self.stateless:
+                text.append(" stateless (no session)", style="cyan")
         text.append(f"  {self.events:,} events", style="dim")
         if self.pending:
             text.append(f"  {self.pending} in flight", style="yellow")
