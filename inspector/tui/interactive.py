@@ -19,6 +19,8 @@ URL elicitations: ``notifications/elicitation/complete`` for an id the user was 
 (and did not decline) is announced, and marked in its dialog if still open; after
 error -32042, ``complete_url_elicitations`` waits for those reports (bounded,
 cancellable, "retry now") before the caller retries. Unknown or repeated ids are ignored.
+In the 2026-07-28 stateless era that notification is gone: nothing is awaited, the
+request is retried once the user accepted (the dialog says so).
 """
 
 from __future__ import annotations
@@ -154,8 +156,9 @@ class InteractiveResponders:
 
     def attach(self, session: Session) -> None:
         self.session = session
-        session.on_notification("notifications/elicitation/complete",
-                                self.elicitation_complete)
+        if not session.era.stateless:  # the notification is gone in 2026-07-28
+            session.on_notification("notifications/elicitation/complete",
+                                    self.elicitation_complete)
 
     @property
     def server_name(self) -> str:
@@ -216,13 +219,20 @@ class InteractiveResponders:
                                                   or "endTurn")))
         return decision.result
 
+    @property
+    def completion_notices(self) -> bool:
+        """Whether the server can report a URL elicitation complete: 2026-07-28 removed
+        ``notifications/elicitation/complete`` (the client retries after consent)."""
+        return self.session is None or not self.session.era.stateless
+
     async def elicitation(self, params: dict[str, Any]) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {"server": self.server_name}
+        kwargs: dict[str, Any] = {"server": self.server_name,
+                                  "completion_notice": self.completion_notices}
         if self.opener is not None:
             kwargs["opener"] = self.opener
         screen = ElicitationScreen(params, **kwargs)
         eid = params.get("elicitationId")
-        tracked = screen.mode == "url" and isinstance(eid, str)
+        tracked = screen.mode == "url" and isinstance(eid, str) and self.completion_notices
         if tracked:
             self.completions.expect(str(eid), screen)
         try:
@@ -258,6 +268,8 @@ class InteractiveResponders:
         items = [e for e in data.get("elicitations") or [] if isinstance(e, dict)]
         if not items:
             return False
+        if not self.completion_notices:
+            return await self._consent_then_retry(items)
         ids = [str(i["elicitationId"]) for i in items if isinstance(i.get("elicitationId"), str)]
         for eid in ids:  # known from now on: a "complete" may arrive before the user accepts
             self.completions.expect(eid)
@@ -282,6 +294,17 @@ class InteractiveResponders:
             self.app.notify("No completion reported in time: retrying anyway",
                             title="Elicitation", severity="warning")
         return outcome != "cancel"
+
+    async def _consent_then_retry(self, items: list[dict[str, Any]]) -> bool:
+        """2026-07-28: no completion notice will come, so there is nothing to wait for;
+        once the user accepted every URL the request is retried (the MRTR way)."""
+        for item in items:
+            answer = await self.elicitation({**item, "mode": "url"})
+            if answer.get("action") != "accept":
+                return False
+        self.app.notify("Retrying now: in protocol 2026-07-28 the server sends no "
+                        "completion notice", title="Elicitation", markup=False)
+        return True
 
     async def roots_changed(self, roots: list[dict[str, Any]]) -> None:
         """The roots editor's ``on_change``: tell the server (when connected)."""

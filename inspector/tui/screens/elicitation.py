@@ -82,9 +82,10 @@ class ElicitationScreen(ServerRequestScreen[dict[str, Any]]):
     """
 
     def __init__(self, params: dict[str, Any], *, server: str = "the server",
-                 opener: Opener = webbrowser.open) -> None:
+                 opener: Opener = webbrowser.open, completion_notice: bool = True) -> None:
         super().__init__()
         self.params = params
+        self.completion_notice = completion_notice  # False in 2026-07-28: none will come
         self.server = server
         self.opener = opener
         self.mode = "url" if params.get("mode") == "url" else "form"
@@ -123,6 +124,9 @@ class ElicitationScreen(ServerRequestScreen[dict[str, Any]]):
         if eid := self.params.get("elicitationId"):
             box.append("\nelicitation id: ", style="bold")
             box.append_text(safe_text(str(eid)))
+        if not self.completion_notice:
+            box.append("\n\nProtocol 2026-07-28: the server sends no completion notice; the "
+                       "request is retried as soon as you accept.", style="dim")
         yield Static(box, id="url")
         if self.url_problem:
             yield Static(safe_text(f"⚠ {self.url_problem}"), id="url-problem")
