@@ -16,6 +16,8 @@ from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource, Unresolvable
 from referencing.jsonschema import DRAFT202012, specification_with
 
+from inspector.forms.formats import format_checker
+
 Path = tuple[str | int, ...]
 _MAX_MESSAGE = 300
 
@@ -58,7 +60,7 @@ def make_validator(schema: Any) -> Any:
         spec = specification_with(schema["$schema"], default=DRAFT202012)
     registry: Registry[Any] = Registry(retrieve=_refuse)  # type: ignore[call-arg]
     registry = registry.with_resource("urn:mcp-inspect:root", spec.create_resource(schema))
-    return cls(schema, registry=registry, format_checker=cls.FORMAT_CHECKER)
+    return cls(schema, registry=registry, format_checker=format_checker(cls.FORMAT_CHECKER))
 
 
 def _variant_errors(error: Any) -> list[Any]:
