@@ -34,6 +34,13 @@ DEFAULT_IGNORES: tuple[str, ...] = (
     "$..requestId",
     "$..taskId",
     "$..nextCursor",  # opaque; learnt and mapped into the next page's request
+    # the 2026-07-28 stateless era: the per-request _meta envelope (the client's own
+    # facts, stamped on every request) and the opaque state a multi-round-trip carries
+    '$.._meta["io.modelcontextprotocol/protocolVersion"]',
+    '$.._meta["io.modelcontextprotocol/clientInfo"]',
+    '$.._meta["io.modelcontextprotocol/clientCapabilities"]',
+    '$.._meta["io.modelcontextprotocol/logLevel"]',
+    "$..requestState",
 )
 
 

@@ -1,14 +1,21 @@
 """What a recorded session tells about its server: the initialize result and the
-latest complete listing of tools, resources, templates and prompts (pages joined)."""
+latest complete listing of tools, resources, templates and prompts (pages joined).
+
+A recording of the 2026-07-28 stateless era has no initialize: its ``server/discover``
+answer stands in for it, in the initialize result's shape (``serverInfo`` from the
+result's ``_meta``, ``protocolVersion`` from the request's envelope), and ``stateless``
+says so."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.engine.era import META_PROTOCOL_VERSION, META_SERVER_INFO, STATELESS_VERSIONS
 from inspector.engine.events import Kind
 from inspector.record.store import EventSource
 
+OPENINGS = ("initialize", "server/discover")
 LISTS = {"tools/list": ("tools", "tools"), "resources/list": ("resources", "resources"),
          "resources/templates/list": ("resource_templates", "resourceTemplates"),
          "prompts/list": ("prompts", "prompts")}
@@ -22,6 +29,7 @@ class RecordedCatalog:
     initialize: dict[str, Any] | None = None
     lists: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
+    stateless: bool = False  # opened with server/discover (2026-07-28), no session
 
     def recorded(self, kind: str) -> bool:
         """Whether the session listed ``kind`` at all (successfully or not)."""
@@ -38,7 +46,7 @@ def rebuild_catalog(source: EventSource, stop: int | None = None) -> RecordedCat
         if kind_of_event not in (Kind.RESPONSE, Kind.ERROR):
             continue
         method = source.method(i)
-        if method != "initialize" and method not in LISTS:
+        if method not in OPENINGS and method not in LISTS:
             continue
         message = source.event(i).message
         if kind_of_event is Kind.ERROR:
@@ -52,6 +60,11 @@ def rebuild_catalog(source: EventSource, stop: int | None = None) -> RecordedCat
             continue
         if method == "initialize":
             catalog.initialize = result
+            catalog.stateless = False
+            continue
+        if method == "server/discover":
+            catalog.initialize = _as_initialize(source, i, result)
+            catalog.stateless = True
             continue
         kind, key = LISTS[str(method)]
         request_index = source.find_request(i)
@@ -70,3 +83,18 @@ def rebuild_catalog(source: EventSource, stop: int | None = None) -> RecordedCat
     for kind, items in building.items():
         catalog.lists.setdefault(kind, items)  # an unfinished one is better than none
     return catalog
+
+
+def _as_initialize(source: EventSource, index: int, result: dict[str, Any]) -> dict[str, Any]:
+    """A ``server/discover`` result in the initialize result's shape."""
+    meta = result.get("_meta")
+    info = meta.get(META_SERVER_INFO) if isinstance(meta, dict) else None
+    version: Any = None
+    request_index = source.find_request(index)
+    if request_index is not None:
+        request = source.event(request_index).message
+        params = request.get("params") if isinstance(request, dict) else None
+        envelope = params.get("_meta") if isinstance(params, dict) else None
+        version = envelope.get(META_PROTOCOL_VERSION) if isinstance(envelope, dict) else None
+    return {**result, "serverInfo": info if isinstance(info, dict) else {},
+            "protocolVersion": version if isinstance(version, str) else STATELESS_VERSIONS[0]}

@@ -7,6 +7,13 @@ runs the script on a new session: requests go one at a time with fresh ids,
 progress tokens are renewed, server requests are answered from the recording,
 and volatile ids learned from earlier answers (task ids...) are mapped into later
 params. Each recorded response is compared with the live one (:mod:`diff`).
+
+A recording of the 2026-07-28 stateless era opens with ``server/discover`` instead of
+initialize: the live session is opened in the recording's era (its version read from
+the requests' ``_meta`` envelope), and a multi-round-trip call (an ``input_required``
+result, then retries) is one exchange: the live session does its own retries, answered
+from the recorded ``inputResponses``, and its final answer is compared with the
+recorded final one.
 """
 
 from __future__ import annotations
@@ -19,7 +26,13 @@ from typing import Any
 import anyio
 
 from inspector.engine import jsonrpc
-from inspector.engine.era import LATEST_VERSION
+from inspector.engine.era import (
+    LATEST_VERSION,
+    META_CLIENT_CAPABILITIES,
+    META_CLIENT_INFO,
+    META_PROTOCOL_VERSION,
+    is_stateless,
+)
 from inspector.engine.events import Channel, Direction, Kind, WireEvent, classify_message
 from inspector.engine.jsonrpc import RpcError
 from inspector.engine.responders import Responders
@@ -30,6 +43,7 @@ from inspector.transports.base import Transport
 
 SAME, CHANGED, MISSING, NEW = "same", "changed", "missing", "new"
 STATUSES = (SAME, CHANGED, MISSING, NEW)
+OPENINGS = ("initialize", "server/discover")  # the handshake era's, the stateless era's
 UNANSWERED_WAIT = 5.0  # longest wait for a request the recording never saw answered
 
 
@@ -48,6 +62,8 @@ class Step:
     # requests the server sent while this one was answered (sampling, elicitation, roots)
     server_requests: list[ServerExchange] = field(default_factory=list)
     group: int = 0  # the seq of the first request of its concurrent group (sent together)
+    retry: bool = False  # a stateless multi-round-trip retry: the live session makes its own
+    settled: dict[str, Any] | None = None  # the recorded final response after its retries
 
 
 @dataclass
@@ -66,10 +82,48 @@ class Plan:
     steps: list[Step] = field(default_factory=list)
     server_requests: list[ServerExchange] = field(default_factory=list)
     unsent: int = 0  # frames the client sent that were not JSON-RPC (raw editor): not re-sent
+    # the recorded answers to the input requests embedded in input_required results
+    input_answers: list[ServerExchange] = field(default_factory=list)
 
     @property
     def requests(self) -> list[Step]:
         return [s for s in self.steps if not s.notification]
+
+    @property
+    def stateless(self) -> bool:
+        """Recorded in the 2026-07-28 stateless era (opened with server/discover)."""
+        return self.initialize is not None and self.initialize.method == "server/discover"
+
+    def envelope(self) -> dict[str, Any]:
+        """The ``_meta`` envelope of the first recorded request that carries one."""
+        for step in ([self.initialize] if self.initialize else []) + self.requests:
+            meta = step.params.get("_meta") if isinstance(step.params, dict) else None
+            if isinstance(meta, dict) and META_PROTOCOL_VERSION in meta:
+                return meta
+        return {}
+
+    @property
+    def protocol_version(self) -> str | None:
+        """The version the recording spoke: initialize's, else the stateless envelope's."""
+        init = self.initialize
+        if init is not None and init.method == "initialize" and isinstance(init.params, dict):
+            version = init.params.get("protocolVersion")
+            return str(version) if version else None
+        version = self.envelope().get(META_PROTOCOL_VERSION)
+        return str(version) if isinstance(version, str) else None
+
+    def session_options(self) -> dict[str, Any]:
+        """Client info, capabilities and version for a live session like the recorded one."""
+        init = self.initialize
+        if init is not None and init.method == "initialize":
+            params = init.params if isinstance(init.params, dict) else {}
+            info, caps = params.get("clientInfo"), params.get("capabilities")
+        else:
+            envelope = self.envelope()
+            info, caps = envelope.get(META_CLIENT_INFO), envelope.get(META_CLIENT_CAPABILITIES)
+        return {"client_info": info if isinstance(info, dict) else None,
+                "capabilities": caps if isinstance(caps, dict) else {},
+                "protocol_version": self.protocol_version or LATEST_VERSION}
 
 
 def _messages(event: WireEvent) -> list[dict[str, Any]]:
@@ -103,7 +157,7 @@ def build_plan(events: Iterable[WireEvent]) -> Plan:
                 if kind is Kind.REQUEST:
                     step = Step(event.seq, str(msg.get("method")), msg.get("params"),
                                 sent_mono=event.mono)
-                    if step.method == "initialize" and plan.initialize is None:
+                    if step.method in OPENINGS and plan.initialize is None and not plan.steps:
                         plan.initialize = step
                     else:
                         plan.steps.append(step)
@@ -137,7 +191,52 @@ def build_plan(events: Iterable[WireEvent]) -> Plan:
             step.waited = max(0.0, last_mono - step.sent_mono)
     for step in ([plan.initialize] if plan.initialize else []) + plan.requests:
         step.notifications = notices.of(step.seq)
+    _fold_retries(plan)
     return plan
+
+
+def _fold_retries(plan: Plan) -> None:
+    """Stateless multi round-trips: a request answered ``input_required`` and the retries
+    that followed (same method, carrying ``requestState`` or ``inputResponses``) become one
+    exchange whose recorded answer is the last retry's; the answers the client gave to
+    the embedded input requests are kept to answer the live server's."""
+    if not plan.stateless:
+        return
+    requests = plan.requests
+    for n, step in enumerate(requests):
+        if step.retry:
+            continue
+        current = step
+        for later in requests[n + 1:]:
+            asks = _input_requests(current.response)
+            if asks is None:
+                break
+            if later.method != step.method or not _is_retry(later.params):
+                continue
+            later.retry = True
+            answers = later.params.get("inputResponses") if isinstance(later.params,
+                                                                       dict) else None
+            for key, ask in asks.items():
+                answer = answers.get(key) if isinstance(answers, dict) else None
+                if isinstance(ask, dict) and isinstance(answer, dict):
+                    plan.input_answers.append(ServerExchange(
+                        later.seq, str(ask.get("method")), ask.get("params"),
+                        {"result": answer}))
+            current = later
+        if current is not step:
+            step.settled = current.response
+
+
+def _input_requests(response: dict[str, Any] | None) -> dict[str, Any] | None:
+    result = response.get("result") if isinstance(response, dict) else None
+    if not isinstance(result, dict) or result.get("resultType") != "input_required":
+        return None
+    asks = result.get("inputRequests")
+    return asks if isinstance(asks, dict) else {}
+
+
+def _is_retry(params: Any) -> bool:
+    return isinstance(params, dict) and ("requestState" in params or "inputResponses" in params)
 
 
 def _client_notification(plan: Plan, pending: dict[Any, Step], msg: dict[str, Any],
@@ -292,14 +391,14 @@ async def replay(plan: Plan, transport: Transport, options: ReplayOptions,
         report.notes.append(f"{plan.unsent} frame(s) the client sent were not JSON-RPC "
                             "messages; they were not sent again")
     runner = _Runner(plan, options, report)
-    init = plan.initialize
-    params = init.params if init is not None and isinstance(init.params, dict) else {}
-    responders = RecordedResponders(plan.server_requests, options.rules)
-    session = Session(transport, client_info=params.get("clientInfo"), responders=responders,
-                      timeout=options.timeout, max_timeout=options.max_timeout,
-                      recorder=recorder,
-                      protocol_version=str(params.get("protocolVersion") or LATEST_VERSION),
-                      capabilities=params.get("capabilities") or {})
+    responders = RecordedResponders([*plan.server_requests, *plan.input_answers],
+                                    options.rules)
+    session = Session(transport, responders=responders, timeout=options.timeout,
+                      max_timeout=options.max_timeout, recorder=recorder,
+                      **plan.session_options())
+    if is_stateless(plan.protocol_version):
+        report.notes.append(f"stateless recording (protocol {plan.protocol_version}): the "
+                            "live session was opened in the same era")
     session.add_observer(runner.observe)
     async with session:
         await runner.run(session)
@@ -329,7 +428,7 @@ class _Runner:
         for msg in _messages(event) if event.message is not None else []:
             kind = classify_message(msg)
             if event.direction is Direction.OUT and kind is Kind.REQUEST:
-                if msg.get("method") == "initialize" and self.init_id is None:
+                if msg.get("method") in OPENINGS and self.init_id is None:
                     self.init_id = msg.get("id")
                 self.notices.request(msg.get("id"), _id_key(msg.get("id")), msg.get("params"))
                 if (sent := self.on_sent.pop(_id_key(msg.get("id")), None)) is not None:
@@ -367,6 +466,9 @@ class _Runner:
             if session.lost is not None:
                 self._rest_missing(n, f"connection lost: {session.lost.describe()}")
                 return
+            if step.retry:
+                n += 1  # the live session retried on its own (its answer is compared)
+                continue
             if step.notification:
                 try:
                     await session.notify(step.method, self._remap(step.params))
@@ -408,7 +510,7 @@ class _Runner:
 
     def _rest_missing(self, start: int, reason: str) -> None:
         for step in self.plan.steps[start:]:
-            if not step.notification:
+            if not step.notification and not step.retry:
                 status = MISSING if step.response is not None else SAME
                 self.report.items.append(Item("request", step.method, step.seq, status,
                                               reason=reason, recorded=step.response,
@@ -436,6 +538,7 @@ class _Runner:
         if sent is not None:
             self.on_sent[_id_key(rid)] = sent
         reason = ""
+        returned: Any = None
         unanswered = step.response is None
         limit = (min(max(step.waited or 0.0, 0.2), UNANSWERED_WAIT) if unanswered
                  else self.options.timeout)
@@ -448,19 +551,23 @@ class _Runner:
                     await session.notify("notifications/cancelled", {
                         "requestId": rid, "reason": "replay: the recording never got an answer"})
             else:
-                await session.request(step.method, params, request_id=rid, timeout=limit,
-                                      on_progress=on_progress)
+                returned = await session.request(step.method, params, request_id=rid,
+                                                 timeout=limit, on_progress=on_progress)
         except RequestTimeoutError:
             reason = f"no answer within {limit:g} s"
         except ConnectionClosedError as exc:
             reason = f"connection lost: {exc.lost.describe()}"
         except RpcError:
             pass  # an error response: compared like any other
-        self._compare("request", step, self.responses.get(_id_key(rid)), reason, rid)
+        live = self.responses.get(_id_key(rid))
+        if step.settled is not None and returned is not None:
+            # the live final answer (after the session's own retries) vs the recorded one
+            live = {"jsonrpc": "2.0", "id": rid, "result": returned}
+        self._compare("request", step, live, reason, rid)
 
     def _compare(self, kind: str, step: Step, live: dict[str, Any] | None, reason: str,
                  live_id: Any = None) -> None:
-        recorded = step.response
+        recorded = step.settled or step.response
         if recorded is None and live is None:
             item = Item(kind, step.method, step.seq, SAME,
                         reason="unanswered in the recording and live")

@@ -184,7 +184,8 @@ def _summary(path: Path, header_line: bytes, plan: Plan, warnings: list[str],
             "requests": sum(methods.values()),
             "answered": sum(1 for s in plan.requests if s.response is not None),
             "methods": dict(methods.most_common()),
-            "serverRequests": len(plan.server_requests), "warnings": warnings}
+            "serverRequests": len(plan.server_requests), "warnings": warnings,
+            "protocolVersion": plan.protocol_version, "stateless": plan.stateless}
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
     return 0
 

@@ -11,6 +11,12 @@ When the recording shows the server sent requests of its own (sampling, elicitat
 roots) while a client request was answered, they are sent to the live client at the
 same point, before the recorded answer; its reply is awaited (bounded) and compared
 with the recorded one, a difference noted on stderr.
+
+A recording of the 2026-07-28 stateless era is served to a stateless client: its
+``server/discover`` answer like any recorded request (``_meta`` envelopes aside, so the
+client's own info does not matter), multi-round-trip retries matched by their
+``inputResponses``; an ``initialize`` is refused with a message saying which
+``--protocol-version`` to connect with.
 """
 
 from __future__ import annotations
@@ -58,11 +64,14 @@ class RecordedServer:
         self.rules = list(rules) if rules is not None else [
             IgnoreRule.parse(r) for r in PARAM_IGNORES]
         self.initialize: dict[str, Any] | None = None
-        if plan.initialize is not None and plan.initialize.response is not None:
+        self.stateless = plan.protocol_version if plan.stateless else None
+        if plan.initialize is not None and plan.initialize.response is not None \
+                and not plan.stateless:
             self.initialize = plan.initialize.response
         self.table: dict[str, list[_Answers]] = {}
         self.warnings: list[str] = []  # the live client answered otherwise than recorded
-        for step in plan.requests:
+        opening = [plan.initialize] if plan.stateless and plan.initialize else []
+        for step in opening + plan.requests:
             if step.response is None:
                 continue
             for entry in self.table.setdefault(step.method, []):
@@ -86,6 +95,12 @@ class RecordedServer:
         method = str(message.get("method"))
         params = _norm(message.get("params"))
         if method == "initialize":
+            if self.stateless:
+                return jsonrpc.error_response(
+                    id_, jsonrpc.INVALID_REQUEST,
+                    f"replay: {self.source} was recorded in the stateless era (protocol "
+                    f"{self.stateless}, no initialize): connect with --protocol-version "
+                    f"{self.stateless}", {"supported": [self.stateless]})
             if self.initialize is None:
                 return jsonrpc.error_response(id_, jsonrpc.INTERNAL_ERROR,
                                               f"replay: {self.source} has no initialize "

@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from inspector.engine.era import is_stateless
 from inspector.tui.safe_text import one_line
 
 STATE_STYLES = {"connecting": "yellow", "connected": "green", "disconnected": "red",
@@ -39,7 +40,7 @@ class StatusBar(Static):
             text.append(f"  {self.transport}", style="dim")
         if self.protocol:
             text.append(f"  protocol {self.protocol}", style="dim")
-            if self.stateless:
+            if self.stateless or is_stateless(self.protocol):  # a replayed recording too
                 text.append(" stateless (no session)", style="cyan")
         text.append(f"  {self.events:,} events", style="dim")
         if self.pending:
