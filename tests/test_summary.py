@@ -21,3 +21,22 @@ def test_prompt_messages_show_role_and_text() -> None:
 
 def test_tool_content_shows_first_text() -> None:
     assert summary_of({"content": [{"type": "text", "text": "2.5"}]}) == "2.5"
+
+
+def test_stateless_envelope_is_left_out_of_request_rows() -> None:
+    """2026-07-28 stamps the same `_meta` envelope on every request: rows show the rest."""
+    from inspector.engine.jsonrpc import request
+
+    envelope = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientInfo": {"name": "mcp-inspect"},
+                "io.modelcontextprotocol/clientCapabilities": {"roots": {}},
+                "io.modelcontextprotocol/logLevel": "info"}
+
+    def row(params: dict[str, object]) -> str:
+        raw = encode(request(7, "resources/list", params))
+        return summarize(make_event(Direction.OUT, Channel.STDIN, raw)).text
+
+    assert row({"_meta": envelope}) == ""
+    assert row({"cursor": "p5", "_meta": envelope}) == "cursor=p5"
+    assert row({"_meta": {**envelope, "progressToken": 3}}) == "_meta={progressToken=3}"
+    assert row({"_meta": {"progressToken": 3}}) == "_meta={progressToken=3}"  # handshake era

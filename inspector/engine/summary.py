@@ -11,11 +11,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.engine.era import (
+    META_CLIENT_CAPABILITIES,
+    META_CLIENT_INFO,
+    META_LOG_LEVEL,
+    META_PROTOCOL_VERSION,
+)
 from inspector.engine.events import Kind, WireEvent
 
 TEXT_LIMIT = 160  # characters of summary text
 VALUE_LIMIT = 40  # characters of one scalar value
 MAX_KEYS = 6  # keys shown of one object
+ENVELOPE_KEYS = frozenset({META_PROTOCOL_VERSION, META_CLIENT_INFO, META_CLIENT_CAPABILITIES,
+                           META_LOG_LEVEL})
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,9 +81,24 @@ def compact(obj: Any, limit: int = TEXT_LIMIT) -> str:
     return _cut(" ".join(parts), limit)
 
 
+def _without_envelope(params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` without the stateless era's per-request envelope in ``_meta``: it is the
+    same on every request, so a row would show it instead of what tells rows apart (the
+    detail still shows it). Other ``_meta`` keys (progressToken ...) stay."""
+    meta = params.get("_meta")
+    if not isinstance(meta, dict) or ENVELOPE_KEYS.isdisjoint(meta):
+        return params
+    rest = {key: value for key, value in meta.items() if key not in ENVELOPE_KEYS}
+    shown = {key: value for key, value in params.items() if key != "_meta"}
+    if rest:
+        shown["_meta"] = rest
+    return shown
+
+
 def _request_text(method: str, params: Any) -> str:
     if not isinstance(params, dict):
         return "" if params is None else brief(params)
+    params = _without_envelope(params)
     if method == "tools/call":
         args = params.get("arguments")
         name = brief(params.get("name"))
