@@ -79,7 +79,8 @@ async def test_complete_while_the_dialog_is_open_is_shown_in_it() -> None:
             assert screen.query_one("#complete", Static).display
             assert _completes(app, "flow-1") == 1  # the duplicate was ignored
             assert not any("never-issued" in note for note in app.notes)  # unknown: ignored
-            await pilot.click("#accept")
+            # the notice line moved the buttons down: the key, not a click at a stale spot
+            await pilot.press("ctrl+s")
             await wait_for(pilot, lambda: "result" in out)
     assert _text(out["result"]) == "action: accept"
 
@@ -179,7 +180,7 @@ async def test_wait_retry_now_cancel_timeout_and_early_completion() -> None:
             tg.start_soon(handle)
             await wait_for_screen(pilot, ElicitationScreen)
             await client.call_tool("finish", {"elicitation_id": "vault-1"})
-            await pilot.click("#accept")
+            await pilot.press("ctrl+s")  # the notice line may be moving the buttons
             await wait_for(pilot, lambda: len(done) == count + 4)
             assert done[-1] is True and not isinstance(app.screen, CompletionWaitScreen)
 

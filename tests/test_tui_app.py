@@ -169,3 +169,12 @@ async def test_connecting_does_not_take_the_focus_back(tmp_path: Path) -> None:
         await wait_connected(pilot)
         await pilot.pause()
         assert log.lines.has_focus
+
+
+def test_controller_messages_after_the_widgets_are_gone_are_dropped() -> None:
+    """A list answered while the app closes arrives after its widgets were removed."""
+    from inspector.tui import messages
+
+    app = InspectorApp(demo_target())  # never mounted: no widgets, as at the end of a close
+    app.on_catalog_loaded(messages.CatalogLoaded("tools", [{"name": "late"}]))
+    app.on_connect_failed(messages.ConnectFailed("gone"))

@@ -8,12 +8,13 @@ connected session attaches), ``status_feed``, ``calls``, ``completions``, ``save
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Callable, Iterable
 from time import monotonic
 from typing import Any, ClassVar
 
 from textual import on, work
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import App, ComposeResult, ScreenStackError, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
@@ -46,6 +47,20 @@ from inspector.tui.widgets.status_bar import StatusBar
 from inspector.tui.widgets.tasks_view import TasksView
 
 LOG_LAYOUTS = ("normal", "max", "min")
+
+
+def while_mounted(handler: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
+    """The controller's messages can arrive while the app closes and its widgets are already
+    gone (a list answered during shutdown): drop them then instead of failing a query."""
+    @functools.wraps(handler)
+    def guarded(app: Any, message: Any) -> None:
+        try:
+            mounted = bool(app.query(StatusBar))
+        except ScreenStackError:  # the last screen is already gone
+            mounted = False
+        if mounted:
+            handler(app, message)
+    return guarded
 
 
 class InspectorApp(App[int]):
@@ -169,6 +184,7 @@ class InspectorApp(App[int]):
     def _session(self) -> Session | None:
         return self.controller.session if self.controller else None
 
+    @while_mounted
     def on_connecting(self, message: messages.Connecting) -> None:
         status = self.query_one(StatusBar)
         status.state = "connecting"
@@ -180,6 +196,7 @@ class InspectorApp(App[int]):
             else f"connecting to {message.target}"
         view.show_text(f"{what} (attempt {message.attempt})…", "yellow")
 
+    @while_mounted
     def on_connected(self, message: messages.Connected) -> None:
         assert self.controller is not None and self.controller.session is not None
         session = self.controller.session
@@ -197,6 +214,7 @@ class InspectorApp(App[int]):
                            "g goes to the log)", "green")
         self._refresh_server_pane()
 
+    @while_mounted
     def on_connect_failed(self, message: messages.ConnectFailed) -> None:
         self.query_one(StatusBar).state = "failed"
         self.query_one(ResultView).show_text(
@@ -204,6 +222,7 @@ class InspectorApp(App[int]):
         self.notify(message.error.splitlines()[0], title="connection failed",
                     severity="error", timeout=8)
 
+    @while_mounted
     def on_disconnected(self, message: messages.Disconnected) -> None:
         self.query_one(StatusBar).state = "disconnected"
         if message.lost.expected:
@@ -214,6 +233,7 @@ class InspectorApp(App[int]):
         self.notify(message.lost.message, title="connection lost", severity="error", timeout=8)
         self._refresh_server_pane()
 
+    @while_mounted
     def on_catalog_loaded(self, message: messages.CatalogLoaded) -> None:
         self.query_one(Catalog).set_items(message.kind, message.items, message.error)
         if message.changed:
