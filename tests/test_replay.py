@@ -17,7 +17,8 @@ from inspector.engine.jsonrpc import encode
 from inspector.record.diff import parse_rules
 from inspector.record.format import FORMAT_KEY
 from inspector.record.reader import read_session
-from inspector.record.replay import ReplayOptions, build_plan, replay
+from inspector.record.replay import ReplayOptions, replay
+from inspector.record.replay_plan import build_plan
 from inspector.transports.stdio import StdioTransport
 
 sys.path.insert(0, str(Path(__file__).parent / "servers"))

@@ -16,7 +16,7 @@ import pytest
 from inspector.engine.events import Channel, Direction, WireEvent
 from inspector.engine.jsonrpc import encode
 from inspector.record.reader import read_session
-from inspector.record.replay import build_plan
+from inspector.record.replay_plan import build_plan
 
 sys.path.insert(0, str(Path(__file__).parent / "servers"))
 from replay_notify_record import NOTIFY, record_concurrent

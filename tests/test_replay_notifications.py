@@ -16,7 +16,7 @@ import pytest
 from inspector.record.diff import parse_rules
 from inspector.record.notices import Attributor, compare, sequence
 from inspector.record.reader import read_session
-from inspector.record.replay import build_plan
+from inspector.record.replay_plan import build_plan
 
 sys.path.insert(0, str(Path(__file__).parent / "servers"))
 from replay_notify_record import NOTIFY, record_demo, record_notify

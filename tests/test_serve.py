@@ -17,7 +17,7 @@ from mcp.shared.exceptions import MCPError
 
 from inspector.engine.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND
 from inspector.record.reader import read_session
-from inspector.record.replay import build_plan
+from inspector.record.replay_plan import build_plan
 from inspector.record.serve import RecordedServer, serve
 
 sys.path.insert(0, str(Path(__file__).parent / "servers"))

@@ -19,7 +19,7 @@ from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 
 from inspector.record.reader import read_session
-from inspector.record.replay import build_plan
+from inspector.record.replay_plan import build_plan
 from inspector.record.serve import RecordedServer, serve
 
 sys.path.insert(0, str(Path(__file__).parent / "servers"))

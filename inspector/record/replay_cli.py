@@ -33,7 +33,8 @@ from inspector.record.diff import DEFAULT_IGNORES, PathError, parse_rules
 from inspector.record.format import SessionFileError
 from inspector.record.notices import METHODS, MODES
 from inspector.record.reader import iter_events, open_header
-from inspector.record.replay import Plan, ReplayOptions, Report, build_plan
+from inspector.record.replay import ReplayOptions, Report
+from inspector.record.replay_plan import Plan, build_plan
 
 
 class _Parser(argparse.ArgumentParser):

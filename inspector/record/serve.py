@@ -33,7 +33,7 @@ from typing import Any, BinaryIO, TextIO
 
 from inspector.engine import jsonrpc
 from inspector.record.diff import DEFAULT_IGNORES, Change, IgnoreRule, diff
-from inspector.record.replay import Plan, ServerExchange
+from inspector.record.replay_plan import Plan, ServerExchange
 
 # Params are compared without the message-level "$.id" rule and without _meta
 # (progress tokens, client-side request metadata).
