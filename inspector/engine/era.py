@@ -38,6 +38,10 @@ META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo"
 META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
 META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"  # per-request, replaces logging/setLevel
+# what the client stamps on every stateless request: the same each time, so row summaries
+# leave it out and replay diffs ignore it
+ENVELOPE_KEYS = (META_PROTOCOL_VERSION, META_CLIENT_INFO, META_CLIENT_CAPABILITIES,
+                 META_LOG_LEVEL)
 UNSUPPORTED_PROTOCOL_VERSION = -32022  # the 2026-07-28 error for a version it does not serve
 MAX_INPUT_ROUNDS = 10  # a server that asks forever must not keep us forever
 

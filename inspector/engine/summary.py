@@ -11,19 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.engine.era import (
-    META_CLIENT_CAPABILITIES,
-    META_CLIENT_INFO,
-    META_LOG_LEVEL,
-    META_PROTOCOL_VERSION,
-)
+from inspector.engine.era import ENVELOPE_KEYS
 from inspector.engine.events import Kind, WireEvent
 
 TEXT_LIMIT = 160  # characters of summary text
 VALUE_LIMIT = 40  # characters of one scalar value
 MAX_KEYS = 6  # keys shown of one object
-ENVELOPE_KEYS = frozenset({META_PROTOCOL_VERSION, META_CLIENT_INFO, META_CLIENT_CAPABILITIES,
-                           META_LOG_LEVEL})
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +79,7 @@ def _without_envelope(params: dict[str, Any]) -> dict[str, Any]:
     same on every request, so a row would show it instead of what tells rows apart (the
     detail still shows it). Other ``_meta`` keys (progressToken ...) stay."""
     meta = params.get("_meta")
-    if not isinstance(meta, dict) or ENVELOPE_KEYS.isdisjoint(meta):
+    if not isinstance(meta, dict) or not any(key in meta for key in ENVELOPE_KEYS):
         return params
     rest = {key: value for key, value in meta.items() if key not in ENVELOPE_KEYS}
     shown = {key: value for key, value in params.items() if key != "_meta"}

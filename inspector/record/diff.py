@@ -16,6 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.engine.era import ENVELOPE_KEYS
+
 Key = str | int
 PathTuple = tuple[Key, ...]
 
@@ -36,10 +38,7 @@ DEFAULT_IGNORES: tuple[str, ...] = (
     "$..nextCursor",  # opaque; learnt and mapped into the next page's request
     # the 2026-07-28 stateless era: the per-request _meta envelope (the client's own
     # facts, stamped on every request) and the opaque state a multi-round-trip carries
-    '$.._meta["io.modelcontextprotocol/protocolVersion"]',
-    '$.._meta["io.modelcontextprotocol/clientInfo"]',
-    '$.._meta["io.modelcontextprotocol/clientCapabilities"]',
-    '$.._meta["io.modelcontextprotocol/logLevel"]',
+    *(f'$.._meta["{key}"]' for key in ENVELOPE_KEYS),
     "$..requestState",
 )
 

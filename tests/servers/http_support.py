@@ -120,14 +120,16 @@ def _read_port(proc: subprocess.Popen[bytes], stderr_path: Path, timeout: float)
 
 
 @contextlib.contextmanager
-def sdk_server(mode: str, timeout: float = 30.0) -> Iterator[str]:
-    """Run ``http_sdk_server.py MODE``; yields its base URL (``http://127.0.0.1:<port>``)."""
+def sdk_server(mode: str, timeout: float = 30.0,
+               script: str = "http_sdk_server.py") -> Iterator[str]:
+    """Run ``SCRIPT MODE`` (an SDK server that prints ``PORT n``); yields its base URL
+    (``http://127.0.0.1:<port>``)."""
     with tempfile.NamedTemporaryFile(prefix=f"sdk-{mode}-", suffix=".log",
                                      delete=False) as log:
         log_path = Path(log.name)
     with log_path.open("wb") as err:
-        proc = subprocess.Popen([sys.executable, "-W", "ignore", str(HERE / "http_sdk_server.py"),
-                                 mode], stdout=subprocess.PIPE, stderr=err)
+        proc = subprocess.Popen([sys.executable, "-W", "ignore", str(HERE / script), mode],
+                                stdout=subprocess.PIPE, stderr=err)
     try:
         port = _read_port(proc, log_path, timeout)
         yield f"http://127.0.0.1:{port}"
