@@ -55,8 +55,7 @@ async def sdk(url: str, calls: int) -> Rates:
     from mcp.client.session import ClientSession
     from mcp.client.streamable_http import streamable_http_client
 
-    async with streamable_http_client(url) as (read, write), \
-            ClientSession(read, write) as session:
+    async with streamable_http_client(url) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         for _ in range(WARMUP):
             await session.call_tool("add", {"a": 1, "b": 2})
@@ -67,8 +66,11 @@ async def sdk(url: str, calls: int) -> Rates:
 
 
 def start_server(mode: str) -> tuple[subprocess.Popen[bytes], str]:
-    proc = subprocess.Popen([sys.executable, "-W", "ignore", str(SERVER), mode],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-W", "ignore", str(SERVER), mode],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
     assert proc.stdout is not None
     line = proc.stdout.readline().decode()
     if not line.startswith("PORT "):
@@ -106,12 +108,19 @@ def main() -> None:
     pc = statistics.median(c for _, c in theirs)
     print(f"server: official SDK MCPServer, Streamable HTTP ({opts.mode} responses), {url}")
     print(f"{opts.calls} sequential tools/call x {opts.rounds} rounds (after {WARMUP} warm-up)")
-    for name, rates, rate, cpu in (("mcp-inspect transport+session", mine, o, oc),
-                                   ("official SDK client          ", theirs, p, pc)):
-        print(f"{name}  median {rate:7.1f} req/s, client CPU {cpu:.2f} ms/call  "
-              f"(rounds: {', '.join(f'{r:.0f}' for r, _ in rates)})")
-    print(f"ratio ours/sdk: {o / p:.2f} req/s (target >= 1.00); "
-          f"client CPU per call ours/sdk: {oc / pc:.2f}")
+    for name, rates, rate, cpu in (
+        ("mcp-inspect transport+session", mine, o, oc),
+        ("official SDK client          ", theirs, p, pc),
+    ):
+        print(
+            f"{name}  median {rate:7.1f} req/s, client CPU {cpu:.2f} ms/call  "
+            f"(rounds: {', '.join(f'{r:.0f}' for r, _ in rates)})"
+        )
+    print(
+        f"ratio ours/sdk: {o / p:.2f} req/s (target >= 1.00); "
+        f"client CPU per call ours/sdk: {oc / pc:.2f}"
+    )
+
 
 if __name__ == "__main__":
     main()

@@ -36,8 +36,20 @@ from inspector.engine.jsonrpc import encode, make_event, notification, request, 
 from inspector.tui.widgets.message_log import MessageLog
 
 SIZE = (160, 50)
-WORDS = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota",
-         "kappa", "lambda", "mu"]
+WORDS = [
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "epsilon",
+    "zeta",
+    "eta",
+    "theta",
+    "iota",
+    "kappa",
+    "lambda",
+    "mu",
+]
 
 
 def make_events(start: int, count: int) -> list[WireEvent]:
@@ -48,22 +60,30 @@ def make_events(start: int, count: int) -> list[WireEvent]:
     for n in range(start, start + count):
         phase = n % 6
         if phase == 0:
-            msg: object = request(n, "tools/call", {
-                "name": "search", "arguments": {"query": " ".join(WORDS[: 2 + n % 6]),
-                                                "limit": n % 50}})
+            msg: object = request(
+                n,
+                "tools/call",
+                {
+                    "name": "search",
+                    "arguments": {"query": " ".join(WORDS[: 2 + n % 6]), "limit": n % 50},
+                },
+            )
             event = make_event(Direction.OUT, Channel.STDIN, encode(msg), message=msg)
         elif phase == 1:
-            msg = notification("notifications/progress",
-                               {"progressToken": n - 1, "progress": n % 7, "total": 7})
+            msg = notification(
+                "notifications/progress", {"progressToken": n - 1, "progress": n % 7, "total": 7}
+            )
             event = make_event(Direction.IN, Channel.STDOUT, encode(msg), message=msg)
         elif phase == 2:
             text = " ".join(WORDS[(n + k) % len(WORDS)] for k in range(8 + n % 40))
-            msg = response(n - 2, {"content": [{"type": "text", "text": text}],
-                                   "isError": False})
+            msg = response(n - 2, {"content": [{"type": "text", "text": text}], "isError": False})
             event = make_event(Direction.IN, Channel.STDOUT, encode(msg), message=msg)
         elif phase == 3:
-            event = make_event(Direction.IN, Channel.STDERR,
-                               f"DEBUG worker {n % 8}: handled search in {n % 97} ms".encode())
+            event = make_event(
+                Direction.IN,
+                Channel.STDERR,
+                f"DEBUG worker {n % 8}: handled search in {n % 97} ms".encode(),
+            )
         elif phase == 4:
             msg = request(n, "ping")
             event = make_event(Direction.OUT, Channel.STDIN, encode(msg), message=msg)
@@ -132,16 +152,23 @@ async def settle_ours(total: int, batch: int) -> dict[str, float]:
         rss = rss_bytes() - rss0
         store = log.store
         scans = {}
-        for label, query in (("filter_column", "method:tools/call"),
-                             ("filter_text", "kind:res lambda mu")):
-            scans[f"{label}_s"], scans[f"{label}_worst_key_ms"] = await filter_scan(
-                app, log, query)
-        return {**scans, "events": total, "append_s": appending,
-                "worst_batch_ms": worst_batch * 1000,
-                "settle_s": settle, "raw_mib": store.raw_bytes / 2**20,
-                "rss_mib": rss / 2**20, "ratio": rss / store.raw_bytes,
-                "columns_ratio": store.nbytes() / store.raw_bytes,
-                "rows_rendered": lines.rendered_rows}
+        for label, query in (
+            ("filter_column", "method:tools/call"),
+            ("filter_text", "kind:res lambda mu"),
+        ):
+            scans[f"{label}_s"], scans[f"{label}_worst_key_ms"] = await filter_scan(app, log, query)
+        return {
+            **scans,
+            "events": total,
+            "append_s": appending,
+            "worst_batch_ms": worst_batch * 1000,
+            "settle_s": settle,
+            "raw_mib": store.raw_bytes / 2**20,
+            "rss_mib": rss / 2**20,
+            "ratio": rss / store.raw_bytes,
+            "columns_ratio": store.nbytes() / store.raw_bytes,
+            "rows_rendered": lines.rendered_rows,
+        }
 
 
 async def filter_scan(app: App[None], log: MessageLog, query: str) -> tuple[float, float]:
@@ -225,14 +252,17 @@ async def key_latency(rate: int, seconds: float) -> dict[str, float]:
         batcher.flush()
         await pilot.pause()
         delays.sort()
-        return {"events": sent, "rate": sent / seconds, "presses": len(delays),
-                "worst_ms": delays[-1] * 1000 if delays else float("inf"),
-                "p50_ms": delays[len(delays) // 2] * 1000 if delays else float("inf"),
-                "shown": log.shown}
+        return {
+            "events": sent,
+            "rate": sent / seconds,
+            "presses": len(delays),
+            "worst_ms": delays[-1] * 1000 if delays else float("inf"),
+            "p50_ms": delays[len(delays) // 2] * 1000 if delays else float("inf"),
+            "shown": log.shown,
+        }
 
 
-async def peer_log(total: int, batch: int, rich: bool,
-                   per_line: bool = False) -> dict[str, float]:
+async def peer_log(total: int, batch: int, rich: bool, per_line: bool = False) -> dict[str, float]:
     """(c): stock ``Log`` (batched ``write_lines`` or ``write_line`` per event) or
     ``RichLog`` (one ``write`` per event)."""
     app = Bench(lambda: RichLog(max_lines=None) if rich else Log(max_lines=None))
@@ -263,8 +293,13 @@ async def peer_log(total: int, batch: int, rich: bool,
         settle = time.perf_counter() - t0
         gc.collect()
         rss = rss_bytes() - rss0
-        return {"events": total, "append_s": writing, "settle_s": settle,
-                "rss_mib": rss / 2**20, "ratio": rss / raw}
+        return {
+            "events": total,
+            "append_s": writing,
+            "settle_s": settle,
+            "rss_mib": rss / 2**20,
+            "ratio": rss / raw,
+        }
 
 
 def show(title: str, figures: dict[str, float]) -> None:
@@ -276,8 +311,20 @@ def show(title: str, figures: dict[str, float]) -> None:
 
 def run_case(case: str, n: int, args: argparse.Namespace) -> dict[str, float]:
     """Each case in a fresh interpreter, so resident-memory deltas are its own."""
-    cmd = [sys.executable, __file__, "--case", case, "--n", str(n), "--batch", str(args.batch),
-           "--stream-rate", str(args.stream_rate), "--stream-seconds", str(args.stream_seconds)]
+    cmd = [
+        sys.executable,
+        __file__,
+        "--case",
+        case,
+        "--n",
+        str(n),
+        "--batch",
+        str(args.batch),
+        "--stream-rate",
+        str(args.stream_rate),
+        "--stream-seconds",
+        str(args.stream_seconds),
+    ]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=900, check=False)
     if done.returncode != 0:
         raise SystemExit(f"case {case} failed:\n{done.stderr[-3000:]}")
@@ -290,8 +337,9 @@ async def one_case(args: argparse.Namespace) -> dict[str, float]:
         return await settle_ours(args.n, args.batch)
     if args.case == "stream":
         return await key_latency(args.stream_rate, args.stream_seconds)
-    return await peer_log(args.n, args.batch, rich=args.case == "richlog",
-                          per_line=args.case == "log-line")
+    return await peer_log(
+        args.n, args.batch, rich=args.case == "richlog", per_line=args.case == "log-line"
+    )
 
 
 def main() -> None:
@@ -329,23 +377,33 @@ def main() -> None:
         return f["append_s"] + f["settle_s"]
 
     def ratio(peer: dict[str, float], ours: dict[str, float]) -> str:
-        return (f"time {total(peer) / total(ours):,.2f}x, "
-                f"memory {peer['rss_mib'] / max(ours['rss_mib'], 0.1):,.2f}x")
+        return (
+            f"time {total(peer) / total(ours):,.2f}x, "
+            f"memory {peer['rss_mib'] / max(ours['rss_mib'], 0.1):,.2f}x"
+        )
 
     print()
-    print(f"(a) settle after last batch: {big['settle_s'] * 1000:,.0f} ms (target < 2,000 ms); "
-          f"memory {big['ratio']:.2f}x raw bytes (target < 2x; columns alone "
-          f"{big['columns_ratio']:.2f}x); append {big['append_s']:.2f} s for "
-          f"{args.events:,} events")
-    print(f"(a) filters over {args.events:,}: method:tools/call "
-          f"{big['filter_column_s']:.2f} s (worst key {big['filter_column_worst_key_ms']:.1f} ms),"
-          f" text {big['filter_text_s']:.2f} s (worst key "
-          f"{big['filter_text_worst_key_ms']:.1f} ms)")
-    print(f"(b) worst key delay {stream['worst_ms']:,.1f} ms (target < 100 ms), "
-          f"median {stream['p50_ms']:,.1f} ms, {stream['presses']:.0f} presses at "
-          f"{stream['rate']:,.0f} events/s")
-    print(f"(c) peer / MessageLog at {peer_n:,}: Log.write_lines {ratio(log_peer, ours_small)}; "
-          f"Log.write_line {ratio(line_peer, ours_small)}")
+    print(
+        f"(a) settle after last batch: {big['settle_s'] * 1000:,.0f} ms (target < 2,000 ms); "
+        f"memory {big['ratio']:.2f}x raw bytes (target < 2x; columns alone "
+        f"{big['columns_ratio']:.2f}x); append {big['append_s']:.2f} s for "
+        f"{args.events:,} events"
+    )
+    print(
+        f"(a) filters over {args.events:,}: method:tools/call "
+        f"{big['filter_column_s']:.2f} s (worst key {big['filter_column_worst_key_ms']:.1f} ms),"
+        f" text {big['filter_text_s']:.2f} s (worst key "
+        f"{big['filter_text_worst_key_ms']:.1f} ms)"
+    )
+    print(
+        f"(b) worst key delay {stream['worst_ms']:,.1f} ms (target < 100 ms), "
+        f"median {stream['p50_ms']:,.1f} ms, {stream['presses']:.0f} presses at "
+        f"{stream['rate']:,.0f} events/s"
+    )
+    print(
+        f"(c) peer / MessageLog at {peer_n:,}: Log.write_lines {ratio(log_peer, ours_small)}; "
+        f"Log.write_line {ratio(line_peer, ours_small)}"
+    )
     print(f"(c) peer / MessageLog at {rich_n:,}: RichLog.write {ratio(rich_peer, ours_rich)}")
 
 

@@ -32,15 +32,27 @@ def main() -> None:
     argv = sys.argv[1:]
     server = [PY, "-m", "inspector.demo"]
     if "--" in argv:
-        server = argv[argv.index("--") + 1:]
-        argv = argv[:argv.index("--")]
+        server = argv[argv.index("--") + 1 :]
+        argv = argv[: argv.index("--")]
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--tool", default="add")
     parser.add_argument("--args", default='{"a": 2, "b": 3}')
     opts = parser.parse_args(argv)
-    ours = [PY, "-m", "inspector", "--cli", "--method", "tools/call", "--tool-name", opts.tool,
-            "--tool-args-json", opts.args, "--", *server]
+    ours = [
+        PY,
+        "-m",
+        "inspector",
+        "--cli",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        opts.tool,
+        "--tool-args-json",
+        opts.args,
+        "--",
+        *server,
+    ]
     peer = [PY, str(HERE / "sdk_oneshot_client.py"), opts.tool, opts.args, "--", *server]
     timed(ours), timed(peer)  # warm the OS caches for both
     ours_t: list[float] = []

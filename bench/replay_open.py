@@ -35,22 +35,47 @@ def generate(path: Path, size: int) -> None:
     from inspector.record.format import SessionHeader, encode_event
 
     def tail(direction: Direction, channel: Channel, message: object) -> bytes:
-        text = message if isinstance(message, str) else json.dumps(message,
-                                                                   separators=(",", ":"))
-        line = encode_event(WireEvent(direction, channel, text.replace("4242", "@ID@").encode(),
-                                      seq=1, time=1.0, mono=1.0))
-        return line[line.index(b', "dir": '):]
+        text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"))
+        line = encode_event(
+            WireEvent(
+                direction, channel, text.replace("4242", "@ID@").encode(), seq=1, time=1.0, mono=1.0
+            )
+        )
+        return line[line.index(b', "dir": ') :]
 
     parts = [
-        tail(Direction.OUT, Channel.STDIN, {"jsonrpc": "2.0", "id": 4242, "method": "tools/call",
-                                            "params": {"name": "search",
-                                                       "arguments": {"q": "query 4242"}}}),
-        tail(Direction.IN, Channel.STDOUT, {"jsonrpc": "2.0", "method": "notifications/progress",
-                                            "params": {"progressToken": "p4242",
-                                                       "progress": 1, "total": 2}}),
+        tail(
+            Direction.OUT,
+            Channel.STDIN,
+            {
+                "jsonrpc": "2.0",
+                "id": 4242,
+                "method": "tools/call",
+                "params": {"name": "search", "arguments": {"q": "query 4242"}},
+            },
+        ),
+        tail(
+            Direction.IN,
+            Channel.STDOUT,
+            {
+                "jsonrpc": "2.0",
+                "method": "notifications/progress",
+                "params": {"progressToken": "p4242", "progress": 1, "total": 2},
+            },
+        ),
         tail(Direction.IN, Channel.STDERR, "searching for query 4242"),
-        tail(Direction.IN, Channel.STDOUT, {"jsonrpc": "2.0", "id": 4242, "result": {
-            "content": [{"type": "text", "text": "result text " * 120}], "isError": False}}),
+        tail(
+            Direction.IN,
+            Channel.STDOUT,
+            {
+                "jsonrpc": "2.0",
+                "id": 4242,
+                "result": {
+                    "content": [{"type": "text", "text": "result text " * 120}],
+                    "isError": False,
+                },
+            },
+        ),
     ]
     tmp = path.with_suffix(".part")
     seq = n = written = 0
@@ -63,9 +88,11 @@ def generate(path: Path, size: int) -> None:
                 ident = str(n).encode()
                 for rest in parts:
                     seq += 1
-                    block.append(b'{"seq": %d, "t": %.6f, "mono": %.6f' % (
-                        seq, 1_700_000_000 + seq / 1000, seq / 1000) + rest.replace(b"@ID@",
-                                                                                  ident))
+                    block.append(
+                        b'{"seq": %d, "t": %.6f, "mono": %.6f'
+                        % (seq, 1_700_000_000 + seq / 1000, seq / 1000)
+                        + rest.replace(b"@ID@", ident)
+                    )
             written += fh.write(b"".join(block))
     tmp.rename(path)
 
@@ -73,7 +100,7 @@ def generate(path: Path, size: int) -> None:
 def make_slice(src: Path, dst: Path, size: int) -> None:
     with open(src, "rb") as fh, open(dst, "wb") as out:
         data = fh.read(size)
-        out.write(data[:data.rfind(b"\n") + 1])
+        out.write(data[: data.rfind(b"\n") + 1])
 
 
 # -- measurements, each run in a fresh interpreter -----------------------------------------
@@ -130,8 +157,9 @@ print(json.dumps(out))
 
 def measure(what: str, path: Path) -> dict[str, float]:
     code = CHILD.format(root=str(ROOT))
-    done = subprocess.run([sys.executable, "-c", code, what, str(path)], capture_output=True,
-                          text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code, what, str(path)], capture_output=True, text=True, check=True
+    )
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
@@ -166,28 +194,42 @@ def main() -> None:
     loads_full = loads["full"] * scale
     naive_mem = naive["anon"] * scale
 
-    print(f"session file: {mb(total)}, {ours['events']:,} events "
-          f"({total / ours['events']:.0f} bytes each)")
-    print(f"IndexedSessionFile  first screen (open, header, 100 events): "
-          f"{ours['first_screen'] * 1000:.1f} ms ({ours['first_events']:,} events indexed)")
-    print(f"IndexedSessionFile  full index: {ours['full']:.2f} s "
-          f"({total / ours['full'] / 1e6:,.0f} MB/s); last screen "
-          f"{ours['last_screen'] * 1000:.1f} ms")
-    print(f"IndexedSessionFile  kind/direction facts for column filters: "
-          f"{ours['facts_per_event'] * 1e6:.1f} us an event (whole file in the background: "
-          f"{ours['facts_per_event'] * ours['events']:.0f} s)")
-    print(f"IndexedSessionFile  memory held (anonymous RSS): {mb(ours['anon'])} = "
-          f"{ours['anon'] / total:.1%} of the file; VmRSS incl. mapped pages "
-          f"{mb(ours['rss'])}")
-    print(f"read_session peer   on {mb(part)}: {naive['full']:.2f} s, {mb(naive['anon'])} held;"
-          f" extrapolated x{scale:.1f}: {naive_full:.1f} s, {mb(naive_mem)}")
-    print(f"json.loads peer     on {mb(part)}: {loads['full']:.2f} s; extrapolated "
-          f"{loads_full:.1f} s")
+    print(
+        f"session file: {mb(total)}, {ours['events']:,} events "
+        f"({total / ours['events']:.0f} bytes each)"
+    )
+    print(
+        f"IndexedSessionFile  first screen (open, header, 100 events): "
+        f"{ours['first_screen'] * 1000:.1f} ms ({ours['first_events']:,} events indexed)"
+    )
+    print(
+        f"IndexedSessionFile  full index: {ours['full']:.2f} s "
+        f"({total / ours['full'] / 1e6:,.0f} MB/s); last screen "
+        f"{ours['last_screen'] * 1000:.1f} ms"
+    )
+    print(
+        f"IndexedSessionFile  kind/direction facts for column filters: "
+        f"{ours['facts_per_event'] * 1e6:.1f} us an event (whole file in the background: "
+        f"{ours['facts_per_event'] * ours['events']:.0f} s)"
+    )
+    print(
+        f"IndexedSessionFile  memory held (anonymous RSS): {mb(ours['anon'])} = "
+        f"{ours['anon'] / total:.1%} of the file; VmRSS incl. mapped pages "
+        f"{mb(ours['rss'])}"
+    )
+    print(
+        f"read_session peer   on {mb(part)}: {naive['full']:.2f} s, {mb(naive['anon'])} held;"
+        f" extrapolated x{scale:.1f}: {naive_full:.1f} s, {mb(naive_mem)}"
+    )
+    print(
+        f"json.loads peer     on {mb(part)}: {loads['full']:.2f} s; extrapolated {loads_full:.1f} s"
+    )
     print(f"ratio  first screen vs read_session: {naive_full / ours['first_screen']:,.0f}x faster")
-    print(f"ratio  full index vs read_session:   {naive_full / ours['full']:,.1f}x faster; "
-          f"vs json.loads of every line: {loads_full / ours['full']:,.1f}x")
-    print(f"ratio  memory vs read_session:       "
-          f"{naive_mem / max(ours['anon'], 1):,.0f}x less")
+    print(
+        f"ratio  full index vs read_session:   {naive_full / ours['full']:,.1f}x faster; "
+        f"vs json.loads of every line: {loads_full / ours['full']:,.1f}x"
+    )
+    print(f"ratio  memory vs read_session:       {naive_mem / max(ours['anon'], 1):,.0f}x less")
     ok = ours["first_screen"] < 2.0
     print(f"target: 1 GB opens to its first screen in < 2 s: {'met' if ok else 'NOT met'}")
     os.remove(SLICE)

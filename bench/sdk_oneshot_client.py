@@ -14,7 +14,7 @@ from mcp.client.stdio import stdio_client
 
 async def main() -> None:
     tool, args_json = sys.argv[1], sys.argv[2]
-    command = sys.argv[sys.argv.index("--") + 1:]
+    command = sys.argv[sys.argv.index("--") + 1 :]
     params = StdioServerParameters(command=command[0], args=command[1:])
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()

@@ -1,5 +1,5 @@
 """Entry point for ``python -m inspector``."""
 
-from inspector.cli import main
+from inspector.commands import main
 
 raise SystemExit(main())

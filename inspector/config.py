@@ -6,6 +6,8 @@ and the ``servers`` format (VS Code ``mcp.json``).
     {"mcpServers": {"files": {"command": "npx", "args": ["-y", "server"], "env": {...}},
                     "remote": {"url": "https://host/mcp", "headers": {...}}}}
     {"servers": {"remote": {"type": "http", "url": "${env:BASE}/mcp"}}}
+    {"mcpServers": {"remote": {"url": "...", "oauth": {"clientId": "x", "callbackPort": 8765,
+                                                      "scopes": "read write"}}}}
 
 Unknown fields are ignored. ``${VAR}`` and ``${env:VAR}`` are expanded from the
 environment in every string value (an unset variable is an error that names it).
@@ -21,12 +23,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from inspector.errors import InspectorError
+
 _VAR = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}")
-_TYPES = {"stdio": "stdio", "http": "http", "streamable-http": "http", "streamablehttp": "http",
-          "streamable_http": "http", "sse": "sse"}
+_TYPES = {
+    "stdio": "stdio",
+    "http": "http",
+    "streamable-http": "http",
+    "streamablehttp": "http",
+    "streamable_http": "http",
+    "sse": "sse",
+}
 
 
-class ConfigError(Exception):
+class ConfigError(InspectorError):
     """A config file cannot be used; the message names the file and the problem."""
 
 
@@ -42,10 +52,12 @@ class ServerConfig:
     url: str | None = None
     transport: str = "stdio"
     headers: dict[str, str] = field(default_factory=dict)
+    oauth: dict[str, Any] = field(default_factory=dict)  # the entry's "oauth" object
 
 
-def load_server_config(path: str | os.PathLike[str], name: str | None = None,
-                       environ: Mapping[str, str] | None = None) -> ServerConfig:
+def load_server_config(
+    path: str | os.PathLike[str], name: str | None = None, environ: Mapping[str, str] | None = None
+) -> ServerConfig:
     """The server ``name`` from the config file at ``path`` (the only one when omitted)."""
     source = str(path)
     try:
@@ -57,13 +69,16 @@ def load_server_config(path: str | os.PathLike[str], name: str | None = None,
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ConfigError(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno} "
-                          f"column {exc.colno}") from None
+        raise ConfigError(
+            f"{source}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
     servers = _servers(data, source)
     if name is None:
         if len(servers) != 1:
-            raise ConfigError(f"{source}: {len(servers)} servers defined; name one of: "
-                              + ", ".join(sorted(servers)))
+            raise ConfigError(
+                f"{source}: {len(servers)} servers defined; name one of: "
+                + ", ".join(sorted(servers))
+            )
         name = next(iter(servers))
     if name not in servers:
         known = ", ".join(sorted(servers)) or "none"
@@ -85,6 +100,11 @@ def server_names(path: str | os.PathLike[str]) -> list[str]:
 
 
 def _servers(data: Any, source: str) -> dict[str, Any]:
+    return server_table(data, source)[1]
+
+
+def server_table(data: Any, source: str) -> tuple[str, dict[str, Any]]:
+    """A parsed config's table of servers and its key (``mcpServers`` or ``servers``)."""
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: the top level must be a JSON object")
     for key in ("mcpServers", "servers"):
@@ -94,18 +114,21 @@ def _servers(data: Any, source: str) -> dict[str, Any]:
                 raise ConfigError(f"{source}: {key!r} must be an object of named servers")
             if not servers:
                 raise ConfigError(f"{source}: {key!r} defines no servers")
-            return servers
+            return key, servers
     raise ConfigError(f"{source}: no 'mcpServers' or 'servers' object found")
 
 
 def _expand(value: Any, env: Mapping[str, str], where: str) -> Any:
     if isinstance(value, str):
+
         def sub(match: re.Match[str]) -> str:
             var = match.group(1)
             if var not in env:
-                raise ConfigError(f"{where}: environment variable {var} is not set "
-                                  f"(used as {match.group(0)})")
+                raise ConfigError(
+                    f"{where}: environment variable {var} is not set (used as {match.group(0)})"
+                )
             return env[var]
+
         return _VAR.sub(sub, value)
     if isinstance(value, list):
         return [_expand(v, env, where) for v in value]
@@ -120,8 +143,10 @@ def _parse_entry(name: str, entry: dict[str, Any], source: str) -> ServerConfig:
     if declared is not None:
         kind = _TYPES.get(str(declared).lower())
         if kind is None:
-            raise ConfigError(f"{where}: unknown type {declared!r}; expected one of: "
-                              "stdio, http, streamable-http, sse")
+            raise ConfigError(
+                f"{where}: unknown type {declared!r}; expected one of: "
+                "stdio, http, streamable-http, sse"
+            )
     else:
         kind = None
     url = entry.get("url", entry.get("serverUrl"))
@@ -135,13 +160,26 @@ def _parse_entry(name: str, entry: dict[str, Any], source: str) -> ServerConfig:
         if not isinstance(args, list):
             raise ConfigError(f"{where}: 'args' must be a list of strings")
         cwd = entry.get("cwd")
-        return ServerConfig(name=name, command=command, args=[str(a) for a in args],
-                            env=_string_map(entry.get("env"), "env", where),
-                            cwd=str(cwd) if cwd is not None else None, transport="stdio")
+        return ServerConfig(
+            name=name,
+            command=command,
+            args=[str(a) for a in args],
+            env=_string_map(entry.get("env"), "env", where),
+            cwd=str(cwd) if cwd is not None else None,
+            transport="stdio",
+        )
     if not isinstance(url, str) or not url:
         raise ConfigError(f"{where}: an HTTP server needs a 'url' string")
-    return ServerConfig(name=name, url=url, transport=kind,
-                        headers=_string_map(entry.get("headers"), "headers", where))
+    oauth = entry.get("oauth")
+    if oauth is not None and not isinstance(oauth, dict):
+        raise ConfigError(f"{where}: 'oauth' must be an object (clientId, callbackPort, scopes)")
+    return ServerConfig(
+        name=name,
+        url=url,
+        transport=kind,
+        headers=_string_map(entry.get("headers"), "headers", where),
+        oauth=dict(oauth or {}),
+    )
 
 
 def _string_map(value: Any, key: str, where: str) -> dict[str, str]:

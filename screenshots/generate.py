@@ -245,6 +245,42 @@ def live_app() -> InspectorApp:
     return InspectorApp(demo_target(), confirm_destructive=False)
 
 
+HOSTS: list[subprocess.Popen[bytes]] = []  # stopped when the views are done
+
+
+def attached_app(tmp: Path) -> InspectorApp:
+    """The inspector attached to a proxy that a host (attach_host.py) runs the demo through."""
+    import os
+
+    from inspector.target import Target
+
+    runtime = tmp / "rt"
+    os.environ["MCP_INSPECT_RUNTIME_DIR"] = str(runtime)
+    host = subprocess.Popen([sys.executable, str(HERE / "attach_host.py")], cwd=ROOT,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    HOSTS.append(host)
+    assert host.stdout is not None
+    if host.stdout.readline().strip() != b"ready":
+        raise RuntimeError("the host did not get through the proxy")
+    (socket,) = runtime.glob("*.sock")  # the host's proxy, up before the host was ready
+    return InspectorApp(Target(attach=str(socket), name="demo", transport="proxy"),
+                        confirm_destructive=False)
+
+
+async def attach_view(pilot: Pilot[Any], app: InspectorApp) -> None:
+    await connected(pilot, app)
+    await call(pilot, app, "add", {"a": 2, "b": 3})
+    host = HOSTS[-1]
+    assert host.stdin is not None and host.stdout is not None
+    host.stdin.write(b"go\n")  # the host calls while the inspector watches
+    host.stdin.flush()
+    await asyncio.to_thread(host.stdout.readline)
+    log = app.query_one(MessageLog)
+    await wait_for(pilot, lambda: any("40 + 2" in log.lines.summary(i).text
+                                      for i in range(len(log.source))), "the host's call")
+    await settle(pilot)
+
+
 VIEWS: dict[str, tuple[Callable[[Path], InspectorApp], Scenario]] = {
     "main": (lambda _: live_app(), main_view),
     "form": (lambda _: live_app(), form_view),
@@ -256,6 +292,7 @@ VIEWS: dict[str, tuple[Callable[[Path], InspectorApp], Scenario]] = {
     "inflight": (lambda _: interactive_app(), inflight_view),
     "tasks": (lambda _: interactive_app(), tasks_view),
     "replay": (replay_app, replay_view),
+    "attach": (attached_app, attach_view),
 }
 
 
@@ -284,9 +321,13 @@ async def main(names: list[str]) -> int:
         print(f"unknown views: {', '.join(unknown)}; known: {', '.join(VIEWS)}", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory() as tmp:
-        for name in names or list(VIEWS):
-            path = await shoot(name, Path(tmp))
-            print(f"wrote {path.relative_to(ROOT)}")
+        try:
+            for name in names or list(VIEWS):
+                path = await shoot(name, Path(tmp))
+                print(f"wrote {path.relative_to(ROOT)}")
+        finally:
+            for host in HOSTS:  # its stdin closes: it and its proxy and server end
+                host.communicate(timeout=30)
     return 0
 
 

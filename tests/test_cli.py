@@ -15,8 +15,9 @@ SDK_SERVER = [PY, str(SERVERS / "sdk_stdio_server.py")]
 
 
 def cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([PY, "-m", "inspector", *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=ROOT)
+    return subprocess.run(
+        [PY, "-m", "inspector", *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT
+    )
 
 
 def error_of(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
@@ -39,25 +40,53 @@ def test_trailing_words_target_like_the_official_cli() -> None:
 
 
 def test_tool_args_coerced_by_schema() -> None:
-    done = cli("--cli", "--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=40",
-               "--tool-arg", "b=2", "--", *SDK_SERVER)
+    done = cli(
+        "--cli",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "add",
+        "--tool-arg",
+        "a=40",
+        "--tool-arg",
+        "b=2",
+        "--",
+        *SDK_SERVER,
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["content"][0]["text"] == "42"
 
 
 def test_tool_args_json() -> None:
-    done = cli("--cli", "--method", "tools/call", "--tool-name", "add", "--tool-args-json",
-               '{"a": 1, "b": 1}', "--", *SDK_SERVER)
+    done = cli(
+        "--cli",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "add",
+        "--tool-args-json",
+        '{"a": 1, "b": 1}',
+        "--",
+        *SDK_SERVER,
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["content"][0]["text"] == "2"
 
 
 def test_resources_read_and_prompts_get() -> None:
-    done = cli("--cli", "--method", "resources/read", "--uri", "sdk://greeting", "--",
-               *SDK_SERVER)
+    done = cli("--cli", "--method", "resources/read", "--uri", "sdk://greeting", "--", *SDK_SERVER)
     assert json.loads(done.stdout)["contents"][0]["text"] == "hello from the SDK"
-    done = cli("--cli", "--method", "prompts/get", "--prompt-name", "review", "--prompt-args",
-               "code=print(1)", "--", *SDK_SERVER)
+    done = cli(
+        "--cli",
+        "--method",
+        "prompts/get",
+        "--prompt-name",
+        "review",
+        "--prompt-args",
+        "code=print(1)",
+        "--",
+        *SDK_SERVER,
+    )
     assert "print(1)" in json.loads(done.stdout)["messages"][0]["content"]["text"]
 
 
@@ -75,8 +104,9 @@ def test_connection_errors_exit_3_with_reason() -> None:
     done = cli("--cli", "--method", "ping", "--", "definitely-not-a-command-xyz")
     assert done.returncode == 3
     assert "command not found" in error_of(done)["message"]
-    done = cli("--cli", "--method", "ping", "--", PY, str(SERVERS / "stdio_misbehave.py"),
-               "exit-now")
+    done = cli(
+        "--cli", "--method", "ping", "--", PY, str(SERVERS / "stdio_misbehave.py"), "exit-now"
+    )
     assert done.returncode == 3
     error = error_of(done)
     assert error["serverExitCode"] == 2 and "missing API_KEY" in error["message"]
@@ -84,23 +114,42 @@ def test_connection_errors_exit_3_with_reason() -> None:
 
 
 def test_protocol_error_exit_4() -> None:
-    done = cli("--cli", "--method", "prompts/get", "--prompt-name", "no-such-prompt", "--",
-               *SDK_SERVER)
+    done = cli(
+        "--cli", "--method", "prompts/get", "--prompt-name", "no-such-prompt", "--", *SDK_SERVER
+    )
     assert done.returncode == 4, done.stderr
     assert error_of(done)["kind"] == "protocol"
 
 
 def test_timeout_exit_5() -> None:
-    done = cli("--cli", "--timeout", "0.5", "--method", "tools/list", "--", PY,
-               str(SERVERS / "stdio_misbehave.py"), "hang")
+    done = cli(
+        "--cli",
+        "--timeout",
+        "0.5",
+        "--method",
+        "tools/list",
+        "--",
+        PY,
+        str(SERVERS / "stdio_misbehave.py"),
+        "hang",
+    )
     assert done.returncode == 5
     assert error_of(done)["kind"] == "timeout"
 
 
 def test_record_redacts_env_values(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
-    done = cli("--cli", "--record", str(path), "-e", "API_TOKEN=sekrit-value-123", "--method",
-               "tools/list", "--", *SDK_SERVER)
+    done = cli(
+        "--cli",
+        "--record",
+        str(path),
+        "-e",
+        "API_TOKEN=sekrit-value-123",
+        "--method",
+        "tools/list",
+        "--",
+        *SDK_SERVER,
+    )
     assert done.returncode == 0, done.stderr
     text = path.read_text()
     assert "sekrit-value-123" not in text
@@ -114,8 +163,18 @@ DEMO = [PY, "-m", "inspector.demo"]
 
 
 def call_demo(tool: str, *flags: str, args: str = "{}") -> subprocess.CompletedProcess[str]:
-    return cli("--cli", *flags, "--method", "tools/call", "--tool-name", tool,
-               "--tool-args-json", args, "--", *DEMO)
+    return cli(
+        "--cli",
+        *flags,
+        "--method",
+        "tools/call",
+        "--tool-name",
+        tool,
+        "--tool-args-json",
+        args,
+        "--",
+        *DEMO,
+    )
 
 
 def texts(done: subprocess.CompletedProcess[str]) -> str:
@@ -154,7 +213,18 @@ def test_root_is_offered_as_a_file_uri(tmp_path: Path) -> None:
 
 
 def test_tool_arg_coercion_on_the_demo_schema() -> None:
-    done = cli("--cli", "--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=2.5",
-               "--tool-arg", "b=4", "--", *DEMO)
+    done = cli(
+        "--cli",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "add",
+        "--tool-arg",
+        "a=2.5",
+        "--tool-arg",
+        "b=4",
+        "--",
+        *DEMO,
+    )
     assert done.returncode == 0, done.stderr
     assert "6.5" in texts(done)

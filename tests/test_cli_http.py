@@ -23,12 +23,21 @@ from servers.http_scripted import (
 )
 from servers.http_support import dead_port, sdk_server
 
-from inspector.headless import ExitCode
+from inspector.commands.failures import ExitCode
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = ["--cli", "--method", "tools/list"]
-ADD = ["--cli", "--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=40",
-       "--tool-arg", "b=2"]
+ADD = [
+    "--cli",
+    "--method",
+    "tools/call",
+    "--tool-name",
+    "add",
+    "--tool-arg",
+    "a=40",
+    "--tool-arg",
+    "b=2",
+]
 
 
 class Done:
@@ -54,8 +63,9 @@ class Done:
 async def cli(*args: str, timeout: float = 60) -> Done:
     """Run the real CLI without blocking the event loop (scripted servers live in it)."""
     with anyio.fail_after(timeout):
-        done = await anyio.run_process([sys.executable, "-m", "inspector", *args], check=False,
-                                       cwd=ROOT)
+        done = await anyio.run_process(
+            [sys.executable, "-m", "inspector", *args], check=False, cwd=ROOT
+        )
     return Done(done.returncode, done.stdout.decode(), done.stderr.decode())
 
 
@@ -82,6 +92,7 @@ def tool_names(result: dict[str, Any]) -> set[str]:
 
 
 # ------------------------------------------------------------------ official SDK servers
+
 
 async def test_streamable_sse_mode_auto(sdk_sse: str) -> None:
     assert {"add", "progress_steps"} <= tool_names((await cli(*TOOLS, sdk_sse + "/mcp")).result())
@@ -110,14 +121,23 @@ async def test_forced_sse_against_streamable_endpoint_is_an_http_error(sdk_sse: 
     assert "Missing session ID" in error["message"]
 
 
-async def test_config_file_with_url_entries(sdk_json: str, sdk_legacy: str,
-                                            tmp_path: Path) -> None:
+async def test_config_file_with_url_entries(sdk_json: str, sdk_legacy: str, tmp_path: Path) -> None:
     config = tmp_path / "mcp.json"
-    config.write_text(json.dumps({"servers": {
-        "remote": {"type": "http", "url": sdk_json + "/mcp",
-                   "headers": {"X-Test": "from-config"}},
-        "old": {"type": "sse", "url": sdk_legacy + "/sse"},
-        "plain": {"url": sdk_json + "/mcp"}}}))
+    config.write_text(
+        json.dumps(
+            {
+                "servers": {
+                    "remote": {
+                        "type": "http",
+                        "url": sdk_json + "/mcp",
+                        "headers": {"X-Test": "from-config"},
+                    },
+                    "old": {"type": "sse", "url": sdk_legacy + "/sse"},
+                    "plain": {"url": sdk_json + "/mcp"},
+                }
+            }
+        )
+    )
     for name in ("remote", "old", "plain"):
         done = await cli(*TOOLS, "--config", str(config), "--server", name)
         assert "add" in tool_names(done.result()), name
@@ -134,10 +154,14 @@ async def test_wrong_path_404_then_sse_fallback_404(sdk_sse: str) -> None:
 async def test_record_redacts_the_bearer_token(sdk_json: str, tmp_path: Path) -> None:
     url = sdk_json + "/mcp"
     redacted, kept = tmp_path / "redacted.jsonl", tmp_path / "kept.jsonl"
-    (await cli(*TOOLS, "-H", "Authorization: Bearer sekrit", "--record", str(redacted),
-               url)).result()
-    (await cli(*TOOLS, "-H", "Authorization: Bearer sekrit", "--record", str(kept),
-               "--no-redact", url)).result()
+    (
+        await cli(*TOOLS, "-H", "Authorization: Bearer sekrit", "--record", str(redacted), url)
+    ).result()
+    (
+        await cli(
+            *TOOLS, "-H", "Authorization: Bearer sekrit", "--record", str(kept), "--no-redact", url
+        )
+    ).result()
     text = redacted.read_text()
     lines = [json.loads(line) for line in text.splitlines()]
     assert lines[0]["target"]["headers"]["Authorization"] != "Bearer sekrit"
@@ -149,14 +173,18 @@ async def test_record_redacts_the_bearer_token(sdk_json: str, tmp_path: Path) ->
 
 # ------------------------------------------------------------------ failures, scripted
 
-def answering(status: int, body: Any = b"", headers: dict[str, str] | None = None,
-              on: str = "initialize") -> Any:
+
+def answering(
+    status: int, body: Any = b"", headers: dict[str, str] | None = None, on: str = "initialize"
+) -> Any:
     """A server that answers the POST of ``on`` with ``status`` (and serves the rest)."""
+
     async def handler(req: Request, conn: Conn) -> None:
         if req.method == "POST" and req.rpc_method == on:
             await conn.respond(status, body, headers)
         elif not await answer_basics(req, conn):
             await conn.respond(200, ok(req, {"tools": []}))
+
     return handler
 
 
@@ -170,8 +198,9 @@ async def test_connection_refused() -> None:
 
 @pytest.mark.parametrize("status", [401, 403])
 async def test_auth_needed(status: int) -> None:
-    async with ScriptedServer(answering(status, "no token",
-                                        {"WWW-Authenticate": "Bearer"})) as server:
+    async with ScriptedServer(
+        answering(status, "no token", {"WWW-Authenticate": "Bearer"})
+    ) as server:
         done = await cli(*TOOLS, server.url)
     error = done.error()
     assert done.code == ExitCode.AUTH and error["kind"] == "auth"
@@ -184,8 +213,9 @@ async def test_header_is_sent_and_unlocks_the_server() -> None:
         if req.headers.get("authorization") != "Bearer sekrit":
             await conn.respond(401, "who are you?")
         elif not await answer_basics(req, conn):
-            await conn.respond(200, ok(req, {"tools": [{"name": "t", "inputSchema": {
-                "type": "object"}}]}))
+            await conn.respond(
+                200, ok(req, {"tools": [{"name": "t", "inputSchema": {"type": "object"}}]})
+            )
 
     async with ScriptedServer(handler) as server:
         refused = await cli(*TOOLS, server.url)
@@ -195,8 +225,9 @@ async def test_header_is_sent_and_unlocks_the_server() -> None:
 
 
 async def test_server_error_500_with_body() -> None:
-    async with ScriptedServer(answering(500, "database on fire\n" * 100,
-                                        on="tools/list")) as server:
+    async with ScriptedServer(
+        answering(500, "database on fire\n" * 100, on="tools/list")
+    ) as server:
         done = await cli(*TOOLS, server.url)
     error = done.error()
     assert done.code == ExitCode.HTTP and error["httpStatus"] == 500

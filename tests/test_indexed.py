@@ -48,18 +48,43 @@ def test_is_an_event_source_that_agrees_with_the_store(recording: Path) -> None:
         assert f.done and len(f) == len(store) > 20
         for i in range(len(f)):
             assert f.event(i) == store.event(i)
-            assert (f.kind(i), f.direction(i), f.channel(i), f.method(i), f.seq(i),
-                    f.time(i), f.has_findings(i), f.raw(i)) == (
-                store.kind(i), store.direction(i), store.channel(i), store.method(i),
-                store.seq(i), store.time(i), store.has_findings(i), store.raw(i))
+            assert (
+                f.kind(i),
+                f.direction(i),
+                f.channel(i),
+                f.method(i),
+                f.seq(i),
+                f.time(i),
+                f.has_findings(i),
+                f.raw(i),
+            ) == (
+                store.kind(i),
+                store.direction(i),
+                store.channel(i),
+                store.method(i),
+                store.seq(i),
+                store.time(i),
+                store.has_findings(i),
+                store.raw(i),
+            )
             assert f.find_response(i) == store.find_response(i)
             assert f.find_request(i) == store.find_request(i)
             assert f.latency_ms(i) == pytest.approx(store.latency_ms(i))
-        for query in ("kind:request", "method:tools/call", "dir:in kind:response", "ch:stderr",
-                      "hello", '"name":"add"', "replay://", "has:finding", "kind:error"):
+        for query in (
+            "kind:request",
+            "method:tools/call",
+            "dir:in kind:response",
+            "ch:stderr",
+            "hello",
+            '"name":"add"',
+            "replay://",
+            "has:finding",
+            "kind:error",
+        ):
             flt = LogFilter.parse(query)
-            assert list(f.matching(flt, 0, len(f))) == list(store.matching(flt, 0, len(store))
-                                                           ), query
+            assert list(f.matching(flt, 0, len(f))) == list(store.matching(flt, 0, len(store))), (
+                query
+            )
 
 
 def test_missing_empty_foreign_and_newer_files(tmp_path: Path) -> None:
@@ -101,8 +126,9 @@ def test_unreadable_lines_are_counted_and_reported(recording: Path, tmp_path: Pa
     damaged = tmp_path / "damaged.jsonl"
     # a foreign line, a blank line, and an event line broken in its middle
     broken = lines[5][:40] + b"\n"
-    damaged.write_bytes(b"".join([*lines[:3], b"garbage here\n", b"\n", *lines[3:5], broken,
-                                  *lines[6:]]))
+    damaged.write_bytes(
+        b"".join([*lines[:3], b"garbage here\n", b"\n", *lines[3:5], broken, *lines[6:]])
+    )
     with IndexedSessionFile(damaged) as f:
         assert len(f) == len(lines) - 1  # header out, garbage and blank skipped, broken kept
         assert f.unreadable == 1 and "not an event" in f.warnings[0]
@@ -136,8 +162,11 @@ def test_big_file_first_screen_then_background_index(big: tuple[Path, int]) -> N
         assert f.find_request(last) == last - 3 and f.find_response(last - 3) == last
         assert f.event(count // 2).seq == count // 2 + 1
         # memory: the index is 13 bytes an event, far below the file
-        held = (f._starts.itemsize * len(f._starts) + len(f._facts)
-                + f._method_code.itemsize * len(f._method_code))
+        held = (
+            f._starts.itemsize * len(f._starts)
+            + len(f._facts)
+            + f._method_code.itemsize * len(f._method_code)
+        )
         assert held < size / 40
         hits = f.matching(LogFilter.parse("working on 24999"), 0, len(f))
         assert [f.seq(i) for i in hits] == [24999 * PER_EXCHANGE - 1]
@@ -170,8 +199,9 @@ def test_close_stops_the_indexer(big: tuple[Path, int]) -> None:
 
 
 @pytest.mark.parametrize("where", ["mid-line", "before-newline"])
-def test_refresh_picks_up_a_file_still_being_written(recording: Path, tmp_path: Path,
-                                                     where: str) -> None:
+def test_refresh_picks_up_a_file_still_being_written(
+    recording: Path, tmp_path: Path, where: str
+) -> None:
     """Cut inside a line (torn, read again later) or just before its newline (a whole
     event already: kept, and the newline that follows is not a second event)."""
     whole = recording.read_bytes()

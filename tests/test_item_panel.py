@@ -12,14 +12,25 @@ from inspector.demo.schemas import SCHEDULE_EVENT
 from inspector.tui.widgets.item_panel import ItemPanel, item_key
 from inspector.tui.widgets.result_view import Outcome, ResultView
 
-TOOL: dict[str, Any] = {"name": "schedule_event", "description": "Schedule an event",
-                        "inputSchema": SCHEDULE_EVENT}
-ADD: dict[str, Any] = {"name": "add", "inputSchema": {
-    "type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}}}
+TOOL: dict[str, Any] = {
+    "name": "schedule_event",
+    "description": "Schedule an event",
+    "inputSchema": SCHEDULE_EVENT,
+}
+ADD: dict[str, Any] = {
+    "name": "add",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+    },
+}
 
 
-ARGS = {"when": {"start": "2026-12-01T10:00:00Z", "end": "2026-12-01T11:00:00Z"},
-        "location": {"kind": "in_person", "room": "4.02"}, "reminders": [15, 60]}
+ARGS = {
+    "when": {"start": "2026-12-01T10:00:00Z", "end": "2026-12-01T11:00:00Z"},
+    "location": {"kind": "in_person", "room": "4.02"},
+    "reminders": [15, 60],
+}
 
 
 class PanelApp(App[None]):

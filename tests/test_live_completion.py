@@ -28,10 +28,17 @@ async def test_template_completion_sends_context_arguments() -> None:
     sent: list[dict[str, object]] = []
     with anyio.fail_after(20):
         async with demo_session() as session:
-            session.add_observer(lambda e: sent.append(e.message) if isinstance(e.message, dict)
-                                 and e.message.get("method") == "completion/complete" else None)
-            completer = Completer(McpClient(session),
-                                  resource_ref("demo://users/{user}/files/{path}"), debounce=0)
+            session.add_observer(
+                lambda e: (
+                    sent.append(e.message)
+                    if isinstance(e.message, dict)
+                    and e.message.get("method") == "completion/complete"
+                    else None
+                )
+            )
+            completer = Completer(
+                McpClient(session), resource_ref("demo://users/{user}/files/{path}"), debounce=0
+            )
             users = await completer.complete("user", "")
             assert users is not None and users.values
             user = users.values[0]
@@ -48,8 +55,9 @@ async def test_template_completion_sends_context_arguments() -> None:
 async def test_debounce_sends_only_the_last_keystroke_and_caches() -> None:
     with anyio.fail_after(20):
         async with demo_session() as session:
-            completer = Completer(McpClient(session),
-                                  resource_ref("demo://weather/{city}{?units}"), debounce=0.15)
+            completer = Completer(
+                McpClient(session), resource_ref("demo://weather/{city}{?units}"), debounce=0.15
+            )
             answers: dict[str, Completion | None] = {}
 
             async def type_(value: str, delay: float) -> None:
@@ -97,16 +105,24 @@ async def test_suggester_in_an_input_with_context() -> None:
     seen: list[Completion] = []
     sent: list[dict[str, object]] = []
     async with demo_session() as session:
-        session.add_observer(lambda e: sent.append(e.message["params"])
-                             if isinstance(e.message, dict)
-                             and e.message.get("method") == "completion/complete" else None)
+        session.add_observer(
+            lambda e: (
+                sent.append(e.message["params"])
+                if isinstance(e.message, dict) and e.message.get("method") == "completion/complete"
+                else None
+            )
+        )
         client = McpClient(session)
-        completer = Completer(client, resource_ref("demo://users/{user}/files/{path}"),
-                              debounce=0.05)
+        completer = Completer(
+            client, resource_ref("demo://users/{user}/files/{path}"), debounce=0.05
+        )
         user_box = Input(id="user", suggester=CompletionSuggester(completer, "user"))
-        path_box = Input(id="path", suggester=CompletionSuggester(
-            completer, "path", context=lambda: {"user": user_box.value},
-            on_values=seen.append))
+        path_box = Input(
+            id="path",
+            suggester=CompletionSuggester(
+                completer, "path", context=lambda: {"user": user_box.value}, on_values=seen.append
+            ),
+        )
         hint = Static(id="hint")
         app = HostApp(user_box, path_box, hint)
         async with app.run_test(size=(80, 12)) as pilot:
@@ -125,9 +141,11 @@ async def test_suggester_in_an_input_with_context() -> None:
             await pilot.pause()
     theirs = seen[-1].values
     assert theirs and all(v.lower().startswith("n") for v in theirs)
-    assert sent[-1] == {"ref": {"type": "ref/resource", "uri": "demo://users/{user}/files/{path}"},
-                        "argument": {"name": "path", "value": "n"},
-                        "context": {"arguments": {"user": first}}}
+    assert sent[-1] == {
+        "ref": {"type": "ref/resource", "uri": "demo://users/{user}/files/{path}"},
+        "argument": {"name": "path", "value": "n"},
+        "context": {"arguments": {"user": first}},
+    }
 
 
 def test_hint_text() -> None:

@@ -30,17 +30,23 @@ def _text(result: dict[str, Any]) -> str:
     return "\n".join(b.get("text", "") for b in result.get("content", []))
 
 
-async def _call(client: McpClient, name: str, args: dict[str, Any],
-                out: dict[str, Any]) -> None:
+async def _call(client: McpClient, name: str, args: dict[str, Any], out: dict[str, Any]) -> None:
     out["result"] = await client.call_tool(name, args)
 
 
 def _answers(session: Session) -> list[dict[str, Any]]:
     """Our responses to the server's elicitation requests, as sent on the wire."""
     sent: list[dict[str, Any]] = []
-    session.add_observer(lambda e: sent.append(e.message) if e.direction.name == "OUT"
-                         and isinstance(e.message, dict) and "result" in e.message
-                         and "action" in (e.message.get("result") or {}) else None)
+    session.add_observer(
+        lambda e: (
+            sent.append(e.message)
+            if e.direction.name == "OUT"
+            and isinstance(e.message, dict)
+            and "result" in e.message
+            and "action" in (e.message.get("result") or {})
+            else None
+        )
+    )
     return sent
 
 
@@ -48,25 +54,34 @@ async def test_demo_untouched_form_sends_every_default() -> None:
     app = HostApp()
     async with app.run_test(size=(120, 45)) as pilot:
         bridge = InteractiveResponders(app)
-        async with demo_session(bridge.responders()) as session, \
-                anyio.create_task_group() as tg:
+        async with demo_session(bridge.responders()) as session, anyio.create_task_group() as tg:
             bridge.attach(session)
             sent = _answers(session)
             out: dict[str, Any] = {}
-            tg.start_soon(_call, McpClient(session), "book_table",
-                          {"restaurant": "Chez [i]Demo[/i]"}, out)
+            tg.start_soon(
+                _call, McpClient(session), "book_table", {"restaurant": "Chez [i]Demo[/i]"}, out
+            )
             screen = await wait_for_screen(pilot, ElicitationScreen)
             assert "Book a table at Chez [i]Demo[/i]?" in shown_text(
-                screen.query_one("#message", Static))
+                screen.query_one("#message", Static)
+            )
             if SHOTS:
                 app.save_screenshot(filename="elicitation-form.svg", path=SHOTS)
             await pilot.press("ctrl+s")
             await wait_for(pilot, lambda: "result" in out)
     content = sent[-1]["result"]["content"]
     assert sent[-1]["result"]["action"] == "accept"
-    assert content == {"name": "Ada Lovelace", "email": "ada@example.com", "date": "2026-12-24",
-                       "party_size": 2, "budget": 42.5, "outdoor": False, "seating": "window",
-                       "occasion": "none", "dietary": []}
+    assert content == {
+        "name": "Ada Lovelace",
+        "email": "ada@example.com",
+        "date": "2026-12-24",
+        "party_size": 2,
+        "budget": 42.5,
+        "outdoor": False,
+        "seating": "window",
+        "occasion": "none",
+        "dietary": [],
+    }
     assert "for 2 under the name Ada Lovelace on 2026-12-24" in _text(out["result"])
 
 
@@ -74,8 +89,7 @@ async def test_demo_edited_field_and_invalid_value_blocks_accept() -> None:
     app = HostApp()
     async with app.run_test(size=(120, 45)) as pilot:
         bridge = InteractiveResponders(app)
-        async with demo_session(bridge.responders()) as session, \
-                anyio.create_task_group() as tg:
+        async with demo_session(bridge.responders()) as session, anyio.create_task_group() as tg:
             bridge.attach(session)
             sent = _answers(session)
             out: dict[str, Any] = {}
@@ -117,8 +131,7 @@ async def test_demo_decline_and_cancel() -> None:
     app = HostApp()
     async with app.run_test(size=(120, 45)) as pilot:
         bridge = InteractiveResponders(app)
-        async with demo_session(bridge.responders()) as session, \
-                anyio.create_task_group() as tg:
+        async with demo_session(bridge.responders()) as session, anyio.create_task_group() as tg:
             bridge.attach(session)
             sent = _answers(session)
             client = McpClient(session)
@@ -147,8 +160,10 @@ async def test_everything_form_with_required_field_and_titled_enums() -> None:
     app = HostApp()
     async with app.run_test(size=(120, 50)) as pilot:
         bridge = InteractiveResponders(app)
-        async with everything_session(bridge.responders()) as session, \
-                anyio.create_task_group() as tg:
+        async with (
+            everything_session(bridge.responders()) as session,
+            anyio.create_task_group() as tg,
+        ):
             bridge.attach(session)
             sent = _answers(session)
             client = McpClient(session)
@@ -181,8 +196,10 @@ async def test_everything_url_mode_shows_url_asks_consent_and_opens_browser() ->
     app = HostApp()
     async with app.run_test(size=(120, 40)) as pilot:
         bridge = InteractiveResponders(app, opener=opened.append)
-        async with everything_session(bridge.responders()) as session, \
-                anyio.create_task_group() as tg:
+        async with (
+            everything_session(bridge.responders()) as session,
+            anyio.create_task_group() as tg,
+        ):
             bridge.attach(session)
             caps = session.era.initialize_params(bridge.responders().capabilities(), {})
             assert caps["capabilities"]["elicitation"] == {"form": {}, "url": {}}
@@ -190,8 +207,13 @@ async def test_everything_url_mode_shows_url_asks_consent_and_opens_browser() ->
             await _list_until(client, "trigger-url-elicitation")
             url = "https://example.com/oauth?state=[b]x[/b]&next=%2Fhome"
             out: dict[str, Any] = {}
-            tg.start_soon(_call, client, "trigger-url-elicitation",
-                          {"url": url, "message": "Sign in, please"}, out)
+            tg.start_soon(
+                _call,
+                client,
+                "trigger-url-elicitation",
+                {"url": url, "message": "Sign in, please"},
+                out,
+            )
             screen = await wait_for_screen(pilot, ElicitationScreen)
             shown = shown_text(screen.query_one("#url", Static))
             assert url in shown and "host: example.com" in shown
@@ -210,10 +232,16 @@ async def test_url_mode_refuses_non_http_schemes() -> None:
     app = HostApp()
     async with app.run_test(size=(100, 30)) as pilot:
         answer: dict[str, Any] = {}
-        params = {"mode": "url", "url": "javascript:alert(1)", "message": "hi",
-                  "elicitationId": "e1"}
-        app.push_screen(ElicitationScreen(params, opener=opened.append),
-                        callback=lambda v: answer.update(v or {}))
+        params = {
+            "mode": "url",
+            "url": "javascript:alert(1)",
+            "message": "hi",
+            "elicitationId": "e1",
+        }
+        app.push_screen(
+            ElicitationScreen(params, opener=opened.append),
+            callback=lambda v: answer.update(v or {}),
+        )
         screen = await wait_for_screen(pilot, ElicitationScreen)
         assert screen.query_one("#accept", Button).disabled
         assert "not http(s)" in shown_text(screen.query_one("#url-problem", Static))
@@ -239,13 +267,18 @@ async def test_everything_url_elicitation_required_error_then_retry() -> None:
     app = HostApp()
     async with app.run_test(size=(120, 40)) as pilot:
         bridge = InteractiveResponders(app, opener=opened.append)
-        async with everything_session(bridge.responders()) as session, \
-                anyio.create_task_group() as tg:
+        async with (
+            everything_session(bridge.responders()) as session,
+            anyio.create_task_group() as tg,
+        ):
             bridge.attach(session)
             client = McpClient(session)
             await _list_until(client, "trigger-url-elicitation")
-            args = {"url": "https://example.org/pay", "errorPath": True,
-                    "elicitationId": "fixed-id"}
+            args = {
+                "url": "https://example.org/pay",
+                "errorPath": True,
+                "elicitationId": "fixed-id",
+            }
             with pytest.raises(RpcError) as needed:
                 await client.call_tool("trigger-url-elicitation", args)
             assert needed.value.code == -32042
@@ -253,6 +286,7 @@ async def test_everything_url_elicitation_required_error_then_retry() -> None:
 
             async def handle() -> None:
                 done["ok"] = await bridge.complete_url_elicitations(needed.value)
+
             tg.start_soon(handle)
             screen = await wait_for_screen(pilot, ElicitationScreen)
             assert "https://modelcontextprotocol.io" in shown_text(screen.query_one("#url", Static))

@@ -22,7 +22,7 @@ from tests.everything import HostApp, demo_session, everything_session
 SHOTS = os.environ.get("INSPECT_SHOTS")
 
 # A server that keeps working after notifications/cancelled and answers anyway (late).
-LATE_SERVER = textwrap.dedent('''
+LATE_SERVER = textwrap.dedent("""
     import json, sys, threading, time
     def send(msg):
         sys.stdout.write(json.dumps(msg) + "\\n"); sys.stdout.flush()
@@ -38,7 +38,7 @@ LATE_SERVER = textwrap.dedent('''
                 "serverInfo": {"name": "late", "version": "1"}}})
         elif msg.get("method") == "tools/call":
             threading.Thread(target=slow, args=(msg,)).start()
-''')
+""")
 
 
 def _rows(view: InFlightView) -> list[list[str]]:
@@ -49,18 +49,22 @@ def _rows(view: InFlightView) -> list[list[str]]:
 async def test_demo_progress_and_cancel_from_the_view() -> None:
     view = InFlightView()
     app = HostApp(view)
-    async with app.run_test(size=(120, 20)) as pilot, \
-            demo_session() as session, anyio.create_task_group() as tg:
+    async with (
+        app.run_test(size=(120, 20)) as pilot,
+        demo_session() as session,
+        anyio.create_task_group() as tg,
+    ):
         view.attach(session)
         out: dict[str, Any] = {}
 
         async def call() -> None:
             try:
                 await McpClient(session).call_tool(
-                    "slow_count", {"seconds": 20, "steps": 40},
-                    on_progress=lambda *a: None)
+                    "slow_count", {"seconds": 20, "steps": 40}, on_progress=lambda *a: None
+                )
             except RpcError as exc:
                 out["error"] = exc
+
         tg.start_soon(call)
         # progress arrives: the bar shows n/40
         await wait_for(pilot, lambda: any("/40" in r[3] for r in _rows(view)))
@@ -85,9 +89,11 @@ async def test_late_response_is_marked(tmp_path: Path) -> None:
     script.write_text(LATE_SERVER)
     view = InFlightView()
     app = HostApp(view)
-    async with app.run_test(size=(120, 20)) as pilot, \
-            Session(StdioTransport(sys.executable, [str(script)])) as session, \
-            anyio.create_task_group() as tg:
+    async with (
+        app.run_test(size=(120, 20)) as pilot,
+        Session(StdioTransport(sys.executable, [str(script)])) as session,
+        anyio.create_task_group() as tg,
+    ):
         await session.initialize()
         view.attach(session)
         out: dict[str, Any] = {}
@@ -97,12 +103,14 @@ async def test_late_response_is_marked(tmp_path: Path) -> None:
                 await McpClient(session).call_tool("anything")
             except RpcError as exc:
                 out["error"] = exc
+
         tg.start_soon(call)
         await wait_for(pilot, lambda: view.pending() != [])
         await focus(pilot, view.query_one("#inflight-table", DataTable))
         await pilot.press("delete")
-        await wait_for(pilot, lambda: "late response" in " ".join(
-            r[4] for r in _rows(view)), timeout=4)
+        await wait_for(
+            pilot, lambda: "late response" in " ".join(r[4] for r in _rows(view)), timeout=4
+        )
         if SHOTS:
             app.save_screenshot(filename="inflight-late.svg", path=SHOTS)
     assert "cancelled" in str(out["error"])
@@ -111,13 +119,14 @@ async def test_late_response_is_marked(tmp_path: Path) -> None:
 async def test_everything_long_running_operation_progress_and_outcome() -> None:
     view = InFlightView()
     app = HostApp(view)
-    async with app.run_test(size=(120, 20)) as pilot, \
-            everything_session() as session:
+    async with app.run_test(size=(120, 20)) as pilot, everything_session() as session:
         view.attach(session)
         seen: list[float] = []
         result = await McpClient(session).call_tool(
-            "trigger-long-running-operation", {"duration": 0.6, "steps": 3},
-            on_progress=lambda p, t, m: seen.append(p))
+            "trigger-long-running-operation",
+            {"duration": 0.6, "steps": 3},
+            on_progress=lambda p, t, m: seen.append(p),
+        )
         await wait_for(pilot, lambda: any(r[4].startswith("ok") for r in _rows(view)))
         rows = _rows(view)
     assert seen == [1, 2, 3]
@@ -138,21 +147,25 @@ def test_helpers() -> None:
 async def test_request_sent_before_attach_is_named_and_quick_ones_show_ms() -> None:
     view = InFlightView()
     app = HostApp(view)
-    async with app.run_test(size=(120, 20)) as pilot, \
-            demo_session() as session, anyio.create_task_group() as tg:
+    async with (
+        app.run_test(size=(120, 20)) as pilot,
+        demo_session() as session,
+        anyio.create_task_group() as tg,
+    ):
         client = McpClient(session)
         started = anyio.Event()
 
         async def slow() -> None:
             started.set()
-            await client.call_tool("slow_count", {"seconds": 1, "steps": 2},
-                                   on_progress=lambda *a: None)
+            await client.call_tool(
+                "slow_count", {"seconds": 1, "steps": 2}, on_progress=lambda *a: None
+            )
+
         tg.start_soon(slow)
         await started.wait()
         await anyio.sleep(0.1)
         view.attach(session)  # the call is already pending: it must still get its name
-        await wait_for(pilot, lambda: any(r[1] == "tools/call slow_count"
-                                            for r in _rows(view)))
+        await wait_for(pilot, lambda: any(r[1] == "tools/call slow_count" for r in _rows(view)))
         await client.ping()
         await wait_for(pilot, lambda: any(r[1] == "ping" for r in _rows(view)))
         ping = next(r for r in _rows(view) if r[1] == "ping")

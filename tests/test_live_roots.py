@@ -24,8 +24,11 @@ def _text(result: dict[str, Any]) -> str:
 
 
 def _methods(events: list[WireEvent], direction: str) -> list[str]:
-    return [str(e.message.get("method")) for e in events if e.direction.name == direction
-            and isinstance(e.message, dict) and "method" in e.message]
+    return [
+        str(e.message.get("method"))
+        for e in events
+        if e.direction.name == direction and isinstance(e.message, dict) and "method" in e.message
+    ]
 
 
 async def test_demo_roots_editor_adds_removes_and_notifies(tmp_path: Path) -> None:
@@ -44,8 +47,9 @@ async def test_demo_roots_editor_adds_removes_and_notifies(tmp_path: Path) -> No
             screen = await wait_for_screen(pilot, RootsScreen)
             await pilot.press(*str(tmp_path / "docs"))
             await pilot.press("tab", *"My docs", "enter")
-            await wait_for(pilot, lambda: "notifications/roots/list_changed"
-                             in _methods(events, "OUT"))
+            await wait_for(
+                pilot, lambda: "notifications/roots/list_changed" in _methods(events, "OUT")
+            )
             status = shown_text(screen.query_one("#roots-status", Static))
             assert "list_changed sent" in status
             options = screen.query_one("#roots-list", OptionList)
@@ -56,8 +60,10 @@ async def test_demo_roots_editor_adds_removes_and_notifies(tmp_path: Path) -> No
             after = _text(await client.call_tool("list_roots"))
             assert (tmp_path / "docs").as_uri() + " (My docs)" in after
             # the demo logs that it heard list_changed
-            await wait_for(pilot, lambda: any(
-                b"roots changed" in e.raw for e in events if e.direction.name == "IN"))
+            await wait_for(
+                pilot,
+                lambda: any(b"roots changed" in e.raw for e in events if e.direction.name == "IN"),
+            )
             # remove the first root with the delete key
             options.focus()
             options.highlighted = 0

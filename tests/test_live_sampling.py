@@ -28,8 +28,7 @@ def _shown(screen: SamplingScreen) -> str:
     return shown_text(screen.query_one("#request-body", Static))
 
 
-async def _call(client: McpClient, name: str, args: dict[str, Any],
-                out: dict[str, Any]) -> None:
+async def _call(client: McpClient, name: str, args: dict[str, Any], out: dict[str, Any]) -> None:
     out["result"] = await client.call_tool(name, args)
 
 
@@ -37,13 +36,16 @@ async def test_demo_sampling_reply_is_sent_back() -> None:
     app = HostApp()
     async with app.run_test(size=(120, 40)) as pilot:
         bridge = InteractiveResponders(app)
-        async with demo_session(bridge.responders()) as session, \
-                anyio.create_task_group() as tg:
+        async with demo_session(bridge.responders()) as session, anyio.create_task_group() as tg:
             bridge.attach(session)
             out: dict[str, Any] = {}
-            tg.start_soon(_call, McpClient(session), "ask_llm",
-                          {"question": "What is [bold]2+2[/bold]?\x1b[31m",
-                           "system_prompt": "Be terse."}, out)
+            tg.start_soon(
+                _call,
+                McpClient(session),
+                "ask_llm",
+                {"question": "What is [bold]2+2[/bold]?\x1b[31m", "system_prompt": "Be terse."},
+                out,
+            )
             await wait_for_screen(pilot, SamplingScreen)
             screen = app.screen
             assert isinstance(screen, SamplingScreen)
@@ -68,8 +70,7 @@ async def test_demo_sampling_reject_sends_error_minus_one() -> None:
     app = HostApp()
     async with app.run_test(size=(120, 40)) as pilot:
         bridge = InteractiveResponders(app)
-        async with demo_session(bridge.responders()) as session, \
-                anyio.create_task_group() as tg:
+        async with demo_session(bridge.responders()) as session, anyio.create_task_group() as tg:
             bridge.attach(session)
             out: dict[str, Any] = {}
             tg.start_soon(_call, McpClient(session), "ask_llm", {"question": "hi"}, out)
@@ -87,8 +88,7 @@ async def test_standing_rule_answers_without_asking_and_switches_off() -> None:
         bridge = InteractiveResponders(app)
         bar = SamplingRuleBar(bridge)
         await app.mount(bar)
-        async with demo_session(bridge.responders()) as session, \
-                anyio.create_task_group() as tg:
+        async with demo_session(bridge.responders()) as session, anyio.create_task_group() as tg:
             bridge.attach(session)
             client = McpClient(session)
             # 1. answer by hand and tick "always answer with this text"
@@ -131,8 +131,7 @@ async def test_server_cancelling_its_request_closes_the_dialog() -> None:
     app = HostApp()
     async with app.run_test(size=(120, 40)) as pilot:
         bridge = InteractiveResponders(app)
-        async with demo_session(bridge.responders()) as session, \
-                anyio.create_task_group() as tg:
+        async with demo_session(bridge.responders()) as session, anyio.create_task_group() as tg:
             bridge.attach(session)
             out: dict[str, Any] = {}
 
@@ -141,6 +140,7 @@ async def test_server_cancelling_its_request_closes_the_dialog() -> None:
                     await _call(McpClient(session), "ask_llm", {"question": "slow"}, out)
                 except Exception as exc:
                     out["error"] = exc
+
             tg.start_soon(call)
             await wait_for_screen(pilot, SamplingScreen)
             call_id = next(p.id for p in session.pending.values() if p.method == "tools/call")
@@ -154,8 +154,7 @@ async def test_json_mode_sends_any_result() -> None:
     app = HostApp()
     async with app.run_test(size=(120, 40)) as pilot:
         bridge = InteractiveResponders(app)
-        async with demo_session(bridge.responders()) as session, \
-                anyio.create_task_group() as tg:
+        async with demo_session(bridge.responders()) as session, anyio.create_task_group() as tg:
             bridge.attach(session)
             out: dict[str, Any] = {}
             tg.start_soon(_call, McpClient(session), "ask_llm", {"question": "json?"}, out)
@@ -165,8 +164,10 @@ async def test_json_mode_sends_any_result() -> None:
             await pilot.press("ctrl+j")
             raw = screen.query_one("#raw", TextArea)
             assert '"text": "draft"' in raw.text
-            raw.text = ('{"role": "assistant", "content": [{"type": "text", "text": "a"},'
-                        ' {"type": "text", "text": "b"}], "model": "raw", "stopReason": "x"}')
+            raw.text = (
+                '{"role": "assistant", "content": [{"type": "text", "text": "a"},'
+                ' {"type": "text", "text": "b"}], "model": "raw", "stopReason": "x"}'
+            )
             await pilot.press("ctrl+s")
             await wait_for(pilot, lambda: "result" in out)
     assert "a\nb" in _text(out["result"]) and "model: raw, stopReason: x" in _text(out["result"])
@@ -176,14 +177,21 @@ async def test_everything_sampling() -> None:
     app = HostApp()
     async with app.run_test(size=(120, 40)) as pilot:
         bridge = InteractiveResponders(app)
-        async with everything_session(bridge.responders()) as session, \
-                anyio.create_task_group() as tg:
+        async with (
+            everything_session(bridge.responders()) as session,
+            anyio.create_task_group() as tg,
+        ):
             bridge.attach(session)
             client = McpClient(session)
             await _list_until(session, client, "trigger-sampling-request")
             out: dict[str, Any] = {}
-            tg.start_soon(_call, client, "trigger-sampling-request",
-                          {"prompt": "name a colour", "maxTokens": 12}, out)
+            tg.start_soon(
+                _call,
+                client,
+                "trigger-sampling-request",
+                {"prompt": "name a colour", "maxTokens": 12},
+                out,
+            )
             await wait_for_screen(pilot, SamplingScreen)
             shown = _shown(app.screen)  # type: ignore[arg-type]
             assert "name a colour" in shown and "You are a helpful test server." in shown
@@ -202,21 +210,50 @@ async def _list_until(session: Session, client: McpClient, tool: str) -> None:
 
 
 def test_render_request_handles_every_block_kind() -> None:
-    params = {"messages": [
-        {"role": "user", "content": [{"type": "image", "data": "AAAA", "mimeType": "image/png"},
-                                     {"type": "audio", "data": "AAAA", "mimeType": "audio/wav"}]},
-        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "weather",
-                                           "input": {"city": "Paris"}}]},
-        {"role": "user", "content": [{"type": "tool_result", "toolUseId": "t1",
-                                      "content": [{"type": "text", "text": "sunny"}]}]},
-        "not a dict"],
-        "maxTokens": 5, "tools": [{"name": "weather", "description": "Weather [red]x[/red]"}],
-        "toolChoice": {"mode": "auto"}}
+    params = {
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "image", "data": "AAAA", "mimeType": "image/png"},
+                    {"type": "audio", "data": "AAAA", "mimeType": "audio/wav"},
+                ],
+            },
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "tool_use", "id": "t1", "name": "weather", "input": {"city": "Paris"}}
+                ],
+            },
+            {
+                "role": "user",
+                "content": [
+                    {
+                        "type": "tool_result",
+                        "toolUseId": "t1",
+                        "content": [{"type": "text", "text": "sunny"}],
+                    }
+                ],
+            },
+            "not a dict",
+        ],
+        "maxTokens": 5,
+        "tools": [{"name": "weather", "description": "Weather [red]x[/red]"}],
+        "toolChoice": {"mode": "auto"},
+    }
     from rich.console import Console
+
     console = Console(width=100, record=True)
     console.print(render_request(params))
     text = console.export_text()
-    for needle in ("[image image/png", "[audio audio/wav", "tool_use weather (id t1)",
-                   '{"city": "Paris"}', "tool_result for t1:\n    sunny", "tools offered (1)",
-                   "Weather [red]x[/red]", '"mode": "auto"'):
+    for needle in (
+        "[image image/png",
+        "[audio audio/wav",
+        "tool_use weather (id t1)",
+        '{"city": "Paris"}',
+        "tool_result for t1:\n    sunny",
+        "tools offered (1)",
+        "Weather [red]x[/red]",
+        '"mode": "auto"',
+    ):
         assert needle in text, needle

@@ -39,31 +39,52 @@ async def test_demo_level_from_the_ui_and_coloured_lines() -> None:
         client = McpClient(session)
         select = view.query_one("#level", Select)
         select.value = "debug"
-        await wait_for(pilot, lambda: "level set to debug" in shown_text(
-            view.query_one("#level-status", Static)))
+        await wait_for(
+            pilot,
+            lambda: "level set to debug" in shown_text(view.query_one("#level-status", Static)),
+        )
         await client.call_tool("log_burst", {"message": "[red]boom[/red]\x1b[2J"})
         await wait_for(pilot, lambda: len(_lines(view)) >= 8)
         lines = _lines(view)
         assert [line.split()[1] for line in lines[:8]] == [
-            "DEBUG", "INFO", "NOTICE", "WARNING", "ERROR", "CRITICAL", "ALERT", "EMERGENCY"]
+            "DEBUG",
+            "INFO",
+            "NOTICE",
+            "WARNING",
+            "ERROR",
+            "CRITICAL",
+            "ALERT",
+            "EMERGENCY",
+        ]
         assert "demo.burst" in lines[0]
         # markup shown literally; in JSON data the escape is a JSON escape, never emitted
         assert "[red]boom[/red]\\u001b[2J" in lines[0]
         if SHOTS:
             app.save_screenshot(filename="server-log.svg", path=SHOTS)
         select.value = "error"
-        await wait_for(pilot, lambda: "level set to error" in shown_text(
-            view.query_one("#level-status", Static)))
+        await wait_for(
+            pilot,
+            lambda: "level set to error" in shown_text(view.query_one("#level-status", Static)),
+        )
         await client.call_tool("log_burst", {})
         await wait_for(pilot, lambda: len(_lines(view)) >= 12)
         assert [line.split()[1] for line in _lines(view)[8:]] == [
-            "ERROR", "CRITICAL", "ALERT", "EMERGENCY"]
+            "ERROR",
+            "CRITICAL",
+            "ALERT",
+            "EMERGENCY",
+        ]
         await focus(pilot, view.query_one("#server-log", RichLog))
         await pilot.press("ctrl+k")
         await pilot.pause()
         assert _lines(view) == []
-    sent = [e.message["params"]["level"] for e in events if e.direction.name == "OUT"
-            and isinstance(e.message, dict) and e.message.get("method") == "logging/setLevel"]
+    sent = [
+        e.message["params"]["level"]
+        for e in events
+        if e.direction.name == "OUT"
+        and isinstance(e.message, dict)
+        and e.message.get("method") == "logging/setLevel"
+    ]
     assert sent == ["debug", "error"]
     assert view.counts["error"] == 2 and view.count == 12
 

@@ -60,8 +60,11 @@ async def test_call_as_task_polls_and_fetches_the_result() -> None:
             manager = TaskManager(session)
             manager.add_listener(lambda s: seen.append(s.status))
             created = await manager.call_tool(
-                "slow_count", {"seconds": 1, "steps": 4}, ttl=60_000,
-                on_progress=lambda p, t, m: progress.append(p))
+                "slow_count",
+                {"seconds": 1, "steps": 4},
+                ttl=60_000,
+                on_progress=lambda p, t, m: progress.append(p),
+            )
             assert created.status == "working"
             assert created.poll_interval == pytest.approx(0.5)  # the demo's 500 ms
             assert created.tool == "slow_count"
@@ -70,8 +73,9 @@ async def test_call_as_task_polls_and_fetches_the_result() -> None:
     assert state.fetched and state.error is None
     assert "Counted to 4" in _text(state.result)
     assert state.result is not None
-    assert state.result["_meta"]["io.modelcontextprotocol/related-task"]["taskId"] == \
-        created.task_id
+    assert (
+        state.result["_meta"]["io.modelcontextprotocol/related-task"]["taskId"] == created.task_id
+    )
     assert "working" in seen and "completed" in seen
     assert progress and progress[-1] == 4.0  # task progress reached us after CreateTaskResult
 
@@ -80,16 +84,18 @@ async def test_required_task_tool_and_polling_uses_tasks_get() -> None:
     methods: list[str] = []
     with anyio.fail_after(30):
         async with demo_session() as session:
-            session.add_observer(lambda e: methods.append(str((e.message or {}).get("method"))
-                                                          if isinstance(e.message, dict)
-                                                          and e.direction.name == "OUT"
-                                                          else ""))
+            session.add_observer(
+                lambda e: methods.append(
+                    str((e.message or {}).get("method"))
+                    if isinstance(e.message, dict) and e.direction.name == "OUT"
+                    else ""
+                )
+            )
             client = McpClient(session)
             with pytest.raises(RpcError) as refused:
                 await client.call_tool("generate_report", {"seconds": 0.2})
             manager = TaskManager(session)
-            created = await manager.call_tool("generate_report", {"topic": "tests",
-                                                                  "seconds": 1.2})
+            created = await manager.call_tool("generate_report", {"topic": "tests", "seconds": 1.2})
             state = await manager.follow(created.task_id)
     assert refused.value.code == -32601
     assert state.status == "completed"
@@ -128,6 +134,7 @@ async def test_status_notifications_update_states_without_polling() -> None:
             def on_change(state: TaskState) -> None:
                 if state.terminal:
                     finished.set()
+
             manager.add_listener(on_change)
             created = await manager.call_tool("slow_count", {"seconds": 0.3, "steps": 2})
             await finished.wait()  # notifications/tasks/status from the demo, no tasks/get
@@ -161,16 +168,18 @@ async def test_everything_input_required_is_answered_through_tasks_result() -> N
     with anyio.fail_after(40):
         async with everything_session(Responders(elicitation=elicit)) as session:
             client = McpClient(session)
-            while "simulate-research-query" not in {t["name"]
-                                                    for t in await client.list_tools()}:
+            while "simulate-research-query" not in {t["name"] for t in await client.list_tools()}:
                 await anyio.sleep(0.1)
             manager = TaskManager(session)
             manager.add_listener(lambda s: statuses.append(s.status))
-            created = await manager.call_tool("simulate-research-query",
-                                              {"topic": "python", "ambiguous": True})
+            created = await manager.call_tool(
+                "simulate-research-query", {"topic": "python", "ambiguous": True}
+            )
             state = await manager.follow(created.task_id)
     assert "input_required" in statuses
-    assert asked and asked[0]["_meta"]["io.modelcontextprotocol/related-task"]["taskId"] == \
-        created.task_id
+    assert (
+        asked
+        and asked[0]["_meta"]["io.modelcontextprotocol/related-task"]["taskId"] == created.task_id
+    )
     assert state.status == "completed"
     assert "Clarification" in _text(state.result)

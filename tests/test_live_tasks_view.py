@@ -39,11 +39,11 @@ async def test_run_as_task_follow_cancel_list_and_fetch() -> None:
     async with app.run_test(size=(130, 24)) as pilot, demo_session() as session:
         manager = view.attach(session)
         # 1. a required-task tool, followed to the end: Finished carries the result
-        report = await view.run_tool("generate_report", {"topic": "[b]ops[/b]",
-                                                         "seconds": 1.2})
+        report = await view.run_tool("generate_report", {"topic": "[b]ops[/b]", "seconds": 1.2})
         await wait_for(pilot, lambda: app.created == [report])
-        await wait_for(pilot, lambda: any("generate_report" in r[1] and "working" in r[2]
-                                            for r in _rows(view)))
+        await wait_for(
+            pilot, lambda: any("generate_report" in r[1] and "working" in r[2] for r in _rows(view))
+        )
         await wait_for(pilot, lambda: bool(app.finished), timeout=15)
         assert app.finished[0].task_id == report.task_id
         assert "Report on [b]ops[/b]" in outcome_text(app.finished[0]).plain
@@ -62,8 +62,10 @@ async def test_run_as_task_follow_cancel_list_and_fetch() -> None:
         await wait_for(pilot, lambda: len(app.finished) == 2)  # tasks/result: cancelled
         assert app.finished[1].error is not None
         # 3. a task made elsewhere shows up after "r" (tasks/list); enter fetches its result
-        other = await session.request("tools/call", {"name": "slow_count", "arguments": {
-            "seconds": 0.1, "steps": 1}, "task": {}})
+        other = await session.request(
+            "tools/call",
+            {"name": "slow_count", "arguments": {"seconds": 0.1, "steps": 1}, "task": {}},
+        )
         other_id = other["task"]["taskId"]
         await pilot.press("r")
         await wait_for(pilot, lambda: other_id in manager.tasks)
@@ -71,8 +73,9 @@ async def test_run_as_task_follow_cancel_list_and_fetch() -> None:
         table.move_cursor(row=table.get_row_index(other_id))
         await pilot.press("enter")
         await wait_for(pilot, lambda: manager.tasks[other_id].fetched)
-        await wait_for(pilot, lambda: "Counted to 1" in shown_text(
-            view.query_one("#task-detail", Static)))
+        await wait_for(
+            pilot, lambda: "Counted to 1" in shown_text(view.query_one("#task-detail", Static))
+        )
         statuses = {r[0]: r[2] for r in _rows(view)}
     assert statuses[report.task_id[:12]].startswith("completed")
     assert statuses[slow.task_id[:12]].startswith("cancelled")

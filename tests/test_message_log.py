@@ -11,11 +11,12 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import Static
-from tui_helpers import focus, wait_for
+from tui_helpers import focus, view_text, wait_for
 
 from inspector.engine.events import Channel, Direction, Finding, WireEvent
 from inspector.engine.jsonrpc import encode, error_response, make_event, notification, request
 from inspector.engine.jsonrpc import response as rpc_response
+from inspector.tui.widgets.document_view import DocumentView
 from inspector.tui.widgets.log_filter import LogFilterBar
 from inspector.tui.widgets.message_detail import MessageDetail, pretty_json
 from inspector.tui.widgets.message_log import LogLines, MessageLog
@@ -24,8 +25,9 @@ T0 = 1_767_225_600.0  # 2026-01-01T00:00:00Z: fixed times keep snapshots stable
 OUT, IN, LOCAL = Direction.OUT, Direction.IN, Direction.LOCAL
 
 
-def ev(direction: Direction, channel: Channel, msg: object, t: float, seq: int,
-       **kw: object) -> WireEvent:
+def ev(
+    direction: Direction, channel: Channel, msg: object, t: float, seq: int, **kw: object
+) -> WireEvent:
     raw = msg if isinstance(msg, bytes) else encode(msg)
     event = make_event(direction, channel, raw)
     event.time, event.mono, event.seq = T0 + t, 100.0 + t, seq
@@ -38,29 +40,83 @@ def sample() -> list[WireEvent]:
     """A short realistic conversation, hostile text included."""
     specs: list[tuple[Direction, Channel, object, float, dict[str, object]]] = [
         (LOCAL, Channel.SYSTEM, b"spawned: python -m demo (pid 4242)", 0.0, {}),
-        (OUT, Channel.STDIN, request(1, "initialize", {
-            "protocolVersion": "2025-11-25", "capabilities": {},
-            "clientInfo": {"name": "mcp-inspect", "version": "0.1"}}), 0.002, {}),
+        (
+            OUT,
+            Channel.STDIN,
+            request(
+                1,
+                "initialize",
+                {
+                    "protocolVersion": "2025-11-25",
+                    "capabilities": {},
+                    "clientInfo": {"name": "mcp-inspect", "version": "0.1"},
+                },
+            ),
+            0.002,
+            {},
+        ),
         (IN, Channel.STDERR, b"INFO starting \x1b[2J[bold red]x[/]", 0.05, {}),
-        (IN, Channel.STDOUT, rpc_response(1, {
-            "protocolVersion": "2025-11-25", "serverInfo": {"name": "demo", "version": "1.2"},
-            "capabilities": {"tools": {}}}), 0.061, {}),
+        (
+            IN,
+            Channel.STDOUT,
+            rpc_response(
+                1,
+                {
+                    "protocolVersion": "2025-11-25",
+                    "serverInfo": {"name": "demo", "version": "1.2"},
+                    "capabilities": {"tools": {}},
+                },
+            ),
+            0.061,
+            {},
+        ),
         (OUT, Channel.STDIN, notification("notifications/initialized"), 0.062, {}),
         (OUT, Channel.STDIN, request(2, "tools/list"), 0.07, {}),
-        (IN, Channel.STDOUT, rpc_response(2, {"tools": [
-            {"name": f"tool_{i}", "inputSchema": {"type": "object"}} for i in range(120)]}),
-         0.083, {}),
-        (OUT, Channel.STDIN, request(3, "tools/call", {
-            "name": "echo", "arguments": {"text": "hello"}}), 1.2, {}),
-        (IN, Channel.STDOUT, notification("notifications/progress", {
-            "progressToken": 3, "progress": 1, "total": 3}), 1.3, {}),
-        (IN, Channel.STDOUT, rpc_response(3, {"content": [{"type": "text", "text": "hello"}]}),
-         2.5, {"findings": [Finding("slow-response", "took 1.3 s")]}),
+        (
+            IN,
+            Channel.STDOUT,
+            rpc_response(
+                2,
+                {
+                    "tools": [
+                        {"name": f"tool_{i}", "inputSchema": {"type": "object"}} for i in range(120)
+                    ]
+                },
+            ),
+            0.083,
+            {},
+        ),
+        (
+            OUT,
+            Channel.STDIN,
+            request(3, "tools/call", {"name": "echo", "arguments": {"text": "hello"}}),
+            1.2,
+            {},
+        ),
+        (
+            IN,
+            Channel.STDOUT,
+            notification("notifications/progress", {"progressToken": 3, "progress": 1, "total": 3}),
+            1.3,
+            {},
+        ),
+        (
+            IN,
+            Channel.STDOUT,
+            rpc_response(3, {"content": [{"type": "text", "text": "hello"}]}),
+            2.5,
+            {"findings": [Finding("slow-response", "took 1.3 s")]},
+        ),
         (OUT, Channel.STDIN, request(4, "resources/read", {"uri": "file:///x"}), 3.0, {}),
         (IN, Channel.STDOUT, error_response(4, -32002, "Resource not found"), 3.004, {}),
         (IN, Channel.STDOUT, b'{"jsonrpc": "2.0", \xff\xfe', 3.1, {}),
-        (OUT, Channel.HTTP, b"POST /mcp HTTP/1.1 -> 202 Accepted", 3.3,
-         {"meta": {"status": 202, "mcp-session-id": "abc"}}),
+        (
+            OUT,
+            Channel.HTTP,
+            b"POST /mcp HTTP/1.1 -> 202 Accepted",
+            3.3,
+            {"meta": {"status": 202, "mcp-session-id": "abc"}},
+        ),
     ]
     return [ev(d, ch, msg, t, n, **kw) for n, (d, ch, msg, t, kw) in enumerate(specs, 1)]
 
@@ -70,8 +126,9 @@ def flood(start: int, count: int) -> list[WireEvent]:
     out = []
     for n in range(start, start + count):
         if n % 2 == 0:
-            msg: object = request(n, "tools/call" if n % 10 == 0 else "ping",
-                                  {"name": "echo", "arguments": {"i": n}})
+            msg: object = request(
+                n, "tools/call" if n % 10 == 0 else "ping", {"name": "echo", "arguments": {"i": n}}
+            )
             direction = OUT
         else:
             msg = rpc_response(n - 1, {"content": [{"type": "text", "text": f"reply {n}"}]})
@@ -118,6 +175,21 @@ class LogApp(App[None]):
 
 def row_text(lines: LogLines, y: int) -> str:
     return "".join(seg.text for seg in lines.render_line(y))
+
+
+def detail_text(app: LogApp) -> str:
+    """What the detail pane shows, scrolled or not."""
+    return view_text(app.detail.view)
+
+
+def is_raw(app: LogApp) -> bool:
+    text = detail_text(app)
+    return "raw bytes" in text and "message (r: raw)" not in text
+
+
+def rendered_rows(view: DocumentView) -> str:
+    """The rows a view paints on screen now."""
+    return "\n".join(view.render_line(y).text for y in range(view.scrollable_content_region.height))
 
 
 def static_text(app: App[None], selector: str) -> str:
@@ -182,9 +254,9 @@ async def test_cursor_keys_enter_and_detail() -> None:
         assert log.cursor_index == 7
         await pilot.press("enter")
         assert app.selected == [(7, 8)]
-        header = static_text(app, "#detail-header")
+        header = detail_text(app)
         assert "tools/call" in header and "#8" in header and "response #10 (p)" in header
-        assert '"echo"' in static_text(app, "#detail-body")
+        assert '"echo"' in detail_text(app)
         await pilot.press("pagedown")
         assert log.cursor_index == len(sample()) - 1
         await pilot.press("up")
@@ -196,12 +268,13 @@ async def test_click_selects_row() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         assert await pilot.click(LogLines, offset=(30, 3))
         assert app.selected == [(3, 4)]
-        assert "initialize" in static_text(app, "#detail-header")
-        assert "latency 59ms" in static_text(app, "#detail-header")
+        assert "initialize" in detail_text(app)
+        assert "latency 59ms" in detail_text(app)
 
 
-async def test_detail_keys_raw_pair_copy_save(tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_detail_keys_raw_pair_copy_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     app = LogApp(sample())
     async with app.run_test(size=(120, 40)) as pilot:
@@ -210,12 +283,12 @@ async def test_detail_keys_raw_pair_copy_save(tmp_path: Path,
         detail = app.detail
         detail.focus()
         await pilot.pause()
-        assert '"content"' in static_text(app, "#detail-body")
-        assert "slow-response" in static_text(app, "#detail-extra")
+        assert '"content"' in detail_text(app)
+        assert "slow-response" in detail_text(app)
         await pilot.press("r")
-        assert static_text(app, "#detail-body").startswith("raw bytes")
+        assert is_raw(app)
         await pilot.press("r")
-        assert static_text(app, "#detail-body").startswith("message")
+        assert not is_raw(app)
         await pilot.press("c")
         assert app.clipboard == sample()[9].raw.decode()
         await pilot.press("s")
@@ -246,13 +319,13 @@ async def test_invalid_utf8_and_hostile_text_shown_safely() -> None:
         assert "␛[2J[bold red]x[/]" in stderr_row and "\x1b" not in stderr_row
         app.log_widget.select_index(12)
         await pilot.press("enter")
-        body = static_text(app, "#detail-body")
+        body = detail_text(app)
         assert "raw bytes" in body and "\\xff\\xfe" in body
-        assert app.query_one("#detail-body").region.height == 2  # title + the frame, shown
-        assert "invalid UTF-8" in static_text(app, "#detail-header")
+        assert "\\xff\\xfe" in rendered_rows(app.detail.view)  # the frame, on screen
+        assert "invalid UTF-8" in detail_text(app)
         app.log_widget.select_index(2)
         await pilot.press("enter")
-        body = static_text(app, "#detail-body")
+        body = detail_text(app)
         assert "␛[2J[bold red]x[/]" in body
 
 
@@ -351,14 +424,17 @@ def test_snapshot_log_and_detail(snap_compare: Callable[..., bool]) -> None:
 
 def big_response(n: int, marker: str, rows: int = 30_000) -> WireEvent:
     """A ~2 MB tools/call response of many small objects (slow to parse)."""
-    result = {"content": [{"type": "text", "text": marker}],
-              "structuredContent": {"rows": [{"id": i, "name": f"row {i}", "ok": True}
-                                             for i in range(rows)]}}
+    result = {
+        "content": [{"type": "text", "text": marker}],
+        "structuredContent": {
+            "rows": [{"id": i, "name": f"row {i}", "ok": True} for i in range(rows)]
+        },
+    }
     return ev(IN, Channel.STDOUT, rpc_response(n, result), 4.0 + n, 100 + n)
 
 
 async def test_big_frame_is_formatted_off_the_ui_thread_and_the_newest_selection_wins() -> None:
-    from inspector.tui.widgets.message_detail import THREAD_BYTES
+    from inspector.tui.widgets.document_view import THREAD_BYTES
 
     events = [*sample(), big_response(50, "marker-A"), big_response(51, "marker-B")]
     assert min(len(e.raw) for e in events[-2:]) > 4 * THREAD_BYTES
@@ -370,27 +446,53 @@ async def test_big_frame_is_formatted_off_the_ui_thread_and_the_newest_selection
         # a big frame: not parsed on the UI thread, "formatting…" until the worker is done
         detail.show(source, a)
         assert detail.event is None and detail.formatting
-        assert static_text(app, "#detail-body") == "formatting…"
-        assert f"{len(events[a].raw):,} bytes" in static_text(app, "#detail-header")
+        assert "formatting…" in detail_text(app)
+        assert f"{len(events[a].raw):,} bytes" in detail_text(app)
         await wait_for(pilot, lambda: not detail.formatting)
-        assert "marker-A" in static_text(app, "#detail-body")
+        assert "marker-A" in detail_text(app)
         assert detail.event is not None and detail.event.raw == events[a].raw
-        assert "id 50" in static_text(app, "#detail-header")
+        assert "id 50" in detail_text(app)
         # stepping on while one is formatted: the newest selection wins
         detail.show(source, b)
         detail.show(source, a)
         detail.show(source, b)
-        await wait_for(pilot, lambda: not detail.formatting and not detail._formatting)
-        assert "marker-B" in static_text(app, "#detail-body") and detail.index == b
+        await wait_for(pilot, lambda: not detail.formatting and not detail.formatter.running)
+        assert "marker-B" in detail_text(app) and detail.index == b
         # a small frame picked while a big one is still formatted: shown at once, kept
         detail.show(source, a)
         detail.show(source, small)
-        assert '"echo"' in static_text(app, "#detail-body")  # synchronous
-        await wait_for(pilot, lambda: not detail._formatting)  # the big one came back...
-        assert '"echo"' in static_text(app, "#detail-body")  # ...and was dropped
-        assert "marker-A" not in static_text(app, "#detail-body")
+        assert '"echo"' in detail_text(app)  # synchronous
+        await wait_for(pilot, lambda: not detail.formatter.running)  # the big one came back...
+        assert '"echo"' in detail_text(app)  # ...and was dropped
+        assert "marker-A" not in detail_text(app)
         # raw mode of a big frame toggles at once (the event is parsed already)
         detail.show(source, b)
         await wait_for(pilot, lambda: not detail.formatting)
         detail.action_toggle_raw()
-        assert static_text(app, "#detail-body").startswith("raw bytes")
+        assert is_raw(app)
+
+
+async def test_a_big_frame_is_summarized_as_it_arrives_not_parsed_again_to_paint_it() -> None:
+    big = big_response(60, "marker-C")
+    app = LogApp()
+    async with app.run_test(size=(120, 30)) as pilot:
+        log = app.log_widget
+        store = log.store
+        parsed: list[int] = []
+        event = store.event
+
+        def spy(index: int) -> WireEvent:
+            parsed.append(index)
+            return event(index)
+
+        store.event = spy  # type: ignore[method-assign]
+        log.append_events([*sample(), big])
+        index = len(store) - 1
+        await wait_for(pilot, lambda: log.shown == len(store))
+        await pilot.pause()
+        lines = log.lines
+        lines._strips.clear()  # paint every row again, as scrolling back to it would
+        lines._summaries.clear()
+        rows = [row_text(lines, y) for y in range(lines.scrollable_content_region.height)]
+        assert any("marker-C" in row for row in rows)
+        assert index not in parsed  # the 2 MB frame was not parsed on the UI thread

@@ -33,8 +33,9 @@ def recording(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([PY, "-m", "inspector", *args], capture_output=True, text=True,
-                          timeout=90, cwd=ROOT)
+    return subprocess.run(
+        [PY, "-m", "inspector", *args], capture_output=True, text=True, timeout=90, cwd=ROOT
+    )
 
 
 def item(report: dict[str, Any], detail: str) -> dict[str, Any]:
@@ -43,8 +44,18 @@ def item(report: dict[str, Any], detail: str) -> dict[str, Any]:
 
 
 def replay_json(recording: Path, *args: str, variant: str = "default") -> tuple[int, Any]:
-    done = cli("--cli", "replay", str(recording), *args, "--against", "--", PY, NOTIFY,
-               "--variant", variant)
+    done = cli(
+        "--cli",
+        "replay",
+        str(recording),
+        *args,
+        "--against",
+        "--",
+        PY,
+        NOTIFY,
+        "--variant",
+        variant,
+    )
     assert done.returncode in (0, 1), done.stderr
     return done.returncode, json.loads(done.stdout)
 
@@ -53,7 +64,10 @@ def test_plan_files_notifications_under_their_request(recording: Path) -> None:
     plan = build_plan(read_session(recording).events)
     work, chatty, listed = plan.requests
     assert [m["method"] for m in work.notifications] == [
-        "notifications/message", *["notifications/progress"] * 3, "notifications/message"]
+        "notifications/message",
+        *["notifications/progress"] * 3,
+        "notifications/message",
+    ]
     assert [m["params"]["data"] for m in chatty.notifications] == ["first", "second"]
     assert listed.notifications == []
 
@@ -69,8 +83,7 @@ def test_same_server_methods_same_values_volatile(recording: Path) -> None:
     assert item(report, "chatty")["notifications"]["status"] == "same"
     (listed,) = [i for i in report["items"] if i["method"] == "tools/list"]
     assert "notifications" not in listed  # none recorded, none live
-    assert report["notifications"] == {"mode": "methods", "same": 1, "changed": 0,
-                                       "volatile": 1}
+    assert report["notifications"] == {"mode": "methods", "same": 1, "changed": 0, "volatile": 1}
 
 
 def test_changed_server_method_sequence_counts(recording: Path) -> None:
@@ -83,26 +96,39 @@ def test_changed_server_method_sequence_counts(recording: Path) -> None:
     assert notes["sequenceDiffers"] is True and notes["status"] == "changed"
     assert notes["recorded"] == ["notifications/message"] * 2
     assert notes["live"] == ["notifications/message"]
-    assert {"index": 1, "method": "notifications/message", "path": "$", "kind": "removed",
-            "old": {"level": "warning", "data": "second"}} in notes["changes"]
+    assert {
+        "index": 1,
+        "method": "notifications/message",
+        "path": "$",
+        "kind": "removed",
+        "old": {"level": "warning", "data": "second"},
+    } in notes["changes"]
     # other progress numbers are volatile values in the default mode
     work = item(report, "work")
     assert work["status"] == "same" and work["notifications"]["status"] == "volatile"
-    assert {"index": 2, "method": "notifications/progress", "path": "$.params.progress",
-            "kind": "changed", "old": 2, "new": 20} in work["notifications"]["changes"]
+    assert {
+        "index": 2,
+        "method": "notifications/progress",
+        "path": "$.params.progress",
+        "kind": "changed",
+        "old": 2,
+        "new": 20,
+    } in work["notifications"]["changes"]
 
 
 def test_strict_counts_values_and_ignore_rules_apply(recording: Path) -> None:
     code, report = replay_json(recording, "--notifications", "strict")
     assert code == 1  # the log's timestamp counts now
     assert item(report, "work")["notifications"]["status"] == "changed"
-    code, report = replay_json(recording, "--notifications", "strict",
-                               "--ignore", "$.params.data.at")
+    code, report = replay_json(
+        recording, "--notifications", "strict", "--ignore", "$.params.data.at"
+    )
     assert code == 0, report
     work = item(report, "work")["notifications"]
     assert work["status"] == "same" and work["ignoredChanges"] == 1
-    code, report = replay_json(recording, "--notifications", "strict",
-                               "--ignore", "$.params.data.at", variant="changed")
+    code, report = replay_json(
+        recording, "--notifications", "strict", "--ignore", "$.params.data.at", variant="changed"
+    )
     assert item(report, "work")["status"] == "changed"
 
 
@@ -121,8 +147,7 @@ def test_human_report_shows_the_notifications_part(recording: Path) -> None:
     assert "notifications: values differ (not counted)" in out
     assert "notifications/progress#2 $.params.progress: 2 -> 20" in out
     assert "notifications (methods): 1 changed" in out
-    bad = cli("replay", str(recording), "--notifications", "loud", "--against", "--", PY,
-              NOTIFY)
+    bad = cli("replay", str(recording), "--notifications", "loud", "--against", "--", PY, NOTIFY)
     assert bad.returncode == 2 and "invalid choice" in bad.stderr
 
 
@@ -131,8 +156,20 @@ def test_demo_server_logs_and_progress(tmp_path: Path) -> None:
     anyio.run(record_demo, path)
     for variant in ("default", "changed"):
         # slow_count's answer names the time it took: not this test's business
-        done = cli("--cli", "replay", str(path), "--ignore", "$.result.content", "--against",
-                   "--", PY, "-m", "inspector.demo", "--variant", variant)
+        done = cli(
+            "--cli",
+            "replay",
+            str(path),
+            "--ignore",
+            "$.result.content",
+            "--against",
+            "--",
+            PY,
+            "-m",
+            "inspector.demo",
+            "--variant",
+            variant,
+        )
         report = json.loads(done.stdout)
         burst = item(report, "log_burst")
         assert burst["notifications"]["status"] == "same", burst
@@ -161,8 +198,10 @@ def test_attributor_progress_by_token_rest_to_the_oldest_in_flight() -> None:
     notes.notification(_note("notifications/tools/list_changed"))
     notes.finished(2)
     notes.notification(_note("notifications/message", data="after"))
-    assert [m["method"] for m in notes.of("a")] == ["notifications/message",
-                                                   "notifications/progress"]
+    assert [m["method"] for m in notes.of("a")] == [
+        "notifications/message",
+        "notifications/progress",
+    ]
     assert [m["method"] for m in notes.of("b")] == ["notifications/tools/list_changed"]
 
 
@@ -184,18 +223,40 @@ def test_compare_modes() -> None:
 def test_report_text_stays_literal() -> None:
     from rich.console import Console
 
-    from inspector.record.replay_cli import print_report
+    from inspector.commands.replay_report import print_report
 
     hostile = "\x1b[2J[bold]x[/]"
-    data = {"file": "f", "target": "t", "differs": True, "notes": [],
-            "summary": {"same": 0, "changed": 1, "missing": 0, "new": 0},
-            "notifications": {"mode": "methods", "changed": 1, "volatile": 0},
-            "items": [{"kind": "request", "method": "m", "seq": 1, "status": "changed",
-                       "notifications": {"status": "changed", "sequenceDiffers": True,
-                                         "recorded": [hostile], "live": [],
-                                         "changes": [{"index": 0, "method": hostile,
-                                                      "path": "$", "kind": "removed",
-                                                      "old": hostile}]}}]}
+    data = {
+        "file": "f",
+        "target": "t",
+        "differs": True,
+        "notes": [],
+        "summary": {"same": 0, "changed": 1, "missing": 0, "new": 0},
+        "notifications": {"mode": "methods", "changed": 1, "volatile": 0},
+        "items": [
+            {
+                "kind": "request",
+                "method": "m",
+                "seq": 1,
+                "status": "changed",
+                "notifications": {
+                    "status": "changed",
+                    "sequenceDiffers": True,
+                    "recorded": [hostile],
+                    "live": [],
+                    "changes": [
+                        {
+                            "index": 0,
+                            "method": hostile,
+                            "path": "$",
+                            "kind": "removed",
+                            "old": hostile,
+                        }
+                    ],
+                },
+            }
+        ],
+    }
     buffer = io.StringIO()
     print_report(data, Console(file=buffer, force_terminal=True, width=300))
     assert "\x1b[2J" not in buffer.getvalue() and "␛[2J[bold]x[/]" in buffer.getvalue()

@@ -5,10 +5,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from rich.cells import cell_len, get_character_cell_size
 from rich.console import Console
 from rich.text import Text
 
-from inspector.tui.safe_text import (
+from inspector.safe_text import (
     decode_raw,
     escape_markup,
     fold,
@@ -21,8 +22,7 @@ from inspector.tui.safe_text import (
 
 def _render(renderable: object, markup: bool = False) -> str:
     """What a terminal would receive (ANSI included), 80 columns."""
-    console = Console(width=80, color_system="truecolor", force_terminal=True,
-                      legacy_windows=False)
+    console = Console(width=80, color_system="truecolor", force_terminal=True, legacy_windows=False)
     with console.capture() as cap:
         console.print(renderable, markup=markup, highlight=False)
     return cap.get()
@@ -85,8 +85,9 @@ def test_raw_bytes_invalid_utf8_as_escapes() -> None:
 
 
 def test_headless_imports_only_rich() -> None:
-    code = ("import sys, inspector.tui.safe_text; "
-            "assert 'textual' not in sys.modules, 'textual imported'")
+    code = (
+        "import sys, inspector.safe_text; assert 'textual' not in sys.modules, 'textual imported'"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 
@@ -94,3 +95,44 @@ def test_text_has_no_markup_parsing_even_with_style() -> None:
     text = safe_text("[link=http://evil]click[/link]", "bold")
     assert isinstance(text, Text)
     assert text.plain == "[link=http://evil]click[/link]"
+
+
+# -- widths the terminal and Rich agree on -----------------------------------------------
+
+# Measured in tmux 3.3a (cursor column after printing each string) against Rich 15:
+# ⚠️ 1 vs 2, 1️⃣ 1 vs 2, a+ZWJ+b 2 vs 1, 👍🏽 4 vs 2; kitty and others differ again.
+AMBIGUOUS = {
+    "⚠️ cancelled": "⚠ cancelled",  # U+26A0 U+FE0F: the emoji variation selector
+    "❤️": "❤",
+    "1️⃣": "1\u20e3",  # a keycap: the combining mark stays (zero width everywhere)
+    "✅︎": "✅",  # U+FE0E: the text variation selector
+    "a\u200db": "ab",  # a zero-width joiner between letters
+    "👨\u200d👩\u200d👧": "👨👩👧",  # a ZWJ family: its parts
+    "👍🏽 ok": "👍 ok",  # a skin-tone modifier
+}
+
+
+def per_code_point(text: str) -> int:
+    """Cells as a terminal without grapheme rules counts them: code point by code point."""
+    return sum(get_character_cell_size(char) for char in text)
+
+
+def test_width_ambiguous_sequences_are_normalised() -> None:
+    for raw, shown in AMBIGUOUS.items():
+        assert visible(raw) == shown, raw
+        assert one_line(raw) == shown and safe_text(raw).plain == shown
+        assert safe_raw(raw.encode()).plain == shown
+
+
+def test_rich_measures_normalised_text_as_a_terminal_draws_it() -> None:
+    for raw in AMBIGUOUS:
+        if raw not in ("✅︎", "👍🏽 ok"):  # (these two Rich and this model count alike)
+            assert cell_len(raw) != per_code_point(raw), raw  # the disagreement ...
+        shown = visible(raw)
+        assert cell_len(shown) == per_code_point(shown), raw  # ... gone
+    assert cell_len(visible("✅ ok ⚠️ no")) == 10  # ✅ is 2 cells everywhere, ⚠ 1
+
+
+def test_text_without_ambiguous_characters_is_untouched() -> None:
+    for text in ("✅ done", "漢字 ✓ café", "e\u0301", "🇫🇷", "😀"):
+        assert visible(text) is text

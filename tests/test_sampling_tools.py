@@ -27,8 +27,9 @@ def _session(responders: Responders) -> Any:
 
 
 async def _agent(client: McpClient, out: dict[str, Any], choice: str = "auto") -> None:
-    result = await client.call_tool("weather_agent", {"question": "Weather in Paris?",
-                                                      "choice": choice})
+    result = await client.call_tool(
+        "weather_agent", {"question": "Weather in Paris?", "choice": choice}
+    )
     out["result"] = json.loads(result["content"][0]["text"])
 
 
@@ -75,12 +76,18 @@ async def test_tool_use_reply_then_tool_result_shown_and_final_text() -> None:
             tool_input.text = '{"days": 0}'  # city missing, days below its minimum
             await pilot.press("ctrl+s")
             await wait_for(pilot, lambda: "city" in _error(screen))
-            assert "minimum" in _error(screen) and app.screen is screen  # not sent
+            assert "must be at least 1" in _error(screen) and app.screen is screen  # not sent
             tool_input.text = '{"city": "Paris"}'
             await pilot.press("ctrl+s")
             # the server ran the tool and asks again with the tool_result, toolChoice none
-            await wait_for(pilot, lambda: isinstance(app.screen, SamplingScreen)
-                           and app.screen is not screen and app.screen.is_mounted)
+            await wait_for(
+                pilot,
+                lambda: (
+                    isinstance(app.screen, SamplingScreen)
+                    and app.screen is not screen
+                    and app.screen.is_mounted
+                ),
+            )
             second = app.screen
             assert isinstance(second, SamplingScreen)
             shown = shown_text(second.query_one("#request-body", Static))
@@ -88,8 +95,7 @@ async def test_tool_use_reply_then_tool_result_shown_and_final_text() -> None:
             assert f"tool_result for {screen.tool_use_id}" in shown
             assert "[bold]sunny[/bold]␛[31m" in shown  # server text is data
             assert "toolChoice none" in shown_text(second.query_one("#tool-note", Static))
-            options = [value for _label, value in second.query_one("#reply-kind", Select)
-                       ._options]
+            options = [value for _label, value in second.query_one("#reply-kind", Select)._options]
             assert options == [""]  # mode none: no tool use offered
             await wait_for(pilot, lambda: second.query_one("#reply", TextArea).has_focus)
             await pilot.press(*"sunny")
@@ -97,8 +103,14 @@ async def test_tool_use_reply_then_tool_result_shown_and_final_text() -> None:
             await wait_for(pilot, lambda: "result" in out)
     first, final = out["result"]["first"], out["result"]["second"]
     assert first["stopReason"] == "toolUse"
-    assert first["content"] == [{"type": "tool_use", "id": screen.tool_use_id,
-                                 "name": "get_weather", "input": {"city": "Paris"}}]
+    assert first["content"] == [
+        {
+            "type": "tool_use",
+            "id": screen.tool_use_id,
+            "name": "get_weather",
+            "input": {"city": "Paris"},
+        }
+    ]
     assert screen.tool_use_id.startswith("toolu_")
     assert final["content"]["text"] == "sunny" and final["stopReason"] == "endTurn"
 
@@ -148,18 +160,38 @@ async def test_standing_rule_answers_tool_requests_with_text() -> None:
 
 
 def test_every_content_type_is_shown_literally() -> None:
-    params = {"messages": [
-        {"role": "assistant", "content": [
-            {"type": "tool_use", "id": "c1", "name": "t[b]", "input": {"q": "\x1b[2J"}}]},
-        {"role": "user", "content": [
-            {"type": "tool_result", "toolUseId": "c1", "isError": True, "content": [
-                {"type": "text", "text": "[red]boom[/red]"},
-                {"type": "image", "mimeType": "image/png", "data": "AAAA"},
-                {"type": "resource_link", "uri": "file:///x", "name": "x"},
-                {"type": "resource", "resource": {"uri": "mem://r", "text": "body\x07"}}],
-             "structuredContent": {"k": 1}}]},
-        {"role": "user", "content": {"type": "mystery", "payload": "[i]x[/i]"}},
-    ], "toolChoice": {"mode": "auto"}}
+    params = {
+        "messages": [
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "tool_use", "id": "c1", "name": "t[b]", "input": {"q": "\x1b[2J"}}
+                ],
+            },
+            {
+                "role": "user",
+                "content": [
+                    {
+                        "type": "tool_result",
+                        "toolUseId": "c1",
+                        "isError": True,
+                        "content": [
+                            {"type": "text", "text": "[red]boom[/red]"},
+                            {"type": "image", "mimeType": "image/png", "data": "AAAA"},
+                            {"type": "resource_link", "uri": "file:///x", "name": "x"},
+                            {
+                                "type": "resource",
+                                "resource": {"uri": "mem://r", "text": "body\x07"},
+                            },
+                        ],
+                        "structuredContent": {"k": 1},
+                    }
+                ],
+            },
+            {"role": "user", "content": {"type": "mystery", "payload": "[i]x[/i]"}},
+        ],
+        "toolChoice": {"mode": "auto"},
+    }
     text = render_request(params).plain
     assert 'tool_use t[b] (id c1) {"q": "\\u001b[2J"}' in text
     assert "tool_result for c1 (isError):" in text
@@ -172,9 +204,17 @@ def test_every_content_type_is_shown_literally() -> None:
 TOOLS_PARAMS: dict[str, Any] = {
     "messages": [{"role": "user", "content": {"type": "text", "text": "Weather?"}}],
     "maxTokens": 50,
-    "tools": [{"name": "get_weather", "inputSchema": {
-        "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}},
-        {"name": "get_time", "inputSchema": {"type": "object"}}],
+    "tools": [
+        {
+            "name": "get_weather",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"city": {"type": "string"}},
+                "required": ["city"],
+            },
+        },
+        {"name": "get_time", "inputSchema": {"type": "object"}},
+    ],
 }
 
 
@@ -204,8 +244,7 @@ async def test_json_mode_round_trip_and_parallel_tool_uses() -> None:
         await pilot.press("ctrl+j")  # parallel tool uses: only the JSON editor says them
         await wait_for(pilot, lambda: screen.json_mode)
         value = json.loads(raw.text)
-        value["content"].append({"type": "tool_use", "id": "t2", "name": "get_time",
-                                 "input": {}})
+        value["content"].append({"type": "tool_use", "id": "t2", "name": "get_time", "input": {}})
         raw.text = json.dumps(value)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: bool(decisions))

@@ -35,14 +35,17 @@ def recording(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def serve_params(recording: Path) -> StdioServerParameters:
-    return StdioServerParameters(command=PY, args=["-m", "inspector", "replay", str(recording),
-                                                   "--serve"], cwd=str(ROOT))
+    return StdioServerParameters(
+        command=PY, args=["-m", "inspector", "replay", str(recording), "--serve"], cwd=str(ROOT)
+    )
 
 
 async def test_official_sdk_client_against_the_recording(recording: Path) -> None:
     with anyio.fail_after(30):
-        async with stdio_client(serve_params(recording)) as (read, write), \
-                ClientSession(read, write) as session:
+        async with (
+            stdio_client(serve_params(recording)) as (read, write),
+            ClientSession(read, write) as session,
+        ):
             init = await session.initialize()
             assert init.server_info.name == "replay-test-server"
             tools = await session.list_tools()
@@ -64,17 +67,95 @@ async def test_official_sdk_client_against_the_recording(recording: Path) -> Non
                 await session.read_resource("replay://nothing-here")
 
 
+async def test_official_sdk_client_against_a_lone_cli_call(tmp_path: Path) -> None:
+    """A recording of one ``--cli`` tools/call holds tools/list too, which the SDK client
+    asks for after the call (to check the result against the outputSchema)."""
+    path = tmp_path / "call.jsonl"
+    sdk_server = [PY, str(Path(__file__).parent / "servers" / "sdk_stdio_server.py")]
+    done = subprocess.run(
+        [
+            PY,
+            "-m",
+            "inspector",
+            "--cli",
+            "--record",
+            str(path),
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "add",
+            "--tool-args-json",
+            '{"a": 1, "b": 2}',
+            "--",
+            *sdk_server,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    with anyio.fail_after(30):
+        async with (
+            stdio_client(serve_params(path)) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            result = await session.call_tool("add", {"a": 1, "b": 2})
+            assert result.structured_content == {"result": 3}
+
+
 def test_our_cli_against_the_recording(recording: Path) -> None:
     done = subprocess.run(
-        [PY, "-m", "inspector", "--cli", "--method", "tools/call", "--tool-name", "add",
-         "--tool-arg", "a=1", "--tool-arg", "b=2", "--", PY, "-m", "inspector", "replay",
-         str(recording), "--serve"], capture_output=True, text=True, timeout=60, cwd=ROOT)
+        [
+            PY,
+            "-m",
+            "inspector",
+            "--cli",
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "add",
+            "--tool-arg",
+            "a=1",
+            "--tool-arg",
+            "b=2",
+            "--",
+            PY,
+            "-m",
+            "inspector",
+            "replay",
+            str(recording),
+            "--serve",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["content"][0]["text"] == "3"
     done = subprocess.run(
-        [PY, "-m", "inspector", "--cli", "--method", "prompts/list", "--", PY, "-m",
-         "inspector", "replay", str(recording), "--serve"],
-        capture_output=True, text=True, timeout=60, cwd=ROOT)
+        [
+            PY,
+            "-m",
+            "inspector",
+            "--cli",
+            "--method",
+            "prompts/list",
+            "--",
+            PY,
+            "-m",
+            "inspector",
+            "replay",
+            str(recording),
+            "--serve",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
     assert done.returncode == 4  # a protocol error, with the server's message
     assert "prompts/list was not recorded" in done.stderr
 
@@ -83,8 +164,9 @@ def test_repeated_answers_in_order_and_notifications_ignored(recording: Path) ->
     plan = build_plan(read_session(recording).events)
     step = next(s for s in plan.steps if s.method == "tools/call")
     assert step.response is not None
-    second = type(step)(99, step.method, step.params,
-                        response={**step.response, "result": {"content": [], "n": 2}})
+    second = type(step)(
+        99, step.method, step.params, response={**step.response, "result": {"content": [], "n": 2}}
+    )
     plan.steps.insert(plan.steps.index(step) + 1, second)
     server = RecordedServer(plan, source="test")
     call = {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": step.params}
@@ -97,8 +179,9 @@ def test_repeated_answers_in_order_and_notifications_ignored(recording: Path) ->
     assert server.handle({"jsonrpc": "2.0", "id": 9, "method": "ping"})["result"] == {}
     # absent params, {} and null-valued keys are the same request
     for params in (None, {}, {"cursor": None}):
-        listed = server.handle({"jsonrpc": "2.0", "id": 10, "method": "tools/list",
-                                "params": params})
+        listed = server.handle(
+            {"jsonrpc": "2.0", "id": 10, "method": "tools/list", "params": params}
+        )
         assert "tools" in listed["result"], listed
 
 
@@ -108,12 +191,18 @@ def test_serve_loop_batches_and_bad_json(recording: Path) -> None:
         b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}\n'
         b"\n"
         b"not json\n"
-        b'[{"jsonrpc":"2.0","id":2,"method":"nope"},{"jsonrpc":"2.0","method":"n"}]\n')
+        b'[{"jsonrpc":"2.0","id":2,"method":"nope"},{"jsonrpc":"2.0","method":"n"}]\n'
+    )
     stdout = io.BytesIO()
     assert serve(server, stdin, stdout) == 0
     lines = [json.loads(line) for line in stdout.getvalue().splitlines()]
     assert lines[0]["id"] == 1 and lines[0]["result"]["serverInfo"]["name"]
     assert lines[1]["error"]["code"] == -32700
-    assert lines[2] == [{"jsonrpc": "2.0", "id": 2, "error": {
-        "code": METHOD_NOT_FOUND, "message": lines[2][0]["error"]["message"]}}]
+    assert lines[2] == [
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "error": {"code": METHOD_NOT_FOUND, "message": lines[2][0]["error"]["message"]},
+        }
+    ]
     assert "nope was not recorded in test" in lines[2][0]["error"]["message"]

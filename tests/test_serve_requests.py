@@ -38,20 +38,28 @@ def sampling(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def serve_params(recording: Path, *extra: str) -> StdioServerParameters:
-    return StdioServerParameters(command=PY, args=["-m", "inspector", "replay", str(recording),
-                                                   "--serve", *extra], cwd=str(ROOT))
+    return StdioServerParameters(
+        command=PY,
+        args=["-m", "inspector", "replay", str(recording), "--serve", *extra],
+        cwd=str(ROOT),
+    )
 
 
 def sampled(text: str) -> types.CreateMessageResult:
-    return types.CreateMessageResult(role="assistant", model="mcp-inspect",
-                                     content=types.TextContent(type="text", text=text),
-                                     stop_reason="endTurn")
+    return types.CreateMessageResult(
+        role="assistant",
+        model="mcp-inspect",
+        content=types.TextContent(type="text", text=text),
+        stop_reason="endTurn",
+    )
 
 
 async def call_draft(recording: Path, errlog: Path, **callbacks: Any) -> str:
     with anyio.fail_after(30), errlog.open("w") as err:
-        async with stdio_client(serve_params(recording), errlog=err) as (read, write), \
-                ClientSession(read, write, **callbacks) as session:
+        async with (
+            stdio_client(serve_params(recording), errlog=err) as (read, write),
+            ClientSession(read, write, **callbacks) as session,
+        ):
             await session.initialize()
             result = await session.call_tool("draft", {"topic": "tea"})
             text = result.content[0].text  # type: ignore[union-attr]
@@ -65,15 +73,15 @@ def test_plan_ties_the_sampling_request_to_the_call(sampling: Path) -> None:
     assert listed.server_requests == []
     (exchange,) = draft.server_requests
     assert exchange.method == "sampling/createMessage"
-    assert exchange.answer is not None and exchange.answer["result"]["content"]["text"] == \
-        SAMPLED
+    assert exchange.answer is not None and exchange.answer["result"]["content"]["text"] == SAMPLED
 
 
 async def test_sdk_client_is_asked_before_the_answer(sampling: Path, tmp_path: Path) -> None:
     asked: list[types.CreateMessageRequestParams] = []
 
-    async def on_sample(context: Any, params: types.CreateMessageRequestParams
-                        ) -> types.CreateMessageResult:
+    async def on_sample(
+        context: Any, params: types.CreateMessageRequestParams
+    ) -> types.CreateMessageResult:
         asked.append(params)
         return sampled(SAMPLED)
 
@@ -93,8 +101,10 @@ async def test_a_different_live_answer_is_noted(sampling: Path, tmp_path: Path) 
     text = await call_draft(sampling, errlog, sampling_callback=on_sample)
     assert text == f"draft: {SAMPLED}"  # still the recorded answer
     err = errlog.read_text()
-    assert ("the client's answer to sampling/createMessage (during tools/call draft) "
-            "differs from the recording") in err
+    assert (
+        "the client's answer to sampling/createMessage (during tools/call draft) "
+        "differs from the recording"
+    ) in err
     assert '$.result.content.text: "a recorded line" -> "a live line"' in err
 
 
@@ -117,8 +127,10 @@ async def test_sdk_elicitation_callback(tmp_path: Path) -> None:
         return types.ElicitResult(action="accept", content={"name": "world"})
 
     with anyio.fail_after(30), (tmp_path / "err.txt").open("w") as err:
-        async with stdio_client(serve_params(recording), errlog=err) as (read, write), \
-                ClientSession(read, write, elicitation_callback=on_elicit) as session:
+        async with (
+            stdio_client(serve_params(recording), errlog=err) as (read, write),
+            ClientSession(read, write, elicitation_callback=on_elicit) as session,
+        ):
             await session.initialize()
             assert asked == []  # nothing is asked before the call that asked
             result = await session.call_tool("ask", {})
@@ -131,8 +143,12 @@ async def test_sdk_elicitation_callback(tmp_path: Path) -> None:
 def test_wait_for_the_client_is_bounded(sampling: Path) -> None:
     """A client that never answers: the recorded answer goes out after the wait, noted."""
     server = RecordedServer(build_plan(read_session(sampling).events), source="test")
-    call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call",
-            "params": {"name": "draft", "arguments": {"topic": "tea"}}}
+    call = {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "method": "tools/call",
+        "params": {"name": "draft", "arguments": {"topic": "tea"}},
+    }
     r, w = os.pipe()
     os.write(w, json.dumps(call).encode() + b"\n")
     out, err = io.BytesIO(), io.StringIO()
@@ -154,8 +170,12 @@ def test_wait_for_the_client_is_bounded(sampling: Path) -> None:
 def test_messages_during_the_wait_are_answered_after(sampling: Path) -> None:
     plan = build_plan(read_session(sampling).events)
     server = RecordedServer(plan, source="test")
-    call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call",
-            "params": {"name": "draft", "arguments": {"topic": "tea"}}}
+    call = {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "method": "tools/call",
+        "params": {"name": "draft", "arguments": {"topic": "tea"}},
+    }
     answer = {**(plan.server_requests[0].answer or {}), "id": "replay-1"}
     ping = {"jsonrpc": "2.0", "id": 8, "method": "ping"}
     stdin = io.BytesIO(b"".join(json.dumps(m).encode() + b"\n" for m in (call, ping, answer)))

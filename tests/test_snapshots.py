@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
-from textual.widgets import TabbedContent
+from textual.widgets import Input, TabbedContent
 from tui_helpers import focus, wait_for
 
 from inspector.demo.schemas import SCHEDULE_EVENT
@@ -47,10 +47,15 @@ async def replay_loaded(pilot: Pilot[Any]) -> InspectorApp:
     assert isinstance(app, InspectorApp) and app.replay_source is not None
     source = app.replay_source
     log = app.query_one(MessageLog)
-    await wait_for(pilot, lambda: app.query_one(Catalog).items["prompts"]
-                   and log.shown == len(source) > 40
-                   and app.query_one(StatusBar).events == len(source)
-                   and not app.query_one(StatusBar).extra)
+    await wait_for(
+        pilot,
+        lambda: (
+            app.query_one(Catalog).items["prompts"]
+            and log.shown == len(source) > 40
+            and app.query_one(StatusBar).events == len(source)
+            and not app.query_one(StatusBar).extra
+        ),
+    )
     return app
 
 
@@ -66,8 +71,11 @@ def test_replay_tool_call_response_detail(snap_compare: Snap, replay: InspectorA
         app = await replay_loaded(pilot)
         log = app.query_one(MessageLog)
         source = log.source
-        first_call = min(i for i in range(len(source)) if source.method(i) == "tools/call"
-                         and source.kind(i) is Kind.RESPONSE)
+        first_call = min(
+            i
+            for i in range(len(source))
+            if source.method(i) == "tools/call" and source.kind(i) is Kind.RESPONSE
+        )
         log.select_index(first_call)
         await focus(pilot, log.lines)
         await wait_for(pilot, lambda: log.lines.cursor_index == first_call)
@@ -85,6 +93,9 @@ def test_replay_filtered_log(snap_compare: Snap, replay: InspectorApp) -> None:
         calls = sum(1 for i in range(len(source)) if source.method(i) == "tools/call")
         await pilot.press("g", "slash", *"method:tools/call")
         await wait_for(pilot, lambda: not log.scanning and log.shown == calls == 8)
+        # a blinking cursor is drawn or not by the clock: hold it steady for the picture
+        app.query_one("#filter-input", Input).cursor_blink = False
+        await pilot.pause()
 
     assert snap_compare(replay, terminal_size=SIZE, run_before=run_before)
 
@@ -93,8 +104,9 @@ def test_replay_server_tab(snap_compare: Snap, replay: InspectorApp) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
         app = await replay_loaded(pilot)
         await pilot.press("i")
-        await wait_for(pilot, lambda: app.query_one("#catalog-tabs", TabbedContent).active
-                       == "tab-server")
+        await wait_for(
+            pilot, lambda: app.query_one("#catalog-tabs", TabbedContent).active == "tab-server"
+        )
 
     assert snap_compare(replay, terminal_size=SIZE, run_before=run_before)
 
@@ -103,20 +115,23 @@ class FormHost(App[None]):
     """A SchemaForm alone: schedule_event's nested schema, with oneOf variants picked."""
 
     def compose(self) -> ComposeResult:
-        yield SchemaForm(SCHEDULE_EVENT, {
-            "title": "Design review",
-            "when": {"start": "2026-12-01T10:00:00Z", "end": "2026-12-01T11:00:00Z"},
-            "recurrence": {"every": 2, "unit": "week"},
-            "location": {"kind": "online", "url": "https://meet.example.com/design"},
-            "reminders": [15, 60],
-            "attendees": ["ada@example.com"],
-        }, id="form")
+        yield SchemaForm(
+            SCHEDULE_EVENT,
+            {
+                "title": "Design review",
+                "when": {"start": "2026-12-01T10:00:00Z", "end": "2026-12-01T11:00:00Z"},
+                "recurrence": {"every": 2, "unit": "week"},
+                "location": {"kind": "online", "url": "https://meet.example.com/design"},
+                "reminders": [15, 60],
+                "attendees": ["ada@example.com"],
+            },
+            id="form",
+        )
 
 
 def test_schema_form_nested(snap_compare: Snap) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
-        await wait_for(pilot, lambda: pilot.app.query_one(SchemaForm).field(("when",))
-                       is not None)
+        await wait_for(pilot, lambda: pilot.app.query_one(SchemaForm).field(("when",)) is not None)
 
     assert snap_compare(FormHost(), terminal_size=(100, 50), run_before=run_before)
 
@@ -130,15 +145,24 @@ SAMPLING_PARAMS: dict[str, Any] = {
     "systemPrompt": "You are a terse geography assistant.",
     "maxTokens": 200,
     "temperature": 0.2,
-    "modelPreferences": {"hints": [{"name": "claude"}], "intelligencePriority": 0.8,
-                         "speedPriority": 0.4, "costPriority": 0.2},
+    "modelPreferences": {
+        "hints": [{"name": "claude"}],
+        "intelligencePriority": 0.8,
+        "speedPriority": 0.4,
+        "costPriority": 0.2,
+    },
 }
 
 
 class SamplingHost(App[None]):
     def on_mount(self) -> None:
-        self.push_screen(SamplingScreen(SAMPLING_PARAMS, server="demo server 0.1.0",
-                                        draft="About 2.1 million (city proper)."))
+        self.push_screen(
+            SamplingScreen(
+                SAMPLING_PARAMS,
+                server="demo server 0.1.0",
+                draft="About 2.1 million (city proper).",
+            )
+        )
 
 
 def test_sampling_screen(snap_compare: Snap) -> None:

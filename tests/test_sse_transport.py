@@ -75,8 +75,11 @@ async def test_sdk_legacy_server_through_session() -> None:
     endpoint = next(e for e in events if e.meta.get("sse") == "endpoint")
     assert endpoint.channel is Channel.HTTP
     assert endpoint.meta["endpoint"].startswith(base + "/messages/?session_id=")
-    posts = [e for e in events if e.channel is Channel.HTTP and e.direction is Direction.OUT
-             and e.meta["method"] == "POST"]
+    posts = [
+        e
+        for e in events
+        if e.channel is Channel.HTTP and e.direction is Direction.OUT and e.meta["method"] == "POST"
+    ]
     assert posts and all(e.meta["url"] == endpoint.meta["endpoint"] for e in posts)
     accepted = [e for e in events if e.channel is Channel.HTTP and e.meta.get("status") == 202]
     assert accepted and accepted[0].meta["body"] == "Accepted"
@@ -136,12 +139,15 @@ async def test_no_endpoint_event_within_the_timeout() -> None:
     assert any(e.meta.get("sse") == "comment" for e in host.events)
 
 
-@pytest.mark.parametrize(("status", "ctype", "needle"), [
-    (404, "text/plain", "no SSE endpoint at"),
-    (405, "text/plain", "may be a Streamable HTTP endpoint (try the http transport)"),
-    (401, "text/plain", "needs authorization"),
-    (200, "application/json", "not an SSE stream (text/event-stream)"),
-])
+@pytest.mark.parametrize(
+    ("status", "ctype", "needle"),
+    [
+        (404, "text/plain", "no SSE endpoint at"),
+        (405, "text/plain", "may be a Streamable HTTP endpoint (try the http transport)"),
+        (401, "text/plain", "needs authorization"),
+        (200, "application/json", "not an SSE stream (text/event-stream)"),
+    ],
+)
 async def test_get_failures_are_clear(status: int, ctype: str, needle: str) -> None:
     async def handler(req: Request, conn: Conn) -> None:
         await conn.respond(status, "{}", {"Content-Type": ctype})
@@ -196,6 +202,7 @@ async def test_failed_post_fails_that_request_only() -> None:
 
 # ------------------------------------------------------------------ auto-detection
 
+
 async def test_auto_falls_back_to_legacy_sse_on_the_sdk_server() -> None:
     with sdk_server("legacy") as base:
         events: list[Any] = []
@@ -206,8 +213,7 @@ async def test_auto_falls_back_to_legacy_sse_on_the_sdk_server() -> None:
         with anyio.fail_after(30):
             async with session:
                 await session.initialize()
-                assert tool_text(await McpClient(session).call_tool(
-                    "add", {"a": 1, "b": 2})) == "3"
+                assert tool_text(await McpClient(session).call_tool("add", {"a": 1, "b": 2})) == "3"
         assert transport.detected == "sse" and transport.fallback_status == 405
     note = next(e for e in events if b"falling back to legacy HTTP+SSE" in e.raw)
     assert note.channel is Channel.SYSTEM and note.direction is Direction.LOCAL
@@ -256,14 +262,17 @@ async def test_auto_fallback_failure_says_why_it_fell_back() -> None:
                     await session.initialize()
     text = str(caught.value)
     assert "no SSE endpoint at" in text
-    assert "after falling back to legacy HTTP+SSE because the Streamable HTTP POST was " \
-           "answered 404" in text
+    assert (
+        "after falling back to legacy HTTP+SSE because the Streamable HTTP POST was "
+        "answered 404" in text
+    )
 
 
 def test_connect_http_picks_the_transport() -> None:
     assert isinstance(connect_http("http://h/mcp", transport="http"), StreamableHttpTransport)
-    assert isinstance(connect_http("http://h/mcp", transport="streamable-http"),
-                      StreamableHttpTransport)
+    assert isinstance(
+        connect_http("http://h/mcp", transport="streamable-http"), StreamableHttpTransport
+    )
     assert isinstance(connect_http("http://h/sse", transport="sse"), SseTransport)
     assert isinstance(connect_http("http://h/mcp"), AutoHttpTransport)
     with pytest.raises(TransportError, match="unknown HTTP transport 'ws'"):

@@ -35,8 +35,9 @@ def collect(session: Session) -> list[WireEvent]:
 
 
 def sent(events: list[WireEvent]) -> list[dict[str, Any]]:
-    return [e.message for e in events if e.direction is Direction.OUT
-            and isinstance(e.message, dict)]
+    return [
+        e.message for e in events if e.direction is Direction.OUT and isinstance(e.message, dict)
+    ]
 
 
 def codes(events: list[WireEvent]) -> set[str]:
@@ -44,8 +45,12 @@ def codes(events: list[WireEvent]) -> set[str]:
 
 
 def sdk_session(responders: Responders | None = None) -> Session:
-    return Session(StdioTransport(sys.executable, [str(SERVER), "stdio"]),
-                   responders=responders, protocol_version=STATELESS, timeout=30)
+    return Session(
+        StdioTransport(sys.executable, [str(SERVER), "stdio"]),
+        responders=responders,
+        protocol_version=STATELESS,
+        timeout=30,
+    )
 
 
 async def test_sdk_stdio_discover_then_requests_carry_the_envelope() -> None:
@@ -60,9 +65,9 @@ async def test_sdk_stdio_discover_then_requests_carry_the_envelope() -> None:
     assert session.server_info["name"] == "sdk-stateless-server"
     assert session.instructions == "a stateless test server"
     assert "tools" in session.server_capabilities
-    assert {"add", "greet", "slow", "grow", "touch", "chatty", "where", "roots",
-            "think"} == {
-        t["name"] for t in tools}
+    assert {"add", "greet", "slow", "grow", "touch", "chatty", "where", "roots", "think"} == {
+        t["name"] for t in tools
+    }
     assert called["structuredContent"] == {"result": 42}
     out = sent(events)
     assert [m["method"] for m in out] == ["server/discover", "tools/list", "tools/call"]
@@ -81,12 +86,19 @@ async def test_sdk_logs_only_when_the_request_carries_a_log_level() -> None:
             await session.initialize()
             client = McpClient(session)
             await client.call_tool("chatty")  # stdio keeps order: a log would be in by now
-            quiet = [e for e in events if isinstance(e.message, dict)
-                     and e.message.get("method") == "notifications/message"]
+            quiet = [
+                e
+                for e in events
+                if isinstance(e.message, dict)
+                and e.message.get("method") == "notifications/message"
+            ]
             assert await client.set_logging_level("info") == {}  # nothing sent
             await client.call_tool("chatty")
-    logs = [e.message for e in events if isinstance(e.message, dict)
-            and e.message.get("method") == "notifications/message"]
+    logs = [
+        e.message
+        for e in events
+        if isinstance(e.message, dict) and e.message.get("method") == "notifications/message"
+    ]
     assert quiet == []
     assert [m["params"]["data"] for m in logs] == ["chatty says hi"]
     out = sent(events)
@@ -114,8 +126,11 @@ async def elicit_with(action: str) -> tuple[dict[str, Any], list[WireEvent], lis
 
     async def answer(params: dict[str, Any]) -> dict[str, Any]:
         asked.append(params)
-        return {"action": action, "content": {"name": "Ada"}} if action == "accept" \
+        return (
+            {"action": action, "content": {"name": "Ada"}}
+            if action == "accept"
             else {"action": action}
+        )
 
     with anyio.fail_after(30):
         async with sdk_session(Responders(elicitation=answer)) as session:
@@ -135,10 +150,17 @@ async def test_sdk_mrtr_elicitation_goes_to_the_responder_and_the_call_is_retrie
     assert first["id"] != retry["id"]  # the retry is a new request
     assert "inputResponses" not in first["params"]
     (key,) = retry["params"]["inputResponses"]
-    assert retry["params"]["inputResponses"][key] == {"action": "accept",
-                                                     "content": {"name": "Ada"}}
-    interim = next(e.message["result"] for e in events if e.direction is Direction.IN
-                   and isinstance(e.message, dict) and e.message.get("id") == first["id"])
+    assert retry["params"]["inputResponses"][key] == {
+        "action": "accept",
+        "content": {"name": "Ada"},
+    }
+    interim = next(
+        e.message["result"]
+        for e in events
+        if e.direction is Direction.IN
+        and isinstance(e.message, dict)
+        and e.message.get("id") == first["id"]
+    )
     assert interim["resultType"] == "input_required"
     assert retry["params"]["requestState"] == interim["requestState"]  # echoed exactly
     assert retry["params"]["_meta"][META_CLIENT_CAPABILITIES] == {"elicitation": {"form": {}}}
@@ -162,19 +184,25 @@ async def test_sdk_refuses_undeclared_elicitation_clearly() -> None:
 
 # -- a scripted server that answers wrongly ------------------------------------------------
 
-DISCOVER = {"resultType": "complete", "supportedVersions": [STATELESS], "ttlMs": 0,
-            "cacheScope": "private", "capabilities": {"tools": {}},
-            "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "fake", "version": "2"}}}
+DISCOVER = {
+    "resultType": "complete",
+    "supportedVersions": [STATELESS],
+    "ttlMs": 0,
+    "cacheScope": "private",
+    "capabilities": {"tools": {}},
+    "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "fake", "version": "2"}},
+}
 
 
-async def run_fake(script: Any, responders: Responders | None = None,
-                   ) -> tuple[Session, list[WireEvent], Any]:
+async def run_fake(
+    script: Any,
+    responders: Responders | None = None,
+) -> tuple[Session, list[WireEvent], Any]:
     """Open a stateless session against ``script(server, session)``; return its outcome."""
     transport, server = memory_pair()
     outcome: dict[str, Any] = {}
     with anyio.fail_after(5):
-        async with Session(transport, protocol_version=STATELESS,
-                           responders=responders) as session:
+        async with Session(transport, protocol_version=STATELESS, responders=responders) as session:
             events = collect(session)
 
             async def client() -> None:
@@ -182,6 +210,7 @@ async def run_fake(script: Any, responders: Responders | None = None,
                     outcome["value"] = await script(server, session)
                 except Exception as exc:
                     outcome["value"] = first_failure(exc)
+
             async with anyio.create_task_group() as tg:
                 tg.start_soon(client)
     return session, events, outcome["value"]
@@ -197,12 +226,16 @@ async def answer_discover(server: MemoryServerEnd, result: Any = None) -> dict[s
 async def test_discover_is_optional() -> None:
     async def script(server: MemoryServerEnd, session: Session) -> Any:
         async with anyio.create_task_group() as tg:
+
             async def serve() -> None:
                 discover = await server.receive()
-                await server.send(jsonrpc.error_response(discover["id"],
-                                                         jsonrpc.METHOD_NOT_FOUND, "no"))
+                await server.send(
+                    jsonrpc.error_response(discover["id"], jsonrpc.METHOD_NOT_FOUND, "no")
+                )
+
             tg.start_soon(serve)
             return await session.initialize()
+
     session, events, value = await run_fake(script)
     assert value == {}
     assert session.protocol_version == STATELESS
@@ -212,13 +245,21 @@ async def test_discover_is_optional() -> None:
 async def test_unsupported_version_answer_is_a_version_error_with_a_hint() -> None:
     async def script(server: MemoryServerEnd, session: Session) -> Any:
         async with anyio.create_task_group() as tg:
+
             async def serve() -> None:
                 discover = await server.receive()
-                await server.send(jsonrpc.error_response(
-                    discover["id"], -32022, "unsupported",
-                    {"supported": ["2025-11-25"], "requested": STATELESS}))
+                await server.send(
+                    jsonrpc.error_response(
+                        discover["id"],
+                        -32022,
+                        "unsupported",
+                        {"supported": ["2025-11-25"], "requested": STATELESS},
+                    )
+                )
+
             tg.start_soon(serve)
             return await session.initialize()
+
     _, _, value = await run_fake(script)
     assert isinstance(value, VersionError)
     assert "--protocol-version 2025-11-25" in str(value)
@@ -227,12 +268,18 @@ async def test_unsupported_version_answer_is_a_version_error_with_a_hint() -> No
 async def test_a_handshake_only_server_is_told_apart() -> None:
     async def script(server: MemoryServerEnd, session: Session) -> Any:
         async with anyio.create_task_group() as tg:
+
             async def serve() -> None:
                 discover = await server.receive()
-                await server.send(jsonrpc.error_response(
-                    discover["id"], jsonrpc.INVALID_REQUEST, "not initialized"))
+                await server.send(
+                    jsonrpc.error_response(
+                        discover["id"], jsonrpc.INVALID_REQUEST, "not initialized"
+                    )
+                )
+
             tg.start_soon(serve)
             return await session.initialize()
+
     _, _, value = await run_fake(script)
     assert isinstance(value, VersionError)
     assert "try without --protocol-version" in str(value)
@@ -241,35 +288,69 @@ async def test_a_handshake_only_server_is_told_apart() -> None:
 async def test_wrong_stateless_answers_earn_findings() -> None:
     async def script(server: MemoryServerEnd, session: Session) -> Any:
         async with anyio.create_task_group() as tg:
+
             async def serve() -> None:
                 await answer_discover(server, {"capabilities": {}, "supportedVersions": "x"})
                 listed = await server.receive()
-                await server.send(jsonrpc.response(listed["id"], {
-                    "resultType": "input_required", "inputRequests": {},
-                    "tools": [{"name": "t", "inputSchema": {"type": "object", "properties": {
-                        "f": {"type": "number", "x-mcp-header": "F"}}}}]}))
+                await server.send(
+                    jsonrpc.response(
+                        listed["id"],
+                        {
+                            "resultType": "input_required",
+                            "inputRequests": {},
+                            "tools": [
+                                {
+                                    "name": "t",
+                                    "inputSchema": {
+                                        "type": "object",
+                                        "properties": {
+                                            "f": {"type": "number", "x-mcp-header": "F"}
+                                        },
+                                    },
+                                }
+                            ],
+                        },
+                    )
+                )
                 prompts = await server.receive()
-                await server.send(jsonrpc.response(prompts["id"], {"resultType": "complete",
-                                                                   "prompts": []}))
+                await server.send(
+                    jsonrpc.response(prompts["id"], {"resultType": "complete", "prompts": []})
+                )
                 called = await server.receive()
                 await server.send({"jsonrpc": "2.0", "id": "s1", "method": "roots/list"})
-                await server.send({"jsonrpc": "2.0",
-                                   "method": "notifications/tools/list_changed"})
-                await server.send(jsonrpc.response(called["id"], {
-                    "resultType": "input_required",
-                    "inputRequests": {"x": {"method": "sampling/createMessage",
-                                            "params": {}}, "y": {"method": "ping"}}}))
+                await server.send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+                await server.send(
+                    jsonrpc.response(
+                        called["id"],
+                        {
+                            "resultType": "input_required",
+                            "inputRequests": {
+                                "x": {"method": "sampling/createMessage", "params": {}},
+                                "y": {"method": "ping"},
+                            },
+                        },
+                    )
+                )
+
             tg.start_soon(serve)
             await session.initialize()
             await session.request("tools/list")
             await session.request("prompts/list")
             return await session.request("tools/call", {"name": "t"})
+
     _, events, value = await run_fake(script)
     found = codes(events)
-    assert {"discover-versions", "result-type", "input-required-method",
-            "stateless-server-request", "stateless-unsubscribed",
-            "undeclared-capability", "input-request-method", "x-mcp-header",
-            "cacheable"} <= found, found
+    assert {
+        "discover-versions",
+        "result-type",
+        "input-required-method",
+        "stateless-server-request",
+        "stateless-unsubscribed",
+        "undeclared-capability",
+        "input-request-method",
+        "x-mcp-header",
+        "cacheable",
+    } <= found, found
     assert isinstance(value, jsonrpc.RpcError)  # nothing can answer sampling: a clear error
     assert "sampling/createMessage" in value.message
 
@@ -277,20 +358,72 @@ async def test_wrong_stateless_answers_earn_findings() -> None:
 async def test_retry_without_input_requests_echoes_state_only() -> None:
     async def script(server: MemoryServerEnd, session: Session) -> Any:
         async with anyio.create_task_group() as tg:
+
             async def serve() -> None:
                 await answer_discover(server)
                 first = await server.receive()
-                await server.send(jsonrpc.response(first["id"], {
-                    "resultType": "input_required", "requestState": "opaque-1"}))
+                await server.send(
+                    jsonrpc.response(
+                        first["id"], {"resultType": "input_required", "requestState": "opaque-1"}
+                    )
+                )
                 retry = await server.receive()
                 assert retry["params"]["requestState"] == "opaque-1"
                 assert "inputResponses" not in retry["params"]
                 assert retry["params"]["name"] == "t"
-                await server.send(jsonrpc.response(retry["id"], {
-                    "resultType": "complete", "content": []}))
+                await server.send(
+                    jsonrpc.response(retry["id"], {"resultType": "complete", "content": []})
+                )
+
             tg.start_soon(serve)
             await session.initialize()
             return await session.request("tools/call", {"name": "t"})
+
     _, events, value = await run_fake(script)
     assert value == {"resultType": "complete", "content": []}
     assert not codes(events), codes(events)
+
+
+async def test_a_listen_stream_that_cannot_be_reopened_ends_with_a_note(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The server ended its listen stream and went away before the reader noticed (seen
+    at the end of a stdio session): re-opening it fails to send (TransportError). The
+    listen loop stops with a note; it used to take the session's task group down."""
+    from inspector.engine import client as client_module
+    from inspector.transports.base import TransportError
+
+    monkeypatch.setattr(client_module, "LISTEN_RETRY_DELAY", 0)
+    gone = anyio.Event()
+
+    async def script(server: MemoryServerEnd, session: Session) -> Any:
+        notes = collect(session)
+        send_raw = session.transport.send_raw
+
+        async def failing(raw: bytes, message: Any = None) -> None:
+            if gone.is_set() and b"subscriptions/listen" in raw:
+                raise TransportError("could not write to the server: Connection lost")
+            await send_raw(raw, message)
+
+        session.transport.send_raw = failing  # type: ignore[method-assign]
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(answer_discover, server, {**DISCOVER, "capabilities": LISTED})
+            await session.initialize()
+            McpClient(session).watch_list("tools", lambda update: None)
+            listen = await server.receive()
+            assert listen["method"] == "subscriptions/listen"
+            gone.set()
+            await server.send(jsonrpc.response(listen["id"], {"resultType": "complete"}))
+            relist = await server.receive()  # what changed meanwhile is fetched
+            await server.send(jsonrpc.response(relist["id"], {"tools": []}))
+            with anyio.fail_after(5):
+                while not any(b"subscriptions/listen could not" in e.raw for e in notes):
+                    await anyio.sleep(0.01)
+        return relist["method"]
+
+    session, _, value = await run_fake(script)
+    assert value == "tools/list", value
+    assert session.lost is not None and session.lost.expected  # closed by us, not crashed
+
+
+LISTED = {"tools": {"listChanged": True}}

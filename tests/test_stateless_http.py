@@ -48,8 +48,12 @@ async def test_requests_carry_routing_headers_and_no_session(url: str) -> None:
 
     events: list[WireEvent] = []
     with anyio.fail_after(30):
-        async with Session(connect_http(url), protocol_version=STATELESS, timeout=20,
-                           responders=Responders(elicitation=answer)) as session:
+        async with Session(
+            connect_http(url),
+            protocol_version=STATELESS,
+            timeout=20,
+            responders=Responders(elicitation=answer),
+        ) as session:
             session.add_observer(events.append)
             await session.initialize()
             client = McpClient(session)
@@ -63,13 +67,21 @@ async def test_requests_carry_routing_headers_and_no_session(url: str) -> None:
     out = http_out(events)
     assert [m["method"] for m in out] == ["POST"] * 5  # no GET stream, no DELETE
     posted = [(m["headers"]["Mcp-Method"], m["headers"].get("Mcp-Name")) for m in out]
-    assert posted == [("server/discover", None), ("tools/list", None), ("tools/call", "add"),
-                      ("tools/call", "greet"), ("tools/call", "greet")]
+    assert posted == [
+        ("server/discover", None),
+        ("tools/list", None),
+        ("tools/call", "add"),
+        ("tools/call", "greet"),
+        ("tools/call", "greet"),
+    ]
     for meta in out:
         assert meta["headers"]["MCP-Protocol-Version"] == STATELESS
         assert "MCP-Session-Id" not in meta["headers"]
-    statuses = [e.meta.get("status") for e in events
-                if e.channel is Channel.HTTP and e.direction is Direction.IN]
+    statuses = [
+        e.meta.get("status")
+        for e in events
+        if e.channel is Channel.HTTP and e.direction is Direction.IN
+    ]
     assert statuses == [200] * 5
     assert not codes(events), codes(events)
 
@@ -77,8 +89,7 @@ async def test_requests_carry_routing_headers_and_no_session(url: str) -> None:
 async def test_tool_arguments_are_mirrored_into_mcp_param_headers(url: str) -> None:
     events: list[WireEvent] = []
     with anyio.fail_after(30):
-        async with Session(connect_http(url), protocol_version=STATELESS,
-                           timeout=20) as session:
+        async with Session(connect_http(url), protocol_version=STATELESS, timeout=20) as session:
             session.add_observer(events.append)
             await session.initialize()
             client = McpClient(session)
@@ -97,62 +108,117 @@ async def test_tool_arguments_are_mirrored_into_mcp_param_headers(url: str) -> N
 
 def test_invalid_x_mcp_header_annotations_reject_the_tool() -> None:
     transport = connect_http("http://127.0.0.1:1/mcp")
-    good = {"name": "good", "inputSchema": {"type": "object", "properties": {
-        "r": {"type": "string", "x-mcp-header": "R"}}}}
-    bad = {"name": "bad", "inputSchema": {"type": "object", "properties": {
-        "n": {"type": "number", "x-mcp-header": "N"},
-        "xs": {"type": "array", "items": {"type": "string", "x-mcp-header": "X"}},
-        "a": {"type": "string", "x-mcp-header": "Dup"},
-        "b": {"type": "string", "x-mcp-header": "dup"},
-        "c": {"type": "string", "x-mcp-header": "bad name"}}}}
+    good = {
+        "name": "good",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"r": {"type": "string", "x-mcp-header": "R"}},
+        },
+    }
+    bad = {
+        "name": "bad",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "n": {"type": "number", "x-mcp-header": "N"},
+                "xs": {"type": "array", "items": {"type": "string", "x-mcp-header": "X"}},
+                "a": {"type": "string", "x-mcp-header": "Dup"},
+                "b": {"type": "string", "x-mcp-header": "dup"},
+                "c": {"type": "string", "x-mcp-header": "bad name"},
+            },
+        },
+    }
     rejected = transport.learn_tools([good, bad])  # type: ignore[attr-defined]
     assert set(rejected) == {"bad"}
     assert len(rejected["bad"]) == 4, rejected
 
 
-async def test_a_timed_out_request_closes_its_stream_instead_of_posting_a_cancel(
-        url: str) -> None:
+async def test_a_timed_out_request_closes_its_stream_instead_of_posting_a_cancel(url: str) -> None:
     events: list[WireEvent] = []
     with anyio.fail_after(30):
-        async with Session(connect_http(url), protocol_version=STATELESS,
-                           timeout=20) as session:
+        async with Session(connect_http(url), protocol_version=STATELESS, timeout=20) as session:
             session.add_observer(events.append)
             await session.initialize()
             with pytest.raises(RequestTimeoutError):
-                await session.request("tools/call", {"name": "slow",
-                                                     "arguments": {"seconds": 5}}, timeout=0.5)
+                await session.request(
+                    "tools/call", {"name": "slow", "arguments": {"seconds": 5}}, timeout=0.5
+                )
             assert (await McpClient(session).call_tool("add", {"a": 2, "b": 2}))[
-                "structuredContent"] == {"result": 4}  # the session goes on
-    bodies = [e.message for e in events if e.channel is Channel.BODY
-              and e.direction is Direction.OUT]
+                "structuredContent"
+            ] == {"result": 4}  # the session goes on
+    bodies = [
+        e.message for e in events if e.channel is Channel.BODY and e.direction is Direction.OUT
+    ]
     assert not any(m.get("method") == "notifications/cancelled" for m in bodies)
     assert any(b"closing the response stream" in e.raw for e in events)
 
 
 async def test_cli_over_http(url: str) -> None:
-    result = await cli("--cli", "--protocol-version", STATELESS, "--method", "tools/call",
-                       "--tool-name", "add", "--tool-arg", "a=40", "--tool-arg", "b=2", url)
+    result = await cli(
+        "--cli",
+        "--protocol-version",
+        STATELESS,
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "add",
+        "--tool-arg",
+        "a=40",
+        "--tool-arg",
+        "b=2",
+        url,
+    )
     assert result["structuredContent"] == {"result": 42}
     listed = await cli("--cli", "--protocol-version", STATELESS, "--method", "tools/list", url)
     assert {"add", "slow", "greet"} <= {t["name"] for t in listed["tools"]}
-    greeted = await cli("--cli", "--protocol-version", STATELESS, "--on-elicit",
-                        "accept-defaults", "--method", "tools/call", "--tool-name", "greet", url)
+    greeted = await cli(
+        "--cli",
+        "--protocol-version",
+        STATELESS,
+        "--on-elicit",
+        "accept-defaults",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "greet",
+        url,
+    )
     assert greeted["isError"] is False
-    thought = await cli("--cli", "--protocol-version", STATELESS, "--on-sample", "four",
-                        "--method", "tools/call", "--tool-name", "think", url)
+    thought = await cli(
+        "--cli",
+        "--protocol-version",
+        STATELESS,
+        "--on-sample",
+        "four",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "think",
+        url,
+    )
     assert thought["structuredContent"] == {"result": "four"}  # MRTR sampling
 
 
 async def test_cli_over_stdio() -> None:
     target = ["--", sys.executable, str(SERVER), "stdio"]
-    result = await cli("--cli", "--protocol-version", STATELESS, "--method", "tools/call",
-                       "--tool-name", "add", "--tool-arg", "a=40", "--tool-arg", "b=2", *target)
+    result = await cli(
+        "--cli",
+        "--protocol-version",
+        STATELESS,
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "add",
+        "--tool-arg",
+        "a=40",
+        "--tool-arg",
+        "b=2",
+        *target,
+    )
     assert result["structuredContent"] == {"result": 42}
-    listed = await cli("--cli", "--protocol-version", STATELESS, "--method", "tools/list",
-                       *target)
+    listed = await cli("--cli", "--protocol-version", STATELESS, "--method", "tools/list", *target)
     assert {"add", "slow", "greet"} <= {t["name"] for t in listed["tools"]}
-    found = await cli("--cli", "--protocol-version", STATELESS, "--method", "initialize",
-                      *target)
+    found = await cli("--cli", "--protocol-version", STATELESS, "--method", "initialize", *target)
     assert found["supportedVersions"] == [STATELESS]  # server/discover stands in
     pinged = await cli("--cli", "--protocol-version", STATELESS, "--method", "ping", *target)
     assert pinged["supportedVersions"] == [STATELESS]  # ping is gone: server/discover
@@ -165,8 +231,20 @@ async def test_a_refused_stateless_post_does_not_fall_back_to_legacy_sse() -> No
     async with ScriptedServer(handler) as server:
         with anyio.fail_after(30):
             done = await anyio.run_process(
-                [sys.executable, "-m", "inspector", "--cli", "--protocol-version", STATELESS,
-                 "--method", "tools/list", server.url], check=False, cwd=ROOT)
+                [
+                    sys.executable,
+                    "-m",
+                    "inspector",
+                    "--cli",
+                    "--protocol-version",
+                    STATELESS,
+                    "--method",
+                    "tools/list",
+                    server.url,
+                ],
+                check=False,
+                cwd=ROOT,
+            )
     assert done.returncode != 0
     assert not server.gets()  # a legacy HTTP+SSE fallback would GET the endpoint
     assert [r.headers["mcp-method"] for r in server.posts()] == ["server/discover"]
@@ -174,8 +252,13 @@ async def test_a_refused_stateless_post_does_not_fall_back_to_legacy_sse() -> No
 
 
 async def test_a_cut_response_stream_is_not_resumed() -> None:
-    discover = {"resultType": "complete", "supportedVersions": [STATELESS], "ttlMs": 0,
-                "cacheScope": "private", "capabilities": {"tools": {}}}
+    discover = {
+        "resultType": "complete",
+        "supportedVersions": [STATELESS],
+        "ttlMs": 0,
+        "cacheScope": "private",
+        "capabilities": {"tools": {}},
+    }
 
     async def handler(req: Request, conn: Conn) -> None:
         message = req.json()
@@ -183,14 +266,21 @@ async def test_a_cut_response_stream_is_not_resumed() -> None:
             await conn.respond(200, {"jsonrpc": "2.0", "id": message["id"], "result": discover})
         else:  # one event with an id, then the stream ends without the response
             await conn.start_sse()
-            await conn.event({"jsonrpc": "2.0", "method": "notifications/progress",
-                              "params": {"progressToken": "p", "progress": 1}}, id="e1")
+            await conn.event(
+                {
+                    "jsonrpc": "2.0",
+                    "method": "notifications/progress",
+                    "params": {"progressToken": "p", "progress": 1},
+                },
+                id="e1",
+            )
 
     events: list[WireEvent] = []
     async with ScriptedServer(handler) as server:
         with anyio.fail_after(30):
-            async with Session(connect_http(server.url), protocol_version=STATELESS,
-                               timeout=20) as session:
+            async with Session(
+                connect_http(server.url), protocol_version=STATELESS, timeout=20
+            ) as session:
                 session.add_observer(events.append)
                 await session.initialize()
                 with pytest.raises(RpcError) as err:
@@ -201,7 +291,8 @@ async def test_a_cut_response_stream_is_not_resumed() -> None:
 
 async def cli(*args: str) -> Any:
     with anyio.fail_after(60):
-        done = await anyio.run_process([sys.executable, "-m", "inspector", *args],
-                                       check=False, cwd=ROOT)
+        done = await anyio.run_process(
+            [sys.executable, "-m", "inspector", *args], check=False, cwd=ROOT
+        )
     assert done.returncode == 0, done.stderr.decode()
     return json.loads(done.stdout)

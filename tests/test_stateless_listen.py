@@ -47,8 +47,13 @@ async def opened(transport: Transport) -> AsyncIterator[Session]:
 
 
 def inbound(events: list[WireEvent], method: str) -> list[dict[str, Any]]:
-    return [e.message for e in events if e.direction is Direction.IN
-            and isinstance(e.message, dict) and e.message.get("method") == method]
+    return [
+        e.message
+        for e in events
+        if e.direction is Direction.IN
+        and isinstance(e.message, dict)
+        and e.message.get("method") == method
+    ]
 
 
 async def wait(condition: Any, timeout: float = 15) -> None:
@@ -67,13 +72,17 @@ async def watched_list(session: Session) -> None:
     session.add_observer(events.append)
     client = McpClient(session)
     lists: list[set[str]] = []
-    client.watch_list("tools", lambda items: lists.append({t["name"] for t in items}))
+    client.watch_list("tools", lambda update: lists.append({t["name"] for t in update.items}))
     await wait(lambda: inbound(events, ACK))
     (ack,) = inbound(events, ACK)
     assert ack["params"]["notifications"]["toolsListChanged"] is True
-    listen = next(e.message for e in events if e.direction is Direction.OUT
-                  and isinstance(e.message, dict)
-                  and e.message.get("method") == "subscriptions/listen")
+    listen = next(
+        e.message
+        for e in events
+        if e.direction is Direction.OUT
+        and isinstance(e.message, dict)
+        and e.message.get("method") == "subscriptions/listen"
+    )
     assert ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == listen["id"]
     await client.call_tool("grow", {"name": "sprout"})
     await wait(lambda: any("sprout" in names for names in lists))
@@ -91,11 +100,15 @@ async def resource_subscription(session: Session) -> None:
     session.add_observer(events.append)
     client = McpClient(session)
     updated: list[str] = []
-    session.on_notification("notifications/resources/updated",
-                            lambda params: updated.append(params["uri"]))
+    session.on_notification(
+        "notifications/resources/updated", lambda params: updated.append(params["uri"])
+    )
     await client.subscribe("note://greeting")
-    await wait(lambda: any(a["params"]["notifications"].get("resourceSubscriptions")
-                           for a in inbound(events, ACK)))
+    await wait(
+        lambda: any(
+            a["params"]["notifications"].get("resourceSubscriptions") for a in inbound(events, ACK)
+        )
+    )
     await client.call_tool("touch", {"text": "changed"})
     await wait(lambda: updated == ["note://greeting"])
     read = await client.read_resource("note://greeting")

@@ -32,14 +32,18 @@ async def test_mrtr_elicitation_through_the_interactive_screen() -> None:
     async with app.run_test(size=(120, 45)) as pilot:
         bridge = InteractiveResponders(app)
         transport = StdioTransport(sys.executable, [str(SERVER), "stdio"])
-        async with Session(transport, responders=bridge.responders(),
-                           protocol_version="2026-07-28", timeout=30) as session, \
-                anyio.create_task_group() as tg:
+        async with (
+            Session(
+                transport, responders=bridge.responders(), protocol_version="2026-07-28", timeout=30
+            ) as session,
+            anyio.create_task_group() as tg,
+        ):
             bridge.attach(session)
             await session.initialize()
 
             async def call() -> None:
                 out["result"] = await McpClient(session).call_tool("greet")
+
             tg.start_soon(call)
             screen = await wait_for_screen(pilot, ElicitationScreen)
             field = screen.query_one("#form", SchemaForm).field(("name",))
@@ -58,9 +62,15 @@ async def test_the_app_connects_statelessly_and_loads_its_catalog() -> None:
         kinds = {kind for kind, _ in CATALOG_KINDS}
         # every kind loaded (a CatalogLoaded handled after the test ends finds no Catalog),
         # and the tools list followed by a subscriptions/listen stream
-        await wait_for(pilot, lambda: app.controller is not None and app.controller.connected
-                       and set(app.controller.catalog) == kinds
-                       and "subscriptions/listen" in log_methods(app))
+        await wait_for(
+            pilot,
+            lambda: (
+                app.controller is not None
+                and app.controller.connected
+                and set(app.controller.catalog) == kinds
+                and "subscriptions/listen" in log_methods(app)
+            ),
+        )
         assert app.controller is not None
         assert {"add", "greet"} <= {t.get("name") for t in app.controller.catalog["tools"]}
         session = app.controller.session

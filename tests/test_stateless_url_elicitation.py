@@ -48,9 +48,12 @@ async def test_url_elicitation_retries_after_consent_without_waiting(accept: boo
     async with app.run_test(size=(120, 40)) as pilot:
         bridge = InteractiveResponders(app, opener=opened.append)
         transport = StdioTransport(sys.executable, [str(SERVER)])
-        async with Session(transport, responders=bridge.responders(),
-                           protocol_version="2026-07-28", timeout=30) as session, \
-                anyio.create_task_group() as tg:
+        async with (
+            Session(
+                transport, responders=bridge.responders(), protocol_version="2026-07-28", timeout=30
+            ) as session,
+            anyio.create_task_group() as tg,
+        ):
             bridge.attach(session)
             await session.initialize()
             assert "notifications/elicitation/complete" not in session._notification_callbacks
@@ -62,6 +65,7 @@ async def test_url_elicitation_retries_after_consent_without_waiting(accept: boo
 
             async def handle() -> None:
                 done["ok"] = await bridge.complete_url_elicitations(needed.value)
+
             tg.start_soon(handle)
             screen = await wait_for_screen(pilot, ElicitationScreen)
             url = shown_text(screen.query_one("#url", Static))

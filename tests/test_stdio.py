@@ -28,8 +28,7 @@ def misbehave(mode: str, **kw: Any) -> StdioTransport:
     return StdioTransport(PY, [str(SERVERS / "stdio_misbehave.py"), mode], **kw)
 
 
-async def open_session(transport: StdioTransport, events: list[WireEvent],
-                       **kw: Any) -> Session:
+async def open_session(transport: StdioTransport, events: list[WireEvent], **kw: Any) -> Session:
     session = Session(transport, **kw)
     session.add_observer(events.append)
     return session
@@ -60,8 +59,9 @@ async def test_sdk_server_over_stdio() -> None:
             result = await client.call_tool("add", {"a": 2, "b": 40})
             assert result["content"][0]["text"] == "42"
             steps: list[float] = []
-            result = await client.call_tool("progress_steps", {"steps": 3},
-                                            on_progress=lambda p, t, m: steps.append(p))
+            result = await client.call_tool(
+                "progress_steps", {"steps": 3}, on_progress=lambda p, t, m: steps.append(p)
+            )
             assert steps == [1, 2, 3]
             read = await client.read_resource("sdk://greeting")
             assert read["contents"][0]["text"] == "hello from the SDK"
@@ -72,8 +72,11 @@ async def test_sdk_server_over_stdio() -> None:
     assert transport.process is not None and transport.process.returncode is not None
     out = [e for e in events if e.channel is Channel.STDIN]
     assert out[0].message["method"] == "initialize"
-    assert all(not e.findings for e in events if e.direction is Direction.IN
-               and e.channel is Channel.STDOUT)
+    assert all(
+        not e.findings
+        for e in events
+        if e.direction is Direction.IN and e.channel is Channel.STDOUT
+    )
 
 
 async def test_non_json_and_invalid_utf8_lines_are_events_not_fatal() -> None:
@@ -188,21 +191,24 @@ async def test_no_orphan_grandchild_after_close() -> None:
 def test_no_orphan_when_the_inspector_is_killed(tmp_path: Path) -> None:
     """SIGKILL the inspector itself: the server must still go (PR_SET_PDEATHSIG)."""
     script = tmp_path / "host.py"
-    script.write_text(textwrap.dedent(f"""
+    script.write_text(
+        textwrap.dedent(f"""
         import anyio, sys
         from inspector.engine.session import Session
         from inspector.transports.stdio import StdioTransport
         async def main():
-            t = StdioTransport({PY!r}, [{str(SERVERS / 'stdio_misbehave.py')!r},
+            t = StdioTransport({PY!r}, [{str(SERVERS / "stdio_misbehave.py")!r},
                                'ignore-stdin-close'])
             async with Session(t) as s:
                 await s.initialize()
                 print(t.process.pid, flush=True)
                 await anyio.sleep(60)
         anyio.run(main)
-    """))
-    host = subprocess.Popen([PY, str(script)], stdout=subprocess.PIPE, text=True,
-                            cwd=Path(__file__).parent.parent)
+    """)
+    )
+    host = subprocess.Popen(
+        [PY, str(script)], stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parent.parent
+    )
     assert host.stdout is not None
     server_pid = int(host.stdout.readline())
     assert alive(server_pid)
@@ -216,20 +222,27 @@ def test_no_orphan_when_the_inspector_is_killed(tmp_path: Path) -> None:
 
 
 def test_engine_never_imports_textual() -> None:
-    code = ("import sys, inspector.engine.session, inspector.engine.client, "
-            "inspector.transports.stdio, inspector.transports.memory, "
-            "inspector.record.recorder, inspector.record.reader, inspector.engine.lint, "
-            "inspector.engine.responders\n"
-            "import importlib, pkgutil\n"
-            "for pkg in ('inspector.engine', 'inspector.transports', 'inspector.record', "
-            "'inspector.forms'):\n"
-            "    mod = importlib.import_module(pkg)\n"
-            "    for info in pkgutil.iter_modules(mod.__path__, pkg + '.'):\n"
-            "        importlib.import_module(info.name)\n"
-            "assert 'textual' not in sys.modules, 'textual imported'\n"
-            "print('ok')")
-    out = subprocess.run([PY, "-c", code], capture_output=True, text=True, timeout=60,
-                         cwd=Path(__file__).parent.parent)
+    code = (
+        "import sys, inspector.engine.session, inspector.engine.client, "
+        "inspector.transports.stdio, inspector.transports.memory, "
+        "inspector.record.recorder, inspector.record.reader, inspector.engine.lint, "
+        "inspector.engine.responders\n"
+        "import importlib, pkgutil\n"
+        "for pkg in ('inspector.engine', 'inspector.transports', 'inspector.record', "
+        "'inspector.forms'):\n"
+        "    mod = importlib.import_module(pkg)\n"
+        "    for info in pkgutil.iter_modules(mod.__path__, pkg + '.'):\n"
+        "        importlib.import_module(info.name)\n"
+        "assert 'textual' not in sys.modules, 'textual imported'\n"
+        "print('ok')"
+    )
+    out = subprocess.run(
+        [PY, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).parent.parent,
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
 
@@ -248,10 +261,23 @@ def _children(pid: int) -> list[int]:
 
 
 def test_ctrl_c_on_the_cli_leaves_no_server_behind() -> None:
-    cli = subprocess.Popen([PY, "-m", "inspector", "--cli", "--method", "tools/list", "--",
-                            PY, str(SERVERS / "stdio_misbehave.py"), "hang"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           cwd=Path(__file__).parent.parent)
+    cli = subprocess.Popen(
+        [
+            PY,
+            "-m",
+            "inspector",
+            "--cli",
+            "--method",
+            "tools/list",
+            "--",
+            PY,
+            str(SERVERS / "stdio_misbehave.py"),
+            "hang",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=Path(__file__).parent.parent,
+    )
     servers: list[int] = []
     for _ in range(100):
         servers = _children(cli.pid)

@@ -31,8 +31,15 @@ from inspector.record.store import (
 OUT, IN, LOCAL = Direction.OUT, Direction.IN, Direction.LOCAL
 
 
-def ev(direction: Direction, msg: object, *, channel: Channel = Channel.STDIN, t: float = 0.0,
-       seq: int = 0, **kw: object) -> WireEvent:
+def ev(
+    direction: Direction,
+    msg: object,
+    *,
+    channel: Channel = Channel.STDIN,
+    t: float = 0.0,
+    seq: int = 0,
+    **kw: object,
+) -> WireEvent:
     raw = msg if isinstance(msg, bytes) else encode(msg)
     event = make_event(direction, channel, raw)
     event.time = 1_700_000_000.0 + t
@@ -47,17 +54,32 @@ def conversation() -> list[WireEvent]:
     events = [
         ev(LOCAL, b"spawned demo", channel=Channel.SYSTEM),
         ev(OUT, request(1, "initialize", {"protocolVersion": "2025-11-25"}), t=0.01),
-        ev(IN, response(1, {"serverInfo": {"name": "demo", "version": "1"},
-                            "protocolVersion": "2025-11-25"}), channel=Channel.STDOUT, t=0.05),
+        ev(
+            IN,
+            response(
+                1, {"serverInfo": {"name": "demo", "version": "1"}, "protocolVersion": "2025-11-25"}
+            ),
+            channel=Channel.STDOUT,
+            t=0.05,
+        ),
         ev(OUT, request(2, "tools/call", {"name": "echo", "arguments": {"text": "Hi"}}), t=1.0),
         ev(IN, b"progress line on stderr \x1b[31m", channel=Channel.STDERR, t=1.1),
         ev(IN, request("s1", "roots/list"), channel=Channel.STDOUT, t=1.2),
         ev(OUT, response("s1", {"roots": []}), t=1.25),
-        ev(IN, error_response(2, -32602, "bad arguments"), channel=Channel.STDOUT, t=1.5,
-           findings=[Finding("x-code", "something odd")]),
+        ev(
+            IN,
+            error_response(2, -32602, "bad arguments"),
+            channel=Channel.STDOUT,
+            t=1.5,
+            findings=[Finding("x-code", "something odd")],
+        ),
         ev(IN, b"not json {", channel=Channel.STDOUT, t=1.6),
-        ev(IN, notification("notifications/message", {"level": "info", "data": "hello"}),
-           channel=Channel.STDOUT, t=1.7),
+        ev(
+            IN,
+            notification("notifications/message", {"level": "info", "data": "hello"}),
+            channel=Channel.STDOUT,
+            t=1.7,
+        ),
         ev(OUT, b"POST /mcp -> 200", channel=Channel.HTTP, t=1.8, meta={"status": 200}),
     ]
     for n, event in enumerate(events, 1):
@@ -75,8 +97,12 @@ def store() -> EventStore:
 def test_columns(store: EventStore) -> None:
     assert len(store) == 11
     assert isinstance(store, EventSource)
-    assert [store.kind(i) for i in range(4)] == [Kind.SYSTEM, Kind.REQUEST, Kind.RESPONSE,
-                                                 Kind.REQUEST]
+    assert [store.kind(i) for i in range(4)] == [
+        Kind.SYSTEM,
+        Kind.REQUEST,
+        Kind.RESPONSE,
+        Kind.REQUEST,
+    ]
     assert store.direction(0) is LOCAL and store.direction(1) is OUT and store.direction(2) is IN
     assert store.channel(4) is Channel.STDERR
     assert store.method(1) == "initialize"
@@ -124,7 +150,10 @@ def test_rebuild_event_roundtrip(store: EventStore) -> None:
         assert rebuilt.message == original.message
         assert rebuilt.error == original.error
         assert (rebuilt.direction, rebuilt.channel, rebuilt.seq) == (
-            original.direction, original.channel, original.seq)
+            original.direction,
+            original.channel,
+            original.seq,
+        )
         assert rebuilt.time == original.time and rebuilt.mono == original.mono
         assert rebuilt.kind is original.kind
         assert rebuilt.meta == original.meta and rebuilt.findings == original.findings
@@ -222,18 +251,23 @@ def test_memory_under_twice_raw_bytes() -> None:
     """100k realistic events: the store holds less than 2x their raw bytes."""
     events = []
     for i in range(50_000):
-        events.append(ev(OUT, request(i, "tools/call",
-                                      {"name": "search", "arguments": {"q": f"query {i}"}})))
-        events.append(ev(IN, response(i, {"content": [{"type": "text",
-                                                       "text": f"result number {i} " * 4}]}),
-                         channel=Channel.STDOUT))
+        events.append(
+            ev(OUT, request(i, "tools/call", {"name": "search", "arguments": {"q": f"query {i}"}}))
+        )
+        events.append(
+            ev(
+                IN,
+                response(i, {"content": [{"type": "text", "text": f"result number {i} " * 4}]}),
+                channel=Channel.STDOUT,
+            )
+        )
     raw_total = sum(len(e.raw) for e in events)
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
         s = EventStore()
         for start in range(0, len(events), 1000):
-            s.extend(events[start:start + 1000])
+            s.extend(events[start : start + 1000])
         held = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
@@ -243,8 +277,10 @@ def test_memory_under_twice_raw_bytes() -> None:
 
 
 def test_store_is_headless() -> None:
-    code = ("import sys, inspector.record.store, inspector.engine.summary; "
-            "assert 'textual' not in sys.modules and 'rich' not in sys.modules")
+    code = (
+        "import sys, inspector.record.store, inspector.engine.summary; "
+        "assert 'textual' not in sys.modules and 'rich' not in sys.modules"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 
@@ -268,24 +304,40 @@ def test_summaries(store: EventStore) -> None:
 
 
 def test_summary_of_content_and_lists() -> None:
-    tool_result = ev(IN, response(3, {"content": [{"type": "text", "text": "line one\nline two"},
-                                                  {"type": "image", "data": "..."}]}))
+    tool_result = ev(
+        IN,
+        response(
+            3,
+            {
+                "content": [
+                    {"type": "text", "text": "line one\nline two"},
+                    {"type": "image", "data": "..."},
+                ]
+            },
+        ),
+    )
     assert summarize(tool_result).text == "line one line two (+1)"
-    tools = ev(IN, response(4, {"tools": [{"name": f"t{i}"} for i in range(10)],
-                                "nextCursor": "c"}))
+    tools = ev(
+        IN, response(4, {"tools": [{"name": f"t{i}"} for i in range(10)], "nextCursor": "c"})
+    )
     assert summarize(tools).text == "tools[10] t0, t1, t2, t3, … nextCursor"
     err = ev(IN, response(5, {"content": [{"type": "text", "text": "boom"}], "isError": True}))
     assert summarize(err).text == "isError boom"
-    progress = ev(IN, notification("notifications/progress",
-                                   {"progressToken": 1, "progress": 2, "total": 5}))
+    progress = ev(
+        IN, notification("notifications/progress", {"progressToken": 1, "progress": 2, "total": 5})
+    )
     assert summarize(progress).text == "2/5"
     batch = ev(OUT, [request(1, "ping"), notification("notifications/initialized")])
     assert summarize(batch).text.startswith("batch of 2: ping")
 
 
 def test_summary_work_is_bounded() -> None:
-    huge = ev(IN, response(1, {"content": [{"type": "text", "text": "x" * 5_000_000}],
-                               "big": list(range(100_000))}))
+    huge = ev(
+        IN,
+        response(
+            1, {"content": [{"type": "text", "text": "x" * 5_000_000}], "big": list(range(100_000))}
+        ),
+    )
     row = summarize(huge)
     assert len(row.text) <= 160
     params = {f"k{i}": "v" * 1000 for i in range(1000)}
@@ -335,12 +387,23 @@ def test_unanswered_requests_are_bounded(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_generic_scan_agrees_with_the_fast_path(store: EventStore) -> None:
     from inspector.record.store import scan_matching
 
-    for query in ["method:tools/call", "kind:error", "dir:out", "ECHO", "echo hi",
-                  "jsonrpc dir:in kind:notif", "has:finding", "ch:stderr", "kind:invalid",
-                  "method:notifications/ info", ""]:
+    for query in [
+        "method:tools/call",
+        "kind:error",
+        "dir:out",
+        "ECHO",
+        "echo hi",
+        "jsonrpc dir:in kind:notif",
+        "has:finding",
+        "ch:stderr",
+        "kind:invalid",
+        "method:notifications/ info",
+        "",
+    ]:
         flt = LogFilter.parse(query)
         assert list(scan_matching(store, flt, 0, len(store))) == list(
-            store.matching(flt, 0, len(store))), query
+            store.matching(flt, 0, len(store))
+        ), query
 
 
 def test_text_filter_folds_unicode_case_and_sees_through_json_escapes() -> None:
@@ -376,9 +439,11 @@ def test_a_session_file_finds_what_the_live_store_finds(tmp_path: Path) -> None:
     from inspector.record.format import SessionHeader, encode_event
     from inspector.record.indexed import IndexedSessionFile
 
-    frames = [b'{"jsonrpc":"2.0","id":1,"result":{"t":"caf\\u00e9 http:\\/\\/x"}}',
-              '{"jsonrpc":"2.0","id":2,"result":{"t":"CAFÉ straße http://x"}}'.encode(),
-              b'{"jsonrpc":"2.0","id":3,"result":{"t":"cafe \\ud83d\\ude00"}}']
+    frames = [
+        b'{"jsonrpc":"2.0","id":1,"result":{"t":"caf\\u00e9 http:\\/\\/x"}}',
+        '{"jsonrpc":"2.0","id":2,"result":{"t":"CAFÉ straße http://x"}}'.encode(),
+        b'{"jsonrpc":"2.0","id":3,"result":{"t":"cafe \\ud83d\\ude00"}}',
+    ]
     path = tmp_path / "s.jsonl"
     with path.open("wb") as out:
         out.write(SessionHeader({"kind": "test"}).to_line())
@@ -388,8 +453,13 @@ def test_a_session_file_finds_what_the_live_store_finds(tmp_path: Path) -> None:
     store.extend(ev(IN, raw, channel=Channel.STDOUT, seq=n) for n, raw in enumerate(frames, 1))
     with IndexedSessionFile(path) as source:
         source.index_all()
-        for query, expected in (("café", [0, 1]), ("http://x", [0, 1]), ("😀", [2]),
-                                ("STRASSE", [1]), ("cafe", [2])):
+        for query, expected in (
+            ("café", [0, 1]),
+            ("http://x", [0, 1]),
+            ("😀", [2]),
+            ("STRASSE", [1]),
+            ("cafe", [2]),
+        ):
             flt = LogFilter.parse(query)
             assert list(source.matching(flt, 0, len(source))) == expected, query
             assert list(store.matching(flt, 0, len(store))) == expected, query

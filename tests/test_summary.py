@@ -13,9 +13,14 @@ def summary_of(result: object) -> str:
 
 
 def test_prompt_messages_show_role_and_text() -> None:
-    text = summary_of({"messages": [
-        {"role": "user", "content": {"type": "text", "text": "Write a casual greeting"}},
-        {"role": "assistant", "content": {"type": "text", "text": "Hi"}}]})
+    text = summary_of(
+        {
+            "messages": [
+                {"role": "user", "content": {"type": "text", "text": "Write a casual greeting"}},
+                {"role": "assistant", "content": {"type": "text", "text": "Hi"}},
+            ]
+        }
+    )
     assert text == "user: Write a casual greeting (+1)"
 
 
@@ -27,10 +32,12 @@ def test_stateless_envelope_is_left_out_of_request_rows() -> None:
     """2026-07-28 stamps the same `_meta` envelope on every request: rows show the rest."""
     from inspector.engine.jsonrpc import request
 
-    envelope = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                "io.modelcontextprotocol/clientInfo": {"name": "mcp-inspect"},
-                "io.modelcontextprotocol/clientCapabilities": {"roots": {}},
-                "io.modelcontextprotocol/logLevel": "info"}
+    envelope = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "mcp-inspect"},
+        "io.modelcontextprotocol/clientCapabilities": {"roots": {}},
+        "io.modelcontextprotocol/logLevel": "info",
+    }
 
     def row(params: dict[str, object]) -> str:
         raw = encode(request(7, "resources/list", params))

@@ -48,9 +48,14 @@ async def test_list_fill_nested_form_call_and_find_it_in_the_log() -> None:
         form = app.query_one(ItemPanel).form
         assert form is not None
         # fill the nested form through the model the widgets edit, then through keys
-        form.root.set_value({"name": "Ada", "email": "ada@example.com",
-                             "address": {"street": "1 Loop", "city": "London", "country": "FR"},
-                             "tags": ["math", "engines"]})
+        form.root.set_value(
+            {
+                "name": "Ada",
+                "email": "ada@example.com",
+                "address": {"street": "1 Loop", "city": "London", "country": "FR"},
+                "tags": ["math", "engines"],
+            }
+        )
         await form.recompose()
         await pilot.pause(0.2)
         text = await call_and_wait(pilot, app)
@@ -59,8 +64,11 @@ async def test_list_fill_nested_form_call_and_find_it_in_the_log() -> None:
         # open the call's detail from the log, then jump to its response
         log = app.query_one(MessageLog)
         source = log.source
-        call_index = max(i for i in range(len(source)) if source.method(i) == "tools/call"
-                         and source.kind(i) is Kind.REQUEST)
+        call_index = max(
+            i
+            for i in range(len(source))
+            if source.method(i) == "tools/call" and source.kind(i) is Kind.REQUEST
+        )
         log.select_index(call_index)
         await focus(pilot, log.lines)
         await pilot.press("enter")
@@ -111,8 +119,11 @@ async def test_structured_content_checked_against_output_schema() -> None:
 
 async def test_server_crash_shows_why_and_reconnect_keeps_the_log() -> None:
     """The server dies on its first request after the handshake (tools/list)."""
-    target = Target(command=sys.executable, args=[str(SERVERS / "stdio_misbehave.py"),
-                                                  "crash"], transport="stdio")
+    target = Target(
+        command=sys.executable,
+        args=[str(SERVERS / "stdio_misbehave.py"), "crash"],
+        transport="stdio",
+    )
     app = InspectorApp(target)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.query_one("#status").state == "disconnected")
@@ -142,8 +153,9 @@ async def test_server_text_is_shown_literally_everywhere() -> None:
         await focus(pilot, log.lines)
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.query_one(MessageDetail).index == index)
-        rendered = "".join(strip.text for strip in
-                           (log.lines.render_line(y) for y in range(log.lines.size.height)))
+        rendered = "".join(
+            strip.text for strip in (log.lines.render_line(y) for y in range(log.lines.size.height))
+        )
         assert "\x1b" not in rendered
         svg = app.export_screenshot()
         assert "[bold red]not bold[/]" in svg.replace("&#160;", " ")
@@ -153,11 +165,12 @@ async def test_connecting_does_not_take_the_focus_back(tmp_path: Path) -> None:
     """The user moves to the log while the server is still starting: connecting must not
     pull the focus back to the catalog (the tools list has it from the first frame)."""
     gate = tmp_path / "go"
-    gated_demo = ("import pathlib, runpy, sys, time\n"
-                  f"while not pathlib.Path({str(gate)!r}).exists(): time.sleep(0.02)\n"
-                  "sys.argv = ['demo']; runpy.run_module('inspector.demo', run_name='__main__')")
-    app = InspectorApp(Target(command=sys.executable, args=["-c", gated_demo],
-                              transport="stdio"))
+    gated_demo = (
+        "import pathlib, runpy, sys, time\n"
+        f"while not pathlib.Path({str(gate)!r}).exists(): time.sleep(0.02)\n"
+        "sys.argv = ['demo']; runpy.run_module('inspector.demo', run_name='__main__')"
+    )
+    app = InspectorApp(Target(command=sys.executable, args=["-c", gated_demo], transport="stdio"))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.focused is not None)
         assert app.focused is not None and app.focused.id == "list-tools"

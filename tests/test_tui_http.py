@@ -36,8 +36,10 @@ def screenshot(app: InspectorApp) -> str:
 
 def log_rows(app: InspectorApp) -> list[tuple[Channel, Direction, str]]:
     source = app.query_one(MessageLog).source
-    return [(source.channel(i), source.direction(i), source.raw(i).decode("utf-8", "replace"))
-            for i in range(len(source))]
+    return [
+        (source.channel(i), source.direction(i), source.raw(i).decode("utf-8", "replace"))
+        for i in range(len(source))
+    ]
 
 
 def summaries(app: InspectorApp) -> list[RowSummary]:
@@ -48,8 +50,15 @@ def summaries(app: InspectorApp) -> list[RowSummary]:
 
 async def wait_tools(pilot: Any) -> None:
     app = pilot.app
-    await wait_for(pilot, lambda: app.controller is not None and app.controller.connected
-                   and app.query_one(Catalog).items["tools"], timeout=30)
+    await wait_for(
+        pilot,
+        lambda: (
+            app.controller is not None
+            and app.controller.connected
+            and app.query_one(Catalog).items["tools"]
+        ),
+        timeout=30,
+    )
 
 
 async def call(pilot: Any, app: InspectorApp, arguments: dict[str, Any]) -> str:
@@ -81,8 +90,10 @@ async def test_streamable_http_call_and_the_wire_in_the_log(sdk_sse: str) -> Non
         assert any(ch is Channel.SSE and '"42"' in raw for ch, _, raw in rows)
         assert app.query_one(StatusBar).transport == "http"
         texts = [(row.id, row.text) for row in summaries(app)]
-        assert (("1", f"POST {sdk_sse}") in texts
-                and ("1", "HTTP 200 OK text/event-stream") in texts)  # paired by request id
+        assert ("1", f"POST {sdk_sse}") in texts and (
+            "1",
+            "HTTP 200 OK text/event-stream",
+        ) in texts  # paired by request id
         assert ("", f"GET {sdk_sse} · GET stream") in texts
         shot = screenshot(app)
         assert "sdk-http-test-server" in shot and "http" in shot
@@ -99,8 +110,9 @@ async def test_authorization_needed_is_said_clearly() -> None:
             await wait_for(pilot, lambda: app.query_one(StatusBar).state == "failed")
             await wait_for(pilot, lambda: "authorization needed" in screenshot(app))
             # the log is fed by a batcher on a timer: wait for the row, do not race it
-            await wait_for(pilot, lambda: any(raw.startswith("HTTP 401")
-                                              for _, _, raw in log_rows(app)))
+            await wait_for(
+                pilot, lambda: any(raw.startswith("HTTP 401") for _, _, raw in log_rows(app))
+            )
             shot = screenshot(app)
             assert "could not connect" in shot
             assert "HTTP 401 Unauthorized: authorization needed" in shot
@@ -109,8 +121,10 @@ async def test_authorization_needed_is_said_clearly() -> None:
             texts = [row.text for row in summaries(app)]
             assert "HTTP 401 Unauthorized · www-authenticate: Bearer" in texts
             assert "HTTP 401 body (untyped, not JSON): token required" in texts
-            assert any(t.startswith("request failed: HTTP 401 Unauthorized: authorization "
-                                    "needed") for t in texts)
+            assert any(
+                t.startswith("request failed: HTTP 401 Unauthorized: authorization needed")
+                for t in texts
+            )
         assert not server.gets()  # 401 is not a reason to try legacy SSE
 
 
@@ -130,17 +144,29 @@ async def test_expired_session_starts_a_new_one_and_relists() -> None:
             await form.recompose()
             await pilot.pause(0.2)
             await pilot.press("ctrl+s")  # answered 404: the session is gone
-            await wait_for(pilot, lambda: expiring.sessions == 2 and app.controller is not None
-                           and app.controller.session is not first
-                           and app.controller.connected, timeout=20)
+            await wait_for(
+                pilot,
+                lambda: (
+                    expiring.sessions == 2
+                    and app.controller is not None
+                    and app.controller.session is not first
+                    and app.controller.connected
+                ),
+                timeout=20,
+            )
             await wait_for(pilot, lambda: len(server.posts("tools/list")) == 2)
-            notes = [raw for ch, d, raw in log_rows(app)
-                     if ch is Channel.SYSTEM and d is Direction.LOCAL]
+            notes = [
+                raw for ch, d, raw in log_rows(app) if ch is Channel.SYSTEM and d is Direction.LOCAL
+            ]
             assert any("session expired" in n and "starting a new session" in n for n in notes)
-            assert any(raw.startswith("HTTP 404 Not Found") for ch, d, raw in log_rows(app)
-                       if ch is Channel.HTTP and d is Direction.IN)
-            assert [n.message for n in app._notifications
-                    if n.title == "session expired"]  # a toast says what happened
+            assert any(
+                raw.startswith("HTTP 404 Not Found")
+                for ch, d, raw in log_rows(app)
+                if ch is Channel.HTTP and d is Direction.IN
+            )
+            assert [
+                n.message for n in app._notifications if n.title == "session expired"
+            ]  # a toast says what happened
             assert app.query_one(StatusBar).state == "connected"
             await select_item(pilot, "tools", "echo")
             assert "sess-2: three" in await call(pilot, app, {"text": "three"})
@@ -152,10 +178,12 @@ async def test_a_renewed_session_that_expires_at_once_is_not_renewed_again() -> 
     async with ScriptedServer(expiring) as server:
         app = InspectorApp(Target(url=server.url))
         async with app.run_test(size=SIZE) as pilot:
-            await wait_for(pilot, lambda: app.query_one(StatusBar).state == "disconnected",
-                           timeout=20)
-            await wait_for(pilot, lambda: "connection lost: the server's session expired"
-                           in screen_text(app))
+            await wait_for(
+                pilot, lambda: app.query_one(StatusBar).state == "disconnected", timeout=20
+            )
+            await wait_for(
+                pilot, lambda: "connection lost: the server's session expired" in screen_text(app)
+            )
             assert expiring.sessions == 2  # the first renewed once; the renewal gave up
         assert len(server.posts("initialize")) == 2
 
@@ -176,9 +204,16 @@ async def test_a_call_lost_to_an_expired_session_says_so_in_the_result_pane() ->
             catalog = app.query_one(Catalog)
             listed = catalog.items["tools"]
             await pilot.press("ctrl+s")
-            await wait_for(pilot, lambda: expiring.sessions == 2 and app.controller is not None
-                           and app.controller.session is not first
-                           and app.controller.connected, timeout=20)
+            await wait_for(
+                pilot,
+                lambda: (
+                    expiring.sessions == 2
+                    and app.controller is not None
+                    and app.controller.session is not first
+                    and app.controller.connected
+                ),
+                timeout=20,
+            )
             # the new session's tools arrive after its Connected: both have been handled
             await wait_for(pilot, lambda: catalog.items["tools"] is not listed, timeout=20)
             assert view.outcome is not None, "the renewal wiped the failed call"
@@ -186,8 +221,13 @@ async def test_a_call_lost_to_an_expired_session_says_so_in_the_result_pane() ->
             assert "tool echo" in text and "protocol error" in text
             assert "session expired during this call" in text
             assert "A new session has started: press ctrl+s to call again" in text
-            await wait_for(pilot, lambda: "session expired during this call"
-                           in screen_text(app))
+            await wait_for(pilot, lambda: "session expired during this call" in screen_text(app))
             await pilot.press("ctrl+s")  # and so it does
-            await wait_for(pilot, lambda: view.outcome is not None
-                           and "sess-2: one" in plain(render_outcome(view.outcome)), timeout=20)
+            await wait_for(
+                pilot,
+                lambda: (
+                    view.outcome is not None
+                    and "sess-2: one" in plain(render_outcome(view.outcome))
+                ),
+                timeout=20,
+            )

@@ -86,11 +86,14 @@ async def test_slow_call_shows_in_flight_and_is_cancelled() -> None:
         await pilot.press("ctrl+s")
         inflight = app.query_one(InFlightView)
         session = app.controller.session  # type: ignore[union-attr]
-        await wait_for(pilot, lambda: any(p.method == "tools/call" and p.progress
-                                          for p in session.pending.values()))
+        await wait_for(
+            pilot,
+            lambda: any(p.method == "tools/call" and p.progress for p in session.pending.values()),
+        )
         await pilot.press("escape", "f")
-        await wait_for(pilot, lambda: app.focused is not None
-                       and inflight in app.focused.ancestors_with_self)
+        await wait_for(
+            pilot, lambda: app.focused is not None and inflight in app.focused.ancestors_with_self
+        )
         await pilot.press("c")
         await wait_for(pilot, lambda: "cancelled" in result_text(app))
         log = app.query_one("#log").source
@@ -103,8 +106,11 @@ async def test_call_as_task_shows_result() -> None:
         await wait_connected(pilot)
         await fill(pilot, app, "slow_count", {"seconds": 0.5, "steps": 2})
         await pilot.click("#run-task")
-        await wait_for(pilot, lambda: "task " in result_text(app) and
-                       "completed" in result_text(app), timeout=20)
+        await wait_for(
+            pilot,
+            lambda: "task " in result_text(app) and "completed" in result_text(app),
+            timeout=20,
+        )
 
 
 async def test_completion_offers_server_values() -> None:
@@ -149,5 +155,5 @@ async def test_list_changed_refreshes_the_catalog_and_says_so() -> None:
         await select_item(pilot, "tools", "toggle_extra_tool")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: len(catalog.items["tools"]) == before + 1)
-        assert any("list changed" in str(n.message) for n in app._notifications)
+        assert any("added extra_tool" in str(n.message) for n in app._notifications)
         assert any(t["name"] == "extra_tool" for t in catalog.items["tools"])

@@ -20,8 +20,13 @@ ROOT = Path(__file__).parent.parent
 
 
 def record(path: Path, *args: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "inspector", "--cli", "--record", str(path),
-                           *args], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-m", "inspector", "--cli", "--record", str(path), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -47,15 +52,15 @@ async def test_replay_rebuilds_catalog_steps_and_refuses_calls(tmp_path: Path) -
         # calling is disabled with a hint
         catalog = app.query_one(Catalog)
         catalog.action_tab("tools")
-        await wait_for(pilot, lambda: app.focused is not None
-                       and app.focused.id == "list-tools")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "list-tools")
         await pilot.press("enter")
         panel = app.query_one(ItemPanel)
         await wait_for(pilot, lambda: panel.item is not None)
         assert panel.read_only
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: any("calls are disabled" in str(n.message)
-                                          for n in app._notifications))
+        await wait_for(
+            pilot, lambda: any("calls are disabled" in str(n.message) for n in app._notifications)
+        )
         assert not [i for i in range(len(source)) if source.method(i) == "tools/call"]
     source.close()
 
@@ -68,8 +73,7 @@ async def test_torn_file_opens_with_a_notice(tmp_path: Path) -> None:
     source = IndexedSessionFile(path)
     app = InspectorApp(None, source=source, replay_title=path.name)
     async with app.run_test(size=(150, 45)) as pilot:
-        await wait_for(pilot, lambda: any("torn" in str(n.message)
-                                          for n in app._notifications))
+        await wait_for(pilot, lambda: any("torn" in str(n.message) for n in app._notifications))
         assert len(app.query_one(MessageLog).source) > 10
     source.close()
 
@@ -82,16 +86,22 @@ async def test_lists_never_recorded_say_so(tmp_path: Path) -> None:
     app = InspectorApp(None, source=source, replay_title=path.name)
     async with app.run_test(size=(150, 45)) as pilot:
         catalog = app.query_one(Catalog)
-        await wait_for(pilot, lambda: len(catalog.items["tools"]) == 23
-                       and app.query_one(MessageLog).shown == len(source))
+        await wait_for(
+            pilot,
+            lambda: (
+                len(catalog.items["tools"]) == 23 and app.query_one(MessageLog).shown == len(source)
+            ),
+        )
         tabs = catalog.query_one(TabbedContent)
         await wait_for(pilot, lambda: str(tabs.get_tab("tab-prompts").label) == "Prompts –")
         assert str(tabs.get_tab("tab-tools").label) == "Tools 23"
         for kind in ("resources", "resource_templates", "prompts"):
-            assert (catalog.unknown[kind] or "").startswith("not recorded: this session "
-                                                            "never listed")
+            assert (catalog.unknown[kind] or "").startswith(
+                "not recorded: this session never listed"
+            )
         await pilot.press("4")
-        await wait_for(pilot, lambda: "(not recorded: this session never listed prompts)"
-                       in screen_text(app))
+        await wait_for(
+            pilot, lambda: "(not recorded: this session never listed prompts)" in screen_text(app)
+        )
         assert "(none)" not in screen_text(app)
     source.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -24,8 +25,9 @@ def strips_text(app: InspectorApp) -> str:
 
 
 async def test_hostile_strings_stay_literal_in_every_pane() -> None:
-    target = Target(command=sys.executable, args=[str(SERVERS / "stdio_hostile.py")],
-                    transport="stdio")
+    target = Target(
+        command=sys.executable, args=[str(SERVERS / "stdio_hostile.py")], transport="stdio"
+    )
     app = InspectorApp(target)
     async with app.run_test(size=(160, 50)) as pilot:
         await wait_for(pilot, lambda: app.query_one(Catalog).items["prompts"])
@@ -57,6 +59,51 @@ async def test_hostile_strings_stay_literal_in_every_pane() -> None:
     assert "[bold red]MARKUP[/]" in everything  # shown as typed, not as bold text
     for forbidden in ("\x1b", "\x07", "\u202e"):
         assert forbidden not in everything, f"{forbidden!r} reached the terminal"
-    for pane_text in ("tool ", "desc ", "result ", "res ", "prompt ", "instructions ",
-                      "stderr says"):
+    for pane_text in (
+        "tool ",
+        "desc ",
+        "result ",
+        "res ",
+        "prompt ",
+        "instructions ",
+        "stderr says",
+    ):
         assert pane_text in everything, pane_text
+
+
+async def test_emoji_rows_are_as_wide_as_the_terminal_draws_them() -> None:
+    """⚠️ (U+26A0 U+FE0F) is 2 cells for Rich and 1 in tmux: each one shifted the rest of
+    its row left. Every row sent to the terminal now has the screen's width counted code
+    point by code point, as a terminal without grapheme rules counts it."""
+    from rich.cells import get_character_cell_size
+
+    from inspector.target import demo_target
+    from inspector.tui.widgets.item_panel import ItemPanel
+
+    message = "⚠️ cancelled ✅ done ⚠️⚠️ 👍🏽 a\u200db 👨\u200d👩\u200d👧"
+    app = InspectorApp(demo_target())
+    width = 140
+    async with app.run_test(size=(width, 40)) as pilot:
+        await wait_for(pilot, lambda: app.query_one(Catalog).items["prompts"])
+        await select_item(pilot, "tools", "echo")
+        form = app.query_one(ItemPanel).form
+        assert form is not None
+        form.set_arguments({"message": message})
+        await pilot.press("ctrl+s")
+        view = app.query_one(ResultView)
+        await wait_for(pilot, lambda: view.outcome is not None and view.outcome.result)
+        log = app.query_one(MessageLog)
+        await wait_for(pilot, lambda: log.source.method(len(log.source) - 1) == "tools/call")
+        await wait_for(pilot, lambda: "cancelled ✅ done" in strips_text(app))
+        rows = [strip.text for strip in app.screen._compositor.render_strips()]
+        sent = [
+            log.source.raw(i)
+            for i in range(len(log.source))
+            if log.source.method(i) == "tools/call"
+        ]
+    assert json.dumps(message)[1:-1].encode() in sent[0] or message.encode() in sent[0]
+    shown = [row for row in rows if "cancelled ✅ done" in row]
+    assert len(shown) >= 3, rows  # the result, the request's and the response's log rows
+    for row in rows:
+        assert sum(get_character_cell_size(c) for c in row) == width, row
+        assert not set(row) & {"\ufe0f", "\u200d", "\U0001f3fd"}, row

@@ -28,8 +28,10 @@ SIZE = (150, 45)
 
 # -- the path and the copy, without the UI ---------------------------------------------
 
+
 def test_paths_expand_home_and_directories_get_the_file_name(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     source = tmp_path / "rec" / "s.jsonl"
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.chdir(tmp_path)
@@ -66,6 +68,7 @@ def test_a_copy_leaves_out_a_half_written_last_line(tmp_path: Path) -> None:
 
 # -- in the TUI --------------------------------------------------------------------------
 
+
 def dialog(app: InspectorApp) -> SaveAsScreen:
     screen = app.screen
     assert isinstance(screen, SaveAsScreen)
@@ -75,8 +78,12 @@ def dialog(app: InspectorApp) -> SaveAsScreen:
 async def open_dialog(pilot: Any, app: InspectorApp) -> SaveAsScreen:
     await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "list-tools")
     await pilot.press("w")
-    await wait_for(pilot, lambda: isinstance(app.screen, SaveAsScreen)
-                   and app.screen.query_one("#save-as-path").has_focus)
+    await wait_for(
+        pilot,
+        lambda: (
+            isinstance(app.screen, SaveAsScreen) and app.screen.query_one("#save-as-path").has_focus
+        ),
+    )
     return dialog(app)
 
 
@@ -92,7 +99,8 @@ def notes(app: InspectorApp) -> list[str]:
 
 
 async def test_replay_saves_the_replayed_file_and_asks_before_overwriting(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     recording = tmp_path / "rec" / "demo.jsonl"
     recording.parent.mkdir()

@@ -32,8 +32,14 @@ async def focus(pilot: Pilot[Any], widget: Any) -> None:
 async def wait_connected(pilot: Pilot[Any]) -> None:
     app = pilot.app
     assert isinstance(app, InspectorApp)
-    await wait_for(pilot, lambda: app.controller is not None and app.controller.connected
-                   and app.query_one(Catalog).items["prompts"])
+    await wait_for(
+        pilot,
+        lambda: (
+            app.controller is not None
+            and app.controller.connected
+            and app.query_one(Catalog).items["prompts"]
+        ),
+    )
 
 
 def plain(renderable: Any, width: int = 120) -> str:
@@ -58,9 +64,11 @@ async def select_item(pilot: Pilot[Any], kind: str, name: str) -> None:
     """Select a catalog item by name through the list, like a user."""
     app = pilot.app
     catalog = app.query_one(Catalog)
-    index = next(i for i, item in enumerate(catalog.items[kind])
-                 if item.get("name") == name or item.get("uri") == name
-                 or item.get("uriTemplate") == name)
+    index = next(
+        i
+        for i, item in enumerate(catalog.items[kind])
+        if item.get("name") == name or item.get("uri") == name or item.get("uriTemplate") == name
+    )
     catalog.action_tab(kind)
     options = app.query_one(f"#list-{kind}")
     options.highlighted = index  # type: ignore[attr-defined]
@@ -69,5 +77,18 @@ async def select_item(pilot: Pilot[Any], kind: str, name: str) -> None:
     # typing may start at once: wait until the panel shows the item and holds the focus
     panel = app.query_one(ItemPanel)
     item = catalog.items[kind][index]
-    await wait_for(pilot, lambda: panel.item == item and app.focused is not None
-                   and panel in app.focused.ancestors_with_self)
+    await wait_for(
+        pilot,
+        lambda: (
+            panel.item == item
+            and app.focused is not None
+            and panel in app.focused.ancestors_with_self
+        ),
+    )
+
+
+def view_text(view: Any) -> str:
+    """Every row a ``DocumentView`` shows (at its width), as text: what a user can scroll to."""
+    document, width, console = view.document, view.wrap_width, view.app.console
+    rows = document.height(width, console) if width else 0
+    return "\n".join(document.row(row, width, console).text for row in range(rows))

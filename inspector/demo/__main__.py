@@ -10,12 +10,22 @@ from inspector.demo.server import DemoServer
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m inspector.demo",
-                                     description="The mcp-inspect demo MCP server (stdio).")
-    parser.add_argument("--variant", choices=("default", "changed"), default="default",
-                        help="'changed' alters a few answers, for replay-diff tests")
-    parser.add_argument("--tick", type=float, default=2.0, metavar="SECONDS",
-                        help="how often demo://counter changes while subscribed (default 2)")
+    parser = argparse.ArgumentParser(
+        prog="python -m inspector.demo", description="The mcp-inspect demo MCP server (stdio)."
+    )
+    parser.add_argument(
+        "--variant",
+        choices=("default", "changed"),
+        default="default",
+        help="'changed' alters a few answers, for replay-diff tests",
+    )
+    parser.add_argument(
+        "--tick",
+        type=float,
+        default=2.0,
+        metavar="SECONDS",
+        help="how often demo://counter changes while subscribed (default 2)",
+    )
     args = parser.parse_args(argv)
     out = sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print() must never corrupt the protocol stream

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from inspector.engine.jsonrpc import RpcError
+from inspector.errors import InspectorError
 
 LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
@@ -81,13 +82,14 @@ class Host(Protocol):
 
     def log(self, level: str, data: Any, logger: str | None = None) -> None: ...
 
-    def request_client(self, method: str, params: dict[str, Any], cancel: threading.Event,
-                       timeout: float) -> Any: ...
+    def request_client(
+        self, method: str, params: dict[str, Any], cancel: threading.Event, timeout: float
+    ) -> Any: ...
 
     def resource_updated(self, uri: str) -> None: ...
 
 
-class Cancelled(Exception):
+class Cancelled(InspectorError):
     """The request (or its task) was cancelled; no response goes out."""
 
 
@@ -115,8 +117,9 @@ class ToolContext:
         if self.cancel.wait(max(0.0, seconds)):
             raise Cancelled
 
-    def progress(self, progress: float, total: float | None = None,
-                 message: str | None = None) -> None:
+    def progress(
+        self, progress: float, total: float | None = None, message: str | None = None
+    ) -> None:
         if self.progress_token is None:
             return
         params: dict[str, Any] = {"progressToken": self.progress_token, "progress": progress}

@@ -28,8 +28,12 @@ def png_bytes(size: int = 32) -> bytes:
             else:
                 rows += bytes((x * 255 // size, y * 255 // size, 160, 255))
     header = struct.pack(">IIBBBBB", size, size, 8, 6, 0, 0, 0)  # 8-bit RGBA
-    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header)
-            + _chunk(b"IDAT", zlib.compress(bytes(rows), 9)) + _chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _chunk(b"IHDR", header)
+        + _chunk(b"IDAT", zlib.compress(bytes(rows), 9))
+        + _chunk(b"IEND", b"")
+    )
 
 
 @cache
@@ -38,7 +42,8 @@ def wav_bytes(seconds: float = 0.25, freq: float = 440.0, rate: int = 8000) -> b
     count = int(seconds * rate)
     frames = b"".join(
         struct.pack("<h", int(12000 * math.sin(2 * math.pi * freq * i / rate)))
-        for i in range(count))
+        for i in range(count)
+    )
     fmt = struct.pack("<HHIIHH", 1, 1, rate, rate * 2, 2, 16)
     body = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt
     body += b"data" + struct.pack("<I", len(frames)) + frames

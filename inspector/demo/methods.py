@@ -71,10 +71,13 @@ def initialize(server: DemoServer, call: Call) -> dict[str, Any]:
     info["version"] = __version__ + ("+changed" if state.changed else "")
     if at_least(version, "2025-11-25"):
         info["description"] = "Exercises every part of the Model Context Protocol"
-        info["icons"] = [{"src": media.png_data_uri(), "mimeType": "image/png",
-                          "sizes": ["32x32"]}]
-    return {"protocolVersion": version, "capabilities": caps, "serverInfo": info,
-            "instructions": INSTRUCTIONS}
+        info["icons"] = [{"src": media.png_data_uri(), "mimeType": "image/png", "sizes": ["32x32"]}]
+    return {
+        "protocolVersion": version,
+        "capabilities": caps,
+        "serverInfo": info,
+        "instructions": INSTRUCTIONS,
+    }
 
 
 def ping(server: DemoServer, call: Call) -> dict[str, Any]:
@@ -116,18 +119,31 @@ def tools_call(server: DemoServer, call: Call) -> dict[str, Any]:
             raise RpcError(METHOD_NOT_FOUND, f"Tool {name} does not support tasks")
         return _start_task(server, spec, args, token, _dict(call.params, "task"))
     if tasks_on and spec.task_support == "required":
-        raise RpcError(METHOD_NOT_FOUND,
-                       f"Tool {name} must be called as a task (execution.taskSupport: required)")
+        raise RpcError(
+            METHOD_NOT_FOUND,
+            f"Tool {name} must be called as a task (execution.taskSupport: required)",
+        )
     ctx = ToolContext(server, call.id, token, call.cancel)
     return run_tool(spec, args, ctx)
 
 
-def _start_task(server: DemoServer, spec: tools.ToolSpec, args: dict[str, Any], token: Any,
-                task_params: dict[str, Any]) -> dict[str, Any]:
+def _start_task(
+    server: DemoServer,
+    spec: tools.ToolSpec,
+    args: dict[str, Any],
+    token: Any,
+    task_params: dict[str, Any],
+) -> dict[str, Any]:
     store = server.tasks
     task = store.create(task_params.get("ttl"))
-    ctx = ToolContext(server, None, token, task.cancel, task.task_id,
-                      lambda waiting: store.input_required(task, waiting))
+    ctx = ToolContext(
+        server,
+        None,
+        token,
+        task.cancel,
+        task.task_id,
+        lambda waiting: store.input_required(task, waiting),
+    )
 
     def work() -> None:
         try:
@@ -141,8 +157,12 @@ def _start_task(server: DemoServer, spec: tools.ToolSpec, args: dict[str, Any], 
 
     threading.Thread(target=work, daemon=True, name=f"demo-task-{task.task_id}").start()
     server.stderr(f"task {task.task_id} started for {spec.name}")
-    return {"task": task.to_json(), "_meta": {
-        "io.modelcontextprotocol/model-immediate-response": f"{spec.name} is running as a task"}}
+    return {
+        "task": task.to_json(),
+        "_meta": {
+            "io.modelcontextprotocol/model-immediate-response": f"{spec.name} is running as a task"
+        },
+    }
 
 
 def _tasks_version(server: DemoServer) -> None:

@@ -12,30 +12,63 @@ Arg = tuple[str, str, bool]  # name, description, required
 
 PROMPTS: dict[str, tuple[str, str, list[Arg]]] = {
     "simple": ("Simple prompt", "A prompt without arguments.", []),
-    "greeting": ("Greeting", "Greet someone in a given style.", [
-        ("name", "Who to greet", True),
-        ("style", "formal, casual or pirate", False),
-    ]),
-    "code_review": ("Code review", "Ask for a review of a code snippet.", [
-        ("language", "Programming language", True),
-        ("code", "The code to review", True),
-        ("focus", "What to look at first", False),
-    ]),
-    "note_summary": ("Summarize a note", "Summarize a note, embedded as a resource.", [
-        ("note_id", "Id of the note (see demo://notes/{id})", True),
-        ("tone", "neutral, cheerful or formal", False),
-    ]),
+    "greeting": (
+        "Greeting",
+        "Greet someone in a given style.",
+        [
+            ("name", "Who to greet", True),
+            ("style", "formal, casual or pirate", False),
+        ],
+    ),
+    "code_review": (
+        "Code review",
+        "Ask for a review of a code snippet.",
+        [
+            ("language", "Programming language", True),
+            ("code", "The code to review", True),
+            ("focus", "What to look at first", False),
+        ],
+    ),
+    "note_summary": (
+        "Summarize a note",
+        "Summarize a note, embedded as a resource.",
+        [
+            ("note_id", "Id of the note (see demo://notes/{id})", True),
+            ("tone", "neutral, cheerful or formal", False),
+        ],
+    ),
 }
 EXTRA_PROMPT: tuple[str, str, list[Arg]] = (
-    "Extra prompt", "Only listed after toggle_extra_tool.", [])
+    "Extra prompt",
+    "Only listed after toggle_extra_tool.",
+    [],
+)
 
 CHOICES: dict[tuple[str, str], list[str]] = {
     ("greeting", "name"): ["Ada", "Alan", "Barbara", "Grace", "Linus", "Margaret"],
     ("greeting", "style"): ["formal", "casual", "pirate"],
-    ("code_review", "language"): ["bash", "c", "c++", "c#", "go", "haskell", "java",
-                                  "javascript", "kotlin", "lua", "ocaml", "perl", "php",
-                                  "python", "ruby", "rust", "scala", "swift", "typescript",
-                                  "zig"],
+    ("code_review", "language"): [
+        "bash",
+        "c",
+        "c++",
+        "c#",
+        "go",
+        "haskell",
+        "java",
+        "javascript",
+        "kotlin",
+        "lua",
+        "ocaml",
+        "perl",
+        "php",
+        "python",
+        "ruby",
+        "rust",
+        "scala",
+        "swift",
+        "typescript",
+        "zig",
+    ],
     ("code_review", "focus"): ["security", "performance", "readability", "tests"],
     ("note_summary", "tone"): ["neutral", "cheerful", "formal"],
 }
@@ -80,9 +113,10 @@ def get_prompt(state: DemoState, name: str, arguments: dict[str, Any]) -> dict[s
     elif name == "greeting":
         style = get("style", "casual")
         opener = {"formal": "Good day", "pirate": "Ahoy"}.get(style, "Hi")
-        messages = [_user(f"Write a {style} greeting for {get('name')}."),
-                    {"role": "assistant", "content": {"type": "text",
-                                                      "text": f"{opener}, {get('name')}!"}}]
+        messages = [
+            _user(f"Write a {style} greeting for {get('name')}."),
+            {"role": "assistant", "content": {"type": "text", "text": f"{opener}, {get('name')}!"}},
+        ]
     elif name == "code_review":
         focus = f" Focus on {get('focus')}." if arguments.get("focus") else ""
         messages = [_user(f"Review this {get('language')} code.{focus}\n\n{get('code')}")]
@@ -92,10 +126,15 @@ def get_prompt(state: DemoState, name: str, arguments: dict[str, Any]) -> dict[s
             note = state.notes.get(note_id)
         if note is None:
             raise RpcError(INVALID_PARAMS, f"No note with id {note_id!r}")
-        resource = {"uri": f"demo://notes/{note.id}", "mimeType": "text/plain",
-                    "text": f"{note.title}\n\n{note.body}"}
-        messages = [_user(f"Summarize the following note in a {get('tone', 'neutral')} tone."),
-                    {"role": "user", "content": {"type": "resource", "resource": resource}}]
+        resource = {
+            "uri": f"demo://notes/{note.id}",
+            "mimeType": "text/plain",
+            "text": f"{note.title}\n\n{note.body}",
+        }
+        messages = [
+            _user(f"Summarize the following note in a {get('tone', 'neutral')} tone."),
+            {"role": "user", "content": {"type": "resource", "resource": resource}},
+        ]
     else:
         messages = [_user("You found the extra prompt.")]
     return {"description": spec[1], "messages": messages}

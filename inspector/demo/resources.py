@@ -16,9 +16,11 @@ from inspector.engine.jsonrpc import INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcErro
 PAGE_SIZE = 5
 COUNTER_URI = "demo://counter"
 
-README = ("# mcp-inspect demo server\n\nA small MCP server that exercises every part of the "
-          "protocol: tools, resources, prompts, completion, logging, progress, cancellation, "
-          "sampling, elicitation, roots and tasks.\n")
+README = (
+    "# mcp-inspect demo server\n\nA small MCP server that exercises every part of the "
+    "protocol: tools, resources, prompts, completion, logging, progress, cancellation, "
+    "sampling, elicitation, roots and tasks.\n"
+)
 README_CHANGED = README + "\nThis is the *changed* variant.\n"
 
 
@@ -33,29 +35,54 @@ class Static:
 
 STATIC: tuple[Static, ...] = (
     Static("demo://readme", "readme", "Read me", "What this server is", "text/markdown"),
-    Static("demo://config.json", "config", "Configuration", "A JSON document",
-           "application/json"),
+    Static("demo://config.json", "config", "Configuration", "A JSON document", "application/json"),
     Static("demo://logo.png", "logo", "Logo", "A 32x32 PNG (blob)", "image/png"),
-    Static("demo://sound.wav", "sound", "Beep", "A quarter-second 440 Hz WAV (blob)",
-           "audio/wav"),
-    Static(COUNTER_URI, "counter", "Counter",
-           "Goes up every few seconds while subscribed", "text/plain"),
-    Static("demo://binary.bin", "binary", "All bytes", "Bytes 0 to 255 (blob)",
-           "application/octet-stream"),
-    Static("demo://tricky.txt", "tricky", "Tricky text",
-           "Markup, escapes and control characters that must be shown literally",
-           "text/plain"),
+    Static("demo://sound.wav", "sound", "Beep", "A quarter-second 440 Hz WAV (blob)", "audio/wav"),
+    Static(
+        COUNTER_URI,
+        "counter",
+        "Counter",
+        "Goes up every few seconds while subscribed",
+        "text/plain",
+    ),
+    Static(
+        "demo://binary.bin",
+        "binary",
+        "All bytes",
+        "Bytes 0 to 255 (blob)",
+        "application/octet-stream",
+    ),
+    Static(
+        "demo://tricky.txt",
+        "tricky",
+        "Tricky text",
+        "Markup, escapes and control characters that must be shown literally",
+        "text/plain",
+    ),
 )
 
 TEMPLATES: tuple[dict[str, Any], ...] = (
-    {"uriTemplate": "demo://notes/{id}", "name": "note", "title": "Note by id",
-     "description": "A note created with add_note", "mimeType": "text/plain"},
-    {"uriTemplate": "demo://users/{user}/files/{path}", "name": "user-file",
-     "title": "A user's file", "description": "Files of alice, bob and carol",
-     "mimeType": "text/plain"},
-    {"uriTemplate": "demo://weather/{city}{?units}", "name": "weather",
-     "title": "Weather by city", "description": "The get_weather report as a resource",
-     "mimeType": "application/json"},
+    {
+        "uriTemplate": "demo://notes/{id}",
+        "name": "note",
+        "title": "Note by id",
+        "description": "A note created with add_note",
+        "mimeType": "text/plain",
+    },
+    {
+        "uriTemplate": "demo://users/{user}/files/{path}",
+        "name": "user-file",
+        "title": "A user's file",
+        "description": "Files of alice, bob and carol",
+        "mimeType": "text/plain",
+    },
+    {
+        "uriTemplate": "demo://weather/{city}{?units}",
+        "name": "weather",
+        "title": "Weather by city",
+        "description": "The get_weather report as a resource",
+        "mimeType": "application/json",
+    },
 )
 
 USERS: dict[str, list[str]] = {
@@ -64,13 +91,54 @@ USERS: dict[str, list[str]] = {
     "carol": ["cv.md", "photos/readme.txt"],
 }
 
-CITIES = ("Amsterdam", "Athens", "Auckland", "Bangkok", "Barcelona", "Berlin", "Bogota",
-          "Boston", "Brussels", "Buenos Aires", "Cairo", "Cape Town", "Chicago", "Dublin",
-          "Edinburgh", "Helsinki", "Hong Kong", "Istanbul", "Jakarta", "Lagos", "Lima",
-          "Lisbon", "London", "Los Angeles", "Madrid", "Melbourne", "Mexico City", "Montreal",
-          "Mumbai", "Nairobi", "New York", "Oslo", "Paris", "Prague", "Rome", "San Francisco",
-          "Santiago", "Seoul", "Singapore", "Stockholm", "Sydney", "Tokyo", "Toronto",
-          "Vienna", "Warsaw", "Zurich")
+CITIES = (
+    "Amsterdam",
+    "Athens",
+    "Auckland",
+    "Bangkok",
+    "Barcelona",
+    "Berlin",
+    "Bogota",
+    "Boston",
+    "Brussels",
+    "Buenos Aires",
+    "Cairo",
+    "Cape Town",
+    "Chicago",
+    "Dublin",
+    "Edinburgh",
+    "Helsinki",
+    "Hong Kong",
+    "Istanbul",
+    "Jakarta",
+    "Lagos",
+    "Lima",
+    "Lisbon",
+    "London",
+    "Los Angeles",
+    "Madrid",
+    "Melbourne",
+    "Mexico City",
+    "Montreal",
+    "Mumbai",
+    "Nairobi",
+    "New York",
+    "Oslo",
+    "Paris",
+    "Prague",
+    "Rome",
+    "San Francisco",
+    "Santiago",
+    "Seoul",
+    "Singapore",
+    "Stockholm",
+    "Sydney",
+    "Tokyo",
+    "Toronto",
+    "Vienna",
+    "Warsaw",
+    "Zurich",
+)
 
 
 def paginate(items: list[Any], cursor: Any, size: int) -> tuple[list[Any], str | None]:
@@ -138,8 +206,12 @@ def read(state: DemoState, uri: str) -> dict[str, Any]:
     if uri == "demo://readme":
         return _text(uri, "text/markdown", README_CHANGED if state.changed else README)
     if uri == "demo://config.json":
-        config = {"name": "mcp-inspect-demo", "variant": state.variant, "pageSize": PAGE_SIZE,
-                  "features": ["tools", "resources", "prompts", "tasks"]}
+        config = {
+            "name": "mcp-inspect-demo",
+            "variant": state.variant,
+            "pageSize": PAGE_SIZE,
+            "features": ["tools", "resources", "prompts", "tasks"],
+        }
         return _text(uri, "application/json", json.dumps(config, indent=2))
     if uri == "demo://logo.png":
         return _blob(uri, "image/png", media.png_bytes())
@@ -178,8 +250,9 @@ def complete_values(candidates: list[str], prefix: str) -> dict[str, Any]:
     return {"values": matches[:100], "total": len(matches), "hasMore": len(matches) > 100}
 
 
-def complete_template(state: DemoState, uri: str, name: str, value: str,
-                      context: dict[str, Any]) -> dict[str, Any]:
+def complete_template(
+    state: DemoState, uri: str, name: str, value: str, context: dict[str, Any]
+) -> dict[str, Any]:
     if uri == "demo://notes/{id}" and name == "id":
         with state.lock:
             ids = list(state.notes)
@@ -189,8 +262,11 @@ def complete_template(state: DemoState, uri: str, name: str, value: str,
             return complete_values(list(USERS), value)
         if name == "path":
             user = context.get("user")
-            files = USERS.get(user, []) if isinstance(user, str) and user else \
-                sorted({f for fs in USERS.values() for f in fs})
+            files = (
+                USERS.get(user, [])
+                if isinstance(user, str) and user
+                else sorted({f for fs in USERS.values() for f in fs})
+            )
             return complete_values(files, value)
     if uri == "demo://weather/{city}{?units}":
         if name == "city":

@@ -61,8 +61,14 @@ class _Waiter:
 class DemoServer:
     """A stdio MCP server; ``serve()`` returns when stdin reaches EOF."""
 
-    def __init__(self, out: IO[bytes], *, variant: str = "default", tick: float = 2.0,
-                 err: IO[str] | None = None) -> None:
+    def __init__(
+        self,
+        out: IO[bytes],
+        *,
+        variant: str = "default",
+        tick: float = 2.0,
+        err: IO[str] | None = None,
+    ) -> None:
         self.state = DemoState(variant=variant, tick=tick)
         self.tasks = TaskStore(lambda task: self.notify("notifications/tasks/status", task))
         self._out = out
@@ -105,8 +111,16 @@ class DemoServer:
             self.stderr(f"cannot encode an outgoing message: {exc!r}")
             if not (isinstance(message, dict) and "id" in message and "method" not in message):
                 return
-            data = encode(error_response(message["id"], INTERNAL_ERROR,
-                                         f"Internal error: result not encodable ({exc})")) + b"\n"
+            data = (
+                encode(
+                    error_response(
+                        message["id"],
+                        INTERNAL_ERROR,
+                        f"Internal error: result not encodable ({exc})",
+                    )
+                )
+                + b"\n"
+            )
         with self._write_lock:
             try:
                 self._out.write(data)
@@ -128,8 +142,11 @@ class DemoServer:
             return
         if isinstance(message, list):
             if not message or at_least(self.state.protocol_version, "2025-06-18"):
-                self.send(error_response(None, INVALID_REQUEST,
-                                         "Invalid Request: batches are not supported here"))
+                self.send(
+                    error_response(
+                        None, INVALID_REQUEST, "Invalid Request: batches are not supported here"
+                    )
+                )
                 return
             for item in message:  # 2025-03-26 batches: answer each element on its own
                 self._dispatch(item)
@@ -173,8 +190,9 @@ class DemoServer:
         with self._calls_lock:
             self._calls[req_id] = call
         if method in THREADED:
-            threading.Thread(target=self._run, args=(handler, call), daemon=True,
-                             name=f"demo-{method}-{req_id}").start()
+            threading.Thread(
+                target=self._run, args=(handler, call), daemon=True, name=f"demo-{method}-{req_id}"
+            ).start()
         else:
             self._run(handler, call)
 
@@ -220,8 +238,9 @@ class DemoServer:
         waiter.done.set()
 
     # ---- requests and notifications to the client ----------------------------------
-    def request_client(self, method: str, params: dict[str, Any] | None,
-                       cancel: threading.Event, timeout: float) -> Any:
+    def request_client(
+        self, method: str, params: dict[str, Any] | None, cancel: threading.Event, timeout: float
+    ) -> Any:
         """Send a request to the client and block this worker thread until it answers."""
         req_id = f"demo-{next(self._ids)}"
         waiter = _Waiter()
@@ -233,8 +252,7 @@ class DemoServer:
                 waited += 0.05
                 if cancel.is_set() or waited >= timeout:
                     reason = "the tool call was cancelled" if cancel.is_set() else "timed out"
-                    self.notify("notifications/cancelled", {"requestId": req_id,
-                                                            "reason": reason})
+                    self.notify("notifications/cancelled", {"requestId": req_id, "reason": reason})
                     if cancel.is_set():
                         raise Cancelled
                     raise RpcError(REQUEST_TIMEOUT, f"{method} timed out after {timeout:.0f} s")

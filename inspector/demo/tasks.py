@@ -37,8 +37,12 @@ class Task:
         out: dict[str, Any] = {"taskId": self.task_id, "status": self.status}
         if self.status_message:
             out["statusMessage"] = self.status_message
-        out.update(createdAt=self.created_at, lastUpdatedAt=self.last_updated_at, ttl=self.ttl,
-                   pollInterval=POLL_INTERVAL)
+        out.update(
+            createdAt=self.created_at,
+            lastUpdatedAt=self.last_updated_at,
+            ttl=self.ttl,
+            pollInterval=POLL_INTERVAL,
+        )
         return out
 
 
@@ -51,8 +55,9 @@ class TaskStore:
         self._on_status = on_status
 
     def create(self, ttl: Any) -> Task:
-        wanted = ttl if isinstance(ttl, int) and not isinstance(ttl, bool) and ttl > 0 \
-            else DEFAULT_TTL
+        wanted = (
+            ttl if isinstance(ttl, int) and not isinstance(ttl, bool) and ttl > 0 else DEFAULT_TTL
+        )
         task = Task(task_id=os.urandom(12).hex(), ttl=min(wanted, MAX_TTL))
         with self._lock:
             self._purge()
@@ -76,8 +81,9 @@ class TaskStore:
 
     def _set(self, task: Task, status: str, message: str | None) -> bool:
         with self._lock:
-            if task.status in TERMINAL or (task.status == status
-                                           and task.status_message == message):
+            if task.status in TERMINAL or (
+                task.status == status and task.status_message == message
+            ):
                 return False
             task.status, task.status_message = status, message
             task.last_updated_at = now_iso()
@@ -97,8 +103,11 @@ class TaskStore:
         with self._lock:
             if task.status not in TERMINAL:
                 task.result, task.error = result, error
-        message = error.message if error else ("The tool reported an error." if failed
-                                               else "The operation completed.")
+        message = (
+            error.message
+            if error
+            else ("The tool reported an error." if failed else "The operation completed.")
+        )
         self._set(task, "failed" if failed else "completed", message)
         task.done.set()
 
@@ -106,8 +115,9 @@ class TaskStore:
         task = self.get(task_id)
         task.cancel.set()
         if not self._set(task, "cancelled", "The task was cancelled by request."):
-            raise RpcError(INVALID_PARAMS,
-                           f"Cannot cancel task {task_id}: it is already {task.status}")
+            raise RpcError(
+                INVALID_PARAMS, f"Cannot cancel task {task_id}: it is already {task.status}"
+            )
         task.done.set()
         return task.to_json()
 
@@ -120,7 +130,7 @@ class TaskStore:
             if not (isinstance(cursor, str) and cursor.startswith("t") and cursor[1:].isdigit()):
                 raise RpcError(INVALID_PARAMS, f"invalid cursor {cursor!r}")
             start = int(cursor[1:])
-        out: dict[str, Any] = {"tasks": tasks[start:start + LIST_PAGE]}
+        out: dict[str, Any] = {"tasks": tasks[start : start + LIST_PAGE]}
         if start + LIST_PAGE < len(tasks):
             out["nextCursor"] = f"t{start + LIST_PAGE}"
         return out
@@ -132,8 +142,11 @@ class TaskStore:
             if stop.is_set():
                 raise RpcError(INTERNAL_ERROR, "tasks/result was cancelled")
         if task.status == "cancelled":
-            raise RpcError(INTERNAL_ERROR, f"Task {task.task_id} was cancelled",
-                           {"taskId": task.task_id, "status": "cancelled"})
+            raise RpcError(
+                INTERNAL_ERROR,
+                f"Task {task.task_id} was cancelled",
+                {"taskId": task.task_id, "status": "cancelled"},
+            )
         if task.error is not None:
             raise task.error
         meta = {RELATED_TASK: {"taskId": task.task_id}}

@@ -44,9 +44,14 @@ def weather_for(city: str, units: str) -> dict[str, Any]:
     seed = sum(ord(c) * (i + 1) for i, c in enumerate(city.lower()))
     celsius = round(-5 + seed % 35 + (seed % 10) / 10, 1)
     temp = celsius if units == "metric" else round(celsius * 9 / 5 + 32, 1)
-    return {"city": city, "temperature": temp, "units": units,
-            "conditions": _CONDITIONS[seed % len(_CONDITIONS)], "humidity": 30 + seed % 61,
-            "wind": {"speed": round(seed % 40 / 2, 1), "direction": _DIRECTIONS[seed % 8]}}
+    return {
+        "city": city,
+        "temperature": temp,
+        "units": units,
+        "conditions": _CONDITIONS[seed % len(_CONDITIONS)],
+        "humidity": 30 + seed % 61,
+        "wind": {"speed": round(seed % 40 / 2, 1), "direction": _DIRECTIONS[seed % 8]},
+    }
 
 
 def get_weather(args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
@@ -66,8 +71,10 @@ def create_user(args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
 def schedule_event(args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
     when = args["when"]
     span = when if isinstance(when, str) else f"{when.get('start')} to {when.get('end')}"
-    return result(text(f"Scheduled {args['title']!r} at {span}."),
-                  text(json.dumps(args, indent=2, sort_keys=True)))
+    return result(
+        text(f"Scheduled {args['title']!r} at {span}."),
+        text(json.dumps(args, indent=2, sort_keys=True)),
+    )
 
 
 def _render_tree(node: Any, indent: int, depth: int, lines: list[str]) -> int:
@@ -90,8 +97,7 @@ def build_tree(args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
         return error_result(exc.message)
     except RecursionError:
         return error_result("tree is nested too deeply")
-    return result(text("\n".join(lines)),
-                  text(f"{len(lines)} nodes, depth {deepest + 1}"))
+    return result(text("\n".join(lines)), text(f"{len(lines)} nodes, depth {deepest + 1}"))
 
 
 def _matches(haystack: str, op: str, needle: str) -> bool:
@@ -110,8 +116,7 @@ def legacy_search(args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
     for flt in args.get("filters") or []:
         field, value = str(flt.get("field")), str(flt.get("value", "")).lower()
         op = flt.get("op", "contains")
-        hits = [n for n in hits
-                if _matches(str(getattr(n, field, "")).lower(), str(op), value)]
+        hits = [n for n in hits if _matches(str(getattr(n, field, "")).lower(), str(op), value)]
     hits = hits[: int(args.get("limit", 10))]
     if not hits:
         return result(text(f"No notes match {args['query']!r}."))
@@ -129,26 +134,56 @@ def show_media(args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
         if kind == "text":
             blocks.append(text("One block of every kind follows."))
         elif kind == "image":
-            blocks.append({"type": "image", "data": media.png_b64(), "mimeType": "image/png",
-                           "annotations": {"audience": ["user"], "priority": 0.7}})
+            blocks.append(
+                {
+                    "type": "image",
+                    "data": media.png_b64(),
+                    "mimeType": "image/png",
+                    "annotations": {"audience": ["user"], "priority": 0.7},
+                }
+            )
         elif kind == "audio" and at_least(version, "2025-03-26"):
             blocks.append({"type": "audio", "data": media.wav_b64(), "mimeType": "audio/wav"})
         elif kind == "resource_link" and at_least(version, "2025-06-18"):
-            blocks.append({"type": "resource_link", "uri": "demo://readme", "name": "readme",
-                           "title": "Read me", "description": "The demo server's read-me",
-                           "mimeType": "text/markdown"})
+            blocks.append(
+                {
+                    "type": "resource_link",
+                    "uri": "demo://readme",
+                    "name": "readme",
+                    "title": "Read me",
+                    "description": "The demo server's read-me",
+                    "mimeType": "text/markdown",
+                }
+            )
         elif kind == "resource_text":
-            blocks.append({"type": "resource", "resource": {
-                "uri": "demo://config.json", "mimeType": "application/json",
-                "text": json.dumps({"embedded": True, "kind": "text"})}})
+            blocks.append(
+                {
+                    "type": "resource",
+                    "resource": {
+                        "uri": "demo://config.json",
+                        "mimeType": "application/json",
+                        "text": json.dumps({"embedded": True, "kind": "text"}),
+                    },
+                }
+            )
         elif kind == "resource_blob":
-            blocks.append({"type": "resource", "resource": {
-                "uri": "demo://logo.png", "mimeType": "image/png", "blob": media.png_b64()}})
+            blocks.append(
+                {
+                    "type": "resource",
+                    "resource": {
+                        "uri": "demo://logo.png",
+                        "mimeType": "image/png",
+                        "blob": media.png_b64(),
+                    },
+                }
+            )
     return result(*blocks)
 
 
-_LOREM = ("Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor "
-          "incididunt ut labore et dolore magna aliqua.")
+_LOREM = (
+    "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor "
+    "incididunt ut labore et dolore magna aliqua."
+)
 
 
 def lorem(args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
@@ -156,11 +191,13 @@ def lorem(args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
     return result(text("\n".join(f"{i:6d}  {_LOREM}" for i in range(1, count + 1))))
 
 
-TRICKY = ("Rich markup that must stay literal: [bold red]not bold[/] [link=http://x]x[/link]\n"
-          "ANSI escape: \x1b[31mred?\x1b[0m  bell:\x07  backspace:a\x08b  carriage:\rreturn\n"
-          "Unicode: caf\u00e9 \u2713 \U0001F600 \u202eRTL override\u202c zero\u200bwidth "
-          "\u05e9\u05dc\u05d5\u05dd \u0645\u0631\u062d\u0628\u0627\n"
-          "Tabs:\tone\ttwo  NUL-free, but \x7f DEL and \x1b]0;title\x07 OSC")
+TRICKY = (
+    "Rich markup that must stay literal: [bold red]not bold[/] [link=http://x]x[/link]\n"
+    "ANSI escape: \x1b[31mred?\x1b[0m  bell:\x07  backspace:a\x08b  carriage:\rreturn\n"
+    "Unicode: caf\u00e9 \u2713 \U0001f600 \u202eRTL override\u202c zero\u200bwidth "
+    "\u05e9\u05dc\u05d5\u05dd \u0645\u0631\u062d\u0628\u0627\n"
+    "Tabs:\tone\ttwo  NUL-free, but \x7f DEL and \x1b]0;title\x07 OSC"
+)
 
 
 def tricky_text(args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
@@ -168,9 +205,11 @@ def tricky_text(args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
 
 
 def raise_error(args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
-    raise RpcError(int(args.get("code", -32603)),
-                   str(args.get("message", "something went wrong on purpose")),
-                   {"tool": "raise_error", "hint": "this is a JSON-RPC error, not isError"})
+    raise RpcError(
+        int(args.get("code", -32603)),
+        str(args.get("message", "something went wrong on purpose")),
+        {"tool": "raise_error", "hint": "this is a JSON-RPC error, not isError"},
+    )
 
 
 def extra_tool(args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:

@@ -28,8 +28,13 @@ def add_note(args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
     note = ctx.state.add_note(str(args["title"]), str(args["body"]))
     ctx.host.notify("notifications/resources/list_changed")
     ctx.log("info", {"event": "note added", "id": note.id, "title": note.title})
-    link = {"type": "resource_link", "uri": note_uri(note.id), "name": f"note-{note.id}",
-            "title": note.title, "mimeType": "text/plain"}
+    link = {
+        "type": "resource_link",
+        "uri": note_uri(note.id),
+        "name": f"note-{note.id}",
+        "title": note.title,
+        "mimeType": "text/plain",
+    }
     blocks = [text(f"Added note {note.id}: {note.title}")]
     if at_least(ctx.state.protocol_version, "2025-06-18"):
         blocks.append(link)
@@ -64,8 +69,9 @@ def log_burst(args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
     for index, level in enumerate(LEVELS):
         ctx.log(level, {"message": message, "level": level, "n": index}, logger)
     sent = LEVELS[threshold:]
-    return result(text(f"Sent {len(sent)} log messages (level >= {ctx.state.log_level}): "
-                       + ", ".join(sent)))
+    return result(
+        text(f"Sent {len(sent)} log messages (level >= {ctx.state.log_level}): " + ", ".join(sent))
+    )
 
 
 def slow_count(args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
@@ -90,8 +96,9 @@ def generate_report(args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
 
 
 def _missing(capability: str, tool: str) -> dict[str, Any]:
-    return error_result(f"{tool} needs the client's {capability!r} capability, "
-                        "which the client did not declare.")
+    return error_result(
+        f"{tool} needs the client's {capability!r} capability, which the client did not declare."
+    )
 
 
 def _sample_text(content: Any) -> str:
@@ -106,8 +113,12 @@ def ask_llm(args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
     params: dict[str, Any] = {
         "messages": [{"role": "user", "content": text(str(args["question"]))}],
         "maxTokens": int(args.get("max_tokens", 200)),
-        "modelPreferences": {"hints": [{"name": "claude"}], "intelligencePriority": 0.8,
-                             "speedPriority": 0.4, "costPriority": 0.2},
+        "modelPreferences": {
+            "hints": [{"name": "claude"}],
+            "intelligencePriority": 0.8,
+            "speedPriority": 0.4,
+            "costPriority": 0.2,
+        },
         "temperature": 0.7,
     }
     if args.get("system_prompt"):
@@ -118,8 +129,10 @@ def ask_llm(args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
         return error_result(client_error_text(exc))
     if not isinstance(answer, dict):
         return error_result(f"the client sent a malformed sampling result: {answer!r}")
-    return result(text(_sample_text(answer.get("content"))),
-                  text(f"model: {answer.get('model')}, stopReason: {answer.get('stopReason')}"))
+    return result(
+        text(_sample_text(answer.get("content"))),
+        text(f"model: {answer.get('model')}, stopReason: {answer.get('stopReason')}"),
+    )
 
 
 def _elicitation_form_ok(ctx: ToolContext) -> bool:
@@ -150,8 +163,10 @@ def book_table(args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
     if action != "accept":
         return error_result(f"the client sent an unknown elicitation answer: {answer!r}")
     form = answer.get("content") or {}
-    summary = (f"Booked a table at {restaurant} for {form.get('party_size')} "
-               f"under the name {form.get('name')} on {form.get('date')}.")
+    summary = (
+        f"Booked a table at {restaurant} for {form.get('party_size')} "
+        f"under the name {form.get('name')} on {form.get('date')}."
+    )
     return result(text(summary), text(json.dumps(form, sort_keys=True)))
 
 
@@ -167,8 +182,11 @@ def list_roots(args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
         return error_result(f"the client sent a malformed roots result: {answer!r}")
     if not roots:
         return result(text("The client has no roots."))
-    lines = [f"{r.get('uri')}" + (f" ({r['name']})" if r.get("name") else "")
-             for r in roots if isinstance(r, dict)]
+    lines = [
+        f"{r.get('uri')}" + (f" ({r['name']})" if r.get("name") else "")
+        for r in roots
+        if isinstance(r, dict)
+    ]
     return result(text(f"The client has {len(lines)} root(s):\n" + "\n".join(lines)))
 
 

@@ -7,7 +7,6 @@ says can change), and resource subscriptions re-open it with the new URI set.
 
 from __future__ import annotations
 
-import logging
 import math
 from collections.abc import Callable
 from typing import Any
@@ -16,19 +15,27 @@ import anyio
 
 from inspector.engine import jsonrpc
 from inspector.engine.jsonrpc import RequestId, RpcError
+from inspector.engine.lists import ListFollower, Watcher
 from inspector.engine.session import ProgressCallback, RequestCancelledError, Session
-
-log = logging.getLogger(__name__)
+from inspector.transports.base import TransportError
 
 MAX_PAGES = 1000  # a server that loops its cursors must not loop us forever
-LIST_KINDS = {"tools": ("tools/list", "tools"), "resources": ("resources/list", "resources"),
-              "resource_templates": ("resources/templates/list", "resourceTemplates"),
-              "prompts": ("prompts/list", "prompts")}
-LIST_CHANGED = {"notifications/tools/list_changed": ("tools",),
-                "notifications/resources/list_changed": ("resources", "resource_templates"),
-                "notifications/prompts/list_changed": ("prompts",)}
-LISTEN_FLAGS = {"tools": "toolsListChanged", "prompts": "promptsListChanged",
-                "resources": "resourcesListChanged"}  # capability -> subscription filter key
+LIST_KINDS = {
+    "tools": ("tools/list", "tools"),
+    "resources": ("resources/list", "resources"),
+    "resource_templates": ("resources/templates/list", "resourceTemplates"),
+    "prompts": ("prompts/list", "prompts"),
+}
+LIST_CHANGED = {
+    "notifications/tools/list_changed": ("tools",),
+    "notifications/resources/list_changed": ("resources", "resource_templates"),
+    "notifications/prompts/list_changed": ("prompts",),
+}
+LISTEN_FLAGS = {
+    "tools": "toolsListChanged",
+    "prompts": "promptsListChanged",
+    "resources": "resourcesListChanged",
+}  # capability -> subscription filter key
 LISTEN_RETRIES = 5  # listen streams that end without delivering anything, then give up
 LISTEN_RETRY_DELAY = 1.0
 HEADER_MISMATCH = -32020  # 2026-07-28 HTTP: the headers do not match the body
@@ -40,7 +47,11 @@ class McpClient:
 
     def __init__(self, session: Session) -> None:
         self.session = session
-        self._list_watchers: dict[str, list[Callable[[list[dict[str, Any]]], Any]]] = {}
+        self.lists = ListFollower(
+            self.list_all,
+            session.start_soon,
+            lambda text: session.note(text, severity="warning"),
+        )
         self._subscribed: list[str] = []  # stateless: resource URIs on the listen stream
         self._listen_id: RequestId | None = None
         self._listening = False
@@ -60,8 +71,10 @@ class McpClient:
             if not isinstance(cursor, str) or not cursor:
                 break
             if cursor in seen:
-                self.session.note(f"{method}: the server repeated cursor {cursor!r}; "
-                                  "stopped paging", severity="warning")
+                self.session.note(
+                    f"{method}: the server repeated cursor {cursor!r}; stopped paging",
+                    severity="warning",
+                )
                 break
             seen.add(cursor)
         if kind == "tools" and self.session.era.stateless:
@@ -76,8 +89,7 @@ class McpClient:
             return tools
         rejected: dict[str, list[str]] = learn(tools)
         for name, problems in rejected.items():
-            self.session.note(f"tool {name!r} left out: {'; '.join(problems)}",
-                              severity="warning")
+            self.session.note(f"tool {name!r} left out: {'; '.join(problems)}", severity="warning")
         return [t for t in tools if str(t.get("name")) not in rejected]
 
     async def list_tools(self) -> list[dict[str, Any]]:
@@ -92,25 +104,34 @@ class McpClient:
     async def list_prompts(self) -> list[dict[str, Any]]:
         return await self.list_all("prompts")
 
-    async def call_tool(self, name: str, arguments: dict[str, Any] | None = None, *,
-                        on_progress: ProgressCallback | None = None,
-                        timeout: float | None = None,
-                        task: dict[str, Any] | None = None) -> dict[str, Any]:
+    async def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        *,
+        on_progress: ProgressCallback | None = None,
+        timeout: float | None = None,
+        task: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
         params: dict[str, Any] = {"name": name, "arguments": arguments or {}}
         if task is not None:
             params["task"] = task
         try:
             result: dict[str, Any] = await self.session.request(
-                "tools/call", params, on_progress=on_progress, timeout=timeout)
+                "tools/call", params, on_progress=on_progress, timeout=timeout
+            )
         except RpcError as exc:
             if exc.code != HEADER_MISMATCH or not self.session.era.stateless:
                 raise
             # the Mcp-Param-* headers come from the tool's inputSchema: re-list, retry once
-            self.session.note(f"tools/call {name}: header mismatch; re-listing tools for "
-                              "their x-mcp-header annotations and retrying")
+            self.session.note(
+                f"tools/call {name}: header mismatch; re-listing tools for "
+                "their x-mcp-header annotations and retrying"
+            )
             await self.list_tools()
-            result = await self.session.request("tools/call", params, on_progress=on_progress,
-                                                timeout=timeout)
+            result = await self.session.request(
+                "tools/call", params, on_progress=on_progress, timeout=timeout
+            )
         return result
 
     async def read_resource(self, uri: str) -> dict[str, Any]:
@@ -132,20 +153,21 @@ class McpClient:
                 self._subscribed.remove(uri)
             await self._relisten()
             return {}
-        result: dict[str, Any] = await self.session.request("resources/unsubscribe",
-                                                            {"uri": uri})
+        result: dict[str, Any] = await self.session.request("resources/unsubscribe", {"uri": uri})
         return result
 
-    async def get_prompt(self, name: str,
-                         arguments: dict[str, str] | None = None) -> dict[str, Any]:
+    async def get_prompt(
+        self, name: str, arguments: dict[str, str] | None = None
+    ) -> dict[str, Any]:
         params: dict[str, Any] = {"name": name}
         if arguments:
             params["arguments"] = arguments
         result: dict[str, Any] = await self.session.request("prompts/get", params)
         return result
 
-    async def complete(self, ref: dict[str, Any], name: str, value: str,
-                       context_args: dict[str, str] | None = None) -> dict[str, Any]:
+    async def complete(
+        self, ref: dict[str, Any], name: str, value: str, context_args: dict[str, str] | None = None
+    ) -> dict[str, Any]:
         params: dict[str, Any] = {"ref": ref, "argument": {"name": name, "value": value}}
         if context_args:
             params["context"] = {"arguments": context_args}
@@ -156,8 +178,7 @@ class McpClient:
         if self.session.era.stateless:  # no logging/setLevel: the level rides each request
             self.session.log_level = level
             return {}
-        result: dict[str, Any] = await self.session.request("logging/setLevel",
-                                                            {"level": level})
+        result: dict[str, Any] = await self.session.request("logging/setLevel", {"level": level})
         return result
 
     async def ping(self) -> dict[str, Any]:
@@ -170,36 +191,27 @@ class McpClient:
 
     # -- list_changed ------------------------------------------------------------------
 
-    def watch_list(self, kind: str, callback: Callable[[list[dict[str, Any]]], Any]) -> None:
-        """Re-list ``kind`` whenever the server says it changed, and hand over the new list."""
-        if not self._list_watchers:
+    def watch_list(self, kind: str, watcher: Watcher) -> None:
+        """Re-list ``kind`` whenever the server says it changed (coalesced: see
+        ``ListFollower``) and hand each new list, with what changed, to ``watcher``."""
+        if not self.lists.watched():
             for method in LIST_CHANGED:
                 self.session.on_notification(method, self._make_relister(method))
-        self._list_watchers.setdefault(kind, []).append(callback)
+        self.lists.watch(kind, watcher)
         if self.session.era.stateless:
             self._listen_soon()
+
+    async def refresh_list(self, kind: str) -> None:
+        """Fetch ``kind`` for its watchers now (or once more after the fetch in flight)."""
+        await self.lists.refresh(kind)
 
     def _make_relister(self, method: str) -> Callable[[dict[str, Any]], None]:
         def on_changed(params: dict[str, Any]) -> None:
             for kind in LIST_CHANGED[method]:
-                if self._list_watchers.get(kind):
-                    self.session.start_soon(self._relist, kind)
-        return on_changed
+                if kind in self.lists.watched():
+                    self.lists.changed(kind)
 
-    async def _relist(self, kind: str) -> None:
-        try:
-            items = await self.list_all(kind)
-        except Exception as exc:
-            self.session.note(f"re-listing {kind} after list_changed failed: {exc}",
-                              severity="warning")
-            return
-        for callback in self._list_watchers.get(kind, []):
-            try:
-                outcome = callback(items)
-                if hasattr(outcome, "__await__"):
-                    await outcome
-            except Exception:
-                log.exception("list watcher failed")
+        return on_changed
 
     # -- subscriptions/listen (the stateless era) --------------------------------------
 
@@ -224,7 +236,8 @@ class McpClient:
     async def _relisten(self) -> None:
         """Re-open the listen stream with the current filter (the old one is cancelled)."""
         if self._listen_id is not None and await self.session.cancel(
-                self._listen_id, "re-listening with a new subscription filter"):
+            self._listen_id, "re-listening with a new subscription filter", by_user=False
+        ):
             return  # the loop sees the cancellation and listens again at once
         self._listen_soon()
 
@@ -242,32 +255,45 @@ class McpClient:
                 self._listen_id = self.session.next_id()
                 delivered = _Counter(self.session)
                 try:
-                    await self.session.request("subscriptions/listen",
-                                               {"notifications": wanted},
-                                               timeout=math.inf, request_id=self._listen_id)
+                    await self.session.request(
+                        "subscriptions/listen",
+                        {"notifications": wanted},
+                        timeout=math.inf,
+                        request_id=self._listen_id,
+                    )
                 except RequestCancelledError:
                     continue  # a new filter: listen again at once
                 except RpcError as exc:
                     if self.session.lost is not None:
                         return
                     if exc.code == jsonrpc.METHOD_NOT_FOUND:
-                        self.session.note("the server does not serve subscriptions/listen: "
-                                          "lists will not update by themselves",
-                                          severity="warning")
+                        self.session.note(
+                            "the server does not serve subscriptions/listen: "
+                            "lists will not update by themselves",
+                            severity="warning",
+                        )
                         return
-                    self.session.note(f"subscriptions/listen failed: {exc.message}",
-                                      severity="warning")
+                    self.session.note(
+                        f"subscriptions/listen failed: {exc.message}", severity="warning"
+                    )
+                except TransportError as exc:  # the server went away; its reader will say so
+                    self.session.note(
+                        f"subscriptions/listen could not be sent: {exc}", severity="warning"
+                    )
+                    return
                 finally:
                     self._listen_id = None
                     delivered.stop()
                 quiet_ends = 0 if delivered.count else quiet_ends + 1
                 await anyio.sleep(LISTEN_RETRY_DELAY * max(quiet_ends, 1))
-                for kind in list(self._list_watchers):  # what changed meanwhile is lost
-                    self.session.start_soon(self._relist, kind)
+                for kind in self.lists.watched():  # what changed meanwhile is lost
+                    self.lists.changed(kind)
             if quiet_ends >= LISTEN_RETRIES:
-                self.session.note(f"subscriptions/listen ended {quiet_ends} times without "
-                                  "delivering anything; not listening again",
-                                  severity="warning")
+                self.session.note(
+                    f"subscriptions/listen ended {quiet_ends} times without "
+                    "delivering anything; not listening again",
+                    severity="warning",
+                )
         finally:
             self._listening = False
 

@@ -49,11 +49,15 @@ class Completion:
         if not isinstance(found, dict):
             return cls(error=f"malformed completion result: {result!r}"[:300])
         raw = found.get("values")
-        values = [v for v in raw if isinstance(v, str)][:MAX_VALUES] \
-            if isinstance(raw, list) else []
+        values = (
+            [v for v in raw if isinstance(v, str)][:MAX_VALUES] if isinstance(raw, list) else []
+        )
         total = found.get("total")
-        return cls(values, total if isinstance(total, int) and not isinstance(total, bool)
-                   else None, found.get("hasMore") is True)
+        return cls(
+            values,
+            total if isinstance(total, int) and not isinstance(total, bool) else None,
+            found.get("hasMore") is True,
+        )
 
     def first_with_prefix(self, prefix: str) -> str | None:
         """The first value that extends ``prefix`` (exact case first, then any case)."""
@@ -63,15 +67,21 @@ class Completion:
         folded = prefix.casefold()
         for value in self.values:
             if value.casefold().startswith(folded) and len(value) > len(prefix):
-                return prefix + value[len(prefix):]
+                return prefix + value[len(prefix) :]
         return None
 
 
 class Completer:
     """Debounced, cached ``completion/complete`` for one prompt or resource template."""
 
-    def __init__(self, client: McpClient, ref: dict[str, Any], *,
-                 debounce: float = DEFAULT_DEBOUNCE, timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        client: McpClient,
+        ref: dict[str, Any],
+        *,
+        debounce: float = DEFAULT_DEBOUNCE,
+        timeout: float = 10.0,
+    ) -> None:
         self.client = client
         self.ref = ref
         self.debounce = debounce
@@ -87,8 +97,9 @@ class Completer:
         caps = self.client.session.server_capabilities
         return not self._unsupported and isinstance(caps.get("completions"), dict)
 
-    async def complete(self, argument: str, value: str,
-                       context: dict[str, str] | None = None) -> Completion | None:
+    async def complete(
+        self, argument: str, value: str, context: dict[str, str] | None = None
+    ) -> Completion | None:
         """Values for ``argument`` given what is typed; ``None`` if superseded meanwhile."""
         if not self.supported:
             return Completion()

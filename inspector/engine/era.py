@@ -24,6 +24,7 @@ from inspector.engine import jsonrpc
 from inspector.engine.events import Finding
 from inspector.engine.jsonrpc import RpcError
 from inspector.engine.lint import INPUT_METHODS, MRTR_METHODS, check_stateless_inbound
+from inspector.errors import InspectorError
 
 if TYPE_CHECKING:
     from inspector.engine.session import Session
@@ -40,8 +41,7 @@ META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"  # per-request, replaces logging/setLevel
 # what the client stamps on every stateless request: the same each time, so row summaries
 # leave it out and replay diffs ignore it
-ENVELOPE_KEYS = (META_PROTOCOL_VERSION, META_CLIENT_INFO, META_CLIENT_CAPABILITIES,
-                 META_LOG_LEVEL)
+ENVELOPE_KEYS = (META_PROTOCOL_VERSION, META_CLIENT_INFO, META_CLIENT_CAPABILITIES, META_LOG_LEVEL)
 UNSUPPORTED_PROTOCOL_VERSION = -32022  # the 2026-07-28 error for a version it does not serve
 MAX_INPUT_ROUNDS = 10  # a server that asks forever must not keep us forever
 
@@ -52,11 +52,14 @@ GONE_NOTIFICATIONS = {  # client notifications that 2026-07-28 removed
 
 Resend = Callable[[dict[str, Any]], Awaitable[Any]]
 
-CLIENT_INFO: dict[str, Any] = {"name": "mcp-inspect", "title": "mcp-inspect",
-                               "version": __version__}
+CLIENT_INFO: dict[str, Any] = {
+    "name": "mcp-inspect",
+    "title": "mcp-inspect",
+    "version": __version__,
+}
 
 
-class VersionError(Exception):
+class VersionError(InspectorError):
     """The server speaks a protocol version this client does not."""
 
 
@@ -78,8 +81,9 @@ class HandshakeEra:
             result = await session.request("initialize", params)
         except RpcError as exc:
             if exc.code == jsonrpc.INVALID_PARAMS and (hint := self.rejection_hint(exc.data)):
-                raise VersionError(f"the server refused protocol version "
-                                   f"{self.requested}: {hint}") from exc
+                raise VersionError(
+                    f"the server refused protocol version {self.requested}: {hint}"
+                ) from exc
             raise
         try:
             version = self.accept(result)
@@ -91,31 +95,47 @@ class HandshakeEra:
         session.opened(version, result, result.get("serverInfo"))
         await session.notify("notifications/initialized")
         name = session.server_info.get("name", "?")
-        session.note(f"initialized: {name} {session.server_info.get('version', '')} "
-                     f"(protocol {version})")
+        session.note(
+            f"initialized: {name} {session.server_info.get('version', '')} (protocol {version})"
+        )
         return result
 
-    def stamp(self, params: dict[str, Any] | None, capabilities: dict[str, Any],
-              client_info: dict[str, Any], log_level: str | None = None,
-              ) -> dict[str, Any] | None:
+    def stamp(
+        self,
+        params: dict[str, Any] | None,
+        capabilities: dict[str, Any],
+        client_info: dict[str, Any],
+        log_level: str | None = None,
+    ) -> dict[str, Any] | None:
         return params
 
-    async def settle(self, session: Session, method: str, params: dict[str, Any] | None,
-                     result: Any, resend: Resend) -> Any:
+    async def settle(
+        self,
+        session: Session,
+        method: str,
+        params: dict[str, Any] | None,
+        result: Any,
+        resend: Resend,
+    ) -> Any:
         return result
 
-    def findings(self, message: dict[str, Any], method: str | None,
-                 capabilities: dict[str, Any]) -> list[Finding]:
+    def findings(
+        self, message: dict[str, Any], method: str | None, capabilities: dict[str, Any]
+    ) -> list[Finding]:
         return []
 
     def gone(self, method: str) -> str | None:
         """Why the client must not send notification ``method`` in this era (None: it may)."""
         return None
 
-    def initialize_params(self, capabilities: dict[str, Any],
-                          client_info: dict[str, Any]) -> dict[str, Any]:
-        return {"protocolVersion": self.requested, "capabilities": capabilities,
-                "clientInfo": client_info}
+    def initialize_params(
+        self, capabilities: dict[str, Any], client_info: dict[str, Any]
+    ) -> dict[str, Any]:
+        return {
+            "protocolVersion": self.requested,
+            "capabilities": capabilities,
+            "clientInfo": client_info,
+        }
 
     def accept(self, result: Any) -> str:
         """The negotiated version from an initialize result, or ``VersionError``."""
@@ -128,15 +148,19 @@ class HandshakeEra:
             raise VersionError(
                 f"the server answered with protocol version {version!r}, which mcp-inspect "
                 f"does not speak (it speaks {', '.join(HANDSHAKE_VERSIONS)}); "
-                f"try --protocol-version with one the server supports")
+                f"try --protocol-version with one the server supports"
+            )
         return version
 
     def rejection_hint(self, data: Any) -> str:
         """Explain a -32602 answer to initialize that lists the server's versions."""
         if isinstance(data, dict) and isinstance(data.get("supported"), list):
             ours = [v for v in data["supported"] if v in self.supported]
-            offer = (f"; retry with --protocol-version {ours[0]}" if ours
-                     else "; none of them is one mcp-inspect speaks")
+            offer = (
+                f"; retry with --protocol-version {ours[0]}"
+                if ours
+                else "; none of them is one mcp-inspect speaks"
+            )
             return f"the server supports {', '.join(map(str, data['supported']))}{offer}"
         return ""
 
@@ -160,23 +184,29 @@ class StatelessEra:
         except RpcError as exc:
             if exc.code == jsonrpc.METHOD_NOT_FOUND:
                 session.opened(self.requested, {}, None)
-                session.note(f"stateless (protocol {self.requested}): the server does not offer "
-                             "server/discover (servers MUST); its capabilities are unknown",
-                             severity="warning")
+                session.note(
+                    f"stateless (protocol {self.requested}): the server does not offer "
+                    "server/discover (servers MUST); its capabilities are unknown",
+                    severity="warning",
+                )
                 return {}
             raise self._refusal(exc) from exc
         if not isinstance(result, dict):
             raise VersionError(f"the server/discover result is not an object: {result!r:.200}")
         versions = result.get("supportedVersions")
         if isinstance(versions, list) and self.requested not in versions:
-            raise VersionError(f"the server supports {', '.join(map(str, versions))}, not "
-                               f"{self.requested}{_retry_hint(versions)}")
+            raise VersionError(
+                f"the server supports {', '.join(map(str, versions))}, not "
+                f"{self.requested}{_retry_hint(versions)}"
+            )
         meta = result.get("_meta")
         info = meta.get(META_SERVER_INFO) if isinstance(meta, dict) else None
         session.opened(self.requested, result, info)
         name = session.server_info.get("name", "?")
-        session.note(f"stateless: {name} {session.server_info.get('version', '')} "
-                     f"(protocol {self.requested}, no session)")
+        session.note(
+            f"stateless: {name} {session.server_info.get('version', '')} "
+            f"(protocol {self.requested}, no session)"
+        )
         return result
 
     def _refusal(self, exc: RpcError) -> Exception:
@@ -184,59 +214,91 @@ class StatelessEra:
         data = exc.data if isinstance(exc.data, dict) else {}
         versions = data.get("supported")
         if exc.code == UNSUPPORTED_PROTOCOL_VERSION and isinstance(versions, list):
-            return VersionError(f"the server refused protocol version {self.requested}: it "
-                                f"supports {', '.join(map(str, versions))}"
-                                f"{_retry_hint(versions)}")
-        if exc.code in (jsonrpc.INVALID_REQUEST, jsonrpc.INVALID_PARAMS,
-                        UNSUPPORTED_PROTOCOL_VERSION):
-            return VersionError(f"server/discover was refused ({exc.code}: {exc.message}); the "
-                                f"server may not speak the stateless protocol {self.requested}:"
-                                f" try without --protocol-version")
+            return VersionError(
+                f"the server refused protocol version {self.requested}: it "
+                f"supports {', '.join(map(str, versions))}"
+                f"{_retry_hint(versions)}"
+            )
+        if exc.code in (
+            jsonrpc.INVALID_REQUEST,
+            jsonrpc.INVALID_PARAMS,
+            UNSUPPORTED_PROTOCOL_VERSION,
+        ):
+            return VersionError(
+                f"server/discover was refused ({exc.code}: {exc.message}); the "
+                f"server may not speak the stateless protocol {self.requested}:"
+                f" try without --protocol-version"
+            )
         return exc
 
-    def stamp(self, params: dict[str, Any] | None, capabilities: dict[str, Any],
-              client_info: dict[str, Any], log_level: str | None = None) -> dict[str, Any]:
+    def stamp(
+        self,
+        params: dict[str, Any] | None,
+        capabilities: dict[str, Any],
+        client_info: dict[str, Any],
+        log_level: str | None = None,
+    ) -> dict[str, Any]:
         """The request's params with the per-request envelope in ``_meta`` (and the log
         level, without which a 2026-07-28 server sends no log messages)."""
         if isinstance(capabilities.get("roots"), dict):  # roots/list_changed is gone
             capabilities = {**capabilities, "roots": {}}
         stamped = dict(params or {})
         meta = stamped.get("_meta")
-        envelope = {**(meta if isinstance(meta, dict) else {}),
-                    META_PROTOCOL_VERSION: self.requested,
-                    META_CLIENT_INFO: client_info,
-                    META_CLIENT_CAPABILITIES: capabilities}
+        envelope = {
+            **(meta if isinstance(meta, dict) else {}),
+            META_PROTOCOL_VERSION: self.requested,
+            META_CLIENT_INFO: client_info,
+            META_CLIENT_CAPABILITIES: capabilities,
+        }
         if log_level is not None:
             envelope[META_LOG_LEVEL] = log_level
         stamped["_meta"] = envelope
         return stamped
 
-    async def settle(self, session: Session, method: str, params: dict[str, Any] | None,
-                     result: Any, resend: Resend) -> Any:
+    async def settle(
+        self,
+        session: Session,
+        method: str,
+        params: dict[str, Any] | None,
+        result: Any,
+        resend: Resend,
+    ) -> Any:
         """Multi round-trip requests: answer ``inputRequests`` through the responders
         and retry (a new id, the answers, the exact ``requestState``) until complete."""
         for _ in range(MAX_INPUT_ROUNDS):
-            if not (isinstance(result, dict) and result.get("resultType") == "input_required"
-                    and method in MRTR_METHODS):
+            if not (
+                isinstance(result, dict)
+                and result.get("resultType") == "input_required"
+                and method in MRTR_METHODS
+            ):
                 return result
             requests = result.get("inputRequests")
             asks = requests if isinstance(requests, dict) else {}
-            session.note(f"{method}: the server needs input "
-                         f"({', '.join(_ask_names(asks)) or 'none, retry only'}); "
-                         "answering and retrying")
-            retry = {k: v for k, v in (params or {}).items()
-                     if k not in ("inputResponses", "requestState")}
+            session.note(
+                f"{method}: the server needs input "
+                f"({', '.join(_ask_names(asks)) or 'none, retry only'}); "
+                "answering and retrying"
+            )
+            retry = {
+                k: v
+                for k, v in (params or {}).items()
+                if k not in ("inputResponses", "requestState")
+            }
             if asks:
-                retry["inputResponses"] = {key: await _answer(session, key, ask)
-                                           for key, ask in asks.items()}
+                retry["inputResponses"] = {
+                    key: await _answer(session, key, ask) for key, ask in asks.items()
+                }
             if "requestState" in result:
                 retry["requestState"] = result["requestState"]
             result = await resend(retry)
-        raise RpcError(jsonrpc.INTERNAL_ERROR, f"{method}: still input_required after "
-                       f"{MAX_INPUT_ROUNDS} rounds; gave up")
+        raise RpcError(
+            jsonrpc.INTERNAL_ERROR,
+            f"{method}: still input_required after {MAX_INPUT_ROUNDS} rounds; gave up",
+        )
 
-    def findings(self, message: dict[str, Any], method: str | None,
-                 capabilities: dict[str, Any]) -> list[Finding]:
+    def findings(
+        self, message: dict[str, Any], method: str | None, capabilities: dict[str, Any]
+    ) -> list[Finding]:
         return check_stateless_inbound(message, method, capabilities)
 
     def gone(self, method: str) -> str | None:
@@ -263,15 +325,20 @@ async def _answer(session: Session, key: str, ask: Any) -> dict[str, Any]:
     method = ask.get("method") if isinstance(ask, dict) else None
     params = ask.get("params") if isinstance(ask, dict) else None
     if method not in INPUT_METHODS:
-        raise RpcError(jsonrpc.INVALID_PARAMS, f"inputRequests[{key!r}]: cannot answer "
-                       f"{method!r:.60}")
+        raise RpcError(
+            jsonrpc.INVALID_PARAMS, f"inputRequests[{key!r}]: cannot answer {method!r:.60}"
+        )
     try:
         return await session.respond(str(method), params if isinstance(params, dict) else {})
     except RpcError as exc:
         if exc.code != jsonrpc.METHOD_NOT_FOUND:
             raise
-        raise RpcError(exc.code, f"the server asked for {method} (inputRequests[{key!r}]) but "
-                       "the client declared no answer for it", exc.data) from exc
+        raise RpcError(
+            exc.code,
+            f"the server asked for {method} (inputRequests[{key!r}]) but "
+            "the client declared no answer for it",
+            exc.data,
+        ) from exc
 
 
 def _ask_names(asks: dict[str, Any]) -> list[str]:

@@ -34,6 +34,7 @@ class Channel(StrEnum):
     BODY = "body"  # a message carried in an HTTP request or response body
     MEMORY = "memory"
     SYSTEM = "system"  # lifecycle notes from the inspector
+    AUTH = "auth"  # OAuth exchanges (discovery, registration, tokens): HTTP, not JSON-RPC
 
 
 class Kind(StrEnum):
@@ -63,8 +64,11 @@ class Finding:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Finding:
-        return cls(str(data.get("code", "")), str(data.get("message", "")),
-                   str(data.get("severity", "warning")))
+        return cls(
+            str(data.get("code", "")),
+            str(data.get("message", "")),
+            str(data.get("severity", "warning")),
+        )
 
 
 @dataclass(slots=True)
@@ -104,13 +108,27 @@ class WireEvent:
         return self.raw.decode("utf-8", errors="replace")
 
 
+SIDE_KEY = "side"  # meta: on a proxy's wire, whose frame it is (host, inspector, server)
+ATTACH_KEY = "attach"  # meta: which attached inspector (a number), for side "inspector"
+
+
+def party(meta: dict[str, Any]) -> str | None:
+    """Whose frame an event is on a proxy's wire: ``host``, ``inspector 2``, ``server``;
+    None for a frame of an ordinary session."""
+    side = meta.get(SIDE_KEY)
+    if not isinstance(side, str):
+        return None
+    attach = meta.get(ATTACH_KEY)
+    return f"{side} {attach}" if isinstance(attach, int) and not isinstance(attach, bool) else side
+
+
 def classify(event: WireEvent) -> Kind:
     """The event's kind: transport-level channels first, then the JSON-RPC shape."""
     if event.channel is Channel.STDERR:
         return Kind.STDERR
     if event.channel is Channel.SYSTEM or event.direction is Direction.LOCAL:
         return Kind.SYSTEM
-    if event.channel is Channel.HTTP:
+    if event.channel in (Channel.HTTP, Channel.AUTH):
         return Kind.HTTP
     return classify_message(event.message, event.error)
 

@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from inspector.engine.events import Channel, Direction, WireEvent
+from inspector.errors import InspectorError
 
 JSONRPC = "2.0"
 
@@ -31,7 +32,7 @@ Message = dict[str, Any]
 RequestId = str | int
 
 
-class RpcError(Exception):
+class RpcError(InspectorError):
     """A JSON-RPC error response, or a local failure presented as one."""
 
     def __init__(self, code: int, message: str, data: Any = None) -> None:
@@ -51,8 +52,11 @@ class RpcError(Exception):
         if not isinstance(error, dict):
             return cls(INTERNAL_ERROR, f"malformed error object: {error!r}")
         code = error.get("code")
-        return cls(code if isinstance(code, int) else INTERNAL_ERROR,
-                   str(error.get("message", "")), error.get("data"))
+        return cls(
+            code if isinstance(code, int) else INTERNAL_ERROR,
+            str(error.get("message", "")),
+            error.get("data"),
+        )
 
 
 def decode(raw: bytes) -> tuple[Any, str | None]:
@@ -77,15 +81,21 @@ def encode(message: Any) -> bytes:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def make_event(direction: Direction, channel: Channel, raw: bytes,
-               meta: dict[str, Any] | None = None, message: Any = None) -> WireEvent:
+def make_event(
+    direction: Direction,
+    channel: Channel,
+    raw: bytes,
+    meta: dict[str, Any] | None = None,
+    message: Any = None,
+) -> WireEvent:
     """Build an event from raw bytes, parsing them unless the message is already known."""
     if message is None:
         message, error = decode(raw)
     else:
         error = None
-    return WireEvent(direction=direction, channel=channel, raw=raw, message=message,
-                     error=error, meta=meta or {})
+    return WireEvent(
+        direction=direction, channel=channel, raw=raw, message=message, error=error, meta=meta or {}
+    )
 
 
 def request(id_: RequestId, method: str, params: dict[str, Any] | None = None) -> Message:

@@ -73,8 +73,12 @@ def fixed_sampling(text: str, model: str = "mcp-inspect") -> Responder:
     """Answer every sampling request with the same text (``--on-sample TEXT``)."""
 
     async def respond(params: dict[str, Any]) -> dict[str, Any]:
-        return {"role": "assistant", "content": {"type": "text", "text": text},
-                "model": model, "stopReason": "endTurn"}
+        return {
+            "role": "assistant",
+            "content": {"type": "text", "text": text},
+            "model": model,
+            "stopReason": "endTurn",
+        }
 
     return respond
 
@@ -92,8 +96,9 @@ ELICIT_POLICIES = ("accept-defaults", "decline", "cancel")
 def elicitation_policy(policy: str) -> Responder:
     """A fixed answer to elicitation (``--on-elicit``)."""
     if policy not in ELICIT_POLICIES:
-        raise ValueError(f"unknown elicitation policy {policy!r}; use one of "
-                         f"{', '.join(ELICIT_POLICIES)}")
+        raise ValueError(
+            f"unknown elicitation policy {policy!r}; use one of {', '.join(ELICIT_POLICIES)}"
+        )
 
     async def respond(params: dict[str, Any]) -> dict[str, Any]:
         if policy != "accept-defaults":

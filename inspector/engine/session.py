@@ -9,9 +9,11 @@ findings on their events.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import itertools
 import logging
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from time import monotonic
@@ -37,6 +39,8 @@ NotificationCallback = Callable[[dict[str, Any]], None]
 
 
 FINISHED_IDS_KEPT = 4096  # given-up request ids remembered to mark late responses
+DEFAULT_MAX_TIMEOUT = 600.0  # the hard maximum when none is given (or the timeout, if longer)
+CANCEL_SEND_BOUND = 0.5  # the most a timed-out request waits to hand over its cancel
 
 
 def first_failure(exc: BaseException) -> BaseException:
@@ -60,15 +64,32 @@ class ConnectionClosedError(RpcError):
 
 class RequestTimeoutError(RpcError):
     def __init__(self, method: str, seconds: float, hard: bool) -> None:
-        what = "hard maximum" if hard else "timeout"
-        super().__init__(jsonrpc.REQUEST_TIMEOUT,
-                         f"{method}: no response within the {what} of {seconds:g} s "
-                         f"(notifications/cancelled sent); raise it with --timeout")
+        what, flag = ("hard maximum", "--max-timeout") if hard else ("timeout", "--timeout")
+        super().__init__(
+            jsonrpc.REQUEST_TIMEOUT,
+            f"{method}: no response within the {what} of {seconds:g} s "
+            f"(notifications/cancelled sent); raise it with {flag}",
+        )
 
 
 class RequestCancelledError(RpcError):
-    def __init__(self, method: str, reason: str) -> None:
+    """The client cancelled a request (``notifications/cancelled`` went out): no answer came
+    over the wire, the code is only the SDKs' convention. ``by_user``: the user asked for it
+    (not the inspector itself, e.g. re-opening a listen stream)."""
+
+    def __init__(self, method: str, reason: str, *, by_user: bool = False) -> None:
         super().__init__(jsonrpc.REQUEST_TIMEOUT, f"{method}: cancelled ({reason})")
+        self.reason = reason
+        self.by_user = by_user
+
+
+# why the client gave up on a request (``Session.given_up``; late-response findings say it)
+TIMED_OUT = "timed out"
+CANCELLED = "cancelled"
+CANCELLED_BY_USER = "cancelled by the user"
+
+
+HOLD_POLL = 0.5  # seconds between looks at a held request (is it done, is the hold over)
 
 
 @dataclass
@@ -85,6 +106,7 @@ class PendingRequest:
     total: float | None = None
     message: str | None = None
     on_progress: ProgressCallback | None = None
+    held: float = 0.0  # seconds spent waiting on a person (authorization): not timed
     done: anyio.Event = field(default_factory=anyio.Event)
     result: Any = None
     error: RpcError | None = None
@@ -97,17 +119,28 @@ class PendingRequest:
 class Session:
     """One connection to one MCP server, over any transport."""
 
-    def __init__(self, transport: Transport, *, client_info: dict[str, Any] | None = None,
-                 responders: Responders | None = None, timeout: float = 60.0,
-                 max_timeout: float = 600.0, recorder: EventRecorder | None = None,
-                 protocol_version: str = LATEST_VERSION,
-                 capabilities: dict[str, Any] | None = None,
-                 sequence: Iterator[int] | None = None) -> None:
+    def __init__(
+        self,
+        transport: Transport,
+        *,
+        client_info: dict[str, Any] | None = None,
+        responders: Responders | None = None,
+        timeout: float = 60.0,
+        max_timeout: float | None = None,
+        recorder: EventRecorder | None = None,
+        protocol_version: str = LATEST_VERSION,
+        capabilities: dict[str, Any] | None = None,
+        sequence: Iterator[int] | None = None,
+    ) -> None:
         self.transport = transport
         self.client_info = client_info or dict(CLIENT_INFO)
         self.responders = responders or Responders()
         self.timeout = timeout
-        self.max_timeout = max(max_timeout, timeout)
+        # a given hard maximum caps everything, even a longer timeout; by default it is
+        # never shorter than the timeout
+        self.max_timeout = (
+            max_timeout if max_timeout is not None else max(DEFAULT_MAX_TIMEOUT, timeout)
+        )
         self.recorder = recorder
         self.era = era_for(protocol_version)
         self.extra_capabilities = capabilities or {}
@@ -129,6 +162,9 @@ class Session:
         self._server_request_scopes: dict[Any, anyio.CancelScope] = {}
         self._tg: TaskGroup | None = None
         self._closing = False
+        self._held_since: float | None = None  # an authorization waits on a person
+        self._sends: dict[anyio.CancelScope, float] = {}  # sends in progress: seconds left
+        self._close_task: asyncio.Task[None] | None = None
 
     # -- lifecycle -----------------------------------------------------------------
 
@@ -147,20 +183,34 @@ class Session:
             raise exc from None
         return self
 
-    async def __aexit__(self, exc_type: type[BaseException] | None,
-                        exc: BaseException | None, tb: TracebackType | None) -> bool | None:
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
         await self.close()
         assert self._tg is not None
         self._tg.cancel_scope.cancel()
         return await self._tg.__aexit__(exc_type, exc, tb)
 
+    @property
+    def closed(self) -> bool:
+        """Whether ``close`` has run to its end."""
+        return self._close_task is not None and self._close_task.done()
+
     async def close(self) -> None:
-        """Close the transport (shielded, so cleanup survives cancellation)."""
-        if self._closing:
-            return
-        self._closing = True
+        """Close the transport: the one shutdown (for stdio, the server's whole process
+        group). It runs to its end even when the caller is cancelled, and every caller
+        waits for that same close.
+
+        The close is a task of its own: an anyio shield does not stop a native asyncio
+        cancel, which is what an app's teardown sends to its workers."""
+        if self._close_task is None:
+            self._closing = True
+            self._close_task = asyncio.get_running_loop().create_task(self.transport.close())
         with anyio.CancelScope(shield=True):
-            await self.transport.close()
+            await asyncio.shield(self._close_task)
 
     async def initialize(self) -> dict[str, Any]:
         """Open the session as the era says: the handshake, or ``server/discover``.
@@ -193,9 +243,15 @@ class Session:
     def next_id(self) -> int:
         return next(self._ids)
 
-    async def request(self, method: str, params: dict[str, Any] | None = None, *,
-                      timeout: float | None = None, on_progress: ProgressCallback | None = None,
-                      request_id: RequestId | None = None) -> Any:
+    async def request(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        timeout: float | None = None,
+        on_progress: ProgressCallback | None = None,
+        request_id: RequestId | None = None,
+    ) -> Any:
         """Send a request and wait for its result; raises ``RpcError`` subclasses.
 
         The era stamps the params (the stateless ``_meta`` envelope) and settles the
@@ -204,17 +260,22 @@ class Session:
         async def resend(retry: dict[str, Any]) -> Any:
             return await self._exchange(method, self._stamp(retry), timeout, on_progress, None)
 
-        result = await self._exchange(method, self._stamp(params), timeout, on_progress,
-                                      request_id)
+        result = await self._exchange(method, self._stamp(params), timeout, on_progress, request_id)
         return await self.era.settle(self, method, params, result, resend)
 
     def _stamp(self, params: dict[str, Any] | None) -> dict[str, Any] | None:
-        return self.era.stamp(params, self.declared_capabilities(), self.client_info,
-                              self.log_level)
+        return self.era.stamp(
+            params, self.declared_capabilities(), self.client_info, self.log_level
+        )
 
-    async def _exchange(self, method: str, params: dict[str, Any] | None,
-                        timeout: float | None, on_progress: ProgressCallback | None,
-                        request_id: RequestId | None) -> Any:
+    async def _exchange(
+        self,
+        method: str,
+        params: dict[str, Any] | None,
+        timeout: float | None,
+        on_progress: ProgressCallback | None,
+        request_id: RequestId | None,
+    ) -> Any:
         """One request on the wire and its response (one round trip)."""
         self._check_open()
         id_ = request_id if request_id is not None else self.next_id()
@@ -222,14 +283,27 @@ class Session:
         if on_progress is not None:
             pending.progress_token = f"progress-{id_}"
             params = dict(params or {})
-            params["_meta"] = {**(params.get("_meta") or {}),
-                               "progressToken": pending.progress_token}
+            params["_meta"] = {
+                **(params.get("_meta") or {}),
+                "progressToken": pending.progress_token,
+            }
             self._progress_owner[pending.progress_token] = pending
         self.pending[id_] = pending
         limit = timeout if timeout is not None else self.timeout
         try:
-            await self.transport.send(jsonrpc.request(id_, method, params))
-            await self._wait(pending, limit)
+            # handing the request to the transport counts against its time too (a full
+            # pipe, a legacy POST the server does not answer)
+            hard = self.max_timeout < limit
+            with anyio.CancelScope() as sending:
+                self._bound_send(sending, self.max_timeout if hard else limit)
+                try:
+                    await self.transport.send(jsonrpc.request(id_, method, params))
+                finally:
+                    self._sends.pop(sending, None)
+            if sending.cancelled_caught:
+                await self._time_out(pending, self.max_timeout if hard else limit, hard)
+            else:
+                await self._wait(pending, limit)
         finally:
             self.pending.pop(id_, None)
             if pending.progress_token is not None:
@@ -239,26 +313,37 @@ class Session:
         return pending.result
 
     async def _wait(self, pending: PendingRequest, limit: float) -> None:
-        hard_deadline = pending.started + max(self.max_timeout, limit)
+        """Until the response, the soft deadline (``limit`` after the last progress) or
+        the hard one (``max_timeout`` after the start), whichever comes first; time spent
+        waiting on a person who authorizes (``hold``) does not count."""
         while not pending.done.is_set():
+            if self._held_since is not None:  # a person is authorizing: no timeout
+                with anyio.move_on_after(HOLD_POLL):
+                    await pending.done.wait()
+                continue
+            hard_deadline = pending.started + pending.held + self.max_timeout
             soft_deadline = pending.last_activity + limit
             deadline = min(soft_deadline, hard_deadline)
             remaining = deadline - monotonic()
             if remaining <= 0:
                 hard = deadline >= hard_deadline
-                seconds = max(self.max_timeout, limit) if hard else limit
-                pending.error = RequestTimeoutError(pending.method, seconds, hard)
-                await self._send_cancel(pending.id, f"timed out after {seconds:g} s", "timeout")
+                await self._time_out(pending, self.max_timeout if hard else limit, hard)
                 return
             with anyio.move_on_after(remaining):
                 await pending.done.wait()
+
+    async def _time_out(self, pending: PendingRequest, seconds: float, hard: bool) -> None:
+        """Fail the request now; its cancel goes out without spending the user's time."""
+        pending.error = RequestTimeoutError(pending.method, seconds, hard)
+        await self._send_cancel(pending.id, f"timed out after {seconds:g} s", TIMED_OUT)
 
     async def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
         """Send a notification (one the era removed is not sent: a note says why)."""
         self._check_open()
         if (why := self.era.gone(method)) is not None:
-            self.note(f"{method} not sent: it does not exist at protocol "
-                      f"{self.era.requested} ({why})")
+            self.note(
+                f"{method} not sent: it does not exist at protocol {self.era.requested} ({why})"
+            )
             return
         await self.transport.send(jsonrpc.notification(method, params))
 
@@ -267,15 +352,23 @@ class Session:
         self._check_open()
         await self.transport.send_raw(raw)
 
-    async def cancel(self, request_id: RequestId, reason: str = "cancelled by the user") -> bool:
-        """Cancel a pending request: notifications/cancelled, and fail it locally."""
+    async def cancel(
+        self, request_id: RequestId, reason: str = "cancelled by the user", *, by_user: bool = True
+    ) -> bool:
+        """Cancel a pending request: notifications/cancelled, and fail it locally with
+        ``RequestCancelledError`` (``by_user`` False when the inspector itself cancels)."""
         pending = self.pending.get(request_id)
         if pending is None:
             return False
-        pending.error = RequestCancelledError(pending.method, reason)
+        pending.error = RequestCancelledError(pending.method, reason, by_user=by_user)
         pending.done.set()
-        await self._send_cancel(request_id, reason, "cancelled")
+        await self._send_cancel(request_id, reason, CANCELLED_BY_USER if by_user else CANCELLED)
         return True
+
+    def given_up(self, request_id: Any) -> str | None:
+        """Why the client gave up on ``request_id`` (``TIMED_OUT``, ``CANCELLED``,
+        ``CANCELLED_BY_USER``), or None if it did not (it was answered, or is pending)."""
+        return self._finished_ids.get(request_id)
 
     async def _send_cancel(self, request_id: RequestId, reason: str, why: str) -> None:
         self._finished_ids[request_id] = why
@@ -283,10 +376,21 @@ class Session:
             del self._finished_ids[next(iter(self._finished_ids))]
         if self.lost is None:
             params = {"requestId": request_id, "reason": reason}
-            try:
-                await self.transport.send(jsonrpc.notification("notifications/cancelled", params))
-            except Exception as exc:  # the connection may be going away; the note says so
-                self.note(f"could not send notifications/cancelled: {exc}", severity="warning")
+            # transports hand a cancel over at once (HTTP posts it in the background); the
+            # bound is for a stdio server that stopped reading its stdin
+            with anyio.move_on_after(CANCEL_SEND_BOUND) as scope:
+                try:
+                    await self.transport.send(
+                        jsonrpc.notification("notifications/cancelled", params)
+                    )
+                except Exception as exc:  # the connection may be going away; the note says so
+                    self.note(f"could not send notifications/cancelled: {exc}", severity="warning")
+            if scope.cancelled_caught:
+                self.note(
+                    f"notifications/cancelled for request {request_id!r} not handed over within "
+                    f"{CANCEL_SEND_BOUND:g} s",
+                    severity="warning",
+                )
 
     def _check_open(self) -> None:
         if self.lost is not None:
@@ -315,8 +419,12 @@ class Session:
 
     def note(self, text: str, severity: str = "info", **meta: Any) -> None:
         """Put the inspector's own lifecycle note on the wire (a LOCAL event)."""
-        event = WireEvent(Direction.LOCAL, Channel.SYSTEM, text.encode("utf-8"),
-                          meta={"severity": severity, **meta})
+        event = WireEvent(
+            Direction.LOCAL,
+            Channel.SYSTEM,
+            text.encode("utf-8"),
+            meta={"severity": severity, **meta},
+        )
         self.emit(event)
 
     # -- the wire: TransportHost -----------------------------------------------------
@@ -324,12 +432,23 @@ class Session:
     def emit(self, event: WireEvent) -> None:
         """Every frame comes through here: seq, findings, record, observers, routing."""
         event.seq = next(self._seq)
+        if event.channel is Channel.AUTH:  # OAuth HTTP, not JSON-RPC: no lint, no routing
+            self._hold(event.meta.get("hold"))
+            self._record_and_observe(event)
+            return
+        # a frame seen on a proxy's wire that is not ours (the host's): shown, not acted on
+        mine = not event.meta.get("observed")
         if event.message is not None and event.channel not in (Channel.SYSTEM, Channel.HTTP):
             event.findings.extend(check_message(event.message))
-            if event.direction is Direction.IN:
+            if event.direction is Direction.IN and mine:
                 event.findings.extend(self._flow_findings(event.message))
         elif event.error is not None and event.channel not in (Channel.STDERR, Channel.SYSTEM):
             event.findings.append(Finding("invalid", event.error, "error"))
+        self._record_and_observe(event)
+        if event.direction is Direction.IN and event.message is not None and mine:
+            self._route(event.message)  # includes responses synthesized for HTTP failures
+
+    def _record_and_observe(self, event: WireEvent) -> None:
         if self.recorder is not None:
             self.recorder.write(event)  # write-ahead: on disk before anyone acts on it
         for observer in self._observers:
@@ -337,16 +456,44 @@ class Session:
                 observer(event)
             except Exception:  # an observer's bug must not take the session down
                 log.exception("observer failed")
-        if event.direction is Direction.IN and event.message is not None:
-            self._route(event.message)  # includes responses synthesized for HTTP failures
+
+    def _bound_send(self, scope: anyio.CancelScope, seconds: float) -> None:
+        """A send may take ``seconds``, not counting a hold (an authorization can run
+        inside a send: the transport asks for credentials first)."""
+        self._sends[scope] = seconds
+        scope.deadline = (
+            math.inf if self._held_since is not None else anyio.current_time() + seconds
+        )
+
+    def _hold(self, hold: Any) -> None:
+        """An authorization started (True) or stopped (False) waiting on a person: request
+        timeouts measure the server, so that time does not count."""
+        now = monotonic()
+        if hold is True and self._held_since is None:
+            self._held_since = now
+            clock = anyio.current_time()
+            for scope in self._sends:
+                self._sends[scope] = max(scope.deadline - clock, 0.0)
+                scope.deadline = math.inf
+        elif hold is False and self._held_since is not None:
+            held, self._held_since = now - self._held_since, None
+            for pending in self.pending.values():
+                pending.held += held
+                pending.last_activity = now
+            clock = anyio.current_time()
+            for scope, left in self._sends.items():
+                scope.deadline = clock + left
 
     def connection_lost(self, lost: ConnectionLost) -> None:
         if self.lost is not None:
             return
         self.lost = lost
-        self.note(("closed: " if lost.expected else "connection lost: ") + lost.describe(),
-                  severity="info" if lost.expected else "error",
-                  exit_code=lost.exit_code, http_status=lost.http_status)
+        self.note(
+            ("closed: " if lost.expected else "connection lost: ") + lost.describe(),
+            severity="info" if lost.expected else "error",
+            exit_code=lost.exit_code,
+            http_status=lost.http_status,
+        )
         error = ConnectionClosedError(lost)
         for pending in list(self.pending.values()):
             if not pending.done.is_set():
@@ -370,20 +517,35 @@ class Session:
             if id_ is None:
                 continue
             if id_ in self.pending:
-                found.extend(self.era.findings(msg, self.pending[id_].method,
-                                               self.declared_capabilities()))
+                found.extend(
+                    self.era.findings(msg, self.pending[id_].method, self.declared_capabilities())
+                )
                 if self.pending[id_].done.is_set():
-                    found.append(Finding("late-response", "response after the request was "
-                                         "given up on", "warning"))
+                    found.append(
+                        Finding(
+                            "late-response", "response after the request was given up on", "warning"
+                        )
+                    )
             elif id_ in self._finished_ids:
-                found.append(Finding("late-response", f"late response to a request that was "
-                                     f"{self._finished_ids[id_]}", "warning"))
+                found.append(
+                    Finding(
+                        "late-response",
+                        f"late response to a request that was {self._finished_ids[id_]}",
+                        "warning",
+                    )
+                )
             elif self._alias(id_) is not None:
-                found.append(Finding("id-type-mismatch", f"response id {id_!r} has a different "
-                                     "JSON type from the request id", "warning"))
+                found.append(
+                    Finding(
+                        "id-type-mismatch",
+                        f"response id {id_!r} has a different JSON type from the request id",
+                        "warning",
+                    )
+                )
             else:
-                found.append(Finding("unknown-id", f"response to unknown request id {id_!r}",
-                                     "error"))
+                found.append(
+                    Finding("unknown-id", f"response to unknown request id {id_!r}", "error")
+                )
         return found
 
     def _alias(self, id_: Any) -> RequestId | None:
@@ -462,8 +624,9 @@ class Session:
             return {}
         responder = self.responders.for_method(method)
         if responder is None:
-            raise RpcError(jsonrpc.METHOD_NOT_FOUND, f"method not supported by the client: "
-                           f"{method}")
+            raise RpcError(
+                jsonrpc.METHOD_NOT_FOUND, f"method not supported by the client: {method}"
+            )
         return await responder(params)
 
     async def _answer_server_request(self, message: dict[str, Any]) -> None:
@@ -479,8 +642,9 @@ class Session:
             except RpcError as exc:
                 reply = jsonrpc.error_response(id_, exc.code, exc.message, exc.data)
             except Exception as exc:
-                reply = jsonrpc.error_response(id_, jsonrpc.INTERNAL_ERROR,
-                                               f"client responder failed: {exc}")
+                reply = jsonrpc.error_response(
+                    id_, jsonrpc.INTERNAL_ERROR, f"client responder failed: {exc}"
+                )
             finally:
                 self._server_request_scopes.pop(id_, None)
         if scope.cancelled_caught:

@@ -3,7 +3,7 @@
 ``summarize(event)`` does bounded work whatever the payload size: it looks at a
 few keys and the first items only, cuts every string, and never serialises a
 whole payload. The text may contain anything a server sent: the UI must still
-make it safe (``inspector.tui.safe_text``) before showing it.
+make it safe (``inspector.safe_text``) before showing it.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.engine.era import ENVELOPE_KEYS
-from inspector.engine.events import Kind, WireEvent
+from inspector.engine.events import Channel, Direction, Kind, WireEvent, party
 
 TEXT_LIMIT = 160  # characters of summary text
 VALUE_LIMIT = 40  # characters of one scalar value
@@ -66,8 +66,12 @@ def compact(obj: Any, limit: int = TEXT_LIMIT) -> str:
         if n >= MAX_KEYS:
             parts.append(f"+{len(obj) - MAX_KEYS}")
             break
-        if (isinstance(value, dict) and value and key in ("arguments", "params", "_meta")
-                and limit >= 20):  # the halving limit also bounds the nesting depth
+        if (
+            isinstance(value, dict)
+            and value
+            and key in ("arguments", "params", "_meta")
+            and limit >= 20
+        ):  # the halving limit also bounds the nesting depth
             parts.append(f"{key}={{{compact(value, limit // 2)}}}")
         else:
             parts.append(f"{key}={brief(value)}")
@@ -99,12 +103,12 @@ def _request_text(method: str, params: Any) -> str:
     if method in ("resources/read", "resources/subscribe", "resources/unsubscribe"):
         return brief(params.get("uri"), TEXT_LIMIT)
     if method == "prompts/get":
-        return _cut(f"{brief(params.get('name'))} {compact(params.get('arguments'))}",
-                    TEXT_LIMIT)
+        return _cut(f"{brief(params.get('name'))} {compact(params.get('arguments'))}", TEXT_LIMIT)
     if method == "notifications/progress":
         total = params.get("total")
-        done = f"{brief(params.get('progress'))}" + (f"/{brief(total)}" if total is not None
-                                                     else "")
+        done = f"{brief(params.get('progress'))}" + (
+            f"/{brief(total)}" if total is not None else ""
+        )
         msg = params.get("message")
         return _cut(f"{done} {brief(msg, TEXT_LIMIT)}" if msg else done, TEXT_LIMIT)
     if method == "notifications/message":
@@ -145,8 +149,11 @@ def _result_text(result: Any) -> str:
     for key in ("tools", "resources", "resourceTemplates", "prompts", "roots"):
         items = result.get(key)
         if isinstance(items, list):
-            names = [brief(it.get("name") or it.get("uri"), 24) for it in items[:4]
-                     if isinstance(it, dict)]
+            names = [
+                brief(it.get("name") or it.get("uri"), 24)
+                for it in items[:4]
+                if isinstance(it, dict)
+            ]
             more = ", …" if len(items) > 4 else ""
             cursor = " nextCursor" if result.get("nextCursor") else ""
             return _cut(f"{key}[{len(items)}] {', '.join(names)}{more}{cursor}", TEXT_LIMIT)
@@ -155,8 +162,7 @@ def _result_text(result: Any) -> str:
         name = brief(info.get("name")) if isinstance(info, dict) else "?"
         version = info.get("version") if isinstance(info, dict) else None
         version = f" {brief(version)}" if version not in (None, "") else ""
-        return _cut(f"{name}{version} protocol {brief(result.get('protocolVersion'))}",
-                    TEXT_LIMIT)
+        return _cut(f"{name}{version} protocol {brief(result.get('protocolVersion'))}", TEXT_LIMIT)
     if not result:
         return "{}"
     return prefix + compact(result)
@@ -166,8 +172,12 @@ def _first_line(text: str) -> str:
     return _cut(text[: TEXT_LIMIT * 2].strip(), TEXT_LIMIT)
 
 
-_SSE_CONTROL = {"priming": "SSE priming event", "empty": "SSE event without data",
-                "comment": "SSE comment", "endpoint": "SSE endpoint"}
+_SSE_CONTROL = {
+    "priming": "SSE priming event",
+    "empty": "SSE event without data",
+    "comment": "SSE comment",
+    "endpoint": "SSE endpoint",
+}
 
 
 def _stream_label(stream: Any) -> str:
@@ -228,6 +238,27 @@ def _invalid_text(event: WireEvent) -> str:
     return _cut(f"{reason}: {excerpt}", TEXT_LIMIT)
 
 
+def _auth_text(event: WireEvent) -> str:
+    """An OAuth exchange's row: its step, then the request or status line, or what its
+    body holds (secrets are already masked in the event)."""
+    meta = event.meta
+    step = f"[{meta['step']}] " if meta.get("step") else ""
+    if "method" in meta or ("status" in meta and "reason" in meta):
+        line = _first_line(event.raw[: TEXT_LIMIT * 4].decode("utf-8", errors="backslashreplace"))
+        headers = meta.get("headers")
+        if isinstance(headers, dict) and "status" in meta:
+            for name in ("location", "www-authenticate"):
+                if headers.get(name):
+                    line += f" · {name}: {headers[name]}"
+        return _cut(step + line, TEXT_LIMIT)
+    body = event.message
+    if isinstance(body, dict):
+        fields = " ".join(f"{k}={brief(v, 40)}" for k, v in list(body.items())[:8])
+        return _cut(step + fields, TEXT_LIMIT)
+    excerpt = event.raw[:TEXT_LIMIT].decode("utf-8", errors="backslashreplace")
+    return _cut(step + "body: " + _first_line(excerpt), TEXT_LIMIT)
+
+
 def summarize(event: WireEvent) -> RowSummary:
     """A one-line summary of ``event`` (bounded work, plain text)."""
     kind = event.kind
@@ -258,11 +289,15 @@ def summarize(event: WireEvent) -> RowSummary:
         text = _invalid_text(event)
     elif kind is Kind.SYSTEM and isinstance(msg, dict) and isinstance(msg.get("error"), dict):
         # a transport's synthesized failure of one request (HTTP status, broken stream)
-        text = _cut(f"request failed: {brief(msg['error'].get('message'), TEXT_LIMIT)}",
-                    TEXT_LIMIT)
+        text = _cut(f"request failed: {brief(msg['error'].get('message'), TEXT_LIMIT)}", TEXT_LIMIT)
+    elif event.channel is Channel.AUTH and event.direction is not Direction.LOCAL:
+        text = _auth_text(event)
     elif kind is Kind.HTTP and event.meta:
         text = _http_text(event)
         id_ = id_ or show_id(event.meta.get("request_id"))
     else:  # stderr, http, system: the line itself
         text = _first_line(event.raw[: TEXT_LIMIT * 4].decode("utf-8", errors="backslashreplace"))
+    label = party(event.meta) if event.meta else None
+    if label is not None:  # a proxy's wire: whose frame (host, inspector 2, server)
+        text = _cut(f"{label} │ {text}", TEXT_LIMIT)
     return RowSummary(kind, method, id_, text)

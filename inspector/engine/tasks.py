@@ -115,13 +115,17 @@ def must_run_as_task(capabilities: dict[str, Any], tool: dict[str, Any]) -> bool
 class TaskManager:
     """Tasks on one session: create, poll, fetch, list and cancel; listeners see changes."""
 
-    def __init__(self, session: Session, *, default_poll: float = DEFAULT_POLL,
-                 result_timeout: float | None = None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        *,
+        default_poll: float = DEFAULT_POLL,
+        result_timeout: float | None = None,
+    ) -> None:
         self.session = session
         self.default_poll = default_poll
         # tasks/result blocks until the task ends: give it the session's hard maximum.
-        self.result_timeout = result_timeout if result_timeout is not None \
-            else session.max_timeout
+        self.result_timeout = result_timeout if result_timeout is not None else session.max_timeout
         self.tasks: dict[str, TaskState] = {}
         self._listeners: list[Listener] = []
         self._tokens: dict[str, TaskState] = {}
@@ -174,20 +178,32 @@ class TaskManager:
 
     # -- requests ----------------------------------------------------------------------
 
-    async def call_tool(self, name: str, arguments: dict[str, Any] | None = None, *,
-                        ttl: int | None = None,
-                        on_progress: ProgressCallback | None = None) -> TaskState:
+    async def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        *,
+        ttl: int | None = None,
+        on_progress: ProgressCallback | None = None,
+    ) -> TaskState:
         """``tools/call`` with ``task``; returns the created task (raises ``RpcError``)."""
         task_param: dict[str, Any] = {} if ttl is None else {"ttl": ttl}
         token = f"task-progress-{next(self._token_ids)}"
-        params: dict[str, Any] = {"name": name, "arguments": arguments or {},
-                                  "task": task_param, "_meta": {"progressToken": token}}
+        params: dict[str, Any] = {
+            "name": name,
+            "arguments": arguments or {},
+            "task": task_param,
+            "_meta": {"progressToken": token},
+        }
         result = await self.session.request("tools/call", params)
         task = result.get("task") if isinstance(result, dict) else None
         state = self._state(task) if isinstance(task, dict) else None
         if state is None:
-            raise RpcError(INTERNAL_ERROR, f"tools/call with a task did not return a "
-                           f"CreateTaskResult: {result!r}", result)
+            raise RpcError(
+                INTERNAL_ERROR,
+                f"tools/call with a task did not return a CreateTaskResult: {result!r}",
+                result,
+            )
         state.tool, state.arguments = name, dict(arguments or {})
         meta = result.get("_meta") if isinstance(result, dict) else None
         hint = meta.get(IMMEDIATE) if isinstance(meta, dict) else None
@@ -211,8 +227,9 @@ class TaskManager:
         state = self.tasks.setdefault(task_id, TaskState(task_id))
         self._fetching.add(task_id)
         try:
-            result = await self.session.request("tasks/result", {"taskId": task_id},
-                                                timeout=self.result_timeout)
+            result = await self.session.request(
+                "tasks/result", {"taskId": task_id}, timeout=self.result_timeout
+            )
             state.result = result if isinstance(result, dict) else {"value": result}
             state.error = None
         except RpcError as exc:

@@ -9,10 +9,14 @@ from urllib.parse import quote
 
 _EXPRESSION = re.compile(r"\{([^}]*)\}")
 _OPERATORS = {  # operator: (first, separator, named, if-empty, allow reserved)
-    "": ("", ",", False, "", False), "+": ("", ",", False, "", True),
-    "#": ("#", ",", False, "", True), ".": (".", ".", False, "", False),
-    "/": ("/", "/", False, "", False), ";": (";", ";", True, "", False),
-    "?": ("?", "&", True, "=", False), "&": ("&", "&", True, "=", False),
+    "": ("", ",", False, "", False),
+    "+": ("", ",", False, "", True),
+    "#": ("#", ",", False, "", True),
+    ".": (".", ".", False, "", False),
+    "/": ("/", "/", False, "", False),
+    ";": (";", ";", True, "", False),
+    "?": ("?", "&", True, "=", False),
+    "&": ("&", "&", True, "=", False),
 }
 
 
@@ -37,7 +41,7 @@ def expand(template: str, values: dict[str, Any]) -> str:
         first, sep, named, if_empty, reserved = _OPERATORS[op]
         safe = ":/?#[]@!$&'()*+,;=" if reserved else ""
         parts: list[str] = []
-        for spec in expression[len(op):].split(","):
+        for spec in expression[len(op) :].split(","):
             explode = spec.endswith("*")
             name, _, prefix = spec.rstrip("*").partition(":")
             value = values.get(name.strip())

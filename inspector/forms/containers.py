@@ -287,6 +287,9 @@ class UnionNode(FieldNode):
         self.variants = variants
         self.selected = 0
         self._built: dict[int, FieldNode] = {}
+        # an optional union nobody touched is left out, like an optional object: its
+        # first variant is only what the form shows, not what the user chose
+        self.present = False
 
     @property
     def current(self) -> FieldNode:
@@ -325,11 +328,17 @@ class UnionNode(FieldNode):
     def find(self, path: Path) -> FieldNode:
         return self.current.find(path) if path else self
 
+    def _mark_present(self) -> None:
+        self.present = True
+
     def clear(self) -> None:
         for node in self._built.values():
             node.set_value(MISSING)
+        self.present = False
 
     def _raw(self) -> Any:
+        if not (self.present or self.required):
+            return MISSING
         return self.current.value()
 
     def _load(self, value: Any) -> bool:
@@ -338,6 +347,7 @@ class UnionNode(FieldNode):
             return False
         self.selected = index
         self.current.set_value(value)
+        self.present = True
         return True
 
 

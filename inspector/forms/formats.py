@@ -16,13 +16,30 @@ from typing import Any
 from urllib.parse import urlsplit
 
 _DATE_TIME = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})")
+    r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})"
+)
 _TIME = re.compile(r"(\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})")
 _DURATION = re.compile(
-    r"P(?:\d+W|(?=\d|T\d)(?:\d+Y)?(?:\d+M)?(?:\d+D)?(?:T(?=\d)(?:\d+H)?(?:\d+M)?(?:\d+S)?)?)")
+    r"P(?:\d+W|(?=\d|T\d)(?:\d+Y)?(?:\d+M)?(?:\d+D)?(?:T(?=\d)(?:\d+H)?(?:\d+M)?(?:\d+S)?)?)"
+)
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*")
 _LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
 _SPACE_OR_CONTROL = re.compile(r"[\x00-\x20\x7f]")
+
+# what a value of each format looks like: placeholders, and messages when one is not
+FORMAT_EXAMPLES = {
+    "date": "YYYY-MM-DD",
+    "date-time": "YYYY-MM-DDThh:mm:ssZ",
+    "time": "hh:mm:ss",
+    "duration": "P1DT2H",
+    "email": "name@example.com",
+    "uri": "https://…",
+    "uri-reference": "/path or https://…",
+    "uuid": "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx",
+    "ipv4": "192.0.2.1",
+    "ipv6": "2001:db8::1",
+    "hostname": "host.example",
+}
 
 
 def _clock(hour: str, minute: str, second: str) -> bool:
@@ -60,13 +77,16 @@ def is_uri(value: object) -> bool:
     if not isinstance(value, str):
         return True
     scheme, sep, _ = value.partition(":")
-    return bool(sep) and _SCHEME.fullmatch(scheme) is not None and \
-        not _SPACE_OR_CONTROL.search(value) and _splits(value)
+    return (
+        bool(sep)
+        and _SCHEME.fullmatch(scheme) is not None
+        and not _SPACE_OR_CONTROL.search(value)
+        and _splits(value)
+    )
 
 
 def is_uri_reference(value: object) -> bool:
-    return not isinstance(value, str) or (not _SPACE_OR_CONTROL.search(value)
-                                          and _splits(value))
+    return not isinstance(value, str) or (not _SPACE_OR_CONTROL.search(value) and _splits(value))
 
 
 def is_hostname(value: object) -> bool:
@@ -85,9 +105,14 @@ def _splits(value: str) -> bool:
 
 
 CHECKS: dict[str, Callable[[object], bool]] = {
-    "date-time": is_date_time, "time": is_time, "duration": is_duration,
-    "uri": is_uri, "uri-reference": is_uri_reference, "iri": is_uri,
-    "iri-reference": is_uri_reference, "hostname": is_hostname,
+    "date-time": is_date_time,
+    "time": is_time,
+    "duration": is_duration,
+    "uri": is_uri,
+    "uri-reference": is_uri_reference,
+    "iri": is_uri,
+    "iri-reference": is_uri_reference,
+    "hostname": is_hostname,
 }
 
 

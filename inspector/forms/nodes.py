@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from inspector.forms.coerce import coerce_text, same_json
+from inspector.forms.formats import FORMAT_EXAMPLES
 from inspector.forms.resolve import Kind, Schema, Shape, label_of
 from inspector.forms.validate import make_validator
 
@@ -40,21 +41,6 @@ _HINT_KEYS = (
     "examples",
     "contentMediaType",
 )
-
-
-_FORMAT_EXAMPLES = {
-    "date": "YYYY-MM-DD",
-    "date-time": "YYYY-MM-DDThh:mm:ssZ",
-    "time": "hh:mm:ss",
-    "duration": "P1DT2H",
-    "email": "name@example.com",
-    "uri": "https://…",
-    "uri-reference": "/path or https://…",
-    "uuid": "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx",
-    "ipv4": "192.0.2.1",
-    "ipv6": "2001:db8::1",
-    "hostname": "host.example",
-}
 
 
 class _Missing:
@@ -184,8 +170,8 @@ class FieldNode:
         examples = self.effective.get("examples")
         if isinstance(examples, list) and examples:
             return f"{self.type_text}  e.g. {label_of(examples[0])}"
-        if self.format in _FORMAT_EXAMPLES:
-            return f"{self.type_text}  {_FORMAT_EXAMPLES[self.format]}"
+        if self.format in FORMAT_EXAMPLES:
+            return f"{self.type_text}  {FORMAT_EXAMPLES[self.format]}"
         return self.type_text
 
     # --- tree --------------------------------------------------------------------------
@@ -253,9 +239,9 @@ class FieldNode:
             self._foreign = value
 
     def set_null(self, flag: bool) -> None:
-        """The user's null toggle."""
-        self._foreign = MISSING
+        """The user's null toggle (a choice made: the field is given, null or not)."""
         self.is_null = flag
+        self.touch()
 
     def touch(self) -> None:
         """The user edited this field: forget a loaded foreign value (here and above)."""
@@ -302,10 +288,14 @@ class ScalarNode(FieldNode):
         super().__init__(*args, **kwargs)
         self.text = ""
         self._loaded: tuple[str, Any] | None = None  # exact value behind unchanged text
+        # the user typed here, or a value (a default, the last arguments) was loaded: an
+        # empty text is then meant; never given, a required one is only a blank form
+        self.given = False
 
     def set_text(self, text: str) -> None:
         if text != self.text:
             self.text = text
+            self.given = True
             self.touch()
 
     def mask_text(self, shown: str) -> None:
@@ -319,6 +309,7 @@ class ScalarNode(FieldNode):
     def clear(self) -> None:
         self.text = ""
         self._loaded = None
+        self.given = False
 
     def _raw(self) -> Any:
         if self._loaded is not None and self._loaded[0] == self.text:
@@ -341,6 +332,7 @@ class ScalarNode(FieldNode):
         else:
             return False
         self._loaded = (self.text, value)
+        self.given = True
         return True
 
 

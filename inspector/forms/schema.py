@@ -4,6 +4,7 @@
     form.find(("address", "city")).set_text("Paris")
     arguments = form.value()
     issues = validate(tool["inputSchema"], arguments)
+    arguments, issues = check_form(form, tool["inputSchema"])  # plus blank required text
 
 The schema given is kept as is (never rewritten): nodes point into it.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from inspector.forms.check import UNFILLED, check_form, form_validator
 from inspector.forms.coerce import coerce_cli_arg, coerce_text, coerce_value
 from inspector.forms.containers import ArrayNode, MapRow, ObjectNode, UnionNode, build_node
 from inspector.forms.nodes import (
@@ -30,6 +32,7 @@ from inspector.forms.validate import ValidationIssue, validate
 
 __all__ = [
     "MISSING",
+    "UNFILLED",
     "ArrayNode",
     "BoolNode",
     "ConstNode",
@@ -44,9 +47,11 @@ __all__ = [
     "UnionNode",
     "ValidationIssue",
     "build_form",
+    "check_form",
     "coerce_cli_arg",
     "coerce_text",
     "coerce_value",
+    "form_validator",
     "validate",
 ]
 

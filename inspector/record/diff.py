@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.engine.era import ENVELOPE_KEYS
+from inspector.errors import InspectorError
 
 Key = str | int
 PathTuple = tuple[Key, ...]
@@ -43,16 +44,19 @@ DEFAULT_IGNORES: tuple[str, ...] = (
 )
 
 
-class PathError(ValueError):
+class PathError(InspectorError, ValueError):
     """An ignore path that cannot be parsed; the message shows where."""
 
 
-_SEGMENT = re.compile(r"""
+_SEGMENT = re.compile(
+    r"""
     \.\.                                 # deep
   | \.(?P<key>[^.\[\]]+)                  # .key or .*
   | \[(?P<index>\d+|\*)\]                 # [0] or [*]
   | \[(?P<quoted>"(?:[^"\\]|\\.)*"|'[^']*')\]   # ["key"] or ['key']
-""", re.VERBOSE)
+""",
+    re.VERBOSE,
+)
 
 
 @dataclass(frozen=True)
@@ -75,14 +79,16 @@ class IgnoreRule:
         while pos < len(body):
             m = _SEGMENT.match(body, pos)
             if m is None:
-                raise PathError(f"ignore path {text!r}: cannot read {body[pos:]!r} "
-                                "(use $.a.b[*].c or a.b.c, $..name for any depth)")
+                raise PathError(
+                    f"ignore path {text!r}: cannot read {body[pos:]!r} "
+                    "(use $.a.b[*].c or a.b.c, $..name for any depth)"
+                )
             if m.group(0) == "..":
                 segments.append(DEEP)
                 # "$..name": the key that follows the deep step has no dot of its own
-                nxt = body[m.end():]
+                nxt = body[m.end() :]
                 if nxt and nxt[0] not in ".[":
-                    body = body[:m.end()] + "." + nxt
+                    body = body[: m.end()] + "." + nxt
             elif m.group("key") is not None:
                 key = m.group("key")
                 segments.append(ANY if key == "*" else key)
@@ -173,8 +179,9 @@ def diff(old: Any, new: Any, rules: Sequence[IgnoreRule] = ()) -> DiffResult:
     return result
 
 
-def _walk(old: Any, new: Any, path: PathTuple, rules: Sequence[IgnoreRule],
-          out: DiffResult) -> None:
+def _walk(
+    old: Any, new: Any, path: PathTuple, rules: Sequence[IgnoreRule], out: DiffResult
+) -> None:
     if isinstance(old, dict) and isinstance(new, dict):
         for key in old:
             _walk(old[key], new.get(key, _MISSING), (*path, key), rules, out)
@@ -188,8 +195,13 @@ def _walk(old: Any, new: Any, path: PathTuple, rules: Sequence[IgnoreRule],
             _walk_keyed(old, new, key, path, rules, out)
             return
         for i in range(max(len(old), len(new))):
-            _walk(old[i] if i < len(old) else _MISSING, new[i] if i < len(new) else _MISSING,
-                  (*path, i), rules, out)
+            _walk(
+                old[i] if i < len(old) else _MISSING,
+                new[i] if i < len(new) else _MISSING,
+                (*path, i),
+                rules,
+                out,
+            )
         return
     if old is _MISSING:
         change = Change(format_path(path), "added", None, new)
@@ -206,7 +218,7 @@ def _walk(old: Any, new: Any, path: PathTuple, rules: Sequence[IgnoreRule],
 
 
 def _list_key(old: list[Any], new: list[Any]) -> str | None:
-    """"name" or "uri" when both lists are objects unique by it (tools, resources...):
+    """ "name" or "uri" when both lists are objects unique by it (tools, resources...):
     then a removed tool is one removal, not a shift of every tool after it."""
     for key in ("name", "uri"):
         ok = True
@@ -220,8 +232,14 @@ def _list_key(old: list[Any], new: list[Any]) -> str | None:
     return None
 
 
-def _walk_keyed(old: list[Any], new: list[Any], key: str, path: PathTuple,
-                rules: Sequence[IgnoreRule], out: DiffResult) -> None:
+def _walk_keyed(
+    old: list[Any],
+    new: list[Any],
+    key: str,
+    path: PathTuple,
+    rules: Sequence[IgnoreRule],
+    out: DiffResult,
+) -> None:
     """Pair items by ``key``; paths keep the old index (the new one for additions)."""
     new_at = {item[key]: i for i, item in enumerate(new)}
     for i, item in enumerate(old):
@@ -234,7 +252,8 @@ def _walk_keyed(old: list[Any], new: list[Any], key: str, path: PathTuple,
 def _same_scalar(old: Any, new: Any) -> bool:
     # JSON has no bool/int distinction problem in Python: True == 1, so compare types too
     return (type(old) is type(new) and bool(old == new)) or (
-        _json_type(old) == "number" == _json_type(new) and old == new)
+        _json_type(old) == "number" == _json_type(new) and old == new
+    )
 
 
 def _json_type(value: Any) -> str:

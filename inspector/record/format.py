@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -22,13 +21,15 @@ from typing import Any
 from inspector import __version__
 from inspector.engine.events import Channel, Direction, Finding, WireEvent
 from inspector.engine.jsonrpc import decode
+from inspector.errors import InspectorError
+from inspector.record.redact import REDACTED as REDACTED  # re-exported
+from inspector.record.redact import Redactor as Redactor  # re-exported
 
 FORMAT_KEY = "mcp_inspect_session"
 FORMAT_VERSION = 1
-REDACTED = "«redacted»"
 
 
-class SessionFileError(Exception):
+class SessionFileError(InspectorError):
     """A session file cannot be read; the message names the file and the problem."""
 
 
@@ -46,9 +47,13 @@ class SessionHeader:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_line(self) -> bytes:
-        data: dict[str, Any] = {FORMAT_KEY: self.version, "tool": self.tool,
-                                "target": self.target, "started": self.started,
-                                "redacted": self.redacted}
+        data: dict[str, Any] = {
+            FORMAT_KEY: self.version,
+            "tool": self.tool,
+            "target": self.target,
+            "started": self.started,
+            "redacted": self.redacted,
+        }
         data.update(self.extra)
         return (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8")
 
@@ -59,11 +64,13 @@ class SessionHeader:
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise SessionFileError(
                 f"{source}: the first line is not a session header ({exc}); "
-                "is this an mcp-inspect session file?") from exc
+                "is this an mcp-inspect session file?"
+            ) from exc
         if not isinstance(data, dict) or FORMAT_KEY not in data:
             raise SessionFileError(
                 f"{source}: the first line has no {FORMAT_KEY!r} key; "
-                "this is not an mcp-inspect session file")
+                "this is not an mcp-inspect session file"
+            )
         version = data.get(FORMAT_KEY)
         if not isinstance(version, int) or version < 1:
             raise SessionFileError(f"{source}: unknown session format version {version!r}")
@@ -71,78 +78,65 @@ class SessionHeader:
             raise NewerFormatError(
                 f"{source}: written in session format {version} by {data.get('tool', '?')}; "
                 f"this mcp-inspect ({__version__}) reads format {FORMAT_VERSION} and older. "
-                "Upgrade mcp-inspect to open it.")
+                "Upgrade mcp-inspect to open it."
+            )
         known = {FORMAT_KEY, "tool", "target", "started", "redacted"}
-        return cls(target=dict(data.get("target") or {}), started=str(data.get("started", "")),
-                   tool=str(data.get("tool", "")), version=version,
-                   redacted=bool(data.get("redacted", True)),
-                   extra={k: v for k, v in data.items() if k not in known})
-
-
-class Redactor:
-    """Replaces secret values (``-e`` values, Authorization headers) in recorded text."""
-
-    SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie",
-                                "x-api-key", "api-key"})
-
-    def __init__(self, secrets: Iterable[str] = (), enabled: bool = True) -> None:
-        # Very short values would redact unrelated text; they are not worth hiding.
-        self.secrets = sorted({s for s in secrets if len(s) >= 4}, key=len, reverse=True)
-        self.enabled = enabled
-
-    def add(self, secret: str) -> None:
-        if len(secret) >= 4 and secret not in self.secrets:
-            self.secrets.append(secret)
-            self.secrets.sort(key=len, reverse=True)
-
-    def text(self, value: str) -> str:
-        if not self.enabled:
-            return value
-        for secret in self.secrets:
-            if secret in value:
-                value = value.replace(secret, REDACTED)
-        return value
-
-    def headers(self, headers: dict[str, Any]) -> dict[str, Any]:
-        if not self.enabled:
-            return headers
-        return {k: (REDACTED if k.lower() in self.SECRET_HEADERS else v)
-                for k, v in headers.items()}
-
-    def meta(self, meta: dict[str, Any]) -> dict[str, Any]:
-        if not self.enabled or not meta:
-            return meta
-        out: dict[str, Any] = {}
-        for key, value in meta.items():
-            if isinstance(value, dict) and "headers" in key:
-                out[key] = self.headers(value)
-            elif isinstance(value, str):
-                out[key] = self.text(value)
-            else:
-                out[key] = value
-        return out
+        return cls(
+            target=dict(data.get("target") or {}),
+            started=str(data.get("started", "")),
+            tool=str(data.get("tool", "")),
+            version=version,
+            redacted=bool(data.get("redacted", True)),
+            extra={k: v for k, v in data.items() if k not in known},
+        )
 
 
 def encode_event(event: WireEvent, redactor: Redactor | None = None) -> bytes:
     """One event as one JSON line (with the trailing newline)."""
-    data: dict[str, Any] = {"seq": event.seq, "t": round(event.time, 6),
-                            "mono": round(event.mono, 6), "dir": event.direction.value,
-                            "ch": event.channel.value}
+    return (EVENT_ENCODER.encode(event_to_json(event, redactor)) + "\n").encode("utf-8")
+
+
+# one encoder for every line: json.dumps with options builds a new one per call
+EVENT_ENCODER = json.JSONEncoder(ensure_ascii=False, default=str)
+
+
+def event_to_json(event: WireEvent, redactor: Redactor | None = None) -> dict[str, Any]:
+    """One event as the JSON object of its line (the proxy's control channel sends it too)."""
+    data: dict[str, Any] = {
+        "seq": event.seq,
+        "t": round(event.time, 6),
+        "mono": round(event.mono, 6),
+        "dir": event.direction.value,
+        "ch": event.channel.value,
+    }
+    raw, meta, findings = event.raw, event.meta, [f.to_json() for f in event.findings]
+    if redactor is not None and redactor.enabled:
+        # one redaction of the bytes, before they are stored as text or as base64
+        meta = redactor.meta(meta)
+        raw = redactor.frame(
+            raw,
+            urls=event.channel in (Channel.HTTP, Channel.SYSTEM),
+            content_type=str(event.meta.get("content_type", "")),
+        )
+        findings = [{**f, "message": redactor.url_text(f["message"])} for f in findings]
     try:
-        text = event.raw.decode("utf-8")
-        data["raw"] = redactor.text(text) if redactor else text
+        data["raw"] = raw.decode("utf-8")
     except UnicodeDecodeError:
-        data["raw_b64"] = base64.b64encode(event.raw).decode("ascii")
-    if event.meta:
-        data["meta"] = redactor.meta(event.meta) if redactor else event.meta
-    if event.findings:
-        data["findings"] = [f.to_json() for f in event.findings]
-    return (json.dumps(data, ensure_ascii=False, default=str) + "\n").encode("utf-8")
+        data["raw_b64"] = base64.b64encode(raw).decode("ascii")
+    if meta:
+        data["meta"] = meta
+    if findings:
+        data["findings"] = findings
+    return data
 
 
 def decode_event(line: bytes | str) -> WireEvent:
     """Parse one event line; raises ``ValueError`` when the line is not an event."""
-    data = json.loads(line)
+    return event_from_json(json.loads(line))
+
+
+def event_from_json(data: Any) -> WireEvent:
+    """The event of one line's JSON object; raises ``ValueError`` when it is not an event."""
     if not isinstance(data, dict) or "seq" not in data:
         raise ValueError("not an event line")
     if "raw_b64" in data:
@@ -154,11 +148,18 @@ def decode_event(line: bytes | str) -> WireEvent:
     message, error = (None, None)
     if channel is not Channel.STDERR:
         message, error = decode(raw)
-        if channel in (Channel.SYSTEM, Channel.HTTP) and error is not None:
-            # lifecycle notes and HTTP lines are text, not failed JSON
+        if channel in (Channel.SYSTEM, Channel.HTTP, Channel.AUTH) and error is not None:
+            # lifecycle notes, HTTP lines and OAuth exchanges are text, not failed JSON
             message, error = None, None
-    return WireEvent(direction=direction, channel=channel, raw=raw, message=message,
-                     error=error, meta=dict(data.get("meta") or {}),
-                     findings=[Finding.from_json(f) for f in data.get("findings") or []],
-                     seq=int(data["seq"]), time=float(data.get("t", 0.0)),
-                     mono=float(data.get("mono", 0.0)))
+    return WireEvent(
+        direction=direction,
+        channel=channel,
+        raw=raw,
+        message=message,
+        error=error,
+        meta=dict(data.get("meta") or {}),
+        findings=[Finding.from_json(f) for f in data.get("findings") or []],
+        seq=int(data["seq"]),
+        time=float(data.get("t", 0.0)),
+        mono=float(data.get("mono", 0.0)),
+    )

@@ -34,7 +34,7 @@ import anyio
 from inspector.engine.events import Channel, Direction, Kind, WireEvent, classify_message
 from inspector.engine.jsonrpc import decode
 from inspector.record.format import SessionFileError, SessionHeader, decode_event
-from inspector.record.store import LogFilter
+from inspector.record.store import LogFilter, is_tool_error
 
 FIRST_CHUNK = 1 << 20  # indexed before the constructor returns: the first screen
 CHUNK = 8 << 20  # one background step
@@ -52,15 +52,23 @@ _CHANNELS = tuple(Channel)
 _K = {k: n for n, k in enumerate(_KINDS)}
 _D = {d: n for n, d in enumerate(_DIRS)}
 _C = {c: n for n, c in enumerate(_CHANNELS)}
-assert len(_KINDS) * 24 < 255 and len(_DIRS) == 3 and len(_CHANNELS) <= 8
+_DIR_SPAN = len(_CHANNELS)
+_KIND_SPAN = len(_DIRS) * _DIR_SPAN
+assert len(_KINDS) * _KIND_SPAN < 255 and len(_DIRS) == 3
 _OPPOSITE = {Direction.OUT: Direction.IN, Direction.IN: Direction.OUT}
 
 
 class IndexedSessionFile:
     """A read-only, lazily indexed session file; implements the ``EventSource`` protocol."""
 
-    def __init__(self, path: str | os.PathLike[str], *, first_chunk: int = FIRST_CHUNK,
-                 cache_events: int = CACHE_EVENTS, cache_bytes: int = CACHE_BYTES) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        first_chunk: int = FIRST_CHUNK,
+        cache_events: int = CACHE_EVENTS,
+        cache_bytes: int = CACHE_BYTES,
+    ) -> None:
         self.path = Path(path)
         self.warnings: list[str] = []
         self.unreadable = 0  # lines skipped or shown as notes because they do not decode
@@ -79,8 +87,9 @@ class IndexedSessionFile:
                 raise SessionFileError(f"{self.path}: the file is empty; nothing was recorded")
             self.header = SessionHeader.from_line(first, str(self.path))
             self.size = os.fstat(self._fh.fileno()).st_size
-            self._mm: mmap.mmap | bytes = (mmap.mmap(self._fh.fileno(), 0, access=mmap.ACCESS_READ)
-                                           if self.size else b"")
+            self._mm: mmap.mmap | bytes = (
+                mmap.mmap(self._fh.fileno(), 0, access=mmap.ACCESS_READ) if self.size else b""
+            )
         except BaseException:
             self._fh.close()
             raise
@@ -99,6 +108,7 @@ class IndexedSessionFile:
         self._cache_bytes = 0
         self._cache_events = cache_events
         self._cache_limit = cache_bytes
+        self._tool_errors: set[int] = set()  # results with isError: true (learnt by _light)
         self._pairs: dict[int, int] = {}  # index -> paired index, -1 = none found
         self._bad_lines: set[int] = set()
         self._thread: threading.Thread | None = None
@@ -133,8 +143,9 @@ class IndexedSessionFile:
             chunk = os.pread(fd, min(max(budget, 1), size - pos), pos)
             cut = chunk.rfind(b"\n")
             while cut < 0 and pos + len(chunk) < size:  # a line longer than the budget
-                more = os.pread(fd, min(max(budget, 1 << 20), size - pos - len(chunk)),
-                                pos + len(chunk))
+                more = os.pread(
+                    fd, min(max(budget, 1 << 20), size - pos - len(chunk)), pos + len(chunk)
+                )
                 if not more:
                     break
                 chunk += more
@@ -195,13 +206,14 @@ class IndexedSessionFile:
             if chunk.startswith(_MARK, at):
                 good.append(start)
                 continue
-            line = chunk[at:chunk.find(b"\n", at)]
+            line = chunk[at : chunk.find(b"\n", at)]
             if _is_event(line):  # written by another tool, keys in another order
                 good.append(start)
             elif line.strip():
                 self.unreadable += 1
-                self.warnings.append(f"{self.path}: skipped a line that is not an event "
-                                     f"(at byte {start})")
+                self.warnings.append(
+                    f"{self.path}: skipped a line that is not an event (at byte {start})"
+                )
         return good
 
     def _tail(self, chunk: bytes, base: int, starts: array[int]) -> int:
@@ -216,8 +228,10 @@ class IndexedSessionFile:
         except (ValueError, KeyError, TypeError):
             self.torn = True
             self._torn_at = self.size
-            self.warnings.append(f"{self.path}: skipped a torn last line ({len(tail)} bytes; "
-                                 "the recording was cut short)")
+            self.warnings.append(
+                f"{self.path}: skipped a torn last line ({len(tail)} bytes; "
+                "the recording was cut short)"
+            )
             return base + at
         starts.append(base + at)
         return base + len(chunk)
@@ -235,8 +249,12 @@ class IndexedSessionFile:
             await anyio.to_thread.run_sync(self.index_step, budget)
             yield self.progress
 
-    def start_thread(self, on_progress: Callable[[float], Any] | None = None,
-                     budget: int = CHUNK, facts: bool = False) -> threading.Thread:
+    def start_thread(
+        self,
+        on_progress: Callable[[float], Any] | None = None,
+        budget: int = CHUNK,
+        facts: bool = False,
+    ) -> threading.Thread:
         """Index the rest in a daemon thread; ``on_progress`` is called from that thread.
 
         With ``facts``, the thread then learns every event's kind/direction/channel
@@ -287,7 +305,7 @@ class IndexedSessionFile:
         """The stored JSON line of event ``i`` (without its newline)."""
         start = self._starts[i]
         end = self._mm.find(b"\n", start)
-        return self._mm[start:self.size if end < 0 else end]
+        return self._mm[start : self.size if end < 0 else end]
 
     def event(self, i: int) -> WireEvent:
         if i < 0:
@@ -299,8 +317,9 @@ class IndexedSessionFile:
         event = self._decode(i)
         self._cache[i] = event
         self._cache_bytes += len(event.raw)
-        while self._cache and (len(self._cache) > self._cache_events
-                               or self._cache_bytes > self._cache_limit):
+        while self._cache and (
+            len(self._cache) > self._cache_events or self._cache_bytes > self._cache_limit
+        ):
             _, old = self._cache.popitem(last=False)
             self._cache_bytes -= len(old.raw)
         return event
@@ -313,11 +332,18 @@ class IndexedSessionFile:
             if i not in self._bad_lines:
                 self._bad_lines.add(i)
                 self.unreadable += 1
-                self.warnings.append(f"{self.path}: unreadable event line at byte "
-                                     f"{self._starts[i]} ({exc.__class__.__name__})")
+                self.warnings.append(
+                    f"{self.path}: unreadable event line at byte "
+                    f"{self._starts[i]} ({exc.__class__.__name__})"
+                )
             text = f"unreadable line in the session file at byte {self._starts[i]}: {exc}"
-            return WireEvent(Direction.LOCAL, Channel.SYSTEM, text.encode("utf-8"),
-                             meta={"severity": "error", "unreadable": True}, seq=0)
+            return WireEvent(
+                Direction.LOCAL,
+                Channel.SYSTEM,
+                text.encode("utf-8"),
+                meta={"severity": "error", "unreadable": True},
+                seq=0,
+            )
 
     def events(self, start: int = 0, stop: int | None = None) -> list[WireEvent]:
         """Events ``[start, stop)`` decoded (not cached): for exports and replay plans."""
@@ -346,7 +372,7 @@ class IndexedSessionFile:
             kind = Kind.STDERR
         elif channel is Channel.SYSTEM or direction is Direction.LOCAL:
             kind = Kind.SYSTEM
-        elif channel is Channel.HTTP:
+        elif channel in (Channel.HTTP, Channel.AUTH):
             kind = Kind.HTTP
         else:
             if "raw_b64" in data:
@@ -355,7 +381,9 @@ class IndexedSessionFile:
                 raw = str(data.get("raw", "")).encode("utf-8")
             message, error = decode(raw)
             kind = classify_message(message, error)
-        code = 1 + _K[kind] * 24 + _D[direction] * 8 + _C[channel]
+        code = 1 + _K[kind] * _KIND_SPAN + _D[direction] * _DIR_SPAN + _C[channel]
+        if kind in _RESPONSES and is_tool_error(message):
+            self._tool_errors.add(i)
         self._facts[i] = code
         if isinstance(message, dict):
             method = message.get("method")
@@ -369,13 +397,13 @@ class IndexedSessionFile:
         return code - 1
 
     def kind(self, i: int) -> Kind:
-        return _KINDS[self._fact(i) // 24]
+        return _KINDS[self._fact(i) // _KIND_SPAN]
 
     def direction(self, i: int) -> Direction:
-        return _DIRS[self._fact(i) // 8 % 3]
+        return _DIRS[self._fact(i) // _DIR_SPAN % 3]
 
     def channel(self, i: int) -> Channel:
-        return _CHANNELS[self._fact(i) % 8]
+        return _CHANNELS[self._fact(i) % _DIR_SPAN]
 
     def method(self, i: int) -> str | None:
         code = self._method_code[i]
@@ -410,6 +438,15 @@ class IndexedSessionFile:
     def has_findings(self, i: int) -> bool:
         return bool(self.event(i).findings)
 
+    def failed(self, i: int) -> bool:
+        """A JSON-RPC error, or a result with ``isError: true``."""
+        kind = self.kind(i)  # learns the facts (and a tool error) when not yet known
+        return kind is Kind.ERROR or i in self._tool_errors
+
+    def method_names(self) -> list[str]:
+        """The methods learnt so far (events are decoded lazily: not every one yet)."""
+        return self._methods[2:]
+
     # -- pairing ----------------------------------------------------------------------
 
     def find_response(self, i: int) -> int | None:
@@ -437,21 +474,28 @@ class IndexedSessionFile:
         if cached is not None:
             return None if cached < 0 else cached
         code, _, msg_id = self._light(i)
-        other_dir = _OPPOSITE.get(_DIRS[(code - 1) // 8 % 3])
+        other_dir = _OPPOSITE.get(_DIRS[(code - 1) // _DIR_SPAN % 3])
         if other_dir is None or not isinstance(msg_id, str | int) or isinstance(msg_id, bool):
             return None
         want = _RESPONSES if forward else (Kind.REQUEST,)
         total = len(self)
-        rng = (range(i + 1, min(total, i + 1 + PAIR_WINDOW)) if forward
-               else range(i - 1, max(-1, i - 1 - PAIR_WINDOW), -1))
+        rng = (
+            range(i + 1, min(total, i + 1 + PAIR_WINDOW))
+            if forward
+            else range(i - 1, max(-1, i - 1 - PAIR_WINDOW), -1)
+        )
         for j in rng:
             line = self.line(j)
             if b'\\"id\\"' not in line and b'"raw_b64"' not in line:
                 continue  # cheap: a message with an id has the escaped key in its line
             other, _, other_id = self._light(j)
             other -= 1
-            if (_DIRS[other // 8 % 3] is other_dir and _KINDS[other // 24] in want
-                    and other_id == msg_id and type(other_id) is type(msg_id)):
+            if (
+                _DIRS[other // _DIR_SPAN % 3] is other_dir
+                and _KINDS[other // _KIND_SPAN] in want
+                and other_id == msg_id
+                and type(other_id) is type(msg_id)
+            ):
                 self._pairs[i] = j
                 self._pairs[j] = i
                 return j
@@ -515,6 +559,8 @@ class IndexedSessionFile:
                 return False
         if flt.findings and not self.has_findings(i):
             return False
+        if flt.errors and not self.failed(i):
+            return False
         if flt.patterns:
             raw = self.raw(i)
             return all(p.search(raw) for p in flt.patterns)
@@ -532,7 +578,7 @@ def _is_event(line: bytes) -> bool:
 
 
 def _pack(event: WireEvent) -> int:
-    return 1 + _K[event.kind] * 24 + _D[event.direction] * 8 + _C[event.channel]
+    return 1 + _K[event.kind] * _KIND_SPAN + _D[event.direction] * _DIR_SPAN + _C[event.channel]
 
 
 def _verbatim(term: str) -> bool:

@@ -79,8 +79,12 @@ class NoticeResult:
     ignored: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"mode": self.mode, "status": self.status,
-                                "recorded": self.recorded, "live": self.live}
+        data: dict[str, Any] = {
+            "mode": self.mode,
+            "status": self.status,
+            "recorded": self.recorded,
+            "live": self.live,
+        }
         if self.sequence_differs:
             data["sequenceDiffers"] = True
         if self.changes:
@@ -101,14 +105,23 @@ def sequence(messages: Sequence[dict[str, Any]], mode: str) -> list[str]:
     return out
 
 
-def compare(recorded: Sequence[dict[str, Any]], live: Sequence[dict[str, Any]], mode: str,
-            rules: Sequence[IgnoreRule]) -> NoticeResult | None:
+def compare(
+    recorded: Sequence[dict[str, Any]],
+    live: Sequence[dict[str, Any]],
+    mode: str,
+    rules: Sequence[IgnoreRule],
+) -> NoticeResult | None:
     """None when neither run had notifications for the request (or mode is ignore)."""
     if mode == IGNORE or not (recorded or live):
         return None
     methods_differ = sequence(recorded, mode) != sequence(live, mode)
-    result = NoticeResult(mode, SAME, [str(m.get("method")) for m in recorded],
-                          [str(m.get("method")) for m in live], methods_differ)
+    result = NoticeResult(
+        mode,
+        SAME,
+        [str(m.get("method")) for m in recorded],
+        [str(m.get("method")) for m in live],
+        methods_differ,
+    )
     # values: the n-th notification of a method against the n-th live one; "index" is the
     # position in the recorded list (in the live list for an added one)
     by_method: dict[str, list[tuple[int, dict[str, Any]]]] = {}
@@ -121,17 +134,32 @@ def compare(recorded: Sequence[dict[str, Any]], live: Sequence[dict[str, Any]], 
         seen[method] = n + 1
         lives = by_method.get(method, [])
         if n >= len(lives):
-            result.changes.append({"index": index, "method": method, "path": "$",
-                                   "kind": "removed", "old": msg.get("params")})
+            result.changes.append(
+                {
+                    "index": index,
+                    "method": method,
+                    "path": "$",
+                    "kind": "removed",
+                    "old": msg.get("params"),
+                }
+            )
             continue
         found = diff(_body(msg), _body(lives[n][1]), rules)
         result.ignored += len(found.ignored)
-        result.changes.extend({"index": index, "method": method, **c.to_json()}
-                              for c in found.changes)
+        result.changes.extend(
+            {"index": index, "method": method, **c.to_json()} for c in found.changes
+        )
     for method, lives in by_method.items():
-        for index, extra in lives[seen.get(method, 0):]:
-            result.changes.append({"index": index, "method": method, "path": "$",
-                                   "kind": "added", "new": extra.get("params")})
+        for index, extra in lives[seen.get(method, 0) :]:
+            result.changes.append(
+                {
+                    "index": index,
+                    "method": method,
+                    "path": "$",
+                    "kind": "added",
+                    "new": extra.get("params"),
+                }
+            )
     if methods_differ or (mode == STRICT and result.changes):
         result.status = CHANGED
     elif result.changes:

@@ -35,8 +35,9 @@ def open_header(path: str | os.PathLike[str]) -> SessionHeader:
     return SessionHeader.from_line(first, str(p))
 
 
-def iter_events(path: str | os.PathLike[str],
-                warnings: list[str] | None = None) -> Iterator[WireEvent]:
+def iter_events(
+    path: str | os.PathLike[str], warnings: list[str] | None = None
+) -> Iterator[WireEvent]:
     """Every event in the file; broken lines are skipped with a warning (torn last line)."""
     p = Path(path)
     open_header(p)

@@ -16,9 +16,12 @@ from inspector.engine.events import Kind
 from inspector.record.store import EventSource
 
 OPENINGS = ("initialize", "server/discover")
-LISTS = {"tools/list": ("tools", "tools"), "resources/list": ("resources", "resources"),
-         "resources/templates/list": ("resource_templates", "resourceTemplates"),
-         "prompts/list": ("prompts", "prompts")}
+LISTS = {
+    "tools/list": ("tools", "tools"),
+    "resources/list": ("resources", "resources"),
+    "resources/templates/list": ("resource_templates", "resourceTemplates"),
+    "prompts/list": ("prompts", "prompts"),
+}
 
 
 @dataclass
@@ -75,8 +78,7 @@ def rebuild_catalog(source: EventSource, stop: int | None = None) -> RecordedCat
             cursor = params.get("cursor") if isinstance(params, dict) else None
         if cursor is None or kind not in building:
             building[kind] = []
-        building[kind].extend(item for item in result.get(key) or []
-                              if isinstance(item, dict))
+        building[kind].extend(item for item in result.get(key) or [] if isinstance(item, dict))
         if not result.get("nextCursor"):
             catalog.lists[kind] = building[kind]  # a complete listing
             catalog.errors.pop(kind, None)  # a later success wins
@@ -96,5 +98,8 @@ def _as_initialize(source: EventSource, index: int, result: dict[str, Any]) -> d
         params = request.get("params") if isinstance(request, dict) else None
         envelope = params.get("_meta") if isinstance(params, dict) else None
         version = envelope.get(META_PROTOCOL_VERSION) if isinstance(envelope, dict) else None
-    return {**result, "serverInfo": info if isinstance(info, dict) else {},
-            "protocolVersion": version if isinstance(version, str) else STATELESS_VERSIONS[0]}
+    return {
+        **result,
+        "serverInfo": info if isinstance(info, dict) else {},
+        "protocolVersion": version if isinstance(version, str) else STATELESS_VERSIONS[0],
+    }

@@ -9,24 +9,32 @@ from typing import BinaryIO
 
 from inspector.engine.events import WireEvent
 from inspector.record.format import Redactor, SessionHeader, encode_event
+from inspector.record.private import open_private, private_dirs
 
 
 class Recorder:
     """Appends events to a session file, flushing each one (a crash leaves a readable file).
 
+    The file is 0600 and the folders created for it 0700 (``inspector.record.private``).
+
     Write failures (disk full, file removed) do not stop the session: the first one
     is kept in ``error`` for the UI to show, and recording stops.
     """
 
-    def __init__(self, path: str | os.PathLike[str], header: SessionHeader,
-                 redactor: Redactor | None = None, fsync: bool = False) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        header: SessionHeader,
+        redactor: Redactor | None = None,
+        fsync: bool = False,
+    ) -> None:
         self.path = Path(path)
         self.redactor = redactor or Redactor()
         self.fsync = fsync
         self.error: str | None = None
         self.count = 0
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file: BinaryIO | None = open(self.path, "wb")  # noqa: SIM115 - lives with us
+        private_dirs(self.path.parent)
+        self._file: BinaryIO | None = open_private(self.path)
         header.redacted = self.redactor.enabled
         header.target = redact_target(header.target, self.redactor)
         self._write(header.to_line())
@@ -55,14 +63,5 @@ class Recorder:
 
 
 def redact_target(target: dict[str, object], redactor: Redactor) -> dict[str, object]:
-    """Secrets out of a header's target: env values given with -e, auth headers."""
-    if not redactor.enabled:
-        return target
-    out = dict(target)
-    env = out.get("env")
-    if isinstance(env, dict):
-        out["env"] = {k: redactor.text(str(v)) for k, v in env.items()}
-    headers = out.get("headers")
-    if isinstance(headers, dict):
-        out["headers"] = redactor.headers(headers)
-    return out
+    """Secrets out of a header's target: env values, auth headers, URL credentials."""
+    return redactor.target(dict(target)) if redactor.enabled else target

@@ -69,8 +69,12 @@ class Item:
     notifications: NoticeResult | None = None  # the server's notifications for the request
 
     def to_json(self, full: bool = False) -> dict[str, Any]:
-        data: dict[str, Any] = {"kind": self.kind, "method": self.method, "seq": self.seq,
-                                "status": self.status}
+        data: dict[str, Any] = {
+            "kind": self.kind,
+            "method": self.method,
+            "seq": self.seq,
+            "status": self.status,
+        }
         if self.detail:
             data["detail"] = self.detail
         if self.changes:
@@ -105,14 +109,23 @@ class Report:
         return any(item.status != SAME for item in self.items)
 
     def to_json(self) -> dict[str, Any]:
-        return {"summary": self.counts(), "differs": self.differs,
-                "items": [i.to_json() for i in self.items], "notes": self.notes,
-                "server": self.server_info, "notifications": self.notification_counts()}
+        return {
+            "summary": self.counts(),
+            "differs": self.differs,
+            "items": [i.to_json() for i in self.items],
+            "notes": self.notes,
+            "server": self.server_info,
+            "notifications": self.notification_counts(),
+        }
 
     def notification_counts(self) -> dict[str, Any]:
         """How the requests' notifications compared, and under which mode."""
-        counts: dict[str, Any] = {"mode": self.notification_mode, "same": 0, "changed": 0,
-                                  "volatile": 0}
+        counts: dict[str, Any] = {
+            "mode": self.notification_mode,
+            "same": 0,
+            "changed": 0,
+            "volatile": 0,
+        }
         for item in self.items:
             if item.notifications is not None:
                 counts[item.notifications.status] += 1
@@ -147,10 +160,14 @@ class RecordedResponders(Responders):
         self.live.append((method, params))
         same = [i for i, e in enumerate(self.exchanges) if e.method == method]
         if not same:
-            raise RpcError(jsonrpc.METHOD_NOT_FOUND,
-                           f"replay: the recording has no answer to {method}")
-        exact = [i for i in same if i not in self.used
-                 and diff(self.exchanges[i].params, params, self.rules).same]
+            raise RpcError(
+                jsonrpc.METHOD_NOT_FOUND, f"replay: the recording has no answer to {method}"
+            )
+        exact = [
+            i
+            for i in same
+            if i not in self.used and diff(self.exchanges[i].params, params, self.rules).same
+        ]
         unused = [i for i in same if i not in self.used]
         pick = (exact or unused or same[-1:])[0]
         self.used.add(pick)
@@ -168,35 +185,46 @@ class RecordedResponders(Responders):
 class ReplayOptions:
     rules: Sequence[IgnoreRule] = ()
     timeout: float = 30.0
-    max_timeout: float = 600.0
+    max_timeout: float | None = None
     notifications: str = METHODS  # strict | methods | ignore (see notices.py)
 
 
-async def replay(plan: Plan, transport: Transport, options: ReplayOptions,
-                 recorder: Any = None) -> Report:
+async def replay(
+    plan: Plan, transport: Transport, options: ReplayOptions, recorder: Any = None
+) -> Report:
     """Run the plan on a new session over ``transport``. A connection that fails before
     initialize is answered raises (the caller maps it to an exit code); one lost later
     makes the remaining recorded answers missing."""
     report = Report(notification_mode=options.notifications)
     if plan.unsent:
-        report.notes.append(f"{plan.unsent} frame(s) the client sent were not JSON-RPC "
-                            "messages; they were not sent again")
+        report.notes.append(
+            f"{plan.unsent} frame(s) the client sent were not JSON-RPC "
+            "messages; they were not sent again"
+        )
     runner = _Runner(plan, options, report)
-    responders = RecordedResponders([*plan.server_requests, *plan.input_answers],
-                                    options.rules)
-    session = Session(transport, responders=responders, timeout=options.timeout,
-                      max_timeout=options.max_timeout, recorder=recorder,
-                      **plan.session_options())
+    responders = RecordedResponders([*plan.server_requests, *plan.input_answers], options.rules)
+    session = Session(
+        transport,
+        responders=responders,
+        timeout=options.timeout,
+        max_timeout=options.max_timeout,
+        recorder=recorder,
+        **plan.session_options(),
+    )
     if is_stateless(plan.protocol_version):
-        report.notes.append(f"stateless recording (protocol {plan.protocol_version}): the "
-                            "live session was opened in the same era")
+        report.notes.append(
+            f"stateless recording (protocol {plan.protocol_version}): the "
+            "live session was opened in the same era"
+        )
     session.add_observer(runner.observe)
     async with session:
         await runner.run(session)
     runner.compare_notifications()
     if runner.groups:
-        report.notes.append(f"{runner.groups} group(s) of requests the recording sent before "
-                            "any was answered were sent together again")
+        report.notes.append(
+            f"{runner.groups} group(s) of requests the recording sent before "
+            "any was answered were sent together again"
+        )
     runner.compare_server_requests(responders)
     return report
 
@@ -268,8 +296,11 @@ class _Runner:
                 n += 1
                 continue
             group = [step]
-            while step.group and n + len(group) < len(steps) \
-                    and steps[n + len(group)].group == step.group:
+            while (
+                step.group
+                and n + len(group) < len(steps)
+                and steps[n + len(group)].group == step.group
+            ):
                 group.append(steps[n + len(group)])
             if len(group) == 1:
                 await self._request(session, step)
@@ -291,11 +322,14 @@ class _Runner:
         # the report keeps the recorded order, whatever order the answers came in
         self.report.items[first:] = sorted(self.report.items[first:], key=lambda i: i.seq)
 
-    def _init_item(self, init: Step | None, live: dict[str, Any] | None, reason: str,
-                   live_id: Any = None) -> None:
+    def _init_item(
+        self, init: Step | None, live: dict[str, Any] | None, reason: str, live_id: Any = None
+    ) -> None:
         if init is None:
-            self.report.notes.append("the recording has no initialize request; the session "
-                                     "was opened with mcp-inspect's own")
+            self.report.notes.append(
+                "the recording has no initialize request; the session "
+                "was opened with mcp-inspect's own"
+            )
             return
         self._compare("request", init, live, reason, live_id)
 
@@ -303,27 +337,41 @@ class _Runner:
         for step in self.plan.steps[start:]:
             if not step.notification and not step.retry:
                 status = MISSING if step.response is not None else SAME
-                self.report.items.append(Item("request", step.method, step.seq, status,
-                                              reason=reason, recorded=step.response,
-                                              detail=_detail(step.params)))
+                self.report.items.append(
+                    Item(
+                        "request",
+                        step.method,
+                        step.seq,
+                        status,
+                        reason=reason,
+                        recorded=step.response,
+                        detail=_detail(step.params),
+                    )
+                )
 
-    async def _request(self, session: Session, step: Step,
-                       sent: anyio.Event | None = None) -> None:
+    async def _request(self, session: Session, step: Step, sent: anyio.Event | None = None) -> None:
         try:
             await self._send_and_compare(session, step, sent)
         finally:
             if sent is not None:
                 sent.set()  # also when sending failed: the group goes on
 
-    async def _send_and_compare(self, session: Session, step: Step,
-                                sent: anyio.Event | None) -> None:
+    async def _send_and_compare(
+        self, session: Session, step: Step, sent: anyio.Event | None
+    ) -> None:
         params = self._remap(step.params)
         on_progress = None
-        if isinstance(params, dict) and isinstance(params.get("_meta"), dict) \
-                and "progressToken" in params["_meta"]:
+        if (
+            isinstance(params, dict)
+            and isinstance(params.get("_meta"), dict)
+            and "progressToken" in params["_meta"]
+        ):
             meta = {k: v for k, v in params["_meta"].items() if k != "progressToken"}
-            params = {**params, "_meta": meta} if meta else {
-                k: v for k, v in params.items() if k != "_meta"}
+            params = (
+                {**params, "_meta": meta}
+                if meta
+                else {k: v for k, v in params.items() if k != "_meta"}
+            )
             on_progress = _ignore_progress  # the session makes a fresh token
         rid = session.next_id()
         if sent is not None:
@@ -331,19 +379,30 @@ class _Runner:
         reason = ""
         returned: Any = None
         unanswered = step.response is None
-        limit = (min(max(step.waited or 0.0, 0.2), UNANSWERED_WAIT) if unanswered
-                 else self.options.timeout)
+        limit = (
+            min(max(step.waited or 0.0, 0.2), UNANSWERED_WAIT)
+            if unanswered
+            else self.options.timeout
+        )
         try:
             if unanswered:
                 with anyio.move_on_after(limit):
-                    await session.request(step.method, params, request_id=rid,
-                                          timeout=limit + 1.0, on_progress=on_progress)
+                    await session.request(
+                        step.method,
+                        params,
+                        request_id=rid,
+                        timeout=limit + 1.0,
+                        on_progress=on_progress,
+                    )
                 if id_key(rid) not in self.responses and session.lost is None:
-                    await session.notify("notifications/cancelled", {
-                        "requestId": rid, "reason": "replay: the recording never got an answer"})
+                    await session.notify(
+                        "notifications/cancelled",
+                        {"requestId": rid, "reason": "replay: the recording never got an answer"},
+                    )
             else:
-                returned = await session.request(step.method, params, request_id=rid,
-                                                 timeout=limit, on_progress=on_progress)
+                returned = await session.request(
+                    step.method, params, request_id=rid, timeout=limit, on_progress=on_progress
+                )
         except RequestTimeoutError:
             reason = f"no answer within {limit:g} s"
         except ConnectionClosedError as exc:
@@ -356,24 +415,45 @@ class _Runner:
             live = {"jsonrpc": "2.0", "id": rid, "result": returned}
         self._compare("request", step, live, reason, rid)
 
-    def _compare(self, kind: str, step: Step, live: dict[str, Any] | None, reason: str,
-                 live_id: Any = None) -> None:
+    def _compare(
+        self, kind: str, step: Step, live: dict[str, Any] | None, reason: str, live_id: Any = None
+    ) -> None:
         recorded = step.settled or step.response
         if recorded is None and live is None:
-            item = Item(kind, step.method, step.seq, SAME,
-                        reason="unanswered in the recording and live")
+            item = Item(
+                kind, step.method, step.seq, SAME, reason="unanswered in the recording and live"
+            )
         elif recorded is None:
-            item = Item(kind, step.method, step.seq, NEW, live=live,
-                        reason="the recording has no answer; the live server answered")
+            item = Item(
+                kind,
+                step.method,
+                step.seq,
+                NEW,
+                live=live,
+                reason="the recording has no answer; the live server answered",
+            )
         elif live is None:
-            item = Item(kind, step.method, step.seq, MISSING, recorded=recorded,
-                        reason=reason or "no live answer")
+            item = Item(
+                kind,
+                step.method,
+                step.seq,
+                MISSING,
+                recorded=recorded,
+                reason=reason or "no live answer",
+            )
         else:
             result = diff(recorded, live, self.options.rules)
             self._learn(result.ignored)
-            item = Item(kind, step.method, step.seq, SAME if result.same else CHANGED,
-                        changes=[c.to_json() for c in result.changes],
-                        ignored=len(result.ignored), recorded=recorded, live=live)
+            item = Item(
+                kind,
+                step.method,
+                step.seq,
+                SAME if result.same else CHANGED,
+                changes=[c.to_json() for c in result.changes],
+                ignored=len(result.ignored),
+                recorded=recorded,
+                live=live,
+            )
         item.detail = _detail(step.params)
         self.report.items.append(item)
         if live_id is not None:
@@ -383,8 +463,12 @@ class _Runner:
         """Each request's notifications, recorded vs live, once the run is over (progress
         may come after the answer). A counted difference makes a same request changed."""
         for item, step, live_key in self.compared:
-            result = compare(step.notifications, self.notices.of(live_key),
-                             self.options.notifications, self.options.rules)
+            result = compare(
+                step.notifications,
+                self.notices.of(live_key),
+                self.options.notifications,
+                self.options.rules,
+            )
             item.notifications = result
             if result is not None and result.status == "changed" and item.status == SAME:
                 item.status = CHANGED
@@ -417,25 +501,49 @@ class _Runner:
             if exchange.method == "ping":
                 continue  # keep-alives come and go with timing
             if n >= len(lives):
-                self.report.items.append(Item(
-                    "server-request", exchange.method, exchange.seq, MISSING,
-                    reason="the server sent this request in the recording, not live",
-                    recorded=exchange.params))
+                self.report.items.append(
+                    Item(
+                        "server-request",
+                        exchange.method,
+                        exchange.seq,
+                        MISSING,
+                        reason="the server sent this request in the recording, not live",
+                        recorded=exchange.params,
+                    )
+                )
                 continue
             # compared as messages without ids, so ignore paths read $.params.message
-            result = diff({"method": exchange.method, "params": exchange.params},
-                          {"method": exchange.method, "params": lives[n]}, self.options.rules)
-            self.report.items.append(Item(
-                "server-request", exchange.method, exchange.seq,
-                SAME if result.same else CHANGED, changes=[c.to_json() for c in result.changes],
-                ignored=len(result.ignored), recorded=exchange.params, live=lives[n]))
+            result = diff(
+                {"method": exchange.method, "params": exchange.params},
+                {"method": exchange.method, "params": lives[n]},
+                self.options.rules,
+            )
+            self.report.items.append(
+                Item(
+                    "server-request",
+                    exchange.method,
+                    exchange.seq,
+                    SAME if result.same else CHANGED,
+                    changes=[c.to_json() for c in result.changes],
+                    ignored=len(result.ignored),
+                    recorded=exchange.params,
+                    live=lives[n],
+                )
+            )
         for method, lives in live_by_method.items():
             if method == "ping":
                 continue
-            for extra in lives[seen.get(method, 0):]:
-                self.report.items.append(Item(
-                    "server-request", method, 0, NEW, live=extra,
-                    reason="the live server sent a request the recording does not have"))
+            for extra in lives[seen.get(method, 0) :]:
+                self.report.items.append(
+                    Item(
+                        "server-request",
+                        method,
+                        0,
+                        NEW,
+                        live=extra,
+                        reason="the live server sent a request the recording does not have",
+                    )
+                )
 
 
 def _detail(params: Any) -> str:

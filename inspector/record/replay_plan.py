@@ -100,9 +100,11 @@ class Plan:
         else:
             envelope = self.envelope()
             info, caps = envelope.get(META_CLIENT_INFO), envelope.get(META_CLIENT_CAPABILITIES)
-        return {"client_info": info if isinstance(info, dict) else None,
-                "capabilities": caps if isinstance(caps, dict) else {},
-                "protocol_version": self.protocol_version or LATEST_VERSION}
+        return {
+            "client_info": info if isinstance(info, dict) else None,
+            "capabilities": caps if isinstance(caps, dict) else {},
+            "protocol_version": self.protocol_version or LATEST_VERSION,
+        }
 
 
 def messages_of(event: WireEvent) -> list[dict[str, Any]]:
@@ -121,8 +123,11 @@ def build_plan(events: Iterable[WireEvent]) -> Plan:
     group_open = False
     last_mono = 0.0
     for event in events:
+        if event.channel is Channel.AUTH or event.meta.get("auth_retry"):
+            continue  # OAuth exchanges, and a request sent again after one, are the connection's
         if event.channel in (Channel.HTTP, Channel.STDERR, Channel.SYSTEM) and not (
-                isinstance(event.message, dict)):
+            isinstance(event.message, dict)
+        ):
             continue
         if event.message is None:
             if event.direction is Direction.OUT:
@@ -134,8 +139,9 @@ def build_plan(events: Iterable[WireEvent]) -> Plan:
             key = id_key(msg.get("id"))
             if event.direction is Direction.OUT:
                 if kind is Kind.REQUEST:
-                    step = Step(event.seq, str(msg.get("method")), msg.get("params"),
-                                sent_mono=event.mono)
+                    step = Step(
+                        event.seq, str(msg.get("method")), msg.get("params"), sent_mono=event.mono
+                    )
                     if step.method in OPENINGS and plan.initialize is None and not plan.steps:
                         plan.initialize = step
                     else:
@@ -186,21 +192,22 @@ def _fold_retries(plan: Plan) -> None:
         if step.retry:
             continue
         current = step
-        for later in requests[n + 1:]:
+        for later in requests[n + 1 :]:
             asks = _input_requests(current.response)
             if asks is None:
                 break
             if later.method != step.method or not _is_retry(later.params):
                 continue
             later.retry = True
-            answers = later.params.get("inputResponses") if isinstance(later.params,
-                                                                       dict) else None
+            answers = later.params.get("inputResponses") if isinstance(later.params, dict) else None
             for key, ask in asks.items():
                 answer = answers.get(key) if isinstance(answers, dict) else None
                 if isinstance(ask, dict) and isinstance(answer, dict):
-                    plan.input_answers.append(ServerExchange(
-                        later.seq, str(ask.get("method")), ask.get("params"),
-                        {"result": answer}))
+                    plan.input_answers.append(
+                        ServerExchange(
+                            later.seq, str(ask.get("method")), ask.get("params"), {"result": answer}
+                        )
+                    )
             current = later
         if current is not step:
             step.settled = current.response
@@ -218,8 +225,9 @@ def _is_retry(params: Any) -> bool:
     return isinstance(params, dict) and ("requestState" in params or "inputResponses" in params)
 
 
-def _client_notification(plan: Plan, pending: dict[Any, Step], msg: dict[str, Any],
-                         mono: float, notices: Attributor) -> None:
+def _client_notification(
+    plan: Plan, pending: dict[Any, Step], msg: dict[str, Any], mono: float, notices: Attributor
+) -> None:
     method = str(msg.get("method"))
     params = msg.get("params")
     if method == "notifications/initialized":

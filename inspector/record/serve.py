@@ -58,15 +58,20 @@ class _Answers:
 class RecordedServer:
     """The answer table built from a replay plan; :meth:`handle` answers one message."""
 
-    def __init__(self, plan: Plan, source: str = "the recording",
-                 rules: Sequence[IgnoreRule] | None = None) -> None:
+    def __init__(
+        self, plan: Plan, source: str = "the recording", rules: Sequence[IgnoreRule] | None = None
+    ) -> None:
         self.source = source
-        self.rules = list(rules) if rules is not None else [
-            IgnoreRule.parse(r) for r in PARAM_IGNORES]
+        self.rules = (
+            list(rules) if rules is not None else [IgnoreRule.parse(r) for r in PARAM_IGNORES]
+        )
         self.initialize: dict[str, Any] | None = None
         self.stateless = plan.protocol_version if plan.stateless else None
-        if plan.initialize is not None and plan.initialize.response is not None \
-                and not plan.stateless:
+        if (
+            plan.initialize is not None
+            and plan.initialize.response is not None
+            and not plan.stateless
+        ):
             self.initialize = plan.initialize.response
         self.table: dict[str, list[_Answers]] = {}
         self.warnings: list[str] = []  # the live client answered otherwise than recorded
@@ -97,14 +102,19 @@ class RecordedServer:
         if method == "initialize":
             if self.stateless:
                 return jsonrpc.error_response(
-                    id_, jsonrpc.INVALID_REQUEST,
+                    id_,
+                    jsonrpc.INVALID_REQUEST,
                     f"replay: {self.source} was recorded in the stateless era (protocol "
                     f"{self.stateless}, no initialize): connect with --protocol-version "
-                    f"{self.stateless}", {"supported": [self.stateless]})
+                    f"{self.stateless}",
+                    {"supported": [self.stateless]},
+                )
             if self.initialize is None:
-                return jsonrpc.error_response(id_, jsonrpc.INTERNAL_ERROR,
-                                              f"replay: {self.source} has no initialize "
-                                              "response to serve")
+                return jsonrpc.error_response(
+                    id_,
+                    jsonrpc.INTERNAL_ERROR,
+                    f"replay: {self.source} has no initialize response to serve",
+                )
             return _with_id(self.initialize, id_)
         entries = self.table.get(method)
         if not entries:
@@ -112,9 +122,11 @@ class RecordedServer:
                 return jsonrpc.response(id_, {})
             recorded = ", ".join(sorted(self.table)) or "none"
             return jsonrpc.error_response(
-                id_, jsonrpc.METHOD_NOT_FOUND,
+                id_,
+                jsonrpc.METHOD_NOT_FOUND,
                 f"replay: {method} was not recorded in {self.source} "
-                f"(recorded methods: {recorded})")
+                f"(recorded methods: {recorded})",
+            )
         for entry in entries:
             if diff(entry.params, params, self.rules).same:
                 n = min(entry.served, len(entry.responses) - 1)
@@ -124,11 +136,12 @@ class RecordedServer:
                 return _with_id(entry.responses[n], id_)
         shown = json.dumps(params, ensure_ascii=False, default=str)
         return jsonrpc.error_response(
-            id_, jsonrpc.INVALID_PARAMS,
+            id_,
+            jsonrpc.INVALID_PARAMS,
             f"replay: {method} was recorded in {self.source}, but not with these params: "
             f"{shown[:300]} ({len(entries)} recorded param set(s))",
-            {"recordedParams": [e.params for e in entries[:20]]})
-
+            {"recordedParams": [e.params for e in entries[:20]]},
+        )
 
     def _ask_client(self, ask: Ask, exchanges: Iterable[ServerExchange], during: str) -> None:
         for exchange in exchanges:
@@ -206,8 +219,7 @@ class _Lines:
             except queue.Empty:
                 return None
             message = jsonrpc.decode(line)[0] if line is not None else None
-            if isinstance(message, dict) and "method" not in message \
-                    and message.get("id") == id_:
+            if isinstance(message, dict) and "method" not in message and message.get("id") == id_:
                 return message
             self.backlog.append(line)
             if line is None:
@@ -215,9 +227,13 @@ class _Lines:
         return None
 
 
-def serve(server: RecordedServer, stdin: BinaryIO | None = None,
-          stdout: BinaryIO | None = None, stderr: TextIO | None = None,
-          answer_wait: float = ANSWER_WAIT) -> int:
+def serve(
+    server: RecordedServer,
+    stdin: BinaryIO | None = None,
+    stdout: BinaryIO | None = None,
+    stderr: TextIO | None = None,
+    answer_wait: float = ANSWER_WAIT,
+) -> int:
     """Answer line-delimited JSON-RPC on stdin until it closes."""
     out = stdout or sys.stdout.buffer
     err = stderr or sys.stderr
@@ -240,8 +256,9 @@ def serve(server: RecordedServer, stdin: BinaryIO | None = None,
             continue
         message, error = jsonrpc.decode(line)
         if error is not None:
-            reply: Any = jsonrpc.error_response(None, jsonrpc.PARSE_ERROR,
-                                                f"replay server: {error}")
+            reply: Any = jsonrpc.error_response(
+                None, jsonrpc.PARSE_ERROR, f"replay server: {error}"
+            )
         else:
             reply = server.handle(message, ask)
         for warning in server.warnings:

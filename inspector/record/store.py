@@ -17,17 +17,32 @@ without blocking; :class:`LogFilter` parses the small filter language
 
 from __future__ import annotations
 
-import re
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from inspector.engine.events import Channel, Direction, Finding, Kind, WireEvent
+from inspector.engine.events import (
+    ATTACH_KEY,
+    SIDE_KEY,
+    Channel,
+    Direction,
+    Finding,
+    Kind,
+    WireEvent,
+)
 from inspector.engine.jsonrpc import decode
-from inspector.record.textmatch import term_pattern
+from inspector.record.filter_query import LogFilter, is_tool_error
+
+__all__ = [
+    "EventBatcher",
+    "EventSource",
+    "EventStore",
+    "FilteredView",
+    "LogFilter",
+    "is_tool_error",
+]
 
 KINDS: tuple[Kind, ...] = tuple(Kind)
 DIRECTIONS: tuple[Direction, ...] = tuple(Direction)
@@ -37,13 +52,17 @@ _DIR_CODE = {d: i for i, d in enumerate(DIRECTIONS)}
 _CH_CODE = {c: i for i, c in enumerate(CHANNELS)}
 _RESPONSE_KINDS = frozenset({_KIND_CODE[Kind.RESPONSE], _KIND_CODE[Kind.ERROR]})
 _REQUEST = _KIND_CODE[Kind.REQUEST]
-_OPPOSITE = {_DIR_CODE[Direction.OUT]: _DIR_CODE[Direction.IN],
-             _DIR_CODE[Direction.IN]: _DIR_CODE[Direction.OUT]}
+_ERROR = _KIND_CODE[Kind.ERROR]
+_OPPOSITE = {
+    _DIR_CODE[Direction.OUT]: _DIR_CODE[Direction.IN],
+    _DIR_CODE[Direction.IN]: _DIR_CODE[Direction.OUT],
+}
 
 # flags column bits
 _PARSED = 1  # the event carried a parsed message (rebuild parses raw again)
 _EXTRA = 2  # meta / findings / a parse error that decode() would not reproduce
 _NOERR = 4  # neither message nor error (a note that was never parsed)
+_TOOL_ERROR = 8  # a result that says it failed (isError: true): is:error finds it
 _NOPAIR = -1
 MAX_PENDING = 65_536  # unanswered requests remembered for pairing (the oldest are let go)
 CHUNK = 4 << 20  # raw bytes live in fixed 4 MiB chunks: no big reallocations, no slack
@@ -63,6 +82,8 @@ class EventSource(Protocol):
     def seq(self, i: int) -> int: ...
     def time(self, i: int) -> float: ...
     def has_findings(self, i: int) -> bool: ...
+    def failed(self, i: int) -> bool: ...
+    def method_names(self) -> list[str]: ...
     def find_response(self, i: int) -> int | None: ...
     def find_request(self, i: int) -> int | None: ...
     def latency_ms(self, i: int) -> float | None: ...
@@ -74,6 +95,15 @@ class _Extra:
     meta: dict[str, Any]
     findings: list[Finding]
     error: str | None
+
+
+def _pair_key(meta: dict[str, Any], msg_id: Hashable) -> Hashable:
+    """What pairs a request with its response: the id, and on a proxy's wire also whose
+    frame it is (the host's id 1 and an inspector's id 1 are different requests)."""
+    side = meta.get(SIDE_KEY) if meta else None
+    if side is None:
+        return msg_id
+    return (side, meta.get(ATTACH_KEY), msg_id)
 
 
 class EventStore:
@@ -128,6 +158,8 @@ class EventStore:
             flags = _NOERR
         elif decode(raw)[1] != event.error:
             error = event.error
+        if kcode in _RESPONSE_KINDS and is_tool_error(message):
+            flags |= _TOOL_ERROR
         if event.meta or event.findings or error is not None:
             flags |= _EXTRA
             self._extras[i] = _Extra(event.meta, list(event.findings), error)
@@ -137,15 +169,16 @@ class EventStore:
         if isinstance(message, dict):
             msg_id = message.get("id")
             hashable_id = isinstance(msg_id, (str, int)) and not isinstance(msg_id, bool)
+            key = _pair_key(event.meta, msg_id) if hashable_id else None
             if kcode == _REQUEST:
                 mcode = self._intern(message.get("method"))
                 if hashable_id:
                     pending = self._pending[dcode]
-                    pending[msg_id] = i
+                    pending[key] = i
                     if len(pending) > MAX_PENDING:  # never answered: stop holding memory
                         del pending[next(iter(pending))]
             elif kcode in _RESPONSE_KINDS and hashable_id and dcode in _OPPOSITE:
-                req = self._pending[_OPPOSITE[dcode]].pop(msg_id, None)
+                req = self._pending[_OPPOSITE[dcode]].pop(key, None)
                 if req is not None:
                     pair = req
                     self._pair[req] = i
@@ -165,14 +198,14 @@ class EventStore:
                 self._chunks.append(bytes(raw))
                 self._starts.append(self._starts[-1] + n)
                 return self._starts[-1]
-        self._open[self._fill:self._fill + n] = raw
+        self._open[self._fill : self._fill + n] = raw
         self._fill += n
         return self._starts[-1] + self._fill
 
     def _close_chunk(self) -> None:
         if self._fill == 0:
             return
-        del self._open[self._fill:]
+        del self._open[self._fill :]
         self._chunks.append(self._open)
         self._starts.append(self._starts[-1] + self._fill)
         self._open = bytearray(CHUNK)
@@ -210,7 +243,7 @@ class EventStore:
             return b""
         k = self._chunk_of(a)
         base = self._starts[k]
-        return bytes(self._buf(k)[a - base:b - base])
+        return bytes(self._buf(k)[a - base : b - base])
 
     def raw_size(self, i: int) -> int:
         return self._offsets[i + 1] - self._offsets[i]
@@ -235,11 +268,18 @@ class EventStore:
             error = extra.error
         elif not flags & _NOERR:
             error = decode(raw)[1]
-        return WireEvent(direction=DIRECTIONS[self._dir[i]], channel=CHANNELS[self._ch[i]],
-                         raw=raw, message=message, error=error,
-                         meta=dict(extra.meta) if extra else {},
-                         findings=list(extra.findings) if extra else [],
-                         seq=self._seq[i], time=self._time[i], mono=self._mono[i])
+        return WireEvent(
+            direction=DIRECTIONS[self._dir[i]],
+            channel=CHANNELS[self._ch[i]],
+            raw=raw,
+            message=message,
+            error=error,
+            meta=dict(extra.meta) if extra else {},
+            findings=list(extra.findings) if extra else [],
+            seq=self._seq[i],
+            time=self._time[i],
+            mono=self._mono[i],
+        )
 
     def kind(self, i: int) -> Kind:
         return KINDS[self._kind[i]]
@@ -274,6 +314,14 @@ class EventStore:
         extra = self._extras.get(i)
         return bool(extra and extra.findings)
 
+    def failed(self, i: int) -> bool:
+        """A JSON-RPC error, or a result with ``isError: true`` (what ``is:error`` finds)."""
+        return self._kind[i] == _ERROR or bool(self._flags[i] & _TOOL_ERROR)
+
+    def method_names(self) -> list[str]:
+        """Every method seen so far (for completing ``method:``)."""
+        return self._methods[1:]
+
     def add_finding(self, i: int, finding: Finding) -> None:
         """Attach a finding found later (the lint may run after the event was stored)."""
         extra = self._extras.get(i)
@@ -307,8 +355,18 @@ class EventStore:
 
     def nbytes(self) -> int:
         """Approximate memory held by the columns and raw bytes (not the sparse dicts)."""
-        cols = (self._offsets, self._time, self._mono, self._seq, self._dir, self._ch,
-                self._kind, self._flags, self._method, self._pair)
+        cols = (
+            self._offsets,
+            self._time,
+            self._mono,
+            self._seq,
+            self._dir,
+            self._ch,
+            self._kind,
+            self._flags,
+            self._method,
+            self._pair,
+        )
         return self.raw_bytes + sum(c.itemsize * len(c) for c in cols)
 
     # -- filtering ---------------------------------------------------------------
@@ -335,8 +393,11 @@ class EventStore:
                     i = bisect_right(off, base + m.start(), start, stop + 1) - 1
                     nxt = off[i + 1]
                     # A match running into the next frame is not a match of either.
-                    if base + m.end() <= nxt and (check is None or check(i)) and all(
-                            p.search(buf, off[i] - base, nxt - base) for p in rest):
+                    if (
+                        base + m.end() <= nxt
+                        and (check is None or check(i))
+                        and all(p.search(buf, off[i] - base, nxt - base) for p in rest)
+                    ):
                         out.append(i)
                     pos = nxt
                 pos = max(pos, chunk_end)
@@ -362,125 +423,20 @@ class EventStore:
             ccol = self._ch
             tests.append(lambda i: ccol[i] in chans)
         if flt.methods:
-            codes = frozenset(c for c, name in enumerate(self._methods)
-                              if c and flt.method_matches(name))
+            codes = frozenset(
+                c for c, name in enumerate(self._methods) if c and flt.method_matches(name)
+            )
             mcol = self._method
             tests.append(lambda i: mcol[i] in codes)
         if flt.findings:
             tests.append(self.has_findings)
+        if flt.errors:
+            tests.append(self.failed)
         if not tests:
             return None
         if len(tests) == 1:
             return tests[0]
         return lambda i: all(t(i) for t in tests)
-
-
-# -- the filter language ------------------------------------------------------------
-
-_KIND_ALIASES: dict[str, Kind] = {
-    "req": Kind.REQUEST, "request": Kind.REQUEST, "requests": Kind.REQUEST,
-    "res": Kind.RESPONSE, "resp": Kind.RESPONSE, "response": Kind.RESPONSE,
-    "responses": Kind.RESPONSE, "result": Kind.RESPONSE,
-    "err": Kind.ERROR, "error": Kind.ERROR, "errors": Kind.ERROR,
-    "note": Kind.NOTIFICATION, "notif": Kind.NOTIFICATION, "notification": Kind.NOTIFICATION,
-    "notifications": Kind.NOTIFICATION, "batch": Kind.BATCH, "invalid": Kind.INVALID,
-    "bad": Kind.INVALID, "stderr": Kind.STDERR, "http": Kind.HTTP, "sys": Kind.SYSTEM,
-    "system": Kind.SYSTEM,
-}
-_DIR_ALIASES: dict[str, Direction] = {
-    "in": Direction.IN, "<-": Direction.IN, "←": Direction.IN, "recv": Direction.IN,
-    "server": Direction.IN, "out": Direction.OUT, "->": Direction.OUT, "→": Direction.OUT,
-    "sent": Direction.OUT, "send": Direction.OUT, "client": Direction.OUT,
-    "local": Direction.LOCAL, "·": Direction.LOCAL,
-}
-_TOKEN = re.compile(r'"([^"]*)"?|(\S+)')
-
-
-@dataclass(frozen=True, slots=True)
-class LogFilter:
-    """A parsed filter: every part must hold (text terms AND kind AND ...).
-
-    Language: ``method:tools/call`` (glob: ``method:tools/*``; a trailing ``/``
-    matches the prefix), ``kind:error`` or ``kind:request,response``, ``dir:in|out|local``,
-    ``ch:stderr``, ``has:finding``; anything else is a substring of the frame in any case
-    (Unicode casefold), found in the raw bytes and in the decoded text alike: ``é`` finds
-    ``É`` and ``\u00e9`` on the wire (``"two words"`` in quotes; see ``textmatch``).
-    Several values of one key are alternatives. ``patterns`` holds one bytes regex per
-    term, to search raw frames (or a buffer of them) with.
-    """
-
-    terms: tuple[str, ...] = ()
-    methods: tuple[str, ...] = ()
-    kinds: frozenset[Kind] = frozenset()
-    directions: frozenset[Direction] = frozenset()
-    channels: frozenset[Channel] = frozenset()
-    findings: bool = False
-    problems: tuple[str, ...] = ()  # parts that were not understood (shown to the user)
-    patterns: tuple[re.Pattern[bytes], ...] = field(default=(), compare=False, repr=False)
-
-    @classmethod
-    def parse(cls, query: str) -> LogFilter:
-        terms: list[str] = []
-        methods: list[str] = []
-        kinds: set[Kind] = set()
-        dirs: set[Direction] = set()
-        chans: set[Channel] = set()
-        findings = False
-        problems: list[str] = []
-        for m in _TOKEN.finditer(query):
-            quoted, word = m.group(1), m.group(2)
-            if quoted is not None:
-                if quoted:
-                    terms.append(quoted)
-                continue
-            key, sep, value = word.partition(":")
-            key = key.lower()
-            values = [v for v in value.split(",") if v] if sep else []
-            if not sep or not values:
-                terms.append(word)
-            elif key in ("method", "m"):
-                methods.extend(values)
-            elif key in ("kind", "k", "is"):
-                for v in values:
-                    if v.lower() in _KIND_ALIASES:
-                        kinds.add(_KIND_ALIASES[v.lower()])
-                    elif key == "is" and v.lower() in ("finding", "findings", "flagged"):
-                        findings = True
-                    else:
-                        problems.append(f"unknown kind {v!r}")
-            elif key in ("dir", "d", "direction"):
-                for v in values:
-                    if v.lower() in _DIR_ALIASES:
-                        dirs.add(_DIR_ALIASES[v.lower()])
-                    else:
-                        problems.append(f"unknown direction {v!r} (in, out, local)")
-            elif key in ("ch", "channel"):
-                for v in values:
-                    try:
-                        chans.add(Channel(v.lower()))
-                    except ValueError:
-                        problems.append(f"unknown channel {v!r}")
-            elif key == "has" and all(v.lower() in ("finding", "findings", "warning")
-                                      for v in values):
-                findings = True
-            else:  # "http://host" and other colons are plain text
-                terms.append(word)
-        patterns = tuple(term_pattern(t) for t in terms)
-        return cls(tuple(terms), tuple(methods), frozenset(kinds), frozenset(dirs),
-                   frozenset(chans), findings, tuple(problems), patterns)
-
-    @property
-    def is_empty(self) -> bool:
-        return not (self.terms or self.methods or self.kinds or self.directions
-                    or self.channels or self.findings)
-
-    def method_matches(self, name: str) -> bool:
-        for pat in self.methods:
-            if pat.endswith("/") and name.startswith(pat):
-                return True
-            if fnmatchcase(name, pat) if any(c in pat for c in "*?[") else name == pat:
-                return True
-        return False
 
 
 def scan_matching(source: EventSource, flt: LogFilter, start: int, stop: int) -> array[int]:
@@ -502,6 +458,8 @@ def scan_matching(source: EventSource, flt: LogFilter, start: int, stop: int) ->
             if method is None or not flt.method_matches(method):
                 continue
         if flt.findings and not source.has_findings(i):
+            continue
+        if flt.errors and not source.failed(i):
             continue
         if flt.patterns:
             raw = source.raw(i)

@@ -26,15 +26,38 @@ _NEVER = b"(?!)"
 # An escape's backslash may come doubled: a session file stores the raw frame as a JSON
 # string, so the frame's \u00e9 is \\u00e9 there (and the file's search finds it too).
 _BS = b"\\\\\\\\?"
-_SHORT = {'"': _BS + b'"', "\\": _BS + b"\\\\", "/": _BS + b"/", "\b": _BS + b"b",
-          "\f": _BS + b"f", "\n": _BS + b"n", "\r": _BS + b"r", "\t": _BS + b"t"}
+_SHORT = {
+    '"': _BS + b'"',
+    "\\": _BS + b"\\\\",
+    "/": _BS + b"/",
+    "\b": _BS + b"b",
+    "\f": _BS + b"f",
+    "\n": _BS + b"n",
+    "\r": _BS + b"r",
+    "\t": _BS + b"t",
+}
 # Where characters whose casefold differs from themselves live (Unicode 15: checked
 # against a full scan by the tests): a scan of these is ~30x quicker than of all.
-_CASED_BLOCKS = ((0x0000, 0x0590), (0x10A0, 0x1100), (0x13A0, 0x1400), (0x1C80, 0x1CC0),
-                 (0x1E00, 0x2000), (0x2100, 0x2190), (0x24B0, 0x24F0), (0x2C00, 0x2D30),
-                 (0xA640, 0xA800), (0xAB70, 0xABC0), (0xFB00, 0xFB20), (0xFF20, 0xFF60),
-                 (0x10400, 0x10500), (0x10570, 0x105C0), (0x10C80, 0x10D00),
-                 (0x118A0, 0x11900), (0x16E40, 0x16EA0), (0x1E900, 0x1E960))
+_CASED_BLOCKS = (
+    (0x0000, 0x0590),
+    (0x10A0, 0x1100),
+    (0x13A0, 0x1400),
+    (0x1C80, 0x1CC0),
+    (0x1E00, 0x2000),
+    (0x2100, 0x2190),
+    (0x24B0, 0x24F0),
+    (0x2C00, 0x2D30),
+    (0xA640, 0xA800),
+    (0xAB70, 0xABC0),
+    (0xFB00, 0xFB20),
+    (0xFF20, 0xFF60),
+    (0x10400, 0x10500),
+    (0x10570, 0x105C0),
+    (0x10C80, 0x10D00),
+    (0x118A0, 0x11900),
+    (0x16E40, 0x16EA0),
+    (0x1E900, 0x1E960),
+)
 
 
 @cache
@@ -57,8 +80,7 @@ def _chars(folded: str) -> list[str]:
 
 
 def _hex(code: int) -> bytes:
-    return b"".join(b"[%c%c]" % (d, d - 32) if d >= 0x61 else bytes([d])
-                    for d in b"%04x" % code)
+    return b"".join(b"[%c%c]" % (d, d - 32) if d >= 0x61 else bytes([d]) for d in b"%04x" % code)
 
 
 def _escape(char: str) -> bytes:
@@ -118,8 +140,7 @@ def _build(folded: str, max_branches: int) -> bytes:
 
     def join(out: dict[int, list[str]]) -> bytes:
         # one group per place to go on: "(?:l|ﬂ|ﬄ)ambda", not three copies of "ambda"
-        return _alternatives([_wire(chars) + rest(j) for j, chars in sorted(out.items())
-                              if chars])
+        return _alternatives([_wire(chars) + rest(j) for j, chars in sorted(out.items()) if chars])
 
     def rest(k: int) -> bytes:
         """Text whose casefold starts with ``folded[k:]``."""
@@ -138,8 +159,13 @@ def _build(folded: str, max_branches: int) -> bytes:
                 first.setdefault(len(tail), []).extend(chars)
     # The first position flat, one branch per form: re then scans for their first bytes
     # instead of trying the whole pattern at every byte (6x quicker).
-    flat = _alternatives([form + rest(j) for j, chars in sorted(first.items())
-                          for form in _forms(list(dict.fromkeys(chars)))])
+    flat = _alternatives(
+        [
+            form + rest(j)
+            for j, chars in sorted(first.items())
+            for form in _forms(list(dict.fromkeys(chars)))
+        ]
+    )
     return flat if len(flat) <= MAX_PATTERN else join(first)
 
 

@@ -15,9 +15,10 @@ from anyio.abc import TaskGroup
 
 from inspector.engine.events import WireEvent
 from inspector.engine.jsonrpc import encode
+from inspector.errors import InspectorError
 
 
-class TransportError(Exception):
+class TransportError(InspectorError):
     """The transport could not start or carry a frame. The message says what to do."""
 
 

@@ -15,6 +15,8 @@ import anyio
 from anyio.abc import TaskGroup
 
 from inspector.engine.events import WireEvent
+from inspector.engine.jsonrpc import decode
+from inspector.transports.authhook import AuthHook
 from inspector.transports.base import ConnectionLost, Transport, TransportError, TransportHost
 from inspector.transports.http import FALLBACK_STATUSES, StreamableHttpTransport
 from inspector.transports.httpwire import system_note
@@ -23,18 +25,38 @@ from inspector.transports.sse import SseTransport
 TRANSPORT_NAMES = ("auto", "http", "streamable-http", "sse")
 
 
-def connect_http(url: str, headers: dict[str, str] | None = None, transport: str = "auto", *,
-                 timeout: float = 30.0, verify: bool | str = True) -> Transport:
-    """The transport for an HTTP server URL; ``transport`` is auto, http or sse."""
+def connect_http(
+    url: str,
+    headers: dict[str, str] | None = None,
+    transport: str = "auto",
+    *,
+    timeout: float = 30.0,
+    verify: bool | str = True,
+    follow_redirects: bool = False,
+    auth: AuthHook | None = None,
+) -> Transport:
+    """The transport for an HTTP server URL; ``transport`` is auto, http or sse.
+    ``follow_redirects``: follow redirects to other origins too (without credentials);
+    ``auth`` supplies credentials and answers 401/403 (``inspector.transports.authhook``)."""
     name = transport.lower()
+    follow = follow_redirects
     if name in ("http", "streamable-http", "streamable_http", "streamablehttp"):
-        return StreamableHttpTransport(url, headers, timeout, verify)
+        return StreamableHttpTransport(
+            url, headers, timeout, verify, follow_redirects=follow, auth=auth
+        )
     if name == "sse":
-        return SseTransport(url, headers, timeout, verify)
+        return SseTransport(url, headers, timeout, verify, follow_redirects=follow, auth=auth)
     if name == "auto":
-        return AutoHttpTransport(url, headers, timeout, verify)
-    raise TransportError(f"unknown HTTP transport {transport!r}; use one of: "
-                         + ", ".join(TRANSPORT_NAMES))
+        return AutoHttpTransport(url, headers, timeout, verify, follow_redirects=follow, auth=auth)
+    raise TransportError(
+        f"unknown HTTP transport {transport!r}; use one of: " + ", ".join(TRANSPORT_NAMES)
+    )
+
+
+def _is_cancel(raw: bytes, message: Any) -> bool:
+    if message is None:
+        message, _ = decode(raw)
+    return isinstance(message, dict) and message.get("method") == "notifications/cancelled"
 
 
 class _Relay:
@@ -58,13 +80,25 @@ class AutoHttpTransport(Transport):
 
     kind: ClassVar[str] = "auto"
 
-    def __init__(self, url: str, headers: dict[str, str] | None = None, timeout: float = 30.0,
-                 verify: bool | str = True) -> None:
+    def __init__(
+        self,
+        url: str,
+        headers: dict[str, str] | None = None,
+        timeout: float = 30.0,
+        verify: bool | str = True,
+        *,
+        follow_redirects: bool = False,
+        auth: AuthHook | None = None,
+    ) -> None:
         self.url = url
         self.headers = dict(headers or {})
         self.timeout = timeout
         self.verify = verify
-        self.streamable = StreamableHttpTransport(url, headers, timeout, verify)
+        self.follow_redirects = follow_redirects
+        self.auth = auth
+        self.streamable = StreamableHttpTransport(
+            url, headers, timeout, verify, follow_redirects=follow_redirects, auth=auth
+        )
         self.streamable.on_first_response = self._on_first_response
         self.legacy: SseTransport | None = None
         self.active: Transport = self.streamable
@@ -116,6 +150,12 @@ class AutoHttpTransport(Transport):
             await self.streamable.send_raw(raw, message)
             return
         if self._decided is not None and not self._decided.is_set():
+            if _is_cancel(raw, message):
+                # cancelling the first request, whose POST got no status: Streamable HTTP
+                # stops reading it (waiting for a status that never comes would hold the
+                # caller for another timeout)
+                await self.streamable.send_raw(raw, message)
+                return
             with anyio.move_on_after(self.timeout):  # the first POST's status, bounded
                 await self._decided.wait()
         await self.active.send_raw(raw, message)
@@ -129,8 +169,7 @@ class AutoHttpTransport(Transport):
 
     def _on_first_response(self, status: int | None) -> bool:
         # a stateless (2026-07-28) request has no legacy HTTP+SSE form to fall back to
-        if status in FALLBACK_STATUSES and self._tg is not None \
-                and not self.streamable.stateless:
+        if status in FALLBACK_STATUSES and self._tg is not None and not self.streamable.stateless:
             self.fallback_status = status
             self._tg.start_soon(self._fall_back, status)
             return True
@@ -139,10 +178,23 @@ class AutoHttpTransport(Transport):
 
     async def _fall_back(self, status: int) -> None:
         assert self.host is not None and self._tg is not None and self._first is not None
-        self.host.emit(system_note(
-            f"Streamable HTTP POST answered {status}: falling back to legacy HTTP+SSE "
-            f"(GET {self.url})", "warning", fallback="sse", http_error=status))
-        legacy = SseTransport(self.url, self.headers, self.timeout, self.verify)
+        self.host.emit(
+            system_note(
+                f"Streamable HTTP POST answered {status}: falling back to legacy HTTP+SSE "
+                f"(GET {self.url})",
+                "warning",
+                fallback="sse",
+                http_error=status,
+            )
+        )
+        legacy = SseTransport(
+            self.url,
+            self.headers,
+            self.timeout,
+            self.verify,
+            follow_redirects=self.follow_redirects,
+            auth=self.auth,
+        )
         self.legacy = legacy
         self.active = legacy
         await self.streamable.close()
@@ -163,8 +215,10 @@ class AutoHttpTransport(Transport):
             return
         self._lost = True
         if self.fallback_status is not None and not lost.expected:
-            lost.message += (f" (after falling back to legacy HTTP+SSE because the Streamable "
-                             f"HTTP POST was answered {self.fallback_status})")
+            lost.message += (
+                f" (after falling back to legacy HTTP+SSE because the Streamable "
+                f"HTTP POST was answered {self.fallback_status})"
+            )
         self.host.connection_lost(lost)
 
     async def close(self) -> None:

@@ -36,6 +36,7 @@ stream is closed instead of posting ``notifications/cancelled``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -48,23 +49,30 @@ from inspector.engine.era import is_stateless
 from inspector.engine.events import Channel, Direction, WireEvent
 from inspector.engine.jsonrpc import decode, make_event
 from inspector.engine.lint import x_mcp_headers
+from inspector.errors import InspectorError
+from inspector.transports.authhook import AUTH_STATUSES, AuthHook, Denial, denied_text
 from inspector.transports.base import ConnectionLost, Transport, TransportError, TransportHost
 from inspector.transports.httpwire import (
     ACCEPT_BOTH,
     FATAL_ERRORS,
+    RedirectRefused,
     body_event,
     body_excerpt,
     check_url,
     content_type,
     describe_network_error,
-    describe_status,
+    describe_response,
     failed_request_event,
+    flush_cancels,
     has_response,
     http_in_event,
     http_out_event,
     param_headers,
     read_capped,
+    redirect_hooks,
+    refused_event,
     routing_headers,
+    sent_trace,
     sse_wire_event,
     system_note,
 )
@@ -81,6 +89,33 @@ DRAIN_TIMEOUT = 0.5  # how long to read a response stream on after its response 
 
 # ---------------------------------------------------------------- the transport
 
+
+@dataclass(slots=True)
+class _Denied:
+    """A 401/403 that an auth hook may answer (the status and body are already events)."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+    text: str  # the failure's message if the hook does not retry
+    reason: str = ""  # the status line's reason phrase
+    excerpt: str = ""  # what the body said, in short
+
+    def failure(self, decision: Denial) -> str:
+        return denied_text(self.text, self.status, self.reason, self.excerpt, decision)
+
+
+def _denied(response: httpx.Response, body: bytes, text: str) -> _Denied:
+    return _Denied(
+        response.status_code,
+        dict(response.headers),
+        body,
+        text,
+        response.reason_phrase,
+        body_excerpt(body, content_type(response)),
+    )
+
+
 @dataclass(slots=True)
 class _Stream:
     """Resumption state of one SSE stream (2025-11-25 polling)."""
@@ -91,7 +126,7 @@ class _Stream:
     events: int = 0
 
 
-class _Terminal(Exception):
+class _Terminal(InspectorError):
     """A stream cannot continue; the reason was already reported."""
 
 
@@ -100,9 +135,19 @@ class StreamableHttpTransport(Transport):
 
     kind: ClassVar[str] = "http"
 
-    def __init__(self, url: str, headers: dict[str, str] | None = None, timeout: float = 30.0,
-                 verify: bool | str = True, *, read_timeout: float | None = None,
-                 max_resume_attempts: int = 5, open_get_stream: bool = True) -> None:
+    def __init__(
+        self,
+        url: str,
+        headers: dict[str, str] | None = None,
+        timeout: float = 30.0,
+        verify: bool | str = True,
+        *,
+        read_timeout: float | None = None,
+        max_resume_attempts: int = 5,
+        open_get_stream: bool = True,
+        follow_redirects: bool = False,
+        auth: AuthHook | None = None,
+    ) -> None:
         """``timeout`` bounds connecting, writing, and POSTs that expect 202 (and the DELETE
         is bounded by ``CLOSE_TIMEOUT``). ``read_timeout`` bounds silence while waiting
         for a request's response; None leaves that to the session's request timeout."""
@@ -113,6 +158,8 @@ class StreamableHttpTransport(Transport):
         self.verify = verify
         self.max_resume_attempts = max_resume_attempts
         self.open_get_stream = open_get_stream
+        self.follow_redirects = follow_redirects  # to another origin (same origin: always)
+        self.auth = auth  # supplies Authorization, answers 401/403 (inspector.auth)
         self.session_id: str | None = None
         self.protocol_version: str | None = None
         self.stateless = False  # the 2026-07-28 era: no session, routing headers
@@ -130,6 +177,7 @@ class StreamableHttpTransport(Transport):
         self._lost = False
         self._scopes: set[anyio.CancelScope] = set()
         self._request_scopes: dict[Any, anyio.CancelScope] = {}
+        self._cancels: set[anyio.Event] = set()  # cancels being posted in the background
         self._get_started = False
 
     @property
@@ -137,8 +185,12 @@ class StreamableHttpTransport(Transport):
         return self.url
 
     def target_info(self) -> dict[str, Any]:
-        return {"transport": self.kind, "target": self.url, "url": self.url,
-                "header_names": sorted(self.headers)}
+        return {
+            "transport": self.kind,
+            "target": self.url,
+            "url": self.url,
+            "header_names": sorted(self.headers),
+        }
 
     def set_protocol_version(self, version: str) -> None:
         self.protocol_version = version
@@ -163,9 +215,14 @@ class StreamableHttpTransport(Transport):
         self._url = check_url(self.url)
         self._host = host
         self._tg = task_group
+        if self.auth is not None:
+            self.auth.attach(self._emit)
         self._client = httpx.AsyncClient(
-            timeout=httpx.Timeout(self.timeout, read=self.read_timeout), verify=self.verify,
-            follow_redirects=True)
+            timeout=httpx.Timeout(self.timeout, read=self.read_timeout),
+            verify=self.verify,
+            follow_redirects=True,
+            event_hooks=redirect_hooks(self._url, self.follow_redirects),
+        )
 
     # ------------------------------------------------------------ sending
 
@@ -177,8 +234,9 @@ class StreamableHttpTransport(Transport):
         method = message.get("method") if isinstance(message, dict) else None
         rid = message.get("id") if isinstance(message, dict) and method is not None else None
         if self._closed:
-            self._emit(system_note(f"not sent ({method or 'message'}): the transport is closed",
-                                   "warning"))
+            self._emit(
+                system_note(f"not sent ({method or 'message'}): the transport is closed", "warning")
+            )
             return
         if method == "initialize":  # a new session: forget the old one
             self.session_id = None
@@ -186,33 +244,43 @@ class StreamableHttpTransport(Transport):
         if self.stateless and method == "notifications/cancelled":
             # 2026-07-28 HTTP has no client notifications: a client cancels by closing
             # the response stream
-            self._emit(system_note("cancel: closing the response stream (the stateless "
-                                   "protocol posts no notifications/cancelled)"))
+            self._emit(
+                system_note(
+                    "cancel: closing the response stream (the stateless "
+                    "protocol posts no notifications/cancelled)"
+                )
+            )
             self._stop_cancelled(message)
             return
-        headers = self._headers("POST")
-        if self.stateless:
-            headers.update(routing_headers(message))
-            if method == "tools/call" and isinstance(message.get("params"), dict):
-                params = message["params"]
-                headers.update(param_headers(self.tool_headers.get(str(params.get("name")), {}),
-                                             params.get("arguments")))
-        self._emit(http_out_event("POST", self._url, headers, request_id=rid))
-        self._emit(make_event(Direction.OUT, Channel.BODY, raw, meta={"url": self.url},
-                              message=message))
+        headers = await self._post_headers(message)
+        self._emit(http_out_event("POST", self._url, self._shown(headers), request_id=rid))
+        self._emit(
+            make_event(Direction.OUT, Channel.BODY, raw, meta={"url": self.url}, message=message)
+        )
         first, self._first_pending = self._first_pending, False
         if rid is not None:
             scope = anyio.CancelScope()
             self._request_scopes[rid] = scope
-            self._tg.start_soon(self._run, self._post_request, raw, message, headers, first,
-                                scope)
+            self._tg.start_soon(self._run, self._post_request, raw, message, headers, first, scope)
+            return
+        if method == "notifications/cancelled":
+            # the request is given up on: stop reading its response now, and post the
+            # cancel in the background (a server that answers nothing must not hold the
+            # caller for another timeout)
+            self._stop_cancelled(message)
+            self._tg.start_soon(self._post_cancel, raw, message, headers, first)
             return
         await self._run(self._post_other, raw, message, headers, first, anyio.CancelScope())
-        if method == "notifications/cancelled":
-            self._stop_cancelled(message)
 
-    async def _run(self, fn: Callable[..., Awaitable[None]], raw: bytes, message: Any,
-                   headers: dict[str, str], first: bool, scope: anyio.CancelScope) -> None:
+    async def _run(
+        self,
+        fn: Callable[..., Awaitable[None]],
+        raw: bytes,
+        message: Any,
+        headers: dict[str, str],
+        first: bool,
+        scope: anyio.CancelScope,
+    ) -> None:
         """Run one exchange in its own cancel scope; nothing but cancellation escapes."""
         if self._closed:
             return
@@ -221,8 +289,7 @@ class StreamableHttpTransport(Transport):
             with scope:
                 await fn(raw, message, headers, first)
         except Exception as exc:  # a bug must not take the session's task group down
-            self._emit(system_note(f"HTTP transport error: {type(exc).__name__}: {exc}",
-                                   "error"))
+            self._emit(system_note(f"HTTP transport error: {type(exc).__name__}: {exc}", "error"))
             rid = message.get("id") if isinstance(message, dict) else None
             if rid is not None and "method" in message:
                 self._emit(failed_request_event(rid, None, f"HTTP transport error: {exc}"))
@@ -232,95 +299,194 @@ class StreamableHttpTransport(Transport):
             if self._request_scopes.get(rid) is scope:
                 del self._request_scopes[rid]
 
-    async def _post_other(self, raw: bytes, message: Any, headers: dict[str, str],
-                          first: bool) -> None:
-        """POST a notification or response; the answer should be 202 with no body."""
+    async def _post_cancel(
+        self, raw: bytes, message: Any, headers: dict[str, str], first: bool
+    ) -> None:
+        sent = anyio.Event()
+        self._cancels.add(sent)
+        try:
+            post = functools.partial(self._post_other, sent=sent)
+            await self._run(post, raw, message, headers, first, anyio.CancelScope())
+        finally:
+            sent.set()
+            self._cancels.discard(sent)
+
+    async def _post_other(
+        self,
+        raw: bytes,
+        message: Any,
+        headers: dict[str, str],
+        first: bool,
+        sent: anyio.Event | None = None,
+    ) -> None:
+        """POST a notification or response; the answer should be 202 with no body.
+        ``sent`` is set once the body is written. A 401/403 goes to the auth hook, and the
+        message is sent again when it says so."""
+        attempt = 0
+        while True:
+            denied = await self._post_other_once(raw, message, headers, first, sent)
+            if denied is None:
+                break
+            decision = await self._ask_auth(denied, headers, attempt)
+            if not decision.retry:
+                what = (message.get("method") if isinstance(message, dict) else None) or "response"
+                text = f"{what} not accepted: {denied.failure(decision)}"
+                self._emit(system_note(text, "error", http_error=denied.status))
+                return
+            attempt, first = attempt + 1, False
+            headers = await self._resend(raw, message, attempt)
+
+    async def _post_other_once(
+        self,
+        raw: bytes,
+        message: Any,
+        headers: dict[str, str],
+        first: bool,
+        sent: anyio.Event | None,
+    ) -> _Denied | None:
+        """One POST of a notification or response; a 401/403 for the auth hook returned."""
         assert self._client is not None
         try:
-            async with self._client.stream("POST", self._url, content=raw, headers=headers,
-                                           timeout=httpx.Timeout(self.timeout)) as response:
+            async with self._client.stream(
+                "POST",
+                self._url,
+                content=raw,
+                headers=headers,
+                timeout=httpx.Timeout(self.timeout),
+                extensions=sent_trace(sent) if sent is not None else None,
+            ) as response:
                 self._emit_status(response, None)
                 failed = response.status_code >= 300
                 body = await self._emit_body(response, None) if failed else b""
                 if first and self._take_over(response.status_code):
-                    return
+                    return None
                 if response.status_code == 404 and "MCP-Session-Id" in headers:
                     self._expire()
-                    return
+                    return None
                 if failed:
                     method = message.get("method") if isinstance(message, dict) else None
-                    text = describe_status(response.status_code, response.reason_phrase,
-                                           method="POST", url=self._url, first=first,
-                                           excerpt=body_excerpt(body, content_type(response)))
+                    text = describe_response(
+                        response, first=first, excerpt=body_excerpt(body, content_type(response))
+                    )
+                    if response.status_code in AUTH_STATUSES and self.auth is not None:
+                        return _denied(response, body, text)
                     what = method or "response"
-                    self._emit(system_note(f"{what} not accepted: {text}", "error",
-                                           http_error=response.status_code))
-                    return
+                    self._emit(
+                        system_note(
+                            f"{what} not accepted: {text}", "error", http_error=response.status_code
+                        )
+                    )
+                    return None
                 body = await read_capped(response)
                 if body.strip():  # 202 should have no body; show what came
                     self._emit(body_event(body, response.status_code, content_type(response)))
         except httpx.HTTPError as exc:
             self._network_failure(exc, None, first)
-            return
+            return None
         if isinstance(message, dict) and message.get("method") == "notifications/initialized":
             self._open_get_stream()
+        return None
 
-    async def _post_request(self, raw: bytes, message: Any, headers: dict[str, str],
-                            first: bool) -> None:
+    async def _post_request(
+        self, raw: bytes, message: Any, headers: dict[str, str], first: bool
+    ) -> None:
         assert self._client is not None
         rid = message["id"]
-        try:
-            async with self._client.stream("POST", self._url, content=raw,
-                                           headers=headers) as response:
-                await self._request_response(response, message, headers, first)
-        except httpx.HTTPError as exc:
-            self._network_failure(exc, rid, first)
+        attempt = 0
+        while True:
+            try:
+                async with self._client.stream(
+                    "POST", self._url, content=raw, headers=headers
+                ) as response:
+                    denied = await self._request_response(response, message, headers, first)
+            except httpx.HTTPError as exc:
+                self._network_failure(exc, rid, first)
+                return
+            if denied is None:
+                return
+            decision = await self._ask_auth(denied, headers, attempt)
+            if not decision.retry:
+                self._emit(
+                    failed_request_event(rid, denied.status, denied.failure(decision), denied.body)
+                )
+                return
+            attempt, first = attempt + 1, False
+            headers = await self._resend(raw, message, attempt)
 
-    async def _request_response(self, response: httpx.Response, message: dict[str, Any],
-                                headers: dict[str, str], first: bool) -> None:
+    async def _request_response(
+        self,
+        response: httpx.Response,
+        message: dict[str, Any],
+        headers: dict[str, str],
+        first: bool,
+    ) -> _Denied | None:
+        """Report one response to a request; a 401/403 for the auth hook is returned."""
         rid = message["id"]
         status = response.status_code
         ctype = content_type(response)
         self._emit_status(response, rid)
         body = await self._emit_body(response, rid) if status >= 300 else b""
-        if first and self._take_over(status):
-            return
+        # a redirect that made the POST a GET says nothing about Streamable HTTP support
+        if first and self._take_over(status if response.request.method == "POST" else None):
+            return None
         if message.get("method") == "initialize" and status < 300 and not self.stateless:
             self.session_id = response.headers.get("mcp-session-id") or self.session_id
         if self.stateless and "mcp-session-id" in response.headers:
-            self._emit(system_note("the server sent Mcp-Session-Id to a stateless (2026-07-28) "
-                                   "request; ignored", "warning", request_id=rid))
+            self._emit(
+                system_note(
+                    "the server sent Mcp-Session-Id to a stateless (2026-07-28) request; ignored",
+                    "warning",
+                    request_id=rid,
+                )
+            )
         if status == 404 and "MCP-Session-Id" in headers:
             self._expire()
-            return
+            return None
         if status >= 300:
             routed, _ = decode(body)
             if not has_response(routed, rid):
-                text = describe_status(status, response.reason_phrase, method="POST",
-                                       url=self._url, first=first,
-                                       excerpt=body_excerpt(body, ctype))
+                text = describe_response(response, first=first, excerpt=body_excerpt(body, ctype))
+                if status in AUTH_STATUSES and self.auth is not None:
+                    return _denied(response, body, text)
                 self._emit(failed_request_event(rid, status, text, body))
-            return
+            return None
         if ctype == "text/event-stream":
             await self._request_stream(response, rid)
-            return
+            return None
         body = await response.aread()
         if body or status != 202:
             self._emit(body_event(body, status, ctype, request_id=rid))
         if ctype == "application/json" or ctype.endswith("+json"):
             parsed, _ = decode(body)
             if not has_response(parsed, rid):
-                self._emit(failed_request_event(
-                    rid, status, f"HTTP {status}: the JSON body holds no response to request "
-                    f"{rid!r}", body))
+                self._emit(
+                    failed_request_event(
+                        rid,
+                        status,
+                        f"HTTP {status}: the JSON body holds no response to request {rid!r}",
+                        body,
+                    )
+                )
         elif status in (202, 204):
-            self._emit(failed_request_event(
-                rid, status, f"HTTP {status}: the server accepted the request but sent no "
-                "response (a request must be answered with JSON or an SSE stream)"))
+            self._emit(
+                failed_request_event(
+                    rid,
+                    status,
+                    f"HTTP {status}: the server accepted the request but sent no "
+                    "response (a request must be answered with JSON or an SSE stream)",
+                )
+            )
         else:
-            self._emit(failed_request_event(
-                rid, status, f"HTTP {status}: unexpected Content-Type {ctype or 'none'!r} "
-                "(expected application/json or text/event-stream)", body))
+            self._emit(
+                failed_request_event(
+                    rid,
+                    status,
+                    f"HTTP {status}: unexpected Content-Type {ctype or 'none'!r} "
+                    "(expected application/json or text/event-stream)",
+                    body,
+                )
+            )
+        return None
 
     # ------------------------------------------------------------ SSE streams
 
@@ -330,22 +496,37 @@ class StreamableHttpTransport(Transport):
         if await self._consume(response, stream, rid):
             return
         if self.stateless:  # 2026-07-28 streams are not resumable: the request is lost
-            self._emit(failed_request_event(
-                rid, response.status_code, "the server closed the response stream before "
-                "sending the response (2026-07-28 streams cannot be resumed; send the request "
-                "again)"))
+            self._emit(
+                failed_request_event(
+                    rid,
+                    response.status_code,
+                    "the server closed the response stream before "
+                    "sending the response (2026-07-28 streams cannot be resumed; send the request "
+                    "again)",
+                )
+            )
             return
         attempts = 0
         while True:
             if stream.last_id is None:
-                self._emit(failed_request_event(
-                    rid, response.status_code, "the server closed the response stream before "
-                    "sending the response (no event id to resume from)"))
+                self._emit(
+                    failed_request_event(
+                        rid,
+                        response.status_code,
+                        "the server closed the response stream before "
+                        "sending the response (no event id to resume from)",
+                    )
+                )
                 return
             if attempts >= self.max_resume_attempts:
-                self._emit(failed_request_event(
-                    rid, response.status_code, f"the response stream closed before the response "
-                    f"and {attempts} attempts to resume it brought nothing new; giving up"))
+                self._emit(
+                    failed_request_event(
+                        rid,
+                        response.status_code,
+                        f"the response stream closed before the response "
+                        f"and {attempts} attempts to resume it brought nothing new; giving up",
+                    )
+                )
                 return
             attempts += 1
             await anyio.sleep(self._delay(stream, attempts))
@@ -366,8 +547,9 @@ class StreamableHttpTransport(Transport):
             scope = anyio.CancelScope()
             self._tg.start_soon(self._run, self._get_loop, b"", None, {}, False, scope)
 
-    async def _get_loop(self, _raw: bytes, _message: Any, _headers: dict[str, str],
-                        _first: bool) -> None:
+    async def _get_loop(
+        self, _raw: bytes, _message: Any, _headers: dict[str, str], _first: bool
+    ) -> None:
         """The optional GET stream for server-initiated messages; reopened while it makes
         progress (the 2025-11-25 polling pattern), given up after idle reconnects."""
         stream = _Stream("get")
@@ -380,25 +562,57 @@ class StreamableHttpTransport(Transport):
                 return
             attempts = 0 if stream.events > before else attempts + 1
             if attempts >= self.max_resume_attempts:
-                self._emit(system_note(
-                    f"the GET stream closed {attempts} times without sending anything; not "
-                    "reopening it (server messages can still arrive on response streams)"))
+                self._emit(
+                    system_note(
+                        f"the GET stream closed {attempts} times without sending anything; not "
+                        "reopening it (server messages can still arrive on response streams)"
+                    )
+                )
                 return
             await anyio.sleep(self._delay(stream, attempts))
 
     async def _open_stream(self, stream: _Stream, rid: Any) -> bool:
-        """GET the endpoint (resuming ``stream`` when it has a last event id) and read it.
+        """GET the endpoint (resuming ``stream`` when it has a last event id) and read it;
+        a 401/403 goes to the auth hook, and the GET is sent again when it says so.
 
         Returns True when the response to ``rid`` arrived; raises ``_Terminal`` when the
         stream cannot be (re)opened, after reporting why."""
+        attempt = 0
+        while True:
+            headers = self._headers("GET", stream.last_id)
+            headers.update(await self._auth_headers())
+            answer = await self._open_stream_once(stream, rid, headers)
+            if not isinstance(answer, _Denied):
+                return answer
+            decision = await self._ask_auth(answer, headers, attempt)
+            if not decision.retry:
+                text = answer.failure(decision)
+                if rid is not None:
+                    self._emit(failed_request_event(rid, answer.status, text, answer.body))
+                else:
+                    self._emit(system_note(text, "warning", http_error=answer.status))
+                raise _Terminal
+            attempt += 1
+
+    async def _open_stream_once(
+        self, stream: _Stream, rid: Any, headers: dict[str, str]
+    ) -> bool | _Denied:
         assert self._client is not None
-        headers = self._headers("GET", stream.last_id)
         resume = stream.last_id is not None
-        self._emit(http_out_event("GET", self._url, headers, stream=stream.name, request_id=rid,
-                                  last_event_id=stream.last_id))
+        self._emit(
+            http_out_event(
+                "GET",
+                self._url,
+                self._shown(headers),
+                stream=stream.name,
+                request_id=rid,
+                last_event_id=stream.last_id,
+            )
+        )
         try:
-            async with self._client.stream("GET", self._url, headers=headers,
-                                           timeout=httpx.Timeout(self.timeout, read=None)) as r:
+            async with self._client.stream(
+                "GET", self._url, headers=headers, timeout=httpx.Timeout(self.timeout, read=None)
+            ) as r:
                 self._emit_status(r, rid, stream=stream.name)
                 status = r.status_code
                 if status == 200 and content_type(r) == "text/event-stream":
@@ -407,18 +621,30 @@ class StreamableHttpTransport(Transport):
                 if status == 404 and "MCP-Session-Id" in headers:
                     self._expire()
                 elif rid is None and status == 405:
-                    self._emit(system_note("the server offers no GET stream (405); server "
-                                           "messages arrive on response streams only"))
+                    self._emit(
+                        system_note(
+                            "the server offers no GET stream (405); server "
+                            "messages arrive on response streams only"
+                        )
+                    )
                 elif rid is None and status == 409:
-                    self._emit(system_note("the server refused the GET stream (409 Conflict: "
-                                           "another one is open for this session)", "warning"))
+                    self._emit(
+                        system_note(
+                            "the server refused the GET stream (409 Conflict: "
+                            "another one is open for this session)",
+                            "warning",
+                        )
+                    )
                 else:
                     what = "resume the response stream" if resume else "open the GET stream"
                     text = f"could not {what}: " + (
-                        describe_status(status, r.reason_phrase, method="GET", url=self._url,
-                                        excerpt=body_excerpt(body, content_type(r)))
-                        if status != 200 else f"expected text/event-stream, got "
-                        f"{content_type(r) or 'no Content-Type'}")
+                        describe_response(r, excerpt=body_excerpt(body, content_type(r)))
+                        if status != 200
+                        else f"expected text/event-stream, got "
+                        f"{content_type(r) or 'no Content-Type'}"
+                    )
+                    if status in AUTH_STATUSES and self.auth is not None:
+                        return _denied(r, body, text)
                     if rid is not None:
                         self._emit(failed_request_event(rid, status, text, body))
                     else:
@@ -426,12 +652,18 @@ class StreamableHttpTransport(Transport):
                 raise _Terminal
         except httpx.HTTPError as exc:
             text = describe_network_error(exc, self._url, self.timeout)
+            if isinstance(exc, RedirectRefused):
+                self._emit(refused_event(exc, request_id=rid))
+                if rid is not None:
+                    self._emit(failed_request_event(rid, exc.response.status_code, text))
+                else:
+                    self._emit(system_note(text, "error", stream=stream.name))
+                raise _Terminal from exc
             if isinstance(exc, FATAL_ERRORS):
                 self._emit(system_note(text, "error", stream=stream.name))
                 self._lose(ConnectionLost(text))
                 raise _Terminal from exc
-            self._emit(system_note(f"{stream.name} stream: {text}", "warning",
-                                   stream=stream.name))
+            self._emit(system_note(f"{stream.name} stream: {text}", "warning", stream=stream.name))
             return False
 
     async def _consume(self, response: httpx.Response, stream: _Stream, rid: Any) -> bool:
@@ -447,16 +679,21 @@ class StreamableHttpTransport(Transport):
                     await self._drain(chunks, parser, stream)
                     return True
         except (httpx.HTTPError, SseError) as exc:
-            self._emit(system_note(
-                f"{stream.name} stream broke: {describe_network_error(exc, self._url)}",
-                "warning", stream=stream.name))
+            self._emit(
+                system_note(
+                    f"{stream.name} stream broke: {describe_network_error(exc, self._url)}",
+                    "warning",
+                    stream=stream.name,
+                )
+            )
         tail = parser.close()
         if tail is not None:
             return self._on_sse(tail, stream, rid)
         return False
 
-    async def _drain(self, chunks: AsyncIterator[bytes], parser: SseParser,
-                     stream: _Stream) -> None:
+    async def _drain(
+        self, chunks: AsyncIterator[bytes], parser: SseParser, stream: _Stream
+    ) -> None:
         """After the response the server SHOULD end the stream: reading on to its end
         (briefly) shows anything that follows and lets the connection be reused."""
         with anyio.move_on_after(DRAIN_TIMEOUT):
@@ -499,21 +736,72 @@ class StreamableHttpTransport(Transport):
             headers["Last-Event-ID"] = last_event_id
         return headers
 
+    async def _auth_headers(self) -> dict[str, str]:
+        return await self.auth.headers() if self.auth is not None else {}
+
+    def _shown(self, headers: dict[str, str]) -> dict[str, str]:
+        """Headers as an event shows them: credentials the auth hook added are masked."""
+        return self.auth.shown(headers) if self.auth is not None else headers
+
+    async def _post_headers(self, message: Any) -> dict[str, str]:
+        headers = self._headers("POST")
+        headers.update(await self._auth_headers())
+        if self.stateless:
+            headers.update(routing_headers(message))
+            method = message.get("method") if isinstance(message, dict) else None
+            if method == "tools/call" and isinstance(message.get("params"), dict):
+                params = message["params"]
+                headers.update(
+                    param_headers(
+                        self.tool_headers.get(str(params.get("name")), {}), params.get("arguments")
+                    )
+                )
+        return headers
+
+    async def _ask_auth(self, denied: _Denied, sent: dict[str, str], attempt: int) -> Denial:
+        assert self.auth is not None
+        try:
+            return await self.auth.on_denied(denied.status, denied.headers, sent, attempt)
+        except Exception as exc:  # a bug in the hook fails the request, not the session
+            return Denial(False, f"authorization failed: {type(exc).__name__}: {exc}")
+
+    async def _resend(self, raw: bytes, message: Any, attempt: int) -> dict[str, str]:
+        """The same POST again after an authorization: its events, its new headers."""
+        rid = message.get("id") if isinstance(message, dict) and "method" in message else None
+        headers = await self._post_headers(message)
+        self._emit(
+            http_out_event(
+                "POST", self._url, self._shown(headers), request_id=rid, auth_retry=attempt
+            )
+        )
+        self._emit(
+            make_event(
+                Direction.OUT,
+                Channel.BODY,
+                raw,
+                meta={"url": self.url, "auth_retry": attempt},
+                message=message,
+            )
+        )
+        return headers
+
     def _emit(self, event: WireEvent) -> None:
         if self._host is not None:
             self._host.emit(event)
 
     def _emit_status(self, response: httpx.Response, rid: Any, **meta: Any) -> None:
         for hop in response.history:
-            self._emit(http_in_event(hop, request_id=rid, redirect=hop.headers.get("location"),
-                                     **meta))
+            self._emit(
+                http_in_event(hop, request_id=rid, redirect=hop.headers.get("location"), **meta)
+            )
         self._emit(http_in_event(response, request_id=rid, **meta))
 
     async def _emit_body(self, response: httpx.Response, rid: Any) -> bytes:
         body = await read_capped(response)
         if body:
-            self._emit(body_event(body, response.status_code, content_type(response),
-                                  request_id=rid))
+            self._emit(
+                body_event(body, response.status_code, content_type(response), request_id=rid)
+            )
         return body
 
     def _take_over(self, status: int | None) -> bool:
@@ -524,6 +812,14 @@ class StreamableHttpTransport(Transport):
         if first and self._take_over(None):
             return
         text = describe_network_error(exc, self._url, self.read_timeout or self.timeout)
+        if isinstance(exc, RedirectRefused):
+            self._emit(refused_event(exc, request_id=rid))
+            self._emit(
+                system_note(text, "error", request_id=rid, http_error=exc.response.status_code)
+            )
+            if rid is not None:
+                self._emit(failed_request_event(rid, exc.response.status_code, text))
+            return
         self._emit(system_note(text, "error", request_id=rid, error=type(exc).__name__))
         if isinstance(exc, FATAL_ERRORS):
             self._lose(ConnectionLost(text))
@@ -534,9 +830,14 @@ class StreamableHttpTransport(Transport):
         if self.session_expired:
             return
         self.session_expired = True
-        self._emit(system_note(f"the server answered 404 to a request carrying session id "
-                               f"{self.session_id}: the session is gone", "error",
-                               http_error=404))
+        self._emit(
+            system_note(
+                f"the server answered 404 to a request carrying session id "
+                f"{self.session_id}: the session is gone",
+                "error",
+                http_error=404,
+            )
+        )
         self._lose(ConnectionLost(SESSION_EXPIRED, http_status=404))
 
     def _lose(self, lost: ConnectionLost) -> None:
@@ -552,13 +853,17 @@ class StreamableHttpTransport(Transport):
         scope = self._request_scopes.pop(rid, None)
         if scope is not None:
             scope.cancel()
-            self._emit(system_note(f"stopped reading the response to request {rid!r} "
-                                   "(cancelled)", request_id=rid))
+            self._emit(
+                system_note(
+                    f"stopped reading the response to request {rid!r} (cancelled)", request_id=rid
+                )
+            )
 
     async def close(self) -> None:
         if self._closed:
             return
         self._closed = True
+        await flush_cancels(self._cancels)
         for scope in list(self._scopes):
             scope.cancel()
         if self._client is not None:
@@ -575,12 +880,16 @@ class StreamableHttpTransport(Transport):
         assert self._client is not None
         headers = self._headers("DELETE")
         del headers["Accept"]
-        self._emit(http_out_event("DELETE", self._url, headers))
+        if self.auth is not None:
+            with anyio.move_on_after(CLOSE_TIMEOUT, shield=True):
+                headers.update(await self.auth.headers(refresh=False))
+        self._emit(http_out_event("DELETE", self._url, self._shown(headers)))
         with anyio.move_on_after(CLOSE_TIMEOUT, shield=True) as scope:
             try:
-                response = await self._client.delete(self._url, headers=headers,
-                                                      timeout=CLOSE_TIMEOUT)
-                self._emit(http_in_event(response))
+                response = await self._client.delete(
+                    self._url, headers=headers, timeout=CLOSE_TIMEOUT
+                )
+                self._emit_status(response, None)
             except httpx.HTTPError as exc:
                 self._emit(system_note(f"DELETE failed: {describe_network_error(exc, self._url)}"))
         if scope.cancelled_caught:

@@ -14,19 +14,31 @@ import re
 import sys
 from typing import Any
 
+import anyio
 import httpx
 
+from inspector.credentials import credential_name
 from inspector.engine.events import Channel, Direction, WireEvent
 from inspector.engine.jsonrpc import decode, encode, error_response, make_event
+from inspector.errors import InspectorError
 from inspector.transports.base import TransportError
 from inspector.transports.sse_parser import SseError, SseEvent
 
 HTTP_ERROR = -32000  # code of the error responses synthesized for per-request HTTP failures
 ACCEPT_BOTH = "application/json, text/event-stream"
 ERROR_BODY_CAP = 1024 * 1024
-RESPONSE_HEADERS = ("content-type", "content-length", "mcp-session-id", "mcp-protocol-version",
-                    "www-authenticate", "location", "allow", "retry-after")
+RESPONSE_HEADERS = (
+    "content-type",
+    "content-length",
+    "mcp-session-id",
+    "mcp-protocol-version",
+    "www-authenticate",
+    "location",
+    "allow",
+    "retry-after",
+)
 FATAL_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.UnsupportedProtocol)
+CANCEL_FLUSH = 0.25  # the most a close waits for cancels on their way to be sent
 
 
 def _skip_missing_sniffio() -> None:
@@ -56,6 +68,91 @@ def check_url(url: str) -> httpx.URL:
 def origin(url: httpx.URL) -> tuple[str, str, int | None]:
     default = 443 if url.scheme == "https" else 80
     return url.scheme, url.host, url.port or default
+
+
+def origin_text(url: httpx.URL) -> str:
+    return f"{url.scheme}://{url.netloc.decode('ascii', 'replace')}"
+
+
+class RedirectRefused(InspectorError, httpx.HTTPError):
+    """A redirect to another origin, not followed (``--follow-redirects`` is not given)."""
+
+    def __init__(self, message: str, response: httpx.Response) -> None:
+        super().__init__(message)
+        self.response = response
+
+
+def redirect_target(response: httpx.Response) -> httpx.URL:
+    """Where a 3xx response sends the request (its Location, resolved)."""
+    url = httpx.URL(response.headers["location"])
+    return response.request.url.join(url) if url.is_relative_url else url
+
+
+def redirect_hooks(endpoint: httpx.URL, follow_cross_origin: bool) -> dict[str, list[Any]]:
+    """httpx event hooks that keep a client to ``endpoint``'s origin: a redirect to
+    another origin is refused unless ``follow_cross_origin``; when followed, no
+    credential header (Authorization, cookies, API keys, OAuth tokens, the session id)
+    goes with it. Same-origin redirects are followed (the log shows each hop)."""
+    home = origin(endpoint)
+
+    async def on_request(request: httpx.Request) -> None:
+        if origin(request.url) != home:
+            for name in list(request.headers):
+                if credential_name(name) or name.lower() == "mcp-session-id":
+                    del request.headers[name]
+
+    async def on_response(response: httpx.Response) -> None:
+        if follow_cross_origin or not response.has_redirect_location:
+            return
+        target = redirect_target(response)
+        if origin(target) != home:
+            request = response.request
+            raise RedirectRefused(
+                f"{request.method} {request.url} was answered {response.status_code} "
+                f"{response.reason_phrase}, redirecting to {target}: another origin "
+                f"({origin_text(target)}, not {origin_text(endpoint)}); not followed, so "
+                "no credentials go there. Use that URL if it is right, or pass "
+                "--follow-redirects (credential headers are never sent to another origin)",
+                response,
+            )
+
+    return {"request": [on_request], "response": [on_response]}
+
+
+def refused_event(exc: RedirectRefused, **meta: Any) -> WireEvent:
+    """The redirect that was not followed, as the log's status line for it."""
+    hop = exc.response
+    return http_in_event(hop, redirect=hop.headers.get("location"), refused="cross-origin", **meta)
+
+
+def redirect_note(response: httpx.Response) -> str:
+    """ " (redirected from POST http://a/mcp by 302, which made it a GET)": how the request
+    that got ``response`` came to be, when redirects were followed; else ""."""
+    if not response.history:
+        return ""
+    first = response.history[0].request
+    hops = ", ".join(str(hop.status_code) for hop in response.history)
+    method = response.request.method
+    changed = f", which made it a {method}" if method != first.method else ""
+    return f" (redirected from {first.method} {first.url} by {hops}{changed})"
+
+
+def describe_response(
+    response: httpx.Response, *, excerpt: str = "", first: bool = False, legacy: bool = False
+) -> str:
+    """``describe_status`` for the request that actually got ``response``: after redirects,
+    the URL and method that answered, and how it got there."""
+    text = describe_status(
+        response.status_code,
+        response.reason_phrase,
+        method=response.request.method,
+        url=response.url,
+        excerpt="",
+        first=first and not response.history,
+        legacy=legacy,
+    )
+    text += redirect_note(response)
+    return f"{text}; server said: {excerpt}" if excerpt else text
 
 
 NAME_PARAMS = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
@@ -99,8 +196,11 @@ def param_headers(annotations: dict[tuple[str, ...], str], arguments: Any) -> di
 def header_value(value: str) -> str:
     """``value`` as is when it survives an HTTP header, else ``=?base64?...?=`` (the spec's
     encoding for names with non-ASCII, control characters or edge spaces)."""
-    if _HEADER_SAFE.fullmatch(value) and value == value.strip() \
-            and not _B64_SENTINEL.fullmatch(value):
+    if (
+        _HEADER_SAFE.fullmatch(value)
+        and value == value.strip()
+        and not _B64_SENTINEL.fullmatch(value)
+    ):
         return value
     return f"=?base64?{base64.b64encode(value.encode('utf-8')).decode('ascii')}?="
 
@@ -112,15 +212,25 @@ def content_type(response: httpx.Response) -> str:
 
 def system_note(text: str, severity: str = "info", **meta: Any) -> WireEvent:
     """A LOCAL note from the transport (connect, fallback, reconnect, gave up...)."""
-    return WireEvent(Direction.LOCAL, Channel.SYSTEM, text.encode("utf-8"),
-                     meta={"severity": severity, **meta})
+    return WireEvent(
+        Direction.LOCAL, Channel.SYSTEM, text.encode("utf-8"), meta={"severity": severity, **meta}
+    )
 
 
-def http_out_event(method: str, url: httpx.URL | str, headers: dict[str, str],
-                   **meta: Any) -> WireEvent:
-    return WireEvent(Direction.OUT, Channel.HTTP, f"{method} {url}".encode(),
-                     meta={"method": method, "url": str(url), "headers": dict(headers),
-                           **{k: v for k, v in meta.items() if v is not None}})
+def http_out_event(
+    method: str, url: httpx.URL | str, headers: dict[str, str], **meta: Any
+) -> WireEvent:
+    return WireEvent(
+        Direction.OUT,
+        Channel.HTTP,
+        f"{method} {url}".encode(),
+        meta={
+            "method": method,
+            "url": str(url),
+            "headers": dict(headers),
+            **{k: v for k, v in meta.items() if v is not None},
+        },
+    )
 
 
 def http_in_event(response: httpx.Response, **meta: Any) -> WireEvent:
@@ -129,17 +239,32 @@ def http_in_event(response: httpx.Response, **meta: Any) -> WireEvent:
     if ctype:
         line += f" {ctype}"
     headers = {k: response.headers[k] for k in RESPONSE_HEADERS if k in response.headers}
-    return WireEvent(Direction.IN, Channel.HTTP, line.encode("utf-8", "replace"),
-                     meta={"status": response.status_code, "reason": response.reason_phrase,
-                           "headers": headers, "url": str(response.url),
-                           **{k: v for k, v in meta.items() if v is not None}})
+    return WireEvent(
+        Direction.IN,
+        Channel.HTTP,
+        line.encode("utf-8", "replace"),
+        meta={
+            "status": response.status_code,
+            "reason": response.reason_phrase,
+            "headers": headers,
+            "url": str(response.url),
+            **{k: v for k, v in meta.items() if v is not None},
+        },
+    )
 
 
 def body_event(body: bytes, status: int, ctype: str, **meta: Any) -> WireEvent:
     """A response body as an IN event; a body that is not JSON says what it is instead."""
-    event = make_event(Direction.IN, Channel.BODY, body,
-                       meta={"status": status, "content_type": ctype,
-                             **{k: v for k, v in meta.items() if v is not None}})
+    event = make_event(
+        Direction.IN,
+        Channel.BODY,
+        body,
+        meta={
+            "status": status,
+            "content_type": ctype,
+            **{k: v for k, v in meta.items() if v is not None},
+        },
+    )
     if event.error is not None:
         kind = "an HTML page" if _looks_html(body, ctype) else f"{ctype or 'untyped'} content"
         detail = event.error.removeprefix("not JSON: ")
@@ -156,8 +281,13 @@ def sse_wire_event(ev: SseEvent, stream: str) -> WireEvent:
         meta["sse"] = "comment"
         return WireEvent(Direction.IN, Channel.HTTP, ev.raw, meta=meta)
     if ev.is_garbage:
-        return WireEvent(Direction.IN, Channel.SSE, ev.raw, meta=meta,
-                         error=f"not an SSE event: {ev.unknown[0][:120]!r}")
+        return WireEvent(
+            Direction.IN,
+            Channel.SSE,
+            ev.raw,
+            meta=meta,
+            error=f"not an SSE event: {ev.unknown[0][:120]!r}",
+        )
     if not ev.data.strip():
         meta["sse"] = "priming" if ev.id is not None or ev.retry is not None else "empty"
         return WireEvent(Direction.IN, Channel.HTTP, ev.raw, meta=meta)
@@ -174,19 +304,30 @@ def sse_wire_event(ev: SseEvent, stream: str) -> WireEvent:
 def has_response(message: Any, request_id: Any) -> bool:
     """True when ``message`` (or a batch) holds the response to ``request_id``."""
     items = message if isinstance(message, list) else [message]
-    return any(isinstance(m, dict) and "method" not in m and ("result" in m or "error" in m)
-               and m.get("id") == request_id for m in items)
+    return any(
+        isinstance(m, dict)
+        and "method" not in m
+        and ("result" in m or "error" in m)
+        and m.get("id") == request_id
+        for m in items
+    )
 
 
-def failed_request_event(request_id: Any, status: int | None, text: str,
-                         body: bytes = b"") -> WireEvent:
+def failed_request_event(
+    request_id: Any, status: int | None, text: str, body: bytes = b""
+) -> WireEvent:
     """The synthesized JSON-RPC error that fails exactly one request (see module doc)."""
     data: dict[str, Any] = {"status": status}
     if body:
         data["body"] = body[:4096].decode("utf-8", "replace")
     message = error_response(request_id, HTTP_ERROR, text, data)
-    return WireEvent(Direction.IN, Channel.SYSTEM, encode(message), message=message,
-                     meta={"severity": "error", "http_error": status, "request_id": request_id})
+    return WireEvent(
+        Direction.IN,
+        Channel.SYSTEM,
+        encode(message),
+        message=message,
+        meta={"severity": "error", "http_error": status, "request_id": request_id},
+    )
 
 
 def body_excerpt(body: bytes, ctype: str, limit: int = 300) -> str:
@@ -208,14 +349,24 @@ def body_excerpt(body: bytes, ctype: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def describe_status(status: int, reason: str, *, method: str, url: httpx.URL | str,
-                    excerpt: str = "", first: bool = False, legacy: bool = False) -> str:
+def describe_status(
+    status: int,
+    reason: str,
+    *,
+    method: str,
+    url: httpx.URL | str,
+    excerpt: str = "",
+    first: bool = False,
+    legacy: bool = False,
+) -> str:
     """A clear, actionable message for an HTTP error status."""
     hints = {
-        401: "authorization needed: the server needs authorization credentials (OAuth is not "
-             "supported yet; pass a token with --header 'Authorization: Bearer <token>')",
+        401: "authorization needed: the server needs authorization credentials (mcp-inspect "
+        "runs OAuth where a person or the configured grant can complete it: see "
+        "--auth-follow, --auth-paste, --client-id, --client-credentials; or pass a token "
+        "with --header 'Authorization: Bearer <token>')",
         403: "authorization needed: the server refused access (credentials, scope, or an "
-             "Origin/Host check)",
+        "Origin/Host check)",
         406: f"the server rejected our Accept header ({ACCEPT_BOTH!r})",
         409: "conflict (the server allows one GET stream per session)",
         415: "the server rejected our Content-Type header ('application/json')",
@@ -234,8 +385,11 @@ def describe_status(status: int, reason: str, *, method: str, url: httpx.URL | s
         elif legacy and method == "GET":
             hint += "; it may be a Streamable HTTP endpoint (try the http transport)"
     elif status == 400:
-        hint = "bad request" + ("" if legacy else " (a missing or unknown MCP-Session-Id, or an "
-                                "unsupported MCP-Protocol-Version?)")
+        hint = "bad request" + (
+            ""
+            if legacy
+            else " (a missing or unknown MCP-Session-Id, or an unsupported MCP-Protocol-Version?)"
+        )
     elif status >= 500:
         hint = "the server failed"
     else:
@@ -244,8 +398,9 @@ def describe_status(status: int, reason: str, *, method: str, url: httpx.URL | s
     return f"{text}; server said: {excerpt}" if excerpt else text
 
 
-def describe_network_error(exc: BaseException, url: httpx.URL | str,
-                           timeout: float | None = None) -> str:
+def describe_network_error(
+    exc: BaseException, url: httpx.URL | str, timeout: float | None = None
+) -> str:
     """A clear message for an httpx failure below the HTTP level."""
     target = httpx.URL(str(url))
     where = f"{target.host}:{target.port or (443 if target.scheme == 'https' else 80)}"
@@ -253,21 +408,35 @@ def describe_network_error(exc: BaseException, url: httpx.URL | str,
     causes = _causes(exc)
     low = " ".join([text, *(str(c) for c in causes)]).lower()
     if isinstance(exc, httpx.ConnectTimeout):
-        return f"timed out connecting to {where} (after {timeout:g} s)" if timeout else \
-            f"timed out connecting to {where}"
+        return (
+            f"timed out connecting to {where} (after {timeout:g} s)"
+            if timeout
+            else f"timed out connecting to {where}"
+        )
     if isinstance(exc, httpx.ConnectError):
         if any(w in low for w in ("ssl", "certificate", "tls", "handshake")):
             return f"TLS error connecting to {where}: {text}"
-        if any(w in low for w in ("name or service not known", "nodename nor servname",
-                                  "name resolution", "no address associated", "getaddrinfo",
-                                  "name does not resolve")):
+        if any(
+            w in low
+            for w in (
+                "name or service not known",
+                "nodename nor servname",
+                "name resolution",
+                "no address associated",
+                "getaddrinfo",
+                "name does not resolve",
+            )
+        ):
             return f"could not resolve host {target.host!r}: {text}"
         if "refused" in low or any(isinstance(c, ConnectionRefusedError) for c in causes):
             return f"connection refused by {where} (is the server running?)"
         return f"could not connect to {where}: {text}"
     if isinstance(exc, httpx.ReadTimeout):
-        return f"no data from the server for {timeout:g} s" if timeout else \
-            "timed out waiting for the server"
+        return (
+            f"no data from the server for {timeout:g} s"
+            if timeout
+            else "timed out waiting for the server"
+        )
     if isinstance(exc, httpx.TimeoutException):
         return f"timed out talking to {where}: {type(exc).__name__}"
     if isinstance(exc, httpx.RemoteProtocolError):
@@ -276,6 +445,8 @@ def describe_network_error(exc: BaseException, url: httpx.URL | str,
         return f"the connection to {where} broke: {text}"
     if isinstance(exc, SseError):
         return f"unreadable SSE stream: {text}"
+    if isinstance(exc, RedirectRefused):
+        return text
     return f"{type(exc).__name__}: {text}"
 
 
@@ -302,6 +473,24 @@ async def read_capped(response: httpx.Response, cap: int = ERROR_BODY_CAP) -> by
     except httpx.HTTPError:
         pass  # a broken error body still shows what arrived
     return b"".join(chunks)[:cap]
+
+
+def sent_trace(sent: anyio.Event) -> dict[str, Any]:
+    """httpx request extensions that set ``sent`` once the request body is on the wire."""
+
+    async def trace(name: str, info: dict[str, Any]) -> None:
+        if name.endswith("send_request_body.complete"):
+            sent.set()
+
+    return {"trace": trace}
+
+
+async def flush_cancels(cancels: set[anyio.Event]) -> None:
+    """On close, let the cancels being posted in the background be sent (each event is
+    set once its body is written; an answer is not awaited), briefly."""
+    with anyio.move_on_after(CANCEL_FLUSH):
+        for done in list(cancels):
+            await done.wait()
 
 
 def _looks_html(body: bytes, ctype: str) -> bool:

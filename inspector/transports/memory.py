@@ -17,8 +17,9 @@ from inspector.transports.base import ConnectionLost, Transport, TransportHost
 class MemoryServerEnd:
     """The fake server's side: receive what the client sent, send frames back."""
 
-    def __init__(self, inbox: MemoryObjectReceiveStream[bytes],
-                 outbox: MemoryObjectSendStream[bytes | None]) -> None:
+    def __init__(
+        self, inbox: MemoryObjectReceiveStream[bytes], outbox: MemoryObjectSendStream[bytes | None]
+    ) -> None:
         self._inbox = inbox
         self._outbox = outbox
 
@@ -46,8 +47,11 @@ class MemoryTransport(Transport):
 
     kind = "memory"
 
-    def __init__(self, to_server: MemoryObjectSendStream[bytes],
-                 from_server: MemoryObjectReceiveStream[bytes | None]) -> None:
+    def __init__(
+        self,
+        to_server: MemoryObjectSendStream[bytes],
+        from_server: MemoryObjectReceiveStream[bytes | None],
+    ) -> None:
         self._to_server = to_server
         self._from_server = from_server
         self._host: TransportHost | None = None
@@ -92,5 +96,7 @@ def memory_pair() -> tuple[MemoryTransport, MemoryServerEnd]:
     """A connected (client transport, fake server end) pair."""
     to_server_send, to_server_recv = anyio.create_memory_object_stream[bytes](math.inf)
     from_server_send, from_server_recv = anyio.create_memory_object_stream[bytes | None](math.inf)
-    return (MemoryTransport(to_server_send, from_server_recv),
-            MemoryServerEnd(to_server_recv, from_server_send))
+    return (
+        MemoryTransport(to_server_send, from_server_recv),
+        MemoryServerEnd(to_server_recv, from_server_send),
+    )

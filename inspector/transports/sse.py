@@ -22,20 +22,26 @@ from anyio.abc import TaskGroup
 
 from inspector.engine.events import Channel, Direction, WireEvent
 from inspector.engine.jsonrpc import decode, make_event
+from inspector.transports.authhook import AUTH_STATUSES, AuthHook, Denial, denied_text
 from inspector.transports.base import ConnectionLost, Transport, TransportError, TransportHost
 from inspector.transports.httpwire import (
     FATAL_ERRORS,
+    RedirectRefused,
     body_event,
     body_excerpt,
     check_url,
     content_type,
     describe_network_error,
-    describe_status,
+    describe_response,
     failed_request_event,
+    flush_cancels,
     http_in_event,
     http_out_event,
     origin,
     read_capped,
+    redirect_hooks,
+    refused_event,
+    sent_trace,
     sse_wire_event,
     system_note,
 )
@@ -49,13 +55,26 @@ class SseTransport(Transport):
 
     kind: ClassVar[str] = "sse"
 
-    def __init__(self, url: str, headers: dict[str, str] | None = None, timeout: float = 30.0,
-                 verify: bool | str = True) -> None:
-        """``timeout`` bounds connecting, waiting for the ``endpoint`` event, and each POST."""
+    def __init__(
+        self,
+        url: str,
+        headers: dict[str, str] | None = None,
+        timeout: float = 30.0,
+        verify: bool | str = True,
+        *,
+        follow_redirects: bool = False,
+        auth: AuthHook | None = None,
+    ) -> None:
+        """``timeout`` bounds connecting, waiting for the ``endpoint`` event, and each POST.
+        ``follow_redirects``: follow redirects to another origin too (never with
+        credentials); same-origin ones are always followed. ``auth`` supplies Authorization
+        and answers 401/403 (``transports.authhook``)."""
         self.url = url
+        self.auth = auth
         self.headers = dict(headers or {})
         self.timeout = timeout
         self.verify = verify
+        self.follow_redirects = follow_redirects
         self.endpoint: httpx.URL | None = None
         self._url = httpx.URL("http://unstarted.invalid/")
         self._host: TransportHost | None = None
@@ -63,6 +82,9 @@ class SseTransport(Transport):
         # made in start(): anyio primitives need the running event loop
         self._ready: anyio.Event | None = None  # set: endpoint known, or the stream failed
         self._scope: anyio.CancelScope | None = None
+        self._tg: TaskGroup | None = None
+        self._cancels: set[anyio.Event] = set()  # cancels being posted in the background
+        self._cancel_scopes: set[anyio.CancelScope] = set()
         self._closed = False
         self._lost = False
 
@@ -71,15 +93,26 @@ class SseTransport(Transport):
         return self.url
 
     def target_info(self) -> dict[str, Any]:
-        return {"transport": self.kind, "target": self.url, "url": self.url,
-                "endpoint": str(self.endpoint) if self.endpoint else None,
-                "header_names": sorted(self.headers)}
+        return {
+            "transport": self.kind,
+            "target": self.url,
+            "url": self.url,
+            "endpoint": str(self.endpoint) if self.endpoint else None,
+            "header_names": sorted(self.headers),
+        }
 
     async def start(self, host: TransportHost, task_group: TaskGroup) -> None:
         self._url = check_url(self.url)
         self._host = host
-        self._client = httpx.AsyncClient(timeout=httpx.Timeout(self.timeout), verify=self.verify,
-                                         follow_redirects=True)
+        self._tg = task_group
+        if self.auth is not None:
+            self.auth.attach(self._emit)
+        self._client = httpx.AsyncClient(
+            timeout=httpx.Timeout(self.timeout),
+            verify=self.verify,
+            follow_redirects=True,
+            event_hooks=redirect_hooks(self._url, self.follow_redirects),
+        )
         self._ready = anyio.Event()
         self._scope = anyio.CancelScope()
         task_group.start_soon(self._read_stream)
@@ -88,24 +121,44 @@ class SseTransport(Transport):
 
     async def _read_stream(self) -> None:
         assert self._client is not None and self._scope is not None and self._ready is not None
-        headers = {"Accept": "text/event-stream", **self.headers}
-        self._emit(http_out_event("GET", self._url, headers, stream=STREAM))
         reason: str | None = None
         status: int | None = None  # the GET's error status, when that is why it failed
+        attempt = 0
         with self._scope:
-            try:
-                async with self._client.stream("GET", self._url, headers=headers,
-                                               timeout=httpx.Timeout(self.timeout, read=None)) as r:
-                    for hop in r.history:
-                        self._emit(http_in_event(hop, redirect=hop.headers.get("location")))
-                    self._emit(http_in_event(r, stream=STREAM))
-                    reason = await self._check_stream(r)
-                    if reason is not None and r.status_code >= 300:
-                        status = r.status_code
-                    if reason is None:
-                        reason = await self._consume(r)
-            except httpx.HTTPError as exc:
-                reason = describe_network_error(exc, self._url, self.timeout)
+            while True:  # again after an authorization the auth hook ran for a 401/403
+                headers = {"Accept": "text/event-stream", **self.headers}
+                headers.update(await self._auth_headers())
+                self._emit(http_out_event("GET", self._url, self._shown(headers), stream=STREAM))
+                denied: tuple[int, dict[str, str], str] | None = None
+                try:
+                    async with self._client.stream(
+                        "GET",
+                        self._url,
+                        headers=headers,
+                        timeout=httpx.Timeout(self.timeout, read=None),
+                    ) as r:
+                        for hop in r.history:
+                            self._emit(http_in_event(hop, redirect=hop.headers.get("location")))
+                        self._emit(http_in_event(r, stream=STREAM))
+                        reason = await self._check_stream(r)
+                        if reason is not None and r.status_code >= 300:
+                            status = r.status_code
+                            if status in AUTH_STATUSES and self.auth is not None:
+                                denied = (status, dict(r.headers), r.reason_phrase)
+                        if reason is None:
+                            reason = await self._consume(r)
+                except httpx.HTTPError as exc:
+                    reason = describe_network_error(exc, self._url, self.timeout)
+                    if isinstance(exc, RedirectRefused):
+                        self._emit(refused_event(exc))
+                        status = exc.response.status_code
+                if denied is None:
+                    break
+                decision = await self._ask_auth(denied[0], denied[1], headers, attempt)
+                if not decision.retry:
+                    reason = denied_text(reason or "", denied[0], denied[2], "", decision)
+                    break
+                attempt += 1
         if reason is None:  # cancelled by close()
             return
         self._emit(system_note(reason, "error", stream=STREAM))
@@ -121,11 +174,11 @@ class SseTransport(Transport):
         if body:
             self._emit(body_event(body, response.status_code, ctype))
         if response.status_code != 200:
-            return describe_status(response.status_code, response.reason_phrase, method="GET",
-                                   url=self._url, legacy=True,
-                                   excerpt=body_excerpt(body, ctype))
-        return (f"GET {self._url} answered {ctype or 'no Content-Type'}, not an SSE stream "
-                "(text/event-stream); is this a legacy HTTP+SSE endpoint?")
+            return describe_response(response, legacy=True, excerpt=body_excerpt(body, ctype))
+        return (
+            f"GET {self._url} answered {ctype or 'no Content-Type'}, not an SSE stream "
+            "(text/event-stream); is this a legacy HTTP+SSE endpoint?"
+        )
 
     async def _consume(self, response: httpx.Response) -> str:
         """Emit every event until the stream ends; return why it ended."""
@@ -150,8 +203,12 @@ class SseTransport(Transport):
         if ev.event_type != "endpoint":
             self._emit(sse_wire_event(ev, STREAM))
             return None
-        meta: dict[str, Any] = {"stream": STREAM, "sse": "endpoint", "event_id": ev.id,
-                                "event_type": ev.event_type}
+        meta: dict[str, Any] = {
+            "stream": STREAM,
+            "sse": "endpoint",
+            "event_id": ev.id,
+            "event_type": ev.event_type,
+        }
         text = ev.data.decode("utf-8", "replace").strip()
         try:
             target = self._url.join(text)
@@ -161,15 +218,22 @@ class SseTransport(Transport):
         meta["endpoint"] = str(target)
         self._emit(WireEvent(Direction.IN, Channel.HTTP, ev.raw, meta=meta))
         if origin(target) != origin(self._url):
-            return (f"the server's endpoint event points to another origin ({target}); "
-                    f"refusing to send messages outside {self._url.scheme}://{self._url.netloc.decode()}")
+            return (
+                f"the server's endpoint event points to another origin ({target}); "
+                f"refusing to send messages outside {self._url.scheme}://{self._url.netloc.decode()}"
+            )
         if self.endpoint is None:
             self.endpoint = target
             assert self._ready is not None
             self._ready.set()
         elif target != self.endpoint:
-            self._emit(system_note(f"the server sent a second endpoint ({target}); still posting "
-                                   f"to {self.endpoint}", "warning"))
+            self._emit(
+                system_note(
+                    f"the server sent a second endpoint ({target}); still posting "
+                    f"to {self.endpoint}",
+                    "warning",
+                )
+            )
         return None
 
     # ------------------------------------------------------------ sending
@@ -180,6 +244,11 @@ class SseTransport(Transport):
         if message is None:
             message, _ = decode(raw)
         rid = message.get("id") if isinstance(message, dict) and "method" in message else None
+        method = message.get("method") if isinstance(message, dict) else None
+        if not self._ready.is_set() and method == "notifications/cancelled":
+            # the request it cancels was never posted (no endpoint yet): nothing to cancel
+            self._emit(system_note("not sent: no endpoint event yet, so nothing to cancel"))
+            return
         if not self._ready.is_set():
             with anyio.move_on_after(self.timeout):
                 await self._ready.wait()
@@ -192,27 +261,125 @@ class SseTransport(Transport):
             self._emit(system_note("not sent: the SSE connection is not open", "warning"))
             return
         headers = {"Content-Type": "application/json", **self.headers}
-        self._emit(http_out_event("POST", self.endpoint, headers, request_id=rid))
-        self._emit(make_event(Direction.OUT, Channel.BODY, raw, meta={"url": str(self.endpoint)},
-                              message=message))
-        try:
-            response = await self._client.post(self.endpoint, content=raw, headers=headers)
-        except httpx.HTTPError as exc:
-            text = describe_network_error(exc, self.endpoint, self.timeout)
-            self._emit(system_note(text, "error", request_id=rid))
-            if isinstance(exc, FATAL_ERRORS):
-                self._lose(ConnectionLost(text))
-            elif rid is not None:
-                self._emit(failed_request_event(rid, None, text))
+        headers.update(await self._auth_headers())
+        self._emit(http_out_event("POST", self.endpoint, self._shown(headers), request_id=rid))
+        self._emit(
+            make_event(
+                Direction.OUT, Channel.BODY, raw, meta={"url": str(self.endpoint)}, message=message
+            )
+        )
+        if method == "notifications/cancelled" and self._tg is not None:
+            # a cancel is posted in the background: the request is already given up on
+            self._tg.start_soon(self._post_cancel, self.endpoint, raw, headers)
             return
-        self._answer(response, rid)
+        await self._post(self.endpoint, raw, headers, rid)
 
-    def _answer(self, response: httpx.Response, rid: Any) -> None:
+    async def _post_cancel(self, endpoint: httpx.URL, raw: bytes, headers: dict[str, str]) -> None:
+        done, scope = anyio.Event(), anyio.CancelScope()
+        self._cancels.add(done)
+        self._cancel_scopes.add(scope)
+        try:
+            with scope:
+                await self._post(endpoint, raw, headers, None, sent=done)
+        except Exception as exc:  # the client closing under it: a note, not a crash
+            self._emit(system_note(f"cancel not posted: {type(exc).__name__}: {exc}", "warning"))
+        finally:
+            done.set()
+            self._cancels.discard(done)
+            self._cancel_scopes.discard(scope)
+
+    async def _post(
+        self,
+        endpoint: httpx.URL,
+        raw: bytes,
+        headers: dict[str, str],
+        rid: Any,
+        sent: anyio.Event | None = None,
+    ) -> None:
+        """POST one message; ``sent`` is set once its body is written. A 401/403 goes to
+        the auth hook, and the message is posted again when it says so."""
+        assert self._client is not None
+        attempt = 0
+        while True:
+            try:
+                response = await self._client.post(
+                    endpoint,
+                    content=raw,
+                    headers=headers,
+                    extensions=sent_trace(sent) if sent is not None else None,
+                )
+            except httpx.HTTPError as exc:
+                text = describe_network_error(exc, endpoint, self.timeout)
+                status = None
+                if isinstance(exc, RedirectRefused):
+                    status = exc.response.status_code
+                    self._emit(refused_event(exc, request_id=rid))
+                self._emit(system_note(text, "error", request_id=rid))
+                if isinstance(exc, FATAL_ERRORS):
+                    self._lose(ConnectionLost(text))
+                elif rid is not None:
+                    self._emit(failed_request_event(rid, status, text))
+                return
+            decision: Denial | None = None
+            if response.status_code in AUTH_STATUSES and self.auth is not None:
+                decision = await self._ask_auth(
+                    response.status_code, dict(response.headers), headers, attempt
+                )
+                if decision.retry:
+                    self._emit(http_in_event(response, request_id=rid))
+                    if response.content:
+                        self._emit(
+                            body_event(
+                                response.content,
+                                response.status_code,
+                                content_type(response),
+                                request_id=rid,
+                            )
+                        )
+                    attempt += 1
+                    headers = {k: v for k, v in headers.items() if k.lower() != "authorization"}
+                    headers.update(await self._auth_headers())
+                    retry = {"auth_retry": attempt}
+                    self._emit(
+                        http_out_event(
+                            "POST", endpoint, self._shown(headers), request_id=rid, **retry
+                        )
+                    )
+                    self._emit(
+                        make_event(
+                            Direction.OUT,
+                            Channel.BODY,
+                            raw,
+                            meta={"url": str(endpoint), **retry},
+                        )
+                    )
+                    continue
+            self._answer(response, rid, decision)
+            return
+
+    async def _auth_headers(self) -> dict[str, str]:
+        return await self.auth.headers() if self.auth is not None else {}
+
+    def _shown(self, headers: dict[str, str]) -> dict[str, str]:
+        return self.auth.shown(headers) if self.auth is not None else headers
+
+    async def _ask_auth(
+        self, status: int, headers: dict[str, str], sent: dict[str, str], attempt: int
+    ) -> Denial:
+        assert self.auth is not None
+        try:
+            return await self.auth.on_denied(status, headers, sent, attempt)
+        except Exception as exc:  # a bug in the hook fails the request, not the session
+            return Denial(False, f"authorization failed: {type(exc).__name__}: {exc}")
+
+    def _answer(self, response: httpx.Response, rid: Any, denial: Denial | None = None) -> None:
         ctype = content_type(response)
         body = response.content
         meta: dict[str, Any] = {"request_id": rid}
         if response.status_code < 300 and body and "json" not in ctype:
             meta["body"] = body_excerpt(body, ctype, 200)  # "Accepted": not worth an event
+        for hop in response.history:
+            self._emit(http_in_event(hop, request_id=rid, redirect=hop.headers.get("location")))
         self._emit(http_in_event(response, **meta))
         if response.status_code < 300:
             if body.strip() and "json" in ctype:  # some servers answer in the POST body
@@ -220,13 +387,17 @@ class SseTransport(Transport):
             return
         if body:
             self._emit(body_event(body, response.status_code, ctype, request_id=rid))
-        text = describe_status(response.status_code, response.reason_phrase, method="POST",
-                               url=response.url, legacy=True, excerpt=body_excerpt(body, ctype))
+        excerpt = body_excerpt(body, ctype)
+        text = describe_response(response, legacy=True, excerpt=excerpt)
+        text = denied_text(text, response.status_code, response.reason_phrase, excerpt, denial)
         if rid is not None:
             self._emit(failed_request_event(rid, response.status_code, text, body))
         else:
-            self._emit(system_note(f"message not accepted: {text}", "error",
-                                   http_error=response.status_code))
+            self._emit(
+                system_note(
+                    f"message not accepted: {text}", "error", http_error=response.status_code
+                )
+            )
 
     # ------------------------------------------------------------ helpers
 
@@ -244,6 +415,9 @@ class SseTransport(Transport):
         if self._closed:
             return
         self._closed = True
+        await flush_cancels(self._cancels)
+        for scope in list(self._cancel_scopes):
+            scope.cancel()
         if self._scope is not None:
             self._scope.cancel()
         if self._ready is not None:

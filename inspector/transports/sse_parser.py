@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from inspector.errors import InspectorError
+
 _BOM = b"\xef\xbb\xbf"
 DEFAULT_MAX_EVENT_BYTES = 64 * 1024 * 1024
 
 
-class SseError(Exception):
+class SseError(InspectorError):
     """The stream cannot be parsed any further (an event larger than the limit)."""
 
 
@@ -43,15 +45,20 @@ class SseEvent:
 
     @property
     def is_comment_only(self) -> bool:
-        return bool(self.comments) and not (self.has_data or self.id is not None
-                                             or self.retry is not None or self.event
-                                             or self.unknown)
+        return bool(self.comments) and not (
+            self.has_data
+            or self.id is not None
+            or self.retry is not None
+            or self.event
+            or self.unknown
+        )
 
     @property
     def is_garbage(self) -> bool:
         """Only lines that are not SSE fields (an HTML page, a log line...)."""
-        return bool(self.unknown) and not (self.has_data or self.id is not None
-                                           or self.retry is not None or self.event)
+        return bool(self.unknown) and not (
+            self.has_data or self.id is not None or self.retry is not None or self.event
+        )
 
 
 class SseParser:

@@ -2,8 +2,10 @@
 
 stdout lines become events (a non-JSON line is an event with a parse error, not a
 crash); stderr lines become events on their own channel. The server runs in its
-own process group and, on Linux, dies with us (PR_SET_PDEATHSIG), so neither a
-normal exit, Ctrl+C nor a crash of the inspector leaves an orphan.
+own process group: ``close`` ends the whole group (stdin closed, then SIGTERM, then
+SIGKILL), and a lifeline watchdog (``inspector.transports.lifeline``) does the same if
+the inspector dies without closing (``kill -9``, a crash); on Linux the server itself
+also gets SIGTERM at once when we die (PR_SET_PDEATHSIG).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import shutil
 import signal
 import sys
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 import anyio
@@ -25,28 +27,45 @@ from anyio.abc import TaskGroup
 from inspector.engine.events import Channel, Direction, WireEvent
 from inspector.engine.jsonrpc import make_event
 from inspector.transports.base import ConnectionLost, Transport, TransportError, TransportHost
+from inspector.transports.lifeline import Lifeline
 
 READ_CHUNK = 1 << 16
 STDERR_TAIL = 20
 GRACE_SECONDS = 2.0
+EXIT_POLL = 0.25  # how often a running server is checked for having exited
+CLOSE_POLL = 0.02  # the same while closing
 
 
-async def _read_lines(stream: asyncio.StreamReader,
-                      on_line: Callable[[bytes, bool], None]) -> None:
-    """Split a stream into lines of any length; ``on_line(line, terminated)``."""
+async def iter_lines(stream: asyncio.StreamReader) -> AsyncIterator[tuple[bytes, bool]]:
+    """Split a stream into lines of any length: ``(line without its \\n, terminated)``.
+
+    The last line comes with ``terminated`` False when the stream ended without a
+    newline; nothing else is changed (``\\r`` and blank lines stay)."""
     buffer = bytearray()
+    scanned = 0  # bytes of the buffer known to hold no newline: a 50 MB line is scanned once
     try:
         while chunk := await stream.read(READ_CHUNK):
             buffer += chunk
             start = 0
-            while (end := buffer.find(b"\n", start)) >= 0:
-                on_line(bytes(buffer[start:end]), True)
+            lines: list[bytes] = []
+            while (end := buffer.find(b"\n", max(start, scanned))) >= 0:
+                with memoryview(buffer) as view:  # one copy of the line, not two
+                    lines.append(bytes(view[start:end]))
                 start = end + 1
             del buffer[:start]
+            scanned = len(buffer)
+            for line in lines:
+                yield line, True
     except (ConnectionError, OSError):
         pass  # the pipe broke: what we have is all there is
     if buffer:
-        on_line(bytes(buffer), False)
+        yield bytes(buffer), False
+
+
+async def _read_lines(stream: asyncio.StreamReader, on_line: Callable[[bytes, bool], None]) -> None:
+    """``on_line(line, terminated)`` for every line of ``stream``."""
+    async for line, terminated in iter_lines(stream):
+        on_line(line, terminated)
 
 
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
@@ -65,29 +84,45 @@ class StdioTransport(Transport):
 
     kind = "stdio"
 
-    def __init__(self, command: str, args: Sequence[str] = (), *,
-                 env: dict[str, str] | None = None, cwd: str | None = None,
-                 grace: float = GRACE_SECONDS) -> None:
+    def __init__(
+        self,
+        command: str,
+        args: Sequence[str] = (),
+        *,
+        env: dict[str, str] | None = None,
+        cwd: str | None = None,
+        grace: float = GRACE_SECONDS,
+        keep_blank: bool = False,
+    ) -> None:
+        """``keep_blank``: blank stdout lines become events too (a relay passes them on)."""
         self.command = command
         self.args = list(args)
         self.env = dict(env or {})
         self.cwd = cwd
         self.grace = grace
+        self.keep_blank = keep_blank
         self.process: asyncio.subprocess.Process | None = None
+        self.lifeline: Lifeline | None = None
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL)
         self._host: TransportHost | None = None
         self._closing = False
         self._reported = False
         self._stderr_done = anyio.Event()
-        self._write_lock = anyio.Lock()
+        self._stdout_done = anyio.Event()
+        self._write_lock = anyio.Lock(fast_acquire=True)  # no extra loop turn per frame
 
     @property
     def target(self) -> str:
         return shlex.join([self.command, *self.args])
 
     def target_info(self) -> dict[str, Any]:
-        return {"transport": self.kind, "command": self.command, "args": self.args,
-                "env": dict(self.env), "cwd": self.cwd}
+        return {
+            "transport": self.kind,
+            "command": self.command,
+            "args": self.args,
+            "env": dict(self.env),
+            "cwd": self.cwd,
+        }
 
     async def start(self, host: TransportHost, task_group: TaskGroup) -> None:
         self._host = host
@@ -97,21 +132,36 @@ class StdioTransport(Transport):
         if executable is None:
             raise TransportError(
                 f"command not found: {self.command!r}; check the spelling, or give the full "
-                "path (the server command comes after `--`)")
+                "path (the server command comes after `--`)"
+            )
         preexec: Callable[[], None] | None = _die_with_parent if sys.platform == "linux" else None
         try:
             self.process = await asyncio.create_subprocess_exec(
-                executable, *self.args, stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-                env={**os.environ, **self.env}, cwd=self.cwd, start_new_session=True,
-                preexec_fn=preexec, limit=READ_CHUNK)
+                executable,
+                *self.args,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                env={**os.environ, **self.env},
+                cwd=self.cwd,
+                start_new_session=True,
+                preexec_fn=preexec,
+                limit=READ_CHUNK,
+            )
         except OSError as exc:
             raise TransportError(f"could not start {self.target}: {exc.strerror or exc}") from exc
-        host.emit(WireEvent(Direction.LOCAL, Channel.SYSTEM,
-                            f"started pid {self.process.pid}: {self.target}".encode(),
-                            meta={"pid": self.process.pid}))
+        self.lifeline = Lifeline(self.process.pid, self.grace)
+        host.emit(
+            WireEvent(
+                Direction.LOCAL,
+                Channel.SYSTEM,
+                f"started pid {self.process.pid}: {self.target}".encode(),
+                meta={"pid": self.process.pid},
+            )
+        )
         task_group.start_soon(self._read_stderr)
         task_group.start_soon(self._read_stdout)
+        task_group.start_soon(self._watch_exit)
 
     def _path(self) -> str | None:
         return self.env.get("PATH", os.environ.get("PATH"))
@@ -121,13 +171,35 @@ class StdioTransport(Transport):
         assert self._host is not None
         host = self._host
 
+        keep_blank = self.keep_blank
+
         def on_line(line: bytes, terminated: bool) -> None:
-            if line.strip():
+            if keep_blank or line.strip():
                 meta = {} if terminated else {"unterminated": True}
                 host.emit(make_event(Direction.IN, Channel.STDOUT, line, meta=meta))
 
         await _read_lines(self.process.stdout, on_line)
+        self._stdout_done.set()
         await self._report_exit()
+
+    async def _watch_exit(self) -> None:
+        """The server exited but its stdout stays open (a child of its own holds it, e.g.
+        ``sleep 3017 &``): say so after the grace period instead of waiting forever."""
+        assert self.process is not None
+        while self.process.returncode is None:
+            await anyio.sleep(EXIT_POLL)
+        with anyio.move_on_after(self.grace):
+            await self._stdout_done.wait()
+        await self._report_exit()
+
+    async def _exited(self, within: float) -> bool:
+        """Whether the server process exits within ``within`` seconds. Not
+        ``process.wait()``: that also waits for the pipes, which a child may hold."""
+        assert self.process is not None
+        with anyio.move_on_after(within):
+            while self.process.returncode is None:
+                await anyio.sleep(CLOSE_POLL)
+        return self.process.returncode is not None
 
     async def _read_stderr(self) -> None:
         assert self.process is not None and self.process.stderr is not None
@@ -142,8 +214,7 @@ class StdioTransport(Transport):
 
     async def _report_exit(self) -> None:
         assert self.process is not None and self._host is not None
-        with anyio.move_on_after(self.grace):
-            await self.process.wait()
+        await self._exited(self.grace)
         with anyio.move_on_after(0.5):  # let the last stderr lines in: they say why
             await self._stderr_done.wait()
         if self._reported:
@@ -151,28 +222,54 @@ class StdioTransport(Transport):
         self._reported = True
         code = self.process.returncode
         if self._closing:
-            self._host.connection_lost(ConnectionLost("server stopped", exit_code=code,
-                                                      expected=True))
+            self._host.connection_lost(
+                ConnectionLost("server stopped", exit_code=code, expected=True)
+            )
         else:
             what = "the server closed its stdout" if code is None else "the server exited"
-            self._host.connection_lost(ConnectionLost(what, exit_code=code,
-                                                      stderr_tail=list(self.stderr_tail)[-8:]))
+            self._host.connection_lost(
+                ConnectionLost(what, exit_code=code, stderr_tail=list(self.stderr_tail)[-8:])
+            )
 
     async def send_raw(self, raw: bytes, message: Any = None) -> None:
+        await self.send_line(raw, message)
+
+    async def send_line(
+        self, raw: bytes, message: Any = None, *, terminated: bool = True, error: str | None = None
+    ) -> None:
+        """Emit the event, then write ``raw`` and its newline (none when not ``terminated``:
+        a relay passes on a last line that had none). ``error`` is the known parse error
+        of ``raw`` (saves parsing it again)."""
         assert self._host is not None
         if self.process is None or self.process.stdin is None:
             raise TransportError("the server is not running")
-        self._host.emit(make_event(Direction.OUT, Channel.STDIN, raw, message=message))
+        meta = {} if terminated else {"unterminated": True}
+        if message is None and error is not None:
+            event = WireEvent(Direction.OUT, Channel.STDIN, raw, error=error, meta=meta)
+        else:
+            event = make_event(Direction.OUT, Channel.STDIN, raw, meta=meta, message=message)
+        self._host.emit(event)
         async with self._write_lock:
             try:
-                self.process.stdin.write(raw + b"\n")
+                self.process.stdin.write(raw + b"\n" if terminated else raw)
                 await self.process.stdin.drain()
             except (ConnectionError, BrokenPipeError, RuntimeError) as exc:
-                raise TransportError(f"could not write to the server: {exc}; "
-                                     "it has probably exited") from exc
+                raise TransportError(
+                    f"could not write to the server: {exc}; it has probably exited"
+                ) from exc
+
+    async def drained(self, timeout: float = 1.0) -> None:
+        """Wait (at most ``timeout`` s) until all the server wrote is read and emitted: a
+        relay passes its last lines on before it closes the host's side."""
+        if self.process is None:
+            return
+        with anyio.move_on_after(timeout):
+            await self._stdout_done.wait()
+            await self._stderr_done.wait()
 
     async def close(self) -> None:
-        """stdin closed, 2 s, SIGTERM to the group, 2 s, SIGKILL to the group."""
+        """stdin closed, 2 s, SIGTERM to the group, 2 s, SIGKILL to the group; then SIGKILL
+        to what is left of the group once the server is gone, and the lifeline released."""
         if self._closing:
             return
         self._closing = True
@@ -185,16 +282,25 @@ class StdioTransport(Transport):
         for sig in (None, signal.SIGTERM, signal.SIGKILL):
             if sig is not None:
                 self._signal_group(sig)
-            with anyio.move_on_after(self.grace):
-                await process.wait()
-            if process.returncode is not None:
+            if await self._exited(self.grace):
                 break
-        self._signal_group(signal.SIGKILL, only_others=True)
+        self._signal_group(signal.SIGKILL, only_others=True)  # what it left behind
+        await self._release_lifeline()
         if not self._reported and self._host is not None:
             self._reported = True
-            self._host.connection_lost(ConnectionLost("server stopped",
-                                                      exit_code=process.returncode,
-                                                      expected=True))
+            self._host.connection_lost(
+                ConnectionLost("server stopped", exit_code=process.returncode, expected=True)
+            )
+
+    async def _release_lifeline(self) -> None:
+        """The group is down: the watchdog may go (and is reaped, briefly awaited)."""
+        lifeline, self.lifeline = self.lifeline, None
+        if lifeline is None:
+            return
+        lifeline.release()
+        with anyio.move_on_after(1.0):
+            while not lifeline.exited():
+                await anyio.sleep(0.01)
 
     def _signal_group(self, sig: int, only_others: bool = False) -> None:
         """Signal the server's whole process group (it may have spawned helpers)."""

@@ -8,6 +8,7 @@ connected session attaches), ``status_feed``, ``calls``, ``completions``, ``save
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable, Iterable
 from time import monotonic
@@ -17,26 +18,36 @@ from textual import on, work
 from textual.app import App, ComposeResult, ScreenStackError, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, TabbedContent, TabPane
 
 from inspector.engine.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 from inspector.engine.responders import Responders
-from inspector.engine.session import ConnectionClosedError, Session
+from inspector.engine.session import ConnectionClosedError, RequestCancelledError, Session
+from inspector.engine.signals import quit_on_signals
+from inspector.record.state import sessions_home
 from inspector.record.store import EventSource
+from inspector.safe_text import one_line
 from inspector.target import Target
 from inspector.tui import messages
+from inspector.tui.auth_ui import AuthUi
 from inspector.tui.calls import EXPIRED, RENEWED, call_name, call_title, finish, perform
 from inspector.tui.completions import attach_completions
 from inspector.tui.controller import SessionController, session_expired
 from inspector.tui.interactive import SamplingRuleBar
+from inspector.tui.keymap import Section, palette_entries, section_for, sections
 from inspector.tui.live_features import LiveFeatures
 from inspector.tui.replay_mode import ReplayMode
 from inspector.tui.save_as import save_session_as, session_file
+from inspector.tui.save_files import default_folder
 from inspector.tui.screens.confirm import ConfirmScreen
+from inspector.tui.screens.help import HelpScreen
+from inspector.tui.screens.intercept import open_intercept
+from inspector.tui.screenshot import save_screenshot, screenshot_folder
 from inspector.tui.status_feed import StatusFeed
 from inspector.tui.widgets.catalog import KINDS, Catalog
-from inspector.tui.widgets.inflight import InFlightView
+from inspector.tui.widgets.inflight import InFlightView, calls
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import MessageLog
@@ -46,12 +57,27 @@ from inspector.tui.widgets.server_pane import ServerPane
 from inspector.tui.widgets.status_bar import StatusBar
 from inspector.tui.widgets.tasks_view import TasksView
 
+# requests the app sends on its own: quitting while they wait loses nothing of the user's
+HOUSEKEEPING = frozenset(
+    {
+        "initialize",
+        "ping",
+        "server/discover",
+        "tools/list",
+        "resources/list",
+        "resources/templates/list",
+        "prompts/list",
+        "logging/setLevel",
+        "completion/complete",
+    }
+)
 LOG_LAYOUTS = ("normal", "max", "min")
 
 
 def while_mounted(handler: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
     """The controller's messages can arrive while the app closes and its widgets are already
     gone (a list answered during shutdown): drop them then instead of failing a query."""
+
     @functools.wraps(handler)
     def guarded(app: Any, message: Any) -> None:
         try:
@@ -60,6 +86,7 @@ def while_mounted(handler: Callable[[Any, Any], None]) -> Callable[[Any, Any], N
             mounted = False
         if mounted:
             handler(app, message)
+
     return guarded
 
 
@@ -82,7 +109,9 @@ class InspectorApp(App[int]):
         Binding("f", "bottom('inflight')", "In flight", show=False),
         Binding("o", "bottom('serverlog')", "Server log", show=False),
         Binding("t", "bottom('tasks')", "Tasks", show=False),
+        Binding("A", "bottom('auth')", "Auth", show=False),
         Binding("R", "roots", "Roots", show=False),
+        Binding("I", "intercept", "Intercept", show=False),
         Binding("U", "toggle_auto_reread", "Auto re-read", show=False),
         Binding("escape", "focus_catalog", "Catalog", show=False),
         Binding("l", "cycle_log", "Log size"),
@@ -90,15 +119,37 @@ class InspectorApp(App[int]):
         Binding("i", "server_info", "Server"),
         Binding("r", "reconnect", "Reconnect"),
         Binding("w", "save_as", "Save session", show=False),
+        Binding("z", "zoom_result", "Zoom result", show=False),
+        Binding("ctrl+f", "toggle_form", "Hide form", show=False),
+        # the detail's own keys, from the log while the detail shows (no Tab over to it)
+        Binding("p", "detail('pair')", "Pair"),
+        Binding("c", "detail('copy')", "Copy"),
+        Binding("s", "detail('save')", "Save"),
         Binding("question_mark", "help", "Help"),
-        Binding("q", "quit", "Quit"),
+        Binding("f1", "help", "Help", show=False, priority=True),  # in forms and dialogs too
+        Binding("q", "quit_or_ask", "Quit"),  # ctrl+q (Textual's) quits without asking
     ]
 
-    def __init__(self, target: Target | None = None, *, responders: Responders | None = None,
-                 recorder: Any = None, timeout: float = 60.0, max_timeout: float = 600.0,
-                 protocol_version: str | None = None, source: EventSource | None = None,
-                 replay_title: str | None = None, confirm_destructive: bool = True) -> None:
+    def __init__(
+        self,
+        target: Target | None = None,
+        *,
+        responders: Responders | None = None,
+        recorder: Any = None,
+        timeout: float = 60.0,
+        max_timeout: float | None = None,
+        protocol_version: str | None = None,
+        source: EventSource | None = None,
+        replay_title: str | None = None,
+        confirm_destructive: bool = True,
+        handle_signals: bool = False,
+    ) -> None:
+        """``handle_signals``: SIGHUP and SIGTERM quit like ``q`` (the real terminal app;
+        tests leave their process's signals alone)."""
         super().__init__()
+        self.handle_signals = handle_signals
+        self.quitting = False
+        self._signals: contextlib.ExitStack | None = None
         self.target = target
         self.recorder = recorder
         self.replay_source = source
@@ -115,6 +166,7 @@ class InspectorApp(App[int]):
         self.bridge: Any = None  # InteractiveResponders, when the TUI answers server requests
         self.live = LiveFeatures(self, self.execute)
         self.replay: ReplayMode | None = None
+        self.auth_ui: AuthUi | None = None  # HTTP targets with OAuth: the Auth tab
 
     @property
     def tasks_manager(self) -> Any:
@@ -151,8 +203,9 @@ class InspectorApp(App[int]):
     def on_mount(self) -> None:
         self.query_one("#detail").display = False
         tabs = self.query_one("#catalog-tabs", TabbedContent)
-        server_tab_ready = tabs.add_pane(TabPane("Server", ServerPane(id="server"),
-                                                 id="tab-server"))
+        server_tab_ready = tabs.add_pane(
+            TabPane("Server", ServerPane(id="server"), id="tab-server")
+        )
         self.status_feed = StatusFeed(self, self._session, self.recorder)
         if self.replay_source is not None:
             self.replay = ReplayMode(self, self.replay_source, self.replay_title)
@@ -161,20 +214,67 @@ class InspectorApp(App[int]):
             return
         assert self.target is not None
         self._batcher = self.query_one(MessageLog).make_batcher()
+        self.auth_ui = AuthUi.for_target(self, self.target)
+        if self.auth_ui is not None:
+            self.auth_ui.mount(self.query_one("#bottom-tabs", TabbedContent))
         self.controller = SessionController(
-            self, self.target, observer=self._observe, responders=self._responders,
-            recorder=self.recorder, timeout=self._timeout, max_timeout=self._max_timeout,
-            protocol_version=self._protocol_version)
-        self.query_one(StatusBar).transport = \
-            self.target.transport if self.target.is_http else "stdio"
+            self,
+            self.target,
+            observer=self._observe,
+            responders=self._responders,
+            recorder=self.recorder,
+            timeout=self._timeout,
+            max_timeout=self._max_timeout,
+            protocol_version=self._protocol_version,
+            auth=self.auth_ui.authorizer if self.auth_ui is not None else None,
+        )
+        self.query_one(StatusBar).transport = (
+            self.target.transport if self.target.is_http or self.target.attach else "stdio"
+        )
         self.status_feed.start()
+        if self.handle_signals:
+            self._signals = contextlib.ExitStack()
+            self._signals.enter_context(
+                quit_on_signals(lambda _: self.request_quit(), terminal=True)
+            )
         self.connect()
+
+    # -- quitting: every way out closes the session first ------------------------------
+
+    async def action_quit(self) -> None:
+        """q, ctrl+q, SIGHUP, SIGTERM: the server is stopped (its whole process group),
+        then the app exits."""
+        self.request_quit()
+
+    def request_quit(self) -> None:
+        """Start quitting (once): a worker stops the server, then exits the app."""
+        if self.quitting:
+            return
+        self.quitting = True
+        if self.controller is not None and self.controller.session is not None:
+            self.notify("stopping the server…", timeout=10)
+        self.run_worker(self._quit(), group="quit", exit_on_error=False)
+
+    async def _quit(self) -> None:
+        if self.controller is not None:
+            await self.controller.shutdown()
+        self.exit()
+
+    async def on_unmount(self) -> None:
+        """Any other way out (an error, ``exit()``): the same shutdown, before the loop
+        ends; a no-op when quitting already did it."""
+        if self.controller is not None:
+            await self.controller.shutdown()
+        if self._signals is not None:
+            self._signals.close()
 
     # -- the session -------------------------------------------------------------------
 
     def _observe(self, event: Any) -> None:
         self.events_seen += 1
         self._batcher.push(event)
+        if self.auth_ui is not None:
+            self.auth_ui.observe(event)
 
     @work(group="session", exclusive=True, exit_on_error=False)
     async def connect(self) -> None:
@@ -192,8 +292,11 @@ class InspectorApp(App[int]):
         view = self.query_one(ResultView)
         if message.renewal and view.outcome is not None:
             return  # the last call's outcome (maybe failed by the expiry) stays in view
-        what = "the server's session expired: starting a new session" if message.renewal \
+        what = (
+            "the server's session expired: starting a new session"
+            if message.renewal
             else f"connecting to {message.target}"
+        )
         view.show_text(f"{what} (attempt {message.attempt})…", "yellow")
 
     @while_mounted
@@ -208,19 +311,27 @@ class InspectorApp(App[int]):
                 view.outcome.note = RENEWED  # the call failed; now it can be made again
                 view.show(view.outcome)
         else:
-            renewed = "a new session started (the server expired the old one); " \
-                if message.renewal else ""
-            view.show_text(f"connected; {renewed}pick an item on the left (1-4 switch lists, "
-                           "g goes to the log)", "green")
+            renewed = (
+                "a new session started (the server expired the old one); "
+                if message.renewal
+                else ""
+            )
+            view.show_text(
+                f"connected; {renewed}pick an item on the left (1-4 switch lists, "
+                "g goes to the log)",
+                "green",
+            )
         self._refresh_server_pane()
 
     @while_mounted
     def on_connect_failed(self, message: messages.ConnectFailed) -> None:
         self.query_one(StatusBar).state = "failed"
         self.query_one(ResultView).show_text(
-            f"could not connect:\n{message.error}\n\npress r to retry", "red")
-        self.notify(message.error.splitlines()[0], title="connection failed",
-                    severity="error", timeout=8)
+            f"could not connect:\n{message.error}\n\npress r to retry", "red"
+        )
+        self.notify(
+            message.error.splitlines()[0], title="connection failed", severity="error", timeout=8
+        )
 
     @while_mounted
     def on_disconnected(self, message: messages.Disconnected) -> None:
@@ -228,18 +339,22 @@ class InspectorApp(App[int]):
         if message.lost.expected:
             return
         self.query_one(ResultView).show_text(
-            f"connection lost: {message.lost.describe()}\n\npress r to reconnect "
-            "(the log is kept)", "red")
+            f"connection lost: {message.lost.describe()}\n\npress r to reconnect (the log is kept)",
+            "red",
+        )
         self.notify(message.lost.message, title="connection lost", severity="error", timeout=8)
         self._refresh_server_pane()
 
     @while_mounted
     def on_catalog_loaded(self, message: messages.CatalogLoaded) -> None:
         self.query_one(Catalog).set_items(message.kind, message.items, message.error)
-        if message.changed:
+        if message.change:  # said only when something did change
             label = dict(KINDS)[message.kind]
-            self.notify(f"{label} list changed: now {len(message.items)}",
-                        title="list_changed")
+            self.notify(
+                f"{label}: {one_line(message.change.describe(), 300)} (now {len(message.items)})",
+                title="list_changed",
+                markup=False,
+            )
 
     def _refresh_server_pane(self) -> None:
         session = self.controller.session if self.controller else None
@@ -247,11 +362,14 @@ class InspectorApp(App[int]):
             return
         stderr = getattr(session.transport, "stderr_tail", [])
         self.query_one(ServerPane).refresh_from(
-            info=session.server_info, protocol=session.protocol_version,
+            info=session.server_info,
+            protocol=session.protocol_version,
             server_caps=session.server_capabilities,
             client_caps=session.responders.capabilities(),
-            instructions=session.instructions, stderr_tail=stderr,
-            target=session.transport.target)
+            instructions=session.instructions,
+            stderr_tail=stderr,
+            target=session.transport.target,
+        )
 
     # -- items and calls ---------------------------------------------------------------
 
@@ -262,9 +380,16 @@ class InspectorApp(App[int]):
         subscribable = bool((caps.get("resources") or {}).get("subscribe"))
         panel = self.query_one(ItemPanel)
         await panel.select(message.kind, message.item, subscribable=subscribable)
-        attach_completions(panel.form, message.kind, message.item, session,
-                           self.controller.client if self.controller else None)
+        attach_completions(
+            panel.form,
+            message.kind,
+            message.item,
+            session,
+            self.controller.client if self.controller else None,
+        )
         self.call_after_refresh(panel.focus_form)
+        if message.kind == "resources" and not panel.read_only:
+            panel.submit()  # a resource has nothing to fill in: Enter reads it
 
     @on(ItemPanel.Run)
     def _run_item(self, message: ItemPanel.Run) -> None:
@@ -275,17 +400,22 @@ class InspectorApp(App[int]):
                 self.confirm_destructive = False
             self.execute(message.kind, message.item, message.arguments, message.action)
 
-        if message.kind == "tools" and self.confirm_destructive and \
-                (message.item.get("annotations") or {}).get("destructiveHint"):
+        if (
+            message.kind == "tools"
+            and self.confirm_destructive
+            and (message.item.get("annotations") or {}).get("destructiveHint")
+        ):
             name = str(message.item.get("name"))
-            self.push_screen(ConfirmScreen(f"{name} is marked destructive (destructiveHint). "
-                                           "Call it?"), go)
+            self.push_screen(
+                ConfirmScreen(f"{name} is marked destructive (destructiveHint). Call it?"), go
+            )
         else:
             go()
 
     @work(group="calls", exit_on_error=False)
-    async def execute(self, kind: str, item: dict[str, Any], arguments: Any,
-                      action: str = "run") -> None:
+    async def execute(
+        self, kind: str, item: dict[str, Any], arguments: Any, action: str = "run"
+    ) -> None:
         result_view = self.query_one(ResultView)
         client = self.controller.client if self.controller else None
         if client is None or not self.controller or not self.controller.connected:
@@ -300,17 +430,25 @@ class InspectorApp(App[int]):
             if kind == "tools" and action == "task":
                 await self._run_task(call_name(item), arguments or {})
                 return
-            await perform(client, kind, item, arguments, action, outcome,
-                          self._progress(result_view, title))
+            await perform(
+                client, kind, item, arguments, action, outcome, self._progress(result_view, title)
+            )
             if kind == "resources" and action not in ("subscribe", "unsubscribe"):
                 self.live.read(str(item.get("uri")))
         except RpcError as exc:
-            if exc.code == URL_ELICITATION_REQUIRED and self.bridge is not None and \
-                    action != "retry" and await self.bridge.complete_url_elicitations(exc):
+            if (
+                exc.code == URL_ELICITATION_REQUIRED
+                and self.bridge is not None
+                and action != "retry"
+                and await self.bridge.complete_url_elicitations(exc)
+            ):
                 self.notify("calling again after the URL elicitation")
                 self.execute(kind, item, arguments, "retry")
                 return
-            outcome.error = exc.to_error()
+            if isinstance(exc, RequestCancelledError) and exc.by_user:
+                outcome.cancelled = True  # no answer came: not a JSON-RPC error
+            else:
+                outcome.error = exc.to_error()
             if isinstance(exc, ConnectionClosedError) and session_expired(session):
                 # the controller renews the session; say so here, where the user looks
                 renewed = self.controller.connected and self.controller.session is not session
@@ -323,7 +461,9 @@ class InspectorApp(App[int]):
         state = await tasks.run_tool(name, arguments)
         self.query_one(ResultView).show_text(
             f"task {state.task_id} created for {name} ({state.status}); following it in "
-            "the Tasks tab (t)", "yellow")
+            "the Tasks tab (t)",
+            "yellow",
+        )
         self.action_bottom("tasks")
 
     @on(TasksView.Finished)
@@ -340,18 +480,30 @@ class InspectorApp(App[int]):
         self.live.toggle_auto_reread()
 
     def action_bottom(self, pane: str) -> None:
+        if pane == "auth" and self.auth_ui is None:
+            self.notify("no OAuth here (stdio, --no-auth, or an Authorization header)")
+            return
         self.query_one("#bottom-tabs", TabbedContent).active = f"tab-{pane}"
         if self.log_layout == "min":
             self.action_cycle_log()
-        widget = self.query_one({"log": "#log-lines", "inflight": "#inflight",
-                                 "serverlog": "#serverlog", "tasks": "#tasks"}[pane])
-        focusable = [widget] if widget.can_focus else \
-            [w for w in widget.query("*") if w.focusable]
+        widget = self.query_one(
+            {
+                "log": "#log-lines",
+                "inflight": "#inflight",
+                "serverlog": "#serverlog",
+                "tasks": "#tasks",
+                "auth": "#auth",
+            }[pane]
+        )
+        focusable = [widget] if widget.can_focus else [w for w in widget.query("*") if w.focusable]
         if focusable:
             focusable[0].focus()
         if pane == "inflight" and isinstance(widget, InFlightView) and widget.pending():
             widget.refresh_rows()
             widget.query_one("#inflight-table", DataTable).move_cursor(row=0)  # the oldest pending
+
+    def action_intercept(self) -> None:
+        open_intercept(self, self._session())
 
     def action_roots(self) -> None:
         if self.bridge is None:
@@ -364,6 +516,7 @@ class InspectorApp(App[int]):
             of = f"/{total:g}" if total else ""
             note = f" {message}" if message else ""
             view.show_text(f"{title}: progress {progress:g}{of}{note}", "yellow")
+
         return on_progress
 
     @on(ResultView.OpenLink)
@@ -377,6 +530,7 @@ class InspectorApp(App[int]):
         detail = self.query_one(MessageDetail)
         detail.display = True
         detail.show(self.query_one(MessageLog).source, message.index)
+        self.refresh_bindings()  # the detail's keys work from the log now
 
     @on(MessageLog.Highlighted)
     def _log_highlighted(self, message: MessageLog.Highlighted) -> None:
@@ -409,6 +563,21 @@ class InspectorApp(App[int]):
     def action_send(self) -> None:
         self.query_one(ItemPanel).submit()
 
+    def action_zoom_result(self) -> None:
+        if self.screen is self.screen_stack[0]:  # not behind a dialog
+            self.query_one(ItemPanel).cycle_zoom()
+
+    def action_toggle_form(self) -> None:
+        if self.screen is self.screen_stack[0]:
+            self.query_one(ItemPanel).toggle_form()
+
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        """The palette's Screenshot: saved in the state folder, and it says where."""
+        saved = save_screenshot(self, filename, path)
+        return str(saved) if saved is not None else None
+
     def action_cycle_log(self) -> None:
         self.log_layout = LOG_LAYOUTS[(LOG_LAYOUTS.index(self.log_layout) + 1) % 3]
         screen = self.screen
@@ -421,14 +590,67 @@ class InspectorApp(App[int]):
         if not detail.display and log.cursor_index is not None:
             detail.show(log.source, log.cursor_index)
         detail.display = not detail.display
+        self.refresh_bindings()
 
     def action_server_info(self) -> None:
         self._refresh_server_pane()
         self.query_one("#catalog-tabs", TabbedContent).active = "tab-server"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "detail":
+            return self._log_with_detail()
         # a replay has no server: no Reconnect in the footer (ctrl+s stays, to say why not)
         return not (action == "reconnect" and self.replay_source is not None)
+
+    def _log_with_detail(self) -> bool:
+        """The focus is in the log rows and the detail shows: its keys work from here."""
+        focused = self.focused
+        try:
+            return bool(
+                focused is not None
+                and focused is self.query_one(MessageLog).lines
+                and self.query_one(MessageDetail).display
+            )
+        except (ScreenStackError, NoMatches):  # a dialog on top, or closing
+            return False
+
+    def action_detail(self, action: str) -> None:
+        """``p``, ``c`` or ``s`` of the detail pane, pressed in the log."""
+        getattr(self.query_one(MessageDetail), f"action_{action}")()
+
+    def action_quit_or_ask(self) -> None:
+        """Quit, first asking when that would lose something: input typed in a form and
+        never sent, or calls still waiting for the server."""
+        losses = self._what_quitting_loses()
+        if not losses:
+            self.request_quit()
+            return
+
+        def answered(answer: str | None) -> None:
+            if answer == "once":
+                self.request_quit()
+
+        lost = "".join(f"\n• {loss}" for loss in losses)
+        question = f"Quit mcp-inspect? It would lose:{lost}\n\n(ctrl+q quits without asking.)"
+        self.push_screen(ConfirmScreen(question, always=False), answered)
+
+    def _what_quitting_loses(self) -> list[str]:
+        losses = []
+        unsent = self.query_one(ItemPanel).unsent()
+        if unsent:
+            names = ", ".join(unsent[:3]) + (
+                f" and {len(unsent) - 3} more" if len(unsent) > 3 else ""
+            )
+            losses.append(f"what you typed in {names}, never sent")
+        session = self._session()
+        # the app's own housekeeping (the catalog's lists, completions) is not the user's work
+        mine = (
+            [p for p in session.pending.values() if p.method not in HOUSEKEEPING] if session else []
+        )
+        waiting = calls(mine)
+        if waiting:
+            losses.append(f"{waiting} call{'s' * (waiting != 1)} still waiting for the server")
+        return losses
 
     def action_reconnect(self) -> None:
         if self.replay_source is not None or self.controller is None:
@@ -445,32 +667,50 @@ class InspectorApp(App[int]):
         save_session_as(self, source, recording=self.recorder is not None)
 
     def action_help(self) -> None:
-        if self.screen.query("HelpPanel"):
-            self.action_hide_help_panel()
-        else:
-            self.action_show_help_panel()
+        """The help screen, on the section about where the focus is (again: closes it)."""
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)
+            return
+        start = section_for(self.focused, self.screen)
+        self.push_screen(HelpScreen(self.help_sections(), start))
+
+    def help_sections(self) -> tuple[Section, ...]:
+        source = session_file(self.recorder, self.replay_source)
+        return sections(
+            type(self),
+            session_file=str(source) if source is not None else None,
+            folders={
+                "sessions": str(sessions_home()),
+                "files": str(default_folder()),
+                "screenshots": str(screenshot_folder()),
+            },
+        )
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        yield SystemCommand("Reconnect", "Close the session and connect again (r)",
-                            self.action_reconnect)
-        yield SystemCommand("Log size", "Normal, maximized or collapsed log (l)",
-                            self.action_cycle_log)
-        yield SystemCommand("Event detail", "Show or hide the selected event (d)",
-                            self.action_toggle_detail)
-        yield SystemCommand("Server info", "Server info, capabilities, stderr (i)",
-                            self.action_server_info)
-        yield SystemCommand("Save session as", "Copy the session file to a path you "
-                            "choose (w)", self.action_save_as)
-        yield SystemCommand("Roots", "Edit the roots offered to the server (R)",
-                            self.action_roots)
-        yield SystemCommand("In-flight requests", "Pending requests, progress, cancel (f)",
-                            lambda: self.action_bottom("inflight"))
-        yield SystemCommand("Server log", "notifications/message, set the level (o)",
-                            lambda: self.action_bottom("serverlog"))
-        yield SystemCommand("Tasks", "Tasks: status, result, cancel (t)",
-                            lambda: self.action_bottom("tasks"))
-        yield SystemCommand("Auto re-read", "Re-read subscribed resources when updated (U)",
-                            self.action_toggle_auto_reread)
-        yield SystemCommand("Filter the log", "Filter by text, method:, kind:, dir: (/)",
-                            lambda: self.query_one(MessageLog).action_open_filter())
+        """Textual's theme, screenshot (and maximize), then every action the keys have,
+        from the same list as the help screen (Textual's Quit and Keys would bypass
+        "asks before losing work" and show a second, thinner help)."""
+        for command in super().get_system_commands(screen):
+            if command.title not in ("Quit", "Keys"):
+                yield command
+        for title, help_text, action in palette_entries(type(self)):
+            yield SystemCommand(title, help_text, functools.partial(self.run_action, action))
+        yield SystemCommand(
+            "Filter the log",
+            "Filter the log by text, method:, kind:, is:error, dir: (/ in the log)",
+            self._filter_log,
+        )
+        yield SystemCommand(
+            "Filter the list",
+            "Filter the catalog list as you type (/ in the catalog)",
+            self._filter_list,
+        )
+
+    def _filter_log(self) -> None:
+        self.action_focus_log()
+        self.query_one(MessageLog).action_open_filter()
+
+    def _filter_list(self) -> None:
+        catalog = self.query_one(Catalog)
+        catalog.action_tab(catalog.active_kind)
+        catalog.action_filter()

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from time import monotonic
 from typing import Any
@@ -13,10 +12,14 @@ from inspector.tui.widgets.result_view import Outcome
 
 Progress = Callable[[float, float | None, str | None], None]
 
-EXPIRED = ("the server's session expired during this call (HTTP 404): it got no answer. "
-           "A new session is starting; then press ctrl+s to call again.")
-RENEWED = ("the server's session expired during this call (HTTP 404): it got no answer. "
-           "A new session has started: press ctrl+s to call again.")
+EXPIRED = (
+    "the server's session expired during this call (HTTP 404): it got no answer. "
+    "A new session is starting; then press ctrl+s to call again."
+)
+RENEWED = (
+    "the server's session expired during this call (HTTP 404): it got no answer. "
+    "A new session has started: press ctrl+s to call again."
+)
 
 
 def call_name(item: dict[str, Any]) -> str:
@@ -24,12 +27,19 @@ def call_name(item: dict[str, Any]) -> str:
 
 
 def call_title(kind: str, item: dict[str, Any]) -> str:
-    """"tool add", "resource template demo://notes/{id}" ..."""
+    """ "tool add", "resource template demo://notes/{id}" ..."""
     return f"{kind[:-1].replace('_', ' ')} {call_name(item)}"
 
 
-async def perform(client: McpClient, kind: str, item: dict[str, Any], arguments: Any,
-                  action: str, outcome: Outcome, on_progress: Progress | None = None) -> None:
+async def perform(
+    client: McpClient,
+    kind: str,
+    item: dict[str, Any],
+    arguments: Any,
+    action: str,
+    outcome: Outcome,
+    on_progress: Progress | None = None,
+) -> None:
     """Make the call and put its result (and a more precise title) on ``outcome``."""
     name = call_name(item)
     if kind == "tools":
@@ -55,8 +65,7 @@ async def perform(client: McpClient, kind: str, item: dict[str, Any], arguments:
 
 
 def finish(outcome: Outcome, started: float) -> Outcome:
-    """Latency since ``started`` (a ``monotonic()`` reading) and the result's size."""
+    """Latency since ``started`` (a ``monotonic()`` reading); the result's size is worked
+    out where it is formatted (off the UI thread when it is big)."""
     outcome.latency_ms = (monotonic() - started) * 1000
-    if outcome.result is not None:
-        outcome.size = len(json.dumps(outcome.result, ensure_ascii=False))
     return outcome

@@ -12,26 +12,41 @@ from inspector.engine.session import Session
 from inspector.tui.widgets.schema_form import SchemaForm
 
 
-def attach_completions(form: SchemaForm | None, kind: str, item: dict[str, Any],
-                       session: Session | None, client: McpClient | None) -> None:
+def attach_completions(
+    form: SchemaForm | None,
+    kind: str,
+    item: dict[str, Any],
+    session: Session | None,
+    client: McpClient | None,
+) -> None:
     """Give each argument field of a prompt or template form a completing suggester."""
-    if kind not in ("prompts", "resource_templates") or session is None or \
-            client is None or form is None or \
-            "completions" not in session.server_capabilities:
+    if (
+        kind not in ("prompts", "resource_templates")
+        or session is None
+        or client is None
+        or form is None
+        or "completions" not in session.server_capabilities
+    ):
         return
     from inspector.engine.completion import Completer, prompt_ref, resource_ref
     from inspector.tui.suggester import CompletionSuggester
 
-    ref = prompt_ref(str(item.get("name"))) if kind == "prompts" else \
-        resource_ref(str(item.get("uriTemplate")))
+    ref = (
+        prompt_ref(str(item.get("name")))
+        if kind == "prompts"
+        else resource_ref(str(item.get("uriTemplate")))
+    )
     completer = Completer(client, ref)
 
     def context() -> dict[str, str]:
         value = form.root.value()
-        return {k: str(v) for k, v in (value or {}).items()
-                if isinstance(v, str | int | float) and v != ""}
+        return {
+            k: str(v)
+            for k, v in (value or {}).items()
+            if isinstance(v, str | int | float) and v != ""
+        }
 
-    for name in (form.schema.get("properties") or {}):
+    for name in form.schema.get("properties") or {}:
         field = form.field((name,))
         inputs = list(field.query(Input)) if field is not None else []
         if inputs:

@@ -16,6 +16,7 @@ import anyio
 
 from inspector.engine.client import McpClient
 from inspector.engine.events import WireEvent
+from inspector.engine.lists import ListUpdate
 from inspector.engine.responders import Responders
 from inspector.engine.session import Session, first_failure
 from inspector.target import Target, build_transport
@@ -25,18 +26,36 @@ from inspector.tui import messages
 if TYPE_CHECKING:
     from textual.app import App
 
-CATALOG_KINDS = (("tools", "tools"), ("resources", "resources"),
-                 ("resource_templates", "resources"), ("prompts", "prompts"))
+SHUTDOWN_BOUND = 10.0  # stdio: stdin closed, SIGTERM, SIGKILL, 2 s apart; HTTP: a 2 s DELETE
+
+CATALOG_KINDS = (
+    ("tools", "tools"),
+    ("resources", "resources"),
+    ("resource_templates", "resources"),
+    ("prompts", "prompts"),
+)
 
 
 class SessionController:
     """Owns the current session; the app reads ``session``/``client`` and posts calls."""
 
-    def __init__(self, app: App[Any], target: Target, *, observer: Callable[[WireEvent], None],
-                 responders: Responders | None = None, recorder: Any = None,
-                 timeout: float = 60.0, max_timeout: float = 600.0,
-                 protocol_version: str | None = None) -> None:
+    def __init__(
+        self,
+        app: App[Any],
+        target: Target,
+        *,
+        observer: Callable[[WireEvent], None],
+        responders: Responders | None = None,
+        recorder: Any = None,
+        timeout: float = 60.0,
+        max_timeout: float | None = None,
+        protocol_version: str | None = None,
+        auth: Any = None,
+    ) -> None:
+        """``auth``: the HTTP transports' auth hook (an ``inspector.auth`` authorizer),
+        kept across reconnects so its tokens are."""
         self.app = app
+        self.auth = auth
         self.target = target
         self.observer = observer
         self.responders = responders or Responders()
@@ -53,11 +72,17 @@ class SessionController:
         self._loaded = False  # the current session's catalog loaded
         self._renewal = False  # the current session renews an expired one
         self._sequence = itertools.count(1)  # one numbering across reconnects
+        self._runs: list[tuple[anyio.CancelScope, anyio.Event]] = []  # connections still up
+        self._sessions: list[Session] = []  # every session made; shutdown closes them all
+        self.stopping = False  # shutting down: no reconnect, no renewal
 
     @property
     def connected(self) -> bool:
-        return self.session is not None and self.session.lost is None and \
-            self.session.protocol_version is not None
+        return (
+            self.session is not None
+            and self.session.lost is None
+            and self.session.protocol_version is not None
+        )
 
     async def run(self) -> None:
         """One connection's life; call again (in a new worker) to reconnect.
@@ -66,9 +91,37 @@ class SessionController:
         session id), a fresh transport and session start at once, and again on a later
         expiry; a renewed session that expires before its catalog loaded is not renewed
         (the user sees why and presses r)."""
-        renewal = False
-        while await self._run_once(renewal):
-            renewal = True
+        if self.stopping:
+            return
+        run = (anyio.CancelScope(), anyio.Event())
+        self._runs.append(run)
+        try:
+            with run[0]:
+                renewal = False
+                while await self._run_once(renewal) and not self.stopping:
+                    renewal = True
+        finally:
+            run[1].set()
+            self._runs.remove(run)
+
+    async def shutdown(self) -> None:
+        """End the session the one way there is (``Session.close``: the transport's close,
+        which for stdio ends the server's whole process group) and wait for it, bounded.
+
+        Quitting, a hangup, a terminate and the app's own teardown all come here, as the
+        CLI's one call leaves its session; a connection being made is cancelled, its
+        close still runs (it is shielded)."""
+        self.stopping = True
+        self._stop.set()
+        runs = list(self._runs)
+        for scope, _ in runs:
+            scope.cancel()
+        with anyio.move_on_after(SHUTDOWN_BOUND):
+            for _, done in runs:
+                await done.wait()
+            for session in self._sessions:  # a cancelled run's close goes on: wait for it
+                await session.close()
+        self._sessions.clear()
 
     async def _run_once(self, renewal: bool) -> bool:
         """Connect, handshake, catalog, wait; True when the session expired and may renew."""
@@ -77,16 +130,25 @@ class SessionController:
         self._loaded = False
         self._renewal = renewal
         stop = self._stop = anyio.Event()  # this connection's own: a reconnect makes another
-        self.app.post_message(messages.Connecting(self.target.describe(), self.attempt,
-                                                  renewal))
+        self.app.post_message(messages.Connecting(self.target.describe(), self.attempt, renewal))
         kwargs: dict[str, Any] = {}
         if self.protocol_version:
             kwargs["protocol_version"] = self.protocol_version
         try:
-            transport = build_transport(self.target, timeout=self.timeout)
-            session = Session(transport, responders=self.responders, timeout=self.timeout,
-                              max_timeout=self.max_timeout, recorder=self.recorder,
-                              sequence=self._sequence, **kwargs)
+            transport = build_transport(
+                self.target, timeout=self.timeout, max_timeout=self.max_timeout, auth=self.auth
+            )
+            session = Session(
+                transport,
+                responders=self.responders,
+                timeout=self.timeout,
+                max_timeout=self.max_timeout,
+                recorder=self.recorder,
+                sequence=self._sequence,
+                **kwargs,
+            )
+            self._sessions = [s for s in self._sessions if not s.closed]  # closed ones go
+            self._sessions.append(session)
             session.add_observer(self.observer)
             session.on_lost(lambda lost: self._on_lost(session, stop, lost))
             self.session = session
@@ -110,15 +172,21 @@ class SessionController:
         if session is not self.session:  # an old session's goodbye is not news
             return
         expired = session_expired(session)
-        if expired and session.protocol_version is not None and \
-                (self._loaded or not self._renewal):
+        if expired and session.protocol_version is not None and (self._loaded or not self._renewal):
             self._renew = True
-            session.note("the server's session expired (HTTP 404 to a request carrying its "
-                         "session id): starting a new session", severity="warning",
-                         renew="session-expired")
-            self.app.notify("the server's session expired; starting a new session (requests "
-                            "in flight failed: run them again)", title="session expired",
-                            severity="warning", timeout=8)
+            session.note(
+                "the server's session expired (HTTP 404 to a request carrying its "
+                "session id): starting a new session",
+                severity="warning",
+                renew="session-expired",
+            )
+            self.app.notify(
+                "the server's session expired; starting a new session (requests "
+                "in flight failed: run them again)",
+                title="session expired",
+                severity="warning",
+                timeout=8,
+            )
             return
         self.app.post_message(messages.Disconnected(lost))
 
@@ -134,19 +202,19 @@ class SessionController:
                 self.app.post_message(messages.CatalogLoaded(kind, []))
                 continue
             self.client.watch_list(kind, self._make_watcher(kind))
-            try:
-                items = await self.client.list_all(kind)
+            try:  # the watcher posts the list; a list_changed meanwhile is coalesced with it
+                await self.client.refresh_list(kind)
             except Exception as exc:
                 self.app.post_message(messages.CatalogLoaded(kind, [], error=_describe(exc)))
-                continue
-            self.catalog[kind] = items
-            self.app.post_message(messages.CatalogLoaded(kind, items))
 
-    def _make_watcher(self, kind: str) -> Callable[[list[dict[str, Any]]], None]:
-        def changed(items: list[dict[str, Any]]) -> None:
-            self.catalog[kind] = items
-            self.app.post_message(messages.CatalogLoaded(kind, items, changed=True))
-        return changed
+    def _make_watcher(self, kind: str) -> Callable[[ListUpdate], None]:
+        def listed(update: ListUpdate) -> None:
+            if update.change is not None and update.items == self.catalog.get(kind):
+                return  # re-listed after list_changed, and nothing did: nothing to redraw
+            self.catalog[kind] = update.items
+            self.app.post_message(messages.CatalogLoaded(kind, update.items, change=update.change))
+
+        return listed
 
 
 def session_expired(session: Session | None) -> bool:

@@ -44,7 +44,7 @@ from textual.widgets import Button, Static
 from inspector.engine.jsonrpc import URL_ELICITATION_REQUIRED, USER_REJECTED, RpcError
 from inspector.engine.responders import Responders, RootsList
 from inspector.engine.session import Session
-from inspector.tui.safe_text import one_line, safe_text
+from inspector.safe_text import one_line, safe_text
 from inspector.tui.screens.elicitation import CompletionWaitScreen, ElicitationScreen, Opener
 from inspector.tui.screens.roots import RootsScreen
 from inspector.tui.screens.sampling import (
@@ -76,8 +76,12 @@ class SamplingRule:
     def answer(self) -> dict[str, Any]:
         if self.reject:
             raise RpcError(USER_REJECTED, "rejected by a standing rule")
-        return {"role": "assistant", "content": {"type": "text", "text": self.text},
-                "model": self.model, "stopReason": self.stop_reason}
+        return {
+            "role": "assistant",
+            "content": {"type": "text", "text": self.text},
+            "model": self.model,
+            "stopReason": self.stop_reason,
+        }
 
 
 class UrlCompletions:
@@ -134,9 +138,14 @@ class RuleChanged(Message):
 class InteractiveResponders:
     """Responders whose answers come from the user, through screens."""
 
-    def __init__(self, app: App[Any], *, roots: Iterable[str | Path] = (),
-                 opener: Opener | None = None,
-                 elicitation_modes: tuple[str, ...] = ("form", "url")) -> None:
+    def __init__(
+        self,
+        app: App[Any],
+        *,
+        roots: Iterable[str | Path] = (),
+        opener: Opener | None = None,
+        elicitation_modes: tuple[str, ...] = ("form", "url"),
+    ) -> None:
         self.app = app
         self.roots = RootsList(roots)
         self.opener = opener
@@ -150,15 +159,18 @@ class InteractiveResponders:
         self._rule_listeners: list[Callable[[SamplingRule | None], None]] = []
 
     def responders(self) -> Responders:
-        return Responders(roots=self.roots, sampling=self.sampling, sampling_tools=True,
-                          elicitation=self.elicitation,
-                          elicitation_modes=self.elicitation_modes)
+        return Responders(
+            roots=self.roots,
+            sampling=self.sampling,
+            sampling_tools=True,
+            elicitation=self.elicitation,
+            elicitation_modes=self.elicitation_modes,
+        )
 
     def attach(self, session: Session) -> None:
         self.session = session
         if not session.era.stateless:  # the notification is gone in 2026-07-28
-            session.on_notification("notifications/elicitation/complete",
-                                    self.elicitation_complete)
+            session.on_notification("notifications/elicitation/complete", self.elicitation_complete)
 
     @property
     def server_name(self) -> str:
@@ -180,14 +192,12 @@ class InteractiveResponders:
         for listener in self._rule_listeners:
             listener(rule)
         if rule is not None:
-            self.app.notify(f"Standing rule on: {rule.describe()}", title="Sampling",
-                            markup=False)
+            self.app.notify(f"Standing rule on: {rule.describe()}", title="Sampling", markup=False)
 
     def clear_rule(self) -> None:
         if self.rule is not None:
             self.set_rule(None)
-            self.app.notify("Standing rule off: sampling requests ask you again",
-                            title="Sampling")
+            self.app.notify("Standing rule off: sampling requests ask you again", title="Sampling")
 
     # -- responders --------------------------------------------------------------------
 
@@ -195,16 +205,20 @@ class InteractiveResponders:
         if self.rule is not None:
             self.auto_answered += 1
             flag = ""
-            if not self.rule.reject and tool_choice(params) == "required" and \
-                    offered_tools(params):
+            if not self.rule.reject and tool_choice(params) == "required" and offered_tools(params):
                 flag = " (toolChoice required a tool use: answered with text anyway)"
-            self.app.notify(f"sampling/createMessage answered by the standing rule: "
-                            f"{self.rule.describe()}{flag}", title="Sampling", markup=False,
-                            severity="warning" if flag else "information")
+            self.app.notify(
+                f"sampling/createMessage answered by the standing rule: "
+                f"{self.rule.describe()}{flag}",
+                title="Sampling",
+                markup=False,
+                severity="warning" if flag else "information",
+            )
             return self.rule.answer()
         draft = self.last_reply
         decision: SamplingDecision = await self.ask(
-            SamplingScreen(params, server=self.server_name, draft=draft))
+            SamplingScreen(params, server=self.server_name, draft=draft)
+        )
         if decision.result is None:
             raise RpcError(USER_REJECTED, decision.reason)
         content = decision.result.get("content")
@@ -213,10 +227,14 @@ class InteractiveResponders:
         if decision.remember:
             content = decision.result.get("content")
             text = content.get("text", "") if isinstance(content, dict) else ""
-            self.set_rule(replace(SamplingRule(), text=str(text),
-                                  model=str(decision.result.get("model") or DEFAULT_MODEL),
-                                  stop_reason=str(decision.result.get("stopReason")
-                                                  or "endTurn")))
+            self.set_rule(
+                replace(
+                    SamplingRule(),
+                    text=str(text),
+                    model=str(decision.result.get("model") or DEFAULT_MODEL),
+                    stop_reason=str(decision.result.get("stopReason") or "endTurn"),
+                )
+            )
         return decision.result
 
     @property
@@ -226,8 +244,10 @@ class InteractiveResponders:
         return self.session is None or not self.session.era.stateless
 
     async def elicitation(self, params: dict[str, Any]) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {"server": self.server_name,
-                                  "completion_notice": self.completion_notices}
+        kwargs: dict[str, Any] = {
+            "server": self.server_name,
+            "completion_notice": self.completion_notices,
+        }
         if self.opener is not None:
             kwargs["opener"] = self.opener
         screen = ElicitationScreen(params, **kwargs)
@@ -255,8 +275,11 @@ class InteractiveResponders:
         eid = params.get("elicitationId")
         if not isinstance(eid, str) or not self.completions.complete(eid):
             return
-        self.app.notify(f"{self.server_name} reports URL elicitation {one_line(eid, 80)} "
-                        "complete", title="Elicitation", markup=False)
+        self.app.notify(
+            f"{self.server_name} reports URL elicitation {one_line(eid, 80)} complete",
+            title="Elicitation",
+            markup=False,
+        )
 
     async def complete_url_elicitations(self, error: RpcError) -> bool:
         """Error -32042: show each URL elicitation it carries; once the user accepted them
@@ -282,17 +305,22 @@ class InteractiveResponders:
         pending = [eid for eid in ids if not self.completions.is_complete(eid)]
         if not pending:
             return True
-        wait = CompletionWaitScreen(pending, server=self.server_name,
-                                    timeout=self.completion_timeout)
+        wait = CompletionWaitScreen(
+            pending, server=self.server_name, timeout=self.completion_timeout
+        )
         self.completions.waiters.append(wait)
         try:
-            outcome: str = await self.ask(wait, withdrawn="Stopped waiting for the URL "
-                                          "elicitation(s) to complete.")
+            outcome: str = await self.ask(
+                wait, withdrawn="Stopped waiting for the URL elicitation(s) to complete."
+            )
         finally:
             self.completions.waiters.remove(wait)
         if outcome == "timeout":
-            self.app.notify("No completion reported in time: retrying anyway",
-                            title="Elicitation", severity="warning")
+            self.app.notify(
+                "No completion reported in time: retrying anyway",
+                title="Elicitation",
+                severity="warning",
+            )
         return outcome != "cancel"
 
     async def _consent_then_retry(self, items: list[dict[str, Any]]) -> bool:
@@ -302,8 +330,11 @@ class InteractiveResponders:
             answer = await self.elicitation({**item, "mode": "url"})
             if answer.get("action") != "accept":
                 return False
-        self.app.notify("Retrying now: in protocol 2026-07-28 the server sends no "
-                        "completion notice", title="Elicitation", markup=False)
+        self.app.notify(
+            "Retrying now: in protocol 2026-07-28 the server sends no completion notice",
+            title="Elicitation",
+            markup=False,
+        )
         return True
 
     async def roots_changed(self, roots: list[dict[str, Any]]) -> None:
@@ -317,9 +348,12 @@ class InteractiveResponders:
 
     # -- pushing a screen and waiting for it -------------------------------------------
 
-    async def ask(self, screen: Screen[Any], *,
-                  withdrawn: str = "The server withdrew its request; the dialog was closed.",
-                  ) -> Any:
+    async def ask(
+        self,
+        screen: Screen[Any],
+        *,
+        withdrawn: str = "The server withdrew its request; the dialog was closed.",
+    ) -> Any:
         """Push ``screen`` and wait for its dismiss value; withdraw it (and say
         ``withdrawn``) if we are cancelled."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()

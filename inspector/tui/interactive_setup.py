@@ -11,8 +11,7 @@ from typing import Any
 from inspector.engine.responders import Responders
 
 
-def interactive_responders(app: Any, responders: Responders,
-                           roots: list[str] | None = None) -> Any:
+def interactive_responders(app: Any, responders: Responders, roots: list[str] | None = None) -> Any:
     """Fill the unset responders with interactive ones; returns the bridge."""
     from inspector.tui.interactive import InteractiveResponders
 

@@ -1,77 +1,46 @@
-"""Start the TUI from parsed command-line options (recording on by default)."""
+"""Run the TUI: on a live server, or on a saved session offline.
+
+The command line (``inspector.commands``) parses the options, checks for a terminal
+and builds the responders and the recorder; this module only runs the app.
+"""
 
 from __future__ import annotations
 
-import argparse
-import os
-import re
-import sys
-from datetime import datetime
-from pathlib import Path
-from typing import Any
-
+from inspector.engine.responders import Responders
+from inspector.record.indexed import IndexedSessionFile
+from inspector.record.recorder import Recorder
 from inspector.target import Target
+from inspector.tui.app import InspectorApp
+from inspector.tui.interactive_setup import interactive_responders
 
 
-def state_dir() -> Path:
-    """Where sessions go by default: $XDG_STATE_HOME/mcp-inspect/sessions."""
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "mcp-inspect" / "sessions"
+def run_inspector(
+    target: Target,
+    *,
+    responders: Responders,
+    recorder: Recorder | None,
+    timeout: float,
+    max_timeout: float | None,
+    protocol_version: str | None,
+    roots: list[str],
+) -> int:
+    """The inspector on ``target``; unset responders are answered interactively."""
+    app = InspectorApp(
+        target,
+        responders=responders,
+        recorder=recorder,
+        timeout=timeout,
+        max_timeout=max_timeout,
+        protocol_version=protocol_version,
+        handle_signals=True,  # a hangup or SIGTERM quits like q: the server stopped first
+    )
+    interactive_responders(app, responders, roots=roots)
+    app.run()
+    return app.return_code or 0
 
 
-def default_session_path(target: Target) -> Path:
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    name = target.name or (target.url or target.command or "server")
-    slug = re.sub(r"[^A-Za-z0-9]+", "-", Path(name).name if not target.url else name)
-    slug = slug.strip("-")[:40] or "server"
-    return state_dir() / f"{stamp}-{slug}.jsonl"
-
-
-def launch_tui(target: Target, opts: argparse.Namespace) -> int:
-    from inspector.cli import UsageError, make_recorder, responders_from
-
-    if not (sys.stdin.isatty() and sys.stderr.isatty()) and \
-            not os.environ.get("MCP_INSPECT_FORCE_TUI"):
-        raise UsageError("the TUI needs a terminal; use --cli for one-shot calls")
-    path = None if opts.no_record else (opts.record or str(default_session_path(target)))
-    recorder = make_recorder(opts, target, path)
-    from inspector.tui.app import InspectorApp
-    from inspector.tui.interactive_setup import interactive_responders
-
-    responders: Any = responders_from(opts)
-    app = InspectorApp(target, responders=responders, recorder=recorder, timeout=opts.timeout,
-                       max_timeout=opts.max_timeout, protocol_version=opts.protocol_version)
-    interactive_responders(app, responders, roots=opts.root)
-    try:
-        app.run()
-        code = app.return_code
-    finally:
-        if recorder is not None:
-            recorder.close()
-            sys.stderr.write(f"mcp-inspect: session saved to {recorder.path}\n")
-    return code or 0
-
-
-def launch_replay(path: Path) -> int:
-    """Open a saved session in the TUI, offline (``mcp-inspect replay FILE``)."""
-    from inspector.cli import UsageError
-    from inspector.record.format import SessionFileError
-    from inspector.record.indexed import IndexedSessionFile
-
-    if not (sys.stdin.isatty() and sys.stderr.isatty()) and \
-            not os.environ.get("MCP_INSPECT_FORCE_TUI"):
-        raise UsageError("the TUI needs a terminal; use `mcp-inspect --cli replay FILE "
-                         "--against TARGET` for a headless re-run")
-    try:
-        source = IndexedSessionFile(path)
-    except SessionFileError as exc:
-        raise UsageError(str(exc)) from exc
-    from inspector.tui.app import InspectorApp
-
-    try:
-        app = InspectorApp(None, source=source, replay_title=Path(path).name)
-        app.run()
-        code = app.return_code
-    finally:
-        source.close()
-    return code or 0
+def run_replay(source: IndexedSessionFile, title: str) -> int:
+    """A saved session opened offline (``mcp-inspect replay FILE``)."""
+    app = InspectorApp(None, source=source, replay_title=title)
+    app.run()
+    return app.return_code or 0

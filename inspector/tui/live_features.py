@@ -57,5 +57,8 @@ class LiveFeatures:
 
     def toggle_auto_reread(self) -> None:
         self.auto_reread = not self.auto_reread
-        self.app.notify("subscribed resources are re-read when updated" if self.auto_reread
-                        else "automatic re-read off")
+        self.app.notify(
+            "subscribed resources are re-read when updated"
+            if self.auto_reread
+            else "automatic re-read off"
+        )

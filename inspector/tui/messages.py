@@ -6,6 +6,7 @@ from typing import Any
 
 from textual.message import Message
 
+from inspector.engine.lists import ListChange
 from inspector.transports.base import ConnectionLost
 
 
@@ -40,12 +41,18 @@ class Disconnected(Message):
 
 
 class CatalogLoaded(Message):
-    """A catalog list arrived (at connect, or re-listed after list_changed)."""
+    """A catalog list arrived: at connect, or re-listed after list_changed (``change``
+    then says how it differs from the list before; it may be empty)."""
 
-    def __init__(self, kind: str, items: list[dict[str, Any]], changed: bool = False,
-                 error: str | None = None) -> None:
+    def __init__(
+        self,
+        kind: str,
+        items: list[dict[str, Any]],
+        change: ListChange | None = None,
+        error: str | None = None,
+    ) -> None:
         super().__init__()
         self.kind = kind
         self.items = items
-        self.changed = changed
+        self.change = change
         self.error = error

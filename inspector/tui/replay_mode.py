@@ -17,15 +17,17 @@ from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView
 from inspector.tui.widgets.server_pane import ServerPane
-from inspector.tui.widgets.status_bar import StatusBar
+from inspector.tui.widgets.status_bar import StatusBar, server_label
 
 if TYPE_CHECKING:
     from textual.app import App
     from textual.await_complete import AwaitComplete
 
-HINT = ("replay: the recorded session, offline. Browse the catalog and the log (g, then "
-        "up/down steps through events, Enter opens one). Calling is disabled: re-run it "
-        "with `mcp-inspect replay FILE --against TARGET`.")
+HINT = (
+    "replay: the recorded session, offline. Browse the catalog and the log (g, then "
+    "up/down steps through events, Enter opens one). Calling is disabled: re-run it "
+    "with `mcp-inspect replay FILE --against TARGET`."
+)
 
 
 class ReplayMode:
@@ -53,11 +55,9 @@ class ReplayMode:
         self.app.query_one(ResultView).show_text(HINT, "cyan")
         # after the Server tab is mounted: what the first indexed chunk already shows
         self.app.call_after_refresh(self.show_catalog, None)
-        self.app.run_worker(self.index(), group="replay-index", exclusive=True,
-                            exit_on_error=False)
+        self.app.run_worker(self.index(), group="replay-index", exclusive=True, exit_on_error=False)
 
-    def _unknown(self, kind: str, label: str, catalog: RecordedCatalog,
-                 offered: Any) -> str | None:
+    def _unknown(self, kind: str, label: str, catalog: RecordedCatalog, offered: Any) -> str | None:
         """Why a kind has no list: never listed here - unless the server offers none."""
         if catalog.recorded(kind):
             return None
@@ -96,17 +96,22 @@ class ReplayMode:
         offered = init.get("capabilities") if catalog.initialize is not None else None
         for kind, label in KINDS:
             self.app.query_one(Catalog).set_items(
-                kind, catalog.lists.get(kind, []), catalog.errors.get(kind)
-                if kind not in catalog.lists else None,
-                unknown=self._unknown(kind, label, catalog, offered))
+                kind,
+                catalog.lists.get(kind, []),
+                catalog.errors.get(kind) if kind not in catalog.lists else None,
+                unknown=self._unknown(kind, label, catalog, offered),
+            )
         info = init.get("serverInfo") or {}
         status = self.status
         if info:
-            status.server = (f"{info.get('title') or info.get('name', '?')} "
-                             f"{info.get('version', '')} (replay of {self.title})")
+            status.server = f"{server_label(info)} (replay of {self.title})"
         status.protocol = str(init.get("protocolVersion", ""))
         self.app.query_one(ServerPane).refresh_from(
-            info=info, protocol=init.get("protocolVersion"),
-            server_caps=init.get("capabilities") or {}, client_caps={},
-            instructions=init.get("instructions"), stderr_tail=[],
-            target=f"recording {self.title}")
+            info=info,
+            protocol=init.get("protocolVersion"),
+            server_caps=init.get("capabilities") or {},
+            client_caps={},
+            instructions=init.get("instructions"),
+            stderr_tail=[],
+            target=f"recording {self.title}",
+        )

@@ -1,4 +1,4 @@
-""""Save session as": ask for a path, then copy the session file in a thread worker
+""" "Save session as": ask for a path, then copy the session file in a thread worker
 (a session file can be a gigabyte; the UI goes on meanwhile)."""
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from inspector.tui.session_copy import copy_snapshot, shorten
 if TYPE_CHECKING:
     from textual.app import App
 
-SNAPSHOT_NOTE = ("the session is still being recorded: the copy holds what is written so "
-                 "far")
+SNAPSHOT_NOTE = "the session is still being recorded: the copy holds what is written so far"
 
 
 def session_file(recorder: Any, replay_source: Any) -> Path | None:
@@ -26,10 +25,15 @@ def session_file(recorder: Any, replay_source: Any) -> Path | None:
 
 def save_session_as(app: App[Any], source: Path, *, recording: bool) -> None:
     """Ask where to (``recording``: a live file, the copy is a snapshot), then copy."""
+
     def chosen(target: Path | None) -> None:
         if target is not None:
-            app.run_worker(lambda: _copy(app, source, target, recording), thread=True,
-                           group="save-as", exit_on_error=False)
+            app.run_worker(
+                lambda: _copy(app, source, target, recording),
+                thread=True,
+                group="save-as",
+                exit_on_error=False,
+            )
 
     app.push_screen(SaveAsScreen(source, SNAPSHOT_NOTE if recording else ""), chosen)
 
@@ -39,12 +43,17 @@ def _copy(app: App[Any], source: Path, target: Path, recording: bool) -> None:
     try:
         size = copy_snapshot(source, target)
     except OSError as exc:
-        app.call_from_thread(app.notify, f"could not copy to {shorten(target)}: "
-                             f"{exc.strerror or exc}", title="save as", severity="error",
-                             timeout=10)
+        app.call_from_thread(
+            app.notify,
+            f"could not copy to {shorten(target)}: {exc.strerror or exc}",
+            title="save as",
+            severity="error",
+            timeout=10,
+        )
         return
     message = f"session copied to {shorten(target)} ({size:,} bytes)"
     if recording:
-        message += ("; a snapshot of what was recorded so far (recording goes on in "
-                    f"{shorten(source)})")
+        message += (
+            f"; a snapshot of what was recorded so far (recording goes on in {shorten(source)})"
+        )
     app.call_from_thread(app.notify, message, title="save as", timeout=8)

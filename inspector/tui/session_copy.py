@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from inspector.record.private import open_private
+
 CHUNK = 1 << 20  # bytes copied per read: a 1 GB file never sits in memory
 
 
@@ -30,7 +32,7 @@ def _same(a: Path, b: Path) -> bool:
 def shorten(path: Path) -> str:
     home = str(Path.home())
     text = str(path)
-    return "~" + text[len(home):] if home != "/" and text.startswith(home + os.sep) else text
+    return "~" + text[len(home) :] if home != "/" and text.startswith(home + os.sep) else text
 
 
 def resolve_target(text: str, source: Path) -> Path:
@@ -59,8 +61,9 @@ def check_target(target: Path, source: Path) -> Problem | None:
         return Problem("unwritable", "give a file name")
     if target.exists():
         if _same(target, source):
-            return Problem("same", f"{shorten(target)} is the session file itself: "
-                           "choose another path")
+            return Problem(
+                "same", f"{shorten(target)} is the session file itself: choose another path"
+            )
         if target.is_dir():
             return Problem("unwritable", f"{shorten(target)} is a directory")
         if not os.access(target, os.W_OK):
@@ -68,8 +71,7 @@ def check_target(target: Path, source: Path) -> Problem | None:
         return Problem("exists", f"{shorten(target)} exists: save again to overwrite it")
     parent = target.parent
     if not parent.is_dir():
-        return Problem("unwritable", f"{shorten(parent)} does not exist (or is not a "
-                       "directory)")
+        return Problem("unwritable", f"{shorten(parent)} does not exist (or is not a directory)")
     if not os.access(parent, os.W_OK | os.X_OK):
         return Problem("unwritable", f"{shorten(parent)} cannot be written")
     return None
@@ -85,7 +87,7 @@ def copy_snapshot(source: Path, target: Path) -> int:
         end = _last_line_end(src, size)
         src.seek(0)
         left = end
-        with open(target, "wb") as dst:
+        with open_private(target) as dst:  # a copy of the wire: the owner's only
             while left > 0:
                 chunk = src.read(min(CHUNK, left))
                 if not chunk:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from inspector.engine.session import Session
 from inspector.tui.widgets.inflight import calls
 from inspector.tui.widgets.message_log import MessageLog
-from inspector.tui.widgets.status_bar import StatusBar
+from inspector.tui.widgets.status_bar import StatusBar, server_label
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -20,8 +20,9 @@ REFRESH = 0.25  # seconds between counter refreshes
 class StatusFeed:
     """Feeds one ``StatusBar``; ``session`` returns the current live session, if any."""
 
-    def __init__(self, app: App[Any], session: Callable[[], Session | None],
-                 recorder: Any = None) -> None:
+    def __init__(
+        self, app: App[Any], session: Callable[[], Session | None], recorder: Any = None
+    ) -> None:
         self.app = app
         self.session = session
         self.recorder = recorder
@@ -47,9 +48,9 @@ class StatusFeed:
         """The handshake is done: server name, protocol, and the transport it settled on."""
         status = self.status
         status.state = "connected"
-        info = session.server_info
-        status.server = f"{info.get('title') or info.get('name', '?')} {info.get('version', '')}"
+        status.server = server_label(session.server_info)
         status.protocol = session.protocol_version or ""
         status.stateless = session.era.stateless  # no handshake, no session to speak of
-        status.transport = getattr(session.transport, "detected", None) or \
-            session.transport.kind  # auto-detection has decided by now
+        status.transport = (
+            getattr(session.transport, "detected", None) or session.transport.kind
+        )  # auto-detection has decided by now

@@ -18,7 +18,7 @@ from rich.text import Text
 from textual.suggester import Suggester
 
 from inspector.engine.completion import Completer, Completion
-from inspector.tui.safe_text import one_line
+from inspector.safe_text import one_line
 
 ContextSource = Callable[[], dict[str, str]]
 
@@ -26,9 +26,14 @@ ContextSource = Callable[[], dict[str, str]]
 class CompletionSuggester(Suggester):
     """Suggests completions for one prompt argument or template variable."""
 
-    def __init__(self, completer: Completer, argument: str, *,
-                 context: ContextSource | None = None,
-                 on_values: Callable[[Completion], None] | None = None) -> None:
+    def __init__(
+        self,
+        completer: Completer,
+        argument: str,
+        *,
+        context: ContextSource | None = None,
+        on_values: Callable[[Completion], None] | None = None,
+    ) -> None:
         # No Textual cache: the answer depends on the context, the Completer caches per context.
         super().__init__(use_cache=False, case_sensitive=True)
         self.completer = completer

@@ -73,8 +73,9 @@ def stabilize(text: str, python: str) -> str:
         out.append(json.dumps(event, ensure_ascii=False))
     joined = "\n".join(out) + "\n"
     joined = joined.replace(json.dumps(python)[1:-1], "python")
-    joined = re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z", "2026-11-18T11:06:40.000Z",
-                    joined)  # the demo's lastModified stamps
+    joined = re.sub(
+        r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z", "2026-11-18T11:06:40.000Z", joined
+    )  # the demo's lastModified stamps
     return re.sub(r"pid \d+", "pid 4242", joined)
 
 
@@ -82,8 +83,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "raw.jsonl"
         anyio.run(record, raw)
-        OUT.write_text(stabilize(raw.read_text(encoding="utf-8"), sys.executable),
-                       encoding="utf-8")
+        OUT.write_text(stabilize(raw.read_text(encoding="utf-8"), sys.executable), encoding="utf-8")
     print(f"wrote {OUT.relative_to(ROOT)}")
     return 0
 

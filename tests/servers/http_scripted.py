@@ -17,10 +17,22 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-REASONS = {200: "OK", 202: "Accepted", 204: "No Content", 307: "Temporary Redirect",
-           400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
-           405: "Method Not Allowed", 406: "Not Acceptable", 409: "Conflict",
-           415: "Unsupported Media Type", 500: "Internal Server Error", 502: "Bad Gateway"}
+REASONS = {
+    200: "OK",
+    202: "Accepted",
+    204: "No Content",
+    307: "Temporary Redirect",
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    406: "Not Acceptable",
+    409: "Conflict",
+    415: "Unsupported Media Type",
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+}
 
 
 @dataclass
@@ -47,8 +59,9 @@ class Conn:
         self.writer = writer
         self.started = False
 
-    async def respond(self, status: int, body: bytes | str | Any = b"",
-                      headers: dict[str, str] | None = None) -> None:
+    async def respond(
+        self, status: int, body: bytes | str | Any = b"", headers: dict[str, str] | None = None
+    ) -> None:
         """A complete response; a dict or list body is sent as application/json."""
         hdrs = dict(headers or {})
         if isinstance(body, dict | list):
@@ -70,15 +83,23 @@ class Conn:
         await self.writer.drain()
 
     async def start_sse(self, headers: dict[str, str] | None = None) -> None:
-        await self.start(200, {"Content-Type": "text/event-stream",
-                               "Cache-Control": "no-cache", **(headers or {})})
+        await self.start(
+            200,
+            {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", **(headers or {})},
+        )
 
     async def write(self, data: bytes | str) -> None:
         self.writer.write(data.encode() if isinstance(data, str) else data)
         await self.writer.drain()
 
-    async def event(self, message: Any = None, *, id: str | None = None,
-                    retry: int | None = None, event: str | None = None) -> None:
+    async def event(
+        self,
+        message: Any = None,
+        *,
+        id: str | None = None,
+        retry: int | None = None,
+        event: str | None = None,
+    ) -> None:
         """One SSE event; ``message`` is JSON-encoded unless it is bytes/str."""
         out = ""
         if event is not None:
@@ -138,8 +159,11 @@ class ScriptedServer:
             await asyncio.wait_for(self._server.wait_closed(), 2)
 
     def posts(self, rpc_method: str | None = None) -> list[Request]:
-        return [r for r in self.requests if r.method == "POST"
-                and (rpc_method is None or r.rpc_method == rpc_method)]
+        return [
+            r
+            for r in self.requests
+            if r.method == "POST" and (rpc_method is None or r.rpc_method == rpc_method)
+        ]
 
     def gets(self) -> list[Request]:
         return [r for r in self.requests if r.method == "GET"]
@@ -173,8 +197,11 @@ class ScriptedServer:
 
 
 def init_result(version: str = "2025-11-25") -> dict[str, Any]:
-    return {"protocolVersion": version, "capabilities": {"tools": {}},
-            "serverInfo": {"name": "scripted", "version": "0"}}
+    return {
+        "protocolVersion": version,
+        "capabilities": {"tools": {}},
+        "serverInfo": {"name": "scripted", "version": "0"},
+    }
 
 
 def ok(request: Request, result: Any) -> dict[str, Any]:
@@ -207,9 +234,15 @@ class ExpiringSessions:
     session id: the next one (and all later ones with that id) is answered 404, as a
     server that restarted or timed the session out would. Serves one ``echo`` tool."""
 
-    TOOL: ClassVar[dict[str, Any]] = {"name": "echo", "description": "Echo the text back.",
-            "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}},
-                            "required": ["text"]}}
+    TOOL: ClassVar[dict[str, Any]] = {
+        "name": "echo",
+        "description": "Echo the text back.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"text": {"type": "string"}},
+            "required": ["text"],
+        },
+    }
 
     def __init__(self, after: int, expire: int = 1) -> None:
         self.after = after
@@ -234,8 +267,14 @@ class ExpiringSessions:
             await conn.respond(200, ok(req, init_result()), {"MCP-Session-Id": new})
             return
         if sid not in self.counts:
-            await conn.respond(400, {"jsonrpc": "2.0", "id": None, "error": {
-                "code": -32600, "message": "Bad Request: unknown session"}})
+            await conn.respond(
+                400,
+                {
+                    "jsonrpc": "2.0",
+                    "id": None,
+                    "error": {"code": -32600, "message": "Bad Request: unknown session"},
+                },
+            )
             return
         self.counts[sid] += 1
         number = int(sid.split("-")[1])
@@ -250,10 +289,17 @@ class ExpiringSessions:
             await conn.respond(200, ok(req, {"tools": [self.TOOL]}))
         elif msg["method"] == "tools/call":
             text = str((msg.get("params") or {}).get("arguments", {}).get("text", ""))
-            await conn.respond(200, ok(req, {"content": [{"type": "text",
-                                                          "text": f"{sid}: {text}"}]}))
+            await conn.respond(
+                200, ok(req, {"content": [{"type": "text", "text": f"{sid}: {text}"}]})
+            )
         elif msg["method"] == "ping":
             await conn.respond(200, ok(req, {}))
         else:
-            await conn.respond(200, {"jsonrpc": "2.0", "id": msg["id"], "error": {
-                "code": -32601, "message": f"method not found: {msg['method']}"}})
+            await conn.respond(
+                200,
+                {
+                    "jsonrpc": "2.0",
+                    "id": msg["id"],
+                    "error": {"code": -32601, "message": f"method not found: {msg['method']}"},
+                },
+            )

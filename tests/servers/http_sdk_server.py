@@ -72,13 +72,14 @@ class MemoryEventStore(EventStore):
         self.events.append((event_id, stream_id, message))
         return event_id
 
-    async def replay_events_after(self, last_event_id: str,
-                                  send_callback: EventCallback) -> str | None:
+    async def replay_events_after(
+        self, last_event_id: str, send_callback: EventCallback
+    ) -> str | None:
         index = next((i for i, e in enumerate(self.events) if e[0] == last_event_id), None)
         if index is None:
             return None
         stream_id = self.events[index][1]
-        for event_id, sid, message in self.events[index + 1:]:
+        for event_id, sid, message in self.events[index + 1 :]:
             if sid == stream_id and message is not None:
                 await send_callback(EventMessage(message, event_id))  # type: ignore[arg-type]
         return stream_id

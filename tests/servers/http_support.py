@@ -40,30 +40,48 @@ class Host:
         self.lost = lost
 
     def on(self, channel: Channel, direction: Direction | None = None) -> list[WireEvent]:
-        return [e for e in self.events if e.channel is channel
-                and (direction is None or e.direction is direction)]
+        return [
+            e
+            for e in self.events
+            if e.channel is channel and (direction is None or e.direction is direction)
+        ]
 
     def messages_in(self) -> list[Any]:
-        return [e.message for e in self.events if e.direction is Direction.IN
-                and e.message is not None and e.channel in (Channel.SSE, Channel.BODY)]
+        return [
+            e.message
+            for e in self.events
+            if e.direction is Direction.IN
+            and e.message is not None
+            and e.channel in (Channel.SSE, Channel.BODY)
+        ]
 
     def response(self, rid: Any) -> dict[str, Any] | None:
         """The response (real or synthesized) to request ``rid``."""
         for e in self.events:
             items = e.message if isinstance(e.message, list) else [e.message]
             for m in items:
-                if (e.direction is Direction.IN and isinstance(m, dict) and m.get("id") == rid
-                        and "method" not in m and ("result" in m or "error" in m)):
+                if (
+                    e.direction is Direction.IN
+                    and isinstance(m, dict)
+                    and m.get("id") == rid
+                    and "method" not in m
+                    and ("result" in m or "error" in m)
+                ):
                     return m
         return None
 
     def notes(self) -> list[str]:
-        return [e.text() for e in self.events if e.channel is Channel.SYSTEM
-                and e.direction is Direction.LOCAL]
+        return [
+            e.text()
+            for e in self.events
+            if e.channel is Channel.SYSTEM and e.direction is Direction.LOCAL
+        ]
 
     def dump(self) -> str:
-        return "\n".join(f"{e.direction.value:5} {e.channel.value:6} {e.raw[:160]!r} "
-                         f"{e.error or ''} {e.meta}" for e in self.events)
+        return "\n".join(
+            f"{e.direction.value:5} {e.channel.value:6} {e.raw[:160]!r} {e.error or ''} {e.meta}"
+            for e in self.events
+        )
 
     async def wait(self, predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
         try:
@@ -72,23 +90,35 @@ class Host:
                     await anyio.sleep(0.01)
                 return value
         except TimeoutError:
-            raise AssertionError(f"condition not met within {timeout} s; events:\n"
-                                 + self.dump()) from None
+            raise AssertionError(
+                f"condition not met within {timeout} s; events:\n" + self.dump()
+            ) from None
 
     async def wait_response(self, rid: Any, timeout: float = 10.0) -> dict[str, Any]:
         result: dict[str, Any] = await self.wait(lambda: self.response(rid), timeout)
         return result
 
 
-def initialize(rid: Any = 1, version: str = "2025-11-25",
-               capabilities: dict[str, Any] | None = None) -> dict[str, Any]:
-    return request(rid, "initialize", {"protocolVersion": version,
-                                       "capabilities": capabilities or {},
-                                       "clientInfo": {"name": "test-host", "version": "0"}})
+def initialize(
+    rid: Any = 1, version: str = "2025-11-25", capabilities: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    return request(
+        rid,
+        "initialize",
+        {
+            "protocolVersion": version,
+            "capabilities": capabilities or {},
+            "clientInfo": {"name": "test-host", "version": "0"},
+        },
+    )
 
 
-async def handshake(transport: Transport, host: Host, version: str = "2025-11-25",
-                    capabilities: dict[str, Any] | None = None) -> dict[str, Any]:
+async def handshake(
+    transport: Transport,
+    host: Host,
+    version: str = "2025-11-25",
+    capabilities: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """initialize, set the version, notifications/initialized; returns the result."""
     await transport.send(initialize(1, version, capabilities))
     reply = await host.wait_response(1, 20)
@@ -100,6 +130,7 @@ async def handshake(transport: Transport, host: Host, version: str = "2025-11-25
 
 
 # ------------------------------------------------------------------ official-SDK servers
+
 
 def _read_port(proc: subprocess.Popen[bytes], stderr_path: Path, timeout: float) -> int:
     assert proc.stdout is not None
@@ -115,21 +146,26 @@ def _read_port(proc: subprocess.Popen[bytes], stderr_path: Path, timeout: float)
         if proc.poll() is not None:
             break
     proc.kill()
-    raise AssertionError(f"the test server did not start within {timeout} s: "
-                         + stderr_path.read_text(errors="replace")[-2000:])
+    raise AssertionError(
+        f"the test server did not start within {timeout} s: "
+        + stderr_path.read_text(errors="replace")[-2000:]
+    )
 
 
 @contextlib.contextmanager
-def sdk_server(mode: str, timeout: float = 30.0,
-               script: str = "http_sdk_server.py") -> Iterator[str]:
+def sdk_server(
+    mode: str, timeout: float = 30.0, script: str = "http_sdk_server.py"
+) -> Iterator[str]:
     """Run ``SCRIPT MODE`` (an SDK server that prints ``PORT n``); yields its base URL
     (``http://127.0.0.1:<port>``)."""
-    with tempfile.NamedTemporaryFile(prefix=f"sdk-{mode}-", suffix=".log",
-                                     delete=False) as log:
+    with tempfile.NamedTemporaryFile(prefix=f"sdk-{mode}-", suffix=".log", delete=False) as log:
         log_path = Path(log.name)
     with log_path.open("wb") as err:
-        proc = subprocess.Popen([sys.executable, "-W", "ignore", str(HERE / script), mode],
-                                stdout=subprocess.PIPE, stderr=err)
+        proc = subprocess.Popen(
+            [sys.executable, "-W", "ignore", str(HERE / script), mode],
+            stdout=subprocess.PIPE,
+            stderr=err,
+        )
     try:
         port = _read_port(proc, log_path, timeout)
         yield f"http://127.0.0.1:{port}"
@@ -159,6 +195,7 @@ def dead_port() -> int:
 
 # ------------------------------------------------------------------ server-everything (npm)
 
+
 @contextlib.contextmanager
 def everything_server(mode: str, timeout: float = 60.0) -> Iterator[str]:
     """Run server-everything in ``mode`` (streamableHttp | sse); yields its base URL."""
@@ -166,13 +203,17 @@ def everything_server(mode: str, timeout: float = 60.0) -> Iterator[str]:
 
     node, args = everything_command(mode)  # installs the pinned package when missing
     port = free_port()
-    with tempfile.NamedTemporaryFile(prefix=f"everything-{mode}-", suffix=".log",
-                                     delete=False) as log:
+    with tempfile.NamedTemporaryFile(
+        prefix=f"everything-{mode}-", suffix=".log", delete=False
+    ) as log:
         log_path = Path(log.name)
     with log_path.open("wb") as out:
-        proc = subprocess.Popen([node, *args],
-                                env={**os.environ, "PORT": str(port)},
-                                stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [node, *args],
+            env={**os.environ, "PORT": str(port)},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     try:
         deadline = time.monotonic() + timeout
         while True:
@@ -180,8 +221,10 @@ def everything_server(mode: str, timeout: float = 60.0) -> Iterator[str]:
                 break
             if proc.poll() is not None or time.monotonic() > deadline:
                 proc.kill()
-                raise AssertionError(f"server-everything {mode} did not listen on {port}: "
-                                     + log_path.read_text(errors="replace")[-2000:])
+                raise AssertionError(
+                    f"server-everything {mode} did not listen on {port}: "
+                    + log_path.read_text(errors="replace")[-2000:]
+                )
             time.sleep(0.1)
         yield f"http://127.0.0.1:{port}"
     finally:

@@ -26,13 +26,21 @@ def _progress(*_: Any) -> None:
     return None
 
 
-async def _record(path: Path, args: list[str], script: Callable[[Session], Awaitable[None]],
-                  responders: Responders | None = None) -> None:
+async def _record(
+    path: Path,
+    args: list[str],
+    script: Callable[[Session], Awaitable[None]],
+    responders: Responders | None = None,
+) -> None:
     recorder = Recorder(path, SessionHeader(target={"command": sys.executable, "args": args}))
     try:
         with anyio.fail_after(30):
-            async with Session(StdioTransport(sys.executable, args), recorder=recorder,
-                               responders=responders, timeout=20) as session:
+            async with Session(
+                StdioTransport(sys.executable, args),
+                recorder=recorder,
+                responders=responders,
+                timeout=20,
+            ) as session:
                 await session.initialize()
                 await script(session)
     finally:
@@ -83,7 +91,6 @@ async def record_demo(path: Path) -> None:
     async def script(session: Session) -> None:
         client = McpClient(session)
         await client.call_tool("log_burst", {"message": "hi"})
-        await client.call_tool("slow_count", {"seconds": 0.3, "steps": 3},
-                               on_progress=_progress)
+        await client.call_tool("slow_count", {"seconds": 0.3, "steps": 3}, on_progress=_progress)
 
     await _record(path, DEMO, script)

@@ -43,8 +43,8 @@ async def draft(topic: str, ctx: Context) -> str:  # type: ignore[type-arg]
     """Ask the client's model for a line about the topic (sampling/createMessage)."""
     words = f"Write one line about {topic}." if not CHANGED else f"One line on {topic}?"
     answer = await ctx.session.create_message(
-        [SamplingMessage(role="user", content=TextContent(type="text", text=words))],
-        max_tokens=50)
+        [SamplingMessage(role="user", content=TextContent(type="text", text=words))], max_tokens=50
+    )
     content = answer.content
     text = content.text if isinstance(content, TextContent) else str(content)
     return f"draft: {text}"

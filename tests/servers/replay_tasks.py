@@ -22,9 +22,14 @@ for line in sys.stdin:
         continue
     method, params = msg["method"], msg.get("params") or {}
     if method == "initialize":
-        reply(msg["id"], {"protocolVersion": params.get("protocolVersion"),
-                          "capabilities": {"tools": {}},
-                          "serverInfo": {"name": "tasks", "version": "1"}})
+        reply(
+            msg["id"],
+            {
+                "protocolVersion": params.get("protocolVersion"),
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "tasks", "version": "1"},
+            },
+        )
     elif method == "tools/call" and params.get("name") == "start":
         task = uuid.uuid4().hex
         tasks.add(task)

@@ -24,11 +24,18 @@ def open_vault(count: int = 1) -> str:
     calls["open_vault"] += 1
     needed = [f"vault-{i}" for i in range(1, count + 1) if f"vault-{i}" not in finished]
     if needed:
-        raise UrlElicitationRequiredError([
-            types.ElicitRequestURLParams(
-                mode="url", message=f"Sign in to {eid}", elicitation_id=eid,
-                url=f"https://auth.example.com/{eid}?state=[b]x[/b]")
-            for eid in needed], "Sign in to the vault first.")
+        raise UrlElicitationRequiredError(
+            [
+                types.ElicitRequestURLParams(
+                    mode="url",
+                    message=f"Sign in to {eid}",
+                    elicitation_id=eid,
+                    url=f"https://auth.example.com/{eid}?state=[b]x[/b]",
+                )
+                for eid in needed
+            ],
+            "Sign in to the vault first.",
+        )
     return f"vault open (call {calls['open_vault']})"
 
 
@@ -46,8 +53,7 @@ async def finish(elicitation_id: str, ctx: Context) -> str:  # type: ignore[type
 @mcp.tool()
 async def url_flow(ctx: Context) -> str:  # type: ignore[type-arg]
     """Ask the user to open a URL (request path) and report the answer."""
-    result = await ctx.elicit_url("Connect your account", "https://auth.example.com/flow",
-                                  "flow-1")
+    result = await ctx.elicit_url("Connect your account", "https://auth.example.com/flow", "flow-1")
     return f"action: {result.action}"
 
 

@@ -78,9 +78,10 @@ def greet(who: Annotated[Name, Resolve(ask_name)]) -> str:
 
 
 @mcp.tool()
-def where(region: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})],
-          limit: Annotated[int, Field(json_schema_extra={"x-mcp-header": "Limit"})] = 10,
-          ) -> str:
+def where(
+    region: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})],
+    limit: Annotated[int, Field(json_schema_extra={"x-mcp-header": "Limit"})] = 10,
+) -> str:
     """Echo the region (mirrored into the Mcp-Param-Region header over HTTP)."""
     return f"{region} (limit {limit})"
 

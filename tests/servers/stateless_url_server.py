@@ -21,9 +21,17 @@ def open_vault() -> str:
     """Needs a browser sign-in before the first call works."""
     calls["open_vault"] += 1
     if calls["open_vault"] == 1:
-        raise UrlElicitationRequiredError([types.ElicitRequestURLParams(
-            mode="url", message="Sign in to the vault", elicitation_id="vault-1",
-            url="https://auth.example.com/vault-1")], "Sign in to the vault first.")
+        raise UrlElicitationRequiredError(
+            [
+                types.ElicitRequestURLParams(
+                    mode="url",
+                    message="Sign in to the vault",
+                    elicitation_id="vault-1",
+                    url="https://auth.example.com/vault-1",
+                )
+            ],
+            "Sign in to the vault first.",
+        )
     return f"vault open (call {calls['open_vault']})"
 
 

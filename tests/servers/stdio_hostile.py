@@ -24,22 +24,44 @@ for line in sys.stdin.buffer:
     if id_ is None:
         continue
     if method == "initialize":
-        result: object = {"protocolVersion": msg["params"]["protocolVersion"],
-                          "capabilities": {"tools": {}, "resources": {}, "prompts": {}},
-                          "serverInfo": {"name": f"srv {EVIL}", "version": EVIL},
-                          "instructions": f"instructions {EVIL}"}
+        result: object = {
+            "protocolVersion": msg["params"]["protocolVersion"],
+            "capabilities": {"tools": {}, "resources": {}, "prompts": {}},
+            "serverInfo": {"name": f"srv {EVIL}", "version": EVIL},
+            "instructions": f"instructions {EVIL}",
+        }
     elif method == "tools/list":
-        result = {"tools": [{"name": f"tool {EVIL}", "description": f"desc {EVIL}",
-                             "inputSchema": {"type": "object", "properties": {
-                                 "arg": {"type": "string", "description": f"help {EVIL}",
-                                         "title": f"title {EVIL}"}}}}]}
+        result = {
+            "tools": [
+                {
+                    "name": f"tool {EVIL}",
+                    "description": f"desc {EVIL}",
+                    "inputSchema": {
+                        "type": "object",
+                        "properties": {
+                            "arg": {
+                                "type": "string",
+                                "description": f"help {EVIL}",
+                                "title": f"title {EVIL}",
+                            }
+                        },
+                    },
+                }
+            ]
+        }
     elif method == "resources/list":
         result = {"resources": [{"uri": f"evil://{EVIL}", "name": f"res {EVIL}"}]}
     elif method == "resources/templates/list":
         result = {"resourceTemplates": []}
     elif method == "prompts/list":
-        result = {"prompts": [{"name": f"prompt {EVIL}", "arguments": [
-            {"name": "x", "description": f"arg {EVIL}"}]}]}
+        result = {
+            "prompts": [
+                {
+                    "name": f"prompt {EVIL}",
+                    "arguments": [{"name": "x", "description": f"arg {EVIL}"}],
+                }
+            ]
+        }
     elif method == "tools/call":
         result = {"content": [{"type": "text", "text": f"result {EVIL}"}]}
     else:

@@ -6,7 +6,7 @@ unknown-id (answers with the wrong id, then the right one), flood (10,000
 notifications, then the answer), exit-now (exit 2 at once), spawn-child (starts a
 grandchild that would outlive us if the group were not killed; prints its pid),
 ignore-stdin-close (keeps running after stdin closes: needs SIGTERM), ignore-term
-(ignores SIGTERM too: needs SIGKILL).
+(ignores SIGTERM too: needs SIGKILL), silent (never answers, not even initialize).
 """
 
 import json
@@ -32,6 +32,10 @@ def log(text: str) -> None:
 if MODE == "exit-now":
     log("fatal: missing API_KEY environment variable")
     sys.exit(2)
+if MODE == "silent":
+    for _ in sys.stdin.buffer:
+        pass
+    sys.exit(0)
 if MODE == "ignore-term":
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 if MODE == "spawn-child":
@@ -44,9 +48,17 @@ for line in sys.stdin.buffer:
         continue
     id_ = msg["id"]
     if msg["method"] == "initialize":
-        send({"jsonrpc": "2.0", "id": id_, "result": {
-            "protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}},
-            "serverInfo": {"name": f"misbehave-{MODE}", "version": "0"}}})
+        send(
+            {
+                "jsonrpc": "2.0",
+                "id": id_,
+                "result": {
+                    "protocolVersion": msg["params"]["protocolVersion"],
+                    "capabilities": {"tools": {}},
+                    "serverInfo": {"name": f"misbehave-{MODE}", "version": "0"},
+                },
+            }
+        )
         continue
     if MODE == "garbage":
         out.write(b"Server starting... not JSON\n")
@@ -54,8 +66,13 @@ for line in sys.stdin.buffer:
         out.flush()
         send({"jsonrpc": "2.0", "id": id_, "result": {"ok": True}})
     elif MODE == "huge":
-        send({"jsonrpc": "2.0", "id": id_, "result": {"content": [
-            {"type": "text", "text": "x" * 5_000_000}]}})
+        send(
+            {
+                "jsonrpc": "2.0",
+                "id": id_,
+                "result": {"content": [{"type": "text", "text": "x" * 5_000_000}]},
+            }
+        )
     elif MODE == "crash":
         log("Traceback (most recent call last):\nRuntimeError: boom")
         sys.exit(3)
@@ -66,8 +83,16 @@ for line in sys.stdin.buffer:
         send({"jsonrpc": "2.0", "id": str(id_), "result": {"stringly": True}})
     elif MODE == "flood":
         for i in range(10_000):
-            out.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/message",
-                                  "params": {"level": "info", "data": i}}).encode() + b"\n")
+            out.write(
+                json.dumps(
+                    {
+                        "jsonrpc": "2.0",
+                        "method": "notifications/message",
+                        "params": {"level": "info", "data": i},
+                    }
+                ).encode()
+                + b"\n"
+            )
         out.flush()
         send({"jsonrpc": "2.0", "id": id_, "result": {"flooded": 10_000}})
     else:

@@ -1,4 +1,4 @@
-"""A yes / always / no question (destructive tools)."""
+"""A yes / always / no question (destructive tools), or a yes / no one (quitting)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,13 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from inspector.tui.safe_text import safe_text
+from inspector.safe_text import safe_text
 
 
 class ConfirmScreen(ModalScreen[str | None]):
-    """Dismisses with "once", "always" (stop asking this session) or None."""
+    """Dismisses with "once", "always" (stop asking this session) or None.
+
+    ``always=False`` leaves out the "always" answer (and its key)."""
 
     DEFAULT_CSS = """
     ConfirmScreen { align: center middle; }
@@ -24,19 +26,23 @@ class ConfirmScreen(ModalScreen[str | None]):
     ConfirmScreen Button { margin-right: 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer('once')", "Yes"), Binding("a", "answer('always')", "Always"),
-        Binding("n,escape", "answer(None)", "No")]
+        Binding("y", "answer('once')", "Yes"),
+        Binding("a", "answer('always')", "Always"),
+        Binding("n,escape", "answer(None)", "No"),
+    ]
 
-    def __init__(self, question: str) -> None:
+    def __init__(self, question: str, *, always: bool = True) -> None:
         super().__init__()
         self.question = question
+        self.always = always
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(safe_text(self.question, multiline=True))
             with Horizontal():
                 yield Button("Yes (y)", id="once", variant="warning")
-                yield Button("Always this session (a)", id="always")
+                if self.always:
+                    yield Button("Always this session (a)", id="always")
                 yield Button("No (n)", id="no", variant="primary")
 
     def on_mount(self) -> None:
@@ -44,6 +50,9 @@ class ConfirmScreen(ModalScreen[str | None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(None if event.button.id == "no" else event.button.id)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.always or parameters != ("always",)
 
     def action_answer(self, answer: str | None) -> None:
         self.dismiss(answer)

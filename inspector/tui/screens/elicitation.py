@@ -27,7 +27,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
-from inspector.tui.safe_text import one_line, safe_text
+from inspector.safe_text import one_line, safe_text
 from inspector.tui.screens.sampling import ServerRequestScreen
 from inspector.tui.widgets.schema_form import SchemaForm
 
@@ -42,8 +42,10 @@ def url_facts(url: str) -> tuple[str, str | None]:
     except ValueError as exc:
         return "?", f"not a valid URL: {exc}"
     if parts.scheme.lower() not in SAFE_SCHEMES:
-        return parts.netloc or "?", f"the URL scheme {parts.scheme!r} is not http(s); " \
-                                    "it will not be opened"
+        return (
+            parts.netloc or "?",
+            f"the URL scheme {parts.scheme!r} is not http(s); it will not be opened",
+        )
     host = parts.hostname or ""
     if not host:
         return "?", "the URL has no host; it will not be opened"
@@ -81,8 +83,14 @@ class ElicitationScreen(ServerRequestScreen[dict[str, Any]]):
     ElicitationScreen #buttons Button { margin-left: 1; }
     """
 
-    def __init__(self, params: dict[str, Any], *, server: str = "the server",
-                 opener: Opener = webbrowser.open, completion_notice: bool = True) -> None:
+    def __init__(
+        self,
+        params: dict[str, Any],
+        *,
+        server: str = "the server",
+        opener: Opener = webbrowser.open,
+        completion_notice: bool = True,
+    ) -> None:
         super().__init__()
         self.params = params
         self.completion_notice = completion_notice  # False in 2026-07-28: none will come
@@ -99,21 +107,31 @@ class ElicitationScreen(ServerRequestScreen[dict[str, Any]]):
             title = Text(f"elicitation/create ({self.mode} mode)", style="bold")
             title.append_text(safe_text(f" from {one_line(self.server, 80)}"))
             yield Static(title, id="title")
-            yield Static(safe_text(str(self.params.get("message", "")), multiline=True,
-                                   limit=4000), id="message")
+            yield Static(
+                safe_text(str(self.params.get("message", "")), multiline=True, limit=4000),
+                id="message",
+            )
             if self.mode == "url":
                 yield from self._url_part()
             else:
-                yield SchemaForm(self.params.get("requestedSchema") or {"type": "object"},
-                                 send_button=False, id="form")
+                yield SchemaForm(
+                    self.params.get("requestedSchema") or {"type": "object"},
+                    send_button=False,
+                    id="form",
+                )
             yield Static("", id="status")
             yield Static("", id="complete")
             with Horizontal(id="buttons"):
                 yield Button("Cancel", id="cancel", compact=True)
                 yield Button("Decline", id="decline", variant="error", compact=True)
                 label = "Open in browser and accept" if self.mode == "url" else "Accept"
-                yield Button(label, id="accept", variant="primary", compact=True,
-                             disabled=self.mode == "url" and not self.url_openable)
+                yield Button(
+                    label,
+                    id="accept",
+                    variant="primary",
+                    compact=True,
+                    disabled=self.mode == "url" and not self.url_openable,
+                )
 
     def _url_part(self) -> ComposeResult:
         box = Text()
@@ -125,8 +143,11 @@ class ElicitationScreen(ServerRequestScreen[dict[str, Any]]):
             box.append("\nelicitation id: ", style="bold")
             box.append_text(safe_text(str(eid)))
         if not self.completion_notice:
-            box.append("\n\nProtocol 2026-07-28: the server sends no completion notice; the "
-                       "request is retried as soon as you accept.", style="dim")
+            box.append(
+                "\n\nProtocol 2026-07-28: the server sends no completion notice; the "
+                "request is retried as soon as you accept.",
+                style="dim",
+            )
         yield Static(box, id="url")
         if self.url_problem:
             yield Static(safe_text(f"⚠ {self.url_problem}"), id="url-problem")
@@ -163,8 +184,11 @@ class ElicitationScreen(ServerRequestScreen[dict[str, Any]]):
             try:
                 await anyio.to_thread.run_sync(self.opener, self.url)
             except Exception as exc:  # no browser: still the user's consent, say so
-                self.app.notify(f"could not open a browser: {one_line(str(exc))}",
-                                severity="warning", markup=False)
+                self.app.notify(
+                    f"could not open a browser: {one_line(str(exc))}",
+                    severity="warning",
+                    markup=False,
+                )
             self.dismiss({"action": "accept"})
             return
         form = self.query_one("#form", SchemaForm)
@@ -176,9 +200,12 @@ class ElicitationScreen(ServerRequestScreen[dict[str, Any]]):
             if problems != self._refused:  # a debugger may send invalid content: on purpose
                 self._refused = problems
                 status = self.query_one("#status", Static)
-                status.update(safe_text(
-                    f"{len(issues)} problem(s): fix them, press Accept again to send anyway, "
-                    "or Decline / Cancel"))
+                status.update(
+                    safe_text(
+                        f"{len(issues)} problem(s): fix them, press Accept again to send anyway, "
+                        "or Decline / Cancel"
+                    )
+                )
                 status.display = True
                 return
         self.dismiss({"action": "accept", "content": content if content is not None else {}})
@@ -224,8 +251,9 @@ class CompletionWaitScreen(ServerRequestScreen[str]):
     CompletionWaitScreen #buttons Button { margin-left: 1; }
     """
 
-    def __init__(self, pending: list[str], *, server: str = "the server",
-                 timeout: float = 120.0) -> None:
+    def __init__(
+        self, pending: list[str], *, server: str = "the server", timeout: float = 120.0
+    ) -> None:
         super().__init__()
         self.pending = list(pending)
         self.server = server
@@ -262,10 +290,14 @@ class CompletionWaitScreen(ServerRequestScreen[str]):
     def _show(self) -> None:
         left = max(0, round(self.timeout - (monotonic() - self.started)))
         text = Text()
-        text.append_text(safe_text(
-            f"Waiting for {one_line(self.server, 60)} to confirm the URL elicitation(s) "
-            f"complete (notifications/elicitation/complete), then the request is retried; "
-            f"{left} s left.\n", "bold"))
+        text.append_text(
+            safe_text(
+                f"Waiting for {one_line(self.server, 60)} to confirm the URL elicitation(s) "
+                f"complete (notifications/elicitation/complete), then the request is retried; "
+                f"{left} s left.\n",
+                "bold",
+            )
+        )
         for eid in self.pending:
             text.append_text(safe_text(f"  … {one_line(eid, 100)}\n"))
         text.append("Press r (Retry now) not to wait, esc to cancel the retry.", style="dim")

@@ -29,7 +29,7 @@ from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from inspector.engine.responders import RootsList, path_to_root
-from inspector.tui.safe_text import safe_text
+from inspector.safe_text import safe_text
 
 OnChange = Callable[[list[dict[str, Any]]], Awaitable[None]]
 
@@ -81,8 +81,9 @@ class RootsEditor(Widget):
         def control(self) -> RootsEditor:
             return self.editor
 
-    def __init__(self, roots: RootsList, *, on_change: OnChange | None = None,
-                 id: str | None = None) -> None:
+    def __init__(
+        self, roots: RootsList, *, on_change: OnChange | None = None, id: str | None = None
+    ) -> None:
         super().__init__(id=id)
         self.roots = roots
         self.on_change = on_change
@@ -110,8 +111,12 @@ class RootsEditor(Widget):
                 line.append("  (not found on this machine)", style="yellow")
             options.add_option(Option(line, id=f"root-{index}"))
         if not self.roots.roots:
-            options.add_option(Option(Text("no roots: the server sees an empty list",
-                                           style="dim italic"), disabled=True))
+            options.add_option(
+                Option(
+                    Text("no roots: the server sees an empty list", style="dim italic"),
+                    disabled=True,
+                )
+            )
 
     async def add_root(self, entry: str, name: str = "") -> bool:
         """Add a root (a path or a file:// URI); False if it is empty or already there."""
@@ -194,10 +199,14 @@ class RootsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static("Roots: the folders this client offers the server (roots/list)",
-                         id="title")
-            yield Static("enter adds the path; delete removes the highlighted root; every "
-                         "change sends notifications/roots/list_changed", classes="hint")
+            yield Static(
+                "Roots: the folders this client offers the server (roots/list)", id="title"
+            )
+            yield Static(
+                "enter adds the path; delete removes the highlighted root; every "
+                "change sends notifications/roots/list_changed",
+                classes="hint",
+            )
             yield RootsEditor(self.roots, on_change=self.on_change, id="editor")
             with Horizontal(id="close-row"):
                 yield Button("Close", id="close", compact=True)

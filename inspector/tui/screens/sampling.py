@@ -27,7 +27,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static, Text
 
 from inspector.engine.responders import defaults_for
 from inspector.forms.validate import validate
-from inspector.tui.safe_text import one_line, safe_text
+from inspector.safe_text import one_line, safe_text
 
 ResultT = TypeVar("ResultT")
 STOP_REASONS = ("endTurn", "stopSequence", "maxTokens", "toolUse")
@@ -57,30 +57,39 @@ def _block(block: Any, indent: str = "") -> Text:
         return safe_text(indent + str(block.get("text", "")), multiline=True, limit=TEXT_LIMIT)
     if kind in ("image", "audio"):
         size = len(str(block.get("data", ""))) * 3 // 4
-        return safe_text(f"{indent}[{kind} {block.get('mimeType', '?')}, ~{size:,} bytes]",
-                         "italic")
+        return safe_text(
+            f"{indent}[{kind} {block.get('mimeType', '?')}, ~{size:,} bytes]", "italic"
+        )
     if kind == "tool_use":
-        text = safe_text(f"{indent}⚙ tool_use {block.get('name')} (id {block.get('id')}) ",
-                         "bold")
-        text.append_text(safe_text(json.dumps(block.get("input"), ensure_ascii=False),
-                                   limit=TEXT_LIMIT))
+        text = safe_text(f"{indent}⚙ tool_use {block.get('name')} (id {block.get('id')}) ", "bold")
+        text.append_text(
+            safe_text(json.dumps(block.get("input"), ensure_ascii=False), limit=TEXT_LIMIT)
+        )
         return text
     if kind == "tool_result":
         error = " (isError)" if block.get("isError") else ""
-        text = safe_text(f"{indent}↩ tool_result for {block.get('toolUseId')}{error}:",
-                         "bold red" if error else "bold")
+        text = safe_text(
+            f"{indent}↩ tool_result for {block.get('toolUseId')}{error}:",
+            "bold red" if error else "bold",
+        )
         inner = block.get("content")
         for item in inner if isinstance(inner, list) else [inner]:
             text.append("\n")
             text.append_text(_block(item, indent + "    "))
         if "structuredContent" in block:
             text.append("\n")
-            text.append_text(safe_text(f"{indent}    structuredContent: " + json.dumps(
-                block["structuredContent"], ensure_ascii=False), limit=TEXT_LIMIT))
+            text.append_text(
+                safe_text(
+                    f"{indent}    structuredContent: "
+                    + json.dumps(block["structuredContent"], ensure_ascii=False),
+                    limit=TEXT_LIMIT,
+                )
+            )
         return text
     if kind == "resource_link":
-        return safe_text(f"{indent}[resource_link {block.get('uri')} "
-                         f"{block.get('name', '')}]", "italic")
+        return safe_text(
+            f"{indent}[resource_link {block.get('uri')} {block.get('name', '')}]", "italic"
+        )
     if kind == "resource":
         resource = block.get("resource")
         resource = resource if isinstance(resource, dict) else {}
@@ -105,8 +114,11 @@ def tool_choice(params: dict[str, Any]) -> str:
 def offered_tools(params: dict[str, Any]) -> list[dict[str, Any]]:
     """The named tools the server offers (malformed entries dropped)."""
     tools = params.get("tools")
-    return [t for t in tools if isinstance(t, dict) and isinstance(t.get("name"), str)] \
-        if isinstance(tools, list) else []
+    return (
+        [t for t in tools if isinstance(t, dict) and isinstance(t.get("name"), str)]
+        if isinstance(tools, list)
+        else []
+    )
 
 
 def render_request(params: dict[str, Any]) -> Text:
@@ -132,11 +144,19 @@ def render_request(params: dict[str, Any]) -> Text:
         for block in content if isinstance(content, list) else [content]:
             line(_block(block))
         line()
-    for key in ("maxTokens", "temperature", "stopSequences", "includeContext", "toolChoice",
-                "metadata"):
+    for key in (
+        "maxTokens",
+        "temperature",
+        "stopSequences",
+        "includeContext",
+        "toolChoice",
+        "metadata",
+    ):
         if key in params:
-            line(Text(f"{key}: ", style="bold"),
-                 safe_text(json.dumps(params[key], ensure_ascii=False), limit=400))
+            line(
+                Text(f"{key}: ", style="bold"),
+                safe_text(json.dumps(params[key], ensure_ascii=False), limit=400),
+            )
     prefs = params.get("modelPreferences")
     if isinstance(prefs, dict):
         hints = [str(h.get("name")) for h in prefs.get("hints") or [] if isinstance(h, dict)]
@@ -153,12 +173,18 @@ def render_request(params: dict[str, Any]) -> Text:
         line(Text(f"tools offered ({len(tools)}):", style="bold"))
         for tool in tools:
             if isinstance(tool, dict):
-                line(safe_text(f"  {tool.get('name')}", "bold"),
-                     safe_text(f"  {one_line(str(tool.get('description', '')), 160)}", "dim"))
+                line(
+                    safe_text(f"  {tool.get('name')}", "bold"),
+                    safe_text(f"  {one_line(str(tool.get('description', '')), 160)}", "dim"),
+                )
                 if "inputSchema" in tool:
-                    line(safe_text("    input: " + json.dumps(tool["inputSchema"],
-                                                             ensure_ascii=False), "dim",
-                                   limit=400))
+                    line(
+                        safe_text(
+                            "    input: " + json.dumps(tool["inputSchema"], ensure_ascii=False),
+                            "dim",
+                            limit=400,
+                        )
+                    )
     out.rstrip()
     return out
 
@@ -233,8 +259,9 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
     SamplingScreen #buttons Button { margin-left: 1; }
     """
 
-    def __init__(self, params: dict[str, Any], *, server: str = "the server",
-                 draft: str = "") -> None:
+    def __init__(
+        self, params: dict[str, Any], *, server: str = "the server", draft: str = ""
+    ) -> None:
         super().__init__()
         self.params = params
         self.server = server
@@ -250,20 +277,33 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             title = Text("sampling/createMessage", style="bold")
-            title.append_text(safe_text(f" from {one_line(self.server, 80)}: the server asks "
-                                        "for an LLM completion; you are the model."))
+            title.append_text(
+                safe_text(
+                    f" from {one_line(self.server, 80)}: the server asks "
+                    "for an LLM completion; you are the model."
+                )
+            )
             yield Static(title, id="title")
             with VerticalScroll(id="request"):
                 yield Static(render_request(self.params), id="request-body")
-            yield Label(Text.assemble(("Your reply", "bold"), (
-                "   ctrl+s sends · esc rejects (-1) · ctrl+j edits the whole result as JSON "
-                "(tool_use, images)", "dim")), id="reply-label")
+            yield Label(
+                Text.assemble(
+                    ("Your reply", "bold"),
+                    (
+                        "   ctrl+s sends · esc rejects (-1) · ctrl+j edits the whole result "
+                        "as JSON (tool_use, images)",
+                        "dim",
+                    ),
+                ),
+                id="reply-label",
+            )
             if self.tools:
                 with Horizontal(id="kind-row"):
                     yield Label("answer with")
                     options = [("text", "")] + [
                         (f"tool_use: {one_line(str(t['name']), 60)}", str(t["name"]))
-                        for t in self.usable_tools]
+                        for t in self.usable_tools
+                    ]
                     yield Select(options, value="", id="reply-kind", allow_blank=False)
                 yield Static(safe_text(self._choice_note()), id="tool-note")
             yield TextArea(self.draft, id="reply", soft_wrap=True)
@@ -272,12 +312,17 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
                 yield Label("model")
                 yield Input(default_model(self.params), id="model", placeholder="model name")
                 yield Label("stop reason")
-                yield Select([(r, r) for r in STOP_REASONS], value="endTurn", id="stop-reason",
-                             allow_blank=False)
+                yield Select(
+                    [(r, r) for r in STOP_REASONS],
+                    value="endTurn",
+                    id="stop-reason",
+                    allow_blank=False,
+                )
             yield TextArea("", id="raw", language="json", soft_wrap=True)
             yield Static("", id="error")
-            yield Checkbox("Always answer with this text (standing rule, switch off any time)",
-                           id="remember")
+            yield Checkbox(
+                "Always answer with this text (standing rule, switch off any time)", id="remember"
+            )
             with Horizontal(id="buttons"):
                 yield Button("{ } JSON", id="json", compact=True)
                 yield Button("Reject", id="reject", variant="error", compact=True)
@@ -318,22 +363,34 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
         stop = self.query_one("#stop-reason", Select).value
         content: Any = {"type": "text", "text": self.query_one("#reply", TextArea).text}
         if self.tool_name:
-            content = [{"type": "tool_use", "id": self.tool_use_id, "name": self.tool_name,
-                        "input": self.tool_input()}]
-        return {"role": "assistant", "content": content,
-                "model": self.query_one("#model", Input).value or DEFAULT_MODEL,
-                "stopReason": stop if isinstance(stop, str) else "endTurn"}
+            content = [
+                {
+                    "type": "tool_use",
+                    "id": self.tool_use_id,
+                    "name": self.tool_name,
+                    "input": self.tool_input(),
+                }
+            ]
+        return {
+            "role": "assistant",
+            "content": content,
+            "model": self.query_one("#model", Input).value or DEFAULT_MODEL,
+            "stopReason": stop if isinstance(stop, str) else "endTurn",
+        }
 
     def problems(self) -> list[str]:
         """What is wrong with the form's reply (it may still be sent: a debugger)."""
         name = self.tool_name
         if not name:
             if self.choice == "required" and self.tools:
-                return ["toolChoice is \"required\": the model must use a tool, "
-                        "this reply is text only"]
+                return [
+                    'toolChoice is "required": the model must use a tool, this reply is text only'
+                ]
             return []
-        return [f"input{''.join(f'/{p}' for p in issue.path)}: {issue.message}"
-                for issue in validate(self.tool_schema(name), self.tool_input())]
+        return [
+            f"input{''.join(f'/{p}' for p in issue.path)}: {issue.message}"
+            for issue in validate(self.tool_schema(name), self.tool_input())
+        ]
 
     @property
     def json_mode(self) -> bool:
@@ -431,8 +488,9 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
             return
         if problems and problems != self._refused:  # shown once; Send again sends anyway
             self._refused = problems
-            self._show_error("\n".join(["⚠ " + p for p in problems[:5]]
-                                       + ["press Send again to send it anyway"]))
+            self._show_error(
+                "\n".join(["⚠ " + p for p in problems[:5]] + ["press Send again to send it anyway"])
+            )
             return
         self.dismiss(SamplingDecision(result, remember=remember))
 
@@ -441,7 +499,10 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        actions = {"send": self.action_send, "reject": self.action_reject,
-                   "json": self.action_toggle_json}
+        actions = {
+            "send": self.action_send,
+            "reject": self.action_reject,
+            "json": self.action_toggle_json,
+        }
         if event.button.id in actions:
             actions[event.button.id]()

@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
-from inspector.tui.safe_text import safe_text
+from inspector.safe_text import safe_text
 from inspector.tui.session_copy import check_target, default_target, resolve_target, shorten
 
 
@@ -40,12 +40,14 @@ class SaveAsScreen(ModalScreen[Path | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text("Save session as", style="bold"))
-            yield Static(Text.assemble("a copy of ", safe_text(shorten(self.source)),
-                                       style="dim"))
+            yield Static(Text.assemble("a copy of ", safe_text(shorten(self.source)), style="dim"))
             if self.note:
                 yield Static(Text(self.note, style="dim"))
-            yield Input(default_target(self.source), id="save-as-path",
-                        placeholder="a file, or a directory to put it in")
+            yield Input(
+                default_target(self.source),
+                id="save-as-path",
+                placeholder="a file, or a directory to put it in",
+            )
             yield Static("", id="save-as-problem")
             with Horizontal():
                 yield Button("Save (enter)", id="save", variant="primary")
@@ -91,7 +93,6 @@ class SaveAsScreen(ModalScreen[Path | None]):
 
     def _say(self, message: str, style: str = "") -> None:
         self.problem = message
-        self.query_one("#save-as-problem", Static).update(safe_text(message, style,
-                                                                    multiline=True))
+        self.query_one("#save-as-problem", Static).update(safe_text(message, style, multiline=True))
         if not message:
             self.query_one("#save", Button).label = "Save (enter)"

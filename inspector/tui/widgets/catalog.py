@@ -1,25 +1,38 @@
-"""The catalog: tools, resources, templates and prompts the server offers."""
+"""The catalog: tools, resources, templates and prompts the server offers, filterable."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.widgets import OptionList, Static, TabbedContent, TabPane
+from textual.widgets import Input, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
-from inspector.tui.safe_text import one_line
+from inspector.safe_text import one_line, visible
+from inspector.tui.fuzzy import FuzzyQuery
+from inspector.tui.widgets.catalog_label import CatalogLabel, Entry, make_entry
 
-KINDS = (("tools", "Tools"), ("resources", "Resources"), ("resource_templates", "Templates"),
-         ("prompts", "Prompts"))
+KINDS = (
+    ("tools", "Tools"),
+    ("resources", "Resources"),
+    ("resource_templates", "Templates"),
+    ("prompts", "Prompts"),
+)
 
 
 def display_name(item: dict[str, Any]) -> str:
     """title, then annotations.title, then name (the spec's order for tools)."""
-    for value in (item.get("title"), (item.get("annotations") or {}).get("title"),
-                  item.get("name"), item.get("uri"), item.get("uriTemplate")):
+    for value in (
+        item.get("title"),
+        (item.get("annotations") or {}).get("title"),
+        item.get("name"),
+        item.get("uri"),
+        item.get("uriTemplate"),
+    ):
         if isinstance(value, str) and value:
             return value
     return "?"
@@ -43,27 +56,63 @@ def hints(item: dict[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
-def option_label(kind: str, item: dict[str, Any]) -> Text:
-    text = Text(no_wrap=True, overflow="ellipsis")
-    text.append(one_line(display_name(item), 60), style="bold")
-    name = item.get("name")
-    if isinstance(name, str) and name != display_name(item):
-        text.append(f"  {one_line(name, 40)}", style="dim")
-    if kind in ("resources", "resource_templates"):
-        uri = item.get("uri") or item.get("uriTemplate")
-        if isinstance(uri, str) and uri != display_name(item):
-            text.append(f"  {one_line(uri, 60)}", style="dim cyan")
-    for label, style in hints(item):
-        text.append(f" [{label}]", style=style)
-    description = item.get("description")
-    if isinstance(description, str) and description:
-        text.append("\n  ")
-        text.append(one_line(description, 90), style="dim")
-    return text
+def list_filter_hint(kind: str) -> str:
+    return f"filter {dict(KINDS)[kind].lower()}: name, title, description (Esc clears)"
+
+
+class ListFilter(Input):
+    """The catalog list's filter (``/``): typing filters, the arrows move in the list,
+    Enter opens the highlighted item, Esc clears the filter."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "list('cursor_up')", "Up", show=False),
+        Binding("down", "list('cursor_down')", "Down", show=False),
+        Binding("pageup", "list('page_up')", "Page up", show=False),
+        Binding("pagedown", "list('page_down')", "Page down", show=False),
+        Binding("enter", "list('select')", "Open", show=False),
+        Binding("escape", "clear", "Clear filter", show=False),
+    ]
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(
+            placeholder=list_filter_hint(kind), id=f"filter-{kind}", select_on_focus=False
+        )
+        self.kind = kind
+
+    @property
+    def options(self) -> OptionList:
+        return self.screen.query_one(f"#list-{self.kind}", OptionList)
+
+    def action_list(self, action: str) -> None:
+        getattr(self.options, f"action_{action}")()
+
+    def action_clear(self) -> None:
+        self.value = ""
+        self.options.focus()
 
 
 class Catalog(Static):
-    """Tabs of option lists; selecting an item posts ``Catalog.ItemSelected``."""
+    """Tabs of option lists; selecting an item posts ``Catalog.ItemSelected``.
+
+    ``/`` filters the list on show (fuzzy, on name, title, URI and description; the best
+    matches first, matched characters highlighted); Esc clears it.
+    """
+
+    DEFAULT_CSS = """
+    /* rows are as tall as their text at the list's width: a scrollbar that came and
+       went would change the width without the list measuring its rows again */
+    Catalog OptionList { scrollbar-gutter: stable; }
+    Catalog ListFilter {
+        height: 1; border: none; padding: 0 1; background: $boost; display: none;
+    }
+    Catalog ListFilter:focus { border: none; }
+    Catalog ListFilter.-shown { display: block; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "filter", "Filter list"),
+        Binding("escape", "clear_filter", "Clear filter", show=False),
+    ]
 
     class ItemSelected(Message):
         def __init__(self, kind: str, item: dict[str, Any]) -> None:
@@ -75,42 +124,129 @@ class Catalog(Static):
         super().__init__(id=id)
         self.items: dict[str, list[dict[str, Any]]] = {kind: [] for kind, _ in KINDS}
         self.unknown: dict[str, str | None] = {kind: None for kind, _ in KINDS}
+        self.errors: dict[str, str | None] = {kind: None for kind, _ in KINDS}
+        self.entries: dict[str, list[Entry]] = {kind: [] for kind, _ in KINDS}
+        self.queries: dict[str, str] = {kind: "" for kind, _ in KINDS}
+        self.last_query: FuzzyQuery | None = None  # the work of the last filtering (tests)
+        # the last filter's query and matches: typing on only narrows, so the next key
+        # looks at these instead of every item
+        self._narrowed: dict[str, tuple[str, list[int]]] = {}
 
     def compose(self) -> ComposeResult:
         with TabbedContent(id="catalog-tabs"):
             for kind, label in KINDS:
                 with TabPane(label, id=f"tab-{kind}"):
+                    yield ListFilter(kind)
                     yield OptionList(id=f"list-{kind}")
 
-    def set_items(self, kind: str, items: list[dict[str, Any]], error: str | None = None,
-                  unknown: str | None = None) -> None:
+    @property
+    def active_kind(self) -> str:
+        active = self.query_one(TabbedContent).active or "tab-tools"
+        return active.removeprefix("tab-")
+
+    def set_items(
+        self,
+        kind: str,
+        items: list[dict[str, Any]],
+        error: str | None = None,
+        unknown: str | None = None,
+    ) -> None:
         """``unknown``: why there is no list at all (a replay that never listed ``kind``);
         shown instead of "(none)", and the tab shows "–" instead of a count."""
         self.items[kind] = items
         self.unknown[kind] = unknown if not items else None
+        self.errors[kind] = error
+        self.entries[kind] = [
+            make_entry(kind, item, display_name(item), hints(item)) for item in items
+        ]
+        self._narrowed.pop(kind, None)
+        self._show(kind)
+
+    def _show(self, kind: str) -> None:
+        """Fill ``kind``'s list: every item, or the filter's matches, best first."""
+        items, entries, error = self.items[kind], self.entries[kind], self.errors[kind]
         options = self.query_one(f"#list-{kind}", OptionList)
-        highlighted = options.highlighted
-        options.clear_options()
+        was = options.highlighted_option.id if options.highlighted_option else None
+        query = FuzzyQuery(self.queries[kind])
+        shown: list[Option] = []
         if error:
-            options.add_option(Option(Text(f"could not list: {one_line(error, 200)}",
-                                           style="red"), disabled=True))
+            shown.append(
+                Option(Text(f"could not list: {one_line(error, 200)}", style="red"), disabled=True)
+            )
         elif not items:
-            options.add_option(Option(Text(f"({unknown})" if unknown else "(none)",
-                                           style="dim"), disabled=True))
+            unknown = self.unknown[kind]
+            shown.append(
+                Option(Text(f"({unknown})" if unknown else "(none)", style="dim"), disabled=True)
+            )
+        elif not query:
+            shown = [Option(CatalogLabel(e), id=f"{kind}:{i}") for i, e in enumerate(entries)]
         else:
-            options.add_options(Option(option_label(kind, item), id=f"{kind}:{i}")
-                                for i, item in enumerate(items))
-            options.highlighted = highlighted if highlighted is not None and \
-                highlighted < len(items) else 0  # Enter works at once
+            self.last_query = query
+            found = [
+                (m.score, i, m.positions)
+                for i in self._candidates(kind, query.text)
+                if (m := query.match(entries[i].haystack)) is not None
+            ]
+            self._narrowed[kind] = (query.text, sorted(i for _, i, _ in found))
+            found.sort(key=lambda f: (-f[0], f[1]))
+            shown = [Option(CatalogLabel(entries[i], pos), id=f"{kind}:{i}") for _, i, pos in found]
+            if not shown:
+                none = f"no {dict(KINDS)[kind].lower()} match {visible(query.text)!r} (Esc clears)"
+                shown.append(Option(Text(none, style="dim"), disabled=True))
+        options.set_options(shown)
+        ids = [o.id for o in shown]
+        if shown and not shown[0].disabled:
+            # the same item stays highlighted when it is still there, else the best match
+            options.highlighted = ids.index(was) if was in ids and not query else 0
         tabs = self.query_one(TabbedContent)
         label = dict(KINDS)[kind]
+        count = str(len(items)) if items else "–" if self.unknown[kind] else ""
+        if query and items:
+            count = f"{sum(1 for o in shown if not o.disabled)}/{len(items)}"
         tab = tabs.get_tab(f"tab-{kind}")
-        count = str(len(items)) if items else "–" if unknown else ""
-        tab.label = f"{label} {count}".rstrip()
+        text = f"{label} {count}".rstrip()
+        if str(tab.label) != text:  # a new label lays the tabs out again: only when it changed
+            tab.label = text
+
+    def _candidates(self, kind: str, query: str) -> list[int] | range:
+        """The items that can match ``query``: the last matches when it only adds to the
+        last query (a longer word or one more word can only match fewer), else all."""
+        last, matched = self._narrowed.get(kind, ("", []))
+        if last.strip() and query.startswith(last):
+            return matched
+        return range(len(self.entries[kind]))
 
     def action_tab(self, kind: str) -> None:
         self.query_one(TabbedContent).active = f"tab-{kind}"
         self.query_one(f"#list-{kind}", OptionList).focus()
+
+    def action_filter(self) -> None:
+        box = self.query_one(f"#filter-{self.active_kind}", ListFilter)
+        box.add_class("-shown")
+        box.focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "clear_filter":  # else Esc goes on to the app (back to the catalog)
+            return bool(self.queries.get(self.active_kind))
+        return True
+
+    def action_clear_filter(self) -> None:
+        self.query_one(f"#filter-{self.active_kind}", ListFilter).action_clear()
+
+    @on(Input.Changed, "ListFilter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        box = event.input
+        assert isinstance(box, ListFilter)
+        self.queries[box.kind] = event.value
+        box.set_class(bool(event.value) or box.has_focus, "-shown")
+        self._show(box.kind)
+        self.refresh_bindings()
+
+    @on(Input.Blurred, "ListFilter")  # an empty filter left alone hides again
+    def _filter_left(self, event: Input.Blurred) -> None:
+        box = event.input
+        box.set_class(bool(box.value), "-shown")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -16,7 +16,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.widget import Widget
+from textual.widget import AwaitMount, Widget
 from textual.widgets import Button, Checkbox, Collapsible, Input, Select, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
@@ -33,7 +33,7 @@ from inspector.forms.schema import (
     ScalarNode,
     UnionNode,
 )
-from inspector.tui.safe_text import visible
+from inspector.safe_text import visible
 
 if TYPE_CHECKING:
     from inspector.tui.widgets.schema_form import SchemaForm
@@ -110,6 +110,7 @@ class FieldWidget(Vertical):
         self.form = form
         self.bare = bare  # no header: a union's variant or a value shown by its row
         self._shown_text: str | None = None
+        self._errors: list[str] = []  # what the error line says (no line: none)
         form._register(self)
 
     # --- building --------------------------------------------------------------------
@@ -289,7 +290,9 @@ class FieldWidget(Vertical):
     async def rebuild(self, focus: str | None = None, index: int = -1) -> None:
         """Recompose this field from its node (after a structural change), then put the
         focus back on the control that `focus` selects (the `index`-th of this field's)."""
+        self._errors = []  # the error line goes with the old children
         await self.recompose()
+        self.form.recheck()  # the new fields get their errors back, if any are shown
         if focus is None:
             return
         own = [w for w in self.query(focus) if self._mine(w) or w.parent is self]
@@ -302,17 +305,37 @@ class FieldWidget(Vertical):
             target.focus()
 
     # --- errors ----------------------------------------------------------------------
-    def show_errors(self, messages: list[str]) -> None:
-        """Show messages in a red line under the field (or remove it)."""
+    def show_errors(self, messages: list[str]) -> AwaitMount | None:
+        """Show messages in a red line under the field (or hide it); returns the line's
+        mount when it is new (awaiting it: the line is in the DOM, styled).
+
+        The line is mounted the first time and then only updated and shown or hidden:
+        removing a widget takes effect later, so a line removed and shown again in the
+        same turn (one check clearing, the next one setting) would vanish."""
+        if messages == self._errors:
+            return None
+        self._errors = list(messages)
         lines = self.query_children(".field-error")
-        if not messages:
-            lines.remove()
-            return
         text = Text("\n".join(f"✗ {visible(m)}" for m in messages))
         if lines:
-            lines.first(Static).update(text)
-        else:
-            self.mount(Static(text, classes="field-error shown"))
+            line = lines.first(Static)
+            line.update(text)
+            line.display = bool(messages)
+            return None
+        if messages:
+            return self.mount(Static(text, classes="field-error"))
+        return None
+
+    @property
+    def error_line(self) -> Static | None:
+        """The error line, while it shows something."""
+        lines = [line for line in self.query_children(".field-error") if line.display]
+        return lines[0] if lines and isinstance(lines[0], Static) else None
+
+    @property
+    def errors(self) -> list[str]:
+        """The messages the field's error line shows (empty: none)."""
+        return list(self._errors)
 
     # --- events (each handler only looks at its own controls) ---------------------------
     def _mine(self, widget: Widget) -> bool:

@@ -28,8 +28,8 @@ from textual.widgets.data_table import RowDoesNotExist
 
 from inspector.engine.events import Direction, WireEvent
 from inspector.engine.jsonrpc import RequestId
-from inspector.engine.session import PendingRequest, Session
-from inspector.tui.safe_text import one_line, safe_text
+from inspector.engine.session import CANCELLED_BY_USER, TIMED_OUT, PendingRequest, Session
+from inspector.safe_text import one_line, safe_text
 from inspector.tui.widgets.table_rows import cursor_row_key
 
 BAR_WIDTH = 16
@@ -38,8 +38,11 @@ REFRESH = 0.25
 
 
 LISTEN = "subscriptions/listen"
-LISTEN_KEYS = {"toolsListChanged": "tools", "resourcesListChanged": "resources",
-               "promptsListChanged": "prompts"}
+LISTEN_KEYS = {
+    "toolsListChanged": "tools",
+    "resourcesListChanged": "resources",
+    "promptsListChanged": "prompts",
+}
 
 
 def is_listen(method: str) -> bool:
@@ -144,8 +147,9 @@ class InFlightView(Widget):
 
     def compose(self) -> ComposeResult:
         yield Static("In flight", id="inflight-title")
-        table: DataTable[Any] = DataTable(id="inflight-table", cursor_type="row",
-                                          zebra_stripes=True)
+        table: DataTable[Any] = DataTable(
+            id="inflight-table", cursor_type="row", zebra_stripes=True
+        )
         table.add_columns("id", "request", "elapsed", "progress", "status / message")
         yield table
 
@@ -178,9 +182,7 @@ class InFlightView(Widget):
                 self._started[message["id"]] = (label, monotonic())
             elif message.get("method") == "notifications/cancelled":
                 params = message.get("params") or {}
-                reason = str(params.get("reason", ""))
-                outcome = "timeout" if reason.startswith("timed out") else "cancelled"
-                self._finish(params.get("requestId"), outcome, reason)
+                self._finish(params.get("requestId"), *self._why(params))
         elif event.direction is Direction.IN and "method" not in message and "id" in message:
             id_ = message["id"]
             late = any(f.code == "late-response" for f in event.findings)
@@ -191,6 +193,17 @@ class InFlightView(Widget):
                 error = message.get("error")
                 detail = str(error.get("message", "")) if isinstance(error, dict) else ""
                 self._finish(id_, "error" if error is not None else "ok", detail)
+
+    def _why(self, params: dict[str, Any]) -> tuple[str, str]:
+        """(outcome, detail) of a request the client gave up on: the session knows why
+        (the user cancelled it, or it timed out); a cancel sent by hand has its reason."""
+        reason = str(params.get("reason", ""))
+        why = self.session.given_up(params.get("requestId")) if self.session else None
+        if why == CANCELLED_BY_USER:
+            return "cancelled", "by you"
+        if why == TIMED_OUT or (why is None and reason.startswith("timed out")):
+            return "timeout", reason
+        return "cancelled", reason
 
     def _finish(self, id_: Any, outcome: str, detail: str) -> None:
         if id_ is None or id_ in self.finished:
@@ -216,19 +229,32 @@ class InFlightView(Widget):
         streams = [p for p in everything if is_listen(p.method)]
         for item in pending:
             message = safe_text(one_line(item.message, 80)) if item.message else Text("running")
-            table.add_row(safe_text(str(item.id)), safe_text(describe(item.method, item.params)),
-                          format_elapsed(item.elapsed), progress_bar(item.progress, item.total),
-                          message, key=f"p:{item.id}")
+            table.add_row(
+                safe_text(str(item.id)),
+                safe_text(describe(item.method, item.params)),
+                format_elapsed(item.elapsed),
+                progress_bar(item.progress, item.total),
+                message,
+                key=f"p:{item.id}",
+            )
         for item in streams:  # open by design: no timer that looks like a hung call
-            table.add_row(Text(str(item.id), style="dim"),
-                          safe_text(describe(item.method, item.params), "cyan"),
-                          Text("stream", style="dim"), Text(""),
-                          Text("open (server → client notifications)", style="dim"),
-                          key=f"p:{item.id}")
+            table.add_row(
+                Text(str(item.id), style="dim"),
+                safe_text(describe(item.method, item.params), "cyan"),
+                Text("stream", style="dim"),
+                Text(""),
+                Text("open (server → client notifications)", style="dim"),
+                key=f"p:{item.id}",
+            )
         for done in reversed(self.finished.values()):
-            table.add_row(Text(str(done.id), style="dim"), safe_text(done.label, "dim"),
-                          Text(format_elapsed(done.ended - done.started), style="dim"), Text(""),
-                          self._outcome(done), key=f"f:{done.id}")
+            table.add_row(
+                Text(str(done.id), style="dim"),
+                safe_text(done.label, "dim"),
+                Text(format_elapsed(done.ended - done.started), style="dim"),
+                Text(""),
+                self._outcome(done),
+                key=f"f:{done.id}",
+            )
         title = Text(f"In flight: {len(pending)} pending")
         if streams:
             title.append(f", {len(streams)} listen stream{'s' * (len(streams) != 1)}")

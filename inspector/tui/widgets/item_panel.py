@@ -1,4 +1,10 @@
-"""The working pane: the selected item's description, its form, send, and the result."""
+"""The working pane: the selected item's description, its form, send, and the result.
+
+Sending is decided here, once per key press or click: the form checks its value once
+(`SchemaForm.get_arguments`); with issues, the first press shows them on the form and
+says what is wrong, the next one sends anyway (a debugger may send bad input on
+purpose). The panel also knows which items hold input that was never sent.
+"""
 
 from __future__ import annotations
 
@@ -12,16 +18,24 @@ from textual.message import Message
 from textual.widgets import Button, Checkbox, Input, Select, Static, Switch, TextArea
 
 from inspector.engine.uritemplate import variables
-from inspector.tui.safe_text import one_line, safe_text
+from inspector.forms.schema import ValidationIssue
+from inspector.safe_text import one_line, safe_text
 from inspector.tui.widgets.catalog import display_name, hints
-from inspector.tui.widgets.result_view import Outcome, ResultView
+from inspector.tui.widgets.result_view import ResultView
 from inspector.tui.widgets.schema_form import SchemaForm
+from inspector.tui.widgets.typing_scope import TypingScope
 
 MIN_RESULT_ROWS = 3  # the result's top border and a line or two: a hint, "waiting…"
 MIN_FORM_ROWS = 4
+FORM_NOTE = "form hidden: ctrl+f shows it (ctrl+s sends it as it is)"
+ZOOMS = ("normal", "pane", "screen")  # what z cycles the result through
 
-ACTION_LABELS = {"tools": "Call", "resources": "Read", "resource_templates": "Read",
-                 "prompts": "Get"}
+ACTION_LABELS = {
+    "tools": "Call",
+    "resources": "Read",
+    "resource_templates": "Read",
+    "prompts": "Get",
+}
 
 
 def form_schema(kind: str, item: dict[str, Any]) -> dict[str, Any] | None:
@@ -44,8 +58,11 @@ def form_schema(kind: str, item: dict[str, Any]) -> dict[str, Any] | None:
         return {"type": "object", "properties": props, "required": required}
     if kind == "resource_templates":
         names = variables(str(item.get("uriTemplate", "")))
-        return {"type": "object", "properties": {n: {"type": "string"} for n in names},
-                "required": names}
+        return {
+            "type": "object",
+            "properties": {n: {"type": "string"} for n in names},
+            "required": names,
+        }
     return None
 
 
@@ -53,24 +70,28 @@ def item_key(kind: str, item: dict[str, Any]) -> str:
     return f"{kind}:{item.get('name') or item.get('uri') or item.get('uriTemplate')}"
 
 
+def issues_notice(issues: list[ValidationIssue], focus: tuple[str | int, ...] | None) -> str:
+    """What the toast says when a send is held back: the issue of the field the user is
+    in (`focus`), else the first one, in words."""
+    first = next(
+        (i for i in issues if focus is not None and i.path[: len(focus)] == focus), issues[0]
+    )
+    where = "/".join(map(str, first.path))
+    text = f"{where}: {first.message}" if where else first.message
+    if len(issues) > 1:
+        text += f" (and {len(issues) - 1} more, marked on the form)"
+    return f"{text}\nFix it, or press ctrl+s again to send anyway."
+
+
+class FormActions(TypingScope, Horizontal):
+    """The form's buttons (Call, Call as task...): part of the form for typed keys."""
+
+
 class _PanelResult(ResultView):
     """The panel's result view: after each change of what it shows the panel refits the
     form to the result's new height (the app shows results through `ResultView`)."""
 
-    def show(self, outcome: Outcome) -> None:
-        super().show(outcome)
-        self._refit()
-
-    def show_text(self, text: str, style: str = "dim") -> None:
-        super().show_text(text, style)
-        self._refit()
-
-    @property
-    def content_height(self) -> int:
-        """Rows the content takes (the pane itself may be taller or shorter)."""
-        return self.query_one("#result-body").outer_size.height if self.is_mounted else 0
-
-    def _refit(self) -> None:
+    def document_shown(self) -> None:
         panel = self.parent
         if isinstance(panel, ItemPanel):
             self.call_after_refresh(panel._fit_form)  # the content's height is known then
@@ -86,11 +107,18 @@ class ItemPanel(Vertical):
     ItemPanel #item-actions { height: auto; padding: 0 1; }
     ItemPanel #item-actions Button { margin: 0 1 0 0; min-width: 10; }
     ItemPanel ResultView { height: 1fr; border-top: solid $panel-lighten-2; padding: 0 1; }
+    ItemPanel #form-note { display: none; height: 1; padding: 0 1; color: $text-muted; }
+    ItemPanel.-form-hidden #form-note { display: block; }
+    ItemPanel.-form-hidden #item-form-box { display: none; }
+    /* z: the result takes the whole pane */
+    ItemPanel.-result-only #item-head, ItemPanel.-result-only #item-form-box,
+    ItemPanel.-result-only #form-note, ItemPanel.-result-only #item-actions { display: none; }
     """
 
     class Run(Message):
-        def __init__(self, kind: str, item: dict[str, Any], arguments: Any,
-                     action: str = "run") -> None:
+        def __init__(
+            self, kind: str, item: dict[str, Any], arguments: Any, action: str = "run"
+        ) -> None:
             super().__init__()
             self.kind = kind
             self.item = item
@@ -102,14 +130,18 @@ class ItemPanel(Vertical):
         self.kind: str | None = None
         self.item: dict[str, Any] | None = None
         self.last_arguments: dict[str, Any] = {}  # kept for the session, per item
+        self._unsent: dict[str, str] = {}  # item key -> name: input typed, never sent
         self._warned_issues = False
         self.read_only = False
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("Pick a tool, resource, template or prompt on the left.",
-                          style="dim"), id="item-head")
+        yield Static(
+            Text("Pick a tool, resource, template or prompt on the left.", style="dim"),
+            id="item-head",
+        )
         yield Vertical(id="item-form-box")
-        yield Horizontal(id="item-actions")
+        yield Static(FORM_NOTE, id="form-note")
+        yield FormActions(id="item-actions")
         yield _PanelResult(id="result")
 
     def on_resize(self) -> None:
@@ -145,8 +177,54 @@ class ItemPanel(Vertical):
         forms = self.query(SchemaForm)
         return forms.first() if forms else None
 
+    # -- room for the result ---------------------------------------------------------
+
+    @property
+    def zoom(self) -> str:
+        """How much room the result takes: "normal", "pane" or "screen"."""
+        if self.is_mounted and self.screen.maximized is self.result:
+            return "screen"
+        return "pane" if self.has_class("-result-only") else "normal"
+
+    def cycle_zoom(self) -> str:
+        """The result: in its place -> the whole work pane -> the whole screen -> back."""
+        result = self.result
+        step = ZOOMS[(ZOOMS.index(self.zoom) + 1) % len(ZOOMS)]
+        if step == "screen":
+            self.screen.maximize(result, container=False)
+        else:
+            if self.screen.maximized is result:
+                self.screen.minimize()
+            self.set_class(step == "pane", "-result-only")
+        result.focus()
+        return step
+
+    @property
+    def form_hidden(self) -> bool:
+        return self.has_class("-form-hidden")
+
+    def toggle_form(self) -> None:
+        """Hide the form (its values stay: ctrl+s sends them) or show it again."""
+        if self.item is None:
+            return
+        hide = not self.form_hidden
+        self.set_class(hide, "-form-hidden")
+        if hide:
+            focused = self.app.focused
+            box = self.query_one("#item-form-box")
+            if focused is None or box in focused.ancestors_with_self:
+                self.result.focus()
+        else:
+            self.call_after_refresh(self.focus_form)  # focusable once displayed again
+
+    def _reset_room(self) -> None:
+        if self.screen.maximized is self.result:
+            self.screen.minimize()
+        self.remove_class("-result-only", "-form-hidden")
+
     async def select(self, kind: str, item: dict[str, Any], *, subscribable: bool = False) -> None:
         self._remember()
+        self._reset_room()
         self.kind, self.item = kind, item
         self._warned_issues = False
         head = Text()
@@ -167,31 +245,55 @@ class ItemPanel(Vertical):
         await box.remove_children()
         schema = form_schema(kind, item)
         if schema is not None:
-            await box.mount(SchemaForm(schema, self.last_arguments.get(item_key(kind, item)),
-                                       send_button=False, id="item-form"))
-        actions = self.query_one("#item-actions", Horizontal)
+            await box.mount(
+                SchemaForm(
+                    schema,
+                    self.last_arguments.get(item_key(kind, item)),
+                    send_button=False,
+                    id="item-form",
+                )
+            )
+        actions = self.query_one("#item-actions", FormActions)
         await actions.remove_children()
-        buttons = [Button(f"{ACTION_LABELS[kind]} (ctrl+s)", id="run", variant="primary",
-                          disabled=self.read_only, compact=True)]
+        buttons = [
+            Button(
+                f"{ACTION_LABELS[kind]} (ctrl+s)",
+                id="run",
+                variant="primary",
+                disabled=self.read_only,
+                compact=True,
+            )
+        ]
         if kind == "tools" and (item.get("execution") or {}).get("taskSupport") in (
-                "optional", "required"):
-            buttons.append(Button("Call as task", id="run-task", disabled=self.read_only,
-                                  compact=True))
+            "optional",
+            "required",
+        ):
+            buttons.append(
+                Button("Call as task", id="run-task", disabled=self.read_only, compact=True)
+            )
         if kind == "resources" and subscribable:
-            buttons.append(Button("Subscribe", id="subscribe", disabled=self.read_only,
-                                  compact=True))
-            buttons.append(Button("Unsubscribe", id="unsubscribe",
-                                  disabled=self.read_only, compact=True))
+            buttons.append(
+                Button("Subscribe", id="subscribe", disabled=self.read_only, compact=True)
+            )
+            buttons.append(
+                Button("Unsubscribe", id="unsubscribe", disabled=self.read_only, compact=True)
+            )
         await actions.mount_all(buttons)
         # say what the empty pane is for (a replay cannot send)
-        self.result.show_text("" if self.read_only else
-                              f"{ACTION_LABELS[kind].lower()} with ctrl+s: the result shows here")
+        self.result.show_text(
+            ""
+            if self.read_only
+            else f"{ACTION_LABELS[kind].lower()} with ctrl+s: the result shows here"
+        )
         self.call_after_refresh(self._fit_form)  # the head's height is known after layout
 
     def focus_form(self) -> None:
         """Focus the first field of the form, or the action button when there is none."""
-        fields = [w for w in self.query("#item-form-box *")
-                  if w.focusable and isinstance(w, Input | TextArea | Select | Switch | Checkbox)]
+        fields = [
+            w
+            for w in self.query("#item-form-box *")
+            if w.focusable and isinstance(w, Input | TextArea | Select | Switch | Checkbox)
+        ]
         if fields:
             # the first field is at the top already; scrolling to it hid its label
             fields[0].focus(scroll_visible=False)
@@ -199,10 +301,21 @@ class ItemPanel(Vertical):
             self.query_one("#run", Button).focus()
 
     def _remember(self) -> None:
+        """Keep the form's input for the session (no check: the form is going away)."""
         form = self.form
         if form is not None and self.kind is not None and self.item is not None:
-            value, _ = form.get_arguments()
-            self.last_arguments[item_key(self.kind, self.item)] = value
+            key = item_key(self.kind, self.item)
+            self.last_arguments[key] = form.current_value()
+            if form.edited:
+                self._unsent[key] = display_name(self.item)
+
+    def unsent(self) -> list[str]:
+        """The names of the items whose form holds input that was never sent."""
+        names = dict(self._unsent)
+        form = self.form
+        if form is not None and form.edited and self.kind is not None and self.item is not None:
+            names[item_key(self.kind, self.item)] = display_name(self.item)
+        return list(names.values())
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -212,28 +325,54 @@ class ItemPanel(Vertical):
             self.submit(event.button.id)
 
     def on_schema_form_submitted(self, event: SchemaForm.Submitted) -> None:
+        """ctrl+s in the form: it has checked its value already; decide on that."""
         event.stop()
-        self.submit("run")
+        self._send("run", event.arguments, event.issues)
 
     def submit(self, action: str = "run") -> None:
+        """A button, or ctrl+s from outside the form: check the form once, then decide."""
+        form = self.form
+        if form is None or self.read_only or self.item is None:
+            self._send(action, None, [])
+            return
+        arguments, issues = form.get_arguments()
+        self._send(action, arguments, issues)
+
+    def _send(self, action: str, arguments: Any, issues: list[ValidationIssue]) -> None:
+        """The one place that decides whether a press sends."""
         if self.kind is None or self.item is None:
             return
         if self.read_only:
-            self.notify("this is a replay: calls are disabled (reconnect with "
-                        "`mcp-inspect replay FILE --against TARGET` to re-run)",
-                        severity="warning")
+            self.notify(
+                "this is a replay: calls are disabled (reconnect with "
+                "`mcp-inspect replay FILE --against TARGET` to re-run)",
+                severity="warning",
+            )
             return
-        arguments: Any = None
         form = self.form
         if form is not None:
-            arguments, issues = form.get_arguments()
+            if form.json_mode and arguments is None and issues:
+                return  # the JSON does not parse: nothing to send; the editor says why
             if issues and not self._warned_issues:
                 self._warned_issues = True
-                self.notify(f"{len(issues)} validation issue(s) shown on the form; press "
-                            "ctrl+s again to send anyway", severity="warning")
+                count = f"{len(issues)} problem{'s' * (len(issues) != 1)}"
+                self.notify(
+                    issues_notice(issues, form.focused_path()),
+                    title=f"not sent: {count}",
+                    severity="warning",
+                )
                 return
+            if issues:
+                self.notify(
+                    f"sent anyway, with {len(issues)} validation issue"
+                    f"{'s' * (len(issues) != 1)} (still marked on the form)",
+                    severity="warning",
+                )
             self._warned_issues = False
-            self.last_arguments[item_key(self.kind, self.item)] = arguments
+            key = item_key(self.kind, self.item)
+            self.last_arguments[key] = arguments
+            self._unsent.pop(key, None)
+            form.mark_sent()
         self.post_message(self.Run(self.kind, self.item, arguments, action))
 
     def on_schema_form_changed(self, event: SchemaForm.Changed) -> None:

@@ -18,7 +18,7 @@ from textual.containers import Vertical
 from textual.timer import Timer
 from textual.widgets import Static, TextArea
 
-from inspector.tui.safe_text import visible
+from inspector.safe_text import visible
 
 CHECK_AFTER = 0.3  # seconds of no typing before the text is parsed
 CHECK_LIMIT = 1 << 20  # characters; a longer text is parsed when sent, not while typed

@@ -4,34 +4,33 @@ Keys: ``r`` raw/pretty, ``p`` jump to the paired request/response (posts
 ``MessageDetail.JumpTo``), ``c`` copy the payload (OSC 52), ``s`` save the payload
 to a file. Everything the server sent is shown through ``safe_text``.
 
-A frame bigger than ``THREAD_BYTES`` is parsed and pretty-printed in a thread worker
-("formatting…" meanwhile) so a 10 MB frame does not freeze the UI; smaller ones are
-shown at once (no flicker). One worker at a time: a selection made while one runs is
-queued (only the newest), and a result that is no longer the selection is dropped.
+The event is shown as a ``Document`` in a line-virtualized ``DocumentView``; a frame
+bigger than ``THREAD_BYTES`` is parsed and formatted by the view's ``Formatter`` in a
+thread worker ("formatting…" meanwhile), the same mechanism as the result view's.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rich.console import RenderableType
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from inspector.engine.events import Kind, WireEvent
 from inspector.record.store import EventSource
-from inspector.tui.safe_text import decode_raw, escape_markup, safe_raw, safe_text, visible
+from inspector.safe_text import decode_raw, escape_markup, safe_text, visible
+from inspector.tui.document import DocBuilder, Document
+from inspector.tui.widgets.document_view import DocumentView, Formatter
 from inspector.tui.widgets.message_log import ARROWS, BADGES, format_latency
 
 MAX_ITEMS = 50  # array items / object keys shown per level
@@ -39,7 +38,6 @@ MAX_STRING = 1_000  # characters of one string value
 MAX_LINES = 2_000  # lines of pretty JSON before the rest is folded
 MAX_DEPTH = 48  # nesting shown; deeper values are folded (and recursion stays bounded)
 MAX_RAW = 256 * 1024  # raw bytes shown (the rest is saved with `s`)
-THREAD_BYTES = 256 * 1024  # bigger frames are parsed off the UI thread (~15 ms at this size)
 
 KEY = "bold #87afff"
 STRING = "#87d787"
@@ -60,8 +58,10 @@ class _Pretty:
         self.lines += 1
         if self.lines >= MAX_LINES:
             if not self.stopped:
-                self.out.append("\n… folded: the rest is longer than "
-                                f"{MAX_LINES:,} lines (r: raw, s: save)", style=FOLDED)
+                self.out.append(
+                    f"\n… folded: the rest is longer than {MAX_LINES:,} lines (r: raw, s: save)",
+                    style=FOLDED,
+                )
             self.stopped = True
             return False
         self.out.append("\n" + "  " * indent)
@@ -99,8 +99,9 @@ class _Pretty:
                     break
                 if not self.newline(indent + 1):
                     return
-                self.out.append(visible(json.dumps(str(key)[:MAX_STRING], ensure_ascii=False)),
-                                style=KEY)
+                self.out.append(
+                    visible(json.dumps(str(key)[:MAX_STRING], ensure_ascii=False)), style=KEY
+                )
                 self.out.append(": ")
                 self.value(item, indent + 1)
                 if n < len(value) - 1:
@@ -161,20 +162,21 @@ def render_header(event: WireEvent, source: EventSource, index: int) -> Text:
     head = Text(end="")
     head.append(f" {label} ", style=style)
     head.append(f"  #{event.seq or index + 1}  ", style="bold")
-    head.append(f"{ARROWS.get(event.direction, '?')} {event.direction.value}/"
-                f"{event.channel.value}  ")
+    head.append(
+        f"{ARROWS.get(event.direction, '?')} {event.direction.value}/{event.channel.value}  "
+    )
     method = source.method(index)
     if method:
         head.append(visible(method), style="bold #87d7ff")
     msg_id = event.msg_id
     if msg_id is not None:
-        head.append(f"  id {visible(json.dumps(msg_id, ensure_ascii=False))}",
-                    style="#d7af5f")
+        head.append(f"  id {visible(json.dumps(msg_id, ensure_ascii=False))}", style="#d7af5f")
     first = source.time(0) if len(source) else event.time
     head.append("\n")
     info = head
-    info.append(f"{_time(event.time)}  +{event.time - first:.3f}s  "
-                f"{len(event.raw):,} bytes", style="dim")
+    info.append(
+        f"{_time(event.time)}  +{event.time - first:.3f}s  {len(event.raw):,} bytes", style="dim"
+    )
     latency = source.latency_ms(index)
     pair = source.find_response(index)
     if pair is None:
@@ -192,17 +194,28 @@ def render_header(event: WireEvent, source: EventSource, index: int) -> Text:
     return info
 
 
-def render_body(event: WireEvent, raw_mode: bool) -> Text:
-    # One Text, not a Group: Textual measures a Group's trailing end="" Text as 0 lines.
+def add_body(doc: DocBuilder, event: WireEvent, raw_mode: bool) -> None:
+    """The frame: pretty JSON, or its raw bytes (a big frame's lines wrapped lazily)."""
     if raw_mode or event.message is None:
         title = "raw bytes (r: pretty)" if event.message is not None else "raw bytes"
-        body = safe_raw(event.raw, limit=MAX_RAW)
+        doc.add(Text(title, style="bold dim"))
+        doc.add_text(decode_raw(event.raw[:MAX_RAW]))
+        if len(event.raw) > MAX_RAW:
+            doc.add(Text(f"… {len(event.raw) - MAX_RAW:,} more bytes (s: save)", style=FOLDED))
     else:
-        title, body = "message (r: raw)", pretty_json(event.message)
-    out = Text(end="", overflow="fold")
-    out.append(title + "\n", style="bold dim")
-    out.append_text(body)
-    return out
+        doc.add(Text("message (r: raw)", style="bold dim"))
+        doc.add_rich(pretty_json(event.message))
+
+
+def detail_document(event: WireEvent, source: EventSource, index: int, raw_mode: bool) -> Document:
+    """Header, body and transport/findings of one event, as one document."""
+    doc = DocBuilder()
+    doc.add(render_header(event, source, index), Text(""))
+    add_body(doc, event, raw_mode)
+    extra = render_extra(event)
+    if extra.plain:
+        doc.add(extra)
+    return doc.build()
 
 
 def render_extra(event: WireEvent) -> Text:
@@ -210,8 +223,11 @@ def render_extra(event: WireEvent) -> Text:
     if event.meta:
         out.append("\ntransport\n", style="bold dim")
         for key, value in list(event.meta.items())[:100]:
-            shown = value if isinstance(value, str) else json.dumps(
-                value, ensure_ascii=False, default=str)
+            shown = (
+                value
+                if isinstance(value, str)
+                else json.dumps(value, ensure_ascii=False, default=str)
+            )
             out.append(safe_text(str(key), "bold", limit=80))
             out.append(": ")
             out.append(safe_text(shown, limit=2_000))
@@ -234,25 +250,21 @@ class _Shown:
 
     event: WireEvent
     raw_mode: bool
-    header: RenderableType
-    body: RenderableType
-    extra: RenderableType
+    document: Document
 
     @classmethod
     def build(cls, source: EventSource, index: int) -> _Shown:
         event = source.event(index)
         raw_mode = starts_raw(event)
-        return cls(event, raw_mode, render_header(event, source, index),
-                   render_body(event, raw_mode), render_extra(event))
+        return cls(event, raw_mode, detail_document(event, source, index, raw_mode))
 
 
-class MessageDetail(VerticalScroll, can_focus=True):
+class MessageDetail(Vertical):
     """The detail pane; call :meth:`show` with a source and an index."""
 
     DEFAULT_CSS = """
-    MessageDetail { height: 1fr; background: $surface; padding: 0 1; }
-    MessageDetail > #detail-header { margin-bottom: 1; }
-    MessageDetail > .detail-section { color: $text-muted; text-style: bold; margin-top: 1; }
+    MessageDetail { height: 1fr; background: $surface; }
+    MessageDetail > #detail-doc { height: 1fr; background: $surface; padding: 0 1; }
     MessageDetail > #detail-save { dock: bottom; display: none; height: 3; }
     MessageDetail > #detail-save.-open { display: block; }
     """
@@ -279,86 +291,58 @@ class MessageDetail(VerticalScroll, can_focus=True):
         self.event: WireEvent | None = None
         self.raw_mode = False
         self.saved_path: Path | None = None
-        self._generation = 0  # bumped by every show(): a late result of an older one is dropped
-        self._formatting = False  # a worker is parsing a big frame
-        self._queued: tuple[int, EventSource, int] | None = None  # the newest big one waiting
+        self.view = DocumentView(id="detail-doc")
+        self.formatter: Formatter[_Shown] = Formatter(
+            self, self._apply, self._failed, group="detail-format"
+        )
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("No event selected.", style="dim"), id="detail-header")
-        yield Static("", id="detail-body")
-        yield Static("", id="detail-extra")
+        yield self.view
         yield Input(placeholder="save payload to…", id="detail-save")
+
+    def on_mount(self) -> None:
+        self.view.show_message("No event selected.")
+
+    def focus(self, scroll_visible: bool = True) -> MessageDetail:
+        """Focus the document (the container itself takes no focus)."""
+        self.view.focus(scroll_visible)
+        return self
 
     @property
     def formatting(self) -> bool:
         """The selected event is still being parsed in the background."""
-        return self.event is None and self.index is not None and (
-            self._formatting or self._queued is not None)
+        return self.event is None and self.index is not None and self.formatter.pending
 
     def show(self, source: EventSource, index: int) -> None:
         """Show event ``index`` of ``source`` (a big frame is formatted in a worker)."""
         self.source = source
         self.index = index
-        self._generation += 1
         size = frame_size(source, index)
-        if size <= THREAD_BYTES:
-            self._queued = None
-            self._apply(_Shown.build(source, index))
-        else:
+        if not self.formatter.submit(lambda: _Shown.build(source, index), size):
             self.event = None  # actions wait for the parsed event
             head = Text(f"#{source.seq(index) or index + 1}  ", style="bold", end="")
             head.append(f"{size:,} bytes", style="dim")
-            self._update(head, Text("formatting…", style="italic dim"), "")
-            self._queued = (self._generation, source, index)
-            if not self._formatting:
-                self._format_next()
-        self.scroll_home(animate=False)
+            self.view.show_document(
+                Document.of(head, Text(""), Text("formatting…", style="italic dim"))
+            )
 
     # -- rendering ---------------------------------------------------------------------
 
     def _apply(self, shown: _Shown) -> None:
         self.event = shown.event
         self.raw_mode = shown.raw_mode
-        self._update(shown.header, shown.body, shown.extra)
+        self.view.show_document(shown.document)
 
-    def _update(self, header: RenderableType, body: RenderableType,
-                extra: RenderableType) -> None:
-        self.query_one("#detail-header", Static).update(header)
-        self.query_one("#detail-body", Static).update(body)
-        self.query_one("#detail-extra", Static).update(extra)
-
-    def _format_next(self) -> None:
-        job, self._queued = self._queued, None
-        if job is not None:
-            self._formatting = True
-            self._format(*job)
-
-    @work(thread=True, group="detail-format", exit_on_error=False)
-    def _format(self, generation: int, source: EventSource, index: int) -> None:
-        shown: _Shown | str
-        try:
-            shown = _Shown.build(source, index)
-        except Exception as exc:  # a source that failed under us: say so, stay usable
-            shown = f"could not format event #{index + 1}: {exc!r}"
-        with contextlib.suppress(RuntimeError):  # the app is closing
-            self.app.call_from_thread(self._formatted, generation, shown)
-
-    def _formatted(self, generation: int, shown: _Shown | str) -> None:
-        self._formatting = False
-        if generation == self._generation:  # still the selection: show it
-            if isinstance(shown, str):
-                self._update(Text(shown, style="bold red"), "", "")
-            else:
-                self._apply(shown)
-                self.scroll_home(animate=False)
-        self._format_next()  # a newer big selection may be waiting
+    def _failed(self, message: str) -> None:
+        self.view.show_message(message, "bold red")
 
     # -- actions -----------------------------------------------------------------------
 
     def action_toggle_raw(self) -> None:
-        if self.event is not None:
+        if self.event is not None and self.source is not None and self.index is not None:
             self.raw_mode = not self.raw_mode
-            self.query_one("#detail-body", Static).update(render_body(self.event, self.raw_mode))
+            document = detail_document(self.event, self.source, self.index, self.raw_mode)
+            self.view.show_document(document, home=False)
 
     def action_pair(self) -> None:
         if self.source is None or self.index is None:
@@ -405,8 +389,9 @@ class MessageDetail(VerticalScroll, can_focus=True):
         if not path.is_absolute():
             path = Path.cwd() / path
         if path.exists():
-            self.notify(f"{escape_markup(str(path))} exists; choose another name.",
-                        severity="warning")
+            self.notify(
+                f"{escape_markup(str(path))} exists; choose another name.", severity="warning"
+            )
             return
         raw = self.event.raw
         try:

@@ -30,10 +30,10 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from inspector.engine.events import Direction, Kind, WireEvent
+from inspector.engine.events import Channel, Direction, Kind, WireEvent
 from inspector.engine.summary import RowSummary, summarize
 from inspector.record.store import EventBatcher, EventSource, EventStore, FilteredView, LogFilter
-from inspector.tui.safe_text import visible
+from inspector.safe_text import visible
 from inspector.tui.widgets.log_filter import LogFilterBar
 
 FLUSH_INTERVAL = 0.05  # seconds between batched appends
@@ -42,6 +42,7 @@ SCAN_SLICE = 0.008  # seconds of filter steps before yielding to the UI
 # A real pause, not sleep(0): a key press hops App -> Screen -> widget, one loop turn each.
 SCAN_PAUSE = 0.002
 SYNC_SCAN_LIMIT = 5_000  # new events filtered inline on append (more: in the worker)
+BIG_FRAME = 64 * 1024  # a frame this big is summarized as it arrives, parsed
 
 ARROWS = {Direction.OUT: "→", Direction.IN: "←", Direction.LOCAL: "·"}
 BADGES: dict[Kind, tuple[str, Style]] = {
@@ -55,19 +56,25 @@ BADGES: dict[Kind, tuple[str, Style]] = {
     Kind.HTTP: ("HTTP", Style(color="black", bgcolor="#5fafaf")),
     Kind.SYSTEM: ("SYS", Style(color="white", bgcolor="#585858")),
 }
+AUTH_BADGE = ("AUTH", Style(color="black", bgcolor="#d7af5f"))  # OAuth exchanges (ch:auth)
 BADGE_WIDTH = 9
-ARROW_STYLES = {Direction.OUT: Style(color="#5fafff", bold=True),
-                Direction.IN: Style(color="#5fd75f", bold=True),
-                Direction.LOCAL: Style(color="#808080")}
+ARROW_STYLES = {
+    Direction.OUT: Style(color="#5fafff", bold=True),
+    Direction.IN: Style(color="#5fd75f", bold=True),
+    Direction.LOCAL: Style(color="#808080"),
+}
 DIM = Style(color="#808080")
 METHOD_STYLE = Style(color="#87d7ff")
 ID_STYLE = Style(color="#d7af5f")
 LATENCY_STYLE = Style(color="#afaf87")
 SLOW_STYLE = Style(color="#ff8700", bold=True)
 FINDING = ("⚠", Style(color="#ffaf00", bold=True))
-SUMMARY_STYLES = {Kind.ERROR: Style(color="#ff5f5f"), Kind.INVALID: Style(color="#ff5f87"),
-                  Kind.STDERR: Style(color="#ffd787"), Kind.SYSTEM: Style(color="#a8a8a8",
-                                                                          italic=True)}
+SUMMARY_STYLES = {
+    Kind.ERROR: Style(color="#ff5f5f"),
+    Kind.INVALID: Style(color="#ff5f87"),
+    Kind.STDERR: Style(color="#ffd787"),
+    Kind.SYSTEM: Style(color="#a8a8a8", italic=True),
+}
 
 
 def format_latency(ms: float) -> str:
@@ -133,6 +140,10 @@ class LogLines(ScrollView, can_focus=True):
         self._rows = 0
         self._strips: LRUCache[tuple[int, int, int], tuple[Strip, Strip]] = LRUCache(1024)
         self._summaries: LRUCache[int, RowSummary] = LRUCache(2048)
+        # Rows of big frames, summarized once from the parsed event as it arrived: reading
+        # them back from the source parses the whole frame (100 ms for 13 MB) on the UI
+        # thread at every paint that missed the cache.
+        self._big_summaries: dict[int, RowSummary] = {}
         self._seq_width = 5
         self._base_style = Style()
         self._cursor_style = Style()
@@ -158,7 +169,7 @@ class LogLines(ScrollView, can_focus=True):
         return None if row is None or row >= self._rows else self.index_at(row)
 
     def summary(self, index: int) -> RowSummary:
-        found = self._summaries.get(index)
+        found = self._big_summaries.get(index) or self._summaries.get(index)
         if found is None:
             found = summarize(self.source.event(index))
             self._summaries[index] = found
@@ -194,12 +205,19 @@ class LogLines(ScrollView, can_focus=True):
 
     # -- rendering -----------------------------------------------------------------
 
+    def remember_big(self, first: int, events: Sequence[WireEvent]) -> None:
+        """Summarize the big frames among ``events`` (indexes from ``first``) while they
+        are parsed at hand."""
+        for offset, event in enumerate(events):
+            if len(event.raw) > BIG_FRAME:
+                self._big_summaries[first + offset] = summarize(event)
+
     def forget(self, index: int) -> None:
         """Drop the cached row of event ``index`` and repaint it."""
         stale = [k for k in self._strips.keys() if k[0] == index]  # noqa: SIM118 (LRUCache)
         for key in stale:
             self._strips.discard(key)
-        self._summaries.discard(index)
+        self._summaries.discard(index)  # (a big frame's summary stays: findings are not in it)
         row = self.row_of(index)
         if row is not None:
             self.refresh_line(row)
@@ -241,6 +259,8 @@ class LogLines(ScrollView, can_focus=True):
         method = src.method(index) or summary.method
         latency = src.latency_ms(index) if kind in (Kind.RESPONSE, Kind.ERROR) else None
         label, badge_style = BADGES.get(kind, (kind.value.upper(), DIM))
+        if kind is Kind.HTTP and src.channel(index) is Channel.AUTH:
+            label, badge_style = AUTH_BADGE
         segs = [
             _cell(str(seq), self._seq_width, DIM, right=True),
             Segment(" "),
@@ -309,8 +329,7 @@ class LogLines(ScrollView, can_focus=True):
         """The cursor row, or (no cursor yet) the last visible row."""
         if self.cursor_row is not None:
             return self.cursor_row
-        return min(self._rows - 1,
-                   self.scroll_offset.y + self.scrollable_content_region.height - 1)
+        return min(self._rows - 1, self.scroll_offset.y + self.scrollable_content_region.height - 1)
 
     def action_cursor_up(self) -> None:
         self.move_cursor(self._start_row() - (self.cursor_row is not None))
@@ -372,14 +391,19 @@ class MessageLog(Vertical):
             self.index = index
             self.seq = seq
 
-    def __init__(self, source: EventSource | None = None, *, id: str | None = None,
-                 classes: str | None = None) -> None:
+    def __init__(
+        self,
+        source: EventSource | None = None,
+        *,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(id=id, classes=classes)
         self.source: EventSource = source if source is not None else EventStore()
         self.filter = LogFilter()
         self._lines = LogLines(self.source, id="log-lines")
         self._want_index: int | None = None  # cursor event to find again while scanning
-        self._bar = LogFilterBar(id="log-filter")
+        self._bar = LogFilterBar(methods=self.source.method_names, id="log-filter")
 
     def compose(self) -> ComposeResult:
         yield self._bar
@@ -408,7 +432,9 @@ class MessageLog(Vertical):
 
     def append_events(self, events: Sequence[WireEvent]) -> None:
         """Add a batch of events to the store and show them (call at most every ~50 ms)."""
+        first = len(self.store)
         self.store.extend(events)
+        self._lines.remember_big(first, events)
         self.source_grew()
 
     def source_grew(self) -> None:
@@ -523,8 +549,7 @@ class MessageLog(Vertical):
         if view is None:
             self._bar.set_count(total, total)
         else:
-            self._bar.set_count(len(view), total, scanned=view.scanned,
-                                problems=self.filter.problems)
+            self._bar.set_count(len(view), total, scanned=view.scanned)
 
     # -- events ---------------------------------------------------------------------
 

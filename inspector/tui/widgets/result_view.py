@@ -1,30 +1,42 @@
-"""Results: tool content blocks by type, structured content checked against the output
-schema, resource contents, prompt messages, and errors - protocol errors apart from
-tool ``isError`` results."""
+"""Results: structured content checked against the output schema first, then the content
+blocks by type, resource contents, prompt messages, and errors - protocol errors apart
+from tool ``isError`` results.
+
+An outcome is formatted into a ``Document`` (``format_outcome``) and shown through the
+line-virtualized ``DocumentView``: a big result (a 13 MB text) is formatted in a thread
+worker and only the rows on screen are rendered, so the UI keeps answering keys.
+"""
 
 from __future__ import annotations
 
 import base64
 import binascii
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rich.console import Group, RenderableType
+from rich.console import RenderableType
 from rich.panel import Panel
 from rich.text import Text
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
 from textual.message import Message
-from textual.widgets import Static
 
-from inspector.tui.safe_text import one_line, safe_text
+from inspector.forms.output import OutputCheck, OutputStatus, check_output, issue_path
+from inspector.safe_text import one_line, safe_text
+from inspector.tui.document import Block, DocBuilder, Document, stack
+from inspector.tui.json_size import json_length, rough_size
+from inspector.tui.save_files import file_name, save_files_dialog
+from inspector.tui.widgets.document_view import THREAD_BYTES, DocumentView, Formatter
 from inspector.tui.widgets.message_detail import pretty_json
 
-MIME_EXT = {"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif",
-            "image/webp": ".webp", "audio/wav": ".wav", "audio/x-wav": ".wav",
-            "audio/mpeg": ".mp3", "audio/ogg": ".ogg", "application/pdf": ".pdf"}
+PRETTY_LIMIT = 1 << 20  # a JSON text up to this size is pretty-printed; a bigger one literal
+
+
+CANCELLED_HINT = (
+    "notifications/cancelled was sent; an answer that still comes is marked late in the "
+    "In flight tab (f)"
+)
 
 
 @dataclass
@@ -35,30 +47,26 @@ class Outcome:
     result: Any = None
     error: dict[str, Any] | None = None  # {"code", "message", "data"} for protocol errors
     latency_ms: float | None = None
-    size: int | None = None
+    size: int | None = None  # characters of the result as JSON (worked out when shown)
     output_schema: dict[str, Any] | None = None
-    binaries: list[tuple[str, bytes]] = field(default_factory=list)  # (suggested name, bytes)
-    links: list[str] = field(default_factory=list)
     note: str = ""  # what happened around the call (e.g. the session expired meanwhile)
+    cancelled: bool = False  # the user cancelled it: no answer (and no error) came
 
 
-def stack(*parts: RenderableType) -> Group:
-    """A Group whose Text parts each end their line (``safe_text`` makes ``end=""``)."""
-    for part in parts:
-        if isinstance(part, Text):
-            part.end = "\n"
-    return Group(*parts)
+@dataclass
+class Formatted:
+    """An outcome ready to show: the document and what ``s`` and ``o`` act on.
 
+    A quick one (``complete`` False) leaves out what a big result takes long to work
+    out - its size and the outputSchema check - in sections of their own that
+    ``complete_outcome`` replaces."""
 
-def _json_text(text: str) -> RenderableType:
-    """Text that is JSON is pretty-printed; anything else shown literally."""
-    stripped = text.strip()
-    if stripped[:1] in "{[":
-        try:
-            return pretty_json(json.loads(stripped))
-        except (json.JSONDecodeError, RecursionError):
-            pass
-    return safe_text(text, multiline=True)
+    document: Document
+    binaries: list[tuple[str, bytes]] = field(default_factory=list)  # (file name, bytes)
+    links: list[str] = field(default_factory=list)
+    complete: bool = True
+    header: int = 0  # the section of the title line
+    check: int | None = None  # the section of the outputSchema check
 
 
 def _decode_b64(data: Any) -> bytes | None:
@@ -70,127 +78,224 @@ def _decode_b64(data: Any) -> bytes | None:
         return None
 
 
-def render_block(block: Any, outcome: Outcome, index: int) -> RenderableType:
-    if not isinstance(block, dict):
-        return pretty_json(block)
-    kind = block.get("type")
-    if kind == "text":
-        return _json_text(str(block.get("text", "")))
-    if kind in ("image", "audio"):
-        raw = _decode_b64(block.get("data"))
-        mime = str(block.get("mimeType", "?"))
-        if raw is None:
-            return Text(f"{kind} {mime}: data is not valid base64", style="red")
-        name = f"{kind}-{index}{MIME_EXT.get(mime, '.bin')}"
-        outcome.binaries.append((name, raw))
-        return Text.assemble((f"{kind} ", "bold magenta"), (one_line(mime, 60), "magenta"),
-                             f"  {len(raw):,} bytes  ", ("(s saves it)", "dim"))
-    if kind == "resource_link":
-        uri = str(block.get("uri", ""))
-        outcome.links.append(uri)
-        return Text.assemble(("link ", "bold cyan"), (one_line(uri, 200), "underline cyan"),
-                             f"  {one_line(str(block.get('name', '')), 60)}",
-                             (f"  (o opens link {len(outcome.links)})", "dim"))
-    if kind == "resource":
-        return render_contents(block.get("resource"), outcome, embedded=True)
-    return pretty_json(block)
+class _OutcomeWriter:
+    """Writes one outcome into a ``DocBuilder``, collecting binaries and links."""
 
+    def __init__(self, quick: bool) -> None:
+        self.doc = DocBuilder()
+        self.out = Formatted(Document(), complete=not quick)
 
-def render_contents(contents: Any, outcome: Outcome, embedded: bool = False) -> RenderableType:
-    if not isinstance(contents, dict):
-        return pretty_json(contents)
-    uri = one_line(str(contents.get("uri", "")), 200)
-    mime = one_line(str(contents.get("mimeType", "")), 60)
-    head = Text.assemble(("embedded " if embedded else "", "dim"), ("resource ", "bold cyan"),
-                         (uri, "cyan"), f"  {mime}")
-    if "text" in contents:
-        body: RenderableType = _json_text(str(contents["text"]))
-    elif "blob" in contents:
-        raw = _decode_b64(contents["blob"])
-        if raw is None:
-            body = Text("blob is not valid base64", style="red")
+    def text(self, text: str) -> None:
+        """Text that is JSON is pretty-printed; anything else (or big) shown literally."""
+        stripped = text.strip() if len(text) <= PRETTY_LIMIT else ""
+        if stripped[:1] in ("{", "["):
+            try:
+                self.doc.add_rich(pretty_json(json.loads(stripped)))
+                return
+            except (json.JSONDecodeError, RecursionError):
+                pass
+        self.doc.add_text(text)
+
+    def block(self, block: Any, index: int) -> None:
+        if not isinstance(block, dict):
+            self.doc.add_rich(pretty_json(block))
+            return
+        kind = block.get("type")
+        if kind == "text":
+            self.text(str(block.get("text", "")))
+        elif kind in ("image", "audio"):
+            raw = _decode_b64(block.get("data"))
+            mime = str(block.get("mimeType", "?"))
+            if raw is None:
+                self.doc.add(Text(f"{kind} {mime}: data is not valid base64", style="red"))
+                return
+            self.out.binaries.append((file_name(f"{kind}-{index}", mime), raw))
+            self.doc.add(
+                Text.assemble(
+                    (f"{kind} ", "bold magenta"),
+                    (one_line(mime, 60), "magenta"),
+                    f"  {len(raw):,} bytes  ",
+                    ("(s saves it)", "dim"),
+                )
+            )
+        elif kind == "resource_link":
+            uri = str(block.get("uri", ""))
+            self.out.links.append(uri)
+            self.doc.add(
+                Text.assemble(
+                    ("link ", "bold cyan"),
+                    (one_line(uri, 200), "underline cyan"),
+                    f"  {one_line(str(block.get('name', '')), 60)}",
+                    (f"  (o opens link {len(self.out.links)})", "dim"),
+                )
+            )
+        elif kind == "resource":
+            self.contents(block.get("resource"), embedded=True)
         else:
-            name = Path(uri.split("?")[0]).name or "blob"
-            outcome.binaries.append((name + MIME_EXT.get(mime, ""), raw))
-            body = Text(f"blob {len(raw):,} bytes (s saves it)", style="magenta")
+            self.doc.add_rich(pretty_json(block))
+
+    def contents(self, contents: Any, embedded: bool = False) -> None:
+        if not isinstance(contents, dict):
+            self.doc.add_rich(pretty_json(contents))
+            return
+        uri = one_line(str(contents.get("uri", "")), 200)
+        mime = one_line(str(contents.get("mimeType", "")), 60)
+        self.doc.add(
+            Text.assemble(
+                ("embedded " if embedded else "", "dim"),
+                ("resource ", "bold cyan"),
+                (uri, "cyan"),
+                f"  {mime}",
+            )
+        )
+        if "text" in contents:
+            self.text(str(contents["text"]))
+        elif "blob" in contents:
+            raw = _decode_b64(contents["blob"])
+            if raw is None:
+                self.doc.add(Text("blob is not valid base64", style="red"))
+            else:
+                name = Path(str(contents.get("uri", "")).split("?")[0]).name or "blob"
+                self.out.binaries.append((file_name(name, mime), raw))
+                self.doc.add(Text(f"blob {len(raw):,} bytes (s saves it)", style="magenta"))
+        else:
+            self.doc.add_rich(pretty_json(contents))
+
+    def result(self, result: dict[str, Any], schema: dict[str, Any] | None) -> None:
+        if isinstance(result.get("description"), str):
+            self.doc.add(safe_text(result["description"], "italic", multiline=True))
+        if result.get("isError"):
+            self.doc.add(Text("tool reported an error (isError: true)", style="bold red"))
+        if "structuredContent" in result:  # first: it is what a program reads
+            self.doc.add(Text("structuredContent", style="bold"))
+            self.doc.add_rich(pretty_json(result["structuredContent"]))
+            if schema:
+                self.out.check = self.doc.section(
+                    *_output_lines(check_output(schema, result))
+                    if self.out.complete
+                    else [Text("checking against the outputSchema…", style="dim italic")]
+                )
+        elif schema and not result.get("isError"):
+            self.doc.add(Text("outputSchema declared but no structuredContent", style="yellow"))
+        if "structuredContent" in result and result.get("content"):
+            self.doc.add(Text("content", style="bold"))
+        for i, block in enumerate(result.get("content") or []):
+            self.block(block, i)
+        for contents in result.get("contents") or []:
+            self.contents(contents)
+        for n, message in enumerate(result.get("messages") or []):
+            if isinstance(message, dict):
+                role = one_line(str(message.get("role", "?")), 20)
+                self.doc.add(Text(f"{role}:", style="bold blue"))
+                self.block(message.get("content"), n)
+        known = {
+            "content",
+            "structuredContent",
+            "isError",
+            "contents",
+            "messages",
+            "description",
+            "_meta",
+        }
+        rest = {k: v for k, v in result.items() if k not in known}
+        if rest:
+            self.doc.add_rich(pretty_json(rest))
+
+
+def format_outcome(outcome: Outcome, *, quick: bool = False) -> Formatted:
+    """The document for ``outcome`` (runs on any thread; a big one in a worker).
+
+    ``quick`` leaves the size and the outputSchema check for ``complete_outcome``."""
+    if outcome.size is None and outcome.result is not None and not quick:
+        outcome.size = json_length(outcome.result)
+    writer = _OutcomeWriter(quick)
+    doc = writer.doc
+    writer.out.header = doc.section(_title(outcome))
+    if outcome.note:
+        doc.add(safe_text(outcome.note, "bold yellow", multiline=True))
+    result = outcome.result
+    if outcome.cancelled:
+        doc.add(Text("cancelled by you", style="bold yellow"), Text(CANCELLED_HINT, style="dim"))
+    elif outcome.error is not None:
+        doc.add(_error_panel(outcome.error))
+    elif isinstance(result, dict):
+        writer.result(result, outcome.output_schema)
     else:
-        body = pretty_json(contents)
-    return stack(head, body)
+        doc.add_rich(pretty_json(result))
+    writer.out.document = doc.build()
+    return writer.out
 
 
-def render_outcome(outcome: Outcome) -> RenderableType:
-    outcome.binaries.clear()
-    outcome.links.clear()
-    parts: list[RenderableType] = []
+def complete_outcome(outcome: Outcome, quick: Formatted) -> Formatted:
+    """``quick`` with the size and the outputSchema check worked out (the rest is kept)."""
+    if outcome.size is None and outcome.result is not None:
+        outcome.size = json_length(outcome.result)
+    sections = list(quick.document.sections)
+    sections[quick.header] = Block(stack(_title(outcome)))
+    result = outcome.result
+    if quick.check is not None and isinstance(result, dict):
+        check = _output_lines(check_output(outcome.output_schema, result))
+        sections[quick.check] = Block(stack(*check))
+    return replace(quick, document=Document(sections), complete=True)
+
+
+def _title(outcome: Outcome) -> Text:
     meta = []
     if outcome.latency_ms is not None:
         meta.append(f"{outcome.latency_ms:,.0f} ms")
     if outcome.size is not None:
         meta.append(f"{outcome.size:,} bytes")
-    header = Text.assemble((one_line(outcome.title, 80), "bold"), "  ",
-                           (" · ".join(meta), "dim"))
-    parts.append(header)
-    if outcome.note:
-        parts.append(safe_text(outcome.note, "bold yellow", multiline=True))
-    if outcome.error is not None:
-        err = outcome.error
-        parts.append(Panel(stack(
-            Text.assemble(("protocol error ", "bold red"), (str(err.get("code")), "red"), "  ",
-                          safe_text(str(err.get("message", "")), multiline=True)),
-            *( [pretty_json(err["data"])] if err.get("data") is not None else [])),
-            border_style="red", title="JSON-RPC error", title_align="left"))
-        return stack(*parts)
-    result = outcome.result
-    if not isinstance(result, dict):
-        parts.append(pretty_json(result))
-        return stack(*parts)
-    if result.get("isError"):
-        parts.append(Text("tool reported an error (isError: true)", style="bold red"))
-    for i, block in enumerate(result.get("content") or []):
-        parts.append(render_block(block, outcome, i))
-    if "structuredContent" in result:
-        parts.append(Text("structuredContent", style="bold"))
-        parts.append(pretty_json(result["structuredContent"]))
-        parts.extend(_check_output(outcome.output_schema, result["structuredContent"]))
-    elif outcome.output_schema and not result.get("isError"):
-        parts.append(Text("outputSchema declared but no structuredContent", style="yellow"))
-    for contents in result.get("contents") or []:
-        parts.append(render_contents(contents, outcome))
-    for message in result.get("messages") or []:
-        if isinstance(message, dict):
-            parts.append(Text(f"{one_line(str(message.get('role', '?')), 20)}:",
-                              style="bold blue"))
-            parts.append(render_block(message.get("content"), outcome, len(parts)))
-    if "description" in result and isinstance(result["description"], str):
-        parts.insert(1, safe_text(result["description"], "italic", multiline=True))
-    known = {"content", "structuredContent", "isError", "contents", "messages", "description",
-             "_meta"}
-    rest = {k: v for k, v in result.items() if k not in known}
-    if rest:
-        parts.append(pretty_json(rest))
-    return stack(*parts)
+    elif outcome.result is not None:
+        meta.append("size…")
+    return Text.assemble((one_line(outcome.title, 80), "bold"), "  ", (" · ".join(meta), "dim"))
 
 
-def _check_output(schema: dict[str, Any] | None, value: Any) -> list[RenderableType]:
-    if not schema:
-        return []
-    from inspector.forms.validate import validate
+def render_outcome(outcome: Outcome) -> Document:
+    """The document alone (a Rich renderable: tests print it)."""
+    return format_outcome(outcome).document
 
-    issues = validate(schema, value)
-    if not issues:
+
+def _error_panel(err: dict[str, Any]) -> RenderableType:
+    return Panel(
+        stack(
+            Text.assemble(
+                ("protocol error ", "bold red"),
+                (str(err.get("code")), "red"),
+                "  ",
+                safe_text(str(err.get("message", "")), multiline=True),
+            ),
+            *([pretty_json(err["data"])] if err.get("data") is not None else []),
+        ),
+        border_style="red",
+        title="JSON-RPC error",
+        title_align="left",
+    )
+
+
+def _output_lines(check: OutputCheck) -> list[RenderableType]:
+    """The outputSchema check, as the result view shows it."""
+    if check.status is OutputStatus.MATCHES:
         return [Text("✓ matches outputSchema", style="green")]
-    lines = [Text(f"✗ {len(issues)} mismatch(es) with outputSchema:", style="bold red")]
-    for issue in issues:
-        path = "/".join(str(p) for p in issue.path) or "(root)"
-        lines.append(Text(f"  {path}: {one_line(issue.message, 200)}", style="red"))
+    if check.status is OutputStatus.MISSING:
+        return [Text("outputSchema declared but no structuredContent", style="yellow")]
+    if check.status is not OutputStatus.MISMATCH:
+        return []
+    lines: list[RenderableType] = [
+        Text(f"✗ {len(check.issues)} mismatch(es) with outputSchema:", style="bold red")
+    ]
+    for issue in check.issues:
+        lines.append(Text(f"  {issue_path(issue)}: {one_line(issue.message, 200)}", style="red"))
     return lines
 
 
-class ResultView(VerticalScroll, can_focus=True):
-    """Shows the latest outcome; ``s`` saves binary content, ``o`` follows a resource link."""
+class ResultView(DocumentView):
+    """Shows the latest outcome; ``s`` saves binary content, ``o`` follows a resource link,
+    PgUp/PgDn/Home/End scroll."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "save", "Save binary"), Binding("o", "open_link", "Open link")]
+        Binding("s", "save", "Save binary"),
+        Binding("o", "open_link", "Open link"),
+    ]
 
     class OpenLink(Message):
         def __init__(self, uri: str) -> None:
@@ -200,41 +305,57 @@ class ResultView(VerticalScroll, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.outcome: Outcome | None = None
-        self._body = Static("", id="result-body")
+        self.shown = Formatted(Document())
+        self.formatter: Formatter[Formatted] = Formatter(
+            self, self._formatted, self._failed, group="result-format"
+        )
 
-    def compose(self):  # type: ignore[no-untyped-def]
-        yield self._body
+    @property
+    def formatting(self) -> bool:
+        """The outcome is still being formatted in the background (not shown yet)."""
+        return self.formatter.pending and self.document is not self.shown.document
+
+    @property
+    def complete(self) -> bool:
+        """The outcome is shown with its size and outputSchema check."""
+        return self.outcome is not None and self.shown.complete and not self.formatter.pending
 
     def show(self, outcome: Outcome) -> None:
+        """Show ``outcome``; a big one is formatted off the UI thread, first without its
+        size and outputSchema check (they follow), so its first screen comes early."""
         self.outcome = outcome
-        self._body.update(render_outcome(outcome))
-        self.scroll_home(animate=False)
+        self.shown = Formatted(Document())
+        size = outcome.size or rough_size([outcome.result, outcome.error], THREAD_BYTES)
+        quick = size > THREAD_BYTES
+        if not self.formatter.submit(lambda: format_outcome(outcome, quick=quick), size):
+            note = f"more than {THREAD_BYTES:,}" if outcome.size is None else f"{size:,}"
+            self.show_message(f"{one_line(outcome.title, 80)}: formatting {note} bytes…", "yellow")
 
     def show_text(self, text: str, style: str = "dim") -> None:
+        self.formatter.cancel()
         self.outcome = None
-        self._body.update(Text(text, style=style))
+        self.shown = Formatted(Document())
+        self.show_message(text, style)
+
+    def _formatted(self, formatted: Formatted) -> None:
+        first = not self.shown.document.sections
+        self.shown = formatted
+        self.show_document(formatted.document, home=first)
+        outcome = self.outcome
+        if not formatted.complete and outcome is not None:
+            self.formatter.submit(lambda: complete_outcome(outcome, formatted), THREAD_BYTES + 1)
+
+    def _failed(self, message: str) -> None:
+        self.show_message(message, "bold red")
 
     def action_save(self) -> None:
-        if self.outcome is None or not self.outcome.binaries:
+        if not self.shown.binaries:
             self.notify("nothing binary to save in this result", severity="warning")
             return
-        saved = []
-        for name, data in self.outcome.binaries:
-            path = _free_path(Path.cwd() / Path(name).name)
-            path.write_bytes(data)
-            saved.append(str(path))
-        self.notify("saved " + ", ".join(saved))
+        save_files_dialog(self.app, list(self.shown.binaries))
 
     def action_open_link(self) -> None:
-        if self.outcome is None or not self.outcome.links:
+        if not self.shown.links:
             self.notify("no resource link in this result", severity="warning")
             return
-        self.post_message(self.OpenLink(self.outcome.links[0]))
-
-
-def _free_path(path: Path) -> Path:
-    candidate, n = path, 1
-    while candidate.exists():
-        candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
-        n += 1
-    return candidate
+        self.post_message(self.OpenLink(self.shown.links[0]))

@@ -6,8 +6,13 @@
 
 The widget holds no state of its own beyond the field tree: every input writes into
 its node at once, so rebuilding a part of the form (adding an item, switching a
-variant, toggling null) loses nothing. Server text (titles, descriptions, enum
-labels) is data: it goes through `Text` objects and control characters are shown.
+variant, toggling null) loses nothing. `get_arguments` checks the value once and puts
+each issue on its field; from then on the form checks again as the user edits, so an
+error goes away when its value is fixed (and only then). Keys that type text never
+fire the app's shortcuts from inside the form (`TypingScope`).
+
+Server text (titles, descriptions, enum labels) is data: it goes through `Text` objects
+and control characters are shown.
 The widget for each field, `FieldWidget`, is in `inspector.tui.widgets.form_fields`.
 """
 
@@ -21,18 +26,57 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widget import Widget
+from textual.screen import Screen
+from textual.widget import AwaitMount, Widget
 from textual.widgets import Button, Static
 
-from inspector.forms.schema import FieldNode, ValidationIssue, build_form, validate
-from inspector.tui.safe_text import visible
+from inspector.forms.schema import (
+    FieldNode,
+    ValidationIssue,
+    build_form,
+    check_form,
+    form_validator,
+    validate,
+)
+from inspector.safe_text import visible
 from inspector.tui.widgets.form_fields import FieldWidget, plain
 from inspector.tui.widgets.json_editor import JsonEditor
+from inspector.tui.widgets.typing_scope import TypingScope
 
 __all__ = ["FieldWidget", "SchemaForm", "plain"]
 
 
-class SchemaForm(Widget, can_focus=False):
+class FormFields(VerticalScroll):
+    """The form's fields, scrolling in the room the form gets.
+
+    When error lines appear or go, the field the user is in is kept in view with its
+    own line: lines shown above it could push it out of sight. This waits for the
+    layout that holds the new lines (scrolling earlier is clamped to the old height)."""
+
+    def keep_focus_in_view(self, mounts: list[AwaitMount]) -> None:
+        if self.has_focus_within:
+            self.call_later(self._after_mounts, mounts)
+
+    async def _after_mounts(self, mounts: list[AwaitMount]) -> None:
+        for mount in mounts:
+            await mount
+        if self.is_attached:
+            self.screen.screen_layout_refresh_signal.subscribe(self, self._laid_out)
+            self.screen.refresh(layout=True)
+
+    def _laid_out(self, screen: Screen[Any]) -> None:
+        screen.screen_layout_refresh_signal.unsubscribe(self)
+        focused = screen.focused
+        if focused is None or not self.has_focus_within:
+            return
+        field = next((a for a in focused.ancestors if isinstance(a, FieldWidget)), None)
+        line = field.error_line if field is not None else None
+        if line is not None:
+            self.scroll_to_widget(line, animate=False, immediate=True)
+        self.scroll_to_widget(focused, animate=False, immediate=True)  # it wins if not both
+
+
+class SchemaForm(TypingScope, Widget, can_focus=False):
     """A form for a JSON Schema, with a raw JSON editor a key away (ctrl+j)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -95,6 +139,8 @@ class SchemaForm(Widget, can_focus=False):
         self.send_button = send_button
         self._widgets: dict[int, FieldWidget] = {}
         self._issues: list[ValidationIssue] = []
+        self._checked = False  # issues were shown: check again on every edit
+        self._edited = False  # the user changed a field since the form was built or sent
         self._json_mode = False
         self._json_shown = ""  # the text the editor was given, to spot "no edit"
 
@@ -107,11 +153,14 @@ class SchemaForm(Widget, can_focus=False):
                 )
                 if self.send_button:
                     yield Button(
-                        "Send", id="send", variant="primary", tooltip="send (ctrl+s)",
+                        "Send",
+                        id="send",
+                        variant="primary",
+                        tooltip="send (ctrl+s)",
                         compact=True,
                     )
             yield Static("", classes="form-errors")
-        with VerticalScroll(classes="form-fields"):
+        with FormFields(classes="form-fields"):
             yield FieldWidget(self.root, self, bare=True)
         yield JsonEditor()
 
@@ -133,10 +182,28 @@ class SchemaForm(Widget, can_focus=False):
         self._widgets[id(widget.node)] = widget
 
     def _changed(self, node: FieldNode) -> None:
-        widget = self._widgets.get(id(node))
-        if widget is not None and widget.is_attached:
-            widget.show_errors([])
+        self._edited = True
+        self.recheck()
         self.post_message(self.Changed(self))
+
+    def recheck(self) -> None:
+        """Once issues were shown, check again and show what is left (after an edit, or
+        a part of the form rebuilt): fast with the form's own validator."""
+        if self._checked and not self.json_mode:
+            self.show_issues(check_form(self.root, self.schema)[1])
+
+    @property
+    def edited(self) -> bool:
+        """Did the user change anything since the form was built (or `mark_sent`)?"""
+        if self.json_mode and self.is_mounted:
+            return self._edited or self.editor.text != self._json_shown
+        return self._edited
+
+    def mark_sent(self) -> None:
+        """What the form holds was sent: nothing unsent from here."""
+        self._edited = False
+        if self.json_mode and self.is_mounted:
+            self._json_shown = self.editor.text
 
     # --- values ----------------------------------------------------------------------
     def set_arguments(self, value: Any) -> None:
@@ -151,31 +218,53 @@ class SchemaForm(Widget, can_focus=False):
         scroll = self.query_one(".form-fields", VerticalScroll)
         scroll.remove_children()
         scroll.mount(FieldWidget(self.root, self, bare=True))
+        self.call_after_refresh(self.recheck)  # on the new fields, once they are there
 
     def get_arguments(self) -> tuple[Any, list[ValidationIssue]]:
         """(arguments, issues): from the form, or from the editor in JSON mode.
 
-        Issues are also shown (on the fields, or under the editor). With invalid JSON
-        the arguments are None and the one issue says why.
+        The one check before a send: issues are also shown (on the fields, or under the
+        editor), and from then on the form checks again as the user edits. With invalid
+        JSON the arguments are None and the one issue says why.
         """
+        self._checked = True
         if self.json_mode:
             value, error = self.editor.parse()
             if error is not None:
                 issues = [ValidationIssue((), error)]
                 self.editor.show_error(error)
                 return None, issues
+            # typed as JSON on purpose: an explicit "" is meant, only the schema speaks
+            issues = validate(self.schema, value, form_validator(self.root, self.schema))
         else:
-            value = self.root.value()
-        issues = validate(self.schema, value)
+            value, issues = check_form(self.root, self.schema)
         self.show_issues(issues)
         return value, issues
 
+    def focused_path(self) -> tuple[str | int, ...] | None:
+        """Where the field the user is in sits in the arguments (None: not in a field)."""
+        focused = self.screen.focused if self.is_attached else None
+        if focused is None:
+            return None
+        for widget in focused.ancestors_with_self:
+            if isinstance(widget, FieldWidget) and widget.form is self:
+                return widget.node.path
+        return None
+
+    def current_value(self) -> Any:
+        """The arguments as they stand, unchecked and shown nowhere (to keep them)."""
+        if self.json_mode:
+            value, error = self.editor.parse()
+            if error is None:
+                return value
+        return self.root.value()
+
     def show_issues(self, issues: list[ValidationIssue]) -> None:
-        """Put each issue on the field it belongs to; the rest go on top of the form."""
+        """Put each issue on the field it belongs to; the rest go on top of the form.
+
+        Each field is set once, to its messages or to none: showing the same issues
+        twice changes nothing on screen (no error line removed and added back)."""
         self._issues = list(issues)
-        for widget in self._widgets.values():
-            if widget.is_attached:
-                widget.show_errors([])
         if self.json_mode:
             texts = [self._issue_text(i) for i in issues]
             self.editor.show_error(texts[0] if texts else None, *texts[1:])
@@ -196,9 +285,16 @@ class SchemaForm(Widget, can_focus=False):
                 node = node.parent
             else:
                 general.append(self._issue_text(issue))
+        mounts, changed = [], False
         for widget in self._widgets.values():
-            if id(widget) in per_widget:
-                widget.show_errors(per_widget[id(widget)])
+            if widget.is_attached:
+                messages = per_widget.get(id(widget), [])
+                changed = changed or messages != widget.errors
+                mount = widget.show_errors(messages)
+                if mount is not None:
+                    mounts.append(mount)
+        if changed:
+            self.query_one(".form-fields", FormFields).keep_focus_in_view(mounts)
         bar = self.query_one(".form-errors", Static)
         if general:
             bar.update(Text("\n".join(f"✗ {visible(m)}" for m in general)))
@@ -228,8 +324,11 @@ class SchemaForm(Widget, can_focus=False):
             return
         self._show_json(False)
         if self.editor.text != self._json_shown:  # not edited: keep the fields as they are
+            self._edited = True
             self.root.set_value(value)
             self._rebuild_fields()
+        else:
+            self.recheck()
         self._set_toggle_label("{ } JSON")
         self.editor.show_error(None)
 

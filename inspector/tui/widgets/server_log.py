@@ -28,7 +28,7 @@ from textual.widgets import Label, RichLog, Select, Static
 from inspector.engine.client import LOG_LEVELS, McpClient
 from inspector.engine.jsonrpc import RpcError
 from inspector.engine.session import Session
-from inspector.tui.safe_text import safe_text
+from inspector.safe_text import safe_text
 
 LEVEL_STYLES = {
     "debug": "dim",
@@ -84,8 +84,9 @@ class ServerLogView(Widget):
             self.level = level
             self.error = error
 
-    def __init__(self, session: Session | None = None, *, max_lines: int = 5000,
-                 id: str | None = None) -> None:
+    def __init__(
+        self, session: Session | None = None, *, max_lines: int = 5000, id: str | None = None
+    ) -> None:
         super().__init__(id=id)
         self.max_lines = max_lines
         self.session: Session | None = None
@@ -99,11 +100,13 @@ class ServerLogView(Widget):
     def compose(self) -> ComposeResult:
         with Horizontal(id="log-bar"):
             yield Label("server log level")
-            yield Select([(level, level) for level in LOG_LEVELS], id="level",
-                         prompt="(server default)")
+            yield Select(
+                [(level, level) for level in LOG_LEVELS], id="level", prompt="(server default)"
+            )
             yield Static("", id="level-status")
-        yield RichLog(id="server-log", max_lines=self.max_lines, wrap=True, markup=False,
-                      highlight=False)
+        yield RichLog(
+            id="server-log", max_lines=self.max_lines, wrap=True, markup=False, highlight=False
+        )
 
     def on_mount(self) -> None:
         self.set_interval(FLUSH, self.flush)
@@ -115,8 +118,9 @@ class ServerLogView(Widget):
         self.session = session
         self.client = client or McpClient(session)
         # Callbacks cannot be removed from a session: a stale one checks it is current.
-        session.on_notification("notifications/message",
-                                lambda params: self._receive(session, params))
+        session.on_notification(
+            "notifications/message", lambda params: self._receive(session, params)
+        )
         if self.is_mounted:
             self._show_capability()
 
@@ -143,7 +147,7 @@ class ServerLogView(Widget):
             return
         lines, self._buffer = self._buffer, []
         log = self.query_one("#server-log", RichLog)
-        for line in lines[-self.max_lines:]:
+        for line in lines[-self.max_lines :]:
             log.write(line, expand=True)  # wrap at the view width, not the text width
 
     # -- the level ---------------------------------------------------------------------

@@ -10,9 +10,9 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from inspector.tui.safe_text import safe_text
+from inspector.safe_text import safe_text
+from inspector.tui.document import stack
 from inspector.tui.widgets.message_detail import pretty_json
-from inspector.tui.widgets.result_view import stack
 
 
 def fold_data_uris(value: Any, keep: int = 40) -> Any:
@@ -27,12 +27,19 @@ def fold_data_uris(value: Any, keep: int = 40) -> Any:
     return value
 
 
-def render_server(info: dict[str, Any], protocol: str | None, server_caps: dict[str, Any],
-                  client_caps: dict[str, Any], instructions: str | None,
-                  stderr_tail: Iterable[str], target: str) -> RenderableType:
+def render_server(
+    info: dict[str, Any],
+    protocol: str | None,
+    server_caps: dict[str, Any],
+    client_caps: dict[str, Any],
+    instructions: str | None,
+    stderr_tail: Iterable[str],
+    target: str,
+) -> RenderableType:
     parts: list[RenderableType] = [Text("Server", style="bold underline")]
-    parts.append(pretty_json(fold_data_uris(info)) if info
-                 else Text("(not connected)", style="dim"))
+    parts.append(
+        pretty_json(fold_data_uris(info)) if info else Text("(not connected)", style="dim")
+    )
     parts.append(Text.assemble(("target ", "bold"), safe_text(target)))
     parts.append(Text.assemble(("protocol ", "bold"), protocol or "-"))
     parts.append(Text("\nServer capabilities", style="bold underline"))

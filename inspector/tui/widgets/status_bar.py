@@ -2,15 +2,80 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+from typing import Any
+
+from rich.cells import cell_len
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
 from inspector.engine.era import is_stateless
-from inspector.tui.safe_text import one_line
+from inspector.safe_text import one_line
 
-STATE_STYLES = {"connecting": "yellow", "connected": "green", "disconnected": "red",
-                "failed": "red", "replay": "cyan"}
+STATE_STYLES = {
+    "connecting": "yellow",
+    "connected": "green",
+    "disconnected": "red",
+    "failed": "red",
+    "replay": "cyan",
+}
+FILE_MARK = "  ⏺ "
+ELLIPSIS = "…"
+MIN_PATH = 24  # cells the session file keeps (the server's label gives way first) ...
+MIN_SERVER = 12  # ... down to this
+
+
+def server_label(info: Any) -> str:
+    """``Title 1.2.0`` from a ``serverInfo``: its title (else name) and version, whichever
+    are given (an empty version leaves no gap)."""
+    info = info if isinstance(info, dict) else {}
+    name = str(info.get("title") or info.get("name") or "?").strip()
+    version = str(info.get("version") or "").strip()
+    return f"{name} {version}" if version else name
+
+
+def short_path(path: str, width: int) -> str:
+    """``path`` in at most ``width`` cells: the home folder as ``~``, then folders from the
+    middle replaced by ``…``, and only then the file name shortened in its middle (its end,
+    the server's name and the extension, stays)."""
+    home = str(Path.home())
+    if path == home or path.startswith(home + os.sep):
+        path = "~" + path[len(home) :]
+    if cell_len(path) <= width:
+        return path
+    folder, sep, name = path.rpartition(os.sep)
+    if sep:
+        folders = folder.split(os.sep)
+        for kept in range(len(folders) - 1, 0, -1):  # the first folder, then the last ones
+            tail = folders[-kept + 1 :] if kept > 1 else []
+            shown = os.sep.join([folders[0], ELLIPSIS, *tail, name])
+            if cell_len(shown) <= width:
+                return shown
+        shown = ELLIPSIS + os.sep + name
+        if cell_len(shown) <= width:
+            return shown
+    return _middle(name, width)
+
+
+def _middle(text: str, width: int) -> str:
+    """``text`` cut in its middle to ``width`` cells, keeping twice as much of its end."""
+    if width <= 1:
+        return ELLIPSIS[: max(width, 0)]
+    end = _fit(text[::-1], (width - 1) * 2 // 3)[::-1]
+    start = _fit(text, width - 1 - cell_len(end))
+    return start + ELLIPSIS + end
+
+
+def _fit(text: str, width: int) -> str:
+    """The longest start of ``text`` within ``width`` cells."""
+    shown = ""
+    for char in text:
+        if cell_len(shown + char) > width:
+            break
+        shown += char
+    return shown
 
 
 class StatusBar(Static):
@@ -33,20 +98,41 @@ class StatusBar(Static):
     def render(self) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(f"● {self.state}", style=STATE_STYLES.get(self.state, "white"))
-        if self.server:
-            text.append("  ")
-            text.append(one_line(self.server, 60), style="bold")
+        server = one_line(self.server, 60)
+        facts = Text()
         if self.transport:
-            text.append(f"  {self.transport}", style="dim")
+            facts.append(f"  {self.transport}", style="dim")
         if self.protocol:
-            text.append(f"  protocol {self.protocol}", style="dim")
+            facts.append(f"  protocol {self.protocol}", style="dim")
             if self.stateless or is_stateless(self.protocol):  # a replayed recording too
-                text.append(" stateless (no session)", style="cyan")
-        text.append(f"  {self.events:,} events", style="dim")
+                facts.append(" stateless (no session)", style="cyan")
+        facts.append(f"  {self.events:,} events", style="dim")
         if self.pending:
-            text.append(f"  {self.pending} in flight", style="yellow")
-        if self.session_file:
-            text.append(f"  ⏺ {self.session_file}", style="dim")
-        if self.extra:
-            text.append(f"  {self.extra}", style="magenta")
+            facts.append(f"  {self.pending} in flight", style="yellow")
+        extra = Text(f"  {self.extra}", style="magenta") if self.extra else Text()
+        path = self.session_file
+        width = self.content_size.width
+        if path and width:  # shortened rather than cut off: see fit()
+            room = width - text.cell_len - facts.cell_len - extra.cell_len - cell_len(FILE_MARK)
+            server, path = fit(server, path, room - (2 if server else 0))
+        if server:
+            text.append("  ")
+            text.append(server, style="bold")
+        text.append_text(facts)
+        if path:
+            text.append(f"{FILE_MARK}{path}", style="dim")
+        text.append_text(extra)
         return text
+
+
+def fit(server: str, path: str, room: int) -> tuple[str, str]:
+    """The server's label and the session file's path within ``room`` cells: the path
+    takes what the label leaves, but at least ``MIN_PATH`` cells (the label gives way,
+    down to ``MIN_SERVER``); whatever still does not fit is cut at the bar's end."""
+    if cell_len(server) + cell_len(path) <= room:
+        return server, path
+    path_room = max(room - cell_len(server), min(MIN_PATH, cell_len(path)))
+    server_room = max(room - path_room, min(MIN_SERVER, cell_len(server)))
+    if cell_len(server) > server_room:
+        server = _fit(server, server_room - 1) + ELLIPSIS
+    return server, short_path(path, room - cell_len(server))

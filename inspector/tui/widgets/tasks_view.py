@@ -28,12 +28,17 @@ from textual.widgets import DataTable, Static
 from inspector.engine.jsonrpc import RpcError
 from inspector.engine.session import Session
 from inspector.engine.tasks import TaskManager, TaskState
-from inspector.tui.safe_text import one_line, safe_text
+from inspector.safe_text import one_line, safe_text
 from inspector.tui.widgets.inflight import progress_bar
 from inspector.tui.widgets.table_rows import cursor_row_key
 
-STATUS_STYLES = {"working": "cyan", "input_required": "bold yellow", "completed": "green",
-                 "failed": "red", "cancelled": "yellow"}
+STATUS_STYLES = {
+    "working": "cyan",
+    "input_required": "bold yellow",
+    "completed": "green",
+    "failed": "red",
+    "cancelled": "yellow",
+}
 RESULT_LIMIT = 2000
 
 
@@ -44,8 +49,11 @@ def outcome_text(state: TaskState) -> Text:
     if state.result is None:
         return Text("no result fetched yet (enter fetches it)", style="dim")
     blocks = state.result.get("content")
-    texts = [str(b.get("text", "")) for b in blocks if isinstance(b, dict)
-             and b.get("type") == "text"] if isinstance(blocks, list) else []
+    texts = (
+        [str(b.get("text", "")) for b in blocks if isinstance(b, dict) and b.get("type") == "text"]
+        if isinstance(blocks, list)
+        else []
+    )
     shown = "\n".join(texts) if texts else json.dumps(state.result, ensure_ascii=False)
     text = Text()
     if state.result.get("isError"):
@@ -126,8 +134,9 @@ class TasksView(Widget):
 
     # -- calling a tool as a task ------------------------------------------------------
 
-    async def run_tool(self, name: str, arguments: dict[str, Any] | None = None, *,
-                       ttl: int | None = None) -> TaskState:
+    async def run_tool(
+        self, name: str, arguments: dict[str, Any] | None = None, *, ttl: int | None = None
+    ) -> TaskState:
         """Create the task (raises ``RpcError``), then follow it in a worker."""
         if self.manager is None:
             raise RuntimeError("TasksView is not attached to a session")
@@ -151,11 +160,21 @@ class TasksView(Widget):
             if state.fetched:
                 status.append(" ✓" if state.error is None else " ✗", style="bold")
             poll = f"{state.poll_interval:g} s" if state.poll_interval is not None else "-"
-            progress = progress_bar(state.progress, state.total, 10) \
-                if state.progress is not None else Text("")
-            table.add_row(safe_text(state.task_id[:12]), safe_text(state.tool or "?"), status,
-                          progress, safe_text(one_line(state.status_message or "", 60)),
-                          poll, f"{now - state.seen:4.0f} s", key=state.task_id)
+            progress = (
+                progress_bar(state.progress, state.total, 10)
+                if state.progress is not None
+                else Text("")
+            )
+            table.add_row(
+                safe_text(state.task_id[:12]),
+                safe_text(state.tool or "?"),
+                status,
+                progress,
+                safe_text(one_line(state.status_message or "", 60)),
+                poll,
+                f"{now - state.seen:4.0f} s",
+                key=state.task_id,
+            )
         active = sum(not s.terminal for s in tasks)
         title = Text(f"Tasks: {len(tasks)}, {active} active")
         if self.manager is not None and not self.manager.can_list:
@@ -181,7 +200,7 @@ class TasksView(Widget):
         text = Text()
         text.append_text(safe_text(f"{state.task_id}  ", "bold"))
         text.append_text(safe_text(state.status, STATUS_STYLES.get(state.status, "")))
-        if state.immediate:
+        if state.immediate and not state.terminal:  # "… is running as a task": until it ends
             text.append("\n")
             text.append_text(safe_text(state.immediate, "italic", limit=300))
         if state.terminal or state.fetched:
@@ -228,6 +247,9 @@ class TasksView(Widget):
         try:
             await call
         except RpcError as exc:
-            self.app.notify(f"{what} failed: {one_line(exc.message, 200)} (code {exc.code})",
-                            severity="error", markup=False)
+            self.app.notify(
+                f"{what} failed: {one_line(exc.message, 200)} (code {exc.code})",
+                severity="error",
+                markup=False,
+            )
         self.refresh_rows()

@@ -1,7 +1,7 @@
 """Server text is data: the one place that makes untrusted text safe to show.
 
 Everything a server sends (tool descriptions, stderr lines, results, error
-messages, raw frames) goes through here before a widget shows it:
+messages, raw frames) goes through here before the TUI or the command line shows it:
 
 - Rich markup is never interpreted: :func:`safe_text` builds a ``Text`` directly
   (no markup parsing) and :func:`escape_markup` escapes text that must be embedded
@@ -9,9 +9,17 @@ messages, raw frames) goes through here before a widget shows it:
 - Terminal control characters are made visible, never emitted: ESC becomes ``␛``,
   other C0 controls their Unicode control pictures (``␀`` ... ``␟``), DEL ``␡``,
   C1 controls and bidi overrides ``\\x9b`` / ``\\u202e`` escapes.
+- Characters whose width terminals disagree on are dropped, so that what Rich measures
+  is what the terminal draws and rows stay aligned: emoji variation selectors (``⚠️`` is
+  U+26A0 U+FE0F: 2 cells for Rich, 1 in tmux 3.3 and xterm, 2 in kitty), the zero-width
+  joiner (Rich joins ``a``+ZWJ+``b`` into 1 cell, tmux draws 2; ZWJ emoji sequences are
+  one glyph in some terminals, several in others) and skin-tone modifiers (0 cells for
+  Rich, 2 in tmux). ``⚠️`` shows as ``⚠``, a ZWJ sequence as its parts; the bytes stay
+  as received in the session file and in what the event detail copies (``c``).
 - Long strings are folded: the first N characters and "… 9,000 more chars".
 
-Only Rich is imported (never Textual), so the headless CLI can use it too.
+Only Rich is imported (never Textual): it lives outside ``inspector.tui`` so that
+the command line (``inspector.commands``) uses it without loading the TUI.
 """
 
 from __future__ import annotations
@@ -25,10 +33,12 @@ from rich.text import Text
 # Bidi overrides/isolates and other invisible format characters that can make text
 # read differently from what it is (Trojan Source); shown as escapes.
 _INVISIBLE = "\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff"
+# Width-ambiguous: variation selectors 15/16, the zero-width joiner, skin-tone modifiers.
+_AMBIGUOUS = "\ufe0e\ufe0f\u200d" + "".join(map(chr, range(0x1F3FB, 0x1F400)))
 
 
-def _build_table(keep_newlines: bool) -> dict[int, str]:
-    table: dict[int, str] = {}
+def _build_table(keep_newlines: bool) -> dict[int, str | None]:
+    table: dict[int, str | None] = {}
     for code in range(0x20):
         table[code] = chr(0x2400 + code)  # U+2400.. control pictures: ␀ ␁ ... ␛ ...
     table[0x7F] = "\u2421"  # ␡
@@ -36,6 +46,8 @@ def _build_table(keep_newlines: bool) -> dict[int, str]:
         table[code] = f"\\x{code:02x}"
     for ch in _INVISIBLE:
         table[ord(ch)] = f"\\u{ord(ch):04x}"
+    for ch in _AMBIGUOUS:
+        table[ord(ch)] = None  # dropped
     table[0x09] = "\u2409" if not keep_newlines else "    "  # tab: ␉ on one line
     if keep_newlines:
         table[0x0A] = "\n"
@@ -45,11 +57,12 @@ def _build_table(keep_newlines: bool) -> dict[int, str]:
 _ONE_LINE = _build_table(keep_newlines=False)
 _MULTI_LINE = _build_table(keep_newlines=True)
 # Fast check: does the string need any translation at all?
-_NEEDS = re.compile("[\x00-\x1f\x7f-\x9f" + _INVISIBLE + "]")
+_NEEDS = re.compile("[\x00-\x1f\x7f-\x9f" + _INVISIBLE + _AMBIGUOUS + "]")
 
 
 def visible(text: str, *, multiline: bool = False) -> str:
-    """Control characters made visible. With ``multiline`` newlines stay and tabs expand.
+    """Control characters made visible, width-ambiguous ones dropped. With ``multiline``
+    newlines stay and tabs expand.
 
     ``\\r\\n`` is kept as a newline in multiline mode (a lone ``\\r`` shows as ``␍``).
     """
@@ -78,8 +91,9 @@ def escape_markup(text: str, *, multiline: bool = False, limit: int = -1) -> str
     return _rich_escape(visible(fold(text, limit), multiline=multiline))
 
 
-def safe_text(text: str, style: str | Style = "", *, multiline: bool = False,
-              limit: int = -1) -> Text:
+def safe_text(
+    text: str, style: str | Style = "", *, multiline: bool = False, limit: int = -1
+) -> Text:
     """A Rich ``Text`` showing ``text`` literally (no markup, no control codes)."""
     return Text(visible(fold(text, limit), multiline=multiline), style=style, end="")
 

@@ -1,0 +1,288 @@
+"""A big tool result in the TUI: first screen, key latency, memory, resize; `--cli` as peer.
+
+For each case (1 MB, 13 MB and 50 MB text results; a 13 MB structuredContent checked
+against an outputSchema) the real app (``InspectorApp`` headless, recording to a temp
+file as the TUI does) calls a tool of ``bench/big_payload_server.py`` and measures:
+
+- send -> the response's arrival (the engine's event) -> the result's first screen
+  (formatted, laid out and its visible rows painted);
+- the worst delay of a key press (the log's cursor keys, every 50 ms) while the result
+  renders (from its arrival to its first screen), after that (while its size and
+  outputSchema check are worked out in the background, and half a second more), and while
+  it arrives (read and parsed by the engine: ``json.loads`` holds the GIL for the whole
+  frame);
+- resident memory added by the call (after it is shown, and at its peak) against the size
+  of the response frame;
+- a terminal resize with the result shown, until the result view has repainted (and the
+  same with only a one-line hint in the view, before the call: what the app's own
+  layout costs);
+
+and, in the same run, the wall time of ``mcp-inspect --cli`` making the same call.
+Each case runs in a fresh interpreter so memory figures are its own.
+
+    python bench/big_result.py [--cases text:1,text:13,text:50,structured:13]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from textual import events
+
+from inspector.engine.events import Direction
+from inspector.record.format import Redactor, SessionHeader
+from inspector.record.recorder import Recorder
+from inspector.target import Target, target_info
+from inspector.tui import app as app_module
+from inspector.tui.app import InspectorApp
+from inspector.tui.widgets.catalog import Catalog
+from inspector.tui.widgets.item_panel import ItemPanel
+from inspector.tui.widgets.message_log import MessageLog
+from inspector.tui.widgets.result_view import ResultView
+
+HERE = Path(__file__).resolve().parent
+SERVER = [sys.executable, str(HERE / "big_payload_server.py")]
+SIZE = (160, 50)
+MB = 1_000_000
+TARGETS = "first screen <= 1 s after arrival; no key waits > 100 ms; memory <= 3x; resize <= 100 ms"
+
+
+def rss_bytes() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def peak_rss_bytes() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+class BenchApp(InspectorApp):
+    """The real app; notes when the big response reaches the engine's observer."""
+
+    CSS_PATH = str(Path(app_module.__file__).parent / "inspector.tcss")  # not bench/'s
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.arrived: float | None = None
+        self.frame_bytes = 0
+
+    def _observe(self, event: Any) -> None:
+        if self.arrived is None and event.direction is Direction.IN and len(event.raw) > 100_000:
+            self.arrived = time.perf_counter()
+            self.frame_bytes = len(event.raw)
+        super()._observe(event)
+
+
+async def wait_until(condition: Any, timeout: float, step: float = 0.005) -> float:
+    """Poll ``condition`` on the app's loop; the time it became true (a blocked loop
+    delays the poll, which is what the figure should show)."""
+    deadline = time.perf_counter() + timeout
+    while not condition():
+        if time.perf_counter() > deadline:
+            raise SystemExit(f"timed out after {timeout:.0f} s")
+        await asyncio.sleep(step)
+    return time.perf_counter()
+
+
+async def tui_case(tool: str, size: int) -> dict[str, float]:
+    target = Target(command=SERVER[0], args=SERVER[1:], name="big")
+    with tempfile.TemporaryDirectory() as tmp:
+        recorder = Recorder(
+            Path(tmp) / "session.jsonl",
+            SessionHeader(target=target_info(target)),
+            Redactor(target.secrets(), enabled=True),
+        )
+        app = BenchApp(target, recorder=recorder, timeout=600)
+        try:
+            async with app.run_test(size=SIZE) as pilot:
+                return await drive(app, pilot, tool, size)
+        finally:
+            recorder.close()
+
+
+async def drive(app: BenchApp, pilot: Any, tool: str, size: int) -> dict[str, float]:
+    catalog = app.query_one(Catalog)
+    await wait_until(lambda: bool(catalog.items["tools"]), 30)
+    item = next(t for t in catalog.items["tools"] if t["name"] == tool)
+    panel = app.query_one(ItemPanel)
+    await panel.select("tools", item)
+    form = panel.form
+    assert form is not None
+    form.root.set_value({"bytes": size})
+    await form.recompose()
+    lines = app.query_one(MessageLog).lines
+    lines.focus()
+    await pilot.pause()
+    handled: list[float] = []
+    move = lines.move_cursor
+
+    def spy(row: int | None, *, post: bool = True) -> None:
+        handled.append(time.perf_counter())
+        move(row, post=post)
+
+    lines.move_cursor = spy  # type: ignore[method-assign]
+    view = app.query_one(ResultView)
+    baseline_resizes = await resize_twice(pilot, view)  # the app alone, a hint in the view
+    gc.collect()
+    base_rss = rss_bytes()
+    shown_at: list[float] = []
+
+    def first_screen() -> bool:
+        return (
+            view.outcome is not None
+            and view.outcome.result is not None
+            and not view.formatting
+            and view.document is view.shown.document
+            and view.rendered_rows > 0
+        )
+
+    async def press_keys() -> list[tuple[float, float]]:
+        delays: list[tuple[float, float]] = []  # (pressed, delay)
+        n = 0
+        while len(shown_at) < 2 or time.perf_counter() < shown_at[1] + 0.5:
+            before = len(handled)
+            pressed = time.perf_counter()
+            # as the driver posts it; pilot.press would wait for an idle app
+            app.post_message(events.Key("up" if n % 2 else "down", None))
+            n += 1
+            while len(handled) == before and time.perf_counter() < pressed + 30:
+                await asyncio.sleep(0.001)
+            delays.append((pressed, handled[before] - pressed if len(handled) > before else 30.0))
+            await asyncio.sleep(max(0.0, 0.05 - (time.perf_counter() - pressed)))
+        return delays
+
+    sent = time.perf_counter()
+    keys = asyncio.create_task(press_keys())
+    panel.submit()
+    shown_at.append(await wait_until(first_screen, 900))
+    shown_at.append(await wait_until(lambda: view.complete, 900))  # size and check too
+    delays = await keys
+    arrived = app.arrived or float("nan")
+    # a press waits for whatever runs when it lands: while the frame is read and parsed
+    # (the engine), or while the result is formatted and shown (the result view)
+    arriving = [d for pressed, d in delays if pressed < arrived] or [0.0]
+    rendering = [d for pressed, d in delays if arrived <= pressed < shown_at[0]] or [0.0]
+    completing = [d for pressed, d in delays if pressed >= shown_at[0]] or [0.0]
+    gc.collect()
+    shown_rss = rss_bytes()
+    resizes = await resize_twice(pilot, view)
+    frame = app.frame_bytes or size
+    return {
+        "frame_mb": frame / MB,
+        "send_to_arrival_s": arrived - sent,
+        "arrival_to_first_screen_s": shown_at[0] - arrived,
+        "send_to_first_screen_s": shown_at[0] - sent,
+        "worst_key_arriving_ms": max(arriving) * 1000,
+        "worst_key_rendering_ms": max(rendering) * 1000,
+        "worst_key_completing_ms": max(completing) * 1000,
+        "first_screen_to_complete_s": shown_at[1] - shown_at[0],
+        "keys": len(delays),
+        "rss_shown_x": (shown_rss - base_rss) / frame,
+        "rss_peak_x": (peak_rss_bytes() - base_rss) / frame,
+        "resize_ms": max(resizes) * 1000,
+        "resize_baseline_ms": max(baseline_resizes) * 1000,
+        "rendered_rows": view.rendered_rows,
+    }
+
+
+async def resize_twice(pilot: Any, view: ResultView) -> list[float]:
+    """Narrower, then back: the time until the result view has painted at its new size."""
+    painted: list[float] = []
+    render_lines = view.render_lines
+
+    def spy(crop: Any) -> Any:
+        lines = render_lines(crop)
+        painted.append(time.perf_counter())
+        return lines
+
+    view.render_lines = spy  # type: ignore[method-assign]
+    times = []
+    for width, height in ((120, 40), SIZE):
+        old = view.size
+        start = time.perf_counter()
+        await pilot.resize_terminal(width, height)
+        end = await wait_until(
+            lambda old=old, start=start: view.size != old and painted[-1] > start, 60
+        )
+        times.append(end - start)
+    view.render_lines = render_lines  # type: ignore[method-assign]
+    return times
+
+
+def cli_wall(tool: str, size: int) -> float:
+    cmd = [
+        sys.executable,
+        "-m",
+        "inspector",
+        "--cli",
+        "--timeout",
+        "600",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        tool,
+        "--tool-args-json",
+        json.dumps({"bytes": size}),
+        "--",
+        *SERVER,
+    ]
+    start = time.perf_counter()
+    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=900)
+    if done.returncode != 0:
+        raise SystemExit(f"--cli failed: {done.stderr.decode()[-2000:]}")
+    return time.perf_counter() - start
+
+
+def run_case(case: str) -> dict[str, float]:
+    done = subprocess.run(
+        [sys.executable, __file__, "--case", case], capture_output=True, text=True, timeout=1800
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"case {case} failed:\n{done.stderr[-3000:]}")
+    figures: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--cases", default="text:1,text:13,text:50,structured:13")
+    parser.add_argument("--case", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.case:
+        tool, mb = args.case.split(":")
+        print(json.dumps(asyncio.run(tui_case(tool, int(float(mb) * MB)))))
+        return
+    print(f"targets: {TARGETS}")
+    for case in args.cases.split(","):
+        tool, mb = case.split(":")
+        tui = run_case(case)
+        cli = cli_wall(tool, int(float(mb) * MB))
+        print(
+            f"{tool} {tui['frame_mb']:.1f} MB: send->arrival {tui['send_to_arrival_s']:.2f} s, "
+            f"arrival->first screen {tui['arrival_to_first_screen_s']:.2f} s "
+            f"(send->first screen {tui['send_to_first_screen_s']:.2f} s; --cli wall "
+            f"{cli:.2f} s, ratio {tui['send_to_first_screen_s'] / cli:.2f}x), "
+            f"size and check {tui['first_screen_to_complete_s']:.2f} s later; "
+            f"worst key {tui['worst_key_rendering_ms']:.0f} ms while it renders, "
+            f"{tui['worst_key_completing_ms']:.0f} ms after ("
+            f"{tui['worst_key_arriving_ms']:.0f} ms while it arrives; {tui['keys']:.0f} presses), "
+            f"memory {tui['rss_shown_x']:.2f}x shown / {tui['rss_peak_x']:.2f}x peak, "
+            f"resize {tui['resize_ms']:.0f} ms (with a one-line hint instead: "
+            f"{tui['resize_baseline_ms']:.0f} ms), {tui['rendered_rows']:.0f} rows rendered"
+        )
+
+
+if __name__ == "__main__":
+    main()

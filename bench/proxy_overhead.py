@@ -1,0 +1,305 @@
+"""What the proxy costs: per-request latency added (p50, p99) and throughput, against direct.
+
+A minimal client (raw JSON-RPC lines, no SDK on top, so the proxy's cost is not hidden
+in the client's) talks to the same server directly and through ``mcp-inspect proxy``
+(recording on, as by default), in the same run, rounds alternating so machine noise hits
+both alike:
+
+- latency: sequential ``tools/call`` round trips; the proxy adds (proxied - direct) at
+  the 50th and 99th percentiles;
+- throughput: ``--window`` requests kept in flight; calls per second, proxied / direct.
+
+Over stdio (the host starts the proxy; the demo server behind it) and over HTTP (the
+host posts to ``proxy --listen``; an official-SDK Streamable HTTP server behind it,
+against posting to that server directly) when ``--http`` is given.
+
+    python bench/proxy_overhead.py [--calls 2000] [--rounds 3] [--window 16] [--http]
+
+Targets: p50 added <= 1 ms, throughput >= 90 % of direct.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+DEMO = [PY, "-m", "inspector.demo"]
+WARMUP = 50
+CALL = {"name": "add", "arguments": {"a": 2, "b": 40}}
+
+
+def proxied(server: list[str], record: Path) -> list[str]:
+    return [PY, "-m", "inspector", "proxy", "--record", str(record), "--", *server]
+
+
+class LineClient:
+    """JSON-RPC over a child's stdin/stdout, one line a message, responses by id."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.waiting: dict[int, asyncio.Future[dict[str, object]]] = {}
+        self.ids = 0
+        self.reader = asyncio.ensure_future(self._read())
+
+    async def _read(self) -> None:
+        assert self.proc.stdout is not None
+        while line := await self.proc.stdout.readline():
+            message = json.loads(line)
+            future = self.waiting.pop(message.get("id"), None)
+            if future is not None and not future.done():
+                future.set_result(message)
+
+    async def request(self, method: str, params: dict[str, object] | None = None) -> None:
+        assert self.proc.stdin is not None
+        self.ids += 1
+        future = asyncio.get_running_loop().create_future()
+        self.waiting[self.ids] = future
+        body = {"jsonrpc": "2.0", "id": self.ids, "method": method, "params": params or {}}
+        self.proc.stdin.write(json.dumps(body).encode() + b"\n")
+        await future
+
+    async def notify(self, method: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": method}).encode() + b"\n")
+
+
+@contextlib.asynccontextmanager
+async def stdio_client(command: list[str]) -> AsyncIterator[LineClient]:
+    proc = await asyncio.create_subprocess_exec(
+        *command,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+        cwd=str(ROOT),
+        limit=1 << 24,
+        env={**os.environ, "MCP_INSPECT_RUNTIME_DIR": tempfile.gettempdir() + "/mi-bench"},
+    )
+    client = LineClient(proc)
+    try:
+        await client.request(
+            "initialize",
+            {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "bench", "version": "0"},
+            },
+        )
+        await client.notify("notifications/initialized")
+        yield client
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        await proc.wait()
+        client.reader.cancel()
+
+
+class HttpClient:
+    """JSON-RPC over Streamable HTTP, one POST a message (the answer as JSON or SSE)."""
+
+    def __init__(self, url: str) -> None:
+        import httpx
+
+        self.url = url
+        self.http = httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=64))
+        self.headers = {
+            "Accept": "application/json, text/event-stream",
+            "Content-Type": "application/json",
+        }
+        self.ids = 0
+
+    async def request(self, method: str, params: dict[str, object] | None = None) -> None:
+        self.ids += 1
+        body = {"jsonrpc": "2.0", "id": self.ids, "method": method, "params": params or {}}
+        response = await self.http.post(self.url, content=json.dumps(body), headers=self.headers)
+        if "mcp-session-id" in response.headers:
+            self.headers["Mcp-Session-Id"] = response.headers["mcp-session-id"]
+        text = response.text
+        if response.headers.get("content-type", "").startswith("text/event-stream"):
+            text = "\n".join(
+                line[5:].strip() for line in text.splitlines() if line.startswith("data:")
+            )
+        if json.loads(text).get("id") != body["id"]:
+            raise SystemExit(f"unexpected answer: {text[:200]}")
+
+    async def notify(self, method: str) -> None:
+        body = json.dumps({"jsonrpc": "2.0", "method": method})
+        await self.http.post(self.url, content=body, headers=self.headers)
+
+
+@contextlib.asynccontextmanager
+async def http_client(url: str) -> AsyncIterator[HttpClient]:
+    client = HttpClient(url)
+    try:
+        await client.request(
+            "initialize",
+            {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "bench", "version": "0"},
+            },
+        )
+        client.headers["MCP-Protocol-Version"] = "2025-11-25"
+        await client.notify("notifications/initialized")
+        yield client
+    finally:
+        await client.http.aclose()
+
+
+async def started(command: list[str], marker: bytes, on_stderr: bool) -> tuple[Any, str]:
+    """A child process and the address it prints (``PORT n`` / ``listening on URL``)."""
+    proc = await asyncio.create_subprocess_exec(
+        *command,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE if on_stderr else asyncio.subprocess.DEVNULL,
+        cwd=str(ROOT),
+        env={**os.environ, "MCP_INSPECT_RUNTIME_DIR": tempfile.gettempdir() + "/mi-bench"},
+    )
+    stream = proc.stderr if on_stderr else proc.stdout
+    assert stream is not None
+    while line := await asyncio.wait_for(stream.readline(), 60):
+        if marker in line:
+            return proc, line.split(marker, 1)[1].decode().strip()
+    raise SystemExit(f"{command} did not start")
+
+
+async def http_rounds(calls: int, rounds: int, window: int, record: Path) -> list[Round]:
+    server, port = await started(
+        [PY, str(ROOT / "tests" / "servers" / "http_sdk_server.py"), "json"], b"PORT ", False
+    )
+    url = f"http://127.0.0.1:{port}/mcp"
+    proxy, front = await started(
+        [PY, "-m", "inspector", "proxy", "--record", str(record), "--listen", "127.0.0.1:0", url],
+        b"listening on ",
+        True,
+    )
+    out: list[Round] = []
+    try:
+        for _ in range(rounds):
+            result: Round = {}
+            for label, target, pid in (("direct", url, server.pid), ("proxied", front, proxy.pid)):
+                async with http_client(target) as client:
+                    lat = await latencies(client, calls)
+                    cpu = cpu_ms(pid)
+                    rate = await throughput(client, calls, window)
+                    cpu = (cpu_ms(pid) - cpu) / (calls // window * window)
+                result[label] = (lat, rate, cpu)
+            out.append(result)
+    finally:
+        for proc in (proxy, server):
+            proc.terminate()
+            await proc.wait()
+    return out
+
+
+async def latencies(client: LineClient | HttpClient, calls: int) -> list[float]:
+    for _ in range(WARMUP):
+        await client.request("tools/call", CALL)
+    out: list[float] = []
+    for _ in range(calls):
+        start = time.perf_counter()
+        await client.request("tools/call", CALL)
+        out.append((time.perf_counter() - start) * 1000)
+    return out
+
+
+async def throughput(client: LineClient | HttpClient, calls: int, window: int) -> float:
+    done = 0
+
+    async def worker(n: int) -> None:
+        nonlocal done
+        for _ in range(n):
+            await client.request("tools/call", CALL)
+            done += 1
+
+    start = time.perf_counter()
+    await asyncio.gather(*(worker(calls // window) for _ in range(window)))
+    return done / (time.perf_counter() - start)
+
+
+def cpu_ms(pid: int) -> float:
+    """CPU time (user + system) a process used so far, in ms (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+Round = dict[str, tuple[list[float], float, float]]  # latencies, rate, CPU ms a call
+
+
+async def stdio_round(calls: int, window: int, record: Path) -> Round:
+    results: Round = {}
+    for label, command in (("direct", DEMO), ("proxied", proxied(DEMO, record))):
+        async with stdio_client(command) as client:
+            lat = await latencies(client, calls)
+            cpu = cpu_ms(client.proc.pid)
+            rate = await throughput(client, calls, window)
+            cpu = (cpu_ms(client.proc.pid) - cpu) / (calls // window * window)
+        results[label] = (lat, rate, cpu)
+    return results
+
+
+def report(title: str, rounds: list[Round]) -> None:
+    direct = [v for r in rounds for v in r["direct"][0]]
+    proxy = [v for r in rounds for v in r["proxied"][0]]
+    d_rate = statistics.median(r["direct"][1] for r in rounds)
+    p_rate = statistics.median(r["proxied"][1] for r in rounds)
+    p50 = pct(proxy, 0.5) - pct(direct, 0.5)
+    p99 = pct(proxy, 0.99) - pct(direct, 0.99)
+    print(f"== {title}")
+    print(
+        f"latency ms     direct p50 {pct(direct, 0.5):6.3f} p99 {pct(direct, 0.99):6.3f}   "
+        f"proxied p50 {pct(proxy, 0.5):6.3f} p99 {pct(proxy, 0.99):6.3f}"
+    )
+    print(f"added by the proxy: p50 {p50:+.3f} ms, p99 {p99:+.3f} ms  (target p50 <= 1 ms)")
+    print(
+        f"throughput     direct {d_rate:8.0f} calls/s   proxied {p_rate:8.0f} calls/s   "
+        f"ratio {p_rate / d_rate:.2f}  (target >= 0.90)"
+    )
+    proxy_cpu = statistics.median(r["proxied"][2] for r in rounds)
+    print(
+        f"CPU a call     the proxy {proxy_cpu:.3f} ms   (the server alone, direct: "
+        f"{statistics.median(r['direct'][2] for r in rounds):.3f} ms); load average "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--calls", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--window", type=int, default=16)
+    parser.add_argument("--http", action="store_true", help="also measure the HTTP front")
+    opts = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        record = Path(tmp) / "bench.jsonl"
+        rounds = [await stdio_round(opts.calls, opts.window, record) for _ in range(opts.rounds)]
+        report(f"stdio: demo server, {opts.calls} calls x {opts.rounds} rounds", rounds)
+        if opts.http:
+            report(
+                f"HTTP: SDK server (JSON responses), {opts.calls} calls x {opts.rounds} "
+                "rounds; the proxy's CPU is its own, the direct CPU is the server's",
+                await http_rounds(opts.calls, opts.rounds, opts.window, record),
+            )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

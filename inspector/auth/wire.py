@@ -1,0 +1,196 @@
+"""The HTTP client of an OAuth flow: every exchange becomes events on ``Channel.AUTH``.
+
+One request is four events at most, like the transports' (``inspector.transports.http``):
+the request line (OUT, meta ``{method, url, headers, step}``), its body (OUT), the status
+line (IN, meta ``{status, reason, headers, url, step}``) and the response body (IN). Secrets
+are masked before an event exists (``redact``). Redirects are not followed: each hop is an
+exchange of its own. Notes of the flow are LOCAL events on the same channel; ``hold`` in a
+note's meta tells the session that a person is being waited for (no request timeout runs).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qsl
+
+import httpx
+
+from inspector import __version__
+from inspector.auth.errors import AuthError
+from inspector.auth.redact import mask_body, mask_headers, mask_url
+from inspector.engine.events import Channel, Direction, WireEvent
+from inspector.transports.httpwire import describe_network_error, read_capped
+
+Emit = Callable[[WireEvent], None]
+Pause = Callable[[str, str, str], Awaitable[None]]  # (step, method, url): step-by-step mode
+USER_AGENT = f"mcp-inspect/{__version__}"
+SHOWN_RESPONSE_HEADERS = (
+    "content-type",
+    "location",
+    "www-authenticate",
+    "cache-control",
+    "retry-after",
+)
+
+
+@dataclass(slots=True)
+class AuthResponse:
+    """What came back: status, headers, the whole (capped) body."""
+
+    status: int
+    reason: str
+    headers: httpx.Headers
+    body: bytes
+    url: str
+
+    def json(self) -> Any:
+        """The body as JSON, or None when it is not JSON."""
+        try:
+            return json.loads(self.body)
+        except (ValueError, UnicodeDecodeError):
+            return None
+
+    @property
+    def location(self) -> str | None:
+        value = self.headers.get("location")
+        return str(httpx.URL(self.url).join(value)) if value else None
+
+    @property
+    def is_redirect(self) -> bool:
+        return self.status in (301, 302, 303, 307, 308) and self.location is not None
+
+
+class AuthWire:
+    """Sends a flow's requests and puts each exchange on the wire."""
+
+    def __init__(
+        self,
+        emit: Emit,
+        *,
+        verify: bool | str = True,
+        timeout: float = 30.0,
+        pause: Pause | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        """``transport``: httpx's, for tests (``httpx.MockTransport``)."""
+        self.emit = emit
+        self.pause = pause
+        self._client = httpx.AsyncClient(
+            verify=verify,
+            timeout=timeout,
+            follow_redirects=False,
+            trust_env=False,
+            transport=transport,
+        )
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+    def note(self, text: str, severity: str = "info", **meta: Any) -> None:
+        """A LOCAL note of the flow (what it decided, what it waits for)."""
+        self.emit(
+            WireEvent(
+                Direction.LOCAL,
+                Channel.AUTH,
+                text.encode("utf-8"),
+                meta={"severity": severity, **meta},
+            )
+        )
+
+    async def request(
+        self,
+        step: str,
+        method: str,
+        url: str,
+        *,
+        form: Mapping[str, str] | None = None,
+        json_body: Any = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> AuthResponse:
+        """One exchange; raises ``AuthError(step)`` when it breaks below HTTP."""
+        if self.pause is not None:
+            await self.pause(step, method, url)
+        sent = {"User-Agent": USER_AGENT, "Accept": "application/json", **(headers or {})}
+        content: bytes | None = None
+        if form is not None:
+            content = "&".join(f"{_quote(k)}={_quote(v)}" for k, v in form.items()).encode()
+            sent["Content-Type"] = "application/x-www-form-urlencoded"
+        elif json_body is not None:
+            content = json.dumps(json_body).encode("utf-8")
+            sent["Content-Type"] = "application/json"
+        shown_url = mask_url(url)
+        self.emit(
+            WireEvent(
+                Direction.OUT,
+                Channel.AUTH,
+                f"{method} {shown_url}".encode(),
+                meta={
+                    "method": method,
+                    "url": shown_url,
+                    "headers": mask_headers(sent),
+                    "step": step,
+                },
+            )
+        )
+        if content is not None:
+            self.emit(_body_event(Direction.OUT, content, sent["Content-Type"], step=step))
+        try:
+            async with self._client.stream(method, url, content=content, headers=sent) as r:
+                body = await read_capped(r)
+        except httpx.HTTPError as exc:
+            text = describe_network_error(exc, url)
+            self.note(f"{step}: {text}", "error", step=step)
+            raise AuthError(step, f"{method} {shown_url}: {text}") from exc
+        except ValueError as exc:  # an unusable URL from a server's metadata
+            self.note(f"{step}: {exc}", "error", step=step)
+            raise AuthError(step, f"cannot request {shown_url!r}: {exc}") from exc
+        response = AuthResponse(r.status_code, r.reason_phrase, r.headers, body, str(r.url))
+        ctype = r.headers.get("content-type", "")
+        line = f"HTTP {r.status_code} {r.reason_phrase}".rstrip()
+        if ctype:
+            line += f" {ctype.split(';')[0]}"
+        shown = {k: r.headers[k] for k in SHOWN_RESPONSE_HEADERS if k in r.headers}
+        self.emit(
+            WireEvent(
+                Direction.IN,
+                Channel.AUTH,
+                line.encode("utf-8", "replace"),
+                meta={
+                    "status": r.status_code,
+                    "reason": r.reason_phrase,
+                    "headers": mask_headers(shown),
+                    "url": shown_url,
+                    "step": step,
+                },
+            )
+        )
+        if body:
+            self.emit(_body_event(Direction.IN, body, ctype, step=step, status=r.status_code))
+        return response
+
+
+def _quote(value: str) -> str:
+    from urllib.parse import quote_plus
+
+    return quote_plus(value, safe="")
+
+
+def _body_event(direction: Direction, body: bytes, ctype: str, **meta: Any) -> WireEvent:
+    """A body, masked; parsed as JSON (or as a form, shown as its fields) for the detail."""
+    shown = mask_body(body, ctype)
+    message: Any = None
+    try:
+        message = json.loads(shown)
+    except (ValueError, UnicodeDecodeError):
+        if "x-www-form-urlencoded" in ctype:
+            message = dict(parse_qsl(shown.decode("utf-8", "replace"), keep_blank_values=True))
+    return WireEvent(
+        direction,
+        Channel.AUTH,
+        shown,
+        message=message,
+        meta={"content_type": ctype.split(";")[0], **meta},
+    )

@@ -1,0 +1,211 @@
+"""The command line: ``mcp-inspect [options] [TARGET ...]`` or ``mcp-inspect SUBCOMMAND ...``.
+
+    mcp-inspect                              the TUI on the bundled demo server
+    mcp-inspect -- python server.py          the TUI on a stdio server
+    mcp-inspect https://host/mcp             the TUI on an HTTP server
+    mcp-inspect --cli --method tools/list -- python server.py
+    mcp-inspect replay FILE [--against TARGET | --serve]
+    mcp-inspect auth list|clear [URL]        the stored OAuth tokens
+
+Which one runs: the first word that the default mode would take as TARGET (options
+and their values skipped, words after ``--`` never looked at) names a subcommand when
+it is a key of :data:`SUBCOMMANDS`; otherwise the default mode
+(:mod:`inspector.commands.default`) runs. A server command named like a subcommand
+goes after ``--`` (``mcp-inspect -- replay``); options before the subcommand's name
+are the subcommand's own (``mcp-inspect --cli replay FILE``).
+
+The official Inspector's CLI order is accepted too: with ``--cli`` first and a TARGET
+word next, the words before ``--`` are the server and those after it are options
+(``mcp-inspect --cli node build/index.js --port 1 -- --method tools/list``), as its
+CLI splits them; any other line keeps ours (options, then the server command after ``--``).
+
+Adding a subcommand: a module ``inspector/commands/NAME.py`` with
+
+    def add_parser(subparsers) -> ArgParser      # subparsers.add_parser("NAME", help=...)
+    def run(opts, command: list[str]) -> int     # command: the words after ``--``
+
+and one line in :data:`SUBCOMMANDS`. ``mcp-inspect --help`` then lists it and
+``mcp-inspect NAME --help`` shows its parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import Any, Protocol, cast
+
+from inspector.commands import default
+from inspector.commands.failures import CliError, ExitCode, write_error
+from inspector.commands.options import PROG, ArgParser, Subparsers, UsageError, split_dashdash
+
+# name -> module. Imported only when named (or for --help): start-up, since --cli
+# and the TUI never load a subcommand's code. Next: proxy, attach, proxies.
+SUBCOMMANDS: dict[str, str] = {
+    "replay": "inspector.commands.replay",
+    "proxy": "inspector.commands.proxy",
+    "attach": "inspector.commands.attach",
+    "proxies": "inspector.commands.proxies",
+    "auth": "inspector.commands.auth",
+}
+
+USAGE = f"""{PROG} [options] [TARGET ...] [-- COMMAND ...]
+       {PROG} SUBCOMMAND [options] ...  (see {PROG} SUBCOMMAND --help)"""
+
+
+class Subcommand(Protocol):
+    """What a module named in :data:`SUBCOMMANDS` provides."""
+
+    def add_parser(self, subparsers: Subparsers[ArgParser]) -> ArgParser: ...
+
+    def run(self, opts: argparse.Namespace, command: list[str]) -> int: ...
+
+
+def subcommand(name: str) -> Subcommand:
+    """The module of subcommand ``name`` (imported now)."""
+    return cast(Subcommand, importlib.import_module(SUBCOMMANDS[name]))
+
+
+OFFICIAL_ORDER_HINT = (
+    "in this order (--cli TARGET ... -- OPTIONS, the official Inspector's) the words after "
+    "-- are mcp-inspect's options; to give the server flags of its own, put options first "
+    "and the whole server command after --: mcp-inspect --cli [OPTIONS] -- COMMAND ..."
+)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The ``mcp-inspect`` console script. Returns the exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    before, command = split_dashdash(argv)
+    official = "--" in argv and official_order(before)
+    if official:  # --cli TARGET ... -- OPTIONS: the server before --, options after
+        before, command = ["--cli", *command], before[1:]
+    cli_mode = "--cli" in before
+    try:
+        return _dispatch(before, command, official=official)
+    except UsageError as exc:
+        message = f"{exc}; {OFFICIAL_ORDER_HINT}" if official else str(exc)
+        if cli_mode:
+            return write_error(CliError("usage", message, ExitCode.USAGE))
+        sys.stderr.write(f"{PROG}: {message}\n")
+        return ExitCode.USAGE
+    except KeyboardInterrupt:
+        return 130
+
+
+def official_order(before: list[str]) -> bool:
+    """``--cli`` first, then a TARGET word (not an option, not a subcommand): the official
+    Inspector's CLI order, where the words before ``--`` are the server's."""
+    return (
+        len(before) >= 2
+        and before[0] == "--cli"
+        and not (len(before[1]) > 1 and before[1].startswith("-"))
+        and before[1] not in SUBCOMMANDS
+    )
+
+
+def _dispatch(before: list[str], command: list[str], *, official: bool = False) -> int:
+    parser = build_parser(subcommands=False)
+    at = first_positional(parser, before)
+    try:
+        if at is not None and before[at] in SUBCOMMANDS:
+            chosen = subcommand(before[at])
+            sub_parser = chosen.add_parser(_subparsers(ArgParser(prog=PROG)))
+            opts = sub_parser.parse_intermixed_args(before[:at] + before[at + 1 :])
+            return chosen.run(opts, command)
+        opts = parser.parse_intermixed_args(before)
+    except SystemExit as exc:  # --help, --version (errors are UsageError)
+        return int(exc.code or 0)
+    if official and opts.target:
+        raise UsageError(f"unexpected words after --: {' '.join(opts.target)}")
+    return default.run(opts, command)
+
+
+def build_parser(*, subcommands: bool = True) -> ArgParser:
+    """The command line: the default mode's TARGET and options, then the subcommands.
+
+    The default mode parses without the subcommands (argparse cannot intermix a list
+    of TARGET words with subparsers); its ``--help`` prints this whole parser's help.
+    """
+    parser = ArgParser(
+        prog=PROG,
+        usage=USAGE,
+        add_help=False,
+        description="A terminal inspector and debugger for MCP servers. With no target it "
+        "opens on the bundled demo server.",
+        epilog="TARGET is a URL (http:// or https://) or a server command; put the command "
+        "after `--` when it has flags of its own (always when it is named like a "
+        "subcommand). The official Inspector's order works too: --cli TARGET ... -- "
+        "OPTIONS. Exit codes of --cli: 0 ok, 1 tool isError, 2 usage (an unknown tool or "
+        "invalid arguments too), 3 connection, 4 protocol error, 5 timeout, 6 HTTP error, "
+        "7 authorization needed, 8 structuredContent does not match the outputSchema.",
+    )
+    parser.add_argument("-h", "--help", action=_WholeHelp, help="show this help message and exit")
+    default.add_options(parser)
+    if subcommands:
+        subparsers = _subparsers(parser)
+        for name in SUBCOMMANDS:
+            subcommand(name).add_parser(subparsers)
+    return parser
+
+
+def _subparsers(parser: ArgParser) -> Subparsers[ArgParser]:
+    """Where subcommands add their parsers (each named ``mcp-inspect NAME``)."""
+    return parser.add_subparsers(
+        title="subcommands",
+        metavar="SUBCOMMAND",
+        prog=PROG,
+        parser_class=ArgParser,
+    )
+
+
+class _WholeHelp(argparse.Action):
+    """``-h``/``--help``: the whole command line's help, subcommands listed."""
+
+    def __init__(self, option_strings: list[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        build_parser().print_help()
+        parser.exit()
+
+
+def first_positional(parser: argparse.ArgumentParser, words: list[str]) -> int | None:
+    """The index of the first word ``parser`` would take as a positional, or None.
+
+    Skips options and the values they take (``--cwd replay``, ``-e K=V``,
+    ``--time 5``: argparse's unique prefixes too). ``words`` come before any ``--``.
+    An option takes no value or exactly one (a test keeps the parser that way)."""
+    takes_value: dict[str, bool] = {}
+    for action in parser._actions:  # argparse has no public list of its options
+        for option in action.option_strings:
+            takes_value[option] = action.nargs != 0
+    at = 0
+    while at < len(words):
+        word = words[at]
+        if not word.startswith("-") or word == "-":
+            return at
+        at += 1
+        if "=" in word or (not word.startswith("--") and len(word) > 2):
+            continue  # the value is in the word: --cwd=DIR, -eKEY=VALUE
+        if takes_value.get(_resolve(word, takes_value) or "", False):
+            at += 1
+    return None
+
+
+def _resolve(word: str, options: dict[str, bool]) -> str | None:
+    """The option ``word`` names: itself, or the one long option it is a prefix of."""
+    if word in options:
+        return word
+    if word.startswith("--"):
+        matches = [o for o in options if o.startswith(word)]
+        if len(matches) == 1:
+            return matches[0]
+    return None

@@ -1,0 +1,84 @@
+"""The default mode (no subcommand): the TUI on TARGET, or one headless call with ``--cli``.
+
+mcp-inspect                              the TUI on the bundled demo server
+mcp-inspect -- python server.py          the TUI on a stdio server
+mcp-inspect https://host/mcp             the TUI on an HTTP server
+mcp-inspect --cli --method tools/list -- python server.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from inspector import __version__
+from inspector.auth.options import add_oauth_options
+from inspector.commands import headless
+from inspector.commands.options import (
+    PROG,
+    add_answer_options,
+    add_connection_options,
+    add_recording_options,
+    default_session_path,
+    make_recorder,
+    private_state_dir,
+    require_terminal,
+    resolve_target,
+    responders_from,
+)
+from inspector.target import Target
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """TARGET and every option of the default mode."""
+    parser.add_argument("target", nargs="*", metavar="TARGET", help="URL or server command")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    add_connection_options(parser)
+    parser.add_argument(
+        "--protocol-version",
+        default=None,
+        help="protocol version to offer (default: the newest handshake "
+        "version, 2025-11-25); 2026-07-28 opts in to the stateless protocol "
+        "(no initialize, no session)",
+    )
+    add_recording_options(parser)
+    add_answer_options(parser)
+    headless.add_options(parser)
+    add_oauth_options(parser)
+
+
+def run(opts: argparse.Namespace, command: list[str]) -> int:
+    """``command``: the words after ``--`` (a server command)."""
+    words = list(opts.target) + command
+    target = resolve_target(opts, words)
+    if opts.cli:
+        demo = not words and not opts.config and not opts.server_url
+        return headless.run_from_options(opts, target, demo=demo)
+    return run_tui(opts, target)
+
+
+def run_tui(opts: argparse.Namespace, target: Target) -> int:
+    """The TUI on ``target``, recording to a new session file unless told otherwise."""
+    require_terminal("the TUI needs a terminal; use --cli for one-shot calls")
+    responders = responders_from(opts)
+    path = None if opts.no_record else (opts.record or str(default_session_path(target)))
+    if path is not None and not opts.record:
+        private_state_dir()
+    recorder = make_recorder(opts, target, path)
+    try:
+        # Start-up: Textual loads only when the TUI opens; --cli never imports it.
+        from inspector.tui.launch import run_inspector
+
+        return run_inspector(
+            target,
+            responders=responders,
+            recorder=recorder,
+            timeout=opts.timeout,
+            max_timeout=opts.max_timeout,
+            protocol_version=opts.protocol_version,
+            roots=opts.root,
+        )
+    finally:
+        if recorder is not None:
+            recorder.close()
+            sys.stderr.write(f"{PROG}: session saved to {recorder.path}\n")

@@ -1,0 +1,338 @@
+"""``mcp-inspect --cli``: one call, one JSON object on stdout, no TUI.
+
+Check the request (usage errors need no server), connect, initialize, perform one
+``--method``, print its result; on failure one JSON line on stderr and a documented exit
+code (:mod:`inspector.commands.failures`). ``tools/call`` is checked against the listed
+tool's schemas before and after it is sent (:mod:`inspector.commands.tool_call`). The
+official Inspector CLI's flags and ``--format json`` are taken as well (its argument
+order is sorted out in :func:`inspector.commands.main`). Built on the same engine as the
+TUI and never imports Textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+
+from inspector.commands.failures import (
+    CliError,
+    ExitCode,
+    classify_failure,
+    unwrap_failure,
+    write_error,
+)
+from inspector.commands.options import PROG, UsageError, make_recorder, responders_from
+from inspector.commands.tool_call import json_arguments, output_problem, prepare_call, split_pairs
+from inspector.engine.client import LOG_LEVELS, McpClient
+from inspector.engine.era import LATEST_VERSION
+from inspector.engine.events import Channel, WireEvent
+from inspector.engine.responders import Responders
+from inspector.engine.session import Session
+from inspector.engine.signals import quit_on_signals, signal_exit_code
+from inspector.record.recorder import Recorder
+from inspector.target import Target, build_transport
+
+# Every --method the CLI performs (the one list: --help, the usage errors, perform).
+METHODS = (
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+    "prompts/list",
+    "prompts/get",
+    "logging/setLevel",
+    "ping",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "initialize",
+)
+
+
+@dataclass
+class CliRequest:
+    """What the user asked for on the command line."""
+
+    method: str
+    tool_name: str | None = None
+    tool_args: list[str] = field(default_factory=list)  # "key=value" pairs
+    tool_args_json: str | None = None
+    uri: str | None = None
+    prompt_name: str | None = None
+    prompt_args: list[str] = field(default_factory=list)
+    log_level: str | None = None
+    timeout: float = 60.0
+    max_timeout: float | None = None  # None: 600, or the timeout when longer
+    protocol_version: str = LATEST_VERSION
+    validate: bool = True  # tools/call: check the arguments and the result (--no-validate)
+    output: str = "text"  # --format: text (the result), json ({"result": ...} on one line)
+    show_stderr: bool = False  # --stderr: pass the server's stderr through
+
+
+# method -> the flag it needs (attribute, flag)
+NEEDS: dict[str, tuple[str, str]] = {
+    "tools/call": ("tool_name", "--tool-name"),
+    "resources/read": ("uri", "--uri"),
+    "resources/subscribe": ("uri", "--uri"),
+    "resources/unsubscribe": ("uri", "--uri"),
+    "prompts/get": ("prompt_name", "--prompt-name"),
+}
+
+
+def check_request(request: CliRequest) -> None:
+    """The usage errors that need no server, reported before one is started."""
+    method = request.method
+    if method not in METHODS:
+        raise CliError(
+            "usage",
+            f"unsupported --method {method!r}; use one of {', '.join(METHODS)}",
+            ExitCode.USAGE,
+        )
+    if method in NEEDS:
+        attribute, flag = NEEDS[method]
+        if not getattr(request, attribute):
+            raise CliError("usage", f"{method} needs {flag}", ExitCode.USAGE)
+    if method == "logging/setLevel" and request.log_level not in LOG_LEVELS:
+        raise CliError(
+            "usage",
+            f"logging/setLevel needs --log-level, one of {', '.join(LOG_LEVELS)}",
+            ExitCode.USAGE,
+        )
+    json_arguments(request.tool_args_json)
+    split_pairs(request.tool_args, "--tool-arg")
+    split_pairs(request.prompt_args, "--prompt-args")
+
+
+@dataclass
+class Performed:
+    """A method's result, and what is wrong with it (reported after it is printed)."""
+
+    result: Any
+    problem: CliError | None = None
+
+
+async def perform(client: McpClient, request: CliRequest) -> Performed:
+    """Run the one method (``check_request`` passed) and return its result."""
+    method = request.method
+    if method == "initialize":
+        return Performed(client.session.initialize_result)
+    if method == "tools/list":
+        return Performed({"tools": await client.list_tools()})
+    if method == "resources/list":
+        return Performed({"resources": await client.list_resources()})
+    if method == "resources/templates/list":
+        return Performed({"resourceTemplates": await client.list_resource_templates()})
+    if method == "prompts/list":
+        return Performed({"prompts": await client.list_prompts()})
+    if method == "ping":
+        return Performed(await client.ping())
+    if method == "tools/call":
+        call = await prepare_call(
+            client,
+            request.tool_name or "",
+            request.tool_args,
+            request.tool_args_json,
+            check=request.validate,
+        )
+        result = await client.call_tool(call.name, call.arguments)
+        return Performed(result, output_problem(call, result) if request.validate else None)
+    if method == "resources/read":
+        return Performed(await client.read_resource(request.uri or ""))
+    if method == "resources/subscribe":
+        return Performed(await client.subscribe(request.uri or ""))
+    if method == "resources/unsubscribe":
+        return Performed(await client.unsubscribe(request.uri or ""))
+    if method == "prompts/get":
+        arguments = split_pairs(request.prompt_args, "--prompt-args")
+        return Performed(await client.get_prompt(request.prompt_name or "", arguments))
+    if method == "logging/setLevel":
+        return Performed(await client.set_logging_level(request.log_level or ""))
+    raise CliError(
+        "usage", f"unsupported --method {method!r}; use one of {', '.join(METHODS)}", ExitCode.USAGE
+    )
+
+
+def pass_stderr(event: WireEvent) -> None:
+    """``--stderr``: a server stderr line onto ours, control characters made visible."""
+    if event.channel is Channel.STDERR:
+        from inspector.safe_text import visible  # loads Rich: only with --stderr
+
+        sys.stderr.write(visible(event.text()) + "\n")
+        sys.stderr.flush()
+
+
+def print_result(result: Any, output: str) -> None:
+    """``--format text``: the result, indented; ``json``: ``{"result": ...}`` on one line,
+    as the official Inspector's CLI prints it."""
+    if output == "json":
+        sys.stdout.write(json.dumps({"result": result}, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+
+
+async def run(
+    target: Target, request: CliRequest, responders: Responders, recorder: Recorder | None = None
+) -> int:
+    """Connect, initialize, perform, print. Returns the exit code.
+
+    SIGHUP and SIGTERM end the call the way the TUI's quit does: the session is closed
+    (the server's whole process group stopped), then the exit is 128 + the signal."""
+    transport = None
+    auth = None
+    stopped_by: list[int] = []
+    try:
+        check_request(request)
+        with anyio.CancelScope() as scope:
+
+            def stop(signum: int) -> None:
+                stopped_by.append(signum)
+                scope.cancel()
+
+            with quit_on_signals(stop):
+                auth = authorizer(target)
+                if auth is not None and recorder is not None:
+                    auth.add_secret_sink(recorder.redactor.add_secret)
+                transport = build_transport(
+                    target, timeout=request.timeout, max_timeout=request.max_timeout, auth=auth
+                )
+                session = Session(
+                    transport,
+                    responders=responders,
+                    timeout=request.timeout,
+                    max_timeout=request.max_timeout,
+                    recorder=recorder,
+                    protocol_version=request.protocol_version,
+                )
+                if request.show_stderr:
+                    session.add_observer(pass_stderr)
+                async with session:
+                    await session.initialize()
+                    performed = await perform(McpClient(session), request)
+        if stopped_by:
+            name = signal.Signals(stopped_by[0]).name
+            raise CliError(
+                "interrupted",
+                f"stopped by {name}; the server was shut down",
+                signal_exit_code(stopped_by[0]),
+            )
+    except BaseException as exc:
+        failure = unwrap_failure(exc)
+        if failure is None:
+            raise
+        expired = bool(getattr(transport, "session_expired", False))
+        return write_error(classify_failure(failure, expired))
+    finally:
+        if auth is not None:
+            await auth.aclose()
+    result = performed.result
+    print_result(result, request.output)
+    if request.method == "tools/call" and isinstance(result, dict) and result.get("isError"):
+        return ExitCode.TOOL_ERROR
+    if performed.problem is not None:
+        return write_error(performed.problem)
+    return ExitCode.OK
+
+
+def authorizer(target: Target) -> Any:
+    """The OAuth hook of an HTTP target (None: stdio, --no-auth, or an Authorization
+    header given): a person at this terminal completes a browser authorization (the URL on
+    stderr, the redirect on a loopback listener or pasted), unless the grant needs none."""
+    if target.url is None or target.oauth is None:
+        return None
+    from inspector.auth.errors import StoreError
+    from inspector.auth.options import make_authorizer
+    from inspector.auth.terminal import TerminalInteraction
+
+    try:
+        return make_authorizer(
+            target.url, target.headers, target.oauth, TerminalInteraction(paste=target.oauth.paste)
+        )
+    except StoreError as exc:
+        raise CliError("usage", str(exc), ExitCode.USAGE) from exc
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The ``--cli`` option group; ``--method`` lists every method :data:`METHODS` holds."""
+    cli = parser.add_argument_group("headless (--cli)")
+    cli.add_argument("--cli", action="store_true", help="one call, JSON on stdout, no TUI")
+    cli.add_argument("--method", help=", ".join(METHODS))
+    cli.add_argument("--tool-name")
+    cli.add_argument(
+        "--tool-arg",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="tool argument, coerced by the tool's input schema (repeatable)",
+    )
+    cli.add_argument("--tool-args-json", metavar="JSON", help="all tool arguments as JSON")
+    cli.add_argument("--uri")
+    cli.add_argument("--prompt-name")
+    cli.add_argument("--prompt-args", action="append", default=[], metavar="KEY=VALUE")
+    cli.add_argument("--log-level")
+    cli.add_argument(
+        "--no-validate",
+        dest="validate",
+        action="store_false",
+        help="tools/call: send the arguments without checking them against the tool's "
+        "inputSchema, and do not check the result against its outputSchema",
+    )
+    cli.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help='text: the result as indented JSON (default); json: {"result": ...} on one '
+        "line, as the official Inspector's CLI prints it",
+    )
+    cli.add_argument(
+        "--stderr",
+        dest="show_stderr",
+        action="store_true",
+        help="pass the server's stderr through to ours (control characters made visible)",
+    )
+
+
+def run_from_options(opts: argparse.Namespace, target: Target, *, demo: bool = False) -> int:
+    """``--cli`` with parsed options: the request, its answers and recorder, the call.
+
+    ``demo``: no target was given, so the bundled demo server answers (said on stderr)."""
+    if not opts.method:
+        raise UsageError(f"--cli needs --method, one of {', '.join(METHODS)}")
+    request = CliRequest(
+        method=opts.method,
+        tool_name=opts.tool_name,
+        tool_args=opts.tool_arg,
+        tool_args_json=opts.tool_args_json,
+        uri=opts.uri,
+        prompt_name=opts.prompt_name,
+        prompt_args=opts.prompt_args,
+        log_level=opts.log_level,
+        timeout=opts.timeout,
+        max_timeout=opts.max_timeout,
+        protocol_version=opts.protocol_version or LATEST_VERSION,
+        validate=opts.validate,
+        output=opts.format,
+        show_stderr=opts.show_stderr,
+    )
+    try:
+        check_request(request)  # before anything starts or a session file is made
+    except CliError as exc:
+        return write_error(exc)
+    if demo:
+        sys.stderr.write(
+            f"{PROG}: no server given: using the bundled demo server "
+            f"({target.describe()}); name yours after -- or as a URL\n"
+        )
+    responders = responders_from(opts)
+    recorder = make_recorder(opts, target, opts.record)
+    try:
+        code: int = anyio.run(run, target, request, responders, recorder)
+    finally:
+        if recorder is not None:
+            recorder.close()
+    return code

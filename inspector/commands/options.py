@@ -1,0 +1,290 @@
+"""What every mode of the command line shares: usage errors, option groups, targets.
+
+``add_*_options`` put one option group on a parser, so the default mode, ``replay``
+and the subcommands to come (``proxy``, ``attach``, ``auth``) spell a flag the same
+way; ``resolve_target``, ``responders_from`` and ``make_recorder`` turn the parsed
+options into what the engine takes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any, NoReturn
+
+from inspector.config import ConfigError, load_server_config
+from inspector.engine.responders import Responders, RootsList, elicitation_policy, fixed_sampling
+from inspector.errors import InspectorError
+from inspector.record.format import Redactor, SessionHeader
+from inspector.record.recorder import Recorder
+from inspector.record.state import sessions_home
+from inspector.target import TRANSPORT_CHOICES, Target, target_from_words, target_info
+
+PROG = "mcp-inspect"
+
+Subparsers = argparse._SubParsersAction  # what add_subparsers returns; subcommands add to it
+
+
+class UsageError(InspectorError):
+    """A wrong flag, a missing file, a bad config: what happened and what to do."""
+
+
+class ArgParser(argparse.ArgumentParser):
+    """A parser whose errors are :class:`UsageError` (``--cli`` prints them as JSON).
+
+    ``mcp-inspect replay`` says "replay: MESSAGE (see mcp-inspect replay --help)"."""
+
+    def error(self, message: str) -> NoReturn:
+        where = self.prog.removeprefix(PROG).strip()
+        raise UsageError(f"{where + ': ' if where else ''}{message} (see {self.prog} --help)")
+
+
+def split_dashdash(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Everything after the first ``--`` is the server command, verbatim."""
+    argv = list(argv)
+    if "--" in argv:
+        at = argv.index("--")
+        return argv[:at], argv[at + 1 :]
+    return argv, []
+
+
+def add_connection_options(parser: argparse.ArgumentParser, timeout: float = 60.0) -> None:
+    """How to reach a server: ``-e``, ``--cwd``, ``--transport``, ``-H``, ``--config``..."""
+    conn = parser.add_argument_group("connection")
+    conn.add_argument(
+        "-e",
+        "--env",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="environment variable for a stdio server (repeatable)",
+    )
+    conn.add_argument("--cwd", help="working directory for a stdio server")
+    conn.add_argument(
+        "--transport",
+        choices=TRANSPORT_CHOICES,
+        default="auto",
+        help="force a transport (default: stdio for commands, Streamable HTTP "
+        "with SSE fallback for URLs)",
+    )
+    conn.add_argument(
+        "-H",
+        "--header",
+        action="append",
+        default=[],
+        metavar="'NAME: VALUE'",
+        help="HTTP header on every request (repeatable)",
+    )
+    conn.add_argument(
+        "--follow-redirects",
+        action="store_true",
+        help="HTTP: follow redirects to another origin too (by default only same-origin "
+        "redirects are followed); credential headers are never sent to another origin",
+    )
+    conn.add_argument(
+        "--server-url",
+        metavar="URL",
+        help="the server's URL, as a TARGET (the official Inspector's spelling)",
+    )
+    conn.add_argument("--config", help="server config file (mcpServers or servers format)")
+    conn.add_argument("--server", help="server name in --config")
+    conn.add_argument(
+        "--timeout",
+        type=float,
+        default=timeout,
+        help=f"per-request timeout in seconds, reset by progress (default {timeout:g})",
+    )
+    conn.add_argument(
+        "--max-timeout",
+        type=float,
+        default=None,
+        help="hard maximum per request in seconds, progress or not; it caps --timeout "
+        "too (default 600, or --timeout when that is longer)",
+    )
+
+
+def add_recording_options(parser: argparse.ArgumentParser) -> None:
+    """``--record FILE``, ``--no-record``, ``--no-redact``."""
+    rec = parser.add_argument_group("recording")
+    rec.add_argument("--record", metavar="FILE", help="write the session to FILE")
+    rec.add_argument(
+        "--no-record", action="store_true", help="do not record (the TUI records by default)"
+    )
+    rec.add_argument(
+        "--no-redact",
+        action="store_true",
+        help="keep secrets (-e values, Authorization headers) in session files",
+    )
+
+
+def add_answer_options(parser: argparse.ArgumentParser) -> None:
+    """How the server's own requests are answered: ``--root``, ``--on-elicit``, ``--on-sample``."""
+    resp = parser.add_argument_group("answers to the server's requests")
+    resp.add_argument(
+        "--root",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a root to offer the server (repeatable)",
+    )
+    resp.add_argument(
+        "--on-elicit",
+        choices=("accept-defaults", "decline", "cancel"),
+        help="--cli: answer elicitation requests this way",
+    )
+    resp.add_argument(
+        "--on-sample", metavar="TEXT", help="--cli: answer sampling requests with this text"
+    )
+
+
+def parse_env(pairs: list[str]) -> dict[str, str]:
+    env: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"-e expects KEY=VALUE, got {pair!r}")
+        env[key] = value
+    return env
+
+
+def parse_headers(values: list[str]) -> dict[str, str]:
+    headers: dict[str, str] = {}
+    for value in values:
+        name, sep, content = value.partition(":")
+        if not sep or not name.strip():
+            raise UsageError(f"--header expects 'Name: Value', got {value!r}")
+        headers[name.strip()] = content.strip()
+    return headers
+
+
+def resolve_target(opts: argparse.Namespace, words: list[str]) -> Target:
+    """The server the connection options and TARGET words (or ``--config``) name; an HTTP
+    server's OAuth settings from the OAuth flags over the config entry's ``oauth``."""
+    target = _resolve_target(opts, words)
+    target.follow_redirects = opts.follow_redirects
+    if target.url is not None and hasattr(opts, "no_auth"):
+        # Start-up: the OAuth settings module is small and loads no HTTP code.
+        from inspector.auth.errors import OptionError
+        from inspector.auth.options import auth_settings
+
+        try:
+            target.oauth = auth_settings(opts, target.oauth_config)
+        except OptionError as exc:
+            raise UsageError(str(exc)) from exc
+    return target
+
+
+def _resolve_target(opts: argparse.Namespace, words: list[str]) -> Target:
+    env = parse_env(opts.env)
+    headers = parse_headers(opts.header)
+    if opts.server_url:
+        if words:
+            raise UsageError("give either --server-url or a TARGET, not both")
+        words = [opts.server_url]
+    if opts.config:
+        if words:
+            raise UsageError("give either --config or a TARGET, not both")
+        try:
+            config = load_server_config(opts.config, opts.server)
+        except ConfigError as exc:
+            raise UsageError(str(exc)) from exc
+        target = Target(
+            command=config.command,
+            args=list(config.args),
+            env=dict(config.env),
+            cwd=config.cwd,
+            url=config.url,
+            headers=dict(config.headers),
+            transport=config.transport,
+            name=config.name,
+            oauth_config=dict(config.oauth),
+        )
+        target.env.update(env)
+        target.headers.update(headers)
+        if opts.cwd:
+            target.cwd = opts.cwd
+        if opts.transport != "auto":
+            target.transport = opts.transport
+        return target
+    if opts.server:
+        raise UsageError("--server needs --config FILE")
+    try:
+        return target_from_words(
+            words, transport=opts.transport, env=env, cwd=opts.cwd, headers=headers
+        )
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+
+
+def responders_from(opts: argparse.Namespace) -> Responders:
+    """Responders for ``--root``, ``--on-elicit`` and ``--on-sample``."""
+    responders = Responders()
+    if opts.root:
+        missing = [p for p in opts.root if not os.path.exists(p)]
+        if missing:
+            raise UsageError(f"--root: no such path: {', '.join(missing)}")
+        responders.roots = RootsList(opts.root)
+    if opts.on_elicit:
+        responders.elicitation = elicitation_policy(opts.on_elicit)
+        responders.elicitation_modes = ("form", "url")
+    if opts.on_sample is not None:
+        responders.sampling = fixed_sampling(opts.on_sample)
+    return responders
+
+
+def make_recorder(
+    opts: argparse.Namespace,
+    target: Target,
+    path: str | None,
+    header: dict[str, Any] | None = None,
+) -> Recorder | None:
+    """The session recorder for ``path`` (None: ``--no-record`` or nothing asked);
+    ``header``: more keys for the file's header line (the proxy says it is one)."""
+    if path is None or opts.no_record:
+        return None
+    redactor = Redactor(target.secrets(), enabled=not opts.no_redact)
+    try:
+        first = SessionHeader(target=target_info(target), extra=dict(header or {}))
+        return Recorder(Path(path), first, redactor)
+    except OSError as exc:
+        raise UsageError(f"--record {path}: cannot write: {exc.strerror or exc}") from exc
+
+
+def require_terminal(message: str) -> None:
+    """The TUI draws on a terminal: without one, a usage error saying what to use instead.
+
+    ``MCP_INSPECT_FORCE_TUI`` lets tests and recordings run it anyway."""
+    if not (sys.stdin.isatty() and sys.stderr.isatty()) and not os.environ.get(
+        "MCP_INSPECT_FORCE_TUI"
+    ):
+        raise UsageError(message)
+
+
+def state_dir() -> Path:
+    """Where sessions go by default: $XDG_STATE_HOME/mcp-inspect/sessions."""
+    return sessions_home()
+
+
+def private_state_dir() -> None:
+    """The default sessions folder exists and is 0700, with its mcp-inspect parent (both
+    are ours; one an older version made 0755 is tightened)."""
+    from inspector.record.private import private_dirs, tighten
+
+    sessions = state_dir()
+    private_dirs(sessions)
+    tighten(sessions.parent)
+    tighten(sessions)
+
+
+def default_session_path(target: Target) -> Path:
+    """A new file under :func:`state_dir` named after the time and the server."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    name = target.name or (target.url or target.command or "server")
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", Path(name).name if not target.url else name)
+    slug = slug.strip("-")[:40] or "server"
+    return state_dir() / f"{stamp}-{slug}.jsonl"

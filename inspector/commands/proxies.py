@@ -1,0 +1,53 @@
+"""``mcp-inspect proxies``: the running proxies this user can attach to."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict
+
+import anyio
+
+from inspector.commands.options import PROG, ArgParser, Subparsers, UsageError
+from inspector.proxy.attach import live_proxies
+from inspector.proxy.runtime import RuntimeDirError
+
+NAME = "proxies"
+
+
+def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
+    parser = subparsers.add_parser(
+        NAME,
+        help="list the running proxies (for mcp-inspect attach)",
+        description="The proxies of this user that are running now, oldest first.",
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON array on stdout")
+    return parser
+
+
+def run(opts: argparse.Namespace, command: list[str]) -> int:
+    if command:
+        raise UsageError("proxies takes no command")
+    try:
+        found = anyio.run(live_proxies)
+    except RuntimeDirError as exc:
+        raise UsageError(str(exc)) from exc
+    if opts.json:
+        rows = [{**asdict(p), "path": str(p.path)} for p in found]
+        sys.stdout.write(json.dumps(rows, indent=2) + "\n")
+        return 0
+    if not found:
+        sys.stdout.write(
+            f"no proxy is running; start one with `{PROG} proxy -- COMMAND` in the host's config\n"
+        )
+        return 0
+    head = ("NAME", "PID", "FRONT", "INSPECTORS", "STARTED", "SERVER")
+    rows_text = [
+        (p.name, str(p.pid), p.front, str(p.inspectors), p.started, p.target) for p in found
+    ]
+    widths = [max(len(r[i]) for r in [head, *rows_text]) for i in range(len(head) - 1)]
+    for row in [head, *rows_text]:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
+        sys.stdout.write("  ".join([*cells, row[-1]]) + "\n")
+    return 0

@@ -1,0 +1,152 @@
+"""``mcp-inspect proxy``: sit between a real host and a server, and record every frame.
+
+    proxy [--name NAME] -- CMD ARGS...           the host starts this instead of the server
+    proxy [--name NAME] URL [-H 'K: V']          stdio in front, HTTP behind (a bridge)
+    proxy --listen 127.0.0.1:PORT (URL | -- CMD) an HTTP front for hosts that use URLs
+    proxy --wrap CONFIG [--server NAME] [--write]  the host's config, rewritten to use it
+
+``mcp-inspect attach [NAME]`` opens the inspector on a running proxy; ``mcp-inspect
+proxies`` lists them. The proxy records to a new session file unless told otherwise;
+its stdout belongs to the host (nothing but relayed frames is ever written there).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import anyio
+
+from inspector.commands.failures import ExitCode
+from inspector.commands.options import (
+    PROG,
+    ArgParser,
+    Subparsers,
+    UsageError,
+    add_connection_options,
+    add_recording_options,
+    default_session_path,
+    make_recorder,
+    resolve_target,
+)
+from inspector.config import ConfigError
+from inspector.proxy.host_http import parse_listen
+from inspector.proxy.run import ProxyError, ProxySetup, relayed, run_http_proxy, run_stdio_proxy
+from inspector.proxy.wrap import read_config, render, wrap_config, write_config
+from inspector.target import Target, build_transport
+
+NAME = "proxy"
+
+
+def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
+    parser = subparsers.add_parser(
+        NAME,
+        help="run a server through mcp-inspect, between the host and the server",
+        description="Relay a host's traffic to a server unchanged, record every frame, "
+        "and let `mcp-inspect attach` watch and call into the live session. Put "
+        "`mcp-inspect proxy -- COMMAND` in the host's config in place of COMMAND (or "
+        "see --wrap).",
+        epilog="Exit code: the server's when it ended on its own; 0 when the host closed "
+        "its side or a signal stopped the proxy; 2 usage; 3 the server could not be "
+        "started or reached.",
+    )
+    parser.add_argument("target", nargs="*", metavar="TARGET", help="URL or server command")
+    parser.add_argument("--name", help="the proxy's name for attach (default: the server's)")
+    parser.add_argument(
+        "--listen",
+        metavar="HOST:PORT",
+        help="serve Streamable HTTP on the loopback (127.0.0.1:PORT, [::1]:PORT; port 0 "
+        "picks one) instead of stdio",
+    )
+    parser.add_argument(
+        "--no-attach", action="store_true", help="open no attach socket (nothing can attach)"
+    )
+    wrap = parser.add_argument_group("host config")
+    wrap.add_argument(
+        "--wrap",
+        metavar="CONFIG",
+        help="print CONFIG (Claude Desktop/Cursor mcpServers, VS Code servers) with "
+        "--server running through the proxy",
+    )
+    wrap.add_argument("--write", action="store_true", help="--wrap: change CONFIG in place")
+    add_connection_options(parser)
+    add_recording_options(parser)
+    return parser
+
+
+def run(opts: argparse.Namespace, command: list[str]) -> int:
+    if opts.wrap:
+        return _wrap(opts)
+    if opts.write:
+        raise UsageError("--write goes with --wrap CONFIG")
+    target = resolve_target(opts, list(opts.target) + command)
+    name = opts.name or _default_name(target)
+    try:
+        listen = parse_listen(opts.listen) if opts.listen else None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    front = "http" if listen else "stdio"
+    path = None
+    if not opts.no_record:
+        path = opts.record or str(default_session_path(Target(name=f"proxy-{name}")))
+    recorder = make_recorder(opts, target, path, {"proxy": {"name": name, "front": front}})
+    timeout = opts.timeout
+    setup = ProxySetup(
+        name=name,
+        describe=target.describe(),
+        make_back=lambda: relayed(build_transport(target, timeout=timeout)),
+        recorder=recorder,
+        attach=not opts.no_attach,
+    )
+    try:
+        if listen is not None:
+            code: int = anyio.run(run_http_proxy, setup, listen)
+        else:
+            code = anyio.run(run_stdio_proxy, setup)
+    except ProxyError as exc:
+        sys.stderr.write(f"{PROG} proxy: {exc}\n")
+        return ExitCode.CONNECTION
+    finally:
+        if recorder is not None:
+            recorder.close()
+            sys.stderr.write(f"{PROG} proxy: session saved to {recorder.path}\n")
+    return code
+
+
+def _default_name(target: Target) -> str:
+    if target.name:
+        return target.name
+    if target.url:
+        return target.url.split("//", 1)[-1].split("/", 1)[0]
+    words = [target.command or "server", *target.args]
+    # "npx -y @scope/server-x", "python server.py", "node build/index.js": the last word
+    # that names something, not a flag or an interpreter
+    for word in reversed(words):
+        if not word.startswith("-"):
+            name = Path(word).name
+            for suffix in (".py", ".js", ".mjs", ".cjs", ".ts"):
+                name = name.removesuffix(suffix)
+            return name or "server"
+    return "server"
+
+
+def _wrap(opts: argparse.Namespace) -> int:
+    path = Path(opts.wrap)
+    try:
+        data = read_config(path)
+        wrapped, server = wrap_config(data, str(path), opts.server)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from exc
+    if not opts.write:
+        sys.stdout.write(render(wrapped))
+        return 0
+    try:
+        backup = write_config(path, wrapped)
+    except OSError as exc:
+        raise UsageError(f"--write {path}: {exc.strerror or exc}") from exc
+    sys.stderr.write(
+        f"{PROG}: {path}: server {server!r} now runs through the proxy (the old file is "
+        f"{backup}); restart the host, then `{PROG} attach {server}`\n"
+    )
+    return 0

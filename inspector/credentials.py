@@ -1,0 +1,59 @@
+"""What looks like a credential: one naming rule for headers, URL query parameters and
+environment names, used by redaction (``inspector.record.redact``) and by the HTTP
+transports (which never send such headers to another origin)."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote_plus, urlsplit
+
+# A header, query parameter or field whose name has a word that is, or ends with, one of
+# these holds a credential: api_key, apiKey, X-Api-Key, access_token, X-Amz-Signature,
+# code, passcode, Authorization, Proxy-Authorization, Cookie, Set-Cookie, client_secret...
+CREDENTIAL_WORDS = (
+    "key",
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "pwd",
+    "sig",
+    "signature",
+    "code",
+    "auth",
+    "authorization",
+    "credential",
+    "credentials",
+    "cookie",
+    "jwt",
+    "assertion",
+)
+_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
+_WORD_SPLIT = re.compile(r"[^a-z0-9]+")
+
+
+# Names that match the rule but hold public values: PKCE's challenge is a hash sent through
+# the browser by design (RFC 7636 4.3); hiding "S256" would also register it as a secret.
+PUBLIC_NAMES = frozenset({"code_challenge", "code_challenge_method"})
+
+
+def credential_name(name: str) -> bool:
+    """Whether a header, query parameter or env name looks like it holds a credential."""
+    if name.lower() in PUBLIC_NAMES:
+        return False
+    words = _WORD_SPLIT.split(_CAMEL.sub(r"\1_\2", name).lower())
+    return any(word.endswith(CREDENTIAL_WORDS) for word in words if word)
+
+
+def url_secrets(url: str) -> list[str]:
+    """Credential values in a URL: query parameters by name, the user-info password."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return []
+    found = [parts.password] if parts.password else []
+    for pair in parts.query.split("&"):
+        name, sep, value = pair.partition("=")
+        if sep and value and credential_name(unquote_plus(name)):
+            found += [value, unquote_plus(value)]
+    return found

@@ -1,0 +1,45 @@
+"""The one base of every error mcp-inspect raises on purpose, and the tree under it.
+
+    InspectorError                  every error below; ``except InspectorError`` catches ours
+    ├── ConfigError                 config: a config file cannot be used
+    ├── SessionFileError            record.format: a session file cannot be read
+    │   └── NewerFormatError        record.format: written by a newer mcp-inspect
+    ├── PathError                   record.diff: an --ignore path that does not parse (a ValueError)
+    ├── TransportError              transports.base: a transport cannot start or carry a frame
+    ├── RedirectRefused             transports.httpwire: a redirect to another origin, refused
+    ├── SseError                    transports.sse_parser: an SSE stream cannot be parsed further
+    ├── _Terminal                   transports.http (private): a stream cannot continue
+    ├── VersionError                engine.era: a protocol version this client does not speak
+    ├── RpcError                    engine.jsonrpc: a JSON-RPC error, or a local failure as one
+    │   ├── ConnectionClosedError   engine.session: the connection ended with the request pending
+    │   ├── RequestTimeoutError     engine.session: no response within the timeout
+    │   └── RequestCancelledError   engine.session: the request was cancelled
+    ├── ProxyError                  proxy.run: the proxy could not start
+    ├── RuntimeDirError             proxy.runtime: the attach socket's folder is not safe to use
+    ├── ChannelError                proxy.channel: an attach socket's peer broke the protocol
+    ├── HttpError                   proxy.httpserve: a request to the HTTP front cannot be read
+    ├── AuthError                   auth.errors: an OAuth flow's step failed (which, and why)
+    ├── StoreError                  auth.errors: the OAuth token file cannot be read or written
+    ├── OptionError                 auth.errors: a bad OAuth flag or config value (a ValueError)
+    ├── PrivateKeyError             auth.errors: a private key that cannot sign (a ValueError)
+    ├── UsageError                  commands.options: a wrong flag, a missing file
+    ├── CliError                    commands.failures: a failure as the command line reports it
+    └── Cancelled                   demo.context: the demo server's request was cancelled
+
+Each class lives with the code that raises it (the module named above) and keeps its
+name; this module imports nothing, so every part of the package may derive from it.
+The command line's exit codes are mapped from this tree in one place,
+``inspector.commands.failures.EXIT_CODES``: a failure takes the code of its nearest
+class there (its own, else its parent's...).
+
+Adding an error: derive it from the nearest class above (or from ``InspectorError``),
+add its line to this drawing, and give it a row in ``EXIT_CODES`` when its exit code
+is not its parent's. ``tests/test_errors.py`` checks that every exception class in the
+package derives from ``InspectorError`` and that this drawing names each one.
+"""
+
+from __future__ import annotations
+
+
+class InspectorError(Exception):
+    """Base of every error mcp-inspect raises on purpose (see the tree above)."""

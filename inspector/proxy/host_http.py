@@ -1,0 +1,528 @@
+"""``proxy --listen 127.0.0.1:PORT``: a Streamable HTTP front for hosts that connect by URL.
+
+Loopback only, and every request's ``Host`` (and ``Origin``, when a browser sends one)
+must name the loopback: a web page whose name an attacker points at 127.0.0.1 (DNS
+rebinding) is refused with 421/403 before anything else happens.
+
+Each host session (an ``initialize`` POST without ``Mcp-Session-Id``) gets its own
+connection to the server behind (a stdio server started for it, or a session of the HTTP
+server) and its own relay, all on the proxy's one wire; the session id is the proxy's.
+A POST with requests is answered with an SSE stream that carries their responses (or
+JSON, for a host that accepts only JSON); a POST of notifications or responses gets 202;
+GET opens the standing stream; DELETE ends the session and shuts its server down.
+
+Where the server's own messages go: a response to the POST that asked; a message that
+an HTTP server sent on a request's stream, or a progress notification with a request's
+token, to that request's stream; anything else to the GET stream, or the oldest open
+POST stream, or (none open) it waits for the next stream.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import math
+import secrets
+import sys
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+import anyio
+from anyio.abc import ByteStream, SocketAttribute, SocketStream, TaskGroup
+from anyio.streams.buffered import BufferedByteReceiveStream
+from anyio.streams.stapled import MultiListener
+
+from inspector.engine import jsonrpc
+from inspector.engine.events import Channel, Direction, WireEvent
+from inspector.engine.session import first_failure
+from inspector.proxy.httpserve import (
+    ChunkedResponse,
+    HttpError,
+    Request,
+    read_request,
+    respond,
+    sse_event,
+)
+from inspector.proxy.intercept import Interceptor
+from inspector.proxy.origin import HOST_ORIGIN
+from inspector.proxy.relay import Relay
+from inspector.proxy.wire import ProxyWire
+from inspector.transports.base import Transport, TransportError
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+ENDPOINT = "/mcp"
+SESSION_HEADER = "Mcp-Session-Id"
+HOST_HEADERS = ("content-type", "accept", "mcp-protocol-version", "origin", "user-agent")
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``127.0.0.1:8808``, ``localhost:8808``, ``[::1]:8808`` or ``:8808`` (loopback only)."""
+    host, sep, port_text = text.rpartition(":")
+    if not sep or not port_text.isdigit():
+        raise ValueError(f"--listen expects HOST:PORT (e.g. 127.0.0.1:8808), got {text!r}")
+    host = host.strip("[]") or "127.0.0.1"
+    if host.lower() not in LOOPBACK:
+        raise ValueError(
+            f"--listen {text}: the proxy listens on the loopback only (127.0.0.1, localhost "
+            "or [::1]): an MCP endpoint on a network interface would let anyone call your "
+            "server"
+        )
+    port = int(port_text)
+    if port > 65535:
+        raise ValueError(f"--listen {text}: no such port")
+    return ("127.0.0.1" if host.lower() == "localhost" else host), port
+
+
+def host_allowed(value: str | None, port: int) -> bool:
+    """The ``Host`` header names the loopback (with our port, or none)."""
+    if not value:
+        return False
+    host, _, rest = value.rpartition("]") if value.startswith("[") else ("", "", value)
+    if host:
+        name, port_text = host + "]", rest.removeprefix(":")
+    else:
+        name, _, port_text = rest.partition(":")
+    return name.lower() in ("127.0.0.1", "localhost", "[::1]") and port_text in ("", str(port))
+
+
+def origin_allowed(value: str | None) -> bool:
+    """No ``Origin`` (not a browser), or a page served from the loopback."""
+    if value is None:
+        return True
+    try:
+        parts = urlsplit(value)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and (parts.hostname or "").lower() in LOOPBACK
+
+
+def _key(value: Any) -> str | int | None:
+    return value if isinstance(value, str | int) and not isinstance(value, bool) else None
+
+
+class OutStream:
+    """One response stream to the host: a POST's (until its requests are answered) or the
+    standing GET stream."""
+
+    def __init__(self, waiting: set[str | int] | None) -> None:
+        self.waiting = waiting  # None: the GET stream, never done by itself
+        self._send, self._receive = anyio.create_memory_object_stream[bytes](math.inf)
+        self.done = False
+
+    def put(self, raw: bytes) -> None:
+        if not self.done:
+            self._send.send_nowait(raw)
+
+    def answered(self, key: str | int) -> None:
+        if self.waiting is not None:
+            self.waiting.discard(key)
+            if not self.waiting:
+                self.finish()
+
+    def finish(self) -> None:
+        if not self.done:
+            self.done = True
+            self._send.close()
+
+    async def serve_sse(self, stream: ByteStream, headers: dict[str, str]) -> None:
+        """The events as they come; what is ready at once goes in one write (the head, the
+        answer and the end of a quick request: one wake-up of the host, not three)."""
+        response = ChunkedResponse(stream)
+        head = response.head(
+            200, {**headers, "Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
+        )
+        ended = False
+        while not ended:
+            try:
+                raw = await self._receive.receive()
+            except anyio.EndOfStream:
+                await stream.send(head + response.END)
+                return
+            batch = [head, response.chunk(sse_event(raw))]
+            head = b""
+            while True:
+                try:
+                    batch.append(response.chunk(sse_event(self._receive.receive_nowait())))
+                except anyio.WouldBlock:
+                    break
+                except anyio.EndOfStream:
+                    batch.append(response.END)
+                    ended = True
+                    break
+            await stream.send(b"".join(batch))
+
+    async def serve_json(self, stream: ByteStream, headers: dict[str, str], batch: bool) -> None:
+        answers = [raw async for raw in self._receive]
+        if batch or len(answers) != 1:
+            body = b"[" + b",".join(a.strip() for a in answers) + b"]"
+        else:
+            body = answers[0].strip()
+        await respond(stream, 200, body, headers=headers)
+
+
+class FrontSession:
+    """One host session on the HTTP front: the host end of its relay."""
+
+    kind = "http"
+
+    def __init__(self, sid: str, number: int) -> None:
+        self.sid = sid
+        self.number = number
+        self.relay: Relay | None = None
+        self.pending: dict[str | int, OutStream] = {}  # the host's request id -> its stream
+        self.tokens: dict[str | int, OutStream] = {}  # progress token -> its request's stream
+        self.get_stream: OutStream | None = None
+        self.backlog: list[bytes] = []  # server messages waiting for a stream
+        self.closed = False
+        self._frames, self._frames_out = anyio.create_memory_object_stream[bytes](math.inf)
+
+    # -- the relay's side ----------------------------------------------------------------
+
+    async def frames(self) -> AsyncIterator[tuple[bytes, bool]]:
+        async for raw in self._frames_out:
+            yield raw, True
+
+    def send(self, raw: bytes, event: WireEvent) -> None:
+        message = event.message
+        first = message[0] if isinstance(message, list) and message else message
+        if isinstance(first, dict) and jsonrpc.is_response(first):
+            key = _key(first.get("id"))
+            stream = self.pending.pop(key, None) if key is not None else None
+            if stream is not None and key is not None:
+                stream.put(raw)
+                stream.answered(key)
+                for item in message if isinstance(message, list) else []:
+                    other = _key(item.get("id")) if isinstance(item, dict) else None
+                    if other is not None:
+                        self.pending.pop(other, None)
+                        stream.answered(other)
+                self._forget_tokens()
+                return
+        stream = self._stream_for(event)
+        if stream is None:
+            self.backlog.append(raw)
+        else:
+            stream.put(raw)
+
+    def _stream_for(self, event: WireEvent) -> OutStream | None:
+        name = str(event.meta.get("stream", ""))
+        if name.startswith("post:"):  # an HTTP server sent it on that request's stream
+            for key, waiting in self.pending.items():
+                if str(key) == name[5:]:
+                    return waiting
+        message = event.message
+        if isinstance(message, dict) and message.get("method") == "notifications/progress":
+            params = message.get("params")
+            token = params.get("progressToken") if isinstance(params, dict) else None
+            token_key = _key(token)
+            holder = self.tokens.get(token_key) if token_key is not None else None
+            if holder is not None and not holder.done:
+                return holder
+        if self.get_stream is not None and not self.get_stream.done:
+            return self.get_stream
+        return next((s for s in self.pending.values() if not s.done), None)
+
+    def _forget_tokens(self) -> None:
+        self.tokens = {k: s for k, s in self.tokens.items() if not s.done}
+
+    def stderr(self, line: bytes) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.buffer.write(line + b"\n")
+            sys.stderr.buffer.flush()
+
+    async def close(self) -> None:
+        """The relay ended: every stream ends (a request still waiting gets no answer)."""
+        self.closed = True
+        for stream in {*self.pending.values(), *([self.get_stream] if self.get_stream else [])}:
+            stream.finish()
+        self.pending.clear()
+
+    # -- the host's side -----------------------------------------------------------------
+
+    def push(self, raw: bytes) -> None:
+        self._frames.send_nowait(raw)
+
+    def host_left(self) -> None:
+        """DELETE: the relay sees the end of the host's frames and shuts the server down."""
+        self._frames.close()
+
+    def open_post(self, items: list[Any]) -> OutStream | None:
+        """The stream for a POST's requests (None when it holds none)."""
+        ids = {k for m in items if jsonrpc.is_request(m) and (k := _key(m.get("id"))) is not None}
+        if not ids:
+            return None
+        stream = OutStream(set(ids))
+        for key in ids:
+            self.pending[key] = stream
+        for item in items:
+            params = item.get("params") if isinstance(item, dict) else None
+            meta = params.get("_meta") if isinstance(params, dict) else None
+            token = _key(meta.get("progressToken")) if isinstance(meta, dict) else None
+            if token is not None:
+                self.tokens[token] = stream
+        self._flush_backlog(stream)
+        return stream
+
+    def open_get(self) -> OutStream:
+        self.get_stream = OutStream(None)
+        self._flush_backlog(self.get_stream)
+        return self.get_stream
+
+    def _flush_backlog(self, stream: OutStream) -> None:
+        for raw in self.backlog:
+            stream.put(raw)
+        self.backlog.clear()
+
+    def fail_pending(self, text: str) -> None:
+        """The server could not be reached: each waiting request gets an error answer."""
+        for key, stream in list(self.pending.items()):
+            stream.put(jsonrpc.encode(jsonrpc.error_response(key, jsonrpc.CONNECTION_CLOSED, text)))
+            stream.answered(key)
+        self.pending.clear()
+
+
+class HttpFront:
+    """The listening endpoint and its host sessions."""
+
+    def __init__(
+        self,
+        wire: ProxyWire,
+        listen: tuple[str, int],
+        make_back: Callable[[], Transport],
+        path: str = ENDPOINT,
+        interceptor: Interceptor | None = None,
+    ) -> None:
+        self.wire = wire
+        self.interceptor = interceptor
+        self.host, self.port = listen
+        self.make_back = make_back
+        self.path = path
+        self.sessions: dict[str, FrontSession] = {}
+        self.latest: FrontSession | None = None
+        self._numbers = itertools.count(1)
+        self._tg: TaskGroup | None = None
+        self._listener: MultiListener[SocketStream] | None = None
+        self.ready = anyio.Event()
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}{self.path}"
+
+    def latest_relay(self) -> Relay | None:
+        session = self.latest
+        if session is None or session.closed:
+            return None
+        return session.relay
+
+    async def listen(self) -> None:
+        """Bind the port (raises OSError when it cannot be)."""
+        self._listener = await anyio.create_tcp_listener(local_host=self.host, local_port=self.port)
+        self.port = self._listener.extra(SocketAttribute.local_port)
+        self.wire.note(f"listening on {self.url} (loopback only)", url=self.url)
+
+    async def serve(self) -> None:
+        """Serve until cancelled (after ``listen``)."""
+        listener = self._listener
+        assert listener is not None
+        try:
+            async with anyio.create_task_group() as tg:
+                self._tg = tg
+                self.ready.set()
+                await listener.serve(self._connection)
+        finally:
+            with anyio.CancelScope(shield=True):
+                await listener.aclose()
+
+    async def stop(self) -> None:
+        """Shut every session's server down (the proxy is ending)."""
+        for session in list(self.sessions.values()):
+            if session.relay is not None:
+                session.relay.stop("the proxy is stopping")
+        with anyio.move_on_after(10):
+            while self.sessions:
+                await anyio.sleep(0.02)
+
+    # -- one connection ------------------------------------------------------------------
+
+    async def _connection(self, stream: SocketStream) -> None:
+        reader = BufferedByteReceiveStream(stream)
+        async with stream:
+            while True:
+                try:
+                    request = await read_request(reader)
+                    if request is None:
+                        return
+                    await self._handle(request, stream)
+                except HttpError as exc:
+                    with contextlib.suppress(Exception):
+                        await _error(stream, exc.status, exc.message)
+                    return
+                except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+                    return  # the host hung up
+                if not request.keep_alive:
+                    return
+
+    async def _handle(self, request: Request, stream: ByteStream) -> None:
+        headers = request.headers
+        if not host_allowed(headers.get("host"), self.port):
+            self._refused(request, "Host")
+            await _error(stream, 421, f"Host {headers.get('host')!r} is not this server's")
+            return
+        if not origin_allowed(headers.get("origin")):
+            self._refused(request, "Origin")
+            await _error(stream, 403, f"Origin {headers.get('origin')!r} is not allowed")
+            return
+        if request.path != self.path:
+            await _error(stream, 404, f"the MCP endpoint is {self.path}")
+            return
+        if request.method == "POST":
+            await self._post(request, stream)
+        elif request.method == "GET":
+            await self._get(request, stream)
+        elif request.method == "DELETE":
+            await self._delete(request, stream)
+        else:
+            await _error(stream, 405, "use POST, GET or DELETE", {"Allow": "POST, GET, DELETE"})
+
+    def _refused(self, request: Request, which: str) -> None:
+        self.wire.note(
+            f"refused {request.method} {request.target}: {which} "
+            f"{request.headers.get(which.lower())!r} is not the loopback (DNS rebinding?)",
+            severity="warning",
+            **HOST_ORIGIN.meta(),
+        )
+
+    def _session(self, request: Request) -> FrontSession | None:
+        sid = request.headers.get(SESSION_HEADER.lower())
+        return self.sessions.get(sid) if sid else None
+
+    def _record(self, request: Request, session: FrontSession | None) -> None:
+        meta: dict[str, Any] = {
+            "method": request.method,
+            "url": request.target,
+            "headers": {k: v for k, v in request.headers.items() if k in HOST_HEADERS},
+            "front": True,
+            **HOST_ORIGIN.meta(),
+        }
+        if session is not None:
+            meta["link"] = session.number
+        raw = f"{request.method} {request.target}".encode()
+        self.wire.emit(WireEvent(Direction.OUT, Channel.HTTP, raw, meta=meta))
+
+    async def _post(self, request: Request, stream: ByteStream) -> None:
+        ctype = request.headers.get("content-type", "")
+        if "application/json" not in ctype:
+            await _error(stream, 415, "Content-Type must be application/json")
+            return
+        message, error = jsonrpc.decode(request.body)
+        if error is not None:
+            await respond(
+                stream,
+                400,
+                jsonrpc.encode(jsonrpc.error_response(None, jsonrpc.PARSE_ERROR, error)),
+            )
+            return
+        items = message if isinstance(message, list) else [message]
+        opening = any(
+            isinstance(m, dict) and jsonrpc.is_request(m) and m.get("method") == "initialize"
+            for m in items
+        )
+        session = self._session(request)
+        if request.headers.get(SESSION_HEADER.lower()):
+            if session is None:
+                await _error(stream, 404, "no such session (it ended): initialize again")
+                return
+        elif opening:
+            session = self._open_session()
+        else:
+            await _error(stream, 400, f"no {SESSION_HEADER}: send initialize first")
+            return
+        self._record(request, session)
+        answer = session.open_post([m for m in items if isinstance(m, dict)])
+        session.push(_one_line(request.body, message))
+        headers = {SESSION_HEADER: session.sid}
+        if answer is None:
+            await respond(stream, 202, headers=headers)
+            return
+        accept = request.headers.get("accept", "")
+        if "text/event-stream" in accept or "application/json" not in accept:
+            await answer.serve_sse(stream, headers)
+        else:
+            await answer.serve_json(stream, headers, batch=isinstance(message, list))
+
+    def _open_session(self) -> FrontSession:
+        assert self._tg is not None
+        session = FrontSession(secrets.token_hex(16), next(self._numbers))
+        relay = Relay(self.wire, self.make_back(), session, self.interceptor)
+        relay.link = session.number
+        session.relay = relay
+        self.sessions[session.sid] = session
+        self.latest = session
+        self.wire.note(f"host session {session.number} opened", link=session.number)
+        self._tg.start_soon(self._run_session, session)
+        return session
+
+    async def _run_session(self, session: FrontSession) -> None:
+        assert session.relay is not None
+        try:
+            await session.relay.run()
+        except Exception as exc:
+            failure = first_failure(exc)
+            if not isinstance(failure, TransportError):
+                raise
+            text = f"could not start the server: {failure}"
+            self.wire.note(text, severity="error", link=session.number)
+            session.fail_pending(text)
+        finally:
+            await session.close()
+            self.sessions.pop(session.sid, None)
+            self.wire.note(f"host session {session.number} ended", link=session.number)
+
+    async def _get(self, request: Request, stream: ByteStream) -> None:
+        if "text/event-stream" not in request.headers.get("accept", ""):
+            await _error(stream, 406, "GET opens an event stream: Accept: text/event-stream")
+            return
+        session = self._session(request)
+        if session is None:
+            await _error(
+                stream, 404 if request.headers.get("mcp-session-id") else 400, "no session"
+            )
+            return
+        if session.get_stream is not None and not session.get_stream.done:
+            await _error(stream, 409, "a GET stream is open for this session already")
+            return
+        self._record(request, session)
+        standing = session.open_get()
+        try:
+            await standing.serve_sse(stream, {SESSION_HEADER: session.sid})
+        finally:
+            standing.finish()
+
+    async def _delete(self, request: Request, stream: ByteStream) -> None:
+        session = self._session(request)
+        if session is None:
+            await _error(stream, 404, "no such session")
+            return
+        self._record(request, session)
+        self.sessions.pop(session.sid, None)
+        session.host_left()
+        await respond(stream, 200, headers={SESSION_HEADER: session.sid})
+
+
+def _one_line(body: bytes, message: Any) -> bytes:
+    """The body as one frame: as it came, unless it spans lines (a stdio server reads a
+    line a message), then compacted."""
+    frame = body.strip()
+    if b"\n" in frame or b"\r" in frame:
+        return jsonrpc.encode(message)
+    return frame
+
+
+async def _error(
+    stream: ByteStream, status: int, text: str, headers: dict[str, str] | None = None
+) -> None:
+    body = json.dumps({"error": text}).encode()
+    await respond(stream, status, body, headers=headers)

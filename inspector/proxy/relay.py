@@ -1,0 +1,307 @@
+"""One host linked to one server connection, every frame through the proxy's wire.
+
+The relay is the back transport's host (``TransportHost``): the transport emits each
+frame's event, the relay tags it with its side, the wire records it (write-ahead), and
+only then is the frame passed on. Host frames go to the server as they were read (a
+stdio server gets the very bytes, line by line); server frames go to the host as they
+came, unless they belong to an attached inspector (see ``router``).
+
+The end, either way: when the host closes its side, the server is shut down the way the
+TUI does it (the transport's ``close``: stdin closed, then SIGTERM, then SIGKILL to its
+process group); when the server goes away, the host's side is closed after the last
+frame, so the host sees the end of the stream.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import AsyncIterator
+from contextvars import ContextVar
+from typing import Any, Protocol
+
+import anyio
+from anyio.abc import TaskGroup
+
+from inspector.engine import jsonrpc
+from inspector.engine.events import Channel, Direction, WireEvent
+from inspector.proxy.intercept import DROP, FORWARD, Held, Interceptor
+from inspector.proxy.origin import HOST_ORIGIN, INSPECTOR, SENDER, SERVER_ORIGIN, Origin
+from inspector.proxy.router import Outbound, Router
+from inspector.proxy.wire import ProxyWire
+from inspector.transports.base import ConnectionLost, Transport, TransportError
+from inspector.transports.stdio import StdioTransport
+
+# facts about the frame being sent (the inspector's own id of a rewritten request)
+_FRAME_META: ContextVar[dict[str, Any] | None] = ContextVar("mcp_inspect_frame_meta", default=None)
+
+CLIENT_CHANNELS = (Channel.BODY, Channel.SSE, Channel.SYSTEM, Channel.MEMORY)  # message carriers
+
+
+class HostEnd(Protocol):
+    """The host's side of a relay (the proxy's stdio, or an HTTP front's session)."""
+
+    kind: str
+
+    def frames(self) -> AsyncIterator[tuple[bytes, bool]]: ...
+
+    def send(self, raw: bytes, event: WireEvent) -> None:
+        """Pass a server frame (``raw``, one message or line) on; ``event`` is its event."""
+
+    def stderr(self, line: bytes) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+def is_jsonrpc(message: Any) -> bool:
+    """A JSON-RPC message or batch (what a host must get), not some other JSON."""
+    if isinstance(message, list):
+        return bool(message) and all(is_jsonrpc(m) for m in message)
+    return isinstance(message, dict) and (
+        "method" in message or ("id" in message and ("result" in message or "error" in message))
+    )
+
+
+class Relay:
+    """Host <-> proxy wire <-> server; attached inspectors send through ``from_inspector``."""
+
+    def __init__(
+        self,
+        wire: ProxyWire,
+        back: Transport,
+        host: HostEnd,
+        interceptor: Interceptor | None = None,
+    ) -> None:
+        self.wire = wire
+        self.back = back
+        self.host = host
+        self.interceptor = interceptor
+        self._outbox: deque[tuple[WireEvent, Held | None]] = deque()  # behind a held frame
+        self.router = Router()
+        self.lost: ConnectionLost | None = None  # the server's side ended
+        self.host_left = False
+        self.handshake = anyio.Event()  # the host's initialize was answered
+        self.done = anyio.Event()
+        self.link: int | None = None  # which host session, when a front has several
+        self._stdio_back = isinstance(back, StdioTransport)
+        self._tg: TaskGroup | None = None
+
+    @property
+    def out_channel(self) -> Channel:
+        """Where client frames travel to the server (how an inspector labels its own)."""
+        return Channel.STDIN if self._stdio_back else Channel.BODY
+
+    @property
+    def in_channel(self) -> Channel:
+        return Channel.STDOUT if self._stdio_back else Channel.BODY
+
+    @property
+    def exit_code(self) -> int | None:
+        """The server's exit code when it ended on its own (None: the host left first)."""
+        if self.lost is None or self.lost.expected:
+            return None
+        code = self.lost.exit_code
+        if code is None:
+            return 1
+        return 128 - code if code < 0 else code  # killed by signal N: 128 + N, as a shell says
+
+    async def run(self) -> None:
+        """Relay until either side ends, then shut the other down. Raises
+        ``TransportError`` when the server cannot be started or reached."""
+        async with anyio.create_task_group() as tg:
+            self._tg = tg
+            await self.back.start(self, tg)
+            tg.start_soon(self._pump_host)
+            await self.done.wait()
+            with anyio.CancelScope(shield=True):
+                await self.back.close()
+                if isinstance(self.back, StdioTransport):
+                    await self.back.drained()  # its last lines reach the host
+                await self.host.close()
+            tg.cancel_scope.cancel()
+
+    def stop(self, why: str) -> None:
+        """End the relay from outside (a signal): the server is shut down."""
+        if not self.done.is_set():
+            self._note(f"{why}: shutting the server down")
+            self.done.set()
+
+    def _note(self, text: str, severity: str = "info", **meta: Any) -> None:
+        if self.link is not None:
+            meta["link"] = self.link
+        self.wire.note(text, severity, **meta)
+
+    # -- the host --------------------------------------------------------------------
+
+    async def _pump_host(self) -> None:
+        SENDER.set(HOST_ORIGIN)
+        try:
+            async for line, terminated in self.host.frames():
+                await self.from_host(line, terminated)
+        except TransportError as exc:
+            if not self.done.is_set():
+                self._note(f"could not pass a frame on: {exc}", severity="error")
+        if not self.done.is_set():
+            self.host_left = True
+            self._note("the host closed its side: shutting the server down")
+            self.done.set()
+
+    async def from_host(self, line: bytes, terminated: bool = True) -> None:
+        """One frame of the host, passed on unchanged (unless intercept holds it and an
+        inspector edits or drops it)."""
+        message, error = jsonrpc.decode(line)
+        frame_meta: dict[str, Any] = {}
+        if self.interceptor is not None:
+            probe = WireEvent(
+                Direction.OUT, self.out_channel, line, message, error, HOST_ORIGIN.meta()
+            )
+            if self.interceptor.wants(probe):
+                held = self.interceptor.hold(probe)
+                await held.decided.wait()  # the host's later frames wait behind it
+                if held.action == DROP:
+                    return
+                frame_meta = {"intercept": "forwarded", "held": held.number}
+                if held.replacement is not None:
+                    frame_meta.update(intercept="edited", original=probe.text())
+                    line, terminated = held.replacement, True
+                    message, error = jsonrpc.decode(line)
+        if message is not None:
+            self.router.host_sent(message)
+        token = _FRAME_META.set(frame_meta or None)
+        try:
+            if isinstance(self.back, StdioTransport):
+                await self.back.send_line(line, message, terminated=terminated, error=error)
+            elif not line.strip():
+                self._note("a blank line from the host: not sent (HTTP carries messages)")
+            else:
+                await self.back.send_raw(line, message)
+        finally:
+            _FRAME_META.reset(token)
+
+    # -- an inspector ----------------------------------------------------------------
+
+    async def from_inspector(self, attach: int, raw: bytes) -> Outbound:
+        """Send an inspector's frame (ids rewritten), or say what to answer it instead."""
+        message, error = jsonrpc.decode(raw)
+        outbound = self.router.inspector_sent(attach, message if error is None else None)
+        if outbound.wait_handshake:
+            await self.handshake.wait()
+            assert isinstance(message, dict)
+            outbound = Outbound(reply=self.router.handshake_reply(message.get("id")))
+        if outbound.message is not None:
+            await self._send_as(Origin(INSPECTOR, attach), outbound.message, outbound.meta)
+        return outbound
+
+    async def _send_as(self, origin: Origin, message: Any, meta: dict[str, Any]) -> None:
+        sender = SENDER.set(origin)
+        frame_meta = _FRAME_META.set(meta)
+        try:
+            await self.back.send_raw(jsonrpc.encode(message), message)
+        finally:
+            _FRAME_META.reset(frame_meta)
+            SENDER.reset(sender)
+
+    async def detach(self, attach: int) -> None:
+        """An inspector left: the server's requests it owed an answer get an error."""
+        for id_ in self.router.detach(attach):
+            reply = jsonrpc.error_response(
+                id_,
+                jsonrpc.INTERNAL_ERROR,
+                f"the inspector this request went to (attach {attach}) detached",
+            )
+            if self.lost is None:
+                try:
+                    await self._send_as(Origin(INSPECTOR, attach), reply, {"proxy": "detached"})
+                except TransportError as exc:
+                    self._note(f"could not answer the server: {exc}", severity="warning")
+
+    # -- the server: TransportHost ---------------------------------------------------
+
+    def emit(self, event: WireEvent) -> None:
+        if self.link is not None:
+            event.meta["link"] = self.link
+        sender = SENDER.get()
+        if event.direction is Direction.OUT:
+            event.meta.update((sender or HOST_ORIGIN).meta())
+            extra = _FRAME_META.get()
+            if extra:
+                event.meta.update(extra)
+            self.wire.emit(event)
+            return
+        if event.direction is Direction.LOCAL:
+            self.wire.emit(event)
+            return
+        if event.channel is Channel.STDERR:
+            event.meta.update(SERVER_ORIGIN.meta())
+            self.wire.emit(event)
+            self.host.stderr(event.raw)
+            return
+        if not self._for_client(event):  # HTTP status lines, SSE control blocks...
+            if sender is not None:
+                event.meta.update(sender.meta())
+            self.wire.emit(event)
+            return
+        # a request's own response stream says whose it is; the GET stream does not
+        on_post = str(event.meta.get("stream", "")).startswith("post:")
+        route = self.router.server_sent(event.message, sender if on_post else None)
+        event.meta.update(route.origin.meta())
+        event.meta.update(route.meta)
+        number = None
+        if route.to_host and self.interceptor is not None and self.interceptor.wants(event):
+            number = self.interceptor.reserve()
+            event.meta.update(intercept="held", held=number)
+        self.wire.emit(event, route)  # write-ahead: recorded before anyone gets it
+        if route.note:
+            self._note(route.note)
+        if route.handshake:
+            self._handshake_done(event.message)
+        if route.to_host:
+            held = None
+            if number is not None and self.interceptor is not None:
+                held = self.interceptor.hold(event, number)
+                held.callbacks.append(self._drain_outbox)
+            self._to_host(event, held)
+
+    def _for_client(self, event: WireEvent) -> bool:
+        if self._stdio_back:
+            return event.channel is Channel.STDOUT
+        return event.channel in CLIENT_CHANNELS and is_jsonrpc(event.message)
+
+    def _to_host(self, event: WireEvent, held: Held | None = None) -> None:
+        if held is None and not self._outbox:
+            self.host.send(event.raw, event)
+            return
+        self._outbox.append((event, held))  # in order, behind what is held
+        self._drain_outbox()
+
+    def _drain_outbox(self) -> None:
+        while self._outbox:
+            event, held = self._outbox[0]
+            if held is not None and held.action is None:
+                return
+            self._outbox.popleft()
+            if held is None:
+                self.host.send(event.raw, event)
+            elif held.action == FORWARD:
+                self.host.send(held.frame, event)
+
+    def _handshake_done(self, message: Any) -> None:
+        result = message.get("result") if isinstance(message, dict) else None
+        version = result.get("protocolVersion") if isinstance(result, dict) else None
+        if isinstance(version, str):
+            self.back.set_protocol_version(version)  # HTTP sends it as a header from now on
+        self.handshake.set()
+
+    def connection_lost(self, lost: ConnectionLost) -> None:
+        if self.lost is not None:
+            return
+        self.lost = lost
+        if lost.expected:
+            code = "" if lost.exit_code is None else f" (exit code {lost.exit_code})"
+            self._note(f"the server stopped{code}", exit_code=lost.exit_code)
+        else:
+            self._note(
+                f"the server's side ended: {lost.describe()}; closing the host's side",
+                severity="warning",
+                exit_code=lost.exit_code,
+            )
+        self.done.set()

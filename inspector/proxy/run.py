@@ -1,0 +1,195 @@
+"""``mcp-inspect proxy``: a relay between the host and the server, put together.
+
+The host starts the proxy instead of the server; the proxy starts (or connects to) the
+server, relays every frame through its wire (recorded write-ahead), and opens the
+attach socket so inspectors can watch and call into the live session.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import anyio
+from anyio.abc import TaskGroup
+
+from inspector.engine.session import EventRecorder, first_failure
+from inspector.errors import InspectorError
+from inspector.proxy.control import ControlServer
+from inspector.proxy.host_http import HttpFront
+from inspector.proxy.host_stdio import StdioHost
+from inspector.proxy.intercept import Interceptor
+from inspector.proxy.relay import Relay
+from inspector.proxy.runtime import RuntimeDirError
+from inspector.proxy.wire import ProxyWire
+from inspector.transports.base import Transport, TransportError
+from inspector.transports.stdio import StdioTransport
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+class ProxyError(InspectorError):
+    """The proxy could not start: the message says what to do."""
+
+
+@dataclass
+class ProxySetup:
+    """What ``mcp-inspect proxy`` was asked to do. ``make_back`` makes a connection to the
+    server (one per host session); ``describe`` says what it is, in one line."""
+
+    name: str
+    describe: str
+    make_back: Callable[[], Transport]
+    recorder: EventRecorder | None = None
+    fds: tuple[int, int, int | None] = (0, 1, 2)  # the host's stdin, stdout, stderr
+    attach: bool = True  # open the attach socket
+    socket: Path | None = None  # where (default: the runtime folder, PID.sock)
+    extra: dict[str, Any] = field(default_factory=dict)  # more for the welcome
+
+
+def relayed(transport: Transport) -> Transport:
+    """A connection to the server, made ready to relay (a stdio server's blank lines are
+    frames too: the relay passes them on)."""
+    if isinstance(transport, StdioTransport):
+        transport.keep_blank = True
+    return transport
+
+
+async def run_stdio_proxy(setup: ProxySetup) -> int:
+    """The host on stdio, the server behind; returns the exit code (the server's when it
+    ended on its own, 0 when the host closed its side or a signal stopped the proxy)."""
+    wire = ProxyWire(setup.recorder)
+    back = relayed(setup.make_back())
+    host = await StdioHost.open(*setup.fds)
+    interceptor = Interceptor(wire)
+    relay = Relay(wire, back, host, interceptor)
+    not_started: str | None = None
+    wire.note(
+        f"proxy {setup.name}: host on stdio, server {setup.describe}",
+        proxy=setup.name,
+    )
+    async with (
+        anyio.create_task_group() as tg,
+        _stop_on_signals(tg, relay.stop),
+        _attach_socket(setup, wire, lambda: relay, "stdio", interceptor) as control,
+    ):
+        try:
+            await relay.run()
+        except BaseException as exc:
+            failure = first_failure(exc)
+            if not isinstance(failure, TransportError):
+                raise
+            wire.note(f"could not start the server: {failure}", severity="error")
+            await host.close()
+            not_started = str(failure)
+        if control is not None:
+            control.farewell = _farewell(relay)
+        tg.cancel_scope.cancel()
+    if not_started is not None:  # raised out here: a task group would wrap it
+        raise ProxyError(not_started)
+    return relay.exit_code or 0
+
+
+async def run_http_proxy(setup: ProxySetup, listen: tuple[str, int]) -> int:
+    """A Streamable HTTP front on the loopback, the server behind (one connection to it per
+    host session); runs until a signal stops it, then shuts every session's server down."""
+    wire = ProxyWire(setup.recorder)
+    interceptor = Interceptor(wire)
+    front = HttpFront(wire, listen, lambda: relayed(setup.make_back()), interceptor=interceptor)
+    try:
+        await front.listen()
+    except OSError as exc:
+        raise ProxyError(
+            f"cannot listen on {listen[0]}:{listen[1]}: {exc.strerror or exc}"
+        ) from None
+    setup.extra["url"] = front.url
+    sys.stderr.write(f"mcp-inspect proxy: listening on {front.url}\n")
+    sys.stderr.flush()
+    stopped = anyio.Event()
+
+    def stop(why: str) -> None:
+        wire.note(f"{why}: shutting the servers down")
+        stopped.set()
+
+    async with anyio.create_task_group() as tg, _stop_on_signals(tg, stop):
+        tg.start_soon(front.serve)
+        async with _attach_socket(setup, wire, front.latest_relay, "http", interceptor) as control:
+            await stopped.wait()
+            await front.stop()
+            if control is not None:
+                control.farewell = "the proxy was stopped"
+        tg.cancel_scope.cancel()
+    return 0
+
+
+def _farewell(relay: Relay) -> str:
+    if relay.lost is not None and not relay.lost.expected:
+        return f"the server's side ended: {relay.lost.describe()}"
+    if relay.host_left:
+        return "the host closed its side; the server was shut down"
+    return "the proxy was stopped"
+
+
+def proxy_info(setup: ProxySetup, front: str) -> dict[str, Any]:
+    """What a proxy says about itself to inspectors (``mcp-inspect proxies``)."""
+    record = getattr(setup.recorder, "path", None)
+    return {
+        "name": setup.name,
+        "pid": os.getpid(),
+        "uid": os.getuid(),
+        "target": setup.describe,
+        "front": front,
+        "started": datetime.now(UTC).isoformat(timespec="seconds"),
+        "record": str(record) if record is not None else None,
+        **setup.extra,
+    }
+
+
+@contextlib.asynccontextmanager
+async def _attach_socket(
+    setup: ProxySetup,
+    wire: ProxyWire,
+    relay: Callable[[], Relay | None],
+    front: str,
+    interceptor: Interceptor,
+) -> AsyncIterator[ControlServer | None]:
+    """The attach socket, when asked for and possible: without it the host's server still
+    runs (the proxy says why on stderr and in the recording)."""
+    if not setup.attach:
+        yield None
+        return
+    try:
+        info = proxy_info(setup, front)
+        control = ControlServer(wire, info, relay, setup.socket, interceptor)
+        await control.listen()
+    except (RuntimeDirError, OSError) as exc:
+        text = f"no attach socket: {exc}; the proxy relays without it"
+        wire.note(text, severity="warning")
+        sys.stderr.write(f"mcp-inspect proxy: {text}\n")
+        yield None
+        return
+    async with control:
+        try:
+            yield control
+        finally:
+            interceptor.release_all()  # nobody can decide any more: nothing stays stuck
+
+
+@contextlib.asynccontextmanager
+async def _stop_on_signals(tg: TaskGroup, stop: Callable[[str], None]) -> AsyncIterator[None]:
+    """SIGTERM, SIGINT, SIGHUP: shut the server down cleanly, then exit."""
+
+    async def watch() -> None:
+        with anyio.open_signal_receiver(*STOP_SIGNALS) as signals:
+            async for signum in signals:
+                stop(f"{signal.Signals(signum).name} received")
+
+    tg.start_soon(watch)
+    yield

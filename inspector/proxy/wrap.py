@@ -1,0 +1,122 @@
+"""``proxy --wrap CONFIG``: a host's config rewritten so a server runs through the proxy.
+
+Claude Desktop and Cursor (``mcpServers``) and VS Code (``servers``) name each server
+with a command (stdio) or a URL. The named entry becomes a stdio entry whose command is
+``mcp-inspect proxy --name NAME``, followed by ``--`` and the server's own command, or
+by the URL (and its headers as ``-H``); everything else in the file stays as it was
+(``env``, ``cwd``, other servers, unknown keys, ``${VAR}`` references).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from inspector.config import ConfigError, server_table
+
+HTTP_TYPES = ("http", "streamable-http", "streamablehttp", "streamable_http", "sse")
+
+
+def proxy_command() -> list[str]:
+    """How the host should start the proxy: the installed ``mcp-inspect`` next to this
+    Python, else this Python running the package (the host's PATH may lack both)."""
+    beside = Path(sys.executable).with_name("mcp-inspect")
+    if beside.exists():
+        return [str(beside)]
+    found = shutil.which("mcp-inspect")
+    return [found] if found else [sys.executable, "-m", "inspector"]
+
+
+def wrap_config(
+    data: Any, source: str, server: str | None, command: list[str] | None = None
+) -> tuple[dict[str, Any], str]:
+    """``data`` with the server ``server`` (the only one when None) running through the
+    proxy; returns (new config, the server's name). Raises ConfigError saying why not."""
+    key, servers = server_table(data, source)
+    if server is None:
+        if len(servers) != 1:
+            raise ConfigError(
+                f"{source}: {len(servers)} servers defined; name one with --server: "
+                + ", ".join(sorted(servers))
+            )
+        server = next(iter(servers))
+    if server not in servers:
+        known = ", ".join(sorted(servers))
+        raise ConfigError(f"{source}: no server named {server!r}; known servers: {known}")
+    entry = servers[server]
+    if not isinstance(entry, dict):
+        raise ConfigError(f"{source}: server {server!r} is not a JSON object")
+    launcher = command or proxy_command()
+    wrapped = dict(entry)
+    head = [*launcher[1:], "proxy", "--name", server]
+    if _already_wrapped(entry):
+        raise ConfigError(f"{source}: server {server!r} runs through mcp-inspect proxy already")
+    url = entry.get("url", entry.get("serverUrl"))
+    kind = str(entry.get("type", entry.get("transport", ""))).lower()
+    if isinstance(url, str) and (kind in HTTP_TYPES or not entry.get("command")):
+        args = [*head]
+        if kind == "sse":
+            args += ["--transport", "sse"]
+        headers = entry.get("headers")
+        for name, value in (headers or {}).items() if isinstance(headers, dict) else ():
+            args += ["-H", f"{name}: {value}"]
+        args.append(url)
+        for gone in ("url", "serverUrl", "headers", "transport"):
+            wrapped.pop(gone, None)
+    else:
+        original = entry.get("command")
+        if not isinstance(original, str) or not original:
+            raise ConfigError(f"{source}: server {server!r} has neither a command nor a url")
+        original_args = entry.get("args", [])
+        if not isinstance(original_args, list):
+            raise ConfigError(f"{source}: server {server!r}: 'args' must be a list")
+        args = [*head, "--", original, *[str(a) for a in original_args]]
+    if "type" in wrapped:
+        wrapped["type"] = "stdio"
+    wrapped["command"] = launcher[0]
+    wrapped["args"] = args
+    out = dict(data)
+    out[key] = {**servers, server: wrapped}
+    return out, server
+
+
+def _already_wrapped(entry: dict[str, Any]) -> bool:
+    command = str(entry.get("command", ""))
+    args = [str(a) for a in entry.get("args", []) if isinstance(a, str | int)]
+    launched = Path(command).name == "mcp-inspect" or (
+        len(args) >= 2 and args[:2] == ["-m", "inspector"]
+    )
+    return launched and "proxy" in args
+
+
+def read_config(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read the config file: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise ConfigError(
+            f"{path}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); "
+            "a file with comments must be changed by hand"
+        ) from None
+
+
+def render(data: Any) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_config(path: Path, data: Any) -> Path:
+    """Write ``data`` to ``path`` after copying the old file beside it; returns the copy."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    backup = path.with_name(f"{path.name}.{stamp}.bak")
+    shutil.copy2(path, backup)
+    tmp = path.with_name(f".{path.name}.mcp-inspect.tmp")
+    tmp.write_text(render(data), encoding="utf-8")
+    tmp.replace(path)  # the host never reads a half-written file
+    return backup

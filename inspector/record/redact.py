@@ -1,0 +1,258 @@
+"""Redaction: secrets out of everything a session file stores.
+
+One mechanism, working on bytes: a frame's raw bytes are redacted before the recorder
+chooses how to store them (as text or as base64), so neither representation holds a
+secret; the same rules run over ``meta`` (headers, URLs, notes), findings and the
+header's ``target``. Bytes that are not UTF-8 go through unchanged around the secrets
+(they are handled as text with ``surrogateescape``, which round-trips any byte).
+
+What is a secret:
+
+- a *registered value* (``add_secret``): ``-e`` values, credential headers' values,
+  credential query values of the target URL, and whatever a later feature learns at run
+  time (OAuth tokens). It is also found JSON-escaped and percent-encoded. Values shorter
+  than ``MIN_SECRET`` characters are not registered: they would hide unrelated text.
+- a value *by name*: headers and URL query parameters whose names look like credentials
+  (``credential_name``), and the password in a URL's user info.
+- a value *by field* (``add_field``): in a JSON body that is not a JSON-RPC message and in
+  a form-encoded body, the values of ``access_token``, ``refresh_token``, ``code``... (OAuth
+  requests and responses). JSON-RPC messages are never rewritten by field name: a tool
+  argument called ``code`` is the inspected traffic, not a credential.
+
+A value found by name or by field is registered too, so its later appearances go as well.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+from urllib.parse import quote, quote_plus, unquote_plus
+
+from inspector.credentials import credential_name
+
+REDACTED = "«redacted»"
+MIN_SECRET = 4
+
+BODY_FIELDS = (
+    "access_token",
+    "refresh_token",
+    "id_token",
+    "code",
+    "code_verifier",
+    "client_secret",
+    "assertion",
+    "password",
+)
+
+# a query parameter inside a URL in free text: "?api_key=abc", "&sig=..."
+_QUERY_PARAM = re.compile(r"(?P<pre>[?&;])(?P<name>[^=&#\s?;\"'<>]+)=(?P<value>[^&#\s;\"'<>]*)")
+# "scheme://user:password@": the password
+_USERINFO = re.compile(r"(?P<pre>[A-Za-z][A-Za-z0-9+.-]*://[^/@:\s\"'<>]*:)(?P<pw>[^/@\s\"'<>]+)@")
+_FORM = re.compile(r"^[\w.~%+-]+=[^&\s]*(?:&[\w.~%+-]+=[^&\s]*)*$")
+_FORM_PAIR = re.compile(r"(?P<pre>(?:^|&)(?P<name>[^=&]+)=)(?P<value>[^&]*)")
+
+
+def _as_text(data: bytes) -> str:
+    return data.decode("utf-8", "surrogateescape")
+
+
+def _as_bytes(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
+def _forms(secret: str) -> set[str]:
+    """The ways a value appears on the wire: as is, JSON-escaped, percent-encoded."""
+    forms = {secret, quote(secret, safe=""), quote(secret), quote_plus(secret)}
+    try:
+        forms.add(json.dumps(secret)[1:-1])
+        forms.add(json.dumps(secret, ensure_ascii=False)[1:-1])
+    except UnicodeEncodeError:  # a lone surrogate (bytes that were not UTF-8)
+        pass
+    return forms
+
+
+class Redactor:
+    """Replaces secrets by ``«redacted»`` in what the recorder stores.
+
+    ``add_secret`` and ``add_field`` may be called at any time (a sign-in learns its tokens
+    mid-session); everything recorded after that call is covered."""
+
+    def __init__(
+        self,
+        secrets: Iterable[str | bytes] = (),
+        enabled: bool = True,
+        *,
+        fields: Iterable[str] = BODY_FIELDS,
+    ) -> None:
+        self.enabled = enabled
+        self._secrets: set[str] = set()
+        self._fields: set[str] = set()
+        self._pattern: re.Pattern[str] | None = None
+        for secret in secrets:
+            self.add_secret(secret)
+        for name in fields:
+            self.add_field(name)
+
+    # -- registration ---------------------------------------------------------------
+
+    @property
+    def secrets(self) -> list[str]:
+        """The registered values, longest first."""
+        return sorted(self._secrets, key=len, reverse=True)
+
+    def add_secret(self, value: str | bytes) -> None:
+        """Redact ``value`` (and its escaped forms) from now on; short values are ignored."""
+        text = _as_text(value) if isinstance(value, bytes) else value
+        if len(text) < MIN_SECRET or text in self._secrets or text == REDACTED:
+            return
+        self._secrets.add(text)
+        forms = sorted(
+            {f for s in self._secrets for f in _forms(s) if len(f) >= MIN_SECRET},
+            key=len,
+            reverse=True,
+        )
+        # one pass over the text: a replacement is never matched again
+        self._pattern = re.compile("|".join(map(re.escape, forms)))
+
+    add = add_secret  # the older name
+
+    def add_field(self, name: str) -> None:
+        """Redact the values of body field ``name`` (JSON objects that are not JSON-RPC
+        messages, form-encoded bodies)."""
+        self._fields.add(name.lower())
+
+    # -- the rules ------------------------------------------------------------------
+
+    def text(self, value: str) -> str:
+        """Registered secrets out of ``value``."""
+        if not self.enabled or self._pattern is None:
+            return value
+        return self._pattern.sub(REDACTED, value)
+
+    def url_text(self, value: str) -> str:
+        """Credential query values and user-info passwords out of URLs in ``value``, then
+        registered secrets (what is found by name is registered first)."""
+        if not self.enabled:
+            return value
+
+        def query(match: re.Match[str]) -> str:
+            if not credential_name(match["name"]) or not match["value"]:
+                return match[0]
+            self.add_secret(match["value"])
+            return f"{match['pre']}{match['name']}={REDACTED}"
+
+        def userinfo(match: re.Match[str]) -> str:
+            self.add_secret(match["pw"])
+            return f"{match['pre']}{REDACTED}@"
+
+        if "=" in value:
+            value = _QUERY_PARAM.sub(query, value)
+        if "@" in value:
+            value = _USERINFO.sub(userinfo, value)
+        return self.text(value)
+
+    def frame(self, raw: bytes, *, urls: bool = False, content_type: str = "") -> bytes:
+        """A frame's bytes with every secret replaced. ``urls``: the frame is text that
+        names URLs (an HTTP request line, a note), so the query rule applies."""
+        if not self.enabled:
+            return raw
+        text = _as_text(raw)
+        self._learn_fields(text, content_type)
+        text = self.url_text(text) if urls else self.text(text)
+        return _as_bytes(text)
+
+    def headers(self, headers: Mapping[str, Any]) -> dict[str, Any]:
+        """Values of credential headers replaced whole (and registered); the rest cleaned."""
+        if not self.enabled:
+            return dict(headers)
+        out: dict[str, Any] = {}
+        for name, value in headers.items():
+            if credential_name(str(name)) and value not in (None, ""):
+                self._register_header_value(str(value))
+                out[name] = REDACTED
+            else:
+                out[name] = self.value(value)
+        return out
+
+    def meta(self, meta: dict[str, Any]) -> dict[str, Any]:
+        """Transport facts: header dicts by name, every string by the URL rule and secrets."""
+        if not self.enabled or not meta:
+            return meta
+        return {
+            key: self.headers(value)
+            if isinstance(value, Mapping) and ("headers" in key or key == "env")
+            else self.value(value)
+            for key, value in meta.items()
+        }
+
+    def value(self, value: Any) -> Any:
+        """Any JSON-like value: strings cleaned, containers walked."""
+        if isinstance(value, str):
+            return self.url_text(value)
+        if isinstance(value, Mapping):
+            return self.meta(dict(value))
+        if isinstance(value, list | tuple):
+            return [self.value(v) for v in value]
+        return value
+
+    def target(self, target: dict[str, Any]) -> dict[str, Any]:
+        """A session header's target: env values by name and value, headers, the URL."""
+        return self.meta(target)
+
+    # -- learning -------------------------------------------------------------------
+
+    def _register_header_value(self, value: str) -> None:
+        self.add_secret(value)
+        scheme, sep, token = value.partition(" ")
+        if sep and scheme.isalpha():  # "Bearer abc": the token alone too
+            self.add_secret(token.strip())
+
+    def _learn_fields(self, text: str, content_type: str) -> None:
+        """Register the values of secret fields in a non-JSON-RPC JSON body or a form."""
+        if not self._fields:
+            return
+        stripped = text.strip()
+        if stripped[:1] in ("{", "["):
+            if '"jsonrpc"' in stripped:
+                return  # the common case, decided without parsing
+            lowered = stripped.lower()
+            if not any(f'"{f}"' in lowered for f in self._fields):
+                return
+            try:
+                data = json.loads(stripped)
+            except ValueError:
+                return
+            if not _is_jsonrpc(data):
+                self._walk_fields(data)
+        elif "form-urlencoded" in content_type or (
+            "=" in stripped and len(stripped) < 1 << 16 and _FORM.match(stripped)
+        ):
+            for match in _FORM_PAIR.finditer(stripped):
+                name = _unquote(match["name"]).lower()
+                if name in self._fields and match["value"]:
+                    self.add_secret(match["value"])
+                    self.add_secret(_unquote(match["value"]))
+
+    def _walk_fields(self, data: Any, depth: int = 0) -> None:
+        if depth > 32:
+            return
+        if isinstance(data, dict):
+            for key, value in data.items():
+                if isinstance(value, str) and str(key).lower() in self._fields:
+                    self.add_secret(value)
+                else:
+                    self._walk_fields(value, depth + 1)
+        elif isinstance(data, list):
+            for item in data:
+                self._walk_fields(item, depth + 1)
+
+
+def _is_jsonrpc(data: Any) -> bool:
+    items = data if isinstance(data, list) else [data]
+    return any(isinstance(item, dict) and "jsonrpc" in item for item in items)
+
+
+def _unquote(text: str) -> str:
+    return unquote_plus(text)

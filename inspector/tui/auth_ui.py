@@ -1,0 +1,148 @@
+"""OAuth in the TUI: the authorizer of an HTTP target, the Auth tab, and the person in it.
+
+    auth = AuthUi.for_target(app, target)       # None: no URL, OAuth off, or -H Authorization
+    auth.mount(bottom_tabs)                     # the "Auth" tab
+    SessionController(..., auth=auth.authorizer)
+    auth.observe(event)                         # from the app's wire observer
+
+The authorizer lives as long as the app: tokens survive reconnects. ``TuiInteraction`` is
+how a flow reaches the person: it shows the authorization URL in the Auth view and waits
+for the loopback redirect or a pasted URL; in step-by-step mode it waits before each request.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import anyio
+from textual.widgets import TabbedContent, TabPane
+
+from inspector.auth.errors import AuthError
+from inspector.auth.person import AuthorizationRequest, parse_redirect
+from inspector.engine.events import Channel, WireEvent
+from inspector.tui.widgets.auth_view import AuthView
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from inspector.target import Target
+
+TAB_ID = "tab-auth"
+
+
+class TuiInteraction:
+    """A flow's person, in the Auth view."""
+
+    can_prompt = True
+
+    def __init__(self, view: AuthView, step_mode: bool = False) -> None:
+        self.view = view
+        self.step_mode = step_mode
+        self._request: AuthorizationRequest | None = None
+        self._answer: dict[str, str] | None = None
+        self._done: anyio.Event | None = None
+        self._cancelled = False
+        self._next: anyio.Event | None = None
+
+    async def obtain_redirect(self, request: AuthorizationRequest) -> dict[str, str]:
+        self._request, self._answer, self._cancelled = request, None, False
+        done = self._done = anyio.Event()
+        self.view.post_message(AuthView.Waiting(request.url, request.redirect_uri))
+        try:
+            async with anyio.create_task_group() as tg:
+
+                async def from_listener() -> None:
+                    self._answer = await request.listener()
+                    done.set()
+
+                async def until_done() -> None:
+                    await done.wait()
+                    tg.cancel_scope.cancel()
+
+                tg.start_soon(from_listener)
+                tg.start_soon(until_done)
+        finally:
+            self._request = None
+            self.view.post_message(AuthView.Ended())
+        if self._cancelled or self._answer is None:
+            raise AuthError("authorization", "cancelled in the Auth view")
+        return self._answer
+
+    def paste(self, text: str) -> str | None:
+        """A pasted redirect URL; the problem with it, or None when it was taken."""
+        if self._request is None or self._done is None:
+            return "no authorization is waiting for a redirect"
+        try:
+            self._answer = parse_redirect(text, self._request.state)
+        except AuthError as exc:
+            return exc.message
+        self._done.set()
+        return None
+
+    def cancel(self) -> None:
+        if self._done is not None and not self._done.is_set():
+            self._cancelled = True
+            self._done.set()
+
+    async def pause(self, step: str, method: str, url: str) -> None:
+        self._next = anyio.Event()
+        self.view.post_message(AuthView.Paused(step, method, url))
+        try:
+            await self._next.wait()
+        finally:
+            self.view.post_message(AuthView.Resumed())
+
+    def proceed(self) -> None:
+        if self._next is not None:
+            self._next.set()
+
+
+class AuthUi:
+    """The Auth tab and the authorizer behind it, for one HTTP target."""
+
+    def __init__(self, app: App[Any], target: Target, authorizer_factory: Any) -> None:
+        assert target.url is not None and target.oauth is not None
+        self.app = app
+        self.view = AuthView(target.url, id="auth")
+        self.interaction = TuiInteraction(self.view, step_mode=target.oauth.step)
+        self.authorizer = authorizer_factory(self.interaction)
+        self.view.bind(self.interaction, self.authorizer)
+
+    @classmethod
+    def for_target(cls, app: App[Any], target: Target | None) -> AuthUi | None:
+        if target is None or target.url is None or target.oauth is None:
+            return None
+        from dataclasses import replace
+
+        from inspector.auth.errors import StoreError
+        from inspector.auth.options import make_authorizer
+
+        url, settings = target.url, target.oauth
+
+        def factory(interaction: TuiInteraction) -> Any:
+            try:
+                return make_authorizer(url, target.headers, settings, interaction)
+            except StoreError as exc:  # tokens in memory only, and say why
+                app.notify(f"{exc}; OAuth tokens are kept in memory only", severity="error")
+                return make_authorizer(
+                    url, target.headers, replace(settings, store=False), interaction
+                )
+
+        ui = cls(app, target, factory)
+        if ui.authorizer is None:
+            return None
+        recorder = getattr(app, "recorder", None)
+        if recorder is not None:
+            ui.authorizer.add_secret_sink(recorder.redactor.add_secret)
+        return ui
+
+    def mount(self, tabs: TabbedContent) -> Any:
+        return tabs.add_pane(TabPane("Auth", self.view, id=TAB_ID))
+
+    def observe(self, event: WireEvent) -> None:
+        """Every wire event passes here; the ``auth`` channel's go to the view."""
+        if event.channel is Channel.AUTH:
+            self.app.call_later(self._show, event)
+
+    def _show(self, event: WireEvent) -> None:
+        self.view.add_event(event)

@@ -1,0 +1,170 @@
+"""The official MCP conformance suite (npm ``@modelcontextprotocol/conformance``) for tests.
+
+    from tests.conformance import run_client_scenario
+    result = run_client_scenario("initialize", [sys.executable, "tests/conformance_client.py"])
+    assert result.passed, result.explain()
+    assert result.check("client-initialization")
+
+The suite is installed pinned by ``tests/npm_packages.py`` (the one npm installer of the
+tests). For a client scenario it starts its own server(s) on localhost, runs the client
+command with the server URL appended (through a shell, after splitting the command on
+spaces), with ``MCP_CONFORMANCE_SCENARIO`` and, for scenarios that need data (pre-registered
+credentials, keys, tokens), ``MCP_CONFORMANCE_CONTEXT`` (JSON) in its environment; then it
+judges the checks the server recorded. ``ScenarioResult.passed`` is the suite's own verdict
+(its exit code: no failed check, no warning, the client did not time out and exited 0 unless
+the scenario allows an error); ``checks`` are the suite's checks as it saved them.
+
+Beware: some scenarios pass for a client that does nothing (``initialize`` records no check
+when no request comes; ``auth/resource-mismatch`` passes when no authorization request
+comes), so a test also asserts what its own recording shows.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tests.npm_packages import NODE, bin_entry, npm_env
+
+PACKAGE = "@modelcontextprotocol/conformance"
+VERSION = "0.1.16"  # pinned: scenarios and checks change between releases
+DEFAULT_TIMEOUT_MS = 30_000
+
+
+def conformance_command() -> list[str]:
+    """``[node, .../dist/index.js]``: the suite's command line, installed on first use."""
+    return [str(NODE), str(bin_entry(PACKAGE, VERSION, "conformance"))]
+
+
+def client_scenarios() -> list[str]:
+    """The client scenario names ``conformance list`` prints, in its order."""
+    done = subprocess.run(
+        [*conformance_command(), "list", "--client"],
+        env=npm_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    names: list[str] = []
+    in_client = False
+    for line in done.stdout.splitlines():
+        if line.lower().startswith("client scenarios"):
+            in_client = True
+            continue
+        if line.strip() and not line.startswith(" "):
+            in_client = False
+        match = re.match(r"\s+-\s+(\S+)", line)
+        if in_client and match:
+            names.append(match.group(1))
+    return names
+
+
+@dataclass
+class ScenarioResult:
+    """One client scenario's verdict and the evidence behind it."""
+
+    scenario: str
+    exit_code: int  # the suite's: 0 when the scenario passed
+    checks: list[dict[str, Any]] = field(default_factory=list)
+    client_stdout: str = ""
+    client_stderr: str = ""
+    output: str = ""  # what the suite itself printed (stdout, then stderr)
+
+    @property
+    def passed(self) -> bool:
+        return self.exit_code == 0
+
+    def check(self, check_id: str) -> list[dict[str, Any]]:
+        """The checks with this id (a scenario may record one several times)."""
+        return [c for c in self.checks if c.get("id") == check_id]
+
+    def statuses(self) -> dict[str, list[str]]:
+        """Check id -> the statuses it was recorded with."""
+        out: dict[str, list[str]] = {}
+        for c in self.checks:
+            out.setdefault(str(c.get("id")), []).append(str(c.get("status")))
+        return out
+
+    def problems(self) -> list[dict[str, Any]]:
+        """The failed checks and warnings (either fails the scenario)."""
+        return [c for c in self.checks if c.get("status") in ("FAILURE", "WARNING")]
+
+    def explain(self) -> str:
+        """Everything needed to see why a scenario failed, for an assertion message."""
+        lines = [f"{self.scenario}: exit {self.exit_code}"]
+        for c in self.problems():
+            lines.append(f"  {c.get('status')} {c.get('id')}: {c.get('description')}")
+            if c.get("errorMessage"):
+                lines.append(f"    {c.get('errorMessage')}")
+        lines.append("client stderr:\n" + self.client_stderr[-3000:])
+        lines.append("suite output:\n" + self.output[-3000:])
+        return "\n".join(lines)
+
+
+def run_client_scenario(
+    scenario: str,
+    command: str | Sequence[str],
+    *,
+    timeout_ms: int = DEFAULT_TIMEOUT_MS,
+    env: Mapping[str, str] | None = None,
+) -> ScenarioResult:
+    """Run one client scenario against ``command`` (a shell line or an argv list, without
+    the server URL: the suite appends it). ``env`` is added to the suite's environment,
+    which the client inherits."""
+    line = command if isinstance(command, str) else shlex.join(command)
+    full_env = npm_env()
+    full_env.update(env or {})
+    with tempfile.TemporaryDirectory(prefix="conformance-") as out:
+        done = subprocess.run(
+            [
+                *conformance_command(),
+                "client",
+                "--command",
+                line,
+                "--scenario",
+                scenario,
+                "--timeout",
+                str(timeout_ms),
+                "-o",
+                out,
+            ],
+            env=full_env,
+            capture_output=True,
+            text=True,
+            timeout=timeout_ms / 1000 + 120,
+            check=False,
+        )
+        result = ScenarioResult(scenario, done.returncode, output=done.stdout + done.stderr)
+        found = sorted(Path(out).rglob("checks.json"))
+        if found:
+            folder = found[-1].parent
+            result.checks = json.loads(found[-1].read_text("utf-8"))
+            result.client_stdout = _read(folder / "stdout.txt")
+            result.client_stderr = _read(folder / "stderr.txt")
+    return result
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+if __name__ == "__main__":  # python -m tests.conformance SCENARIO COMMAND...: a quick look
+    import sys
+
+    if len(sys.argv) < 3:
+        sys.exit("usage: python -m tests.conformance SCENARIO COMMAND [ARGS...]")
+    res = run_client_scenario(sys.argv[1], sys.argv[2:], env=dict(os.environ))
+    print(json.dumps(res.statuses(), indent=1))
+    print("PASSED" if res.passed else res.explain())

@@ -1,0 +1,103 @@
+"""``mcp-inspect proxy URL``: stdio in front, Streamable HTTP behind (the bridge stdio-only
+hosts need for remote servers), with everything on the wire and attachable."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from proxy_support import (
+    ROOT,
+    events,
+    host_through_proxy,
+    inspector_on,
+    proxy_argv,
+    runtime_folder,
+    wait_for_proxy,
+)
+
+from inspector.engine.client import McpClient
+from inspector.engine.events import WireEvent
+from inspector.engine.responders import RootsList
+from tests.servers.http_support import everything_server, sdk_server
+
+DUMP: dict[str, Any] = {"by_alias": True, "exclude_none": True, "mode": "json"}
+
+
+@pytest.fixture
+def runtime() -> Iterator[Path]:
+    with runtime_folder() as folder:
+        yield folder
+
+
+async def exercise(session: ClientSession, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    init = await session.initialize()
+    tools = await session.list_tools()
+    called = await session.call_tool(tool, arguments)
+    return {
+        "server": init.server_info.model_dump(**DUMP),
+        "tools": tools.model_dump(**DUMP),
+        "call": called.model_dump(**DUMP),
+    }
+
+
+async def direct(url: str, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    with anyio.fail_after(60):
+        async with streamable_http_client(url) as (read, write), ClientSession(read, write) as s:
+            return await exercise(s, tool, arguments)
+
+
+async def bridged(url: str, record: Path, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    argv = proxy_argv("--no-attach", "--record", str(record), url)
+    params = StdioServerParameters(command=argv[0], args=argv[1:], cwd=str(ROOT))
+    with anyio.fail_after(60):
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
+            return await exercise(s, tool, arguments)
+
+
+@pytest.mark.parametrize("which", ["sdk", "everything"])
+async def test_a_stdio_host_reaches_an_http_server_through_the_proxy(
+    which: str, tmp_path: Path
+) -> None:
+    server = sdk_server("sse") if which == "sdk" else everything_server("streamableHttp")
+    tool = "add" if which == "sdk" else "get-sum"
+    arguments = {"a": 2, "b": 40}
+    record = tmp_path / "proxy.jsonl"
+    with server as base:
+        url = f"{base}/mcp"
+        want = await direct(url, tool, arguments)
+        got = await bridged(url, record, tool, arguments)
+    assert got == want
+    recorded = events(record)
+    # everything visible: the HTTP exchange, the bodies, the session's end
+    assert any(e["ch"] == "http" and e["raw"].startswith("POST ") for e in recorded)
+    assert any(e["ch"] == "http" and e["raw"].startswith("DELETE ") for e in recorded)
+    bodies = [json.loads(e["raw"]) for e in recorded if e["ch"] == "body" and e["dir"] == "out"]
+    assert [b.get("method") for b in bodies][:2] == ["initialize", "notifications/initialized"]
+
+
+async def test_an_inspector_attached_to_an_http_bridge(runtime: Path, tmp_path: Path) -> None:
+    host_seen: list[WireEvent] = []
+    seen: list[WireEvent] = []
+    with sdk_server("sse") as base:
+        async with host_through_proxy(
+            runtime, tmp_path / "p.jsonl", host_seen, name="bridge", server=[f"{base}/mcp"]
+        ) as host:
+            path = await wait_for_proxy("bridge")
+            async with inspector_on(path, seen) as inspector:
+                inspector.responders.roots = RootsList(["/srv/inspector"])
+                client = McpClient(inspector)
+                with anyio.fail_after(30):
+                    result = await client.call_tool("ask_roots", {})
+                # the server asked for roots while answering the inspector: the inspector answered
+                assert "file:///srv/inspector" in json.dumps(result)
+                added = await McpClient(host).call_tool("add", {"a": 1, "b": 2})
+                assert "3" in json.dumps(added)
+    assert not [e for e in host_seen if e.method == "roots/list"]

@@ -1,0 +1,219 @@
+"""``mcp-inspect proxy --listen 127.0.0.1:PORT``: a Streamable HTTP front on the loopback,
+checked against DNS rebinding, with hosts that are not ours."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from proxy_support import (
+    DEMO,
+    PY,
+    ROOT,
+    SERVERS,
+    alive,
+    events,
+    inspector_cli,
+    inspector_on,
+    listening_proxy,
+    runtime_folder,
+    wait_for_proxy,
+    wait_until,
+)
+
+from inspector.engine.client import McpClient
+from inspector.engine.events import WireEvent
+from inspector.proxy.host_http import host_allowed, origin_allowed, parse_listen
+from tests.everything import everything_command
+from tests.npm_packages import NODE, bin_entry, npm_env
+
+CONFORMANCE = "@modelcontextprotocol/conformance"
+CONFORMANCE_VERSION = "0.1.16"  # pinned: its scenarios change between releases
+SCENARIO = "dns-rebinding-protection"
+DUMP: dict[str, Any] = {"by_alias": True, "exclude_none": True, "mode": "json"}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"},
+    },
+}
+
+
+@pytest.fixture
+def runtime() -> Iterator[Path]:
+    with runtime_folder() as folder:
+        yield folder
+
+
+def test_listen_is_loopback_only() -> None:
+    assert parse_listen("127.0.0.1:8808") == ("127.0.0.1", 8808)
+    assert parse_listen("localhost:0") == ("127.0.0.1", 0)
+    assert parse_listen("[::1]:9") == ("::1", 9)
+    assert parse_listen(":7") == ("127.0.0.1", 7)
+    for bad in ("0.0.0.0:8808", "192.168.1.2:80", "example.com:80", "8808", "127.0.0.1:x"):
+        with pytest.raises(ValueError):
+            parse_listen(bad)
+
+
+def test_host_and_origin_checks() -> None:
+    assert host_allowed("127.0.0.1:8808", 8808)
+    assert host_allowed("localhost:8808", 8808)
+    assert host_allowed("[::1]:8808", 8808)
+    assert host_allowed("localhost", 8808)
+    assert not host_allowed("evil.example.com", 8808)
+    assert not host_allowed("evil.example.com:8808", 8808)
+    assert not host_allowed("127.0.0.1:9999", 8808)
+    assert not host_allowed(None, 8808)
+    assert origin_allowed(None)
+    assert origin_allowed("http://localhost:6274")
+    assert origin_allowed("http://127.0.0.1")
+    assert not origin_allowed("http://evil.example.com")
+    assert not origin_allowed("null")
+
+
+def test_the_conformance_suites_dns_rebinding_scenario() -> None:
+    suite = bin_entry(CONFORMANCE, CONFORMANCE_VERSION, "conformance")
+    with listening_proxy("--no-attach", "--", *DEMO) as (_proc, url):
+        done = subprocess.run(
+            [
+                str(NODE),
+                str(suite),
+                "server",
+                "--url",
+                url,
+                "--scenario",
+                "dns-rebinding-protection",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=180,
+            env=npm_env(),
+            check=False,
+        )
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    assert "Passed: 2/2" in output
+
+
+def test_rebinding_is_refused_before_anything_happens(tmp_path: Path) -> None:
+    record = tmp_path / "p.jsonl"
+    with listening_proxy("--no-attach", "--record", str(record), "--", *DEMO) as (_proc, url):
+        port = httpx.URL(url).port
+        with httpx.Client(timeout=30) as client:
+            bad_host = client.post(url, json=INIT, headers={"Host": f"evil.example.com:{port}"})
+            bad_origin = client.post(url, json=INIT, headers={"Origin": "http://evil.example.com"})
+            good = client.post(
+                url, json=INIT, headers={"Accept": "application/json, text/event-stream"}
+            )
+    assert bad_host.status_code == 421
+    assert bad_origin.status_code == 403
+    assert good.status_code == 200 and "mcp-session-id" in good.headers
+    recorded = events(record)
+    notes = [e["raw"] for e in recorded if e["dir"] == "local"]
+    assert sum("is not the loopback" in n for n in notes) == 2
+    started = [e for e in recorded if "started pid" in e["raw"]]
+    assert len(started) == 1  # only the good request started a server
+
+
+def server(which: str) -> list[str]:
+    if which == "sdk":
+        return [PY, str(SERVERS / "sdk_stdio_server.py")]
+    command, args = everything_command()
+    return [command, *args]
+
+
+async def exercise(session: ClientSession, which: str) -> dict[str, Any]:
+    tool = "add" if which == "sdk" else "get-sum"
+    init = await session.initialize()
+    tools = await session.list_tools()
+    called = await session.call_tool(tool, {"a": 2, "b": 40})
+    return {
+        "server": init.server_info.model_dump(**DUMP),
+        "tools": tools.model_dump(**DUMP),
+        "call": called.model_dump(**DUMP),
+    }
+
+
+@pytest.mark.parametrize("which", ["sdk", "everything"])
+async def test_the_sdk_client_over_http_gets_what_it_gets_directly(which: str) -> None:
+    command = server(which)
+    params = StdioServerParameters(command=command[0], args=command[1:], cwd=str(ROOT))
+    with anyio.fail_after(90):
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
+            direct = await exercise(s, which)
+        with listening_proxy("--no-attach", "--", *command) as (_proc, url):
+            async with (
+                streamable_http_client(url) as (read, write),
+                ClientSession(read, write) as s,
+            ):
+                through = await exercise(s, which)
+    assert through == direct
+
+
+def test_the_official_inspector_cli_over_http(tmp_path: Path) -> None:
+    call = ["--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=2"]
+    call += ["--tool-arg", "b=40"]
+    direct = inspector_cli(tmp_path, *call, "--", *server("sdk"))
+    with listening_proxy("--no-attach", "--", *server("sdk")) as (_proc, url):
+        through = inspector_cli(tmp_path, *call, "--transport", "http", url)
+    assert through == direct
+
+
+async def test_sessions_get_their_own_server_and_delete_ends_it(tmp_path: Path) -> None:
+    record = tmp_path / "p.jsonl"
+    with listening_proxy("--no-attach", "--record", str(record), "--", *DEMO) as (_proc, url):
+        headers = {"Accept": "application/json, text/event-stream"}
+        async with httpx.AsyncClient(timeout=30) as client:
+            one = await client.post(url, json=INIT, headers=headers)
+            two = await client.post(url, json=INIT, headers=headers)
+            sid_one, sid_two = one.headers["mcp-session-id"], two.headers["mcp-session-id"]
+            assert sid_one != sid_two
+            pids = [e["meta"]["pid"] for e in events(record) if "pid" in e.get("meta", {})]
+            assert len(pids) == 2
+            gone = await client.delete(url, headers={"Mcp-Session-Id": sid_one})
+            assert gone.status_code == 200
+            wait_until(lambda: not alive(pids[0]), what="the first session's server to stop")
+            assert alive(pids[1])
+            again = await client.post(
+                url,
+                json={"jsonrpc": "2.0", "id": 2, "method": "ping"},
+                headers={**headers, "Mcp-Session-Id": sid_one},
+            )
+            assert again.status_code == 404
+            ping = await client.post(
+                url,
+                json={"jsonrpc": "2.0", "id": 2, "method": "ping"},
+                headers={"Accept": "application/json", "Mcp-Session-Id": sid_two},
+            )
+            assert ping.status_code == 200 and ping.json()["id"] == 2
+    wait_until(lambda: not alive(pids[1]), what="the proxy's stop to end the second server")
+
+
+async def test_an_inspector_attached_to_an_http_front(runtime: Path) -> None:
+    seen: list[WireEvent] = []
+    with listening_proxy("--name", "front", "--", *DEMO, runtime=runtime) as (_proc, url):
+        async with (
+            streamable_http_client(url) as (read, write),
+            ClientSession(read, write) as host,
+        ):
+            await host.initialize()
+            path = await wait_for_proxy("front")
+            async with inspector_on(path, seen) as inspector:
+                mine = await McpClient(inspector).call_tool("add", {"a": 5, "b": 5})
+                theirs = await host.call_tool("add", {"a": 1, "b": 1})
+            assert "10" in json.dumps(mine)
+            assert "1 + 1 = 2" in json.dumps(theirs.model_dump(**DUMP))
+    assert any(e.meta.get("observed") and e.meta.get("side") == "host" for e in seen)

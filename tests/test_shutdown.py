@@ -1,0 +1,325 @@
+"""Issue 11.2: nothing lingers. A server that leaves a child holding its stdout
+(``sleep 3017``) is cleaned up whole by every way out: the TUI's ``q``, the app's own
+teardown, a hangup of the real TUI in a terminal, SIGTERM of the CLI, and ``kill -9`` of
+the inspector (the lifeline watchdog)."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import anyio
+import pytest
+from tui_helpers import wait_for
+
+from inspector.engine.session import Session
+from inspector.target import Target
+from inspector.transports.lifeline import Lifeline
+from inspector.transports.stdio import StdioTransport
+from inspector.tui.app import InspectorApp
+
+SERVERS = Path(__file__).parent / "servers"
+ROOT = Path(__file__).parent.parent
+PY = sys.executable
+SERVER = str(SERVERS / "stdio_grandchild.py")
+BOUND = 15.0  # the close takes at most 3 x 2 s; the machine is slow and shared
+
+
+def alive(pid: int) -> bool:
+    """Running (a zombie waiting for its parent to reap it is not)."""
+    try:
+        os.kill(pid, 0)
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (ProcessLookupError, OSError):
+        return False
+    return state != "Z"
+
+
+def wait_pids(pidfile: Path, timeout: float = BOUND) -> tuple[int, int]:
+    deadline = time.monotonic() + timeout
+    while not pidfile.exists():
+        assert time.monotonic() < deadline, "the server never started"
+        time.sleep(0.05)
+    server, grandchild = (int(x) for x in pidfile.read_text().split())
+    return server, grandchild
+
+
+def wait_gone(*pids: int, timeout: float = BOUND) -> None:
+    deadline = time.monotonic() + timeout
+    while any(alive(p) for p in pids):
+        assert time.monotonic() < deadline, f"still running: {[p for p in pids if alive(p)]}"
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def reaper() -> Iterator[list[int]]:
+    """Pids a failed test must not leave behind."""
+    pids: list[int] = []
+    yield pids
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def last_note(session_file: Path) -> str:
+    events = [json.loads(line) for line in session_file.read_text().splitlines()[1:]]
+    return str([e for e in events if e["ch"] == "system"][-1].get("raw", ""))
+
+
+# ------------------------------------------------------------------ the TUI (Pilot)
+
+
+async def test_tui_q_ends_the_servers_children(tmp_path: Path, reaper: list[int]) -> None:
+    pidfile = tmp_path / "pids"
+    app = InspectorApp(Target(command=PY, args=[SERVER, str(pidfile)]))
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.controller is not None and app.controller.connected)
+        server, grandchild = wait_pids(pidfile)
+        reaper += [server, grandchild]
+        assert alive(grandchild)
+        await pilot.press("q")
+        with anyio.fail_after(BOUND):  # gone before the app is torn down
+            while alive(server) or alive(grandchild):
+                await anyio.sleep(0.05)
+        assert app.quitting
+
+
+async def test_tui_teardown_without_q_ends_them_too(tmp_path: Path, reaper: list[int]) -> None:
+    """The app's own exit (an error, exit()): the same shutdown runs before the loop ends."""
+    pidfile = tmp_path / "pids"
+    app = InspectorApp(Target(command=PY, args=[SERVER, str(pidfile), "ignore-term"]))
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.controller is not None and app.controller.connected)
+        server, grandchild = wait_pids(pidfile)
+        reaper += [server, grandchild]
+        app.exit()
+    assert not alive(server) and not alive(grandchild)  # no wait: the teardown awaited it
+
+
+async def test_server_exit_with_stdout_held_open_is_noticed(tmp_path: Path) -> None:
+    """The server exits but its child keeps the pipe: the session hears of it anyway, and
+    closing it ends the child."""
+    pidfile = tmp_path / "pids"
+    transport = StdioTransport(PY, [SERVER, str(pidfile), "exit-after-init"], grace=0.5)
+    with anyio.fail_after(BOUND):
+        async with Session(transport) as session:
+            await session.initialize()
+            while session.lost is None:
+                await anyio.sleep(0.05)
+            assert "exited" in session.lost.message and session.lost.exit_code == 0
+            _, grandchild = wait_pids(pidfile)
+            assert alive(grandchild)
+    wait_gone(grandchild)
+
+
+# ------------------------------------------------------------------ real processes
+
+
+class Terminal:
+    """A real ``mcp-inspect`` TUI on a pseudo-terminal it controls; ``hang_up`` closes
+    the terminal as closing a terminal window (or ``tmux kill-session``) does."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        self.master, slave = os.openpty()
+        fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        self.process = subprocess.Popen(
+            [PY, "-m", "inspector", *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            cwd=ROOT,
+            env=env,
+            start_new_session=True,
+            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),  # our controlling tty
+        )
+        os.close(slave)
+        self.screen = bytearray()
+        self._drain = threading.Thread(target=self._read, daemon=True)
+        self._drain.start()
+
+    def _read(self) -> None:  # the app must never block on a full terminal
+        while True:
+            try:
+                data = os.read(self.master, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            self.screen += data
+
+    def hang_up(self) -> None:
+        os.close(self.master)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(10)
+        with contextlib.suppress(OSError):
+            os.close(self.master)
+
+
+@pytest.mark.parametrize("how", ["hangup", "kill-9"])
+def test_real_tui_in_a_terminal(how: str, tmp_path: Path, reaper: list[int]) -> None:
+    """SIGHUP: the orderly shutdown (the session file ends with the server stopped).
+    kill -9: nothing of ours runs; the lifeline watchdog ends the group."""
+    pidfile = tmp_path / "pids"
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "TERM": "xterm-256color"}
+    term = Terminal(["--", PY, SERVER, str(pidfile)], env)
+    try:
+        server, grandchild = wait_pids(pidfile, timeout=60)  # a cold start of the TUI
+        reaper += [server, grandchild]
+        sessions = tmp_path / "state" / "mcp-inspect" / "sessions"
+        deadline = time.monotonic() + 60
+        while not any("tools/list" in p.read_text() for p in sessions.glob("*.jsonl")):
+            assert time.monotonic() < deadline, bytes(term.screen[-2000:])
+            time.sleep(0.1)
+        assert alive(grandchild)
+        if how == "hangup":
+            term.hang_up()
+        else:
+            term.process.kill()
+        wait_gone(server, grandchild)
+        if how == "hangup":
+            term.process.wait(BOUND)
+            assert term.process.returncode != -signal.SIGHUP  # it was handled
+            (session_file,) = sessions.glob("*.jsonl")
+            assert last_note(session_file).startswith("closed: server stopped")
+    finally:
+        term.close()
+
+
+def test_cli_sigterm_closes_the_session_first(tmp_path: Path, reaper: list[int]) -> None:
+    pidfile, record = tmp_path / "pids", tmp_path / "s.jsonl"
+    cli = subprocess.Popen(
+        [
+            PY,
+            "-m",
+            "inspector",
+            "--cli",
+            "--record",
+            str(record),
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "hang",
+            "--",
+            PY,
+            SERVER,
+            str(pidfile),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        server, grandchild = wait_pids(pidfile, timeout=60)
+        reaper += [server, grandchild]
+        deadline = time.monotonic() + 60
+        while "tools/call" not in record.read_text():
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        cli.send_signal(signal.SIGTERM)
+        _, stderr = cli.communicate(timeout=BOUND)
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+    assert cli.returncode == 128 + signal.SIGTERM, stderr
+    error = json.loads(stderr.strip().splitlines()[-1])["error"]
+    assert error["kind"] == "interrupted" and "SIGTERM" in error["message"]
+    assert not alive(server) and not alive(grandchild)
+    assert last_note(record).startswith("closed: server stopped")
+
+
+def test_cli_kill_9_leaves_nothing(tmp_path: Path, reaper: list[int]) -> None:
+    pidfile = tmp_path / "pids"
+    cli = subprocess.Popen(
+        [
+            PY,
+            "-m",
+            "inspector",
+            "--cli",
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "hang",
+            "--",
+            PY,
+            SERVER,
+            str(pidfile),
+            "ignore-term",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        server, grandchild = wait_pids(pidfile, timeout=60)
+        reaper += [server, grandchild]
+        cli.kill()
+        cli.wait(10)
+        wait_gone(server, grandchild)  # SIGTERM ignored: the watchdog's SIGKILL
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+
+
+# ------------------------------------------------------------------ the lifeline itself
+
+
+def start_group() -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        ["sh", "-c", "sleep 3017 & sleep 3018 & wait"],
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+    )
+
+
+def test_lifeline_released_leaves_the_group_alone(reaper: list[int]) -> None:
+    group = start_group()
+    reaper.append(group.pid)
+    try:
+        lifeline = Lifeline(group.pid, grace=0.2)
+        assert lifeline.process is not None
+        lifeline.release()
+        lifeline.process.wait(BOUND)
+        assert group.poll() is None
+    finally:
+        os.killpg(group.pid, signal.SIGKILL)
+        group.wait(5)
+
+
+def test_lifeline_cut_ends_the_group() -> None:
+    group = start_group()
+    lifeline = Lifeline(group.pid, grace=0.2)
+    assert lifeline.process is not None
+    os.close(lifeline._write)  # what the kernel does when we die
+    lifeline._write = -1
+    lifeline.process.wait(BOUND)
+    group.wait(BOUND)
+    assert running_in_group(group.pid) == []
+
+
+def running_in_group(pgid: int) -> list[int]:
+    """Pids of the group's processes that still run (zombies aside: in a container whose
+    init does not reap, the orphans' zombies stay)."""
+    found = []
+    for stat_file in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat_file.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            found.append(int(stat_file.parent.name))
+    return found
