@@ -30,11 +30,11 @@ from inspector.commands.failures import (
 from inspector.commands.options import PROG, UsageError, make_recorder, responders_from
 from inspector.commands.tool_call import json_arguments, output_problem, prepare_call, split_pairs
 from inspector.engine.client import LOG_LEVELS, McpClient
-from inspector.engine.era import LATEST_VERSION
 from inspector.engine.events import Channel, WireEvent
 from inspector.engine.responders import Responders
 from inspector.engine.session import Session
 from inspector.engine.signals import quit_on_signals, signal_exit_code
+from inspector.record.era_memory import FileEraMemory
 from inspector.record.recorder import Recorder
 from inspector.target import Target, build_transport
 
@@ -69,7 +69,7 @@ class CliRequest:
     log_level: str | None = None
     timeout: float = 60.0
     max_timeout: float | None = None  # None: 600, or the timeout when longer
-    protocol_version: str = LATEST_VERSION
+    protocol_version: str | None = None  # None: the era is found (probe, or remembered)
     validate: bool = True  # tools/call: check the arguments and the result (--no-validate)
     output: str = "text"  # --format: text (the result), json ({"result": ...} on one line)
     show_stderr: bool = False  # --stderr: pass the server's stderr through
@@ -208,6 +208,7 @@ async def run(
                     max_timeout=request.max_timeout,
                     recorder=recorder,
                     protocol_version=request.protocol_version,
+                    era_memory=FileEraMemory(),
                 )
                 if request.show_stderr:
                     session.add_observer(pass_stderr)
@@ -314,7 +315,7 @@ def run_from_options(opts: argparse.Namespace, target: Target, *, demo: bool = F
         log_level=opts.log_level,
         timeout=opts.timeout,
         max_timeout=opts.max_timeout,
-        protocol_version=opts.protocol_version or LATEST_VERSION,
+        protocol_version=opts.protocol_version,
         validate=opts.validate,
         output=opts.format,
         show_stderr=opts.show_stderr,

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 LATEST_VERSION = "2025-11-25"
 HANDSHAKE_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 TOLERATED_VERSIONS = ("2024-10-07",)  # older drafts some servers still answer with
-STATELESS_VERSIONS = ("2026-07-28",)  # opt-in: --protocol-version 2026-07-28
+STATELESS_VERSIONS = ("2026-07-28",)  # found by era_detect, or --protocol-version 2026-07-28
 
 META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
 META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo"
@@ -43,6 +43,7 @@ META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"  # per-request, replaces log
 # leave it out and replay diffs ignore it
 ENVELOPE_KEYS = (META_PROTOCOL_VERSION, META_CLIENT_INFO, META_CLIENT_CAPABILITIES, META_LOG_LEVEL)
 UNSUPPORTED_PROTOCOL_VERSION = -32022  # the 2026-07-28 error for a version it does not serve
+HTTP_ERROR = -32000  # what the HTTP transport answers for an HTTP error status (transports)
 MAX_INPUT_ROUNDS = 10  # a server that asks forever must not keep us forever
 
 GONE_NOTIFICATIONS = {  # client notifications that 2026-07-28 removed
@@ -199,6 +200,10 @@ class StatelessEra:
                 f"the server supports {', '.join(map(str, versions))}, not "
                 f"{self.requested}{_retry_hint(versions)}"
             )
+        return self.adopt(session, result)
+
+    def adopt(self, session: Session, result: dict[str, Any]) -> dict[str, Any]:
+        """Keep what a ``server/discover`` result says: the session is open."""
         meta = result.get("_meta")
         info = meta.get(META_SERVER_INFO) if isinstance(meta, dict) else None
         session.opened(self.requested, result, info)
@@ -223,11 +228,13 @@ class StatelessEra:
             jsonrpc.INVALID_REQUEST,
             jsonrpc.INVALID_PARAMS,
             UNSUPPORTED_PROTOCOL_VERSION,
+            HTTP_ERROR,
         ):
             return VersionError(
-                f"server/discover was refused ({exc.code}: {exc.message}); the "
-                f"server may not speak the stateless protocol {self.requested}:"
-                f" try without --protocol-version"
+                f"the server refused protocol version {self.requested} (server/discover "
+                f"answered {exc.code}: {exc.message.splitlines()[0] if exc.message else ''}); "
+                "it may speak only the handshake era: try without --protocol-version "
+                "(mcp-inspect then finds the era itself)"
             )
         return exc
 

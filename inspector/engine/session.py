@@ -24,7 +24,8 @@ import anyio
 from anyio.abc import TaskGroup
 
 from inspector.engine import jsonrpc
-from inspector.engine.era import CLIENT_INFO, LATEST_VERSION, era_for
+from inspector.engine.era import CLIENT_INFO, Era, HandshakeEra, era_for
+from inspector.engine.era_detect import EraMemory, open_detected
 from inspector.engine.events import Channel, Direction, Finding, WireEvent
 from inspector.engine.jsonrpc import RequestId, RpcError
 from inspector.engine.lint import check_message
@@ -128,10 +129,13 @@ class Session:
         timeout: float = 60.0,
         max_timeout: float | None = None,
         recorder: EventRecorder | None = None,
-        protocol_version: str = LATEST_VERSION,
+        protocol_version: str | None = None,
         capabilities: dict[str, Any] | None = None,
         sequence: Iterator[int] | None = None,
+        era_memory: EraMemory | None = None,
     ) -> None:
+        """``protocol_version`` pins the version (and so the era); None finds the newest
+        era the server speaks (``era_detect``), remembering it in ``era_memory``."""
         self.transport = transport
         self.client_info = client_info or dict(CLIENT_INFO)
         self.responders = responders or Responders()
@@ -142,7 +146,9 @@ class Session:
             max_timeout if max_timeout is not None else max(DEFAULT_MAX_TIMEOUT, timeout)
         )
         self.recorder = recorder
-        self.era = era_for(protocol_version)
+        self.pinned = protocol_version is not None
+        self.era: Era = era_for(protocol_version) if protocol_version else HandshakeEra()
+        self.era_memory = era_memory
         self.extra_capabilities = capabilities or {}
         self.pending: dict[RequestId, PendingRequest] = {}
         self.server_info: dict[str, Any] = {}
@@ -213,9 +219,12 @@ class Session:
             await asyncio.shield(self._close_task)
 
     async def initialize(self) -> dict[str, Any]:
-        """Open the session as the era says: the handshake, or ``server/discover``.
+        """Open the session as the era says: the handshake, or ``server/discover``; with
+        no pinned version, in the era found by probing (or remembered).
 
         Raises ``VersionError`` when the server does not speak the requested version."""
+        if not self.pinned:
+            return await open_detected(self, self.era_memory)
         return await self.era.open(self)
 
     def opened(self, version: str, result: dict[str, Any], server_info: Any) -> None:

@@ -134,6 +134,15 @@ class AutoHttpTransport(Transport):
         self._version = version
         self.active.set_protocol_version(version)
 
+    def reset_protocol_version(self) -> None:
+        """After a refused stateless probe: the next POST (initialize) is the first again,
+        so a legacy HTTP+SSE server is still found by its status."""
+        self._version = None
+        self.active.reset_protocol_version()
+        if self.active is self.streamable:
+            self._first = None
+            self._decided = anyio.Event()
+
     def learn_tools(self, tools: list[dict[str, Any]]) -> dict[str, list[str]]:
         """x-mcp-header annotations for the Streamable HTTP transport (stateless era)."""
         return self.streamable.learn_tools(tools)

@@ -196,6 +196,11 @@ class StreamableHttpTransport(Transport):
         self.protocol_version = version
         self.stateless = is_stateless(version)
 
+    def reset_protocol_version(self) -> None:
+        self.protocol_version = None
+        self.stateless = False
+        self._first_pending = True
+
     def learn_tools(self, tools: list[dict[str, Any]]) -> dict[str, list[str]]:
         """Remember the tools' ``x-mcp-header`` annotations (mirrored into ``Mcp-Param-*``
         headers on tools/call); returns the tools whose annotations are invalid, which

@@ -19,6 +19,7 @@ from inspector.engine.events import WireEvent
 from inspector.engine.lists import ListUpdate
 from inspector.engine.responders import Responders
 from inspector.engine.session import Session, first_failure
+from inspector.record.era_memory import FileEraMemory
 from inspector.target import Target, build_transport
 from inspector.transports.base import ConnectionLost
 from inspector.tui import messages
@@ -145,6 +146,7 @@ class SessionController:
                 max_timeout=self.max_timeout,
                 recorder=self.recorder,
                 sequence=self._sequence,
+                era_memory=FileEraMemory(),
                 **kwargs,
             )
             self._sessions = [s for s in self._sessions if not s.closed]  # closed ones go

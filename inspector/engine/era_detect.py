@@ -1,0 +1,198 @@
+"""Which era a server speaks, found without ``--protocol-version``.
+
+The probe is the 2026-07-28 ``server/discover`` (the spec's backward-compatibility
+rule, and the official SDK's ``mode='auto'``): a discover result that lists the
+stateless version opens the stateless era at once (no extra round trip: discover *is*
+the stateless opening); an ``UnsupportedProtocolVersionError`` naming only versions we
+do not speak is an incompatibility; every other answer (a JSON-RPC error such as
+-32601, an HTTP 4xx without a modern error body, no answer within ``PROBE_TIMEOUT``) is a
+handshake-era server, opened with ``initialize`` on the same connection. A lost
+connection is an outage, never a verdict.
+
+The verdict is remembered per target (``EraMemory``, a file in the state folder): a
+target remembered as handshake-era is opened with ``initialize`` straight away, and
+probed again only if that fails. Each step leaves a note on the wire saying what was
+asked, what came back, and what was chosen (meta ``era``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from time import monotonic
+from typing import TYPE_CHECKING, Any, Protocol
+
+from inspector.engine import jsonrpc
+from inspector.engine.era import (
+    HANDSHAKE_VERSIONS,
+    STATELESS_VERSIONS,
+    UNSUPPORTED_PROTOCOL_VERSION,
+    HandshakeEra,
+    StatelessEra,
+    VersionError,
+)
+from inspector.engine.jsonrpc import RpcError
+
+if TYPE_CHECKING:
+    from inspector.engine.session import Session
+
+PROBE_TIMEOUT = 10.0  # the official SDK's discover probe timeout: silence means handshake-era
+PROBE = "server/discover"
+
+
+class EraMemory(Protocol):
+    """Where verdicts are kept between runs (keys are opaque digests of a target)."""
+
+    def recall(self, key: str) -> str | None: ...
+
+    def remember(self, key: str, version: str) -> None: ...
+
+    def forget(self, key: str) -> None: ...
+
+
+def target_key(info: dict[str, Any]) -> str:
+    """A digest naming one server configuration: the transport's whole target (stdio:
+    command, arguments, environment, working folder; HTTP: the URL and header names). A
+    digest, so a URL's token or a command's secret never reaches the state file."""
+    info = {k: v for k, v in info.items() if k != "detected_by"}
+    if info.get("transport") == "stdio" and not info.get("cwd"):
+        info["cwd"] = os.getcwd()  # a relative command path means another server elsewhere
+    if info.get("transport") == "sse":  # the auto-detected HTTP+SSE fallback: same server
+        info["transport"] = "http"
+    text = json.dumps(info, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+async def open_detected(session: Session, memory: EraMemory | None) -> dict[str, Any]:
+    """Open ``session`` in the newest era its server speaks (see the module docstring)."""
+    key = target_key(session.transport.target_info())
+    known = memory.recall(key) if memory is not None else None
+    if known in HANDSHAKE_VERSIONS:
+        _choose(
+            session,
+            "handshake",
+            f"era: handshake (remembered for this target: server/discover was refused "
+            f"before); initialize at {HandshakeEra().requested}, no probe",
+            by="remembered",
+        )
+        session.era = HandshakeEra()
+        try:
+            return await session.era.open(session)
+        except RpcError as exc:
+            if session.lost is not None:
+                raise
+            session.note(
+                f"era: initialize failed ({exc.code}: {exc.message}) where the handshake was "
+                "remembered; probing the era again",
+                severity="warning",
+            )
+            if memory is not None:
+                memory.forget(key)
+    result = await _probe(session, remembered=known in STATELESS_VERSIONS)
+    if memory is not None and session.protocol_version is not None:
+        memory.remember(key, session.protocol_version)
+    return result
+
+
+async def _probe(session: Session, *, remembered: bool = False) -> dict[str, Any]:
+    """``server/discover`` at the newest stateless version; fall back to ``initialize``."""
+    stateless = StatelessEra()
+    session.era = stateless
+    session.transport.set_protocol_version(stateless.requested)
+    session.note(
+        f"era: stateless (remembered for this target): {PROBE} at {stateless.requested} opens it"
+        if remembered
+        else f"era: no --protocol-version: probing with {PROBE} at {stateless.requested} "
+        "(a handshake-era server refuses it; then initialize follows)",
+        era={"step": "probe", "version": stateless.requested, "remembered": remembered},
+    )
+    started = monotonic()
+    timeout = min(PROBE_TIMEOUT, session.timeout)
+    try:
+        result = await session.request(PROBE, timeout=timeout)
+    except RpcError as exc:
+        if session.lost is not None:
+            raise  # an outage is not an era verdict
+        why = _refusal(exc, timeout)
+        return await _fall_back(session, why, monotonic() - started)
+    took = monotonic() - started
+    versions = result.get("supportedVersions") if isinstance(result, dict) else None
+    if not isinstance(result, dict) or (
+        isinstance(versions, list) and stateless.requested not in versions
+    ):
+        listed = ", ".join(map(str, versions)) if isinstance(versions, list) else "no versions"
+        return await _fall_back(session, f"answered, listing {listed}", took)
+    _choose(
+        session,
+        "stateless",
+        f"era: stateless {stateless.requested}: {PROBE} answered in {took * 1000:.0f} ms "
+        f"(supportedVersions: {', '.join(map(str, versions or [])) or 'not given'})",
+        by=PROBE,
+        ms=round(took * 1000, 1),
+    )
+    return stateless.adopt(session, result)
+
+
+def _refusal(exc: RpcError, timeout: float) -> str:
+    """What the refusal said, for the note; raises when it proves an incompatibility."""
+    if exc.code == jsonrpc.REQUEST_TIMEOUT:
+        return f"not answered within {timeout:g} s"
+    if exc.code == UNSUPPORTED_PROTOCOL_VERSION:
+        data = exc.data if isinstance(exc.data, dict) else {}
+        supported = data.get("supported")
+        ours = (*HANDSHAKE_VERSIONS, *STATELESS_VERSIONS)
+        if isinstance(supported, list) and supported and not any(v in ours for v in supported):
+            raise VersionError(
+                f"the server supports only {', '.join(map(str, supported))}, none of which "
+                f"mcp-inspect speaks (it speaks {', '.join(STATELESS_VERSIONS)} and "
+                f"{', '.join(HANDSHAKE_VERSIONS)})"
+            ) from exc
+    data = exc.data if isinstance(exc.data, dict) else {}
+    status = data.get("status")
+    shown = exc.message.splitlines()[0][:160] if exc.message else ""
+    if isinstance(status, int) and not shown.startswith("HTTP"):
+        shown = f"HTTP {status}: {shown}"
+    return f"refused ({exc.code}: {shown})"
+
+
+async def _fall_back(session: Session, why: str, took: float) -> dict[str, Any]:
+    """The handshake on the same connection, the transport told to forget the probe."""
+    handshake = HandshakeEra()
+    session.era = handshake
+    session.transport.reset_protocol_version()
+    _choose(
+        session,
+        "handshake",
+        f"era: handshake: {PROBE} {why} after {took * 1000:.0f} ms; "
+        f"falling back to initialize at {handshake.requested}",
+        by=PROBE,
+        answer=why,
+        ms=round(took * 1000, 1),
+    )
+    try:
+        return await handshake.open(session)
+    except RpcError as exc:
+        # a probe answered late may have locked the server in the stateless era: the
+        # handshake is then refused with the modern error naming the stateless version
+        data = exc.data if isinstance(exc.data, dict) else {}
+        supported = data.get("supported")
+        if (
+            exc.code != UNSUPPORTED_PROTOCOL_VERSION
+            or not isinstance(supported, list)
+            or not any(v in STATELESS_VERSIONS for v in supported)
+        ):
+            raise
+    stateless = StatelessEra()
+    session.era = stateless
+    session.transport.set_protocol_version(stateless.requested)
+    session.note(
+        f"era: initialize refused with {UNSUPPORTED_PROTOCOL_VERSION} naming "
+        f"{stateless.requested}: probing once more",
+        severity="warning",
+    )
+    return await stateless.open(session)
+
+
+def _choose(session: Session, era: str, text: str, **meta: Any) -> None:
+    session.note(text, era={"step": "chosen", "era": era, **meta})
