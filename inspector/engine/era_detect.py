@@ -118,16 +118,17 @@ async def _probe(session: Session, *, remembered: bool = False) -> dict[str, Any
         return await _fall_back(session, why, monotonic() - started)
     took = monotonic() - started
     versions = result.get("supportedVersions") if isinstance(result, dict) else None
-    if not isinstance(result, dict) or (
-        isinstance(versions, list) and stateless.requested not in versions
-    ):
-        listed = ", ".join(map(str, versions)) if isinstance(versions, list) else "no versions"
-        return await _fall_back(session, f"answered, listing {listed}", took)
+    if not isinstance(versions, list) or stateless.requested not in versions:
+        # no DiscoverResult (supportedVersions is required), or one naming only
+        # handshake versions: a legacy advertisement, as the official SDK reads it
+        listed = ", ".join(map(str, versions)) if isinstance(versions, list) else "none"
+        return await _fall_back(session, f"answered with no stateless version ({listed})", took)
+    assert isinstance(result, dict)
     _choose(
         session,
         "stateless",
         f"era: stateless {stateless.requested}: {PROBE} answered in {took * 1000:.0f} ms "
-        f"(supportedVersions: {', '.join(map(str, versions or [])) or 'not given'})",
+        f"(supportedVersions: {', '.join(map(str, versions))})",
         by=PROBE,
         ms=round(took * 1000, 1),
     )

@@ -24,7 +24,7 @@ import anyio
 from anyio.abc import TaskGroup
 
 from inspector.engine import jsonrpc
-from inspector.engine.era import CLIENT_INFO, Era, HandshakeEra, era_for
+from inspector.engine.era import CLIENT_INFO, LATEST_VERSION, Era, HandshakeEra, era_for
 from inspector.engine.era_detect import EraMemory, open_detected
 from inspector.engine.events import Channel, Direction, Finding, WireEvent
 from inspector.engine.jsonrpc import RequestId, RpcError
@@ -129,13 +129,14 @@ class Session:
         timeout: float = 60.0,
         max_timeout: float | None = None,
         recorder: EventRecorder | None = None,
-        protocol_version: str | None = None,
+        protocol_version: str | None = LATEST_VERSION,
         capabilities: dict[str, Any] | None = None,
         sequence: Iterator[int] | None = None,
         era_memory: EraMemory | None = None,
     ) -> None:
         """``protocol_version`` pins the version (and so the era); None finds the newest
-        era the server speaks (``era_detect``), remembering it in ``era_memory``."""
+        era the server speaks (``era_detect``), remembering it in ``era_memory`` (the
+        command line and the TUI pass None unless ``--protocol-version`` is given)."""
         self.transport = transport
         self.client_info = client_info or dict(CLIENT_INFO)
         self.responders = responders or Responders()

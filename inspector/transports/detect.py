@@ -142,6 +142,7 @@ class AutoHttpTransport(Transport):
         if self.active is self.streamable:
             self._first = None
             self._decided = anyio.Event()
+            self.streamable.on_first_response = self._on_first_response  # one-shot: re-armed
 
     def learn_tools(self, tools: list[dict[str, Any]]) -> dict[str, list[str]]:
         """x-mcp-header annotations for the Streamable HTTP transport (stateless era)."""

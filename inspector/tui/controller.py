@@ -132,9 +132,6 @@ class SessionController:
         self._renewal = renewal
         stop = self._stop = anyio.Event()  # this connection's own: a reconnect makes another
         self.app.post_message(messages.Connecting(self.target.describe(), self.attempt, renewal))
-        kwargs: dict[str, Any] = {}
-        if self.protocol_version:
-            kwargs["protocol_version"] = self.protocol_version
         try:
             transport = build_transport(
                 self.target, timeout=self.timeout, max_timeout=self.max_timeout, auth=self.auth
@@ -146,8 +143,8 @@ class SessionController:
                 max_timeout=self.max_timeout,
                 recorder=self.recorder,
                 sequence=self._sequence,
+                protocol_version=self.protocol_version or None,  # None: find the era
                 era_memory=FileEraMemory(),
-                **kwargs,
             )
             self._sessions = [s for s in self._sessions if not s.closed]  # closed ones go
             self._sessions.append(session)

@@ -1,0 +1,141 @@
+"""A server of one era only, for the era-detection tests.
+
+Usage: python era_server.py ERA-TRANSPORT, with ERA one of
+``handshake`` (initialize only: ``server/discover`` is -32601 on stdio, and over HTTP a
+POST naming 2026-07-28 is ``400 Unsupported protocol version``, as the conformance
+suite's servers answer), ``stateless`` (2026-07-28 only: ``initialize`` is refused with
+-32022 naming it), ``silent`` (handshake, but ``server/discover`` gets no answer at all);
+TRANSPORT ``stdio`` or ``http`` (binds 127.0.0.1, prints ``PORT <n>``).
+Tool: ``add(a, b)``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+STATELESS = "2026-07-28"
+HANDSHAKE = "2025-11-25"
+TOOL = {
+    "name": "add",
+    "description": "Add two integers.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+        "required": ["a", "b"],
+    },
+}
+
+
+def error(id_: Any, code: int, message: str, data: Any = None) -> dict[str, Any]:
+    err: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        err["data"] = data
+    return {"jsonrpc": "2.0", "id": id_, "error": err}
+
+
+def answer(era: str, message: dict[str, Any]) -> dict[str, Any] | None:
+    """The response to one message (None: none is sent)."""
+    if "id" not in message or "method" not in message:
+        return None  # a notification or a response
+    id_, method = message["id"], message["method"]
+    params = message.get("params") or {}
+    if method == "server/discover":
+        if era == "silent":
+            return None
+        if era == "handshake":
+            return error(id_, -32601, f"Method not found: {method}")
+        return {
+            "jsonrpc": "2.0",
+            "id": id_,
+            "result": {
+                "supportedVersions": [STATELESS],
+                "capabilities": {"tools": {}},
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": f"era-{era}"}},
+            },
+        }
+    if method == "initialize":
+        if era == "stateless":
+            return error(
+                id_,
+                -32022,
+                "Unsupported protocol version",
+                {"supported": [STATELESS], "requested": params.get("protocolVersion")},
+            )
+        return {
+            "jsonrpc": "2.0",
+            "id": id_,
+            "result": {
+                "protocolVersion": HANDSHAKE,
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": f"era-{era}", "version": "1"},
+            },
+        }
+    if method == "tools/list":
+        return {"jsonrpc": "2.0", "id": id_, "result": {"tools": [TOOL]}}
+    if method == "tools/call":
+        args = params.get("arguments") or {}
+        total = int(args.get("a", 0)) + int(args.get("b", 0))
+        content = [{"type": "text", "text": str(total)}]
+        return {"jsonrpc": "2.0", "id": id_, "result": {"content": content}}
+    if method == "ping":
+        return {"jsonrpc": "2.0", "id": id_, "result": {}}
+    return error(id_, -32601, f"Method not found: {method}")
+
+
+def serve_stdio(era: str) -> None:
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        reply = answer(era, json.loads(line))
+        if reply is not None:
+            sys.stdout.write(json.dumps(reply) + "\n")
+            sys.stdout.flush()
+
+
+def serve_http(era: str) -> None:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            body = self.rfile.read(int(self.headers.get("content-length") or 0))
+            version = self.headers.get("mcp-protocol-version")
+            if era != "stateless" and version == STATELESS:
+                self._send(400, b"Unsupported protocol version: " + STATELESS.encode(), "text/plain")
+                return
+            reply = answer(era, json.loads(body))
+            if reply is None:
+                self._send(202, b"", None)
+            else:
+                self._send(200, json.dumps(reply).encode(), "application/json")
+
+        def do_GET(self) -> None:
+            self._send(405, b"", None)
+
+        def do_DELETE(self) -> None:
+            self._send(200, b"", None)
+
+        def _send(self, status: int, body: bytes, ctype: str | None) -> None:
+            self.send_response(status)
+            if ctype:
+                self.send_header("content-type", ctype)
+            if era != "stateless" and status == 200:
+                self.send_header("mcp-session-id", "s1")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    print(f"PORT {server.server_address[1]}", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    era, _, transport = sys.argv[1].partition("-")
+    if transport == "http":
+        serve_http(era)
+    else:
+        serve_stdio(era)
