@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 PROBE_TIMEOUT = 10.0  # the official SDK's discover probe timeout: silence means handshake-era
 PROBE = "server/discover"
+AUTH_STATUSES = (401, 403)  # the authorization failed: the answer says nothing of the era
 
 
 class EraMemory(Protocol):
@@ -112,8 +113,8 @@ async def _probe(session: Session, *, remembered: bool = False) -> dict[str, Any
     try:
         result = await session.request(PROBE, timeout=timeout)
     except RpcError as exc:
-        if session.lost is not None:
-            raise  # an outage is not an era verdict
+        if session.lost is not None or _http_status(exc) in AUTH_STATUSES:
+            raise  # an outage, or an authorization that failed, is not an era verdict
         why = _refusal(exc, timeout)
         return await _fall_back(session, why, monotonic() - started)
     took = monotonic() - started
@@ -149,10 +150,9 @@ def _refusal(exc: RpcError, timeout: float) -> str:
                 f"mcp-inspect speaks (it speaks {', '.join(STATELESS_VERSIONS)} and "
                 f"{', '.join(HANDSHAKE_VERSIONS)})"
             ) from exc
-    data = exc.data if isinstance(exc.data, dict) else {}
-    status = data.get("status")
+    status = _http_status(exc)
     shown = exc.message.splitlines()[0][:160] if exc.message else ""
-    if isinstance(status, int) and not shown.startswith("HTTP"):
+    if status is not None and not shown.startswith("HTTP"):
         shown = f"HTTP {status}: {shown}"
     return f"refused ({exc.code}: {shown})"
 
@@ -193,6 +193,12 @@ async def _fall_back(session: Session, why: str, took: float) -> dict[str, Any]:
         severity="warning",
     )
     return await stateless.open(session)
+
+
+def _http_status(exc: RpcError) -> int | None:
+    """The HTTP status of a failure the HTTP transport turned into an error response."""
+    status = exc.data.get("status") if isinstance(exc.data, dict) else None
+    return status if isinstance(status, int) else None
 
 
 def _choose(session: Session, era: str, text: str, **meta: Any) -> None:

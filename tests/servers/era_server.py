@@ -5,13 +5,16 @@ Usage: python era_server.py ERA-TRANSPORT, with ERA one of
 POST naming 2026-07-28 is ``400 Unsupported protocol version``, as the conformance
 suite's servers answer), ``stateless`` (2026-07-28 only: ``initialize`` is refused with
 -32022 naming it), ``silent`` (handshake, but ``server/discover`` gets no answer at all);
-TRANSPORT ``stdio`` or ``http`` (binds 127.0.0.1, prints ``PORT <n>``).
+TRANSPORT ``stdio`` or ``http`` (binds 127.0.0.1, prints ``PORT <n>``). With no
+argument the mode is read from ``ERA_SERVER_MODE``: one command line (one remembered
+target) whose era changes between runs.
 Tool: ``add(a, b)``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -104,7 +107,9 @@ def serve_http(era: str) -> None:
             body = self.rfile.read(int(self.headers.get("content-length") or 0))
             version = self.headers.get("mcp-protocol-version")
             if era != "stateless" and version == STATELESS:
-                self._send(400, b"Unsupported protocol version: " + STATELESS.encode(), "text/plain")
+                self._send(
+                    400, b"Unsupported protocol version: " + STATELESS.encode(), "text/plain"
+                )
                 return
             reply = answer(era, json.loads(body))
             if reply is None:
@@ -134,7 +139,8 @@ def serve_http(era: str) -> None:
 
 
 if __name__ == "__main__":
-    era, _, transport = sys.argv[1].partition("-")
+    mode = sys.argv[1] if len(sys.argv) > 1 else os.environ["ERA_SERVER_MODE"]
+    era, _, transport = mode.partition("-")
     if transport == "http":
         serve_http(era)
     else:
