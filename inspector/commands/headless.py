@@ -28,7 +28,14 @@ from inspector.commands.failures import (
     write_error,
 )
 from inspector.commands.options import PROG, UsageError, make_recorder, responders_from
-from inspector.commands.tool_call import json_arguments, output_problem, prepare_call, split_pairs
+from inspector.commands.tool_call import (
+    call_as_task,
+    json_arguments,
+    output_problem,
+    prepare_call,
+    split_pairs,
+    task_mode,
+)
 from inspector.engine.client import LOG_LEVELS, McpClient
 from inspector.engine.events import Channel, WireEvent
 from inspector.engine.responders import Responders
@@ -73,6 +80,7 @@ class CliRequest:
     validate: bool = True  # tools/call: check the arguments and the result (--no-validate)
     output: str = "text"  # --format: text (the result), json ({"result": ...} on one line)
     show_stderr: bool = False  # --stderr: pass the server's stderr through
+    task: bool = False  # tools/call as a task (--task; by itself when the tool requires it)
 
 
 # method -> the flag it needs (attribute, flag)
@@ -140,7 +148,10 @@ async def perform(client: McpClient, request: CliRequest) -> Performed:
             request.tool_args_json,
             check=request.validate,
         )
-        result = await client.call_tool(call.name, call.arguments)
+        if task_mode(client, call, request.task):
+            result = await call_as_task(client, call)
+        else:
+            result = await client.call_tool(call.name, call.arguments)
         return Performed(result, output_problem(call, result) if request.validate else None)
     if method == "resources/read":
         return Performed(await client.read_resource(request.uri or ""))
@@ -284,6 +295,12 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         "inputSchema, and do not check the result against its outputSchema",
     )
     cli.add_argument(
+        "--task",
+        action="store_true",
+        help="tools/call: call the tool as a task and poll it to its end (tasks/get, then "
+        "tasks/result); done by itself for a tool whose taskSupport is required",
+    )
+    cli.add_argument(
         "--format",
         choices=("text", "json"),
         default="text",
@@ -319,6 +336,7 @@ def run_from_options(opts: argparse.Namespace, target: Target, *, demo: bool = F
         validate=opts.validate,
         output=opts.format,
         show_stderr=opts.show_stderr,
+        task=opts.task,
     )
     try:
         check_request(request)  # before anything starts or a session file is made
