@@ -15,6 +15,7 @@ from inspector.tui.screens.elicitation import ElicitationScreen
 from inspector.tui.screens.sampling import SamplingScreen
 from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.item_panel import ItemPanel
+from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView, render_outcome
 
 SIZE = (150, 45)
@@ -157,3 +158,22 @@ async def test_list_changed_refreshes_the_catalog_and_says_so() -> None:
         await wait_for(pilot, lambda: len(catalog.items["tools"]) == before + 1)
         assert any("added extra_tool" in str(n.message) for n in app._notifications)
         assert any(t["name"] == "extra_tool" for t in catalog.items["tools"])
+
+
+async def test_ctrl_s_on_a_task_required_tool_calls_it_as_a_task() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await fill(pilot, app, "generate_report", {"topic": "ops", "seconds": 0.3})
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "completed" in result_text(app), timeout=20)
+        assert "Report on ops" in result_text(app)
+        assert app.controller is not None and app.controller.session is not None
+        source = app.query_one(MessageLog).source
+        events = [source.event(i) for i in range(len(source))]
+        calls = [
+            e.message
+            for e in events
+            if isinstance(e.message, dict) and e.message.get("method") == "tools/call"
+        ]
+    assert len(calls) == 1 and "task" in calls[0]["params"]  # no plain call that must fail

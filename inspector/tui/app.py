@@ -26,6 +26,7 @@ from inspector.engine.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 from inspector.engine.responders import Responders
 from inspector.engine.session import ConnectionClosedError, RequestCancelledError, Session
 from inspector.engine.signals import quit_on_signals
+from inspector.engine.tasks import must_run_as_task
 from inspector.record.state import sessions_home
 from inspector.record.store import EventSource
 from inspector.safe_text import one_line
@@ -421,6 +422,15 @@ class InspectorApp(App[int]):
         if client is None or not self.controller or not self.controller.connected:
             self.notify("not connected: press r to reconnect", severity="error")
             return
+        if (
+            kind == "tools"
+            and action == "run"
+            and self.controller.session is not None
+            and must_run_as_task(self.controller.session.server_capabilities, item)
+        ):
+            # a plain call must fail (the server requires a task): send what works
+            self.notify(f"{call_name(item)} requires a task (taskSupport): calling it as a task")
+            action = "task"
         title = call_title(kind, item)
         result_view.show_text(f"{title}: waiting for the server…", "yellow")
         started = monotonic()
