@@ -96,7 +96,10 @@ def test_tokens_are_kept_reused_listed_and_cleared(server: str, tmp_path: Path) 
         assert leaked not in (tmp_path / "1.jsonl").read_text()
         assert leaked not in first.stdout + first.stderr
     # a second run needs no flow and no flag: the stored token goes with the first request
-    second = call(tmp_path, server, "whoami", record=tmp_path / "2.jsonl")
+    # (the handshake era pinned: its standing GET stream must carry the token too)
+    second = call(
+        tmp_path, server, "whoami", "--protocol-version", "2025-11-25", record=tmp_path / "2.jsonl"
+    )
     assert second.returncode == 0, second.stderr
     assert auth_steps(tmp_path / "2.jsonl") == []
     assert notes(tmp_path / "2.jsonl", "stored")

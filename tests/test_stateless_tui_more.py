@@ -82,7 +82,7 @@ async def test_status_bar_and_inflight_in_the_stateless_era() -> None:
 
 async def test_the_handshake_era_keeps_its_plain_protocol() -> None:
     target = target_from_words([sys.executable, str(SERVER), "stdio"])
-    app = InspectorApp(target, timeout=30)
+    app = InspectorApp(target, timeout=30, protocol_version="2025-11-25")  # it speaks both
     async with app.run_test(size=(140, 40)) as pilot:
         bar = app.query_one(StatusBar)
         await wait_for(
