@@ -16,6 +16,7 @@ from inspector.engine.era import (
     META_CLIENT_CAPABILITIES,
     META_CLIENT_INFO,
     META_PROTOCOL_VERSION,
+    TASKS,
     VersionError,
 )
 from inspector.engine.events import Direction, WireEvent
@@ -75,7 +76,7 @@ async def test_sdk_stdio_discover_then_requests_carry_the_envelope() -> None:
         meta = message["params"]["_meta"]
         assert meta[META_PROTOCOL_VERSION] == STATELESS
         assert meta[META_CLIENT_INFO]["name"] == "mcp-inspect"
-        assert meta[META_CLIENT_CAPABILITIES] == {}
+        assert meta[META_CLIENT_CAPABILITIES] == {"extensions": {TASKS: {}}}
     assert not codes(events) - {"batch"}, codes(events)  # the SDK answers cleanly
 
 
@@ -117,7 +118,10 @@ async def test_sdk_mrtr_roots_and_no_roots_list_changed(tmp_path: Path) -> None:
     assert result["structuredContent"] == {"result": tmp_path.resolve().as_uri()}
     out = sent(events)
     assert [m["method"] for m in out] == ["server/discover", "tools/call", "tools/call"]
-    assert out[-1]["params"]["_meta"][META_CLIENT_CAPABILITIES] == {"roots": {}}
+    assert out[-1]["params"]["_meta"][META_CLIENT_CAPABILITIES] == {
+        "roots": {},
+        "extensions": {TASKS: {}},
+    }
     assert any(b"notifications/roots/list_changed not sent" in e.raw for e in events)
 
 
@@ -163,7 +167,10 @@ async def test_sdk_mrtr_elicitation_goes_to_the_responder_and_the_call_is_retrie
     )
     assert interim["resultType"] == "input_required"
     assert retry["params"]["requestState"] == interim["requestState"]  # echoed exactly
-    assert retry["params"]["_meta"][META_CLIENT_CAPABILITIES] == {"elicitation": {"form": {}}}
+    assert retry["params"]["_meta"][META_CLIENT_CAPABILITIES] == {
+        "elicitation": {"form": {}},
+        "extensions": {TASKS: {}},
+    }
 
 
 async def test_sdk_mrtr_decline_reaches_the_server() -> None:

@@ -17,6 +17,7 @@ from inspector.engine import jsonrpc
 from inspector.engine.jsonrpc import RequestId, RpcError
 from inspector.engine.lists import ListFollower, Watcher
 from inspector.engine.session import ProgressCallback, RequestCancelledError, Session
+from inspector.engine.tasks import TaskManager, is_task_result
 from inspector.transports.base import TransportError
 
 MAX_PAGES = 1000  # a server that loops its cursors must not loop us forever
@@ -55,6 +56,7 @@ class McpClient:
         self._subscribed: list[str] = []  # stateless: resource URIs on the listen stream
         self._listen_id: RequestId | None = None
         self._listening = False
+        self._tasks: TaskManager | None = None  # tasks the server chose to make (2026-07-28)
 
     async def list_all(self, kind: str) -> list[dict[str, Any]]:
         """Every item of a ``*/list`` method, following ``nextCursor`` page by page."""
@@ -132,7 +134,37 @@ class McpClient:
             result = await self.session.request(
                 "tools/call", params, on_progress=on_progress, timeout=timeout
             )
+        if task is None and is_task_result(result):  # 2026-07-28: the server made a task
+            result = await self._follow_task(name, result)
         return result
+
+    async def _follow_task(self, name: str, created: dict[str, Any]) -> dict[str, Any]:
+        """A task the server chose to make (the Tasks extension), polled to its end: the
+        call's caller gets the final result, or the task's error."""
+        if self._tasks is None:
+            self._tasks = TaskManager(self.session)
+        state = self._tasks.adopt(created, name)
+        self.session.note(
+            f"tools/call {name}: the server answered with task {state.task_id} "
+            f"({state.status}); polling tasks/get until it ends"
+        )
+        state = await self._tasks.follow(state.task_id)
+        if not state.terminal:
+            raise RpcError(
+                jsonrpc.REQUEST_TIMEOUT,
+                f"tools/call {name}: task {state.task_id} still {state.status} after "
+                f"{self.session.max_timeout:g} s",
+            )
+        if state.error is not None:
+            raise state.error
+        if state.result is None:
+            raise RpcError(
+                jsonrpc.INTERNAL_ERROR,
+                f"tools/call {name}: task {state.task_id} ended {state.status}"
+                + (f" ({state.status_message})" if state.status_message else "")
+                + " with no result",
+            )
+        return state.result
 
     async def read_resource(self, uri: str) -> dict[str, Any]:
         result: dict[str, Any] = await self.session.request("resources/read", {"uri": uri})

@@ -38,6 +38,7 @@ META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
 META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo"
 META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
 META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
+TASKS = "io.modelcontextprotocol/tasks"  # the Tasks extension, declared in this era
 META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"  # per-request, replaces logging/setLevel
 # what the client stamps on every stateless request: the same each time, so row summaries
 # leave it out and replay diffs ignore it
@@ -249,6 +250,12 @@ class StatelessEra:
         level, without which a 2026-07-28 server sends no log messages)."""
         if isinstance(capabilities.get("roots"), dict):  # roots/list_changed is gone
             capabilities = {**capabilities, "roots": {}}
+        # the Tasks extension: the client follows whatever task a tools/call answers with
+        extensions = capabilities.get("extensions")
+        capabilities = {
+            **capabilities,
+            "extensions": {**(extensions if isinstance(extensions, dict) else {}), TASKS: {}},
+        }
         stamped = dict(params or {})
         meta = stamped.get("_meta")
         envelope = {
@@ -293,7 +300,7 @@ class StatelessEra:
             }
             if asks:
                 retry["inputResponses"] = {
-                    key: await _answer(session, key, ask) for key, ask in asks.items()
+                    key: await answer_input(session, key, ask) for key, ask in asks.items()
                 }
             if "requestState" in result:
                 retry["requestState"] = result["requestState"]
@@ -327,7 +334,7 @@ def is_stateless(version: str | None) -> bool:
     return version in STATELESS_VERSIONS
 
 
-async def _answer(session: Session, key: str, ask: Any) -> dict[str, Any]:
+async def answer_input(session: Session, key: str, ask: Any) -> dict[str, Any]:
     """One embedded request answered by the responder the session has for it."""
     method = ask.get("method") if isinstance(ask, dict) else None
     params = ask.get("params") if isinstance(ask, dict) else None

@@ -8,7 +8,11 @@ suite's servers answer), ``stateless`` (2026-07-28 only: ``initialize`` is refus
 TRANSPORT ``stdio`` or ``http`` (binds 127.0.0.1, prints ``PORT <n>``). With no
 argument the mode is read from ``ERA_SERVER_MODE``: one command line (one remembered
 target) whose era changes between runs.
-Tool: ``add(a, b)``.
+Tool: ``add(a, b)``. The stateless era also serves the Tasks extension
+(``io.modelcontextprotocol/tasks``): ``report`` answers with a task (done after two
+``tasks/get``), ``confirm`` with a task that needs an elicitation answered through
+``tasks/update``, ``forever`` with one that ends only when cancelled; a client that does
+not declare the extension gets -32003.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -30,6 +35,88 @@ TOOL = {
         "required": ["a", "b"],
     },
 }
+
+
+EXTENSION = "io.modelcontextprotocol/tasks"
+TASK_TOOLS = {
+    name: {
+        "name": name,
+        "description": f"A task tool ({name}).",
+        "inputSchema": {"type": "object"},
+        "execution": {"taskSupport": "required"},
+    }
+    for name in ("report", "confirm", "forever")
+}
+TASKS: dict[str, dict[str, Any]] = {}
+LOCK = threading.Lock()
+STAMP = "2026-07-28T00:00:00Z"
+
+
+def task_view(task_id: str) -> dict[str, Any]:
+    """The DetailedTask a tasks/get answers with (one poll further on)."""
+    task = TASKS[task_id]
+    task["polls"] += 1
+    view: dict[str, Any] = {
+        "taskId": task_id,
+        "createdAt": STAMP,
+        "lastUpdatedAt": STAMP,
+        "ttlMs": 60000,
+        "pollIntervalMs": 50,
+    }
+    if task["cancelled"]:
+        return {**view, "status": "cancelled", "statusMessage": "cancelled on request"}
+    if task["tool"] == "confirm" and task["answer"] is None:
+        ask = {
+            "method": "elicitation/create",
+            "params": {
+                "message": "Go ahead?",
+                "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}},
+            },
+        }
+        return {**view, "status": "input_required", "inputRequests": {"go": ask}}
+    if task["tool"] == "forever" or task["polls"] < 2:
+        return {**view, "status": "working", "statusMessage": f"poll {task['polls']}"}
+    text = "report done" if task["tool"] == "report" else f"answered {task['answer']}"
+    result = {"content": [{"type": "text", "text": text}]}
+    return {**view, "status": "completed", "result": result}
+
+
+def task_call(id_: Any, name: str, params: dict[str, Any]) -> dict[str, Any]:
+    meta = params.get("_meta") or {}
+    caps = meta.get("io.modelcontextprotocol/clientCapabilities") or {}
+    if EXTENSION not in (caps.get("extensions") or {}):
+        required = {"extensions": {EXTENSION: {}}}
+        return error(
+            id_, -32003, "Missing required client capability", {"requiredCapabilities": required}
+        )
+    with LOCK:
+        task_id = f"task-{len(TASKS) + 1}"
+        TASKS[task_id] = {"tool": name, "polls": 0, "cancelled": False, "answer": None}
+    created = {
+        "resultType": "task",
+        "taskId": task_id,
+        "status": "working",
+        "createdAt": STAMP,
+        "lastUpdatedAt": STAMP,
+        "ttlMs": 60000,
+        "pollIntervalMs": 50,
+    }
+    return {"jsonrpc": "2.0", "id": id_, "result": created}
+
+
+def task_method(id_: Any, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    task_id = params.get("taskId")
+    with LOCK:
+        if task_id not in TASKS:
+            return error(id_, -32602, f"unknown task {task_id!r}")
+        if method == "tasks/get":
+            return {"jsonrpc": "2.0", "id": id_, "result": task_view(str(task_id))}
+        if method == "tasks/cancel":
+            TASKS[task_id]["cancelled"] = True
+        elif method == "tasks/update":
+            answer = (params.get("inputResponses") or {}).get("go")
+            TASKS[task_id]["answer"] = json.dumps(answer, sort_keys=True)
+    return {"jsonrpc": "2.0", "id": id_, "result": {}}
 
 
 def error(id_: Any, code: int, message: str, data: Any = None) -> dict[str, Any]:
@@ -55,7 +142,7 @@ def answer(era: str, message: dict[str, Any]) -> dict[str, Any] | None:
             "id": id_,
             "result": {
                 "supportedVersions": [STATELESS],
-                "capabilities": {"tools": {}},
+                "capabilities": {"tools": {}, "extensions": {EXTENSION: {}}},
                 "_meta": {"io.modelcontextprotocol/serverInfo": {"name": f"era-{era}"}},
             },
         }
@@ -77,7 +164,12 @@ def answer(era: str, message: dict[str, Any]) -> dict[str, Any] | None:
             },
         }
     if method == "tools/list":
-        return {"jsonrpc": "2.0", "id": id_, "result": {"tools": [TOOL]}}
+        tools = [TOOL, *TASK_TOOLS.values()] if era == "stateless" else [TOOL]
+        return {"jsonrpc": "2.0", "id": id_, "result": {"tools": tools}}
+    if era == "stateless" and method == "tools/call" and params.get("name") in TASK_TOOLS:
+        return task_call(id_, str(params["name"]), params)
+    if era == "stateless" and method in ("tasks/get", "tasks/update", "tasks/cancel"):
+        return task_method(id_, method, params)
     if method == "tools/call":
         args = params.get("arguments") or {}
         total = int(args.get("a", 0)) + int(args.get("b", 0))
