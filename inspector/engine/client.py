@@ -14,6 +14,7 @@ from typing import Any
 import anyio
 
 from inspector.engine import jsonrpc
+from inspector.engine.cache import ResultCache
 from inspector.engine.jsonrpc import RequestId, RpcError
 from inspector.engine.lists import ListFollower, Watcher
 from inspector.engine.session import ProgressCallback, RequestCancelledError, Session
@@ -57,6 +58,9 @@ class McpClient:
         self._listen_id: RequestId | None = None
         self._listening = False
         self._tasks: TaskManager | None = None  # tasks the server chose to make (2026-07-28)
+        self.cache = ResultCache()  # 2026-07-28 list pages reused while fresh (ttlMs)
+        for method in LIST_CHANGED:  # registered first: dropped before any re-listing
+            session.on_notification(method, self._drop_cached(method))
 
     async def list_all(self, kind: str) -> list[dict[str, Any]]:
         """Every item of a ``*/list`` method, following ``nextCursor`` page by page."""
@@ -66,7 +70,7 @@ class McpClient:
         seen: set[str] = set()
         for _ in range(MAX_PAGES):
             params = {"cursor": cursor} if cursor is not None else None
-            result = await self.session.request(method, params)
+            result = await self._page(method, params)
             page = result.get(key) if isinstance(result, dict) else None
             items.extend(item for item in page or [] if isinstance(item, dict))
             cursor = result.get("nextCursor") if isinstance(result, dict) else None
@@ -82,6 +86,38 @@ class McpClient:
         if kind == "tools" and self.session.era.stateless:
             items = self._drop_invalid_header_tools(items)
         return items
+
+    async def _page(self, method: str, params: dict[str, Any] | None) -> Any:
+        """One page of a list; at 2026-07-28 a fresh cached page (``ttlMs``) is reused,
+        and the log says so, with its age, instead of a request."""
+        key = str((params or {}).get("cursor") or "")
+        if not self.session.era.stateless:
+            return await self.session.request(method, params)
+        cached = self.cache.fresh(method, key)
+        if cached is not None:
+            self.session.note(
+                f"{method}{' (cursor ' + key + ')' if key else ''}: cached result reused, "
+                f"{cached.age * 1000:.0f} ms old of its ttlMs {cached.ttl_ms} "
+                f"(cacheScope {cached.scope}); nothing sent",
+                cached={
+                    "method": method,
+                    "cursor": key or None,
+                    "age_ms": round(cached.age * 1000),
+                    "ttl_ms": cached.ttl_ms,
+                    "scope": cached.scope,
+                },
+            )
+            return cached.value
+        result = await self.session.request(method, params)
+        self.cache.store(method, key, result)
+        return result
+
+    def _drop_cached(self, method: str) -> Callable[[dict[str, Any]], None]:
+        def drop(params: dict[str, Any]) -> None:
+            for kind in LIST_CHANGED[method]:
+                self.cache.drop(LIST_KINDS[kind][0])
+
+        return drop
 
     def _drop_invalid_header_tools(self, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Over HTTP, tools with invalid x-mcp-header annotations must not be offered (the
@@ -130,6 +166,7 @@ class McpClient:
                 f"tools/call {name}: header mismatch; re-listing tools for "
                 "their x-mcp-header annotations and retrying"
             )
+            self.cache.drop("tools/list")  # a cached list is what went wrong
             await self.list_tools()
             result = await self.session.request(
                 "tools/call", params, on_progress=on_progress, timeout=timeout

@@ -8,7 +8,8 @@ suite's servers answer), ``stateless`` (2026-07-28 only: ``initialize`` is refus
 TRANSPORT ``stdio`` or ``http`` (binds 127.0.0.1, prints ``PORT <n>``). With no
 argument the mode is read from ``ERA_SERVER_MODE``: one command line (one remembered
 target) whose era changes between runs.
-Tool: ``add(a, b)``. The stateless era also serves the Tasks extension
+Tool: ``add(a, b)``. Stateless, ``tools/list`` is cacheable for a minute (``ttlMs``) and
+``resources/list`` for 1 ms. The stateless era also serves the Tasks extension
 (``io.modelcontextprotocol/tasks``): ``report`` answers with a task (done after two
 ``tasks/get``), ``confirm`` with a task that needs an elicitation answered through
 ``tasks/update``, ``forever`` with one that ends only when cancelled; a client that does
@@ -164,8 +165,14 @@ def answer(era: str, message: dict[str, Any]) -> dict[str, Any] | None:
             },
         }
     if method == "tools/list":
-        tools = [TOOL, *TASK_TOOLS.values()] if era == "stateless" else [TOOL]
-        return {"jsonrpc": "2.0", "id": id_, "result": {"tools": tools}}
+        if era != "stateless":
+            return {"jsonrpc": "2.0", "id": id_, "result": {"tools": [TOOL]}}
+        # cacheable for a minute: a client may reuse it meanwhile
+        listed = {"tools": [TOOL, *TASK_TOOLS.values()], "ttlMs": 60000, "cacheScope": "public"}
+        return {"jsonrpc": "2.0", "id": id_, "result": listed}
+    if method == "resources/list" and era == "stateless":  # fresh for 1 ms only
+        listed = {"resources": [], "ttlMs": 1, "cacheScope": "private"}
+        return {"jsonrpc": "2.0", "id": id_, "result": listed}
     if era == "stateless" and method == "tools/call" and params.get("name") in TASK_TOOLS:
         return task_call(id_, str(params["name"]), params)
     if era == "stateless" and method in ("tasks/get", "tasks/update", "tasks/cancel"):

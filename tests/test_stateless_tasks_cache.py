@@ -1,7 +1,8 @@
 """The 2026-07-28 Tasks extension (``io.modelcontextprotocol/tasks``) in the engine and the
 CLI, against ``servers/era_server.py``'s stateless mode over stdio and HTTP: declared on
 every request, a task the server makes followed to its end (tasks/get), its input
-requests answered with tasks/update, tasks/cancel."""
+requests answered with tasks/update, tasks/cancel; and cacheable (``ttlMs``) list results
+reused while fresh."""
 
 from __future__ import annotations
 
@@ -125,3 +126,26 @@ def test_cli_over_http_calls_a_task_required_tool(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "must be called as a task" in done.stderr and ": completed" in done.stderr
     assert json.loads(done.stdout)["content"][0]["text"] == "report done"
+
+
+async def test_cacheable_lists_are_reused_while_fresh_and_said_so() -> None:
+    events: list[WireEvent] = []
+    with anyio.fail_after(30):
+        async with session() as s:
+            s.add_observer(events.append)
+            await s.initialize()
+            client = McpClient(s)
+            first = await client.list_tools()
+            again = await client.list_tools()
+            await client.list_resources()
+            await anyio.sleep(0.05)
+            await client.list_resources()  # its 1 ms are over: asked again
+    assert first == again
+    methods = [m["method"] for m in sent(events)]
+    assert methods.count("tools/list") == 1 and methods.count("resources/list") == 2
+    cached = [e for e in events if "cached" in e.meta]
+    assert len(cached) == 1 and cached[0].message is None  # a note, not a wire frame
+    assert cached[0].meta["cached"]["method"] == "tools/list"
+    assert cached[0].meta["cached"]["ttl_ms"] == 60000
+    assert 0 <= cached[0].meta["cached"]["age_ms"] < 60000
+    assert b"cached result reused" in cached[0].raw and b"ms old" in cached[0].raw
