@@ -206,3 +206,34 @@ def test_serve_loop_batches_and_bad_json(recording: Path) -> None:
         }
     ]
     assert "nope was not recorded in test" in lines[2][0]["error"]["message"]
+
+
+def test_a_handshake_recording_serves_a_stateless_client(recording: Path, tmp_path: Path) -> None:
+    """With no --protocol-version our client probes with server/discover: the answer is
+    made from the recorded initialize result, and the session goes on statelessly."""
+    client = tmp_path / "client.jsonl"
+    serve_it = ["--", PY, "-m", "inspector", "replay", str(recording), "--serve"]
+    done = subprocess.run(
+        [
+            PY,
+            "-m",
+            "inspector",
+            "--cli",
+            "--record",
+            str(client),
+            "--method",
+            "tools/list",
+            *serve_it,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "add" in {t["name"] for t in json.loads(done.stdout)["tools"]}
+    events = read_session(client).events
+    sent = [e.message["method"] for e in events if e.message and "method" in e.message]
+    assert sent[:2] == ["server/discover", "tools/list"] and "initialize" not in sent
+    chosen = [e.meta["era"] for e in events if e.meta.get("era", {}).get("step") == "chosen"]
+    assert chosen[0]["era"] == "stateless"

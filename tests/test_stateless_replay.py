@@ -156,21 +156,21 @@ def test_serve_answers_a_stateless_client(fixture: str, request: pytest.FixtureR
     ]
 
 
-def test_serve_tells_a_handshake_client_how_to_connect(listing: Path) -> None:
-    done = cli(
-        "--cli",
-        "--method",
-        "tools/list",
-        "--",
-        PY,
-        "-m",
-        "inspector",
-        "replay",
-        str(listing),
-        "--serve",
-    )
-    assert done.returncode != 0
-    assert "--protocol-version 2026-07-28" in done.stderr
+def test_serve_answers_a_client_of_either_era(listing: Path) -> None:
+    serve = ["--", PY, "-m", "inspector", "replay", str(listing), "--serve"]
+    # no --protocol-version: the probe is answered from the recorded server/discover
+    found = cli("--cli", "--method", "tools/list", *serve)
+    assert found.returncode == 0, found.stderr
+    # a handshake client: initialize answered from the recorded discover, results
+    # without the stateless-only fields
+    pinned = cli("--cli", "--protocol-version", "2025-11-25", "--method", "tools/list", *serve)
+    assert pinned.returncode == 0, pinned.stderr
+    assert json.loads(pinned.stdout) == json.loads(found.stdout)
+    done = cli("--cli", "--protocol-version", "2025-11-25", "--method", "initialize", *serve)
+    result = json.loads(done.stdout)
+    assert result["protocolVersion"] == "2025-11-25"
+    assert result["serverInfo"]["name"] == "sdk-stateless-server"
+    assert "resultType" not in result
 
 
 def test_summary_names_the_era(listing: Path) -> None:

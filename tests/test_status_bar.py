@@ -57,12 +57,14 @@ def test_short_path_keeps_the_file_name_and_fits(home: Path) -> None:
         assert cell_len(short_path("/x/漢字漢字漢字漢字漢字.jsonl", width)) <= width
 
 
-async def status_line(target: Target, width: int, home: Path) -> tuple[str, Path]:
+async def status_line(
+    target: Target, width: int, home: Path, protocol_version: str | None = None
+) -> tuple[str, Path]:
     """The first screen line once connected, recording to the default session path."""
     path = default_session_path(target)
     path.parent.mkdir(parents=True)
     recorder = Recorder(path, SessionHeader(target=target_info(target)))
-    app = InspectorApp(target, recorder=recorder)
+    app = InspectorApp(target, recorder=recorder, protocol_version=protocol_version)
     try:
         async with app.run_test(size=(width, 30)) as pilot:
             await wait_connected(pilot)
@@ -81,7 +83,8 @@ async def status_line(target: Target, width: int, home: Path) -> tuple[str, Path
 
 @pytest.mark.parametrize("width", [140, 90])
 async def test_an_empty_version_leaves_no_double_gap(width: int, home: Path) -> None:
-    line, path = await status_line(SDK_SERVER, width, home)
+    # the handshake era pinned (the SDK speaks both): the line this test measures
+    line, path = await status_line(SDK_SERVER, width, home, "2025-11-25")
     assert "   " not in line, line  # every part two spaces apart
     if width == 140:
         assert "● connected  sdk-test-server  stdio  protocol" in line, line

@@ -118,7 +118,8 @@ async def test_structured_content_checked_against_output_schema() -> None:
 
 
 async def test_server_crash_shows_why_and_reconnect_keeps_the_log() -> None:
-    """The server dies on its first request after the handshake (tools/list)."""
+    """The server dies on its first request that is not initialize: the era probe
+    (server/discover); reconnecting opens it with initialize, then it dies on tools/list."""
     target = Target(
         command=sys.executable,
         args=[str(SERVERS / "stdio_misbehave.py"), "crash"],
@@ -131,8 +132,10 @@ async def test_server_crash_shows_why_and_reconnect_keeps_the_log() -> None:
         assert "exit code 3" in screen_text(app)
         source = app.query_one(MessageLog).source
         before = len(source)
+        assert "server/discover" in log_methods(app) and "initialize" not in log_methods(app)
         await pilot.press("r")
-        await wait_for(pilot, lambda: log_methods(app).count("initialize") == 4)
+        await wait_for(pilot, lambda: log_methods(app).count("initialize") == 2)
+        await wait_for(pilot, lambda: app.query_one("#status").state == "disconnected")
         assert len(source) > before  # the first connection's events are still there
         seqs = [source.seq(i) for i in range(len(source))]
         assert seqs == sorted(set(seqs)), "one numbering across reconnects"

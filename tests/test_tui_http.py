@@ -77,7 +77,8 @@ async def call(pilot: Any, app: InspectorApp, arguments: dict[str, Any]) -> str:
 
 
 async def test_streamable_http_call_and_the_wire_in_the_log(sdk_sse: str) -> None:
-    app = InspectorApp(Target(url=sdk_sse, transport="http"))
+    # the handshake era pinned (the SDK speaks both): its standing GET stream is shown
+    app = InspectorApp(Target(url=sdk_sse, transport="http"), protocol_version="2025-11-25")
     async with app.run_test(size=SIZE) as pilot:
         await wait_tools(pilot)
         await select_item(pilot, "tools", "add")

@@ -90,7 +90,21 @@ async def open_detected(session: Session, memory: EraMemory | None) -> dict[str,
             )
             if memory is not None:
                 memory.forget(key)
-    result = await _probe(session, remembered=known in STATELESS_VERSIONS)
+    try:
+        result = await _probe(session, remembered=known in STATELESS_VERSIONS)
+    except RpcError:
+        lost = session.lost
+        if memory is not None and lost is not None and lost.exit_code is not None:
+            # a server that exits on server/discover (which every stateless server must
+            # serve) is handshake-era: the next connection opens it with initialize
+            memory.remember(key, HANDSHAKE_VERSIONS[0])
+            session.note(
+                f"era: the server exited on the {PROBE} probe: remembered as handshake-era, "
+                "so reconnecting opens it with initialize (no probe)",
+                severity="warning",
+                era={"step": "exited", "era": "handshake"},
+            )
+        raise
     if memory is not None and session.protocol_version is not None:
         memory.remember(key, session.protocol_version)
     return result

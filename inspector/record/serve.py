@@ -15,8 +15,14 @@ with the recorded one, a difference noted on stderr.
 A recording of the 2026-07-28 stateless era is served to a stateless client: its
 ``server/discover`` answer like any recorded request (``_meta`` envelopes aside, so the
 client's own info does not matter), multi-round-trip retries matched by their
-``inputResponses``; an ``initialize`` is refused with a message saying which
-``--protocol-version`` to connect with.
+``inputResponses``.
+
+Across eras, where the recording allows: a handshake client of a stateless recording
+gets an ``initialize`` result made from the recorded discover answer (capabilities,
+server info, instructions; its results served without the stateless-only ``resultType``,
+``ttlMs`` and ``cacheScope``); a stateless client of a handshake recording gets a
+``server/discover`` result made from the recorded initialize answer. A recording with
+neither opening refuses both.
 """
 
 from __future__ import annotations
@@ -32,6 +38,12 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO, TextIO
 
 from inspector.engine import jsonrpc
+from inspector.engine.era import (
+    HANDSHAKE_VERSIONS,
+    LATEST_VERSION,
+    META_SERVER_INFO,
+    STATELESS_VERSIONS,
+)
 from inspector.record.diff import DEFAULT_IGNORES, Change, IgnoreRule, diff
 from inspector.record.replay_plan import Plan, ServerExchange
 
@@ -66,13 +78,16 @@ class RecordedServer:
             list(rules) if rules is not None else [IgnoreRule.parse(r) for r in PARAM_IGNORES]
         )
         self.initialize: dict[str, Any] | None = None
+        self.discover: dict[str, Any] | None = None  # the stateless opening, made or recorded
         self.stateless = plan.protocol_version if plan.stateless else None
-        if (
-            plan.initialize is not None
-            and plan.initialize.response is not None
-            and not plan.stateless
-        ):
-            self.initialize = plan.initialize.response
+        self.handshake_client = False  # an initialize came: serve handshake-era results
+        opened = plan.initialize.response if plan.initialize is not None else None
+        if isinstance(opened, dict) and isinstance(opened.get("result"), dict):
+            if plan.stateless:
+                self.initialize = {**opened, "result": initialize_from(opened["result"])}
+            else:
+                self.initialize = opened
+                self.discover = {**opened, "result": discover_from(opened["result"])}
         self.table: dict[str, list[_Answers]] = {}
         self.warnings: list[str] = []  # the live client answered otherwise than recorded
         opening = [plan.initialize] if plan.stateless and plan.initialize else []
@@ -100,7 +115,7 @@ class RecordedServer:
         method = str(message.get("method"))
         params = _norm(message.get("params"))
         if method == "initialize":
-            if self.stateless:
+            if self.initialize is None and self.stateless:
                 return jsonrpc.error_response(
                     id_,
                     jsonrpc.INVALID_REQUEST,
@@ -115,7 +130,10 @@ class RecordedServer:
                     jsonrpc.INTERNAL_ERROR,
                     f"replay: {self.source} has no initialize response to serve",
                 )
-            return _with_id(self.initialize, id_)
+            self.handshake_client = True
+            return _with_id(_handshake_version(self.initialize, params), id_)
+        if method == "server/discover" and self.discover is not None:
+            return _with_id(self.discover, id_)  # a handshake recording, a stateless client
         entries = self.table.get(method)
         if not entries:
             if method == "ping":
@@ -133,7 +151,10 @@ class RecordedServer:
                 entry.served += 1
                 if ask is not None:
                     self._ask_client(ask, entry.asks[n], f"{method}{_named(params)}")
-                return _with_id(entry.responses[n], id_)
+                reply = _with_id(entry.responses[n], id_)
+                if self.stateless and self.handshake_client:
+                    reply = _without_stateless_fields(reply)
+                return reply
         shown = json.dumps(params, ensure_ascii=False, default=str)
         return jsonrpc.error_response(
             id_,
@@ -156,6 +177,58 @@ class RecordedServer:
                 if not found.same:
                     shown = "; ".join(_change(c) for c in found.changes[:5])
                     self.warnings.append(f"{where} differs from the recording: {shown}")
+
+
+STATELESS_ONLY = ("resultType", "ttlMs", "cacheScope")  # result fields 2026-07-28 added
+
+
+def initialize_from(discover: dict[str, Any]) -> dict[str, Any]:
+    """An initialize result telling what a recorded ``server/discover`` result told."""
+    meta = discover.get("_meta")
+    info = meta.get(META_SERVER_INFO) if isinstance(meta, dict) else None
+    capabilities = discover.get("capabilities")
+    result: dict[str, Any] = {
+        "protocolVersion": LATEST_VERSION,
+        "capabilities": capabilities if isinstance(capabilities, dict) else {},
+        "serverInfo": info if isinstance(info, dict) else {"name": "replay", "version": ""},
+    }
+    if isinstance(discover.get("instructions"), str):
+        result["instructions"] = discover["instructions"]
+    return result
+
+
+def discover_from(initialize: dict[str, Any]) -> dict[str, Any]:
+    """A ``server/discover`` result telling what a recorded initialize result told."""
+    capabilities = initialize.get("capabilities")
+    result: dict[str, Any] = {
+        "supportedVersions": list(STATELESS_VERSIONS),
+        "capabilities": capabilities if isinstance(capabilities, dict) else {},
+    }
+    info = initialize.get("serverInfo")
+    if isinstance(info, dict):
+        result["_meta"] = {META_SERVER_INFO: info}
+    if isinstance(initialize.get("instructions"), str):
+        result["instructions"] = initialize["instructions"]
+    return result
+
+
+def _handshake_version(response: dict[str, Any], params: Any) -> dict[str, Any]:
+    """The initialize answer at the client's version when it is one the handshake era
+    has (as a server negotiates); the recorded one otherwise."""
+    wanted = params.get("protocolVersion") if isinstance(params, dict) else None
+    result = response.get("result")
+    if wanted not in HANDSHAKE_VERSIONS or not isinstance(result, dict):
+        return response
+    if result.get("protocolVersion") not in HANDSHAKE_VERSIONS:  # made from a discover
+        return {**response, "result": {**result, "protocolVersion": wanted}}
+    return response
+
+
+def _without_stateless_fields(reply: dict[str, Any]) -> dict[str, Any]:
+    result = reply.get("result")
+    if not isinstance(result, dict):
+        return reply
+    return {**reply, "result": {k: v for k, v in result.items() if k not in STATELESS_ONLY}}
 
 
 def _named(params: Any) -> str:
