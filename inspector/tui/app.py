@@ -24,7 +24,12 @@ from textual.widgets import DataTable, Footer, TabbedContent, TabPane
 
 from inspector.engine.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 from inspector.engine.responders import Responders
-from inspector.engine.session import ConnectionClosedError, RequestCancelledError, Session
+from inspector.engine.session import (
+    ConnectionClosedError,
+    RequestCancelledError,
+    RequestTimeoutError,
+    Session,
+)
 from inspector.engine.signals import quit_on_signals
 from inspector.record.state import sessions_home
 from inspector.record.store import EventSource
@@ -447,6 +452,8 @@ class InspectorApp(App[int]):
                 return
             if isinstance(exc, RequestCancelledError) and exc.by_user:
                 outcome.cancelled = True  # no answer came: not a JSON-RPC error
+            elif isinstance(exc, RequestTimeoutError | ConnectionClosedError):
+                outcome.no_answer = exc.message  # the code is the SDKs' convention, not wire
             else:
                 outcome.error = exc.to_error()
             if isinstance(exc, ConnectionClosedError) and session_expired(session):
