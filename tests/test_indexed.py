@@ -10,11 +10,11 @@ from pathlib import Path
 import anyio
 import pytest
 
-from inspector.engine.events import Channel, Direction, Kind
 from inspector.record.format import FORMAT_KEY, NewerFormatError, SessionFileError
 from inspector.record.indexed import IndexedSessionFile
 from inspector.record.reader import read_session
 from inspector.record.store import EventSource, EventStore, LogFilter
+from inspector.wire.events import Channel, Direction, Kind
 
 sys.path.insert(0, str(Path(__file__).parent / "servers"))
 from replay_bigfile import PER_EXCHANGE, write_session

@@ -12,14 +12,14 @@ from typing import Any
 import anyio
 import pytest
 
-from inspector.engine.events import Channel, Direction, WireEvent
-from inspector.engine.jsonrpc import encode
 from inspector.record.diff import parse_rules
 from inspector.record.format import FORMAT_KEY
 from inspector.record.reader import read_session
 from inspector.record.replay import ReplayOptions, replay
 from inspector.record.replay_plan import build_plan
 from inspector.transports.stdio import StdioTransport
+from inspector.wire.events import Channel, Direction, WireEvent
+from inspector.wire.jsonrpc import encode
 
 sys.path.insert(0, str(Path(__file__).parent / "servers"))
 from replay_record import SERVER, record

@@ -10,15 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from inspector.engine.events import Channel, Direction, Finding, Kind, WireEvent
-from inspector.engine.jsonrpc import (
-    encode,
-    error_response,
-    make_event,
-    notification,
-    request,
-    response,
-)
 from inspector.engine.summary import summarize
 from inspector.record.store import (
     EventBatcher,
@@ -26,6 +17,15 @@ from inspector.record.store import (
     EventStore,
     FilteredView,
     LogFilter,
+)
+from inspector.wire.events import Channel, Direction, Finding, Kind, WireEvent
+from inspector.wire.jsonrpc import (
+    encode,
+    error_response,
+    make_event,
+    notification,
+    request,
+    response,
 )
 
 OUT, IN, LOCAL = Direction.OUT, Direction.IN, Direction.LOCAL

@@ -24,12 +24,9 @@ from typing import Any
 
 import anyio
 
-from inspector.engine import jsonrpc
 from inspector.engine.era import (
     is_stateless,
 )
-from inspector.engine.events import Direction, Kind, WireEvent, classify_message
-from inspector.engine.jsonrpc import RpcError
 from inspector.engine.responders import Responders
 from inspector.engine.session import ConnectionClosedError, RequestTimeoutError, Session
 from inspector.record.diff import IgnoreRule, diff
@@ -42,7 +39,10 @@ from inspector.record.replay_plan import (
     id_key,
     messages_of,
 )
-from inspector.transports.base import Transport
+from inspector.wire import jsonrpc
+from inspector.wire.events import Direction, Kind, WireEvent, classify_message
+from inspector.wire.jsonrpc import RpcError
+from inspector.wire.transport import Transport
 
 SAME, CHANGED, MISSING, NEW = "same", "changed", "missing", "new"
 STATUSES = (SAME, CHANGED, MISSING, NEW)

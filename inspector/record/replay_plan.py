@@ -20,8 +20,8 @@ from inspector.engine.era import (
     META_CLIENT_INFO,
     META_PROTOCOL_VERSION,
 )
-from inspector.engine.events import Channel, Direction, Kind, WireEvent, classify_message
 from inspector.record.notices import Attributor
+from inspector.wire.events import Channel, Direction, Kind, WireEvent, classify_message
 
 OPENINGS = ("initialize", "server/discover")  # the handshake era's, the stateless era's
 

@@ -22,7 +22,6 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, TabbedContent, TabPane
 
-from inspector.engine.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 from inspector.engine.responders import Responders
 from inspector.engine.session import ConnectionClosedError, RequestCancelledError, Session
 from inspector.engine.signals import quit_on_signals
@@ -56,6 +55,7 @@ from inspector.tui.widgets.server_log import ServerLogView
 from inspector.tui.widgets.server_pane import ServerPane
 from inspector.tui.widgets.status_bar import StatusBar
 from inspector.tui.widgets.tasks_view import TasksView
+from inspector.wire.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 
 # requests the app sends on its own: quitting while they wait loses nothing of the user's
 HOUSEKEEPING = frozenset(
