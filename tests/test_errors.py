@@ -22,8 +22,8 @@ from inspector.engine.session import (
     RequestTimeoutError,
 )
 from inspector.errors import InspectorError
-from inspector.record.diff import PathError
 from inspector.record.format import NewerFormatError, SessionFileError
+from inspector.replay.diff import PathError
 from inspector.transports.sse_parser import SseError
 from inspector.wire.jsonrpc import RpcError
 from inspector.wire.transport import ConnectionLost, TransportError

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from inspector.record.filter_query import KEYS, LogFilter, candidates, complete, tokens
+from inspector.logstore.filter_query import KEYS, LogFilter, candidates, complete, tokens
+from inspector.logstore.store import EventStore, FilteredView, scan_matching
 from inspector.record.format import SessionHeader, encode_event
 from inspector.record.indexed import IndexedSessionFile
-from inspector.record.store import EventStore, FilteredView, scan_matching
 from inspector.wire.events import Channel, Direction, Kind, WireEvent
 from inspector.wire.jsonrpc import encode, error_response, make_event, request, response
 

@@ -28,7 +28,10 @@ ALLOWED: dict[str, set[str]] = {
     "engine": {"inspector", "errors", "wire"},
     "transports": {"errors", "wire", "engine", "credentials"},
     "forms": {"errors"},
-    "record": {"inspector", "errors", "wire", "engine", "transports", "credentials"},
+    # session files (format, recorder, readers); an indexed file is a log source
+    "record": {"inspector", "errors", "wire", "logstore", "credentials"},
+    "logstore": {"wire"},  # the in-memory log and its filter language
+    "replay": {"errors", "wire", "engine", "logstore"},  # plan, run, diff, serve
     "config": {"errors"},
     "credentials": set(),  # what looks like a credential: redaction and redirects agree
     # proxy: an attach target
@@ -36,7 +39,16 @@ ALLOWED: dict[str, set[str]] = {
     # OAuth: its flows speak HTTP (transports' helpers), make WireEvents (engine), mask
     # with the recorder's marker (record)
     "auth": {"inspector", "errors", "wire", "engine", "transports", "record"},
-    "proxy": {"inspector", "errors", "wire", "engine", "transports", "record", "config"},
+    "proxy": {
+        "inspector",
+        "errors",
+        "wire",
+        "engine",
+        "transports",
+        "record",
+        "logstore",
+        "config",
+    },
     "safe_text": set(),
     "demo": {"inspector", "errors", "wire", "engine"},
     "tui": {
@@ -45,6 +57,8 @@ ALLOWED: dict[str, set[str]] = {
         "engine",
         "transports",
         "record",
+        "logstore",
+        "replay",
         "forms",
         "target",
         "safe_text",
@@ -58,6 +72,8 @@ ALLOWED: dict[str, set[str]] = {
         "engine",
         "transports",
         "record",
+        "logstore",
+        "replay",
         "forms",
         "config",
         "target",
@@ -70,7 +86,17 @@ ALLOWED: dict[str, set[str]] = {
 }
 TOLERATED_CYCLES: list[set[str]] = []
 
-HEADLESS = ("wire", "engine", "transports", "record", "forms", "proxy", "auth")
+HEADLESS = (
+    "wire",
+    "engine",
+    "transports",
+    "record",
+    "logstore",
+    "replay",
+    "forms",
+    "proxy",
+    "auth",
+)
 FRONTS = ("commands", "tui", "__main__")  # the command line and the TUI
 
 

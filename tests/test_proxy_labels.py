@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.engine.summary import summarize
-from inspector.record.store import EventStore
+from inspector.logstore.store import EventStore
 from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.jsonrpc import encode
 

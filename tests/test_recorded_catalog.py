@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from inspector.record.recorded_catalog import rebuild_catalog
-from inspector.record.store import EventStore
+from inspector.logstore.store import EventStore
+from inspector.replay.recorded_catalog import rebuild_catalog
 from inspector.wire.events import Channel, Direction, WireEvent
 
 

@@ -14,7 +14,7 @@ import anyio
 import pytest
 
 from inspector.record.reader import read_session
-from inspector.record.replay_plan import build_plan
+from inspector.replay.plan import build_plan
 from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.jsonrpc import encode
 

@@ -21,8 +21,8 @@ from inspector.config import ConfigError
 from inspector.engine.era import VersionError
 from inspector.engine.session import ConnectionClosedError, RequestTimeoutError, first_failure
 from inspector.errors import InspectorError
-from inspector.record.diff import PathError
 from inspector.record.format import SessionFileError
+from inspector.replay.diff import PathError
 from inspector.wire.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 from inspector.wire.transport import TransportError
 

@@ -29,8 +29,8 @@ from typing import Any
 import anyio
 
 from inspector.engine.summary import summarize
+from inspector.logstore.store import LogFilter
 from inspector.proxy.wire import ProxyWire
-from inspector.record.store import LogFilter
 from inspector.wire.events import Direction, WireEvent, party
 
 FORWARD = "forward"

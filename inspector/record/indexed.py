@@ -31,8 +31,8 @@ from typing import Any
 
 import anyio
 
+from inspector.logstore.store import LogFilter, is_tool_error
 from inspector.record.format import SessionFileError, SessionHeader, decode_event
-from inspector.record.store import LogFilter, is_tool_error
 from inspector.wire.events import Channel, Direction, Kind, WireEvent, classify_message
 from inspector.wire.jsonrpc import decode
 

@@ -25,8 +25,8 @@ from textual.widgets import DataTable, Footer, TabbedContent, TabPane
 from inspector.engine.responders import Responders
 from inspector.engine.session import ConnectionClosedError, RequestCancelledError, Session
 from inspector.engine.signals import quit_on_signals
+from inspector.logstore.store import EventSource
 from inspector.record.state import sessions_home
-from inspector.record.store import EventSource
 from inspector.safe_text import one_line
 from inspector.target import Target
 from inspector.tui import messages

@@ -26,7 +26,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input
 
-from inspector.record.store import EventSource
+from inspector.logstore.store import EventSource
 from inspector.safe_text import decode_raw, escape_markup, safe_text, visible
 from inspector.tui.document import DocBuilder, Document
 from inspector.tui.widgets.document_view import DocumentView, Formatter

@@ -31,7 +31,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from inspector.engine.summary import RowSummary, summarize
-from inspector.record.store import EventBatcher, EventSource, EventStore, FilteredView, LogFilter
+from inspector.logstore.store import EventBatcher, EventSource, EventStore, FilteredView, LogFilter
 from inspector.safe_text import visible
 from inspector.tui.widgets.log_filter import LogFilterBar
 from inspector.wire.events import Channel, Direction, Kind, WireEvent

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
-from inspector.record.textmatch import term_pattern
+from inspector.logstore.textmatch import term_pattern
 from inspector.wire.events import Channel, Direction, Kind, WireEvent
 
 _KIND_ALIASES: dict[str, Kind] = {

@@ -1,6 +1,6 @@
 """Re-run a recorded session against a live server and compare the answers.
 
-:func:`inspector.record.replay_plan.build_plan` turns recorded events into a script (a
+:func:`inspector.replay.plan.build_plan` turns recorded events into a script (a
 :class:`Plan`). :func:`replay` runs it on a new session: requests go with fresh ids (those
 the recording had in flight together, together),
 progress tokens are renewed, server requests are answered from the recording,
@@ -29,9 +29,9 @@ from inspector.engine.era import (
 )
 from inspector.engine.responders import Responders
 from inspector.engine.session import ConnectionClosedError, RequestTimeoutError, Session
-from inspector.record.diff import IgnoreRule, diff
-from inspector.record.notices import METHODS, Attributor, NoticeResult, compare
-from inspector.record.replay_plan import (
+from inspector.replay.diff import IgnoreRule, diff
+from inspector.replay.notices import METHODS, Attributor, NoticeResult, compare
+from inspector.replay.plan import (
     OPENINGS,
     Plan,
     ServerExchange,

@@ -23,7 +23,7 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from inspector.record.filter_query import LogFilter, is_tool_error
+from inspector.logstore.filter_query import LogFilter, is_tool_error
 from inspector.wire.events import (
     ATTACH_KEY,
     SIDE_KEY,
