@@ -22,7 +22,6 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, TabbedContent, TabPane
 
-from inspector.engine.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 from inspector.engine.responders import Responders
 from inspector.engine.session import (
     ConnectionClosedError,
@@ -31,8 +30,8 @@ from inspector.engine.session import (
     Session,
 )
 from inspector.engine.signals import quit_on_signals
+from inspector.logstore.store import EventSource
 from inspector.record.state import sessions_home
-from inspector.record.store import EventSource
 from inspector.safe_text import one_line
 from inspector.target import Target
 from inspector.tui import messages
@@ -61,6 +60,7 @@ from inspector.tui.widgets.server_log import ServerLogView
 from inspector.tui.widgets.server_pane import ServerPane
 from inspector.tui.widgets.status_bar import StatusBar
 from inspector.tui.widgets.tasks_view import TasksView
+from inspector.wire.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 
 # requests the app sends on its own: quitting while they wait loses nothing of the user's
 HOUSEKEEPING = frozenset(
