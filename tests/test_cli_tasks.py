@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from inspector.engine.events import Channel, Direction
 from inspector.record.reader import read_session
+from inspector.wire.events import Channel, Direction
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from inspector.commands.failures import ExitCode
-from inspector.engine.events import Channel, Direction, WireEvent
 from inspector.record.reader import read_session
+from inspector.wire.events import Channel, Direction, WireEvent
 from tests.servers.http_support import sdk_server
 from tests.servers.stateless_support import stateless_server
 

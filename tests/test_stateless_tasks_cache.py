@@ -16,11 +16,11 @@ import anyio
 
 from inspector.engine.client import McpClient
 from inspector.engine.era import META_CLIENT_CAPABILITIES, TASKS
-from inspector.engine.events import Direction, WireEvent
 from inspector.engine.responders import Responders
 from inspector.engine.session import Session
 from inspector.engine.tasks import TaskManager
 from inspector.transports.stdio import StdioTransport
+from inspector.wire.events import Direction, WireEvent
 from tests.servers.http_support import sdk_server
 
 ERA_SERVER = Path(__file__).resolve().parent / "servers" / "era_server.py"

@@ -37,13 +37,13 @@ from inspector.commands.tool_call import (
     task_mode,
 )
 from inspector.engine.client import LOG_LEVELS, McpClient
-from inspector.engine.events import Channel, WireEvent
 from inspector.engine.responders import Responders
 from inspector.engine.session import Session
 from inspector.engine.signals import quit_on_signals, signal_exit_code
 from inspector.record.era_memory import FileEraMemory
 from inspector.record.recorder import Recorder
 from inspector.target import Target, build_transport
+from inspector.wire.events import Channel, WireEvent
 
 # Every --method the CLI performs (the one list: --help, the usage errors, perform).
 METHODS = (

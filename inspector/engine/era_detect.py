@@ -23,7 +23,6 @@ import os
 from time import monotonic
 from typing import TYPE_CHECKING, Any, Protocol
 
-from inspector.engine import jsonrpc
 from inspector.engine.era import (
     HANDSHAKE_VERSIONS,
     STATELESS_VERSIONS,
@@ -32,7 +31,8 @@ from inspector.engine.era import (
     StatelessEra,
     VersionError,
 )
-from inspector.engine.jsonrpc import RpcError
+from inspector.wire import jsonrpc
+from inspector.wire.jsonrpc import RpcError
 
 if TYPE_CHECKING:
     from inspector.engine.session import Session
@@ -152,7 +152,9 @@ async def _probe(session: Session, *, remembered: bool = False) -> dict[str, Any
 
 def _refusal(exc: RpcError, timeout: float) -> str:
     """What the refusal said, for the note; raises when it proves an incompatibility."""
-    if exc.code == jsonrpc.REQUEST_TIMEOUT:
+    from inspector.engine.session import RequestTimeoutError  # (session imports this module)
+
+    if isinstance(exc, RequestTimeoutError):
         return f"not answered within {timeout:g} s"
     if exc.code == UNSUPPORTED_PROTOCOL_VERSION:
         data = exc.data if isinstance(exc.data, dict) else {}

@@ -29,8 +29,8 @@ from typing import Any
 import anyio
 
 from inspector.engine.era import TASKS, answer_input
-from inspector.engine.jsonrpc import INTERNAL_ERROR, RpcError
 from inspector.engine.session import ProgressCallback, Session
+from inspector.wire.jsonrpc import INTERNAL_ERROR, RpcError
 
 log = logging.getLogger(__name__)
 
