@@ -31,7 +31,6 @@ from inspector.engine.era import (
     StatelessEra,
     VersionError,
 )
-from inspector.wire import jsonrpc
 from inspector.wire.jsonrpc import RpcError
 
 if TYPE_CHECKING:
