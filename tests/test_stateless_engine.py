@@ -434,3 +434,26 @@ async def test_a_listen_stream_that_cannot_be_reopened_ends_with_a_note(
 
 
 LISTED = {"tools": {"listChanged": True}}
+
+
+async def test_sdk_mrtr_rejected_sampling_is_left_out_not_sent_as_an_error() -> None:
+    """An input response is a result, never an error: a rejected sampling request is left
+    out of the retry (the SDK server then asks again, and the refusal stands, once)."""
+    asked: list[Any] = []
+
+    async def reject(params: dict[str, Any]) -> dict[str, Any]:
+        asked.append(params)
+        raise jsonrpc.RpcError(jsonrpc.USER_REJECTED, "User rejected sampling request")
+
+    with anyio.fail_after(30):
+        async with sdk_session(Responders(sampling=reject)) as session:
+            events = collect(session)
+            await session.initialize()
+            with pytest.raises(jsonrpc.RpcError) as err:
+                await McpClient(session).call_tool("think")
+    assert err.value.code == jsonrpc.USER_REJECTED and "asked again" in err.value.message
+    assert len(asked) == 1  # the user is not asked twice
+    calls = [m for m in sent(events) if m.get("method") == "tools/call"]
+    assert len(calls) == 2 and calls[1]["params"]["inputResponses"] == {}
+    assert "requestState" in calls[1]["params"]
+    assert any(b"rejected (User rejected sampling request): left out" in e.raw for e in events)

@@ -279,6 +279,7 @@ class StatelessEra:
     ) -> Any:
         """Multi round-trip requests: answer ``inputRequests`` through the responders
         and retry (a new id, the answers, the exact ``requestState``) until complete."""
+        rejected: dict[str, RpcError] = {}  # keys the user rejected: never asked twice
         for _ in range(MAX_INPUT_ROUNDS):
             if not (
                 isinstance(result, dict)
@@ -288,6 +289,15 @@ class StatelessEra:
                 return result
             requests = result.get("inputRequests")
             asks = requests if isinstance(requests, dict) else {}
+            again = [key for key in asks if key in rejected]
+            if again:  # the server insists on what the user refused: the refusal stands
+                refused = rejected[again[0]]
+                raise RpcError(
+                    refused.code,
+                    f"{method}: the server asked again for inputRequests[{again[0]!r}], which "
+                    f"was rejected ({refused.message}); not asking again",
+                    refused.data,
+                )
             session.note(
                 f"{method}: the server needs input "
                 f"({', '.join(_ask_names(asks)) or 'none, retry only'}); "
@@ -299,9 +309,23 @@ class StatelessEra:
                 if k not in ("inputResponses", "requestState")
             }
             if asks:
-                retry["inputResponses"] = {
-                    key: await answer_input(session, key, ask) for key, ask in asks.items()
-                }
+                answers: dict[str, Any] = {}
+                for key, ask in asks.items():
+                    try:
+                        answers[key] = await answer_input(session, key, ask)
+                    except RpcError as exc:
+                        if exc.code != jsonrpc.USER_REJECTED:
+                            raise
+                        # an input response is a result, never an error: a refusal is an
+                        # answer left out (the spec: the client MAY not fulfil a request;
+                        # the server asks again or does without)
+                        rejected[key] = exc
+                        session.note(
+                            f"{method}: inputRequests[{key!r}] rejected ({exc.message}): left "
+                            "out of the retry's inputResponses",
+                            rejected=key,
+                        )
+                retry["inputResponses"] = answers
             if "requestState" in result:
                 retry["requestState"] = result["requestState"]
             result = await resend(retry)
