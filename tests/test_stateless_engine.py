@@ -457,3 +457,35 @@ async def test_sdk_mrtr_rejected_sampling_is_left_out_not_sent_as_an_error() -> 
     assert len(calls) == 2 and calls[1]["params"]["inputResponses"] == {}
     assert "requestState" in calls[1]["params"]
     assert any(b"rejected (User rejected sampling request): left out" in e.raw for e in events)
+
+
+async def test_raw_frames_get_the_envelope_in_the_stateless_era() -> None:
+    """The raw editor's frame lacks the per-request _meta: it is added (what the frame
+    sets itself is kept), so the SDK server answers it instead of refusing it."""
+    with anyio.fail_after(30):
+        async with sdk_session() as session:
+            events = collect(session)
+            await session.initialize()
+            await session.send_raw(
+                b'{"jsonrpc":"2.0","id":"raw-1","method":"tools/list",'
+                b'"params":{"_meta":{"custom":1}}}'
+            )
+            while not any(
+                e.direction is Direction.IN
+                and isinstance(e.message, dict)
+                and e.message.get("id") == "raw-1"
+                for e in events
+            ):
+                await anyio.sleep(0.05)
+    out = next(m for m in sent(events) if m.get("id") == "raw-1")
+    assert out["params"]["_meta"]["custom"] == 1
+    assert out["params"]["_meta"][META_PROTOCOL_VERSION] == STATELESS
+    answer = next(
+        e.message
+        for e in events
+        if e.direction is Direction.IN
+        and isinstance(e.message, dict)
+        and e.message.get("id") == "raw-1"
+    )
+    assert "result" in answer and answer["result"]["tools"]
+    assert any(b"raw tools/list: the stateless _meta envelope added" in e.raw for e in events)

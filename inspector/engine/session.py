@@ -358,9 +358,35 @@ class Session:
         await self.transport.send(jsonrpc.notification(method, params))
 
     async def send_raw(self, raw: bytes) -> None:
-        """Send bytes as they are (the raw editor; a debugger may send anything)."""
+        """Send bytes as they are (the raw editor; a debugger may send anything). In the
+        stateless era a request or notification that lacks the per-request ``_meta``
+        envelope gets it (the keys it sets itself are kept): without it a 2026-07-28
+        server refuses every message."""
         self._check_open()
+        if self.era.stateless:
+            raw = self._enveloped(raw)
         await self.transport.send_raw(raw)
+
+    def _enveloped(self, raw: bytes) -> bytes:
+        message, error = jsonrpc.decode(raw)
+        if error is not None or not isinstance(message, dict) or "method" not in message:
+            return raw  # not one request or notification: sent as it is
+        params = message.get("params")
+        if params is not None and not isinstance(params, dict):
+            return raw
+        given = (params or {}).get("_meta")
+        given = given if isinstance(given, dict) else {}
+        stamped = self._stamp(params) or {}
+        envelope = stamped.get("_meta") or {}
+        missing = [key for key in envelope if key not in given]
+        if not missing:
+            return raw
+        stamped["_meta"] = {**envelope, **given}  # what the user wrote wins
+        self.note(
+            f"raw {message['method']}: the stateless _meta envelope added "
+            f"({', '.join(k.rsplit('/', 1)[-1] for k in missing)})"
+        )
+        return jsonrpc.encode({**message, "params": stamped})
 
     async def cancel(
         self, request_id: RequestId, reason: str = "cancelled by the user", *, by_user: bool = True
