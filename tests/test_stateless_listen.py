@@ -14,7 +14,7 @@ import anyio
 import pytest
 from servers.stateless_support import stateless_server
 
-from inspector.engine.client import McpClient
+from inspector.engine.client import LISTEN_RETRY_DELAY, McpClient
 from inspector.engine.session import Session
 from inspector.transports.detect import connect_http
 from inspector.transports.stdio import StdioTransport
@@ -117,3 +117,34 @@ async def resource_subscription(session: Session) -> None:
     acks = len(inbound(events, ACK))
     await wait(lambda: len(inbound(events, ACK)) > acks)  # re-opened without the URI
     assert not inbound(events, ACK)[-1]["params"]["notifications"].get("resourceSubscriptions")
+
+
+async def test_a_listen_stream_the_user_cancels_stays_closed_until_reopened(
+    transport: Transport,
+) -> None:
+    async with opened(transport) as session:
+        events: list[WireEvent] = []
+        session.add_observer(events.append)
+        client = McpClient(session)
+        client.watch_list("tools", lambda update: None)
+        await wait(lambda: len(inbound(events, ACK)) == 1)
+
+        def listens() -> list[dict[str, Any]]:
+            return [
+                e.message
+                for e in events
+                if e.direction is Direction.OUT
+                and isinstance(e.message, dict)
+                and e.message.get("method") == "subscriptions/listen"
+            ]
+
+        assert await session.cancel(listens()[0]["id"])  # the user's cancel (by_user)
+        await anyio.sleep(LISTEN_RETRY_DELAY * 2)  # the loop would have re-opened by now
+        assert len(listens()) == 1 and client.listen_closed
+        assert any(b"cancelled by the user: closed" in e.raw for e in events)
+        client.watch_list("prompts", lambda update: None)  # no user re-open: still closed
+        await anyio.sleep(0.2)
+        assert len(listens()) == 1
+        client.reopen_listen()
+        await wait(lambda: len(listens()) == 2 and len(inbound(events, ACK)) == 2)
+        assert not client.listen_closed

@@ -57,6 +57,7 @@ class McpClient:
         self._subscribed: list[str] = []  # stateless: resource URIs on the listen stream
         self._listen_id: RequestId | None = None
         self._listening = False
+        self.listen_closed = False  # the user cancelled the listen stream: not re-opened
         self._tasks: TaskManager | None = None  # tasks the server chose to make (2026-07-28)
         self.cache = ResultCache()  # 2026-07-28 list pages reused while fresh (ttlMs)
         for method in LIST_CHANGED:  # registered first: dropped before any re-listing
@@ -211,6 +212,7 @@ class McpClient:
         if self.session.era.stateless:  # resourceSubscriptions on the listen stream
             if uri not in self._subscribed:
                 self._subscribed.append(uri)
+            self.listen_closed = False  # the user's own change: the stream is wanted
             await self._relisten()
             return {}
         result: dict[str, Any] = await self.session.request("resources/subscribe", {"uri": uri})
@@ -220,6 +222,7 @@ class McpClient:
         if self.session.era.stateless:
             if uri in self._subscribed:
                 self._subscribed.remove(uri)
+            self.listen_closed = False
             await self._relisten()
             return {}
         result: dict[str, Any] = await self.session.request("resources/unsubscribe", {"uri": uri})
@@ -297,7 +300,14 @@ class McpClient:
             wanted["resourceSubscriptions"] = list(self._subscribed)
         return wanted
 
+    def reopen_listen(self) -> None:
+        """Open the listen stream again after the user closed it (cancelled it)."""
+        self.listen_closed = False
+        self._listen_soon()
+
     def _listen_soon(self) -> None:
+        if self.listen_closed:
+            return  # the user closed it: only the user re-opens it
         if not self._listening:
             self._listening = True
             self.session.start_soon(self._listen_loop)
@@ -330,7 +340,16 @@ class McpClient:
                         timeout=math.inf,
                         request_id=self._listen_id,
                     )
-                except RequestCancelledError:
+                except RequestCancelledError as exc:
+                    if exc.by_user:
+                        self.listen_closed = True
+                        self.session.note(
+                            "subscriptions/listen cancelled by the user: closed, so lists and "
+                            "subscribed resources no longer update by themselves until it is "
+                            "re-opened (a subscription change re-opens it too)",
+                            severity="warning",
+                        )
+                        return
                     continue  # a new filter: listen again at once
                 except RpcError as exc:
                     if self.session.lost is not None:
