@@ -11,6 +11,7 @@ from typing import Any
 from textual.widgets import DataTable
 from tui_helpers import log_methods, plain, wait_for
 
+from inspector.engine.client import LISTEN_RETRY_DELAY
 from inspector.engine.session import PendingRequest
 from inspector.target import target_from_words
 from inspector.tui.app import InspectorApp
@@ -95,3 +96,30 @@ async def test_the_handshake_era_keeps_its_plain_protocol() -> None:
         )
         assert "stateless (no session)" not in plain(bar.render())
         await pilot.pause()
+
+
+async def test_a_cancelled_listen_stream_stays_closed_until_o_reopens_it() -> None:
+    target = target_from_words([sys.executable, str(SERVER), "stdio"])
+    app = InspectorApp(target, timeout=30)  # no --protocol-version: detected stateless
+    async with app.run_test(size=(140, 40)) as pilot:
+        view = app.query_one(InFlightView)
+        await wait_for(pilot, lambda: any("listening: tools" in r for r in _row_texts(view)))
+        await wait_for(
+            pilot, lambda: "0 pending" in plain(view.query_one("#inflight-title").render())
+        )
+        app.action_bottom("inflight")
+        table: DataTable[Any] = view.query_one("#inflight-table", DataTable)
+        table.focus()
+        await wait_for(pilot, lambda: table.has_focus)
+        row = next(i for i, r in enumerate(_row_texts(view)) if "listening:" in r)
+        table.move_cursor(row=row)
+        await pilot.press("c")
+        assert app.controller is not None and app.controller.client is not None
+        client = app.controller.client
+        await wait_for(pilot, lambda: client.listen_closed)
+        await pilot.pause(LISTEN_RETRY_DELAY * 2)  # the loop would have re-opened it by now
+        assert log_methods(app).count("subscriptions/listen") == 1
+        assert not any("listening:" in r and "open" in r for r in _row_texts(view))
+        await pilot.press("o")
+        await wait_for(pilot, lambda: log_methods(app).count("subscriptions/listen") == 2)
+        assert not client.listen_closed

@@ -483,6 +483,17 @@ class InspectorApp(App[int]):
         )
         self.action_bottom("tasks")
 
+    @on(InFlightView.ReopenListen)
+    def _reopen_listen(self) -> None:
+        client = self.controller.client if self.controller else None
+        if client is None or not client.session.era.stateless:
+            self.notify("no listen stream: it exists in the stateless era (2026-07-28) only")
+        elif not client.listen_closed:
+            self.notify("the listen stream is open (c on its row closes it)")
+        else:
+            client.reopen_listen()
+            self.notify("listening again: lists update by themselves")
+
     @on(TasksView.Finished)
     def _task_finished(self, message: TasksView.Finished) -> None:
         state = message.state

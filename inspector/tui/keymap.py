@@ -125,6 +125,8 @@ EXPLAIN = {
     "MessageDetail.save": "save the frame to a file",
     "MessageDetail.cancel_save": "cancel saving",
     "InFlightView.cancel": "cancel the highlighted request (the call says 'cancelled by you')",
+    "InFlightView.reopen_listen": "re-open the subscriptions/listen stream you cancelled "
+    "(2026-07-28: lists update by themselves again)",
     "ServerLogView.clear": "clear the server log",
     "TasksView.refresh_tasks": "refresh (tasks/list)",
     "TasksView.cancel_task": "cancel the highlighted task",

@@ -119,6 +119,7 @@ class InFlightView(Widget):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "cancel", "Cancel request"),
         Binding("delete", "cancel", "Cancel request", show=False),
+        Binding("o", "reopen_listen", "Re-open listen", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -135,6 +136,9 @@ class InFlightView(Widget):
             self.request_id = request_id
             self.label = label
             self.sent = sent
+
+    class ReopenListen(Message):
+        """The user asks for the subscriptions/listen stream again (after cancelling it)."""
 
     def __init__(self, session: Session | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -289,6 +293,9 @@ class InFlightView(Widget):
             if f"p:{item.id}" == key:
                 return item
         return None
+
+    def action_reopen_listen(self) -> None:
+        self.post_message(self.ReopenListen())
 
     async def action_cancel(self) -> None:
         self.refresh_rows()  # act on what is pending now, not at the last redraw
