@@ -98,7 +98,7 @@ async def test_the_handshake_era_keeps_its_plain_protocol() -> None:
         await pilot.pause()
 
 
-async def test_a_cancelled_listen_stream_stays_closed_until_o_reopens_it() -> None:
+async def test_a_cancelled_listen_stream_stays_closed_until_shift_l_reopens_it() -> None:
     target = target_from_words([sys.executable, str(SERVER), "stdio"])
     app = InspectorApp(target, timeout=30)  # no --protocol-version: detected stateless
     async with app.run_test(size=(140, 40)) as pilot:
@@ -120,6 +120,6 @@ async def test_a_cancelled_listen_stream_stays_closed_until_o_reopens_it() -> No
         await pilot.pause(LISTEN_RETRY_DELAY * 2)  # the loop would have re-opened it by now
         assert log_methods(app).count("subscriptions/listen") == 1
         assert not any("listening:" in r and "open" in r for r in _row_texts(view))
-        await pilot.press("o")
+        await pilot.press("L")
         await wait_for(pilot, lambda: log_methods(app).count("subscriptions/listen") == 2)
         assert not client.listen_closed

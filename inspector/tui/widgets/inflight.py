@@ -119,7 +119,7 @@ class InFlightView(Widget):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "cancel", "Cancel request"),
         Binding("delete", "cancel", "Cancel request", show=False),
-        Binding("o", "reopen_listen", "Re-open listen", show=False),
+        Binding("L", "reopen_listen", "Listen again", show=False),
     ]
 
     DEFAULT_CSS = """
