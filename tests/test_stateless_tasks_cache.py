@@ -149,3 +149,22 @@ async def test_cacheable_lists_are_reused_while_fresh_and_said_so() -> None:
     assert cached[0].meta["cached"]["ttl_ms"] == 60000
     assert 0 <= cached[0].meta["cached"]["age_ms"] < 60000
     assert b"cached result reused" in cached[0].raw and b"ms old" in cached[0].raw
+
+
+async def test_a_read_only_request_whose_stream_broke_is_sent_again() -> None:
+    from inspector.transports.detect import connect_http
+
+    events: list[WireEvent] = []
+    with sdk_server("stateless-http", script="era_server.py") as base:
+        transport = connect_http(f"{base}/mcp")
+        with anyio.fail_after(30):
+            async with Session(transport, protocol_version="2026-07-28", timeout=20) as s:
+                s.add_observer(events.append)
+                await s.initialize()
+                prompts = await McpClient(s).list_prompts()
+    assert prompts == []
+    lists = [m for m in sent(events) if m["method"] == "prompts/list"]
+    assert len(lists) == 2 and lists[0]["id"] != lists[1]["id"]
+    (note,) = [e for e in events if "resend_of" in e.meta]
+    assert note.meta["resend_of"] == lists[0]["id"] and note.meta["resent_as"] == lists[1]["id"]
+    assert b"ended before its response; sent again" in note.raw

@@ -47,6 +47,22 @@ UNSUPPORTED_PROTOCOL_VERSION = -32022  # the 2026-07-28 error for a version it d
 HTTP_ERROR = -32000  # what the HTTP transport answers for an HTTP error status (transports)
 MAX_INPUT_ROUNDS = 10  # a server that asks forever must not keep us forever
 
+# requests that change nothing on the server: one whose response stream broke (2026-07-28
+# streams cannot be resumed) is sent again, once; a tools/call may have had effects
+RESENDABLE = frozenset(
+    {
+        "server/discover",
+        "tools/list",
+        "prompts/list",
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+        "prompts/get",
+        "completion/complete",
+        "tasks/get",
+    }
+)
+
 GONE_NOTIFICATIONS = {  # client notifications that 2026-07-28 removed
     "notifications/initialized": "there is no handshake",
     "notifications/roots/list_changed": "roots are asked for per request (input_required)",
@@ -129,6 +145,11 @@ class HandshakeEra:
     def gone(self, method: str) -> str | None:
         """Why the client must not send notification ``method`` in this era (None: it may)."""
         return None
+
+    def resendable(self, method: str, error: RpcError) -> bool:
+        """Whether a failed request is sent again (handshake era: never; its streams are
+        resumed by the transport instead)."""
+        return False
 
     def initialize_params(
         self, capabilities: dict[str, Any], client_info: dict[str, Any]
@@ -341,6 +362,11 @@ class StatelessEra:
 
     def gone(self, method: str) -> str | None:
         return GONE_NOTIFICATIONS.get(method)
+
+    def resendable(self, method: str, error: RpcError) -> bool:
+        """A read-only request whose response stream broke before its response."""
+        data = error.data if isinstance(error.data, dict) else {}
+        return method in RESENDABLE and data.get("streamBroken") is True
 
 
 Era = HandshakeEra | StatelessEra

@@ -270,7 +270,22 @@ class Session:
         async def resend(retry: dict[str, Any]) -> Any:
             return await self._exchange(method, self._stamp(retry), timeout, on_progress, None)
 
-        result = await self._exchange(method, self._stamp(params), timeout, on_progress, request_id)
+        first = request_id if request_id is not None else self.next_id()
+        try:
+            result = await self._exchange(method, self._stamp(params), timeout, on_progress, first)
+        except RpcError as exc:
+            if not self.era.resendable(method, exc) or self.lost is not None:
+                raise
+            again = self.next_id()
+            self.note(
+                f"{method}: the response stream of request {first!r} ended before its response; "
+                f"sent again as request {again!r} ({method} changes nothing on the server, and "
+                "2026-07-28 streams cannot be resumed)",
+                severity="warning",
+                resend_of=first,
+                resent_as=again,
+            )
+            result = await self._exchange(method, self._stamp(params), timeout, on_progress, again)
         return await self.era.settle(self, method, params, result, resend)
 
     def _stamp(self, params: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -508,6 +508,7 @@ class StreamableHttpTransport(Transport):
                     "the server closed the response stream before "
                     "sending the response (2026-07-28 streams cannot be resumed; send the request "
                     "again)",
+                    streamBroken=True,
                 )
             )
             return

@@ -9,7 +9,8 @@ TRANSPORT ``stdio`` or ``http`` (binds 127.0.0.1, prints ``PORT <n>``). With no
 argument the mode is read from ``ERA_SERVER_MODE``: one command line (one remembered
 target) whose era changes between runs.
 Tool: ``add(a, b)``. Stateless, ``tools/list`` is cacheable for a minute (``ttlMs``) and
-``resources/list`` for 1 ms. The stateless era also serves the Tasks extension
+``resources/list`` for 1 ms; over HTTP the first ``prompts/list``'s response stream ends
+before its response. The stateless era also serves the Tasks extension
 (``io.modelcontextprotocol/tasks``): ``report`` answers with a task (done after two
 ``tasks/get``), ``confirm`` with a task that needs an elicitation answered through
 ``tasks/update``, ``forever`` with one that ends only when cancelled; a client that does
@@ -49,6 +50,7 @@ TASK_TOOLS = {
     for name in ("report", "confirm", "forever")
 }
 TASKS: dict[str, dict[str, Any]] = {}
+BROKEN: list[Any] = []  # stateless HTTP: the first prompts/list's stream breaks
 LOCK = threading.Lock()
 STAMP = "2026-07-28T00:00:00Z"
 
@@ -170,6 +172,8 @@ def answer(era: str, message: dict[str, Any]) -> dict[str, Any] | None:
         # cacheable for a minute: a client may reuse it meanwhile
         listed = {"tools": [TOOL, *TASK_TOOLS.values()], "ttlMs": 60000, "cacheScope": "public"}
         return {"jsonrpc": "2.0", "id": id_, "result": listed}
+    if method == "prompts/list" and era == "stateless":
+        return {"jsonrpc": "2.0", "id": id_, "result": {"prompts": []}}
     if method == "resources/list" and era == "stateless":  # fresh for 1 ms only
         listed = {"resources": [], "ttlMs": 1, "cacheScope": "private"}
         return {"jsonrpc": "2.0", "id": id_, "result": listed}
@@ -210,11 +214,27 @@ def serve_http(era: str) -> None:
                     400, b"Unsupported protocol version: " + STATELESS.encode(), "text/plain"
                 )
                 return
-            reply = answer(era, json.loads(body))
+            message = json.loads(body)
+            if era == "stateless" and message.get("method") == "prompts/list" and not BROKEN:
+                BROKEN.append(message.get("id"))
+                self._broken_stream()
+                return
+            reply = answer(era, message)
             if reply is None:
                 self._send(202, b"", None)
             else:
                 self._send(200, json.dumps(reply).encode(), "application/json")
+
+        def _broken_stream(self) -> None:
+            """An SSE response stream that ends before its response (once)."""
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.end_headers()
+            note = {"jsonrpc": "2.0", "method": "notifications/message"}
+            note["params"] = {"level": "info", "data": "about to break"}
+            self.wfile.write(f"event: message\ndata: {json.dumps(note)}\n\n".encode())
+            self.wfile.flush()
+            self.close_connection = True
 
         def do_GET(self) -> None:
             self._send(405, b"", None)
