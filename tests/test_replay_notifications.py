@@ -260,3 +260,32 @@ def test_report_text_stays_literal() -> None:
     buffer = io.StringIO()
     print_report(data, Console(file=buffer, force_terminal=True, width=300))
     assert "\x1b[2J" not in buffer.getvalue() and "␛[2J[bold]x[/]" in buffer.getvalue()
+
+
+async def test_serve_sends_the_recorded_notifications_before_each_answer(recording: Path) -> None:
+    """``replay --serve``: the progress (with the live request's own token) and the log
+    messages recorded while a call was answered reach the client before its result."""
+    from inspector.engine.client import McpClient
+    from inspector.engine.session import Session
+    from inspector.transports.stdio import StdioTransport
+
+    transport = StdioTransport(PY, ["-m", "inspector", "replay", str(recording), "--serve"])
+    progress: list[tuple[float, float | None]] = []
+    logs: list[Any] = []
+    order: list[str] = []
+    with anyio.fail_after(30):
+        async with Session(transport, timeout=20) as session:
+            session.on_notification("notifications/message", lambda p: logs.append(p["data"]))
+            session.on_notification("notifications/message", lambda p: order.append("log"))
+            await session.initialize()
+            client = McpClient(session)
+            result = await client.call_tool(
+                "work", {"count": 3}, on_progress=lambda p, t, m: progress.append((p, t))
+            )
+            order.append("result")
+            plain = await client.call_tool("chatty", {})  # no progress asked: none comes
+    assert result["content"][0]["text"] == "worked 3"
+    assert progress == [(1.0, 3.0), (2.0, 3.0), (3.0, 3.0)]
+    assert logs[0] == "work starting" and logs[1]["done"] is True
+    assert logs[2:] == ["first", "second"] and plain["content"][0]["text"] == "talked"
+    assert order[:3] == ["log", "log", "result"]  # before the answer, as recorded

@@ -7,6 +7,10 @@ responses are ignored. A request the recording cannot answer gets a JSON-RPC
 error naming what was not recorded: -32601 for an unknown method, -32602 for
 known method with params that were never sent.
 
+The notifications the server sent while a request was answered (progress, log messages)
+go to the live client before that answer, in recorded order; progress carries the live
+request's own token, and a request that asked for none gets none.
+
 When the recording shows the server sent requests of its own (sampling, elicitation,
 roots) while a client request was answered, they are sent to the live client at the
 same point, before the recorded answer; its reply is awaited (bounded) and compared
@@ -57,6 +61,7 @@ ANSWER_WAIT = 30.0  # default bound on the live client's answer to a replayed se
 
 # Sends a server request to the live client; returns its answer message, or None (no answer)
 Ask = Callable[[str, Any], "dict[str, Any] | None"]
+Notify = Callable[[dict[str, Any]], None]  # writes one notification to the live client
 
 
 @dataclass
@@ -64,6 +69,7 @@ class _Answers:
     params: Any
     responses: list[dict[str, Any]] = field(default_factory=list)
     asks: list[list[ServerExchange]] = field(default_factory=list)  # per response
+    notes: list[list[dict[str, Any]]] = field(default_factory=list)  # per response
     served: int = 0
 
 
@@ -102,12 +108,15 @@ class RecordedServer:
                 self.table[step.method].append(entry)
             entry.responses.append(step.response)
             entry.asks.append(step.server_requests)
+            entry.notes.append(step.notifications)
 
-    def handle(self, message: Any, ask: Ask | None = None) -> Any:
+    def handle(self, message: Any, ask: Ask | None = None, notify: Notify | None = None) -> Any:
         """The reply to one parsed message (a list for a batch), or None. With ``ask``,
-        the server requests recorded while the request was answered are sent first."""
+        the server requests recorded while the request was answered are sent first; with
+        ``notify``, the notifications recorded while it was answered (progress, log
+        messages) before them, in recorded order."""
         if isinstance(message, list):
-            replies = [r for r in (self.handle(m, ask) for m in message) if r is not None]
+            replies = [r for r in (self.handle(m, ask, notify) for m in message) if r is not None]
             return replies or None
         if not jsonrpc.is_request(message):
             return None  # notifications and responses need no answer
@@ -149,6 +158,9 @@ class RecordedServer:
             if diff(entry.params, params, self.rules).same:
                 n = min(entry.served, len(entry.responses) - 1)
                 entry.served += 1
+                if notify is not None:
+                    for note in _for_client(entry.notes[n], message.get("params")):
+                        notify(note)
                 if ask is not None:
                     self._ask_client(ask, entry.asks[n], f"{method}{_named(params)}")
                 reply = _with_id(entry.responses[n], id_)
@@ -229,6 +241,21 @@ def _without_stateless_fields(reply: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(result, dict):
         return reply
     return {**reply, "result": {k: v for k, v in result.items() if k not in STATELESS_ONLY}}
+
+
+def _for_client(notes: list[dict[str, Any]], params: Any) -> list[dict[str, Any]]:
+    """The recorded notifications as this client gets them: progress carries the client's
+    own progress token (none asked for: no progress), the rest as recorded."""
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    token = meta.get("progressToken") if isinstance(meta, dict) else None
+    out: list[dict[str, Any]] = []
+    for note in notes:
+        if note.get("method") == "notifications/progress":
+            if token is None:
+                continue
+            note = {**note, "params": {**(note.get("params") or {}), "progressToken": token}}
+        out.append(note)
+    return out
 
 
 def _named(params: Any) -> str:
@@ -333,7 +360,7 @@ def serve(
                 None, jsonrpc.PARSE_ERROR, f"replay server: {error}"
             )
         else:
-            reply = server.handle(message, ask)
+            reply = server.handle(message, ask, write)
         for warning in server.warnings:
             err.write(f"mcp-inspect replay: {warning}\n")
             err.flush()
