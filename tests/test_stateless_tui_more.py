@@ -9,13 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from textual.widgets import DataTable
-from tui_helpers import log_methods, plain, wait_for
+from tui_helpers import log_methods, plain, select_item, wait_for
 
 from inspector.engine.client import LISTEN_RETRY_DELAY
 from inspector.engine.session import PendingRequest
 from inspector.target import target_from_words
 from inspector.tui.app import InspectorApp
+from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.inflight import InFlightView, calls, describe
+from inspector.tui.widgets.result_view import ResultView, render_outcome
 from inspector.tui.widgets.status_bar import StatusBar
 
 SERVER = Path(__file__).resolve().parent / "servers" / "stateless_server.py"
@@ -123,3 +125,32 @@ async def test_a_cancelled_listen_stream_stays_closed_until_shift_l_reopens_it()
         await pilot.press("L")
         await wait_for(pilot, lambda: log_methods(app).count("subscriptions/listen") == 2)
         assert not client.listen_closed
+
+
+async def test_ctrl_s_on_a_task_tool_follows_the_extension_task() -> None:
+    """2026-07-28 Tasks extension: ctrl+s on a task-required tool runs it through the
+    Tasks tab; the server's task is polled with tasks/get to its inline result."""
+    era_server = Path(__file__).resolve().parent / "servers" / "era_server.py"
+    target = target_from_words([sys.executable, str(era_server), "stateless-stdio"])
+    app = InspectorApp(target, timeout=30)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for(
+            pilot,
+            lambda: (
+                app.controller is not None
+                and app.controller.connected
+                and any(t.get("name") == "report" for t in app.query_one(Catalog).items["tools"])
+            ),
+        )
+        await select_item(pilot, "tools", "report")
+        await pilot.press("ctrl+s")
+        view = app.query_one(ResultView)
+        await wait_for(
+            pilot,
+            lambda: (
+                view.outcome is not None and "report done" in plain(render_outcome(view.outcome))
+            ),
+            timeout=20,
+        )
+        methods = log_methods(app)
+    assert "tasks/get" in methods and "tasks/result" not in methods
