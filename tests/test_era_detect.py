@@ -199,3 +199,15 @@ def test_pinned_handshake_is_not_probed(tmp_path: Path) -> None:
     done, events = cli(tmp_path / "1.jsonl", SDK_STDIO, "--protocol-version", "2025-11-25")
     assert answered(done) == "42"
     assert sent(events)[0] == "initialize" and "server/discover" not in sent(events)
+
+
+def test_pinned_handshake_refused_by_a_stateless_server_says_how_to_connect(
+    tmp_path: Path,
+) -> None:
+    done, _ = cli(
+        tmp_path / "1.jsonl", [*ERA_SERVER, "stateless-stdio"], "--protocol-version", "2025-11-25"
+    )
+    assert done.returncode == ExitCode.PROTOCOL, done.stderr
+    message = json.loads(done.stderr)["error"]["message"]
+    assert "refused protocol version 2025-11-25" in message
+    assert "--protocol-version 2026-07-28" in message and "without the flag" in message

@@ -98,7 +98,9 @@ class HandshakeEra:
         try:
             result = await session.request("initialize", params)
         except RpcError as exc:
-            if exc.code == jsonrpc.INVALID_PARAMS and (hint := self.rejection_hint(exc.data)):
+            if exc.code in (jsonrpc.INVALID_PARAMS, UNSUPPORTED_PROTOCOL_VERSION) and (
+                hint := self.rejection_hint(exc.data)
+            ):
                 raise VersionError(
                     f"the server refused protocol version {self.requested}: {hint}"
                 ) from exc
@@ -179,11 +181,16 @@ class HandshakeEra:
         """Explain a -32602 answer to initialize that lists the server's versions."""
         if isinstance(data, dict) and isinstance(data.get("supported"), list):
             ours = [v for v in data["supported"] if v in self.supported]
-            offer = (
-                f"; retry with --protocol-version {ours[0]}"
-                if ours
-                else "; none of them is one mcp-inspect speaks"
-            )
+            stateless = [v for v in data["supported"] if v in STATELESS_VERSIONS]
+            if ours:
+                offer = f"; retry with --protocol-version {ours[0]}"
+            elif stateless:
+                offer = (
+                    f"; it speaks the stateless protocol: retry with --protocol-version "
+                    f"{stateless[0]}, or without the flag (the era is then found by itself)"
+                )
+            else:
+                offer = "; none of them is one mcp-inspect speaks"
             return f"the server supports {', '.join(map(str, data['supported']))}{offer}"
         return ""
 

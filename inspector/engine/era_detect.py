@@ -79,12 +79,12 @@ async def open_detected(session: Session, memory: EraMemory | None) -> dict[str,
         session.era = HandshakeEra()
         try:
             return await session.era.open(session)
-        except RpcError as exc:
+        except (RpcError, VersionError) as exc:
             if session.lost is not None:
                 raise
             session.note(
-                f"era: initialize failed ({exc.code}: {exc.message}) where the handshake was "
-                "remembered; probing the era again",
+                f"era: initialize failed ({exc}) where the handshake was remembered; "
+                "probing the era again",
                 severity="warning",
             )
             if memory is not None:
@@ -188,13 +188,15 @@ async def _fall_back(session: Session, why: str, took: float) -> dict[str, Any]:
     )
     try:
         return await handshake.open(session)
-    except RpcError as exc:
+    except (RpcError, VersionError) as exc:
         # a probe answered late may have locked the server in the stateless era: the
         # handshake is then refused with the modern error naming the stateless version
-        data = exc.data if isinstance(exc.data, dict) else {}
+        cause = exc if isinstance(exc, RpcError) else exc.__cause__
+        data = cause.data if isinstance(cause, RpcError) and isinstance(cause.data, dict) else {}
         supported = data.get("supported")
         if (
-            exc.code != UNSUPPORTED_PROTOCOL_VERSION
+            not isinstance(cause, RpcError)
+            or cause.code != UNSUPPORTED_PROTOCOL_VERSION
             or not isinstance(supported, list)
             or not any(v in STATELESS_VERSIONS for v in supported)
         ):
