@@ -130,7 +130,19 @@ def test_stdio_silent_probe_times_out_into_the_handshake(tmp_path: Path) -> None
     done, events = cli(tmp_path / "1.jsonl", [*ERA_SERVER, "silent-stdio"], "--timeout", "1")
     assert answered(done) == "42"
     note = chosen(events)
-    assert note["era"] == "handshake" and "not answered within 1 s" in note["answer"]
+    # the probe takes half the opening's time at most; initialize has the rest
+    assert note["era"] == "handshake" and "not answered within 0.5 s" in note["answer"]
+
+
+def test_a_silent_server_fails_within_the_timeout(tmp_path: Path) -> None:
+    done, events = cli(tmp_path / "1.jsonl", [*ERA_SERVER, "mute-stdio"], "--timeout", "1")
+    assert done.returncode == ExitCode.TIMEOUT, done.stderr
+    message = json.loads(done.stderr)["error"]["message"]
+    assert "server/discover then initialize: no response within the timeout of 1 s" in message
+    assert [m for m in sent(events) if m != "notifications/cancelled"][:2] == [
+        "server/discover",
+        "initialize",
+    ]
 
 
 def test_remembered_handshake_that_fails_is_probed_again(tmp_path: Path) -> None:
@@ -154,7 +166,10 @@ def test_http_handshake_only_refusing_with_a_bare_400(tmp_path: Path) -> None:
     with sdk_server("handshake-http", script="era_server.py") as base:
         done, events = cli(tmp_path / "1.jsonl", [f"{base}/mcp"])
         assert answered(done) == "42"
-        assert sent(events)[:2] == ["server/discover", "initialize"]
+        assert [m for m in sent(events) if m != "notifications/cancelled"][:2] == [
+            "server/discover",
+            "initialize",
+        ]
         note = chosen(events)
         assert note["era"] == "handshake" and "HTTP 400" in note["answer"]
         # after the refused probe, no stateless header on the handshake

@@ -92,11 +92,12 @@ class HandshakeEra:
     def supported(self) -> tuple[str, ...]:
         return HANDSHAKE_VERSIONS + TOLERATED_VERSIONS
 
-    async def open(self, session: Session) -> dict[str, Any]:
-        """initialize, check the version, notifications/initialized."""
+    async def open(self, session: Session, timeout: float | None = None) -> dict[str, Any]:
+        """initialize, check the version, notifications/initialized (``timeout``: what is
+        left of the opening's time after a probe that went unanswered)."""
         params = self.initialize_params(session.declared_capabilities(), session.client_info)
         try:
-            result = await session.request("initialize", params)
+            result = await session.request("initialize", params, timeout=timeout)
         except RpcError as exc:
             if exc.code in (jsonrpc.INVALID_PARAMS, UNSUPPORTED_PROTOCOL_VERSION) and (
                 hint := self.rejection_hint(exc.data)
@@ -206,11 +207,11 @@ class StatelessEra:
     def supported(self) -> tuple[str, ...]:
         return STATELESS_VERSIONS
 
-    async def open(self, session: Session) -> dict[str, Any]:
+    async def open(self, session: Session, timeout: float | None = None) -> dict[str, Any]:
         """``server/discover`` (optional for servers) for server info and capabilities."""
         session.transport.set_protocol_version(self.requested)  # headers from the first POST
         try:
-            result = await session.request("server/discover")
+            result = await session.request("server/discover", timeout=timeout)
         except RpcError as exc:
             if exc.code == jsonrpc.METHOD_NOT_FOUND:
                 session.opened(self.requested, {}, None)

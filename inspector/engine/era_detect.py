@@ -122,14 +122,17 @@ async def _probe(session: Session, *, remembered: bool = False) -> dict[str, Any
         era={"step": "probe", "version": stateless.requested, "remembered": remembered},
     )
     started = monotonic()
-    timeout = min(PROBE_TIMEOUT, session.timeout)
+    # the probe and a fallback initialize share the opening's time (the user's timeout):
+    # a probe that goes unanswered takes at most half of it
+    timeout = min(PROBE_TIMEOUT, _opening_limit(session) / 2)
     try:
         result = await session.request(PROBE, timeout=timeout)
     except RpcError as exc:
         if session.lost is not None or _http_status(exc) in AUTH_STATUSES:
             raise  # an outage, or an authorization that failed, is not an era verdict
         why = _refusal(exc, timeout)
-        return await _fall_back(session, why, monotonic() - started)
+        took = monotonic() - started
+        return await _fall_back(session, why, took, unanswered=why.startswith("not answered"))
     took = monotonic() - started
     versions = result.get("supportedVersions") if isinstance(result, dict) else None
     if not isinstance(versions, list) or stateless.requested not in versions:
@@ -172,8 +175,18 @@ def _refusal(exc: RpcError, timeout: float) -> str:
     return f"refused ({exc.code}: {shown})"
 
 
-async def _fall_back(session: Session, why: str, took: float) -> dict[str, Any]:
-    """The handshake on the same connection, the transport told to forget the probe."""
+def _opening_limit(session: Session) -> float:
+    """The time the whole opening may take: the timeout, or a shorter hard maximum."""
+    return min(session.timeout, session.max_timeout)
+
+
+async def _fall_back(
+    session: Session, why: str, took: float, *, unanswered: bool = False
+) -> dict[str, Any]:
+    """The handshake on the same connection, the transport told to forget the probe.
+    After an unanswered probe, initialize gets what is left of the opening's time."""
+    from inspector.engine.session import RequestTimeoutError  # (session imports this module)
+
     handshake = HandshakeEra()
     session.era = handshake
     session.transport.reset_protocol_version()
@@ -186,8 +199,15 @@ async def _fall_back(session: Session, why: str, took: float) -> dict[str, Any]:
         answer=why,
         ms=round(took * 1000, 1),
     )
+    limit = _opening_limit(session)
     try:
-        return await handshake.open(session)
+        return await handshake.open(session, max(limit - took, 0.1) if unanswered else None)
+    except RequestTimeoutError as exc:
+        if not unanswered:
+            raise
+        # neither the probe nor initialize was answered: the user's limit, as one
+        hard = session.max_timeout < session.timeout
+        raise RequestTimeoutError("server/discover then initialize", limit, hard) from exc
     except (RpcError, VersionError) as exc:
         # a probe answered late may have locked the server in the stateless era: the
         # handshake is then refused with the modern error naming the stateless version

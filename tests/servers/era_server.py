@@ -4,7 +4,8 @@ Usage: python era_server.py ERA-TRANSPORT, with ERA one of
 ``handshake`` (initialize only: ``server/discover`` is -32601 on stdio, and over HTTP a
 POST naming 2026-07-28 is ``400 Unsupported protocol version``, as the conformance
 suite's servers answer), ``stateless`` (2026-07-28 only: ``initialize`` is refused with
--32022 naming it), ``silent`` (handshake, but ``server/discover`` gets no answer at all);
+-32022 naming it), ``silent`` (handshake, but ``server/discover`` gets no answer at all),
+``mute`` (answers nothing);
 TRANSPORT ``stdio`` or ``http`` (binds 127.0.0.1, prints ``PORT <n>``). With no
 argument the mode is read from ``ERA_SERVER_MODE``: one command line (one remembered
 target) whose era changes between runs.
@@ -131,8 +132,8 @@ def error(id_: Any, code: int, message: str, data: Any = None) -> dict[str, Any]
 
 def answer(era: str, message: dict[str, Any]) -> dict[str, Any] | None:
     """The response to one message (None: none is sent)."""
-    if "id" not in message or "method" not in message:
-        return None  # a notification or a response
+    if "id" not in message or "method" not in message or era == "mute":
+        return None  # a notification or a response; a mute server answers nothing
     id_, method = message["id"], message["method"]
     params = message.get("params") or {}
     if method == "server/discover":
