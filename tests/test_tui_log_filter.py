@@ -92,6 +92,15 @@ def shown_kinds(log: MessageLog) -> list[tuple[Kind, str | None]]:
     return [(source.kind(i), source.method(i)) for i in indices]
 
 
+# the era probe's refusal (the demo speaks only the handshake), the isError result, the
+# JSON-RPC error
+ERRORS = [
+    (Kind.ERROR, "server/discover"),
+    (Kind.RESPONSE, "tools/call"),
+    (Kind.ERROR, "tools/call"),
+]
+
+
 async def test_is_error_finds_failed_tool_results_live_and_in_replay(tmp_path: Path) -> None:
     path = tmp_path / "session.jsonl"
     target = demo_target()
@@ -107,8 +116,8 @@ async def test_is_error_finds_failed_tool_results_live_and_in_replay(tmp_path: P
         await pilot.press(*"is:e")
         await wait_for(pilot, lambda: bar.query_text == "is:e" and bar.help_line.startswith("is:"))
         await pilot.press("tab", "enter")
-        await wait_for(pilot, lambda: bar.query_text == "is:error" and log.shown == 2)
-        assert shown_kinds(log) == [(Kind.RESPONSE, "tools/call"), (Kind.ERROR, "tools/call")]
+        await wait_for(pilot, lambda: bar.query_text == "is:error" and log.shown == 3)
+        assert shown_kinds(log) == ERRORS
     recorder.close()
 
     source = IndexedSessionFile(path)
@@ -118,8 +127,8 @@ async def test_is_error_finds_failed_tool_results_live_and_in_replay(tmp_path: P
         await wait_for(pilot, lambda: log.shown == len(source) > 10)
         bar = await open_filter(pilot)
         await pilot.press(*"is:error", "enter")
-        await wait_for(pilot, lambda: log.shown == 2 and not log.scanning)
-        assert shown_kinds(log) == [(Kind.RESPONSE, "tools/call"), (Kind.ERROR, "tools/call")]
+        await wait_for(pilot, lambda: log.shown == 3 and not log.scanning)
+        assert shown_kinds(log) == ERRORS
     source.close()
 
 
