@@ -7,7 +7,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -15,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from cli_runner import inspector_argv
+from paths import DEMO, ROOT
 
 from inspector.engine.events import WireEvent
 from inspector.engine.responders import Responders, fixed_sampling
@@ -22,15 +23,10 @@ from inspector.engine.session import Session
 from inspector.proxy.attach import AttachTransport, live_proxies, pick_proxy
 from inspector.transports.stdio import StdioTransport
 
-PY = sys.executable
-SERVERS = Path(__file__).resolve().parent / "servers"
-ROOT = Path(__file__).resolve().parent.parent
-DEMO = [PY, "-m", "inspector.demo"]
-
 
 def proxy_argv(*args: str) -> list[str]:
     """The command line a host would put in its config to run a server through the proxy."""
-    return [PY, "-m", "inspector", "proxy", *args]
+    return inspector_argv("proxy", *args)
 
 
 def proxy_env(runtime: Path | None = None) -> dict[str, str]:

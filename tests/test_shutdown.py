@@ -12,7 +12,6 @@ import os
 import signal
 import struct
 import subprocess
-import sys
 import termios
 import threading
 import time
@@ -21,6 +20,8 @@ from pathlib import Path
 
 import anyio
 import pytest
+from cli_runner import inspector_argv
+from paths import PY, ROOT, SERVERS
 from tui_helpers import wait_for
 
 from inspector.engine.session import Session
@@ -29,9 +30,6 @@ from inspector.transports.lifeline import Lifeline
 from inspector.transports.stdio import StdioTransport
 from inspector.tui.app import InspectorApp
 
-SERVERS = Path(__file__).parent / "servers"
-ROOT = Path(__file__).parent.parent
-PY = sys.executable
 SERVER = str(SERVERS / "stdio_grandchild.py")
 BOUND = 15.0  # the close takes at most 3 x 2 s; the machine is slow and shared
 
@@ -134,7 +132,7 @@ class Terminal:
         self.master, slave = os.openpty()
         fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
         self.process = subprocess.Popen(
-            [PY, "-m", "inspector", *args],
+            inspector_argv(*args),
             stdin=slave,
             stdout=slave,
             stderr=slave,

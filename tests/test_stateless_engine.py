@@ -9,6 +9,7 @@ from typing import Any
 
 import anyio
 import pytest
+from paths import SERVERS
 
 from inspector.engine import jsonrpc
 from inspector.engine.client import McpClient
@@ -24,7 +25,7 @@ from inspector.engine.session import Session, first_failure
 from inspector.transports.memory import MemoryServerEnd, memory_pair
 from inspector.transports.stdio import StdioTransport
 
-SERVER = Path(__file__).resolve().parent / "servers" / "stateless_server.py"
+SERVER = SERVERS / "stateless_server.py"
 STATELESS = "2026-07-28"
 
 
