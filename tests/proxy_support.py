@@ -62,19 +62,6 @@ def raw_of(event: dict[str, Any]) -> bytes:
     return str(event["raw"]).encode("utf-8")
 
 
-def alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie does not count)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().split()[2]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 def wait_until(predicate: Any, timeout: float = 20.0, what: str = "condition") -> None:
     deadline = time.monotonic() + timeout
     while not predicate():

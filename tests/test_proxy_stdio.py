@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 from paths import DEMO, PY, ROOT, SERVERS
-from proxy_support import alive, events, proxy_argv, raw_of, read_to_end, start_proxy, wait_until
+from processes import alive
+from proxy_support import events, proxy_argv, raw_of, read_to_end, start_proxy, wait_until
 
 from tests.servers.stdio_bytes import OUTPUT
 

@@ -22,6 +22,7 @@ import anyio
 import pytest
 from cli_runner import inspector_argv
 from paths import PY, ROOT, SERVERS
+from processes import alive
 from tui_helpers import wait_for
 
 from inspector.engine.session import Session
@@ -32,16 +33,6 @@ from inspector.tui.app import InspectorApp
 
 SERVER = str(SERVERS / "stdio_grandchild.py")
 BOUND = 15.0  # the close takes at most 3 x 2 s; the machine is slow and shared
-
-
-def alive(pid: int) -> bool:
-    """Running (a zombie waiting for its parent to reap it is not)."""
-    try:
-        os.kill(pid, 0)
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (ProcessLookupError, OSError):
-        return False
-    return state != "Z"
 
 
 def wait_pids(pidfile: Path, timeout: float = BOUND) -> tuple[int, int]:

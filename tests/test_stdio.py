@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import textwrap
@@ -13,6 +12,7 @@ from typing import Any
 import anyio
 import pytest
 from paths import PY, ROOT, SERVERS
+from processes import alive
 
 from inspector.engine.client import McpClient
 from inspector.engine.events import Channel, Direction, Kind, WireEvent
@@ -29,19 +29,6 @@ async def open_session(transport: StdioTransport, events: list[WireEvent], **kw:
     session = Session(transport, **kw)
     session.add_observer(events.append)
     return session
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # a zombie still answers kill(0); look at its state
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().split()[2]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 async def test_sdk_server_over_stdio() -> None:
