@@ -10,7 +10,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from inspector.transports.base import Transport, TransportError
+from inspector.wire.transport import Transport, TransportError
 
 if TYPE_CHECKING:
     from inspector.auth.settings import AuthSettings

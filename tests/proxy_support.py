@@ -17,11 +17,11 @@ import anyio
 from cli_runner import inspector_argv
 from paths import DEMO, ROOT
 
-from inspector.engine.events import WireEvent
 from inspector.engine.responders import Responders, fixed_sampling
 from inspector.engine.session import Session
 from inspector.proxy.attach import AttachTransport, live_proxies, pick_proxy
 from inspector.transports.stdio import StdioTransport
+from inspector.wire.events import WireEvent
 
 
 def proxy_argv(*args: str) -> list[str]:

@@ -13,8 +13,8 @@ import pytest
 from cli_runner import cli
 from paths import PY, SERVERS
 
-from inspector.engine.events import Direction
 from inspector.record.reader import read_session
+from inspector.wire.events import Direction
 
 SDK_SERVER = [PY, str(SERVERS / "sdk_stdio_server.py")]
 BAD_OUTPUT = [PY, str(SERVERS / "stdio_bad_output.py")]

@@ -11,12 +11,12 @@ from typing import Any
 import anyio
 import pytest
 
-from inspector.engine import jsonrpc
 from inspector.engine.client import McpClient
-from inspector.engine.events import Channel, Direction, Kind, WireEvent
 from inspector.engine.responders import Responders, reject_sampling
 from inspector.engine.session import Session
 from inspector.transports.memory import MemoryServerEnd, memory_pair
+from inspector.wire import jsonrpc
+from inspector.wire.events import Channel, Direction, Kind, WireEvent
 
 INIT_RESULT = {
     "protocolVersion": "2025-11-25",

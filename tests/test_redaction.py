@@ -18,8 +18,6 @@ from tui_helpers import select_item, wait_for
 
 from inspector.commands.options import make_recorder
 from inspector.credentials import credential_name, env_secret
-from inspector.engine.events import Channel, Direction, Finding, WireEvent
-from inspector.engine.jsonrpc import make_event
 from inspector.record.format import encode_event
 from inspector.record.reader import read_session
 from inspector.record.redact import REDACTED, Redactor
@@ -27,6 +25,8 @@ from inspector.target import Target
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.result_view import ResultView
+from inspector.wire.events import Channel, Direction, Finding, WireEvent
+from inspector.wire.jsonrpc import make_event
 
 LEAKY = [PY, str(SERVERS / "stdio_leaky.py"), "TOKEN", "OTHER"]
 SECRETS = {"TOKEN": "SECRET456", "OTHER": 'q"uo\\te-é-7'}  # one needs JSON escaping

@@ -14,10 +14,10 @@ import anyio
 import pytest
 from paths import PY, ROOT, SERVERS
 
-from inspector.engine.events import Channel, Direction, WireEvent
-from inspector.engine.jsonrpc import encode
 from inspector.record.reader import read_session
-from inspector.record.replay_plan import build_plan
+from inspector.replay.plan import build_plan
+from inspector.wire.events import Channel, Direction, WireEvent
+from inspector.wire.jsonrpc import encode
 
 sys.path.insert(0, str(SERVERS))
 from replay_notify_record import NOTIFY, record_concurrent

@@ -15,10 +15,10 @@ import pytest
 from cli_runner import cli as run_cli
 from paths import PY, SERVERS
 
-from inspector.record.diff import parse_rules
-from inspector.record.notices import Attributor, compare, sequence
 from inspector.record.reader import read_session
-from inspector.record.replay_plan import build_plan
+from inspector.replay.diff import parse_rules
+from inspector.replay.notices import Attributor, compare, sequence
+from inspector.replay.plan import build_plan
 
 sys.path.insert(0, str(SERVERS))
 from replay_notify_record import NOTIFY, record_demo, record_notify

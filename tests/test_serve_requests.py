@@ -20,8 +20,8 @@ from mcp.client.stdio import stdio_client
 from paths import PY, ROOT, SERVERS
 
 from inspector.record.reader import read_session
-from inspector.record.replay_plan import build_plan
-from inspector.record.serve import RecordedServer, serve
+from inspector.replay.plan import build_plan
+from inspector.replay.serve import RecordedServer, serve
 
 sys.path.insert(0, str(SERVERS))
 from replay_notify_record import SAMPLED, record_sampling

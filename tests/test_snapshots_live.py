@@ -25,7 +25,6 @@ import inspector.engine.session as session_module
 import inspector.engine.tasks as tasks_module
 import inspector.tui.widgets.inflight as inflight_module
 import inspector.tui.widgets.tasks_view as tasks_view_module
-from inspector.engine.events import Channel, Direction
 from inspector.engine.responders import Responders
 from inspector.engine.session import PendingRequest
 from inspector.engine.tasks import TaskState
@@ -36,6 +35,7 @@ from inspector.tui.screens.elicitation import ElicitationScreen
 from inspector.tui.screens.roots import RootsScreen
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_log import MessageLog
+from inspector.wire.events import Channel, Direction
 
 SIZE = (140, 40)
 Snap = Callable[..., bool]

@@ -18,11 +18,11 @@ from servers.http_scripted import Conn, Request, ScriptedServer
 from servers.stateless_support import stateless_server
 
 from inspector.engine.client import McpClient
-from inspector.engine.events import Channel, Direction, WireEvent
-from inspector.engine.jsonrpc import RpcError
 from inspector.engine.responders import Responders
 from inspector.engine.session import RequestTimeoutError, Session
 from inspector.transports.detect import connect_http
+from inspector.wire.events import Channel, Direction, WireEvent
+from inspector.wire.jsonrpc import RpcError
 
 SERVER = SERVERS / "stateless_server.py"
 STATELESS = "2026-07-28"

@@ -15,10 +15,10 @@ from paths import PY, ROOT, SERVERS
 from processes import alive
 
 from inspector.engine.client import McpClient
-from inspector.engine.events import Channel, Direction, Kind, WireEvent
 from inspector.engine.session import ConnectionClosedError, RequestTimeoutError, Session
-from inspector.transports.base import TransportError
 from inspector.transports.stdio import StdioTransport
+from inspector.wire.events import Channel, Direction, Kind, WireEvent
+from inspector.wire.transport import TransportError
 
 
 def misbehave(mode: str, **kw: Any) -> StdioTransport:
