@@ -26,7 +26,7 @@ ALLOWED: dict[str, set[str]] = {
     # WireEvents; neither imports the other.
     "wire": {"errors"},
     "engine": {"inspector", "errors", "wire"},
-    "transports": {"errors", "wire", "engine", "credentials"},
+    "transports": {"errors", "wire", "credentials"},
     "forms": {"errors"},
     # session files (format, recorder, readers); an indexed file is a log source
     "record": {"inspector", "errors", "wire", "logstore", "credentials"},

@@ -225,7 +225,7 @@ async def run(
         failure = unwrap_failure(exc)
         if failure is None:
             raise
-        expired = bool(getattr(transport, "session_expired", False))
+        expired = transport is not None and transport.session_expired
         return write_error(classify_failure(failure, expired))
     finally:
         if auth is not None:

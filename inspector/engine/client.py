@@ -13,6 +13,7 @@ from typing import Any
 
 import anyio
 
+from inspector.engine.lint import tool_headers
 from inspector.engine.lists import ListFollower, Watcher
 from inspector.engine.session import ProgressCallback, RequestCancelledError, Session
 from inspector.wire import jsonrpc
@@ -84,10 +85,11 @@ class McpClient:
     def _drop_invalid_header_tools(self, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Over HTTP, tools with invalid x-mcp-header annotations must not be offered (the
         wire log and its findings still show them); valid annotations become headers."""
-        learn = getattr(self.session.transport, "learn_tools", None)
-        if not callable(learn):
+        transport = self.session.transport
+        if not transport.mirrors_tool_headers:
             return tools
-        rejected: dict[str, list[str]] = learn(tools)
+        headers, rejected = tool_headers(tools)
+        transport.set_tool_headers(headers)
         for name, problems in rejected.items():
             self.session.note(f"tool {name!r} left out: {'; '.join(problems)}", severity="warning")
         return [t for t in tools if str(t.get("name")) not in rejected]

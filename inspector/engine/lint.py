@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from inspector.wire.events import Finding
+from inspector.wire.transport import ToolHeaders
 
 _VALID_ID_TYPES = (str, int)
 
@@ -274,6 +275,22 @@ def x_mcp_headers(schema: Any) -> tuple[dict[tuple[str, ...], str], list[str]]:
             problems.append(f"x-mcp-header {name!r} is not unique (case-insensitively)")
         seen[name.lower()] = name
     return found, problems
+
+
+def tool_headers(tools: list[dict[str, Any]]) -> tuple[ToolHeaders, dict[str, list[str]]]:
+    """The listed tools' valid ``x-mcp-header`` annotations (what HTTP mirrors into
+    ``Mcp-Param-*`` headers on tools/call), and the tools whose annotations are invalid
+    with why (an HTTP client must not offer those)."""
+    headers: ToolHeaders = {}
+    rejected: dict[str, list[str]] = {}
+    for tool in tools:
+        name = str(tool.get("name"))
+        annotations, problems = x_mcp_headers(tool.get("inputSchema"))
+        if problems:
+            rejected[name] = problems
+        elif annotations:
+            headers[name] = annotations
+    return headers, rejected
 
 
 def _walk_headers(

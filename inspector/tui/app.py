@@ -360,7 +360,7 @@ class InspectorApp(App[int]):
         session = self.controller.session if self.controller else None
         if session is None:
             return
-        stderr = getattr(session.transport, "stderr_tail", [])
+        stderr = session.transport.stderr_tail
         self.query_one(ServerPane).refresh_from(
             info=session.server_info,
             protocol=session.protocol_version,

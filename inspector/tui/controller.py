@@ -219,7 +219,7 @@ class SessionController:
 
 def session_expired(session: Session | None) -> bool:
     """Whether the HTTP server ended ``session`` (404 to a request carrying its id)."""
-    return session is not None and bool(getattr(session.transport, "session_expired", False))
+    return session is not None and session.transport.session_expired
 
 
 def _describe(exc: BaseException) -> str:

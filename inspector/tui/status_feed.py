@@ -51,6 +51,5 @@ class StatusFeed:
         status.server = server_label(session.server_info)
         status.protocol = session.protocol_version or ""
         status.stateless = session.era.stateless  # no handshake, no session to speak of
-        status.transport = (
-            getattr(session.transport, "detected", None) or session.transport.kind
-        )  # auto-detection has decided by now
+        # auto-detection has decided by now
+        status.transport = session.transport.detected or session.transport.kind
