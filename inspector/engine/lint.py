@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from inspector.engine.kinds import CATALOG_KINDS
 from inspector.wire.events import Finding
 from inspector.wire.transport import ToolHeaders
 
@@ -103,9 +104,7 @@ INPUT_METHODS = {
     "sampling/createMessage": "sampling",
     "roots/list": "roots",
 }  # method -> the client capability it needs
-CACHEABLE_METHODS = frozenset(
-    {"tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"}
-)
+CACHEABLE_METHODS = frozenset({*(kind.method for kind in CATALOG_KINDS), "resources/read"})
 SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId"
 _CHANGE_NOTIFICATIONS = frozenset(
     {

@@ -22,6 +22,7 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, TabbedContent, TabPane
 
+from inspector.engine.kinds import CATALOG_KINDS, KIND
 from inspector.engine.responders import Responders
 from inspector.engine.session import ConnectionClosedError, RequestCancelledError, Session
 from inspector.engine.signals import quit_on_signals
@@ -45,7 +46,7 @@ from inspector.tui.screens.help import HelpScreen
 from inspector.tui.screens.intercept import open_intercept
 from inspector.tui.screenshot import save_screenshot, screenshot_folder
 from inspector.tui.status_feed import StatusFeed
-from inspector.tui.widgets.catalog import KINDS, Catalog
+from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.inflight import InFlightView, calls
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_detail import MessageDetail
@@ -63,10 +64,7 @@ HOUSEKEEPING = frozenset(
         "initialize",
         "ping",
         "server/discover",
-        "tools/list",
-        "resources/list",
-        "resources/templates/list",
-        "prompts/list",
+        *(kind.method for kind in CATALOG_KINDS),
         "logging/setLevel",
         "completion/complete",
     }
@@ -349,7 +347,7 @@ class InspectorApp(App[int]):
     def on_catalog_loaded(self, message: messages.CatalogLoaded) -> None:
         self.query_one(Catalog).set_items(message.kind, message.items, message.error)
         if message.change:  # said only when something did change
-            label = dict(KINDS)[message.kind]
+            label = KIND[message.kind].label
             self.notify(
                 f"{label}: {one_line(message.change.describe(), 300)} (now {len(message.items)})",
                 title="list_changed",
@@ -554,7 +552,7 @@ class InspectorApp(App[int]):
         """Leave a form field (where 1-4 type digits) for the current catalog list."""
         tabs = self.query_one("#catalog-tabs", TabbedContent)
         kind = (tabs.active or "tab-tools").removeprefix("tab-")
-        if kind in dict(KINDS):
+        if kind in KIND:
             self.action_catalog(kind)
 
     def action_focus_log(self) -> None:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from inspector.engine.kinds import KIND
 from inspector.logstore.store import EventSource
 from inspector.replay.recorded_catalog import RecordedCatalog, rebuild_catalog
-from inspector.tui.controller import CATALOG_KINDS
-from inspector.tui.widgets.catalog import KINDS, Catalog
+from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView
@@ -57,15 +57,15 @@ class ReplayMode:
         self.app.call_after_refresh(self.show_catalog, None)
         self.app.run_worker(self.index(), group="replay-index", exclusive=True, exit_on_error=False)
 
-    def _unknown(self, kind: str, label: str, catalog: RecordedCatalog, offered: Any) -> str | None:
+    def _unknown(self, kind: str, catalog: RecordedCatalog, offered: Any) -> str | None:
         """Why a kind has no list: never listed here - unless the server offers none."""
         if catalog.recorded(kind):
             return None
-        capability = dict(CATALOG_KINDS)[kind]
+        capability = KIND[kind].capability
         if isinstance(offered, dict) and capability not in offered:
             return None  # the server has no such capability: "(none)" is the truth
         more = " yet (indexing)" if not self.indexed else ""
-        return f"not recorded{more}: this session never listed {label.lower()}"
+        return f"not recorded{more}: this session never listed {KIND[kind].label.lower()}"
 
     async def index(self) -> None:
         """Index the rest of the file; the log grows as it goes."""
@@ -94,12 +94,12 @@ class ReplayMode:
     def apply_catalog(self, catalog: RecordedCatalog) -> None:
         init = catalog.initialize or {}
         offered = init.get("capabilities") if catalog.initialize is not None else None
-        for kind, label in KINDS:
+        for kind in KIND:
             self.app.query_one(Catalog).set_items(
                 kind,
                 catalog.lists.get(kind, []),
                 catalog.errors.get(kind) if kind not in catalog.lists else None,
-                unknown=self._unknown(kind, label, catalog, offered),
+                unknown=self._unknown(kind, catalog, offered),
             )
         info = init.get("serverInfo") or {}
         status = self.status
