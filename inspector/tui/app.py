@@ -31,7 +31,8 @@ from inspector.engine.session import (
     Session,
 )
 from inspector.engine.signals import quit_on_signals
-from inspector.logstore.store import EventSource
+from inspector.record.indexed import IndexedSessionFile
+from inspector.record.recorder import Recorder
 from inspector.record.state import sessions_home
 from inspector.safe_text import one_line
 from inspector.target import Target
@@ -138,11 +139,11 @@ class InspectorApp(App[int]):
         target: Target | None = None,
         *,
         responders: Responders | None = None,
-        recorder: Any = None,
+        recorder: Recorder | None = None,
         timeout: float = 60.0,
         max_timeout: float | None = None,
         protocol_version: str | None = None,
-        source: EventSource | None = None,
+        source: IndexedSessionFile | None = None,
         replay_title: str | None = None,
         confirm_destructive: bool = True,
         handle_signals: bool = False,
@@ -217,7 +218,7 @@ class InspectorApp(App[int]):
             return
         assert self.target is not None
         self._batcher = self.query_one(MessageLog).make_batcher()
-        self.auth_ui = AuthUi.for_target(self, self.target)
+        self.auth_ui = AuthUi.for_target(self, self.target, self.recorder)
         if self.auth_ui is not None:
             self.auth_ui.mount(self.query_one("#bottom-tabs", TabbedContent))
         self.controller = SessionController(

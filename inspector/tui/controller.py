@@ -18,7 +18,7 @@ from inspector.engine.client import McpClient
 from inspector.engine.kinds import KIND
 from inspector.engine.lists import ListUpdate
 from inspector.engine.responders import Responders
-from inspector.engine.session import Session, first_failure
+from inspector.engine.session import EventRecorder, Session, first_failure
 from inspector.target import Target, build_transport
 from inspector.tui import messages
 from inspector.wire.events import WireEvent
@@ -40,7 +40,7 @@ class SessionController:
         *,
         observer: Callable[[WireEvent], None],
         responders: Responders | None = None,
-        recorder: Any = None,
+        recorder: EventRecorder | None = None,
         timeout: float = 60.0,
         max_timeout: float | None = None,
         protocol_version: str | None = None,

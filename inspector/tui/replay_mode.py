@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from inspector.engine.kinds import KIND
-from inspector.logstore.store import EventSource
+from inspector.record.indexed import IndexedSessionFile
 from inspector.replay.recorded_catalog import RecordedCatalog, rebuild_catalog
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.item_panel import ItemPanel
@@ -33,12 +33,12 @@ HINT = (
 class ReplayMode:
     """Wires one recorded session into the app's widgets."""
 
-    def __init__(self, app: App[Any], source: EventSource, title: str | None) -> None:
+    def __init__(self, app: App[Any], source: IndexedSessionFile, title: str | None) -> None:
         self.app = app
         self.source = source
         self.title = title
         self._server_tab_ready: AwaitComplete | None = None
-        self.indexed = not hasattr(source, "index_async")  # the whole file is known
+        self.indexed = False  # the whole file is known (index() sets it)
 
     @property
     def status(self) -> StatusBar:
@@ -69,14 +69,13 @@ class ReplayMode:
 
     async def index(self) -> None:
         """Index the rest of the file; the log grows as it goes."""
-        source: Any = self.source
+        source = self.source
         log = self.app.query_one(MessageLog)
-        if hasattr(source, "index_async"):
-            async for fraction in source.index_async():
-                log.source_grew()
-                self.status.extra = f"indexing {fraction:.0%}"
+        async for fraction in source.index_async():
             log.source_grew()
-            self.status.extra = ""
+            self.status.extra = f"indexing {fraction:.0%}"
+        log.source_grew()
+        self.status.extra = ""
         self.indexed = True
         from anyio import to_thread
 
@@ -84,7 +83,7 @@ class ReplayMode:
         if self._server_tab_ready is not None:
             await self._server_tab_ready
         self.apply_catalog(catalog)
-        for warning in getattr(source, "warnings", []):
+        for warning in source.warnings:
             self.app.notify(warning, title="replay", severity="warning", timeout=10)
 
     def show_catalog(self, stop: int | None) -> None:
