@@ -19,6 +19,7 @@ class CatalogKind:
     key: str  # the result's list of items
     identity: str  # what names an item (a server may repeat one)
     capability: str  # the server capability that offers it (and its list_changed)
+    verb: str  # what a user does with an item (tools/call, resources/read, prompts/get)
 
     @property
     def list_changed(self) -> str:
@@ -27,8 +28,10 @@ class CatalogKind:
 
 
 CATALOG_KINDS: tuple[CatalogKind, ...] = (
-    CatalogKind("tools", "Tools", "tools/list", "tools", "name", "tools"),
-    CatalogKind("resources", "Resources", "resources/list", "resources", "uri", "resources"),
+    CatalogKind("tools", "Tools", "tools/list", "tools", "name", "tools", "Call"),
+    CatalogKind(
+        "resources", "Resources", "resources/list", "resources", "uri", "resources", "Read"
+    ),
     CatalogKind(
         "resource_templates",
         "Templates",
@@ -36,8 +39,9 @@ CATALOG_KINDS: tuple[CatalogKind, ...] = (
         "resourceTemplates",
         "uriTemplate",
         "resources",
+        "Read",
     ),
-    CatalogKind("prompts", "Prompts", "prompts/list", "prompts", "name", "prompts"),
+    CatalogKind("prompts", "Prompts", "prompts/list", "prompts", "name", "prompts", "Get"),
 )
 KIND = {kind.name: kind for kind in CATALOG_KINDS}
 BY_LIST_METHOD = {kind.method: kind for kind in CATALOG_KINDS}
