@@ -5,9 +5,9 @@ counted as a pending call (Pilot, the real SDK server over stdio)."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
+from paths import SERVERS
 from textual.widgets import DataTable
 from tui_helpers import log_methods, plain, select_item, wait_for
 
@@ -20,7 +20,7 @@ from inspector.tui.widgets.inflight import InFlightView, calls, describe
 from inspector.tui.widgets.result_view import ResultView, render_outcome
 from inspector.tui.widgets.status_bar import StatusBar
 
-SERVER = Path(__file__).resolve().parent / "servers" / "stateless_server.py"
+SERVER = SERVERS / "stateless_server.py"
 
 
 def test_listen_label_and_calls_count() -> None:
@@ -130,7 +130,7 @@ async def test_a_cancelled_listen_stream_stays_closed_until_shift_l_reopens_it()
 async def test_ctrl_s_on_a_task_tool_follows_the_extension_task() -> None:
     """2026-07-28 Tasks extension: ctrl+s on a task-required tool runs it through the
     Tasks tab; the server's task is polled with tasks/get to its inline result."""
-    era_server = Path(__file__).resolve().parent / "servers" / "era_server.py"
+    era_server = SERVERS / "era_server.py"
     target = target_from_words([sys.executable, str(era_server), "stateless-stdio"])
     app = InspectorApp(target, timeout=30)
     async with app.run_test(size=(140, 40)) as pilot:

@@ -113,7 +113,7 @@ async def _probe(session: Session, *, remembered: bool = False) -> dict[str, Any
     """``server/discover`` at the newest stateless version; fall back to ``initialize``."""
     stateless = StatelessEra()
     session.era = stateless
-    session.transport.set_protocol_version(stateless.requested)
+    session.transport.set_protocol_version(stateless.requested, stateless=True)
     session.note(
         f"era: stateless (remembered for this target): {PROBE} at {stateless.requested} opens it"
         if remembered
@@ -223,7 +223,7 @@ async def _fall_back(
             raise
     stateless = StatelessEra()
     session.era = stateless
-    session.transport.set_protocol_version(stateless.requested)
+    session.transport.set_protocol_version(stateless.requested, stateless=True)
     session.note(
         f"era: initialize refused with {UNSUPPORTED_PROTOCOL_VERSION} naming "
         f"{stateless.requested}: probing once more",
