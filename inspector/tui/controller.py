@@ -1,5 +1,9 @@
 """Runs the session for the app: connect, handshake, catalog, reconnect.
 
+It feeds the app's ``LiveState`` (the one owner of what the widgets show): every
+session's events, and after each handshake the session itself (requests, tasks, the
+server log, resource updates) and the catalog.
+
 The session lives inside one long-running worker (its task group must be entered
 and left by the same task); calls made from the UI run in their own workers and
 only await futures, so the UI never blocks on the network.
@@ -19,6 +23,7 @@ from inspector.engine.events import WireEvent
 from inspector.engine.lists import ListUpdate
 from inspector.engine.responders import Responders
 from inspector.engine.session import Session, first_failure
+from inspector.live.state import LiveState
 from inspector.target import Target, build_transport
 from inspector.transports.base import ConnectionLost
 from inspector.tui import messages
@@ -37,14 +42,16 @@ CATALOG_KINDS = (
 
 
 class SessionController:
-    """Owns the current session; the app reads ``session``/``client`` and posts calls."""
+    """Owns the current session and feeds ``state``; the app reads ``session``/``client``
+    and posts calls."""
 
     def __init__(
         self,
         app: App[Any],
         target: Target,
         *,
-        observer: Callable[[WireEvent], None],
+        state: LiveState,
+        observer: Callable[[WireEvent], None] | None = None,
         responders: Responders | None = None,
         recorder: Any = None,
         timeout: float = 60.0,
@@ -53,8 +60,9 @@ class SessionController:
         auth: Any = None,
     ) -> None:
         """``auth``: the HTTP transports' auth hook (an ``inspector.auth`` authorizer),
-        kept across reconnects so its tokens are."""
+        kept across reconnects so its tokens are. ``observer``: sees every event too."""
         self.app = app
+        self.state = state
         self.auth = auth
         self.target = target
         self.observer = observer
@@ -66,7 +74,6 @@ class SessionController:
         self.session: Session | None = None
         self.client: McpClient | None = None
         self.attempt = 0
-        self.catalog: dict[str, list[dict[str, Any]]] = {}
         self._stop = anyio.Event()
         self._renew = False  # the current session expired and a new one starts
         self._loaded = False  # the current session's catalog loaded
@@ -149,12 +156,15 @@ class SessionController:
             )
             self._sessions = [s for s in self._sessions if not s.closed]  # closed ones go
             self._sessions.append(session)
-            session.add_observer(self.observer)
+            session.add_observer(self.state.observe)
+            if self.observer is not None:
+                session.add_observer(self.observer)
             session.on_lost(lambda lost: self._on_lost(session, stop, lost))
             self.session = session
             self.client = McpClient(session)
             async with session:
                 await session.initialize()
+                self.state.attach(session, self.client)
                 self.app.post_message(messages.Connected(renewal))
                 await self._load_catalog()
                 self._loaded = True
@@ -198,7 +208,7 @@ class SessionController:
         caps = self.session.server_capabilities
         for kind, capability in CATALOG_KINDS:
             if capability not in caps:
-                self.catalog[kind] = []
+                self.state.catalog[kind] = []
                 self.app.post_message(messages.CatalogLoaded(kind, []))
                 continue
             self.client.watch_list(kind, self._make_watcher(kind))
@@ -209,9 +219,9 @@ class SessionController:
 
     def _make_watcher(self, kind: str) -> Callable[[ListUpdate], None]:
         def listed(update: ListUpdate) -> None:
-            if update.change is not None and update.items == self.catalog.get(kind):
+            if update.change is not None and update.items == self.state.catalog.get(kind):
                 return  # re-listed after list_changed, and nothing did: nothing to redraw
-            self.catalog[kind] = update.items
+            self.state.catalog[kind] = update.items
             self.app.post_message(messages.CatalogLoaded(kind, update.items, change=update.change))
 
         return listed
