@@ -84,6 +84,11 @@ class SessionController:
         self.stopping = False  # shutting down: no reconnect, no renewal
 
     @property
+    def catalog(self) -> dict[str, list[dict[str, Any]]]:
+        """The catalog as listed (the state keeps it)."""
+        return self.state.catalog
+
+    @property
     def connected(self) -> bool:
         return (
             self.session is not None
