@@ -33,11 +33,11 @@ from textual.app import App, ComposeResult
 from textual.widget import Widget
 from textual.widgets import Log, RichLog
 
-from inspector.engine.events import Channel, Direction, WireEvent
-from inspector.engine.jsonrpc import encode, make_event, notification, request, response
 from inspector.live.state import LiveState
 from inspector.tui.live_feed import LiveFeed
 from inspector.tui.widgets.message_log import MessageLog
+from inspector.wire.events import Channel, Direction, WireEvent
+from inspector.wire.jsonrpc import encode, make_event, notification, request, response
 
 SIZE = (160, 50)
 WORDS = [

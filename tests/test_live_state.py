@@ -10,18 +10,18 @@ from typing import Any
 
 import anyio
 
-from inspector.engine import jsonrpc
-from inspector.engine.events import Channel, Direction
-from inspector.engine.jsonrpc import RpcError
 from inspector.engine.session import PendingRequest, Session
 from inspector.engine.tasks import TaskState
 from inspector.live.requests import calls, describe, listen_label
 from inspector.live.server_log import LogEntry
 from inspector.live.state import Changes, LiveState
-from inspector.record.store import EventStore
+from inspector.logstore.store import EventStore
 from inspector.transports.memory import MemoryServerEnd, memory_pair
 from inspector.tui import messages
 from inspector.tui.live_feed import change_messages
+from inspector.wire import jsonrpc
+from inspector.wire.events import Channel, Direction
+from inspector.wire.jsonrpc import RpcError
 
 CAPABILITIES = {
     "tools": {},

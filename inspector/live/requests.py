@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from time import monotonic
 from typing import Any
 
-from inspector.engine.events import Direction, WireEvent
-from inspector.engine.jsonrpc import RequestId
 from inspector.engine.session import CANCELLED_BY_USER, TIMED_OUT, PendingRequest, Session
+from inspector.wire.events import Direction, WireEvent
+from inspector.wire.jsonrpc import RequestId
 
 RECENT = 30  # finished requests kept on show
 

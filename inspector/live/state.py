@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.engine.client import McpClient
-from inspector.engine.events import WireEvent
 from inspector.engine.session import Session
 from inspector.engine.tasks import TaskManager, TaskState
 from inspector.live.requests import Requests
 from inspector.live.server_log import LogEntry, ServerLog
-from inspector.record.store import EventSource, EventStore
+from inspector.logstore.store import EventSource, EventStore
+from inspector.wire.events import WireEvent
 
 RESOURCE_UPDATED = "notifications/resources/updated"
 

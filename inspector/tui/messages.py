@@ -8,12 +8,12 @@ from typing import Any
 
 from textual.message import Message
 
-from inspector.engine.events import WireEvent
 from inspector.engine.lists import ListChange
 from inspector.engine.tasks import TaskState
 from inspector.live.server_log import LogEntry
-from inspector.record.recorded_catalog import RecordedCatalog
-from inspector.transports.base import ConnectionLost
+from inspector.replay.recorded_catalog import RecordedCatalog
+from inspector.wire.events import WireEvent
+from inspector.wire.transport import ConnectionLost
 
 
 class Connecting(Message):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from inspector.live.state import LiveState
-from inspector.record.recorded_catalog import RecordedCatalog, rebuild_catalog
+from inspector.replay.recorded_catalog import RecordedCatalog, rebuild_catalog
 from inspector.tui import messages
 from inspector.tui.controller import CATALOG_KINDS
 from inspector.tui.widgets.catalog import KINDS

@@ -24,13 +24,13 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 from textual.widgets.data_table import RowDoesNotExist
 
-from inspector.engine.jsonrpc import RequestId
 from inspector.engine.session import PendingRequest
 from inspector.live.requests import Finished, describe, is_listen
 from inspector.live.state import LiveState
 from inspector.safe_text import one_line, safe_text
 from inspector.tui import messages
 from inspector.tui.widgets.table_rows import cursor_row_key
+from inspector.wire.jsonrpc import RequestId
 
 BAR_WIDTH = 16
 REFRESH = 0.25

@@ -31,12 +31,12 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from inspector.engine.events import Channel, Direction, Kind, WireEvent
 from inspector.engine.summary import RowSummary, summarize
-from inspector.record.store import EventSource, FilteredView, LogFilter
+from inspector.logstore.store import EventSource, FilteredView, LogFilter
 from inspector.safe_text import visible
 from inspector.tui import messages
 from inspector.tui.widgets.log_filter import LogFilterBar
+from inspector.wire.events import Channel, Direction, Kind, WireEvent
 
 SCAN_STEP = 4_000  # events per filter step
 SCAN_SLICE = 0.008  # seconds of filter steps before yielding to the UI

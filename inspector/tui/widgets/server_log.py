@@ -25,10 +25,10 @@ from textual.widget import Widget
 from textual.widgets import Label, RichLog, Select, Static
 
 from inspector.engine.client import LOG_LEVELS
-from inspector.engine.jsonrpc import RpcError
 from inspector.live.state import LiveState
 from inspector.safe_text import safe_text
 from inspector.tui import messages
+from inspector.wire.jsonrpc import RpcError
 
 LEVEL_STYLES = {
     "debug": "dim",
