@@ -62,7 +62,7 @@ from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import Outcome, ResultView
 from inspector.tui.widgets.server_log import ServerLogView
 from inspector.tui.widgets.server_pane import ServerPane
-from inspector.tui.widgets.status_bar import StatusBar, server_label
+from inspector.tui.widgets.status_bar import StatusBar
 from inspector.tui.widgets.tasks_view import TasksView
 from inspector.wire.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 
@@ -195,12 +195,16 @@ class InspectorApp(App[int]):
     # -- layout ------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield StatusBar(id="status")
+        status = StatusBar(id="status")
+        self.feed.subscribe(status)
+        yield status
         if self.bridge is not None:
             yield SamplingRuleBar(self.bridge, id="rule-bar")
         with Horizontal(id="main"):
             with Vertical(id="left"):
-                yield Catalog(id="catalog")
+                catalog = Catalog(id="catalog")
+                self.feed.subscribe(catalog)
+                yield catalog
             yield ItemPanel(id="work")
         with Horizontal(id="bottom"):
             views = (
@@ -220,9 +224,9 @@ class InspectorApp(App[int]):
     def on_mount(self) -> None:
         self.query_one("#detail").display = False
         tabs = self.query_one("#catalog-tabs", TabbedContent)
-        server_tab_ready = tabs.add_pane(
-            TabPane("Server", ServerPane(id="server"), id="tab-server")
-        )
+        server = ServerPane(id="server")
+        self.feed.subscribe(server)
+        server_tab_ready = tabs.add_pane(TabPane("Server", server, id="tab-server"))
         self.status_feed = StatusFeed(
             self.query_one(StatusBar), self.state, self._session, self.recorder
         )
@@ -398,38 +402,8 @@ class InspectorApp(App[int]):
         status.transport = "offline"
         self.query_one(ItemPanel).read_only = True
         self.query_one(ResultView).show_text(HINT, "cyan")
-        self.replay = ReplayMode(self, self.state)
+        self.replay = ReplayMode(self, self.state, self.feed, self.replay_title)
         self.replay.start(server_tab_ready)
-
-    @while_mounted
-    def on_indexing(self, message: messages.Indexing) -> None:
-        fraction = message.fraction
-        self.query_one(StatusBar).extra = f"indexing {fraction:.0%}" if fraction is not None else ""
-
-    @while_mounted
-    def on_replay_catalog(self, message: messages.ReplayCatalog) -> None:
-        catalog = message.catalog
-        widget = self.query_one(Catalog)
-        for kind, _ in KINDS:
-            error = catalog.errors.get(kind) if kind not in catalog.lists else None
-            widget.set_items(
-                kind, self.state.catalog.get(kind, []), error, unknown=message.unknown[kind]
-            )
-        init = catalog.initialize or {}
-        info = init.get("serverInfo") or {}
-        status = self.query_one(StatusBar)
-        if info:
-            status.server = f"{server_label(info)} (replay of {self.replay_title})"
-        status.protocol = str(init.get("protocolVersion", ""))
-        self.query_one(ServerPane).refresh_from(
-            info=info,
-            protocol=init.get("protocolVersion"),
-            server_caps=init.get("capabilities") or {},
-            client_caps={},
-            instructions=init.get("instructions"),
-            stderr_tail=[],
-            target=f"recording {self.replay_title}",
-        )
 
     # -- items and calls ---------------------------------------------------------------
 

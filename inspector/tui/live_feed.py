@@ -6,6 +6,7 @@
 
 One batch per tick however fast the wire is; nothing is posted when nothing changed.
 Subscribers handle what they show with ``@on`` handlers (the messages do not bubble).
+A writer with news of its own (replay mode's recorded catalog) ``broadcast``s it.
 """
 
 from __future__ import annotations
@@ -65,5 +66,9 @@ class LiveFeed:
         if changes.empty:
             return
         for make in change_messages(changes):
-            for node in self._subscribers:
-                node.post_message(make())
+            self.broadcast(make)
+
+    def broadcast(self, make: Callable[[], Message]) -> None:
+        """Post a message made by ``make`` to every subscriber (one each)."""
+        for node in self._subscribers:
+            node.post_message(make())

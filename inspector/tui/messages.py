@@ -127,7 +127,7 @@ class ResourceUpdated(LiveChange, bubble=False):
 # -- replay mode ---------------------------------------------------------------------------
 
 
-class Indexing(Message):
+class Indexing(LiveChange, bubble=False):
     """A recording is being indexed: ``fraction`` done (None: finished)."""
 
     def __init__(self, fraction: float | None) -> None:
@@ -135,11 +135,15 @@ class Indexing(Message):
         self.fraction = fraction
 
 
-class ReplayCatalog(Message):
+class ReplayCatalog(LiveChange, bubble=False):
     """The catalog and server facts as recorded (up to some event, or the whole file);
-    ``unknown``: per kind, why it has no list (never listed in this recording)."""
+    ``unknown``: per kind, why it has no list (never listed in this recording);
+    ``title``: the recording's."""
 
-    def __init__(self, catalog: RecordedCatalog, unknown: dict[str, str | None]) -> None:
+    def __init__(
+        self, catalog: RecordedCatalog, unknown: dict[str, str | None], title: str | None
+    ) -> None:
         super().__init__()
         self.catalog = catalog
         self.unknown = unknown
+        self.title = title

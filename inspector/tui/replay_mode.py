@@ -3,17 +3,19 @@
 The recording is the state's event source; this class indexes the rest of the file
 in a background worker (the feed tells the log as it grows, so the first screen is
 there at once) and rebuilds the catalog and server facts as recorded, which it posts
-(``ReplayCatalog``; indexing progress: ``Indexing``) for the app's widgets to show.
+(``ReplayCatalog``; indexing progress: ``Indexing``) to the widgets through the feed.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from inspector.live.state import LiveState
 from inspector.replay.recorded_catalog import RecordedCatalog, rebuild_catalog
 from inspector.tui import messages
 from inspector.tui.controller import CATALOG_KINDS
+from inspector.tui.live_feed import LiveFeed
 from inspector.tui.widgets.catalog import KINDS
 
 if TYPE_CHECKING:
@@ -30,9 +32,12 @@ HINT = (
 class ReplayMode:
     """Feeds one recorded session into the state and posts what it finds."""
 
-    def __init__(self, app: App[Any], state: LiveState) -> None:
+    def __init__(self, app: App[Any], state: LiveState, feed: LiveFeed, title: str | None) -> None:
+        """``app`` runs the indexing worker; ``feed`` tells the widgets what was found."""
         self.app = app
         self.state = state
+        self.feed = feed
+        self.title = title
         self.source = state.events
         self._server_tab_ready: AwaitComplete | None = None
         self.indexed = not hasattr(self.source, "index_async")  # the whole file is known
@@ -59,8 +64,8 @@ class ReplayMode:
         source: Any = self.source
         if hasattr(source, "index_async"):
             async for fraction in source.index_async():
-                self.app.post_message(messages.Indexing(fraction))
-            self.app.post_message(messages.Indexing(None))
+                self.feed.broadcast(partial(messages.Indexing, fraction))
+            self.feed.broadcast(partial(messages.Indexing, None))
         self.indexed = True
         from anyio import to_thread
 
@@ -80,4 +85,4 @@ class ReplayMode:
         offered = init.get("capabilities") if catalog.initialize is not None else None
         self.state.catalog = {kind: catalog.lists.get(kind, []) for kind, _ in KINDS}
         unknown = {kind: self.unknown(kind, label, catalog, offered) for kind, label in KINDS}
-        self.app.post_message(messages.ReplayCatalog(catalog, unknown))
+        self.feed.broadcast(partial(messages.ReplayCatalog, catalog, unknown, self.title))
