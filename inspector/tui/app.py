@@ -243,7 +243,8 @@ class InspectorApp(App[int]):
             self,
             self.target,
             state=self.state,
-            observer=self._observe if self.auth_ui is not None else None,
+            # the Auth tab follows the OAuth exchanges on the wire
+            observer=self.auth_ui.observe if self.auth_ui is not None else None,
             responders=self._responders,
             recorder=self.recorder,
             timeout=self._timeout,
@@ -292,10 +293,6 @@ class InspectorApp(App[int]):
             self._signals.close()
 
     # -- the session -------------------------------------------------------------------
-
-    def _observe(self, event: Any) -> None:
-        if self.auth_ui is not None:
-            self.auth_ui.observe(event)
 
     @work(group="session", exclusive=True, exit_on_error=False)
     async def connect(self) -> None:
