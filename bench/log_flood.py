@@ -217,7 +217,7 @@ async def key_latency(rate: int, seconds: float) -> dict[str, float]:
     async with app.run_test(size=SIZE) as pilot:
         log = app.query_one(MessageLog)
         feed.subscribe(log)
-        feed.start(app)
+        feed.start(app)  # as the inspector does
         lines = log.lines
         lines.focus()
         handled: list[float] = []
