@@ -24,6 +24,7 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, TabbedContent, TabPane
 
+from inspector.engine.kinds import CATALOG_KINDS, KIND
 from inspector.engine.responders import Responders
 from inspector.engine.session import (
     ConnectionClosedError,
@@ -34,7 +35,8 @@ from inspector.engine.session import (
 from inspector.engine.signals import quit_on_signals
 from inspector.live.requests import calls
 from inspector.live.state import LiveState
-from inspector.logstore.store import EventSource
+from inspector.record.indexed import IndexedSessionFile
+from inspector.record.recorder import Recorder
 from inspector.record.state import sessions_home
 from inspector.safe_text import one_line
 from inspector.target import Target
@@ -54,7 +56,7 @@ from inspector.tui.screens.help import HelpScreen
 from inspector.tui.screens.intercept import open_intercept
 from inspector.tui.screenshot import save_screenshot, screenshot_folder
 from inspector.tui.status_feed import StatusFeed
-from inspector.tui.widgets.catalog import KINDS, Catalog
+from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_detail import MessageDetail
@@ -72,10 +74,7 @@ HOUSEKEEPING = frozenset(
         "initialize",
         "ping",
         "server/discover",
-        "tools/list",
-        "resources/list",
-        "resources/templates/list",
-        "prompts/list",
+        *(kind.method for kind in CATALOG_KINDS),
         "logging/setLevel",
         "completion/complete",
     }
@@ -150,11 +149,11 @@ class InspectorApp(App[int]):
         target: Target | None = None,
         *,
         responders: Responders | None = None,
-        recorder: Any = None,
+        recorder: Recorder | None = None,
         timeout: float = 60.0,
         max_timeout: float | None = None,
         protocol_version: str | None = None,
-        source: EventSource | None = None,
+        source: IndexedSessionFile | None = None,
         replay_title: str | None = None,
         confirm_destructive: bool = True,
         handle_signals: bool = False,
@@ -232,11 +231,11 @@ class InspectorApp(App[int]):
         )
         self.feed.start(self)
         if self.replay_source is not None:
-            self._start_replay(server_tab_ready)
+            self._start_replay(self.replay_source, server_tab_ready)
             self.status_feed.start()
             return
         assert self.target is not None
-        self.auth_ui = AuthUi.for_target(self, self.target)
+        self.auth_ui = AuthUi.for_target(self, self.target, self.recorder)
         if self.auth_ui is not None:
             self.auth_ui.mount(self.query_one("#bottom-tabs", TabbedContent))
         self.controller = SessionController(
@@ -368,7 +367,7 @@ class InspectorApp(App[int]):
     def on_catalog_loaded(self, message: messages.CatalogLoaded) -> None:
         self.query_one(Catalog).set_items(message.kind, message.items, message.error)
         if message.change:  # said only when something did change
-            label = dict(KINDS)[message.kind]
+            label = KIND[message.kind].label
             self.notify(
                 f"{label}: {one_line(message.change.describe(), 300)} (now {len(message.items)})",
                 title="list_changed",
@@ -379,7 +378,7 @@ class InspectorApp(App[int]):
         session = self.controller.session if self.controller else None
         if session is None:
             return
-        stderr = getattr(session.transport, "stderr_tail", [])
+        stderr = session.transport.stderr_tail
         self.query_one(ServerPane).refresh_from(
             info=session.server_info,
             protocol=session.protocol_version,
@@ -392,14 +391,14 @@ class InspectorApp(App[int]):
 
     # -- replay ------------------------------------------------------------------------
 
-    def _start_replay(self, server_tab_ready: Any) -> None:
+    def _start_replay(self, source: IndexedSessionFile, server_tab_ready: Any) -> None:
         status = self.query_one(StatusBar)
         status.state = "replay"
         status.server = self.replay_title or "replay"
         status.transport = "offline"
         self.query_one(ItemPanel).read_only = True
         self.query_one(ResultView).show_text(HINT, "cyan")
-        self.replay = ReplayMode(self, self.state, self.feed, self.replay_title)
+        self.replay = ReplayMode(self, self.state, source, self.feed, self.replay_title)
         self.replay.start(server_tab_ready)
 
     # -- items and calls ---------------------------------------------------------------
@@ -605,7 +604,7 @@ class InspectorApp(App[int]):
         """Leave a form field (where 1-4 type digits) for the current catalog list."""
         tabs = self.query_one("#catalog-tabs", TabbedContent)
         kind = (tabs.active or "tab-tools").removeprefix("tab-")
-        if kind in dict(KINDS):
+        if kind in KIND:
             self.action_catalog(kind)
 
     def action_focus_log(self) -> None:

@@ -11,12 +11,12 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from inspector.engine.kinds import KIND
 from inspector.live.state import LiveState
+from inspector.record.indexed import IndexedSessionFile
 from inspector.replay.recorded_catalog import RecordedCatalog, rebuild_catalog
 from inspector.tui import messages
-from inspector.tui.controller import CATALOG_KINDS
 from inspector.tui.live_feed import LiveFeed
-from inspector.tui.widgets.catalog import KINDS
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -32,15 +32,23 @@ HINT = (
 class ReplayMode:
     """Feeds one recorded session into the state and posts what it finds."""
 
-    def __init__(self, app: App[Any], state: LiveState, feed: LiveFeed, title: str | None) -> None:
-        """``app`` runs the indexing worker; ``feed`` tells the widgets what was found."""
+    def __init__(
+        self,
+        app: App[Any],
+        state: LiveState,
+        source: IndexedSessionFile,
+        feed: LiveFeed,
+        title: str | None,
+    ) -> None:
+        """``state`` shows ``source`` (its event source); ``app`` runs the indexing
+        worker; ``feed`` tells the widgets what was found."""
         self.app = app
         self.state = state
+        self.source = source
         self.feed = feed
         self.title = title
-        self.source = state.events
         self._server_tab_ready: AwaitComplete | None = None
-        self.indexed = not hasattr(self.source, "index_async")  # the whole file is known
+        self.indexed = False  # the whole file is known (index() sets it)
 
     def start(self, server_tab_ready: AwaitComplete) -> None:
         """Show what the first indexed chunk holds, then index the rest in a worker."""
@@ -49,23 +57,22 @@ class ReplayMode:
         self.app.call_after_refresh(self.show_catalog, None)
         self.app.run_worker(self.index(), group="replay-index", exclusive=True, exit_on_error=False)
 
-    def unknown(self, kind: str, label: str, catalog: RecordedCatalog, offered: Any) -> str | None:
+    def unknown(self, kind: str, catalog: RecordedCatalog, offered: Any) -> str | None:
         """Why a kind has no list: never listed here - unless the server offers none."""
         if catalog.recorded(kind):
             return None
-        capability = dict(CATALOG_KINDS)[kind]
+        capability = KIND[kind].capability
         if isinstance(offered, dict) and capability not in offered:
             return None  # the server has no such capability: "(none)" is the truth
         more = " yet (indexing)" if not self.indexed else ""
-        return f"not recorded{more}: this session never listed {label.lower()}"
+        return f"not recorded{more}: this session never listed {KIND[kind].label.lower()}"
 
     async def index(self) -> None:
         """Index the rest of the file; the log grows as it goes (the feed tells it)."""
-        source: Any = self.source
-        if hasattr(source, "index_async"):
-            async for fraction in source.index_async():
-                self.feed.broadcast(partial(messages.Indexing, fraction))
-            self.feed.broadcast(partial(messages.Indexing, None))
+        source = self.source
+        async for fraction in source.index_async():
+            self.feed.broadcast(partial(messages.Indexing, fraction))
+        self.feed.broadcast(partial(messages.Indexing, None))
         self.indexed = True
         from anyio import to_thread
 
@@ -73,7 +80,7 @@ class ReplayMode:
         if self._server_tab_ready is not None:
             await self._server_tab_ready
         self.apply_catalog(catalog)
-        for warning in getattr(source, "warnings", []):
+        for warning in source.warnings:
             self.app.notify(warning, title="replay", severity="warning", timeout=10)
 
     def show_catalog(self, stop: int | None) -> None:
@@ -83,6 +90,6 @@ class ReplayMode:
     def apply_catalog(self, catalog: RecordedCatalog) -> None:
         init = catalog.initialize or {}
         offered = init.get("capabilities") if catalog.initialize is not None else None
-        self.state.catalog = {kind: catalog.lists.get(kind, []) for kind, _ in KINDS}
-        unknown = {kind: self.unknown(kind, label, catalog, offered) for kind, label in KINDS}
+        self.state.catalog = {kind: catalog.lists.get(kind, []) for kind in KIND}
+        unknown = {kind: self.unknown(kind, catalog, offered) for kind in KIND}
         self.feed.broadcast(partial(messages.ReplayCatalog, catalog, unknown, self.title))

@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from inspector.engine.session import Session
 from inspector.live.requests import calls
 from inspector.live.state import LiveState
+from inspector.record.recorder import Recorder
 from inspector.tui.widgets.status_bar import StatusBar, server_label
 
 REFRESH = 0.25  # seconds between counter refreshes
@@ -23,7 +23,7 @@ class StatusFeed:
         status: StatusBar,
         state: LiveState,
         session: Callable[[], Session | None],
-        recorder: Any = None,
+        recorder: Recorder | None = None,
     ) -> None:
         self.status = status
         self.state = state
@@ -42,7 +42,7 @@ class StatusFeed:
         status.events = len(self.state.events)
         session = self.session()
         status.pending = calls(session.pending.values()) if session else 0  # no streams
-        if self.recorder is not None and getattr(self.recorder, "error", None):
+        if self.recorder is not None and self.recorder.error:
             status.extra = "recording stopped"
 
     def connected(self, session: Session) -> None:
@@ -52,6 +52,5 @@ class StatusFeed:
         status.server = server_label(session.server_info)
         status.protocol = session.protocol_version or ""
         status.stateless = session.era.stateless  # no handshake, no session to speak of
-        status.transport = (
-            getattr(session.transport, "detected", None) or session.transport.kind
-        )  # auto-detection has decided by now
+        # auto-detection has decided by now
+        status.transport = session.transport.detected or session.transport.kind
