@@ -2,6 +2,10 @@
 `inspector.forms` field tree (label, control, help, error line) and writes every
 edit into that node at once. Nested nodes get nested `FieldWidget`s.
 
+A field knows nothing of the form around it: it posts `FieldWidget.Edited` after an
+edit and `FieldWidget.Rebuilt` after it recomposed (the form checks again on both),
+and the form finds its fields in the DOM.
+
 Server text (titles, descriptions, enum labels) is data: it goes through `Text`
 objects and control characters are shown.
 """
@@ -9,13 +13,14 @@ objects and control characters are shown.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.message import Message
 from textual.widget import AwaitMount, Widget
 from textual.widgets import Button, Checkbox, Collapsible, Input, Select, SelectionList, Static
 from textual.widgets.selection_list import Selection
@@ -34,9 +39,6 @@ from inspector.forms.schema import (
     UnionNode,
 )
 from inspector.safe_text import visible
-
-if TYPE_CHECKING:
-    from inspector.tui.widgets.schema_form import SchemaForm
 
 
 def plain(text: str, style: str = "") -> Text:
@@ -104,14 +106,38 @@ class FieldWidget(Vertical):
     FieldWidget .const { color: $text-muted; height: auto; }
     """
 
-    def __init__(self, node: FieldNode, form: SchemaForm, *, bare: bool = False) -> None:
+    class Edited(Message):
+        """The user changed `node` (it holds the new value already)."""
+
+        def __init__(self, field: FieldWidget, node: FieldNode) -> None:
+            super().__init__()
+            self.field = field
+            self.node = node
+
+        @property
+        def control(self) -> FieldWidget:
+            return self.field
+
+    class Rebuilt(Message):
+        """The field recomposed after a structural change: new fields, no error lines."""
+
+        def __init__(self, field: FieldWidget) -> None:
+            super().__init__()
+            self.field = field
+
+        @property
+        def control(self) -> FieldWidget:
+            return self.field
+
+    def __init__(self, node: FieldNode, *, bare: bool = False) -> None:
         super().__init__(classes="bare" if bare else None)
         self.node = node
-        self.form = form
         self.bare = bare  # no header: a union's variant or a value shown by its row
         self._shown_text: str | None = None
         self._errors: list[str] = []  # what the error line says (no line: none)
-        form._register(self)
+
+    def _edited(self, node: FieldNode) -> None:
+        self.post_message(self.Edited(self, node))
 
     # --- building --------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -189,7 +215,7 @@ class FieldWidget(Vertical):
                 classes="variant-select",
                 compact=True,
             )
-            yield FieldWidget(node.current, self.form, bare=True)
+            yield FieldWidget(node.current, bare=True)
         elif isinstance(node, ArrayNode):
             yield from self._array(node)
         elif isinstance(node, ObjectNode):
@@ -231,7 +257,7 @@ class FieldWidget(Vertical):
             )
             return
         for child in node.fields.values():
-            yield FieldWidget(child, self.form)
+            yield FieldWidget(child)
         for index, row in enumerate(node.rows):
             with Horizontal(classes="row map-row"):
                 yield Input(
@@ -241,7 +267,7 @@ class FieldWidget(Vertical):
                     name=str(index),
                     compact=True,
                 )
-                yield FieldWidget(row.node, self.form, bare=True)
+                yield FieldWidget(row.node, bare=True)
                 with Horizontal(classes="row-buttons"):
                     yield Button(
                         "✕",
@@ -259,7 +285,7 @@ class FieldWidget(Vertical):
         for index, item in enumerate(node.items):
             with Horizontal(classes="row array-row"):
                 yield FieldWidget(
-                    item, self.form, bare=not isinstance(item, ObjectNode | ArrayNode | UnionNode)
+                    item, bare=not isinstance(item, ObjectNode | ArrayNode | UnionNode)
                 )
                 with Horizontal(classes="row-buttons"):
                     yield Button(
@@ -292,7 +318,7 @@ class FieldWidget(Vertical):
         focus back on the control that `focus` selects (the `index`-th of this field's)."""
         self._errors = []  # the error line goes with the old children
         await self.recompose()
-        self.form.recheck()  # the new fields get their errors back, if any are shown
+        self.post_message(self.Rebuilt(self))  # the new fields get their errors back
         if focus is None:
             return
         own = [w for w in self.query(focus) if self._mine(w) or w.parent is self]
@@ -357,12 +383,12 @@ class FieldWidget(Vertical):
             # the key is shown with control characters escaped: unchanged means unchanged
             if 0 <= index < len(node.rows) and visible(node.rows[index].key) != event.value:
                 node.set_row_key(index, event.value)
-                self.form._changed(node)
+                self._edited(node)
             return
         if isinstance(self.node, ScalarNode) and event.value != self._shown_text:
             self._shown_text = event.value
             self.node.set_text(event.value)
-            self.form._changed(self.node)
+            self._edited(self.node)
 
     @on(Checkbox.Changed)
     async def _checkbox_changed(self, event: Checkbox.Changed) -> None:
@@ -372,11 +398,11 @@ class FieldWidget(Vertical):
         if event.checkbox.has_class("null-toggle"):
             if event.value != self.node.is_null:
                 self.node.set_null(event.value)
-                self.form._changed(self.node)
+                self._edited(self.node)
                 await self.rebuild(".null-toggle")
         elif isinstance(self.node, BoolNode) and event.value != self.node.state:
             self.node.set_state(event.value)
-            self.form._changed(self.node)
+            self._edited(self.node)
             if self.node.state is not None:
                 event.checkbox.label = _label(self.node, with_type=False)
 
@@ -390,13 +416,13 @@ class FieldWidget(Vertical):
         if isinstance(node, UnionNode) and isinstance(value, int):
             if value != node.selected:
                 node.select(value)
-                self.form._changed(node)
+                self._edited(node)
                 await self.rebuild(".variant-select")
         elif isinstance(node, EnumNode):
             index = value if isinstance(value, int) else None
             if index != node.selected:
                 node.select(index)
-                self.form._changed(node)
+                self._edited(node)
 
     @on(SelectionList.SelectedChanged)
     def _multi_changed(self, event: SelectionList.SelectedChanged[int]) -> None:
@@ -411,7 +437,7 @@ class FieldWidget(Vertical):
             order += [i for i in sorted(chosen) if i not in order]
             if order != node.chosen:
                 node.set_chosen(order)
-                self.form._changed(node)
+                self._edited(node)
 
     @on(Button.Pressed)
     async def _button(self, event: Button.Pressed) -> None:
@@ -455,5 +481,5 @@ class FieldWidget(Vertical):
             elif button.has_class("collapse"):
                 node.collapse()
                 focus = (".expand", 0)
-        self.form._changed(node)
+        self._edited(node)
         await self.rebuild(*focus)
