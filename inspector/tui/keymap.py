@@ -31,6 +31,7 @@ from inspector.tui.screens.save_files import SaveFilesScreen
 from inspector.tui.widgets.auth_view import AuthView
 from inspector.tui.widgets.catalog import Catalog, ListFilter
 from inspector.tui.widgets.document_view import DocumentView
+from inspector.tui.widgets.field_input import FieldInput
 from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.log_filter import LogFilterBar
@@ -101,6 +102,10 @@ EXPLAIN = {
     "ListFilter.clear": "(in the filter) clear it and go back to the list",
     "SchemaForm.toggle_json": "switch the form to a raw JSON editor and back, without losing input",
     "SchemaForm.submit": "send",
+    "FieldInput.choice": "(a field with the server's completions) ↓ opens the list of "
+    "values, then move in it; typing narrows it",
+    "FieldInput.pick": "(the list open) put the highlighted value in the field",
+    "FieldInput.close_choices": "(the list open) close it, staying in the field",
     "ResultView.save": "save the result's binary blocks into a folder",
     "ResultView.open_link": "read the result's resource link",
     "DocumentView.scroll_up": "scroll",
@@ -377,7 +382,10 @@ def sections(
             "form",
             "Form",
             "The selected item's arguments, built from its schema.",
-            (Group(None, (*keys_of(SchemaForm), *_app_keys(app_cls, "form"), *_extra("form"))),),
+            (
+                Group(None, (*keys_of(SchemaForm), *_app_keys(app_cls, "form"), *_extra("form"))),
+                Group("Completions", tuple(keys_of(FieldInput))),
+            ),
         ),
         Section(
             "result",

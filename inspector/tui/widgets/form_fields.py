@@ -39,6 +39,7 @@ from inspector.forms.schema import (
     UnionNode,
 )
 from inspector.safe_text import visible
+from inspector.tui.widgets.field_input import FieldInput
 
 
 def plain(text: str, style: str = "") -> Text:
@@ -179,7 +180,7 @@ class FieldWidget(Vertical):
         if isinstance(node, ScalarNode):
             node.mask_text(visible(node.text))  # never hand control characters to the screen
             self._shown_text = node.text
-            yield Input(
+            yield FieldInput(
                 node.text,
                 placeholder=visible(node.placeholder),
                 classes="field-input",
