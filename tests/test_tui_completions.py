@@ -121,3 +121,24 @@ def test_count_line_says_what_the_server_holds_back() -> None:
     assert count(values=["a"], total=0) == "1 value"  # a total below what came is ignored
     assert count() == "no completions"
     assert count(error="boom").startswith("completion failed: boom")
+
+
+async def test_the_list_comes_back_after_the_json_editor_rebuilt_the_fields() -> None:
+    app = make_app()
+    with anyio.fail_after(60):
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_connected(pilot)
+            await select_item(pilot, "prompts", "greeting")
+            await pilot.press("ctrl+j")  # the JSON editor, focused
+            form = app.query_one(ItemPanel).form
+            assert form is not None and form.json_mode
+            form.editor.text_area.select_all()
+            await pilot.press(*'{"name": "Gr"}', "ctrl+j")
+            await wait_for(pilot, lambda: not form.json_mode)
+            await wait_for(pilot, lambda: bool(form.query(CompletionMenu)))
+            name, names = box_and_menu(app, "name")
+            assert name.value == "Gr"
+            name.focus()
+            await pilot.press("down")
+            await wait_for(pilot, lambda: names.shown)
+            assert names.values == ["Grace"]

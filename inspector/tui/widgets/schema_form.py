@@ -121,6 +121,18 @@ class SchemaForm(TypingScope, Widget, can_focus=False):
         def control(self) -> SchemaForm:
             return self.form
 
+    class FieldsBuilt(Message):
+        """Every field was built anew (arguments loaded, JSON edited): what was attached
+        to the old ones (completions) is to be attached again."""
+
+        def __init__(self, form: SchemaForm) -> None:
+            super().__init__()
+            self.form = form
+
+        @property
+        def control(self) -> SchemaForm:
+            return self.form
+
     def __init__(
         self,
         schema: Any,
@@ -223,7 +235,11 @@ class SchemaForm(TypingScope, Widget, can_focus=False):
         scroll = self.query_one(".form-fields", VerticalScroll)
         scroll.remove_children()
         scroll.mount(FieldWidget(self.root, bare=True))
-        self.call_after_refresh(self.recheck)  # on the new fields, once they are there
+        self.call_after_refresh(self._fields_rebuilt)  # once the new fields are there
+
+    def _fields_rebuilt(self) -> None:
+        self.recheck()
+        self.post_message(self.FieldsBuilt(self))
 
     def get_arguments(self) -> tuple[Any, list[ValidationIssue]]:
         """(arguments, issues): from the form, or from the editor in JSON mode.
