@@ -130,8 +130,15 @@ class FormHost(App[None]):
 
 
 def test_schema_form_nested(snap_compare: Snap) -> None:
+    """The focus shows without a cursor: on the second reminder, its row and label lit."""
+
     async def run_before(pilot: Pilot[Any]) -> None:
-        await wait_for(pilot, lambda: pilot.app.query_one(SchemaForm).field(("when",)) is not None)
+        form = pilot.app.query_one(SchemaForm)
+        await wait_for(pilot, lambda: form.field(("reminders", 1)) is not None)
+        box = form.field(("reminders", 1)).query_one(Input)  # type: ignore[union-attr]
+        box.focus()
+        await wait_for(pilot, lambda: box.has_focus)
+        box.cursor_blink = False  # the same picture every time
 
     assert snap_compare(FormHost(), terminal_size=(100, 50), run_before=run_before)
 

@@ -29,7 +29,6 @@ from inspector.safe_text import one_line
 from inspector.tui.widgets.field_input import FieldInput
 
 Ask = Callable[[str], Awaitable[Completion | None]]
-BLUR_GRACE = 0.3  # seconds: a click on the list moves the focus away first
 
 
 def count_text(found: Completion) -> str:
@@ -51,7 +50,12 @@ def count_text(found: Completion) -> str:
 
 
 class MenuList(OptionList, can_focus=False):
-    """The values: never focused, the field's box keeps the keys."""
+    """The values: never focused, the field's box keeps the keys.
+
+    Textual's system class keeps a click here from moving the focus to the form around
+    it (as on a scroll bar): the box keeps it, and the click picks the value."""
+
+    DEFAULT_CLASSES = "-textual-system"
 
 
 class CompletionMenu(Vertical):
@@ -166,8 +170,6 @@ class CompletionMenu(Vertical):
         self.box.value = value
         self.box.cursor_position = len(value)
         self.box._suggestion = ""  # the ghost text was for what was typed before
-        if not self.box.has_focus:
-            self.box.focus()
 
     # -- the mouse, and leaving the field ---------------------------------------------------
     @on(OptionList.OptionSelected)
@@ -182,12 +184,7 @@ class CompletionMenu(Vertical):
             self.close()  # nothing typed: ↓ lists every value
 
     def blurred(self) -> None:
-        """The box lost the focus: close, unless it comes back at once (a click here)."""
-        self.set_timer(BLUR_GRACE, self._close_if_left)
-
-    def _close_if_left(self) -> None:
-        if not self.box.has_focus:
-            self.close()
+        self.close()  # Tab, a click elsewhere: the list is for the box it is under
 
     def on_unmount(self, _event: Any) -> None:
         if self.box.choices is self:

@@ -13,11 +13,13 @@ objects and control characters are shown.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
+from textual.actions import SkipAction
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
@@ -75,6 +77,38 @@ def _key(text: str) -> str:
     return "".join(c for c in text.casefold() if c.isalnum())
 
 
+class RowButton(Button, can_focus=False):
+    """An item's ↑ ↓ ✕: for the mouse; the keyboard uses the row's keys (one Tab stop
+    per item, not four)."""
+
+
+class ItemRow(Horizontal):
+    """An array item or a map entry: its field(s) and buttons, keys on the item itself."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("alt+up", "item_up", "Item up"),
+        Binding("alt+down", "item_down", "Item down"),
+        Binding("ctrl+r", "remove_item", "Remove item"),
+    ]
+
+    def action_item_up(self) -> None:
+        self._press("move-up")
+
+    def action_item_down(self) -> None:
+        self._press("move-down")
+
+    def action_remove_item(self) -> None:
+        self._press("remove")
+
+    def _press(self, what: str) -> None:
+        for button in self.query_children(".row-buttons").first().children:
+            if isinstance(button, Button) and button.has_class(what):
+                if not button.disabled:
+                    button.press()  # the field's handler does the rest, as for a click
+                return
+        raise SkipAction()  # a map entry does not move: the key goes on
+
+
 class FieldWidget(Vertical):
     """One node: header (label, null toggle), its control(s), help text and error line."""
 
@@ -105,6 +139,13 @@ class FieldWidget(Vertical):
     FieldWidget Button.small { min-width: 3; width: auto; margin: 0 0 0 1; }
     FieldWidget Button.add { width: auto; margin: 0; }
     FieldWidget .const { color: $text-muted; height: auto; }
+    /* where the focus is, plainly (in a screenshot too, without a cursor): the control
+       takes a tinted background, its field's label the accent colour, an item its row */
+    FieldWidget Input:focus, FieldWidget Select:focus > SelectCurrent,
+    FieldWidget SelectionList:focus { background: $primary 40%; }
+    FieldWidget .field-label.-lit { color: $accent; }
+    FieldWidget ItemRow:focus-within { background: $primary 12%; }
+    FieldWidget ItemRow:focus-within > .row-buttons > RowButton:enabled { color: $accent; }
     """
 
     class Edited(Message):
@@ -260,7 +301,7 @@ class FieldWidget(Vertical):
         for child in node.fields.values():
             yield FieldWidget(child)
         for index, row in enumerate(node.rows):
-            with Horizontal(classes="row map-row"):
+            with ItemRow(classes="row map-row"):
                 yield Input(
                     visible(row.key),
                     placeholder="key",
@@ -270,12 +311,12 @@ class FieldWidget(Vertical):
                 )
                 yield FieldWidget(row.node, bare=True)
                 with Horizontal(classes="row-buttons"):
-                    yield Button(
+                    yield RowButton(
                         "✕",
-                        classes="small remove-row",
+                        classes="small remove remove-row",
                         compact=True,
                         name=str(index),
-                        tooltip="remove entry",
+                        tooltip="remove entry (ctrl+r)",
                     )
         if node.allows_extra:
             yield Button("+ add entry", classes="add add-row", compact=True)
@@ -284,33 +325,33 @@ class FieldWidget(Vertical):
 
     def _array(self, node: ArrayNode) -> ComposeResult:
         for index, item in enumerate(node.items):
-            with Horizontal(classes="row array-row"):
+            with ItemRow(classes="row array-row"):
                 yield FieldWidget(
                     item, bare=not isinstance(item, ObjectNode | ArrayNode | UnionNode)
                 )
                 with Horizontal(classes="row-buttons"):
-                    yield Button(
+                    yield RowButton(
                         "↑",
                         classes="small move-up",
                         compact=True,
                         name=str(index),
-                        tooltip="move up",
+                        tooltip="move up (alt+↑)",
                         disabled=index == 0,
                     )
-                    yield Button(
+                    yield RowButton(
                         "↓",
                         classes="small move-down",
                         compact=True,
                         name=str(index),
-                        tooltip="move down",
+                        tooltip="move down (alt+↓)",
                         disabled=index == len(node.items) - 1,
                     )
-                    yield Button(
+                    yield RowButton(
                         "✕",
-                        classes="small remove-item",
+                        classes="small remove remove-item",
                         compact=True,
                         name=str(index),
-                        tooltip="remove item",
+                        tooltip="remove item (ctrl+r)",
                     )
         yield Button("+ add item", classes="add add-item", compact=True, disabled=not node.can_add)
 
@@ -330,6 +371,24 @@ class FieldWidget(Vertical):
             if not target.focusable:
                 target = next((w for w in target.query("*") if w.focusable), target)
             target.focus()
+
+    # --- where the focus is ----------------------------------------------------------
+    # The label of every field the focus is in takes the accent colour. A class on the
+    # label, not `:focus-within` on the field: that restyles the whole form per Tab.
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self._light(True)
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self._light(False)
+
+    def _light(self, on: bool) -> None:
+        if self.bare:
+            return
+        labels = list(self.query_children(".field-label"))
+        for head in self.query_children(".field-head"):
+            labels += head.query_children(".field-label")
+        for label in labels:
+            label.set_class(on, "-lit")
 
     # --- errors ----------------------------------------------------------------------
     def show_errors(self, messages: list[str]) -> AwaitMount | None:
@@ -455,26 +514,17 @@ class FieldWidget(Vertical):
                 focus = (".array-row", -1)
             elif button.has_class("remove-item"):
                 node.remove(index)
+                focus = _after_removal(".array-row", index, len(node.items))
             elif button.has_class("move-up") or button.has_class("move-down"):
-                up = button.has_class("move-up")
-                moved = node.move(index, -1 if up else 1)
-                edge = moved == 0 if up else moved == len(node.items) - 1
-                focus = (
-                    ".move-down"
-                    if up and edge
-                    else ".move-up"
-                    if edge
-                    else ".move-up"
-                    if up
-                    else ".move-down",
-                    moved,
-                )
+                # the focus goes with the item (its buttons take none)
+                focus = (".array-row", node.move(index, -1 if button.has_class("move-up") else 1))
         elif isinstance(node, ObjectNode):
             if button.has_class("add-row"):
                 node.add_row()
                 focus = (".row-key", -1)
             elif button.has_class("remove-row"):
                 node.remove_row(index)
+                focus = _after_removal(".map-row", index, len(node.rows))
             elif button.has_class("expand"):
                 node.expand()
                 node.touch()
@@ -484,3 +534,9 @@ class FieldWidget(Vertical):
                 focus = (".expand", 0)
         self._edited(node)
         await self.rebuild(*focus)
+
+
+def _after_removal(rows: str, index: int, left: int) -> tuple[str, int]:
+    """Where the focus goes once a row is gone: the row now in its place (or the one
+    before it), else the add button."""
+    return (rows, min(index, left - 1)) if left else ("Button.add", -1)
