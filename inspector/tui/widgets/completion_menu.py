@@ -76,8 +76,8 @@ class CompletionMenu(Vertical):
     CompletionMenu.-open { display: block; }
     CompletionMenu > MenuList { height: auto; max-height: 8; border: none; padding: 0;
         background: $surface; }
-    CompletionMenu > MenuList:focus { background-tint: $foreground 0%; }
-    CompletionMenu > .menu-count { height: 1; color: $text-muted; padding: 0 1; }
+    CompletionMenu { border-subtitle-color: $text-muted; border-subtitle-align: right; }
+    CompletionMenu > .menu-count { height: auto; color: $text-muted; padding: 0 1; }
     CompletionMenu > .menu-count.-error { color: $text-error; }
     """
 
@@ -87,6 +87,7 @@ class CompletionMenu(Vertical):
         self.ask = ask
         self.found: Completion | None = None
         self._picked: str | None = None  # the value just picked: its answer opens nothing
+        self.border_subtitle = "↑↓ Enter picks · Esc closes"
 
     def compose(self) -> ComposeResult:
         yield MenuList()
