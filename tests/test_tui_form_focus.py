@@ -81,3 +81,26 @@ async def test_an_array_item_is_one_tab_stop_moved_and_removed_by_keys() -> None
             # the buttons are still there for the mouse
             await pilot.click(tags.query(".remove-item").first())
             await wait_for(pilot, lambda: form.root.value()["tags"] == ["two"])
+
+
+async def test_a_map_entry_is_removed_by_its_key_too() -> None:
+    app = make_app()
+    with anyio.fail_after(60):
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_connected(pilot)
+            await select_item(pilot, "tools", "create_user")
+            form = form_of(app)
+            metadata = form.field(("metadata",))
+            assert metadata is not None
+            await focus(pilot, metadata.query_one("Button.add-row", Button))
+            await pilot.press("enter")  # the new entry's key box
+            await wait_for(pilot, lambda: isinstance(app.focused, Input))
+            await pilot.press("k", "tab", "v", "tab")  # key, value: two stops, no ✕
+            assert app.focused is metadata.query_one("Button.add-row", Button)
+            assert form.root.value()["metadata"] == {"k": "v"}
+            await pilot.press("shift+tab", "alt+up")  # an entry does not move: nothing
+            await pilot.press("ctrl+r")
+            await wait_for(pilot, lambda: form.root.value().get("metadata") in ({}, None))
+            await wait_for(
+                pilot, lambda: app.focused is metadata.query_one("Button.add-row", Button)
+            )
