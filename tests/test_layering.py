@@ -13,8 +13,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+from paths import ROOT
 
-PACKAGE = Path(__file__).parent.parent / "inspector"
+PACKAGE = ROOT / "inspector"
 
 # part -> the parts it may import. A new part, or a new arrow, is a decision: add it here.
 ALLOWED: dict[str, set[str]] = {

@@ -8,11 +8,12 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
+from cli_runner import cli_async
+from paths import ROOT, SERVERS
 from servers.http_scripted import Conn, Request, ScriptedServer
 from servers.stateless_support import stateless_server
 
@@ -23,8 +24,7 @@ from inspector.transports.detect import connect_http
 from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.jsonrpc import RpcError
 
-ROOT = Path(__file__).resolve().parent.parent
-SERVER = Path(__file__).resolve().parent / "servers" / "stateless_server.py"
+SERVER = SERVERS / "stateless_server.py"
 STATELESS = "2026-07-28"
 
 
@@ -290,9 +290,6 @@ async def test_a_cut_response_stream_is_not_resumed() -> None:
 
 
 async def cli(*args: str) -> Any:
-    with anyio.fail_after(60):
-        done = await anyio.run_process(
-            [sys.executable, "-m", "inspector", *args], check=False, cwd=ROOT
-        )
-    assert done.returncode == 0, done.stderr.decode()
+    done = await cli_async(*args)
+    assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)

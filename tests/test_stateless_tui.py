@@ -5,10 +5,10 @@ the retried call completes with what the user typed (Pilot, real SDK server over
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
 import anyio
+from paths import SERVERS
 from textual.widgets import Input
 from tui_helpers import log_methods, wait_for
 
@@ -23,7 +23,7 @@ from inspector.tui.screens.elicitation import ElicitationScreen
 from inspector.tui.widgets.schema_form import SchemaForm
 from tests.everything import HostApp, wait_for_screen
 
-SERVER = Path(__file__).resolve().parent / "servers" / "stateless_server.py"
+SERVER = SERVERS / "stateless_server.py"
 
 
 async def test_mrtr_elicitation_through_the_interactive_screen() -> None:

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +97,19 @@ class Host:
     async def wait_response(self, rid: Any, timeout: float = 10.0) -> dict[str, Any]:
         result: dict[str, Any] = await self.wait(lambda: self.response(rid), timeout)
         return result
+
+
+@contextlib.asynccontextmanager
+async def running(transport: Transport, host: Host | None = None) -> AsyncIterator[Host]:
+    """``transport`` started on ``host`` (a new ``Host`` by default), closed on the way out."""
+    host = host or Host()
+    async with anyio.create_task_group() as tg:
+        await transport.start(host, tg)
+        try:
+            yield host
+        finally:
+            await transport.close()
+            tg.cancel_scope.cancel()
 
 
 def initialize(
