@@ -17,6 +17,7 @@ from collections.abc import Callable
 from textual.suggester import Suggester
 
 from inspector.engine.completion import Completer, Completion
+from inspector.safe_text import visible
 
 ContextSource = Callable[[], dict[str, str]]
 
@@ -48,4 +49,9 @@ class CompletionSuggester(Suggester):
         self.last = found
         if self.on_values is not None:
             self.on_values(found)
-        return found.first_with_prefix(value)
+        suggestion = found.first_with_prefix(value)
+        if suggestion is not None and visible(suggestion) != suggestion:
+            # the box would draw control characters as they are: the list under the
+            # field offers this value (shown safely, taken exactly)
+            return None
+        return suggestion

@@ -25,7 +25,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from inspector.engine.completion import Completion
-from inspector.safe_text import one_line
+from inspector.safe_text import one_line, visible
 from inspector.tui.widgets.field_input import FieldInput
 
 Ask = Callable[[str], Awaitable[Completion | None]]
@@ -119,10 +119,10 @@ class CompletionMenu(Vertical):
     def offer(self, found: Completion, *, force: bool = False) -> None:
         """An answer for what the box holds: show it while the user types there."""
         typed = self.box.value
-        if not force and (not self.box.has_focus or typed == self._picked):
+        if not force and (not self.box.has_focus or typed == visible(self._picked or "")):
             return
         self._picked = None
-        if not force and found.values == [typed]:
+        if not force and [visible(v) for v in found.values] == [typed]:
             self.close()  # the one value is what is typed already: nothing to choose
             return
         self.found = found
@@ -168,9 +168,7 @@ class CompletionMenu(Vertical):
     def _take(self, value: str) -> None:
         self._picked = value
         self.close()
-        self.box.value = value
-        self.box.cursor_position = len(value)
-        self.box._suggestion = ""  # the ghost text was for what was typed before
+        self.box.take(value)
 
     # -- the mouse, and leaving the field ---------------------------------------------------
     @on(OptionList.OptionSelected)

@@ -18,6 +18,8 @@ from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
 from textual.widgets import Input
 
+from inspector.safe_text import visible
+
 
 class Choices(Protocol):
     """A list of values offered under a `FieldInput`."""
@@ -59,6 +61,15 @@ class FieldInput(Input):
     ]
 
     choices: Choices | None = None
+    picked: str | None = None  # the last value taken from the list, exactly as it came
+
+    def take(self, value: str) -> None:
+        """Put a value from the list in the box: shown with control characters made
+        visible, kept exactly by the field (`picked`) until the user edits it."""
+        self.picked = value
+        self.value = visible(value)
+        self.cursor_position = len(self.value)
+        self._suggestion = ""  # the ghost text was for what was typed before
 
     def watch_value(self, value: str) -> None:
         if self.choices is not None:

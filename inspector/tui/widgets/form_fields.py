@@ -447,7 +447,12 @@ class FieldWidget(Vertical):
             return
         if isinstance(self.node, ScalarNode) and event.value != self._shown_text:
             self._shown_text = event.value
-            self.node.set_text(event.value)
+            picked = event.input.picked if isinstance(event.input, FieldInput) else None
+            if picked is not None and visible(picked) == event.value:
+                self.node.set_text(picked)  # a value from a list: kept as the server sent it
+                self.node.mask_text(event.value)
+            else:
+                self.node.set_text(event.value)
             self._edited(self.node)
 
     @on(Checkbox.Changed)
