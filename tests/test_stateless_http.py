@@ -18,6 +18,7 @@ from servers.http_scripted import Conn, Request, ScriptedServer
 from servers.stateless_support import stateless_server
 
 from inspector.engine.client import McpClient
+from inspector.engine.lint import tool_headers
 from inspector.engine.responders import Responders
 from inspector.engine.session import RequestTimeoutError, Session
 from inspector.transports.detect import connect_http
@@ -107,7 +108,6 @@ async def test_tool_arguments_are_mirrored_into_mcp_param_headers(url: str) -> N
 
 
 def test_invalid_x_mcp_header_annotations_reject_the_tool() -> None:
-    transport = connect_http("http://127.0.0.1:1/mcp")
     good = {
         "name": "good",
         "inputSchema": {
@@ -128,7 +128,8 @@ def test_invalid_x_mcp_header_annotations_reject_the_tool() -> None:
             },
         },
     }
-    rejected = transport.learn_tools([good, bad])  # type: ignore[attr-defined]
+    headers, rejected = tool_headers([good, bad])  # what the engine hands HTTP, what it drops
+    assert headers == {"good": {("r",): "R"}}
     assert set(rejected) == {"bad"}
     assert len(rejected["bad"]) == 4, rejected
 

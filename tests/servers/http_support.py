@@ -18,6 +18,7 @@ from typing import Any
 
 import anyio
 
+from inspector.engine.era import is_stateless
 from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.jsonrpc import notification, request
 from inspector.wire.transport import ConnectionLost, Transport
@@ -136,7 +137,8 @@ async def handshake(
     await transport.send(initialize(1, version, capabilities))
     reply = await host.wait_response(1, 20)
     assert "result" in reply, reply
-    transport.set_protocol_version(reply["result"]["protocolVersion"])
+    version = reply["result"]["protocolVersion"]
+    transport.set_protocol_version(version, stateless=is_stateless(version))
     await transport.send(notification("notifications/initialized"))
     result: dict[str, Any] = reply["result"]
     return result
