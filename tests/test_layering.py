@@ -256,3 +256,36 @@ def test_the_walk_sees_lazy_and_relative_imports(tmp_path: Path) -> None:
     found = import_graph(pkg)
     assert found == {"pkg": set(), "low": {"high"}, "high": {"low", "pkg"}}
     assert cycles(found) == [{"low", "high"}]
+
+
+def module_graph(package: Path) -> dict[str, set[str]]:
+    """module -> the modules of ours it imports (a package's own parents left out: every
+    module imports its package's ``__init__`` anyway)."""
+    modules: dict[str, tuple[Path, bool]] = {}
+    for path in sorted(package.rglob("*.py")):
+        relative = path.relative_to(package.parent).with_suffix("")
+        is_package = path.name == "__init__.py"
+        modules[".".join(relative.parts[:-1] if is_package else relative.parts)] = (
+            path,
+            is_package,
+        )
+    graph: dict[str, set[str]] = {}
+    for module, (path, is_package) in modules.items():
+        targets = graph.setdefault(module, set())
+        for name in _imported(ast.parse(path.read_text(), str(path)), module, is_package):
+            while name and name not in modules:  # package.attribute -> package
+                name = name.rpartition(".")[0]
+            if name and name != module and not module.startswith(name + "."):
+                targets.add(name)
+    return graph
+
+
+def test_no_import_cycles_between_modules_of_the_tui() -> None:
+    """A widget that calls back into its container's module (a field into its form) is a
+    cycle: it posts a message instead."""
+    graph = module_graph(PACKAGE)
+    tui = {m: {t for t in ts if t.startswith("inspector.tui.")} for m, ts in graph.items()}
+    found = [c for c in cycles(tui) if any(m.startswith("inspector.tui.") for m in c)]
+    assert not found, f"import cycles: {found}"
+    fields = graph["inspector.tui.widgets.form_fields"]
+    assert "inspector.tui.widgets.schema_form" not in fields

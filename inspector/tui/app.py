@@ -62,6 +62,7 @@ from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import Outcome, ResultView
+from inspector.tui.widgets.schema_form import SchemaForm
 from inspector.tui.widgets.server_log import ServerLogView
 from inspector.tui.widgets.server_pane import ServerPane
 from inspector.tui.widgets.status_bar import StatusBar
@@ -410,16 +411,27 @@ class InspectorApp(App[int]):
         subscribable = bool((caps.get("resources") or {}).get("subscribe"))
         panel = self.query_one(ItemPanel)
         await panel.select(message.kind, message.item, subscribable=subscribable)
-        attach_completions(
-            panel.form,
-            message.kind,
-            message.item,
-            session,
-            self.controller.client if self.controller else None,
-        )
+        self._attach_completions(panel)
         self.call_after_refresh(panel.focus_form)
         if message.kind == "resources" and not panel.read_only:
             panel.submit()  # a resource has nothing to fill in: Enter reads it
+
+    def _attach_completions(self, panel: ItemPanel) -> None:
+        if panel.kind is None or panel.item is None:
+            return
+        attach_completions(
+            panel.form,
+            panel.kind,
+            panel.item,
+            self.controller.session if self.controller else None,
+            self.controller.client if self.controller else None,
+        )
+
+    @on(SchemaForm.FieldsBuilt)
+    def _fields_built(self, message: SchemaForm.FieldsBuilt) -> None:
+        panel = self.query_one(ItemPanel)
+        if message.form is panel.form:
+            self._attach_completions(panel)
 
     @on(ItemPanel.Run)
     def _run_item(self, message: ItemPanel.Run) -> None:
