@@ -13,10 +13,11 @@ from tui_helpers import log_methods, plain, select_item, wait_for
 
 from inspector.engine.client import LISTEN_RETRY_DELAY
 from inspector.engine.session import PendingRequest
+from inspector.live.requests import calls, describe
 from inspector.target import target_from_words
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.catalog import Catalog
-from inspector.tui.widgets.inflight import InFlightView, calls, describe
+from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.result_view import ResultView, render_outcome
 from inspector.tui.widgets.status_bar import StatusBar
 
