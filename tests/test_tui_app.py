@@ -131,8 +131,10 @@ async def test_server_crash_shows_why_and_reconnect_keeps_the_log() -> None:
         await wait_for(pilot, lambda: "RuntimeError: boom" in screen_text(app))
         assert "exit code 3" in screen_text(app)
         source = app.query_one(MessageLog).source
+        # the log takes its rows in batches: wait for the probe's row
+        await wait_for(pilot, lambda: "server/discover" in log_methods(app))
+        assert "initialize" not in log_methods(app)
         before = len(source)
-        assert "server/discover" in log_methods(app) and "initialize" not in log_methods(app)
         await pilot.press("r")
         await wait_for(pilot, lambda: log_methods(app).count("initialize") == 2)
         await wait_for(pilot, lambda: app.query_one("#status").state == "disconnected")
