@@ -2,7 +2,7 @@
 
 The help screen (``?``), the command palette and the README's key table are all built
 from :func:`sections`, so a key added to a widget shows up in all three and a key
-removed from one disappears from all three (``tests/test_help.py`` holds the README to
+removed from one disappears from all three (``tests/tui/test_help.py`` holds the README to
 it). What a binding does is said by ``EXPLAIN`` (``"Class.action"``) or, failing that,
 by the binding's own description; ``EXTRA`` adds the keys a section relies on that
 Textual's widgets bring (the arrows in a list, Enter in a text field).
