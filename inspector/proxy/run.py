@@ -29,6 +29,7 @@ from inspector.proxy.intercept import Interceptor
 from inspector.proxy.relay import Relay
 from inspector.proxy.runtime import RuntimeDirError
 from inspector.proxy.wire import ProxyWire
+from inspector.transports.authhook import AuthHook
 from inspector.transports.base import Transport, TransportError
 from inspector.transports.stdio import StdioTransport
 
@@ -52,6 +53,13 @@ class ProxySetup:
     attach: bool = True  # open the attach socket
     socket: Path | None = None  # where (default: the runtime folder, PID.sock)
     extra: dict[str, Any] = field(default_factory=dict)  # more for the welcome
+    auth: AuthHook | None = None  # OAuth for an HTTP server (shared by its connections)
+
+    async def aclose(self) -> None:
+        """Release what the setup holds (the OAuth client)."""
+        if self.auth is not None:
+            with anyio.CancelScope(shield=True):
+                await self.auth.aclose()
 
 
 def relayed(transport: Transport) -> Transport:
@@ -65,6 +73,13 @@ def relayed(transport: Transport) -> Transport:
 async def run_stdio_proxy(setup: ProxySetup) -> int:
     """The host on stdio, the server behind; returns the exit code (the server's when it
     ended on its own, 0 when the host closed its side or a signal stopped the proxy)."""
+    try:
+        return await _run_stdio_proxy(setup)
+    finally:
+        await setup.aclose()
+
+
+async def _run_stdio_proxy(setup: ProxySetup) -> int:
     wire = ProxyWire(setup.recorder)
     back = relayed(setup.make_back())
     host = await StdioHost.open(*setup.fds)
@@ -100,6 +115,13 @@ async def run_stdio_proxy(setup: ProxySetup) -> int:
 async def run_http_proxy(setup: ProxySetup, listen: tuple[str, int]) -> int:
     """A Streamable HTTP front on the loopback, the server behind (one connection to it per
     host session); runs until a signal stops it, then shuts every session's server down."""
+    try:
+        return await _run_http_proxy(setup, listen)
+    finally:
+        await setup.aclose()
+
+
+async def _run_http_proxy(setup: ProxySetup, listen: tuple[str, int]) -> int:
     wire = ProxyWire(setup.recorder)
     interceptor = Interceptor(wire)
     front = HttpFront(wire, listen, lambda: relayed(setup.make_back()), interceptor=interceptor)
