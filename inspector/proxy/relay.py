@@ -83,6 +83,9 @@ class Relay:
         self.done = anyio.Event()
         self.link: int | None = None  # which host session, when a front has several
         self._stdio_back = isinstance(back, StdioTransport)
+        if isinstance(back, StdioTransport):
+            back.before_write = wire.sync  # its writes are batched: the recording first
+        self._host_batches = bool(getattr(host, "coalesces", False))
         self._tg: TaskGroup | None = None
 
     @property
@@ -225,14 +228,15 @@ class Relay:
             extra = _FRAME_META.get()
             if extra:
                 event.meta.update(extra)
-            self.wire.emit(event)
+            # a stdio server's stdin is written at the end of the turn, after a sync
+            self.wire.emit(event, defer=self._stdio_back and event.channel is Channel.STDIN)
             return
         if event.direction is Direction.LOCAL:
             self.wire.emit(event)
             return
         if event.channel is Channel.STDERR:
             event.meta.update(SERVER_ORIGIN.meta())
-            self.wire.emit(event)
+            self.wire.emit(event, defer=self._host_batches)
             self.host.stderr(event.raw)
             return
         if not self._for_client(event):  # HTTP status lines, SSE control blocks...
@@ -249,7 +253,8 @@ class Relay:
         if route.to_host and self.interceptor is not None and self.interceptor.wants(event):
             number = self.interceptor.reserve()
             event.meta.update(intercept="held", held=number)
-        self.wire.emit(event, route)  # write-ahead: recorded before anyone gets it
+        # write-ahead: recorded before anyone gets it (a batching host syncs first)
+        self.wire.emit(event, route, defer=self._host_batches and route.to_host)
         if route.note:
             self._note(route.note)
         if route.handshake:
@@ -267,6 +272,8 @@ class Relay:
         return event.channel in CLIENT_CHANNELS and is_jsonrpc(event.message)
 
     def _to_host(self, event: WireEvent, held: Held | None = None) -> None:
+        if not self._host_batches:
+            self.wire.sync()  # an HTTP front's streams write later, in other tasks
         if held is None and not self._outbox:
             self.host.send(event.raw, event)
             return

@@ -82,7 +82,7 @@ async def run_stdio_proxy(setup: ProxySetup) -> int:
 async def _run_stdio_proxy(setup: ProxySetup) -> int:
     wire = ProxyWire(setup.recorder)
     back = relayed(setup.make_back())
-    host = await StdioHost.open(*setup.fds)
+    host = await StdioHost.open(*setup.fds, before=wire.sync)
     interceptor = Interceptor(wire)
     relay = Relay(wire, back, host, interceptor)
     not_started: str | None = None
