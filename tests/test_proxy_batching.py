@@ -8,11 +8,11 @@ from pathlib import Path
 
 import anyio
 
-from inspector.engine.events import Channel, Direction, WireEvent
 from inspector.proxy.pipes import PipeWriter
 from inspector.proxy.wire import ProxyWire
 from inspector.record.format import SessionHeader
 from inspector.record.recorder import Recorder
+from inspector.wire.events import Channel, Direction, WireEvent
 
 
 def line(n: int) -> WireEvent:

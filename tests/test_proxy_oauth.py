@@ -19,8 +19,8 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from proxy_support import ROOT, proxy_argv
 
-from inspector.engine.events import Channel, Direction
 from inspector.record.reader import read_session
+from inspector.wire.events import Channel, Direction
 from tests.servers.http_support import sdk_server
 
 DUMP: dict[str, Any] = {"by_alias": True, "exclude_none": True, "mode": "json"}

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from inspector.engine.events import Channel, Direction, WireEvent
 from inspector.proxy.passed import PassedCatalog
+from inspector.wire.events import Channel, Direction, WireEvent
 
 
 def frame(direction: Direction, message: dict[str, Any], **meta: Any) -> WireEvent:

@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from inspector.engine import jsonrpc
-from inspector.engine.events import ATTACH_KEY, SIDE_KEY, Direction, WireEvent
+from inspector.engine.client import LIST_KINDS
 from inspector.proxy.attach import OBSERVED
-from inspector.record.recorded_catalog import LISTS
+from inspector.wire import jsonrpc
+from inspector.wire.events import ATTACH_KEY, SIDE_KEY, Direction, WireEvent
 
 Listing = Callable[[str, list[dict[str, Any]]], None]
+KIND_OF = {method: kind for kind, (method, _) in LIST_KINDS.items()}
 
 
 class PassedCatalog:
@@ -42,8 +43,8 @@ class PassedCatalog:
         key = (*who, type(id_).__name__, id_)
         if event.direction is Direction.OUT and jsonrpc.is_request(message):
             method = message.get("method")
-            if method in LISTS:
-                kind = LISTS[str(method)][0]
+            if method in KIND_OF:
+                kind = KIND_OF[str(method)]
                 self._asked[key] = kind
                 params = message.get("params")
                 if not (isinstance(params, dict) and params.get("cursor")):
@@ -59,7 +60,7 @@ class PassedCatalog:
             self._building.pop((who, kind_asked), None)  # refused: the old list stands
             return
         items = self._building.setdefault((who, kind_asked), [])
-        field = LISTS[_method_of(kind_asked)][1]
+        field = LIST_KINDS[kind_asked][1]
         items.extend(i for i in result.get(field) or [] if isinstance(i, dict))
         if result.get("nextCursor"):
             return
@@ -67,7 +68,3 @@ class PassedCatalog:
         self.lists[kind_asked] = items
         if self.on_listing is not None:
             self.on_listing(kind_asked, items)
-
-
-def _method_of(kind: str) -> str:
-    return next(method for method, (k, _) in LISTS.items() if k == kind)

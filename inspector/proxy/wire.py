@@ -21,11 +21,11 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from inspector.engine.events import Channel, Direction, Finding, WireEvent
 from inspector.engine.lint import check_message
 from inspector.engine.session import EventRecorder
 from inspector.proxy.router import Route
 from inspector.record.recorder import Recorder
+from inspector.wire.events import Channel, Direction, Finding, WireEvent
 
 log = logging.getLogger(__name__)
 
