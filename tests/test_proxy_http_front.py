@@ -217,3 +217,48 @@ async def test_an_inspector_attached_to_an_http_front(runtime: Path) -> None:
             assert "10" in json.dumps(mine)
             assert "1 + 1 = 2" in json.dumps(theirs.model_dump(**DUMP))
     assert any(e.meta.get("observed") and e.meta.get("side") == "host" for e in seen)
+
+
+async def test_an_idle_session_ends_and_its_server_stops(tmp_path: Path) -> None:
+    record = tmp_path / "p.jsonl"
+    args = ("--no-attach", "--idle-timeout", "1", "--record", str(record), "--", *DEMO)
+    with listening_proxy(*args) as (_proc, url):
+        headers = {"Accept": "application/json, text/event-stream"}
+        async with httpx.AsyncClient(timeout=30) as client:
+            idle = await client.post(url, json=INIT, headers=headers)
+            busy = await client.post(url, json=INIT, headers=headers)
+            pids = [e["meta"]["pid"] for e in events(record) if "pid" in e.get("meta", {})]
+            ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+            busy_headers = {
+                "Accept": "application/json",
+                "Mcp-Session-Id": busy.headers["mcp-session-id"],
+            }
+            # the busy host keeps asking; the idle one says nothing for longer than 1 s
+            for _ in range(6):
+                answer = await client.post(url, json=ping, headers=busy_headers)
+                assert answer.status_code == 200
+                await anyio.sleep(0.4)
+            wait_until(lambda: not alive(pids[0]), what="the idle session's server to stop")
+            assert alive(pids[1])
+            late = await client.post(
+                url,
+                json=ping,
+                headers={**headers, "Mcp-Session-Id": idle.headers["mcp-session-id"]},
+            )
+            assert late.status_code == 404  # initialize again
+    notes = [e["raw"] for e in events(record) if e["ch"] == "system"]
+    assert any("host session 1: no request for 1 s" in n for n in notes)
+    assert not any("host session 2: no request" in n for n in notes)
+
+
+def test_idle_timeout_needs_listen() -> None:
+    done = subprocess.run(
+        [PY, "-m", "inspector", "proxy", "--idle-timeout", "5", "--", *DEMO],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=str(ROOT),
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+    assert done.returncode == 2 and "--idle-timeout goes with --listen" in done.stderr

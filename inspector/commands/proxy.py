@@ -33,7 +33,7 @@ from inspector.commands.options import (
     resolve_target,
 )
 from inspector.config import ConfigError
-from inspector.proxy.host_http import parse_listen
+from inspector.proxy.host_http import IDLE_TIMEOUT, parse_listen
 from inspector.proxy.run import ProxyError, ProxySetup, relayed, run_http_proxy, run_stdio_proxy
 from inspector.proxy.wrap import read_config, render, wrap_config, write_config
 from inspector.record.recorder import Recorder
@@ -64,6 +64,13 @@ def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
         "picks one) instead of stdio",
     )
     parser.add_argument(
+        "--idle-timeout",
+        type=float,
+        metavar="SECONDS",
+        help=f"--listen: end a host session after this long without a request, shutting "
+        f"its server down (default {IDLE_TIMEOUT:g}; 0: never)",
+    )
+    parser.add_argument(
         "--no-attach", action="store_true", help="open no attach socket (nothing can attach)"
     )
     wrap = parser.add_argument_group("host config")
@@ -92,6 +99,10 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
     front = "http" if listen else "stdio"
+    if opts.idle_timeout is not None and listen is None:
+        raise UsageError("--idle-timeout goes with --listen (a stdio host ends its session)")
+    if opts.idle_timeout is not None and opts.idle_timeout < 0:
+        raise UsageError("--idle-timeout: seconds, 0 or more")
     path = None
     if not opts.no_record:
         path = opts.record or str(default_session_path(Target(name=f"proxy-{name}")))
@@ -105,6 +116,7 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
         recorder=recorder,
         attach=not opts.no_attach,
         auth=auth,
+        idle_timeout=IDLE_TIMEOUT if opts.idle_timeout is None else opts.idle_timeout,
     )
     try:
         if listen is not None:

@@ -23,7 +23,7 @@ from anyio.abc import TaskGroup
 from inspector.engine.session import EventRecorder, first_failure
 from inspector.errors import InspectorError
 from inspector.proxy.control import ControlServer
-from inspector.proxy.host_http import HttpFront
+from inspector.proxy.host_http import IDLE_TIMEOUT, HttpFront
 from inspector.proxy.host_stdio import StdioHost
 from inspector.proxy.intercept import Interceptor
 from inspector.proxy.relay import Relay
@@ -54,6 +54,7 @@ class ProxySetup:
     socket: Path | None = None  # where (default: the runtime folder, PID.sock)
     extra: dict[str, Any] = field(default_factory=dict)  # more for the welcome
     auth: AuthHook | None = None  # OAuth for an HTTP server (shared by its connections)
+    idle_timeout: float | None = IDLE_TIMEOUT  # --listen: a host session idle this long ends
 
     async def aclose(self) -> None:
         """Release what the setup holds (the OAuth client)."""
@@ -124,7 +125,13 @@ async def run_http_proxy(setup: ProxySetup, listen: tuple[str, int]) -> int:
 async def _run_http_proxy(setup: ProxySetup, listen: tuple[str, int]) -> int:
     wire = ProxyWire(setup.recorder)
     interceptor = Interceptor(wire)
-    front = HttpFront(wire, listen, lambda: relayed(setup.make_back()), interceptor=interceptor)
+    front = HttpFront(
+        wire,
+        listen,
+        lambda: relayed(setup.make_back()),
+        interceptor=interceptor,
+        idle_timeout=setup.idle_timeout,
+    )
     try:
         await front.listen()
     except OSError as exc:
