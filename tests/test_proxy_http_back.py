@@ -17,6 +17,7 @@ from proxy_support import (
     ROOT,
     events,
     host_through_proxy,
+    inspector_cli,
     inspector_on,
     proxy_argv,
     runtime_folder,
@@ -101,3 +102,26 @@ async def test_an_inspector_attached_to_an_http_bridge(runtime: Path, tmp_path: 
                 added = await McpClient(host).call_tool("add", {"a": 1, "b": 2})
                 assert "3" in json.dumps(added)
     assert not [e for e in host_seen if e.method == "roots/list"]
+
+
+@pytest.mark.parametrize("which", ["sdk", "everything"])
+def test_the_official_inspector_cli_through_the_bridge(which: str, tmp_path: Path) -> None:
+    """The official Inspector's CLI runs the bridge as its stdio server: the same answers
+    as when it posts to the HTTP server itself."""
+    server = sdk_server("sse") if which == "sdk" else everything_server("streamableHttp")
+    tool = "add" if which == "sdk" else "get-sum"
+    call = ["--method", "tools/call", "--tool-name", tool, "--tool-arg", "a=2"]
+    call += ["--tool-arg", "b=40"]
+    record = tmp_path / "proxy.jsonl"
+    with server as base:
+        url = f"{base}/mcp"
+        direct = inspector_cli(tmp_path, *call, "--transport", "http", url)
+        bridge = proxy_argv("--no-attach", "--record", str(record), url)
+        through = inspector_cli(tmp_path, *call, "--", *bridge)
+        listing = ["--method", "tools/list"]
+        assert inspector_cli(tmp_path, *listing, "--", *bridge) == inspector_cli(
+            tmp_path, *listing, "--transport", "http", url
+        )
+    assert through == direct
+    assert "42" in json.dumps(through)
+    assert any(e["ch"] == "http" and e["raw"].startswith("POST ") for e in events(record))

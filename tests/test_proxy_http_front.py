@@ -163,11 +163,13 @@ async def test_the_sdk_client_over_http_gets_what_it_gets_directly(which: str) -
     assert through == direct
 
 
-def test_the_official_inspector_cli_over_http(tmp_path: Path) -> None:
-    call = ["--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=2"]
+@pytest.mark.parametrize("which", ["sdk", "everything"])
+def test_the_official_inspector_cli_over_http(which: str, tmp_path: Path) -> None:
+    tool = "add" if which == "sdk" else "get-sum"
+    call = ["--method", "tools/call", "--tool-name", tool, "--tool-arg", "a=2"]
     call += ["--tool-arg", "b=40"]
-    direct = inspector_cli(tmp_path, *call, "--", *server("sdk"))
-    with listening_proxy("--no-attach", "--", *server("sdk")) as (_proc, url):
+    direct = inspector_cli(tmp_path, *call, "--", *server(which))
+    with listening_proxy("--no-attach", "--", *server(which)) as (_proc, url):
         through = inspector_cli(tmp_path, *call, "--transport", "http", url)
     assert through == direct
 
@@ -212,10 +214,24 @@ async def test_an_inspector_attached_to_an_http_front(runtime: Path) -> None:
             await host.initialize()
             path = await wait_for_proxy("front")
             async with inspector_on(path, seen) as inspector:
-                mine = await McpClient(inspector).call_tool("add", {"a": 5, "b": 5})
-                theirs = await host.call_tool("add", {"a": 1, "b": 1})
-            assert "10" in json.dumps(mine)
-            assert "1 + 1 = 2" in json.dumps(theirs.model_dump(**DUMP))
+                client = McpClient(inspector)
+                mine: dict[int, str] = {}
+                theirs: dict[int, str] = {}
+
+                async def inspector_calls(n: int) -> None:
+                    mine[n] = json.dumps(await client.call_tool("add", {"a": n, "b": 1000}))
+
+                async def host_calls(n: int) -> None:
+                    result = await host.call_tool("add", {"a": n, "b": 100})
+                    theirs[n] = json.dumps(result.model_dump(**DUMP))
+
+                async with anyio.create_task_group() as tg:  # both at once
+                    for n in range(5):
+                        tg.start_soon(inspector_calls, n)
+                        tg.start_soon(host_calls, n)
+            for n in range(5):
+                assert f"{n} + 1000 = {n + 1000}" in mine[n]
+                assert f"{n} + 100 = {n + 100}" in theirs[n]
     assert any(e.meta.get("observed") and e.meta.get("side") == "host" for e in seen)
 
 
@@ -262,3 +278,40 @@ def test_idle_timeout_needs_listen() -> None:
         check=False,
     )
     assert done.returncode == 2 and "--idle-timeout goes with --listen" in done.stderr
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGKILL"])
+async def test_the_proxy_killed_leaves_no_server_and_a_full_recording(
+    sig: str, tmp_path: Path
+) -> None:
+    import signal
+
+    record = tmp_path / "p.jsonl"
+    with listening_proxy("--no-attach", "--record", str(record), "--", *DEMO) as (proc, url):
+        headers = {"Accept": "application/json"}
+        async with httpx.AsyncClient(timeout=30) as client:
+            opened = await client.post(url, json=INIT, headers=headers)
+            sid = opened.headers["mcp-session-id"]
+            answers = []
+            for n in range(5):
+                call = {"name": "add", "arguments": {"a": n, "b": 1}}
+                body = {"jsonrpc": "2.0", "id": n + 1, "method": "tools/call", "params": call}
+                answer = await client.post(
+                    url, json=body, headers={**headers, "Mcp-Session-Id": sid}
+                )
+                answers.append(answer.json()["id"])
+            pid = next(e["meta"]["pid"] for e in events(record) if "pid" in e.get("meta", {}))
+            proc.send_signal(getattr(signal, sig))
+            proc.wait(30)
+            wait_until(lambda: not alive(pid), what="the server to stop with its proxy")
+            with pytest.raises(httpx.TransportError):
+                await client.post(url, json=INIT, headers=headers)
+    recorded = events(record)  # readable to its last line
+    got = {
+        json.loads(e["raw"]).get("id") for e in recorded if e["dir"] == "in" and e["ch"] == "stdout"
+    }
+    assert set(answers) <= got and answers == [1, 2, 3, 4, 5]
+    if sig == "SIGTERM":
+        notes = [e["raw"] for e in recorded if e["ch"] == "system"]
+        assert any("SIGTERM received" in n for n in notes)
+        assert any("host session 1 ended" in n for n in notes)
