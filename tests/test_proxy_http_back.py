@@ -11,6 +11,7 @@ from typing import Any
 import anyio
 import pytest
 from mcp import ClientSession, StdioServerParameters
+from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from proxy_support import (
@@ -125,3 +126,19 @@ def test_the_official_inspector_cli_through_the_bridge(which: str, tmp_path: Pat
     assert through == direct
     assert "42" in json.dumps(through)
     assert any(e["ch"] == "http" and e["raw"].startswith("POST ") for e in events(record))
+
+
+async def test_a_stdio_host_reaches_a_legacy_sse_server_through_the_proxy(tmp_path: Path) -> None:
+    """The 2024-11-05 HTTP+SSE transport behind (``/sse``): the same answers as the SDK's
+    own SSE client gets, and the stream and posts on the proxy's wire."""
+    record = tmp_path / "proxy.jsonl"
+    with sdk_server("legacy") as base:
+        url = f"{base}/sse"
+        with anyio.fail_after(60):
+            async with sse_client(url) as (read, write), ClientSession(read, write) as s:
+                want = await exercise(s, "add", {"a": 2, "b": 40})
+        got = await bridged(url, record, "add", {"a": 2, "b": 40})
+    assert got == want
+    recorded = events(record)
+    assert any(e["ch"] == "http" and e["raw"].startswith("GET ") for e in recorded)
+    assert any(e["ch"] == "sse" and e["dir"] == "in" for e in recorded)
