@@ -17,7 +17,8 @@ import httpx
 import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
-from proxy_support import ROOT, proxy_argv
+from mcp.client.streamable_http import streamable_http_client
+from proxy_support import ROOT, listening_proxy, proxy_argv
 
 from inspector.record.reader import read_session
 from inspector.wire.events import Channel, Direction
@@ -163,6 +164,34 @@ async def test_headers_go_with_every_request_and_credentials_are_masked(
     assert requests and all(e.meta["headers"].get("X-Trace") == "proxy-test" for e in requests)
     assert all(e.meta["headers"]["Authorization"] == "«redacted»" for e in requests)
     assert token not in record.read_text()
+
+
+async def test_an_http_front_authorizes_once_for_every_host_session(
+    server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--listen`` in front of the OAuth server: the first host session runs the flow,
+    the next one uses the token it got."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.delenv("MCP_CLIENT_SECRET", raising=False)
+    record = tmp_path / "front.jsonl"
+    answers = []
+    with listening_proxy("--no-attach", "--record", str(record), "--auth-follow", server) as (
+        _proc,
+        url,
+    ):
+        for _ in range(2):
+            with anyio.fail_after(90):
+                async with (
+                    streamable_http_client(url) as (read, write),
+                    ClientSession(read, write) as session,
+                ):
+                    await session.initialize()
+                    hello = await session.call_tool("whoami", {})
+                    answers.append(hello.model_dump(**DUMP)["content"][0]["text"])
+    assert answers == ["hello, authorized client"] * 2
+    steps = auth_steps(record)
+    assert steps.count("token") == 1  # one flow for both sessions
+    assert "registration" in steps
 
 
 def test_auth_paste_is_refused_with_a_reason(tmp_path: Path) -> None:
