@@ -296,6 +296,7 @@ class StdioTransport(Transport):
         process = self.process
         if process is None:
             return
+        self._write_queued()  # lines of this turn still go, before the end of the stream
         if process.stdin is not None:
             with contextlib.suppress(Exception):
                 process.stdin.close()
