@@ -194,6 +194,19 @@ async def test_an_http_front_authorizes_once_for_every_host_session(
     assert "registration" in steps
 
 
+async def test_an_authorization_nobody_completes_fails_the_hosts_request(
+    server: str, tmp_path: Path
+) -> None:
+    """Nobody opens the URL: after --auth-timeout the host's initialize gets an error that
+    says which step failed and what to do (no hang until the host's own timeout)."""
+    params = host_params(tmp_path / "state", "--no-record", "--auth-timeout", "2", server)
+    with pytest.raises(BaseException) as failed, anyio.fail_after(60):
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+    text = repr(failed.value)
+    assert "authorization needed and not obtained" in text and "--auth-timeout" in text
+
+
 def test_auth_paste_is_refused_with_a_reason(tmp_path: Path) -> None:
     import subprocess
 
