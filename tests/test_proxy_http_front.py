@@ -315,3 +315,34 @@ async def test_the_proxy_killed_leaves_no_server_and_a_full_recording(
         notes = [e["raw"] for e in recorded if e["ch"] == "system"]
         assert any("SIGTERM received" in n for n in notes)
         assert any("host session 1 ended" in n for n in notes)
+
+
+async def test_a_killed_server_ends_its_host_session_only(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    record = tmp_path / "p.jsonl"
+    with listening_proxy("--no-attach", "--record", str(record), "--", *DEMO) as (_proc, url):
+        headers = {"Accept": "application/json"}
+        async with httpx.AsyncClient(timeout=30) as client:
+            first = await client.post(url, json=INIT, headers=headers)
+            pid = next(e["meta"]["pid"] for e in events(record) if "pid" in e.get("meta", {}))
+            os.kill(pid, signal.SIGKILL)
+            sid = first.headers["mcp-session-id"]
+            ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+
+            async def ended() -> bool:
+                answer = await client.post(
+                    url, json=ping, headers={**headers, "Mcp-Session-Id": sid}
+                )
+                return answer.status_code == 404
+
+            with anyio.fail_after(30):
+                while not await ended():
+                    await anyio.sleep(0.1)
+            # the proxy carries on: a new host session gets a new server
+            again = await client.post(url, json=INIT, headers=headers)
+            assert again.status_code == 200 and again.json()["result"]["serverInfo"]
+    notes = [e["raw"] for e in events(record) if e["ch"] == "system"]
+    assert any("the server's side ended" in n for n in notes)
+    assert any("host session 1 ended" in n for n in notes)
