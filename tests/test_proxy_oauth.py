@@ -207,11 +207,15 @@ async def test_an_authorization_nobody_completes_fails_the_hosts_request(
     assert "authorization needed and not obtained" in text and "--auth-timeout" in text
 
 
-def test_auth_paste_is_refused_with_a_reason(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("flag", "reason"),
+    [("--auth-paste", "stdin is the host's"), ("--auth-step", "runs headless")],
+)
+def test_flags_for_a_person_at_the_terminal_are_refused(flag: str, reason: str) -> None:
     import subprocess
 
     done = subprocess.run(
-        proxy_argv("--no-record", "--auth-paste", "http://127.0.0.1:9/mcp"),
+        proxy_argv("--no-record", flag, "http://127.0.0.1:9/mcp"),
         capture_output=True,
         text=True,
         timeout=60,
@@ -220,7 +224,7 @@ def test_auth_paste_is_refused_with_a_reason(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 2
-    assert "stdin is the host's" in done.stderr
+    assert reason in done.stderr
     assert "Traceback" not in done.stderr
 
 

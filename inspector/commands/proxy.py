@@ -141,6 +141,11 @@ def _authorizer(target: Target, recorder: Recorder | None) -> AuthHook | None:
     Every step is an event on the proxy's wire, recorded with tokens masked."""
     if target.url is None or target.oauth is None:
         return None
+    if target.oauth.step:
+        raise UsageError(
+            "--auth-step pauses a flow in the TUI; the proxy's flow runs headless (its "
+            "steps are in the recording and in an attached inspector's log)"
+        )
     if target.oauth.paste:
         raise UsageError(
             "--auth-paste: the proxy's stdin is the host's; the redirect comes "
