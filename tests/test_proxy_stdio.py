@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from proxy_support import (
@@ -201,7 +202,7 @@ def test_whatever_the_host_got_is_recorded_when_the_proxy_is_killed(tmp_path: Pa
         )
     proxy.stdin.write(b"".join(burst))  # one write: the proxy reads it in one go
     proxy.stdin.flush()
-    got = [json.loads(proxy.stdout.readline()) for _ in range(41)]
+    got = [json.loads(line) for line in read_lines(proxy.stdout, 41)]
     proxy.send_signal(signal.SIGKILL)  # no shutdown: nothing more can be written
     proxy.wait(timeout=30)
     assert sorted(m["id"] for m in got) == list(range(41))
@@ -218,3 +219,18 @@ def test_whatever_the_host_got_is_recorded_when_the_proxy_is_killed(tmp_path: Pa
     for stream in (proxy.stdin, proxy.stdout, proxy.stderr):
         if stream is not None:
             stream.close()
+
+
+def read_lines(stream: Any, count: int, timeout: float = 30.0) -> list[bytes]:
+    """``count`` lines of a pipe, bounded in time (a thread reads; the pipe stays open)."""
+    import threading
+
+    lines: list[bytes] = []
+    reader = threading.Thread(
+        target=lambda: lines.extend(stream.readline() for _ in range(count)), daemon=True
+    )
+    reader.start()
+    reader.join(timeout)
+    if reader.is_alive():
+        raise AssertionError(f"{len(lines)} of {count} lines within {timeout} s")
+    return lines
