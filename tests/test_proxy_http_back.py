@@ -96,12 +96,31 @@ async def test_an_inspector_attached_to_an_http_bridge(runtime: Path, tmp_path: 
             async with inspector_on(path, seen) as inspector:
                 inspector.responders.roots = RootsList(["/srv/inspector"])
                 client = McpClient(inspector)
-                with anyio.fail_after(30):
-                    result = await client.call_tool("ask_roots", {})
+                host_client = McpClient(host)
+                got: dict[str, str] = {}
+
+                async def inspector_calls() -> None:
+                    got["roots"] = json.dumps(await client.call_tool("ask_roots", {}))
+                    for n in range(3):
+                        got[f"mine{n}"] = json.dumps(
+                            await client.call_tool("add", {"a": n, "b": 1000})
+                        )
+
+                async def host_calls() -> None:
+                    for n in range(3):
+                        got[f"host{n}"] = json.dumps(
+                            await host_client.call_tool("add", {"a": n, "b": 100})
+                        )
+
+                with anyio.fail_after(60):
+                    async with anyio.create_task_group() as tg:  # both at once
+                        tg.start_soon(inspector_calls)
+                        tg.start_soon(host_calls)
                 # the server asked for roots while answering the inspector: the inspector answered
-                assert "file:///srv/inspector" in json.dumps(result)
-                added = await McpClient(host).call_tool("add", {"a": 1, "b": 2})
-                assert "3" in json.dumps(added)
+                assert "file:///srv/inspector" in got["roots"]
+                for n in range(3):
+                    assert f'"text": "{n + 1000}"' in got[f"mine{n}"], got[f"mine{n}"]
+                    assert f'"text": "{n + 100}"' in got[f"host{n}"], got[f"host{n}"]
     assert not [e for e in host_seen if e.method == "roots/list"]
 
 
