@@ -153,7 +153,7 @@ class Relay:
         inspector edits or drops it)."""
         message, error = jsonrpc.decode(line)
         frame_meta: dict[str, Any] = {}
-        if self.interceptor is not None:
+        if self.interceptor is not None and self.interceptor.active:
             probe = WireEvent(
                 Direction.OUT, self.out_channel, line, message, error, HOST_ORIGIN.meta()
             )
