@@ -14,8 +14,8 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from paths import ROOT
 from proxy_support import (
-    ROOT,
     events,
     host_through_proxy,
     inspector_cli,

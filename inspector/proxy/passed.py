@@ -12,13 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from inspector.engine.client import LIST_KINDS
+from inspector.engine.kinds import BY_LIST_METHOD, KIND
 from inspector.proxy.attach import OBSERVED
 from inspector.wire import jsonrpc
 from inspector.wire.events import ATTACH_KEY, SIDE_KEY, Direction, WireEvent
 
 Listing = Callable[[str, list[dict[str, Any]]], None]
-KIND_OF = {method: kind for kind, (method, _) in LIST_KINDS.items()}
 
 
 class PassedCatalog:
@@ -43,8 +42,8 @@ class PassedCatalog:
         key = (*who, type(id_).__name__, id_)
         if event.direction is Direction.OUT and jsonrpc.is_request(message):
             method = message.get("method")
-            if method in KIND_OF:
-                kind = KIND_OF[str(method)]
+            if method in BY_LIST_METHOD:
+                kind = BY_LIST_METHOD[str(method)].name
                 self._asked[key] = kind
                 params = message.get("params")
                 if not (isinstance(params, dict) and params.get("cursor")):
@@ -60,7 +59,7 @@ class PassedCatalog:
             self._building.pop((who, kind_asked), None)  # refused: the old list stands
             return
         items = self._building.setdefault((who, kind_asked), [])
-        field = LIST_KINDS[kind_asked][1]
+        field = KIND[kind_asked].key
         items.extend(i for i in result.get(field) or [] if isinstance(i, dict))
         if result.get("nextCursor"):
             return
