@@ -35,6 +35,7 @@ from inspector.wire.transport import ConnectionLost, Transport, TransportError
 # facts about the frame being sent (the inspector's own id of a rewritten request)
 _FRAME_META: ContextVar[dict[str, Any] | None] = ContextVar("mcp_inspect_frame_meta", default=None)
 
+SERVER_GONE_GRACE = 3.0  # seconds a failed write waits for the transport's own report
 CLIENT_CHANNELS = (Channel.BODY, Channel.SSE, Channel.SYSTEM, Channel.MEMORY)  # message carriers
 
 
@@ -142,12 +143,24 @@ class Relay:
             async for line, terminated in self.host.frames():
                 await self.from_host(line, terminated)
         except TransportError as exc:
-            if not self.done.is_set():
-                self._note(f"could not pass a frame on: {exc}", severity="error")
+            await self._server_unreachable(exc)
+            return
         if not self.done.is_set():
             self.host_left = True
             self._note("the host closed its side: shutting the server down")
             self.done.set()
+
+    async def _server_unreachable(self, exc: TransportError) -> None:
+        """A host frame could not be passed on: the server's side is gone, not the host.
+        The transport says how it ended (its exit code) within a moment; else the relay
+        ends with this failure."""
+        if self.done.is_set():
+            return
+        self._note(f"could not pass a frame on: {exc}", severity="error")
+        with anyio.move_on_after(SERVER_GONE_GRACE):
+            await self.done.wait()
+        if not self.done.is_set():
+            self.connection_lost(ConnectionLost(f"could not write to the server: {exc}"))
 
     async def from_host(self, line: bytes, terminated: bool = True) -> None:
         """One frame of the host, passed on unchanged (unless intercept holds it and an
