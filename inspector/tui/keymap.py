@@ -87,6 +87,8 @@ EXPLAIN = {
     "InspectorApp.cycle_log": "log size: normal, maximized, collapsed",
     "InspectorApp.toggle_detail": "show or hide the event detail",
     "InspectorApp.reconnect": "reconnect (the log is kept)",
+    "InspectorApp.relist": "list tools, resources, templates and prompts again (attached to "
+    "a proxy, the catalog is otherwise what the host was given)",
     "InspectorApp.save_as": "save the session file (or the replayed one) as…: asks for a path",
     "InspectorApp.zoom_result": "the result: in its place, the whole work pane, the whole screen",
     "InspectorApp.toggle_form": "hide the form (ctrl+s still sends it) or show it again",
