@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from paths import SERVERS
 
 from inspector.engine.client import McpClient
 from inspector.engine.era import META_CLIENT_CAPABILITIES, TASKS
@@ -23,7 +24,7 @@ from inspector.transports.stdio import StdioTransport
 from inspector.wire.events import Direction, WireEvent
 from tests.servers.http_support import sdk_server
 
-ERA_SERVER = Path(__file__).resolve().parent / "servers" / "era_server.py"
+ERA_SERVER = SERVERS / "era_server.py"
 
 
 def session(responders: Responders | None = None) -> Session:

@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from paths import ROOT
+
 from inspector.record.reader import read_session
 from inspector.wire.events import Channel, Direction
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def cli(record: Path, *args: str) -> subprocess.CompletedProcess[str]:

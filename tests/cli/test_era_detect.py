@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from paths import SERVERS
 
 from inspector.commands.failures import ExitCode
 from inspector.record.reader import read_session
@@ -20,7 +21,6 @@ from inspector.wire.events import Channel, Direction, WireEvent
 from tests.servers.http_support import sdk_server
 from tests.servers.stateless_support import stateless_server
 
-SERVERS = Path(__file__).resolve().parent / "servers"
 ERA_SERVER = [sys.executable, str(SERVERS / "era_server.py")]
 SDK_STDIO = [sys.executable, "-W", "ignore", str(SERVERS / "sdk_stdio_server.py")]
 
