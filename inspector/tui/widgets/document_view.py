@@ -17,7 +17,8 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import functools
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, Generic, TypeVar
 
 from rich.style import Style
@@ -33,6 +34,7 @@ from textual.widget import Widget
 
 from inspector.tui.document import Document
 
+TURN = 0.0005  # seconds a thread holds the GIL before the other may take it, while formatting
 THREAD_BYTES = 256 * 1024  # bigger payloads are formatted off the UI thread (~15 ms at this size)
 
 T = TypeVar("T")
@@ -174,6 +176,19 @@ def release_memory() -> None:
         trim(0)
 
 
+@contextlib.contextmanager
+def _short_turns() -> Iterator[None]:
+    """While a worker formats, threads take turns with the GIL every ``TURN`` seconds
+    instead of 5 ms: each step of the UI's event loop waits for a turn, and a key takes
+    dozens of steps (a 12 MB result's formatting made a key wait 0.6 s)."""
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(min(before, TURN))
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(before)
+
+
 class Formatter(Generic[T]):
     """Builds what a view shows: small payloads at once, big ones in a thread worker.
 
@@ -235,7 +250,8 @@ class Formatter(Generic[T]):
         result: T | str
         ok = True
         try:
-            result = build()
+            with _short_turns():
+                result = build()
         except Exception as exc:  # a source that failed under us: say so, stay usable
             ok, result = False, f"could not format this: {exc!r}"
         release_memory()
