@@ -47,7 +47,7 @@ def test_lines_in_blocks_fold_like_one_index(monkeypatch: pytest.MonkeyPatch) ->
     """Rows found through per-block histograms (a resize does not index every line) are
     the rows of folding each line in turn, across block boundaries and at any width."""
     monkeypatch.setattr(document_module, "BLOCK", 7)
-    text = "\n".join(f"{n}:" + "ab" * (n * 7 % 23) for n in range(100))
+    text = "\n".join("" if n % 5 == 0 else f"{n}:" + "ab" * (n * 7 % 23) for n in range(100))
     lines = Lines(StringLines(text))
     for width in (1, 3, 10, 47, 200):
         expected = []
