@@ -20,12 +20,14 @@ from inspector.tui import result_check
 from inspector.tui.app import InspectorApp
 from inspector.tui.json_size import json_length
 from inspector.tui.result_check import encode, many_containers, measure
+from inspector.tui.widgets import result_view
 from inspector.tui.widgets.catalog import Catalog
+from inspector.tui.widgets.document_view import TURN, short_turns
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.result_view import Outcome, ResultView, complete_outcome, format_outcome
 
 sys.path.insert(0, str(ROOT / "bench"))
-from big_payload_server import TOOLS, rows  # noqa: E402
+from big_payload_server import TOOLS, rows
 
 SCHEMA = TOOLS[1]["outputSchema"]
 
@@ -125,3 +127,43 @@ async def test_the_result_view_parks_a_big_structured_result() -> None:
         await wait_for(pilot, lambda: view.complete, 120)
         assert "✓ matches outputSchema" in view_text(view)
         assert '"rows": [' in view_text(view)
+
+
+async def test_threads_take_short_turns_while_a_result_is_formatted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The formatter thread lets the UI have the GIL every TURN, and gives the interval
+    back when done."""
+    intervals: list[float] = []
+    real_format = result_view.format_outcome
+
+    def spy(outcome: Any, *, quick: bool = False) -> Any:
+        intervals.append(sys.getswitchinterval())
+        return real_format(outcome, quick=quick)
+
+    monkeypatch.setattr(result_view, "format_outcome", spy)
+    before = sys.getswitchinterval()
+    target = Target(command=PY, args=[str(ROOT / "bench" / "big_payload_server.py")], name="big")
+    app = InspectorApp(target)
+    async with app.run_test(size=(140, 40)) as pilot:
+        catalog = app.query_one(Catalog)
+        await wait_for(pilot, lambda: bool(catalog.items["tools"]), 30)
+        await select_item(pilot, "tools", "text")
+        form = app.query_one(ItemPanel).form
+        assert form is not None
+        form.root.set_value({"bytes": 1_000_000})
+        await form.recompose()
+        await pilot.press("ctrl+s")
+        view = app.query_one(ResultView)
+        await wait_for(pilot, lambda: view.complete, 60)
+    assert intervals == [TURN]
+    assert sys.getswitchinterval() == before
+
+
+def test_turns_nest() -> None:
+    before = sys.getswitchinterval()
+    with short_turns():
+        with short_turns():
+            assert sys.getswitchinterval() == TURN
+        assert sys.getswitchinterval() == TURN  # the other worker still runs
+    assert sys.getswitchinterval() == before

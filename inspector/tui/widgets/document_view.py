@@ -18,6 +18,7 @@ import contextlib
 import ctypes
 import functools
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -176,17 +177,34 @@ def release_memory() -> None:
         trim(0)
 
 
-@contextlib.contextmanager
-def _short_turns() -> Iterator[None]:
-    """While a worker formats, threads take turns with the GIL every ``TURN`` seconds
+class _ShortTurns:
+    """While any worker formats, threads take turns with the GIL every ``TURN`` seconds
     instead of 5 ms: each step of the UI's event loop waits for a turn, and a key takes
-    dozens of steps (a 12 MB result's formatting made a key wait 0.6 s)."""
-    before = sys.getswitchinterval()
-    sys.setswitchinterval(min(before, TURN))
-    try:
-        yield
-    finally:
-        sys.setswitchinterval(before)
+    dozens of steps (a 12 MB result's formatting made a key wait 0.6 s). Counted, so
+    two workers at once (the result and the detail pane) restore it once, at the end."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._active = 0
+        self._saved = sys.getswitchinterval()
+
+    @contextlib.contextmanager
+    def __call__(self) -> Iterator[None]:
+        with self._lock:
+            if not self._active:
+                self._saved = sys.getswitchinterval()
+                sys.setswitchinterval(min(self._saved, TURN))
+            self._active += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._active -= 1
+                if not self._active:
+                    sys.setswitchinterval(self._saved)
+
+
+short_turns = _ShortTurns()
 
 
 class Formatter(Generic[T]):
@@ -250,7 +268,7 @@ class Formatter(Generic[T]):
         result: T | str
         ok = True
         try:
-            with _short_turns():
+            with short_turns():
                 result = build()
         except Exception as exc:  # a source that failed under us: say so, stay usable
             ok, result = False, f"could not format this: {exc!r}"
