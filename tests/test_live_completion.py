@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import anyio
-from textual.widgets import Input, Static
+from textual.widgets import Input
 from tui_helpers import focus, wait_for
 
 from inspector.engine.client import McpClient
 from inspector.engine.completion import Completer, Completion, prompt_ref, resource_ref
-from inspector.tui.suggester import CompletionSuggester, hint_text
+from inspector.tui.suggester import CompletionSuggester
 from tests.everything import HostApp, demo_session
 
 
@@ -123,8 +123,7 @@ async def test_suggester_in_an_input_with_context() -> None:
                 completer, "path", context=lambda: {"user": user_box.value}, on_values=seen.append
             ),
         )
-        hint = Static(id="hint")
-        app = HostApp(user_box, path_box, hint)
+        app = HostApp(user_box, path_box)
         async with app.run_test(size=(80, 12)) as pilot:
             user_box.focus()
             users = await completer.complete("user", "")
@@ -137,7 +136,6 @@ async def test_suggester_in_an_input_with_context() -> None:
             await focus(pilot, path_box)
             await pilot.press(*"n")
             await wait_for(pilot, lambda: bool(seen))
-            hint.update(hint_text(seen[-1]))
             await pilot.pause()
     theirs = seen[-1].values
     assert theirs and all(v.lower().startswith("n") for v in theirs)
@@ -146,12 +144,3 @@ async def test_suggester_in_an_input_with_context() -> None:
         "argument": {"name": "path", "value": "n"},
         "context": {"arguments": {"user": first}},
     }
-
-
-def test_hint_text() -> None:
-    assert hint_text(None).plain == ""
-    assert "no completions" in hint_text(Completion()).plain
-    assert "failed" in hint_text(Completion(error="boom")).plain
-    many = Completion([f"v{i}" for i in range(12)], total=30, has_more=False)
-    assert hint_text(many).plain.endswith("(+22 more)")
-    assert "[b]" in hint_text(Completion(["[b]x"])).plain

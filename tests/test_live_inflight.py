@@ -14,10 +14,12 @@ from tui_helpers import focus, wait_for
 
 from inspector.engine.client import McpClient
 from inspector.engine.session import Session
+from inspector.live.requests import describe
+from inspector.live.state import LiveState
 from inspector.transports.stdio import StdioTransport
-from inspector.tui.widgets.inflight import InFlightView, describe, progress_bar
+from inspector.tui.widgets.inflight import InFlightView, progress_bar
 from inspector.wire.jsonrpc import RpcError
-from tests.everything import HostApp, demo_session, everything_session
+from tests.everything import LiveHost, demo_session, everything_session
 
 SHOTS = os.environ.get("INSPECT_SHOTS")
 
@@ -47,14 +49,15 @@ def _rows(view: InFlightView) -> list[list[str]]:
 
 
 async def test_demo_progress_and_cancel_from_the_view() -> None:
-    view = InFlightView()
-    app = HostApp(view)
+    state = LiveState()
+    view = InFlightView(state)
+    app = LiveHost(state, view)
     async with (
         app.run_test(size=(120, 20)) as pilot,
         demo_session() as session,
         anyio.create_task_group() as tg,
     ):
-        view.attach(session)
+        state.attach(session)
         out: dict[str, Any] = {}
 
         async def call() -> None:
@@ -87,15 +90,16 @@ async def test_demo_progress_and_cancel_from_the_view() -> None:
 async def test_late_response_is_marked(tmp_path: Path) -> None:
     script = tmp_path / "late_server.py"
     script.write_text(LATE_SERVER)
-    view = InFlightView()
-    app = HostApp(view)
+    state = LiveState()
+    view = InFlightView(state)
+    app = LiveHost(state, view)
     async with (
         app.run_test(size=(120, 20)) as pilot,
         Session(StdioTransport(sys.executable, [str(script)])) as session,
         anyio.create_task_group() as tg,
     ):
         await session.initialize()
-        view.attach(session)
+        state.attach(session)
         out: dict[str, Any] = {}
 
         async def call() -> None:
@@ -117,10 +121,11 @@ async def test_late_response_is_marked(tmp_path: Path) -> None:
 
 
 async def test_everything_long_running_operation_progress_and_outcome() -> None:
-    view = InFlightView()
-    app = HostApp(view)
+    state = LiveState()
+    view = InFlightView(state)
+    app = LiveHost(state, view)
     async with app.run_test(size=(120, 20)) as pilot, everything_session() as session:
-        view.attach(session)
+        state.attach(session)
         seen: list[float] = []
         result = await McpClient(session).call_tool(
             "trigger-long-running-operation",
@@ -145,8 +150,9 @@ def test_helpers() -> None:
 
 
 async def test_request_sent_before_attach_is_named_and_quick_ones_show_ms() -> None:
-    view = InFlightView()
-    app = HostApp(view)
+    state = LiveState()
+    view = InFlightView(state)
+    app = LiveHost(state, view)
     async with (
         app.run_test(size=(120, 20)) as pilot,
         demo_session() as session,
@@ -164,7 +170,7 @@ async def test_request_sent_before_attach_is_named_and_quick_ones_show_ms() -> N
         tg.start_soon(slow)
         await started.wait()
         await anyio.sleep(0.1)
-        view.attach(session)  # the call is already pending: it must still get its name
+        state.attach(session)  # the call is already pending: it must still get its name
         await wait_for(pilot, lambda: any(r[1] == "tools/call slow_count" for r in _rows(view)))
         await client.ping()
         await wait_for(pilot, lambda: any(r[1] == "ping" for r in _rows(view)))

@@ -10,9 +10,10 @@ from textual.widgets import RichLog, Select, Static
 from tui_helpers import focus, wait_for
 
 from inspector.engine.client import McpClient
+from inspector.live.state import LiveState
 from inspector.tui.widgets.server_log import ServerLogView, format_entry
 from inspector.wire.events import WireEvent
-from tests.everything import HostApp, demo_session, everything_session, shown_text
+from tests.everything import LiveHost, demo_session, everything_session, shown_text
 
 SHOTS = os.environ.get("INSPECT_SHOTS")
 STAMP = re.compile(r"\d\d:\d\d:\d\d\.\d{3} ")
@@ -30,12 +31,13 @@ def _lines(view: ServerLogView) -> list[str]:
 
 
 async def test_demo_level_from_the_ui_and_coloured_lines() -> None:
-    view = ServerLogView()
-    app = HostApp(view)
+    state = LiveState()
+    view = ServerLogView(state)
+    app = LiveHost(state, view)
     events: list[WireEvent] = []
     async with app.run_test(size=(120, 24)) as pilot, demo_session() as session:
         session.add_observer(events.append)
-        view.attach(session)
+        state.attach(session)
         client = McpClient(session)
         select = view.query_one("#level", Select)
         select.value = "debug"
@@ -86,14 +88,15 @@ async def test_demo_level_from_the_ui_and_coloured_lines() -> None:
         and e.message.get("method") == "logging/setLevel"
     ]
     assert sent == ["debug", "error"]
-    assert view.counts["error"] == 2 and view.count == 12
+    assert state.server_log.counts["error"] == 2 and state.server_log.count == 12
 
 
 async def test_everything_refused_level_is_reported() -> None:
-    view = ServerLogView()
-    app = HostApp(view)
+    state = LiveState()
+    view = ServerLogView(state)
+    app = LiveHost(state, view)
     async with app.run_test(size=(120, 24)) as pilot, everything_session() as session:
-        view.attach(session)
+        state.attach(session)
         assert await view.set_level("warning")
         # A level the spec does not have: the server's refusal is shown, not raised.
         assert not await view.set_level("verbose")
@@ -103,13 +106,18 @@ async def test_everything_refused_level_is_reported() -> None:
 
 
 async def test_server_without_logging_capability_is_said_so() -> None:
-    view = ServerLogView()
-    app = HostApp(view)
+    state = LiveState()
+    view = ServerLogView(state)
+    app = LiveHost(state, view)
     async with app.run_test(size=(120, 24)) as pilot, demo_session() as session:
         session.server_capabilities.pop("logging")
-        view.attach(session)
-        await pilot.pause()
-        assert "does not declare logging" in shown_text(view.query_one("#level-status", Static))
+        state.attach(session)
+        await wait_for(
+            pilot,
+            lambda: (
+                "does not declare logging" in shown_text(view.query_one("#level-status", Static))
+            ),
+        )
 
 
 def test_format_entry_is_literal() -> None:

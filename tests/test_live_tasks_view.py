@@ -9,19 +9,21 @@ from textual.widgets import DataTable, Static
 from tui_helpers import wait_for
 
 from inspector.engine.tasks import TaskState
+from inspector.live.state import LiveState
+from inspector.tui import messages
 from inspector.tui.widgets.tasks_view import TasksView, outcome_text
-from tests.everything import HostApp, demo_session, shown_text
+from tests.everything import LiveHost, demo_session, shown_text
 
 SHOTS = os.environ.get("INSPECT_SHOTS")
 
 
-class TasksHost(HostApp):
+class TasksHost(LiveHost):
     def __init__(self, view: TasksView) -> None:
-        super().__init__(view)
+        super().__init__(view.state, view)
         self.finished: list[TaskState] = []
         self.created: list[TaskState] = []
 
-    def on_tasks_view_finished(self, message: TasksView.Finished) -> None:
+    def on_task_finished(self, message: messages.TaskFinished) -> None:
         self.finished.append(message.state)
 
     def on_tasks_view_created(self, message: TasksView.Created) -> None:
@@ -34,10 +36,12 @@ def _rows(view: TasksView) -> list[list[str]]:
 
 
 async def test_run_as_task_follow_cancel_list_and_fetch() -> None:
-    view = TasksView()
+    view = TasksView(LiveState())
     app = TasksHost(view)
     async with app.run_test(size=(130, 24)) as pilot, demo_session() as session:
-        manager = view.attach(session)
+        view.state.attach(session)
+        manager = view.manager
+        assert manager is not None
         # 1. a required-task tool, followed to the end: Finished carries the result
         report = await view.run_tool("generate_report", {"topic": "[b]ops[/b]", "seconds": 1.2})
         await wait_for(pilot, lambda: app.created == [report])
@@ -82,11 +86,11 @@ async def test_run_as_task_follow_cancel_list_and_fetch() -> None:
 
 
 async def test_cancel_of_a_finished_task_is_reported_not_raised() -> None:
-    view = TasksView()
+    view = TasksView(LiveState())
     app = TasksHost(view)
     notes: list[Any] = []
     async with app.run_test(size=(130, 24)) as pilot, demo_session() as session:
-        view.attach(session)
+        view.state.attach(session)
         app.notify = lambda message, **kw: notes.append(message)  # type: ignore[method-assign]
         state = await view.run_tool("slow_count", {"seconds": 0.1, "steps": 1})
         await wait_for(pilot, lambda: bool(app.finished))

@@ -13,6 +13,8 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 from tui_helpers import focus, view_text, wait_for
 
+from inspector.live.state import LiveState
+from inspector.tui.live_feed import LiveFeed
 from inspector.tui.widgets.document_view import DocumentView
 from inspector.tui.widgets.log_filter import LogFilterBar
 from inspector.tui.widgets.message_detail import MessageDetail, pretty_json
@@ -147,14 +149,25 @@ class LogApp(App[None]):
         super().__init__()
         self.initial = events or []
         self.selected: list[tuple[int, int]] = []
+        self.state = LiveState()  # the log renders the state's events, as in the inspector
+        self.feed = LiveFeed(self.state)
 
     def compose(self) -> ComposeResult:
-        yield MessageLog(id="log")
+        log = MessageLog(self.state.events, id="log")
+        self.feed.subscribe(log)
+        yield log
         yield MessageDetail(id="detail")
 
     def on_mount(self) -> None:
-        self.log_widget.append_events(self.initial)
+        self.append_events(self.initial)
         self.log_widget.lines.focus()
+
+    def append_events(self, events: list[WireEvent]) -> None:
+        """Events observed, then taken as the feed takes them, shown at once."""
+        for event in events:
+            self.state.observe(event)
+        changes = self.state.take_changes()
+        self.log_widget.events_added(changes.first, changes.events)
 
     @property
     def log_widget(self) -> MessageLog:
@@ -204,7 +217,7 @@ async def test_100k_events_in_batches_follow_the_tail() -> None:
     async with app.run_test(size=(120, 30)) as pilot:
         log = app.log_widget
         for start in range(0, 100_000, 2_000):
-            log.append_events(flood(start, 2_000))
+            app.append_events(flood(start, 2_000))
             await pilot.pause()
         lines = log.lines
         assert len(log.source) == 100_000 and log.shown == 100_000
@@ -218,14 +231,14 @@ async def test_100k_events_in_batches_follow_the_tail() -> None:
         await pilot.press("pageup")
         assert not log.follow
         top = lines.scroll_offset.y
-        log.append_events(flood(100_000, 1_000))
+        app.append_events(flood(100_000, 1_000))
         await pilot.pause()
         assert lines.scroll_offset.y == top and lines.row_count == 101_000
         # End resumes following.
         await pilot.press("end")
         await wait_for(pilot, lambda: lines.scroll_offset.y == lines.max_scroll_y)
         assert log.follow and log.cursor_index == 100_999
-        log.append_events(flood(101_000, 10))
+        app.append_events(flood(101_000, 10))
         await pilot.pause()
         assert lines.scroll_offset.y == lines.max_scroll_y
         assert "reply 101009" in row_text(lines, height - 1)
@@ -343,7 +356,7 @@ async def test_filter_bar_counts_and_follows_new_events() -> None:
         assert "4,000 / 20,000 shown" in static_text(app, "#filter-count")
         lines = log.lines
         assert all("tools/call" in row_text(lines, y) for y in range(5))
-        log.append_events(flood(20_000, 100))
+        app.append_events(flood(20_000, 100))
         await pilot.pause()
         assert log.shown == 4_020
         assert "4,020 / 20,100 shown" in static_text(app, "#filter-count")
@@ -373,16 +386,16 @@ async def test_filter_over_100k_is_chunked_and_keeps_cursor() -> None:
         assert log.shown == 100_000
 
 
-async def test_make_batcher_flushes_into_the_log() -> None:
+async def test_the_feed_flushes_observed_events_into_the_log() -> None:
     app = LogApp()
     async with app.run_test(size=(100, 20)) as pilot:
         log = app.log_widget
-        batcher = log.make_batcher()
+        app.feed.start(app)
         for event in flood(0, 300):
-            batcher.push(event)
+            app.state.observe(event)
         assert log.shown == 0
         await wait_for(pilot, lambda: log.shown == 300, timeout=5)
-        assert batcher.pending == 0
+        assert app.state.pending_events == 0 and len(app.state.store) == 300
 
 
 async def test_finding_added_later_shows_its_marker() -> None:
@@ -390,7 +403,7 @@ async def test_finding_added_later_shows_its_marker() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         log = app.log_widget
         assert "⚠" not in row_text(log.lines, 1)
-        log.store.add_finding(1, Finding("late", "found by a later lint"))
+        app.state.store.add_finding(1, Finding("late", "found by a later lint"))
         log.event_changed(1)
         await pilot.pause()
         assert row_text(log.lines, 1).rstrip().endswith("⚠")
@@ -477,7 +490,7 @@ async def test_a_big_frame_is_summarized_as_it_arrives_not_parsed_again_to_paint
     app = LogApp()
     async with app.run_test(size=(120, 30)) as pilot:
         log = app.log_widget
-        store = log.store
+        store = app.state.store
         parsed: list[int] = []
         event = store.event
 
@@ -486,7 +499,7 @@ async def test_a_big_frame_is_summarized_as_it_arrives_not_parsed_again_to_paint
             return event(index)
 
         store.event = spy  # type: ignore[method-assign]
-        log.append_events([*sample(), big])
+        app.append_events([*sample(), big])
         index = len(store) - 1
         await wait_for(pilot, lambda: log.shown == len(store))
         await pilot.pause()

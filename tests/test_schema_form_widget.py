@@ -131,6 +131,7 @@ async def test_array_items_add_move_remove_by_mouse() -> None:
 
 
 async def test_array_by_keyboard_focus_follows_the_item() -> None:
+    """An item is one Tab stop; alt+↑ alt+↓ move it and ctrl+r removes it, from the item."""
     app = FormApp(SCHEMA)
     with anyio.fail_after(30):
         async with app.run_test(size=(100, 60)) as pilot:
@@ -143,12 +144,31 @@ async def test_array_by_keyboard_focus_follows_the_item() -> None:
                 await pilot.press(text)
             await pilot.pause()
             assert form.root.value()["tags"] == ["x", "y", "z"]
-            await focus(pilot, field(form, "tags").query(".move-up").last())
-            await pilot.press("enter")
+            boxes = list(field(form, "tags").query(Input))
+            await focus(pilot, boxes[0])
+            await pilot.press("tab")
+            assert app.focused is boxes[1]  # the next item, not the first one's buttons
+            await pilot.press("tab", "tab")
+            assert app.focused is field(form, "tags").query_one(".add-item", Button)
+            await focus(pilot, boxes[2])
+            await pilot.press("alt+up")
             await pilot.pause()
-            await pilot.press("enter")  # focus stayed on the moved item's button
+            await pilot.press("alt+up")  # the focus went with the item
             await pilot.pause()
             assert form.root.value()["tags"] == ["z", "x", "y"]
+            assert isinstance(app.focused, Input) and app.focused.value == "z"
+            await pilot.press("alt+up")  # the first item goes nowhere
+            await pilot.press("alt+down")
+            await pilot.pause()
+            assert form.root.value()["tags"] == ["x", "z", "y"]
+            await pilot.press("ctrl+r")
+            await pilot.pause()
+            assert form.root.value()["tags"] == ["x", "y"]
+            assert isinstance(app.focused, Input) and app.focused.value == "y"  # took its place
+            await pilot.press("ctrl+r", "ctrl+r")
+            await pilot.pause()
+            assert form.root.value()["tags"] == []
+            assert app.focused is field(form, "tags").query_one(".add-item", Button)
 
 
 async def test_pick_a_union_variant_and_toggle_null() -> None:

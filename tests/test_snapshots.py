@@ -15,14 +15,17 @@ import pytest
 from paths import DATA
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
-from textual.widgets import Input, TabbedContent
+from textual.widgets import Input, Static, TabbedContent
 from tui_helpers import focus, wait_for
 
 from inspector.demo.schemas import SCHEDULE_EVENT
+from inspector.engine.completion import Completion
 from inspector.record.indexed import IndexedSessionFile
 from inspector.tui.app import InspectorApp
 from inspector.tui.screens.sampling import SamplingScreen
 from inspector.tui.widgets.catalog import Catalog
+from inspector.tui.widgets.completion_menu import CompletionMenu
+from inspector.tui.widgets.field_input import FieldInput
 from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.schema_form import SchemaForm
@@ -130,10 +133,62 @@ class FormHost(App[None]):
 
 
 def test_schema_form_nested(snap_compare: Snap) -> None:
+    """The focus shows without a cursor: on the second reminder, its row and label lit."""
+
     async def run_before(pilot: Pilot[Any]) -> None:
-        await wait_for(pilot, lambda: pilot.app.query_one(SchemaForm).field(("when",)) is not None)
+        form = pilot.app.query_one(SchemaForm)
+        await wait_for(pilot, lambda: form.field(("reminders", 1)) is not None)
+        box = form.field(("reminders", 1)).query_one(Input)  # type: ignore[union-attr]
+        box.focus()
+        await wait_for(pilot, lambda: box.has_focus)
+        box.cursor_blink = False  # the same picture every time
 
     assert snap_compare(FormHost(), terminal_size=(100, 50), run_before=run_before)
+
+
+FILES = [f"logs/log-{n:03d}.txt" for n in range(1, 151)]
+
+
+class CompletionHost(App[None]):
+    """A template's form with the list of a server's completions under a field: the
+    answer is fixed (the demo's bob: 100 of 150 files), the list is the app's own."""
+
+    def compose(self) -> ComposeResult:
+        yield SchemaForm(
+            {
+                "type": "object",
+                "properties": {"user": {"type": "string"}, "path": {"type": "string"}},
+                "required": ["user", "path"],
+            },
+            {"user": "bob"},
+            id="form",
+        )
+        yield Static("what follows the form: the list floats over it")
+
+    def on_mount(self) -> None:
+        field = self.query_one(SchemaForm).field(("path",))
+        assert field is not None
+        box = field.query_one(FieldInput)
+
+        async def ask(typed: str) -> Completion:
+            found = [f for f in FILES if f.startswith(typed)]
+            return Completion(found[:100], total=len(found), has_more=len(found) > 100)
+
+        box.choices = CompletionMenu(box, ask)
+        field.mount(box.choices, after=box)
+
+
+def test_completion_list_under_a_field(snap_compare: Snap) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        box = pilot.app.query(FieldInput).last()
+        await focus(pilot, box)
+        box.cursor_blink = False
+        await pilot.press("down")
+        menu = pilot.app.query_one(CompletionMenu)
+        await wait_for(pilot, lambda: menu.shown)
+        await pilot.press("down", "down", "down")
+
+    assert snap_compare(CompletionHost(), terminal_size=(80, 24), run_before=run_before)
 
 
 SAMPLING_PARAMS: dict[str, Any] = {

@@ -12,9 +12,10 @@ from textual.widgets import DataTable
 from tui_helpers import log_methods, plain, wait_for
 
 from inspector.engine.session import PendingRequest
+from inspector.live.requests import calls, describe
 from inspector.target import target_from_words
 from inspector.tui.app import InspectorApp
-from inspector.tui.widgets.inflight import InFlightView, calls, describe
+from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.status_bar import StatusBar
 
 SERVER = SERVERS / "stateless_server.py"

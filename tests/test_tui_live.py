@@ -139,7 +139,10 @@ async def test_subscription_update_is_flagged_and_re_read_automatically() -> Non
         client = app.controller.client  # type: ignore[union-attr]
         await client.call_tool("update_note", {"id": "1", "body": "first change"})
         await wait_for(pilot, lambda: "demo://notes/1" in app.updated)
-        assert any("was updated" in str(n.message) for n in app._notifications)
+        # the notice follows with the state's next batch (at most 50 ms later)
+        await wait_for(
+            pilot, lambda: any("was updated" in str(n.message) for n in app._notifications)
+        )
         # with auto re-read on, the selected resource is read again by itself
         await pilot.press("escape", "U")
         await client.call_tool("update_note", {"id": "1", "body": "second change"})

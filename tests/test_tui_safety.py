@@ -11,9 +11,13 @@ from tui_helpers import select_item, wait_for
 from inspector.target import Target
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.catalog import Catalog
+from inspector.tui.widgets.completion_menu import CompletionMenu
+from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView
+
+EVIL = "[bold red]MARKUP[/] \x1b[2J\x1b]0;pwned\x07 \u202eevil\u202c"  # the server's
 
 
 def strips_text(app: InspectorApp) -> str:
@@ -67,6 +71,29 @@ async def test_hostile_strings_stay_literal_in_every_pane() -> None:
         "stderr says",
     ):
         assert pane_text in everything, pane_text
+
+
+async def test_hostile_completion_values_stay_literal_in_the_list() -> None:
+    target = Target(
+        command=sys.executable, args=[str(SERVERS / "stdio_hostile.py")], transport="stdio"
+    )
+    app = InspectorApp(target)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_for(pilot, lambda: app.query_one(Catalog).items["prompts"])
+        await select_item(pilot, "prompts", app.query_one(Catalog).items["prompts"][0]["name"])
+        await pilot.press("v")
+        menu = app.query_one(CompletionMenu)
+        await wait_for(pilot, lambda: menu.shown and "value plain" in strips_text(app))
+        shown = strips_text(app)
+        await pilot.press("enter")  # the value itself goes into the field, as sent
+        await wait_for(pilot, lambda: not menu.shown)
+        form = app.query_one(ItemPanel).form
+        assert form is not None
+        await wait_for(pilot, lambda: form.root.value() == {"x": f"value {EVIL}"})  # exact
+        in_the_box = strips_text(app)  # shown with its control characters made visible
+    assert "value [bold red]MARKUP[/]" in shown and "value [bold red]MARKUP[/]" in in_the_box
+    for forbidden in ("\x1b", "\x07", "\u202e"):
+        assert forbidden not in shown + in_the_box, f"{forbidden!r} reached the terminal"
 
 
 async def test_emoji_rows_are_as_wide_as_the_terminal_draws_them() -> None:

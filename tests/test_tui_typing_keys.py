@@ -2,10 +2,10 @@
 when quitting would lose something; ctrl+q does not ask.
 
 Each test types words on a control that does not take text (checkbox, select, button,
-an array item's button, a group header), then presses Tab as a barrier: keys are
-handled in order, so once Tab has moved the focus, every letter before it has been
-handled too, and what they would have done (quit, resize the log, switch tabs,
-reconnect) can be checked as not done.
+a checkbox in an array item (whose row has keys of its own), a group header), then
+presses Tab as a barrier: keys are handled in order, so once Tab has moved the focus,
+every letter before it has been handled too, and what they would have done (quit,
+resize the log, switch tabs, reconnect) can be checked as not done.
 """
 
 from __future__ import annotations
@@ -81,15 +81,18 @@ async def type_then_tab(pilot: Any, *words: str) -> None:
     await wait_for(pilot, lambda: app.focused is not start)
 
 
-async def tags_item_button(pilot: Any, app: InspectorApp) -> Widget:
-    """Add an item to create_user's `tags` (a user presses "+ add item"), then its ✕."""
+async def contacts_item_checkbox(pilot: Any, app: InspectorApp) -> Widget:
+    """Add an item to create_user's `contacts` (a user presses "+ add item"), then its
+    `primary` checkbox."""
     form = form_of(app)
-    tags = form.field(("tags",))
-    assert tags is not None
-    await focus(pilot, tags.query_one("Button.add-item", Button))
+    contacts = form.field(("contacts",))
+    assert contacts is not None
+    await focus(pilot, contacts.query_one("Button.add-item", Button))
     await pilot.press("enter")
-    await wait_for(pilot, lambda: bool(tags.query("Button.remove-item")))
-    return tags.query_one("Button.remove-item", Button)
+    await wait_for(pilot, lambda: form.field(("contacts", 0, "primary")) is not None)
+    primary = form.field(("contacts", 0, "primary"))
+    assert primary is not None
+    return primary.query_one(Checkbox)
 
 
 async def target(pilot: Any, app: InspectorApp, where: str) -> Widget:
@@ -113,8 +116,8 @@ async def target(pilot: Any, app: InspectorApp, where: str) -> Widget:
         field = form.field(("tags",))
         assert field is not None
         widget = field.query_one("Button.add-item", Button)
-    elif where == "array item button":
-        widget = await tags_item_button(pilot, app)
+    elif where == "array item":
+        widget = await contacts_item_checkbox(pilot, app)
     else:  # group header: the address object's collapsible title
         field = form.field(("address",))
         assert field is not None
@@ -125,7 +128,7 @@ async def target(pilot: Any, app: InspectorApp, where: str) -> Widget:
 
 @pytest.mark.parametrize(
     "where",
-    ["checkbox", "select", "call button", "add item button", "array item button", "group"],
+    ["checkbox", "select", "call button", "add item button", "array item", "group"],
 )
 async def test_words_typed_on_form_controls_fire_no_app_shortcut(where: str) -> None:
     app = make_app()

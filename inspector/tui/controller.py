@@ -1,5 +1,9 @@
 """Runs the session for the app: connect, handshake, catalog, reconnect.
 
+It feeds the app's ``LiveState`` (the one owner of what the widgets show): every
+session's events, and after each handshake the session itself (requests, tasks, the
+server log, resource updates) and the catalog.
+
 The session lives inside one long-running worker (its task group must be entered
 and left by the same task); calls made from the UI run in their own workers and
 only await futures, so the UI never blocks on the network.
@@ -19,6 +23,7 @@ from inspector.engine.kinds import KIND
 from inspector.engine.lists import ListUpdate
 from inspector.engine.responders import Responders
 from inspector.engine.session import EventRecorder, Session, first_failure
+from inspector.live.state import LiveState
 from inspector.target import Target, build_transport
 from inspector.tui import messages
 from inspector.wire.events import WireEvent
@@ -31,14 +36,16 @@ SHUTDOWN_BOUND = 10.0  # stdio: stdin closed, SIGTERM, SIGKILL, 2 s apart; HTTP:
 
 
 class SessionController:
-    """Owns the current session; the app reads ``session``/``client`` and posts calls."""
+    """Owns the current session and feeds ``state``; the app reads ``session``/``client``
+    and posts calls."""
 
     def __init__(
         self,
         app: App[Any],
         target: Target,
         *,
-        observer: Callable[[WireEvent], None],
+        state: LiveState,
+        observer: Callable[[WireEvent], None] | None = None,
         responders: Responders | None = None,
         recorder: EventRecorder | None = None,
         timeout: float = 60.0,
@@ -47,8 +54,9 @@ class SessionController:
         auth: Any = None,
     ) -> None:
         """``auth``: the HTTP transports' auth hook (an ``inspector.auth`` authorizer),
-        kept across reconnects so its tokens are."""
+        kept across reconnects so its tokens are. ``observer``: sees every event too."""
         self.app = app
+        self.state = state
         self.auth = auth
         self.target = target
         self.observer = observer
@@ -60,7 +68,6 @@ class SessionController:
         self.session: Session | None = None
         self.client: McpClient | None = None
         self.attempt = 0
-        self.catalog: dict[str, list[dict[str, Any]]] = {}
         self._stop = anyio.Event()
         self._renew = False  # the current session expired and a new one starts
         self._loaded = False  # the current session's catalog loaded
@@ -69,6 +76,11 @@ class SessionController:
         self._runs: list[tuple[anyio.CancelScope, anyio.Event]] = []  # connections still up
         self._sessions: list[Session] = []  # every session made; shutdown closes them all
         self.stopping = False  # shutting down: no reconnect, no renewal
+
+    @property
+    def catalog(self) -> dict[str, list[dict[str, Any]]]:
+        """The catalog as listed (the state keeps it)."""
+        return self.state.catalog
 
     @property
     def connected(self) -> bool:
@@ -143,12 +155,15 @@ class SessionController:
             )
             self._sessions = [s for s in self._sessions if not s.closed]  # closed ones go
             self._sessions.append(session)
-            session.add_observer(self.observer)
+            session.add_observer(self.state.observe)
+            if self.observer is not None:
+                session.add_observer(self.observer)
             session.on_lost(lambda lost: self._on_lost(session, stop, lost))
             self.session = session
             self.client = McpClient(session)
             async with session:
                 await session.initialize()
+                self.state.attach(session, self.client)
                 self.app.post_message(messages.Connected(renewal))
                 await self._load_catalog()
                 self._loaded = True
@@ -192,7 +207,7 @@ class SessionController:
         caps = self.session.server_capabilities
         for kind, about in KIND.items():
             if about.capability not in caps:
-                self.catalog[kind] = []
+                self.state.catalog[kind] = []
                 self.app.post_message(messages.CatalogLoaded(kind, []))
                 continue
             self.client.watch_list(kind, self._make_watcher(kind))
@@ -203,9 +218,9 @@ class SessionController:
 
     def _make_watcher(self, kind: str) -> Callable[[ListUpdate], None]:
         def listed(update: ListUpdate) -> None:
-            if update.change is not None and update.items == self.catalog.get(kind):
+            if update.change is not None and update.items == self.state.catalog.get(kind):
                 return  # re-listed after list_changed, and nothing did: nothing to redraw
-            self.catalog[kind] = update.items
+            self.state.catalog[kind] = update.items
             self.app.post_message(messages.CatalogLoaded(kind, update.items, change=update.change))
 
         return listed
