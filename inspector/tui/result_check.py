@@ -52,38 +52,42 @@ def many_containers(value: Any, limit: int = MANY) -> bool:
 def encode(value: Any) -> bytes:
     """``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` as UTF-8, built from
     small pieces so that no single C call holds the GIL for long."""
-    parts: list[str] = []
+    parts: list[bytes] = []  # each piece encoded as it is made: no whole-size str as well
     _encode(value, parts)
-    return "".join(parts).encode("utf-8", "surrogatepass")
+    return b"".join(parts)
 
 
-def _encode(value: Any, out: list[str]) -> None:
+def _encode(value: Any, out: list[bytes]) -> None:
     if isinstance(value, str) and len(value) > _SLICE:
-        out.append('"')
+        out.append(b'"')
         for start in range(0, len(value), _SLICE):  # an escape never spans two characters
-            out.append(json.dumps(value[start : start + _SLICE], ensure_ascii=False)[1:-1])
-        out.append('"')
+            out.append(_utf8(json.dumps(value[start : start + _SLICE], ensure_ascii=False)[1:-1]))
+        out.append(b'"')
     elif isinstance(value, dict) and not _small(value):  # key by key
-        out.append("{")
+        out.append(b"{")
         for n, (key, item) in enumerate(value.items()):
-            out.append("," if n else "")
-            out.append(_dumps(str(key)) + ":")
+            out.append(b"," if n else b"")
+            out.append(_utf8(_dumps(str(key)) + ":"))
             _encode(item, out)
-        out.append("}")
+        out.append(b"}")
     elif isinstance(value, list) and not _small(value):
-        out.append("[")
+        out.append(b"[")
         for start in range(0, len(value), _ITEMS):  # rows of small objects: a slice a call
             part = value[start : start + _ITEMS]
-            out.append("," if start else "")
+            out.append(b"," if start else b"")
             if all(_small(item) for item in part):
-                out.append(_dumps(part)[1:-1])
+                out.append(_utf8(_dumps(part)[1:-1]))
             else:
                 for n, item in enumerate(part):
-                    out.append("," if n else "")
+                    out.append(b"," if n else b"")
                     _encode(item, out)
-        out.append("]")
+        out.append(b"]")
     else:
-        out.append(_dumps(value))
+        out.append(_utf8(_dumps(value)))
+
+
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")  # a lone surrogate came as an escape
 
 
 def _dumps(value: Any) -> str:
