@@ -133,6 +133,7 @@ class InspectorApp(App[int]):
         Binding("d", "toggle_detail", "Detail"),
         Binding("i", "server_info", "Server"),
         Binding("r", "reconnect", "Reconnect"),
+        Binding("L", "relist", "Re-list", show=False),
         Binding("w", "save_as", "Save session", show=False),
         Binding("z", "zoom_result", "Zoom result", show=False),
         Binding("ctrl+f", "toggle_form", "Hide form", show=False),
@@ -742,6 +743,20 @@ class InspectorApp(App[int]):
         if self.controller is not None:
             self.controller.stop()
         self.connect()
+
+    def action_relist(self) -> None:
+        """List tools, resources, templates and prompts again (attached to a proxy, the
+        catalog otherwise follows what the host was given)."""
+        controller = self.controller
+        if self.replay_source is not None or controller is None or not controller.connected:
+            self.notify("not connected: no lists to ask for", severity="warning")
+            return
+
+        async def relist() -> None:
+            if await controller.relist():
+                self.notify("lists asked for again", timeout=3)
+
+        self.run_worker(relist(), group="relist")
 
     def action_save_as(self) -> None:
         source = session_file(self.recorder, self.replay_source)

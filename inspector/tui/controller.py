@@ -24,6 +24,8 @@ from inspector.engine.lists import ListUpdate
 from inspector.engine.responders import Responders
 from inspector.engine.session import EventRecorder, Session, first_failure
 from inspector.live.state import LiveState
+from inspector.proxy.attach import AttachTransport
+from inspector.proxy.passed import PassedCatalog
 from inspector.target import Target, build_transport
 from inspector.tui import messages
 from inspector.wire.events import WireEvent
@@ -68,6 +70,7 @@ class SessionController:
         self.session: Session | None = None
         self.client: McpClient | None = None
         self.attempt = 0
+        self.passed: PassedCatalog | None = None  # attached to a proxy: the lists seen pass
         self._stop = anyio.Event()
         self._renew = False  # the current session expired and a new one starts
         self._loaded = False  # the current session's catalog loaded
@@ -158,6 +161,9 @@ class SessionController:
             session.add_observer(self.state.observe)
             if self.observer is not None:
                 session.add_observer(self.observer)
+            self.passed = PassedCatalog() if isinstance(transport, AttachTransport) else None
+            if self.passed is not None:
+                session.add_observer(self.passed.observe)
             session.on_lost(lambda lost: self._on_lost(session, stop, lost))
             self.session = session
             self.client = McpClient(session)
@@ -203,18 +209,45 @@ class SessionController:
         self._stop.set()
 
     async def _load_catalog(self) -> None:
+        """Each list the server has, for its watcher; attached to a proxy, the lists the
+        host was given are the catalog (no request of ours), and later ones follow."""
         assert self.session is not None and self.client is not None
         caps = self.session.server_capabilities
+        client, passed = self.client, self.passed
         for kind, about in KIND.items():
             if about.capability not in caps:
                 self.state.catalog[kind] = []
                 self.app.post_message(messages.CatalogLoaded(kind, []))
                 continue
-            self.client.watch_list(kind, self._make_watcher(kind))
-            try:  # the watcher posts the list; a list_changed meanwhile is coalesced with it
-                await self.client.refresh_list(kind)
-            except Exception as exc:
-                self.app.post_message(messages.CatalogLoaded(kind, [], error=_describe(exc)))
+            client.watch_list(kind, self._make_watcher(kind))
+            if passed is not None and kind in passed.lists:
+                client.lists.seen(kind, passed.lists[kind])
+                continue
+            await self._relist(kind)
+        if passed is not None:
+
+            def follow(kind: str, items: list[dict[str, Any]]) -> None:
+                if kind in client.lists.watched():
+                    client.lists.seen(kind, items)
+
+            passed.on_listing = follow
+
+    async def _relist(self, kind: str) -> None:
+        assert self.client is not None
+        try:  # the watcher posts the list; a list_changed meanwhile is coalesced with it
+            await self.client.refresh_list(kind)
+        except Exception as exc:
+            self.app.post_message(messages.CatalogLoaded(kind, [], error=_describe(exc)))
+
+    async def relist(self) -> int:
+        """List every kind again with requests of our own (the user asked); how many."""
+        if not self.connected or self.client is None:
+            return 0
+        kinds = self.client.lists.watched()
+        async with anyio.create_task_group() as tg:
+            for kind in kinds:
+                tg.start_soon(self._relist, kind)
+        return len(kinds)
 
     def _make_watcher(self, kind: str) -> Callable[[ListUpdate], None]:
         def listed(update: ListUpdate) -> None:

@@ -2,7 +2,7 @@
 
 The help screen (``?``), the command palette and the README's key table are all built
 from :func:`sections`, so a key added to a widget shows up in all three and a key
-removed from one disappears from all three (``tests/test_help.py`` holds the README to
+removed from one disappears from all three (``tests/tui/test_help.py`` holds the README to
 it). What a binding does is said by ``EXPLAIN`` (``"Class.action"``) or, failing that,
 by the binding's own description; ``EXTRA`` adds the keys a section relies on that
 Textual's widgets bring (the arrows in a list, Enter in a text field).
@@ -87,6 +87,8 @@ EXPLAIN = {
     "InspectorApp.cycle_log": "log size: normal, maximized, collapsed",
     "InspectorApp.toggle_detail": "show or hide the event detail",
     "InspectorApp.reconnect": "reconnect (the log is kept)",
+    "InspectorApp.relist": "list tools, resources, templates and prompts again (attached to "
+    "a proxy, the catalog is otherwise what the host was given)",
     "InspectorApp.save_as": "save the session file (or the replayed one) as…: asks for a path",
     "InspectorApp.zoom_result": "the result: in its place, the whole work pane, the whole screen",
     "InspectorApp.toggle_form": "hide the form (ctrl+s still sends it) or show it again",

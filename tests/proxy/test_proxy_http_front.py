@@ -160,11 +160,13 @@ async def test_the_sdk_client_over_http_gets_what_it_gets_directly(which: str) -
     assert through == direct
 
 
-def test_the_official_inspector_cli_over_http(tmp_path: Path) -> None:
-    call = ["--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=2"]
+@pytest.mark.parametrize("which", ["sdk", "everything"])
+def test_the_official_inspector_cli_over_http(which: str, tmp_path: Path) -> None:
+    tool = "add" if which == "sdk" else "get-sum"
+    call = ["--method", "tools/call", "--tool-name", tool, "--tool-arg", "a=2"]
     call += ["--tool-arg", "b=40"]
-    direct = inspector_cli(tmp_path, *call, "--", *server("sdk"))
-    with listening_proxy("--no-attach", "--", *server("sdk")) as (_proc, url):
+    direct = inspector_cli(tmp_path, *call, "--", *server(which))
+    with listening_proxy("--no-attach", "--", *server(which)) as (_proc, url):
         through = inspector_cli(tmp_path, *call, "--transport", "http", url)
     assert through == direct
 
@@ -209,8 +211,135 @@ async def test_an_inspector_attached_to_an_http_front(runtime: Path) -> None:
             await host.initialize()
             path = await wait_for_proxy("front")
             async with inspector_on(path, seen) as inspector:
-                mine = await McpClient(inspector).call_tool("add", {"a": 5, "b": 5})
-                theirs = await host.call_tool("add", {"a": 1, "b": 1})
-            assert "10" in json.dumps(mine)
-            assert "1 + 1 = 2" in json.dumps(theirs.model_dump(**DUMP))
+                client = McpClient(inspector)
+                mine: dict[int, str] = {}
+                theirs: dict[int, str] = {}
+
+                async def inspector_calls(n: int) -> None:
+                    mine[n] = json.dumps(await client.call_tool("add", {"a": n, "b": 1000}))
+
+                async def host_calls(n: int) -> None:
+                    result = await host.call_tool("add", {"a": n, "b": 100})
+                    theirs[n] = json.dumps(result.model_dump(**DUMP))
+
+                async with anyio.create_task_group() as tg:  # both at once
+                    for n in range(5):
+                        tg.start_soon(inspector_calls, n)
+                        tg.start_soon(host_calls, n)
+            for n in range(5):
+                assert f"{n} + 1000 = {n + 1000}" in mine[n]
+                assert f"{n} + 100 = {n + 100}" in theirs[n]
     assert any(e.meta.get("observed") and e.meta.get("side") == "host" for e in seen)
+
+
+async def test_an_idle_session_ends_and_its_server_stops(tmp_path: Path) -> None:
+    record = tmp_path / "p.jsonl"
+    args = ("--no-attach", "--idle-timeout", "2", "--record", str(record), "--", *DEMO)
+    with listening_proxy(*args) as (_proc, url):
+        headers = {"Accept": "application/json, text/event-stream"}
+        async with httpx.AsyncClient(timeout=30) as client:
+            idle = await client.post(url, json=INIT, headers=headers)
+            busy = await client.post(url, json=INIT, headers=headers)
+            pids = [e["meta"]["pid"] for e in events(record) if "pid" in e.get("meta", {})]
+            ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+            busy_headers = {
+                "Accept": "application/json",
+                "Mcp-Session-Id": busy.headers["mcp-session-id"],
+            }
+            # the busy host keeps asking; the idle one says nothing for longer than 2 s
+            for _ in range(10):
+                answer = await client.post(url, json=ping, headers=busy_headers)
+                assert answer.status_code == 200
+                await anyio.sleep(0.3)
+            wait_until(lambda: not alive(pids[0]), what="the idle session's server to stop")
+            assert alive(pids[1])
+            late = await client.post(
+                url,
+                json=ping,
+                headers={**headers, "Mcp-Session-Id": idle.headers["mcp-session-id"]},
+            )
+            assert late.status_code == 404  # initialize again
+    notes = [e["raw"] for e in events(record) if e["ch"] == "system"]
+    assert any("host session 1: no request for 2 s" in n for n in notes)
+    assert not any("host session 2: no request" in n for n in notes)
+
+
+def test_idle_timeout_needs_listen() -> None:
+    done = subprocess.run(
+        [PY, "-m", "inspector", "proxy", "--idle-timeout", "5", "--", *DEMO],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=str(ROOT),
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+    assert done.returncode == 2 and "--idle-timeout goes with --listen" in done.stderr
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGKILL"])
+async def test_the_proxy_killed_leaves_no_server_and_a_full_recording(
+    sig: str, tmp_path: Path
+) -> None:
+    import signal
+
+    record = tmp_path / "p.jsonl"
+    with listening_proxy("--no-attach", "--record", str(record), "--", *DEMO) as (proc, url):
+        headers = {"Accept": "application/json"}
+        async with httpx.AsyncClient(timeout=30) as client:
+            opened = await client.post(url, json=INIT, headers=headers)
+            sid = opened.headers["mcp-session-id"]
+            answers = []
+            for n in range(5):
+                call = {"name": "add", "arguments": {"a": n, "b": 1}}
+                body = {"jsonrpc": "2.0", "id": n + 1, "method": "tools/call", "params": call}
+                answer = await client.post(
+                    url, json=body, headers={**headers, "Mcp-Session-Id": sid}
+                )
+                answers.append(answer.json()["id"])
+            pid = next(e["meta"]["pid"] for e in events(record) if "pid" in e.get("meta", {}))
+            proc.send_signal(getattr(signal, sig))
+            proc.wait(30)
+            wait_until(lambda: not alive(pid), what="the server to stop with its proxy")
+            with pytest.raises(httpx.TransportError):
+                await client.post(url, json=INIT, headers=headers)
+    recorded = events(record)  # readable to its last line
+    got = {
+        json.loads(e["raw"]).get("id") for e in recorded if e["dir"] == "in" and e["ch"] == "stdout"
+    }
+    assert set(answers) <= got and answers == [1, 2, 3, 4, 5]
+    if sig == "SIGTERM":
+        notes = [e["raw"] for e in recorded if e["ch"] == "system"]
+        assert any("SIGTERM received" in n for n in notes)
+        assert any("host session 1 ended" in n for n in notes)
+
+
+async def test_a_killed_server_ends_its_host_session_only(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    record = tmp_path / "p.jsonl"
+    with listening_proxy("--no-attach", "--record", str(record), "--", *DEMO) as (_proc, url):
+        headers = {"Accept": "application/json"}
+        async with httpx.AsyncClient(timeout=30) as client:
+            first = await client.post(url, json=INIT, headers=headers)
+            pid = next(e["meta"]["pid"] for e in events(record) if "pid" in e.get("meta", {}))
+            os.kill(pid, signal.SIGKILL)
+            sid = first.headers["mcp-session-id"]
+            ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+
+            async def ended() -> bool:
+                answer = await client.post(
+                    url, json=ping, headers={**headers, "Mcp-Session-Id": sid}
+                )
+                return answer.status_code == 404
+
+            with anyio.fail_after(30):
+                while not await ended():
+                    await anyio.sleep(0.1)
+            # the proxy carries on: a new host session gets a new server
+            again = await client.post(url, json=INIT, headers=headers)
+            assert again.status_code == 200 and again.json()["result"]["serverInfo"]
+    notes = [e["raw"] for e in events(record) if e["ch"] == "system"]
+    assert any("the server's side ended" in n for n in notes), notes
+    assert not any("the host closed its side" in n for n in notes), notes

@@ -3,7 +3,7 @@
 Only deterministic screens: the app replays tests/data/demo-session.jsonl (a recorded
 demo session with fixed times, see tests/data/make_demo_session.py) instead of a live
 server, and the widgets get fixed input. After an intended change of the look:
-``pytest tests/test_snapshots.py --snapshot-update``, then look at the new SVGs.
+``pytest tests/tui/test_snapshots.py --snapshot-update``, then look at the new SVGs.
 """
 
 from __future__ import annotations

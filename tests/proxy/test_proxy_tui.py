@@ -7,7 +7,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-from proxy_support import host_through_proxy, runtime_folder, wait_for_proxy
+from proxy_support import events, host_through_proxy, runtime_folder, wait_for_proxy
 from textual.widgets import Input, TextArea
 from tui_helpers import plain, select_item, wait_connected, wait_for
 
@@ -18,6 +18,7 @@ from inspector.tui.app import InspectorApp
 from inspector.tui.interactive_setup import interactive_responders
 from inspector.tui.screens.intercept import InterceptScreen
 from inspector.tui.screens.sampling import SamplingScreen
+from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView, render_outcome
@@ -105,6 +106,52 @@ async def test_attached_tui_fills_live_and_calls_into_the_session(
         with anyio.fail_after(20):
             again = await host_client.call_tool("add", {"a": 1, "b": 1})
         assert text_of(again).startswith("1 + 1 = 2")
+
+
+def listings(record: Path, side: str) -> list[str]:
+    """The list requests ``side`` sent through the proxy, as recorded."""
+    found = []
+    for event in events(record):
+        meta = event.get("meta", {})
+        if event["dir"] == "out" and meta.get("side") == side and '"/list' not in event["raw"]:
+            method = str(event["raw"]).split('"method":', 1)[-1]
+            if "/list" in method and "list_changed" not in method:
+                found.append(method.split('"')[1])
+    return found
+
+
+async def test_the_catalog_is_what_the_host_was_given_and_can_be_relisted(
+    runtime: Path, tmp_path: Path
+) -> None:
+    record = tmp_path / "p.jsonl"
+    async with host_through_proxy(runtime, record, [], name="cat") as host:
+        host_client = McpClient(host)
+        host_tools = await host_client.list_all("tools")
+        host_resources = await host_client.list_all("resources")
+        app = attached_app(await wait_for_proxy("cat"))
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_connected(pilot)
+            catalog = app.query_one(Catalog)
+            names = [t["name"] for t in host_tools]
+            await wait_for(pilot, lambda: [t["name"] for t in catalog.items["tools"]] == names)
+            assert catalog.items["resources"] == host_resources
+            # what the host listed was not asked again; what it never listed was
+            asked = listings(record, "inspector")
+            assert "tools/list" not in asked and "resources/list" not in asked
+            assert "prompts/list" in asked and "resources/templates/list" in asked
+            # the host's later listings follow: a tool appears for the host, and for us
+            await host_client.call_tool("toggle_extra_tool", {})
+            await host_client.list_all("tools")
+            await wait_for(
+                pilot, lambda: "extra_tool" in [t["name"] for t in catalog.items["tools"]]
+            )
+            # L lists everything again with requests of the inspector's own
+            before = listings(record, "inspector").count("tools/list")
+            await pilot.press("L")
+            await wait_for(
+                pilot, lambda: listings(record, "inspector").count("tools/list") > before
+            )
+        assert "tools/list" in listings(record, "host")
 
 
 async def test_intercept_from_the_tui_holds_and_forwards_an_edit(

@@ -10,6 +10,7 @@ from typing import Any
 
 import anyio
 import pytest
+from memory_peer import handshake
 
 from inspector.engine.client import McpClient
 from inspector.engine.responders import Responders, reject_sampling
@@ -18,21 +19,13 @@ from inspector.transports.memory import MemoryServerEnd, memory_pair
 from inspector.wire import jsonrpc
 from inspector.wire.events import Channel, Direction, Kind, WireEvent
 
-INIT_RESULT = {
+SCRIPTED_INIT = {
     "protocolVersion": "2025-11-25",
     "capabilities": {"tools": {}, "logging": {}},
     "serverInfo": {"name": "scripted", "version": "0.1"},
 }
 
 Peer = Callable[[MemoryServerEnd], Awaitable[None]]
-
-
-async def handshake(server: MemoryServerEnd) -> dict[str, Any]:
-    """Play the server's side of initialize; the client's initialize request."""
-    init: dict[str, Any] = await server.receive()
-    await server.send(jsonrpc.response(init["id"], INIT_RESULT))
-    assert (await server.receive())["method"] == "notifications/initialized"
-    return init
 
 
 @asynccontextmanager
@@ -45,7 +38,7 @@ async def scripted(
     events: list[WireEvent] = []
 
     async def serve() -> None:
-        await handshake(server)
+        await handshake(server, SCRIPTED_INIT)
         await peer(server)
 
     with anyio.fail_after(10):
@@ -79,7 +72,7 @@ async def test_handshake_frames_in_order_and_server_facts_kept() -> None:
         ]
     assert session.protocol_version == "2025-11-25"
     assert session.server_info == {"name": "scripted", "version": "0.1"}
-    assert session.server_capabilities == INIT_RESULT["capabilities"]
+    assert session.server_capabilities == SCRIPTED_INIT["capabilities"]
 
 
 async def test_tool_call_request_and_its_result() -> None:

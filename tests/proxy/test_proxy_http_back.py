@@ -11,12 +11,14 @@ from typing import Any
 import anyio
 import pytest
 from mcp import ClientSession, StdioServerParameters
+from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from paths import ROOT
 from proxy_support import (
     events,
     host_through_proxy,
+    inspector_cli,
     inspector_on,
     proxy_argv,
     runtime_folder,
@@ -94,10 +96,68 @@ async def test_an_inspector_attached_to_an_http_bridge(runtime: Path, tmp_path: 
             async with inspector_on(path, seen) as inspector:
                 inspector.responders.roots = RootsList(["/srv/inspector"])
                 client = McpClient(inspector)
-                with anyio.fail_after(30):
-                    result = await client.call_tool("ask_roots", {})
+                host_client = McpClient(host)
+                got: dict[str, str] = {}
+
+                async def inspector_calls() -> None:
+                    got["roots"] = json.dumps(await client.call_tool("ask_roots", {}))
+                    for n in range(3):
+                        got[f"mine{n}"] = json.dumps(
+                            await client.call_tool("add", {"a": n, "b": 1000})
+                        )
+
+                async def host_calls() -> None:
+                    for n in range(3):
+                        got[f"host{n}"] = json.dumps(
+                            await host_client.call_tool("add", {"a": n, "b": 100})
+                        )
+
+                with anyio.fail_after(60):
+                    async with anyio.create_task_group() as tg:  # both at once
+                        tg.start_soon(inspector_calls)
+                        tg.start_soon(host_calls)
                 # the server asked for roots while answering the inspector: the inspector answered
-                assert "file:///srv/inspector" in json.dumps(result)
-                added = await McpClient(host).call_tool("add", {"a": 1, "b": 2})
-                assert "3" in json.dumps(added)
+                assert "file:///srv/inspector" in got["roots"]
+                for n in range(3):
+                    assert f'"text": "{n + 1000}"' in got[f"mine{n}"], got[f"mine{n}"]
+                    assert f'"text": "{n + 100}"' in got[f"host{n}"], got[f"host{n}"]
     assert not [e for e in host_seen if e.method == "roots/list"]
+
+
+@pytest.mark.parametrize("which", ["sdk", "everything"])
+def test_the_official_inspector_cli_through_the_bridge(which: str, tmp_path: Path) -> None:
+    """The official Inspector's CLI runs the bridge as its stdio server: the same answers
+    as when it posts to the HTTP server itself."""
+    server = sdk_server("sse") if which == "sdk" else everything_server("streamableHttp")
+    tool = "add" if which == "sdk" else "get-sum"
+    call = ["--method", "tools/call", "--tool-name", tool, "--tool-arg", "a=2"]
+    call += ["--tool-arg", "b=40"]
+    record = tmp_path / "proxy.jsonl"
+    with server as base:
+        url = f"{base}/mcp"
+        direct = inspector_cli(tmp_path, *call, "--transport", "http", url)
+        bridge = proxy_argv("--no-attach", "--record", str(record), url)
+        through = inspector_cli(tmp_path, *call, "--", *bridge)
+        listing = ["--method", "tools/list"]
+        assert inspector_cli(tmp_path, *listing, "--", *bridge) == inspector_cli(
+            tmp_path, *listing, "--transport", "http", url
+        )
+    assert through == direct
+    assert "42" in json.dumps(through)
+    assert any(e["ch"] == "http" and e["raw"].startswith("POST ") for e in events(record))
+
+
+async def test_a_stdio_host_reaches_a_legacy_sse_server_through_the_proxy(tmp_path: Path) -> None:
+    """The 2024-11-05 HTTP+SSE transport behind (``/sse``): the same answers as the SDK's
+    own SSE client gets, and the stream and posts on the proxy's wire."""
+    record = tmp_path / "proxy.jsonl"
+    with sdk_server("legacy") as base:
+        url = f"{base}/sse"
+        with anyio.fail_after(60):
+            async with sse_client(url) as (read, write), ClientSession(read, write) as s:
+                want = await exercise(s, "add", {"a": 2, "b": 40})
+        got = await bridged(url, record, "add", {"a": 2, "b": 40})
+    assert got == want
+    recorded = events(record)
+    assert any(e["ch"] == "http" and e["raw"].startswith("GET ") for e in recorded)
+    assert any(e["ch"] == "sse" and e["dir"] == "in" for e in recorded)

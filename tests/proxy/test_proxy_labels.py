@@ -47,3 +47,16 @@ def test_the_same_id_on_two_sides_pairs_within_each_side() -> None:
     assert store.find_response(host_req) == host_resp
     assert store.find_response(mine_req) == mine_resp
     assert store.method(mine_resp) == "ping"
+
+
+def test_each_host_session_of_an_http_front_pairs_its_own_ids() -> None:
+    store = EventStore()
+    listing = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    one = store.append(frame(Direction.OUT, listing, side="host", link=1))
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    two = store.append(frame(Direction.OUT, ping, side="host", link=2))
+    pong = {"jsonrpc": "2.0", "id": 1, "result": {}}
+    answer_two = store.append(frame(Direction.IN, pong, side="host", link=2))
+    assert store.find_response(two) == answer_two
+    assert store.find_response(one) is None
+    assert store.method(answer_two) == "ping"

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import anyio
+from memory_peer import handshake
 from tui_helpers import select_item, wait_connected, wait_for
 
 from inspector.engine.client import McpClient
@@ -20,7 +21,6 @@ from inspector.tui.interactive_setup import interactive_responders
 from inspector.wire import jsonrpc
 from inspector.wire.events import Direction, WireEvent
 from tests.everything import everything_command
-from tests.test_engine_session import handshake
 
 SIZE = (140, 40)
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from memory_peer import handshake
 from textual.widgets import DataTable
 from tui_helpers import screen_text, select_item, wait_connected, wait_for
 
@@ -27,7 +28,6 @@ from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.result_view import ResultView
 from inspector.wire import jsonrpc
 from inspector.wire.events import Direction
-from tests.test_engine_session import handshake
 
 SIZE = (140, 40)
 

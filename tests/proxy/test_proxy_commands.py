@@ -140,3 +140,30 @@ def test_proxy_usage_errors() -> None:
     assert missing.returncode == 3
     assert "command not found: 'no-such-server-xyz'" in missing.stderr
     assert missing.stdout == ""  # the host's channel carries nothing but frames
+
+
+def test_wrap_carries_an_oauth_object_as_flags_and_the_secret_in_env() -> None:
+    config = {
+        "mcpServers": {
+            "remote": {
+                "type": "http",
+                "url": "https://example.com/mcp",
+                "oauth": {
+                    "clientId": "my-client",
+                    "clientSecret": "${SECRET}",
+                    "callbackPort": 8123,
+                    "scopes": ["mcp:read", "mcp:write"],
+                },
+            }
+        }
+    }
+    wrapped, _ = wrap_config(config, "c.json", "remote", command=LAUNCHER)
+    entry = wrapped["mcpServers"]["remote"]
+    args = entry["args"]
+    assert args[args.index("--client-id") + 1] == "my-client"
+    assert args[args.index("--callback-port") + 1] == "8123"
+    assert args[args.index("--scope") + 1] == "mcp:read mcp:write"
+    assert args[-1] == "https://example.com/mcp"
+    assert "${SECRET}" not in args  # never on the command line
+    assert entry["env"] == {"MCP_CLIENT_SECRET": "${SECRET}"}
+    assert "oauth" not in entry and entry["type"] == "stdio"

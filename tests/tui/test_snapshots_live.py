@@ -7,7 +7,7 @@ fake clock the test moves (``SteadyClock``), behind a dialog the bottom pane sho
 (empty) tasks view rather than the log's wall times, task ids are numbered
 (tests/servers/steady_demo.py), the server's stderr is caught up before the picture (its
 lines count in the status bar), and text cursors do not blink.
-After an intended change of the look: ``pytest tests/test_snapshots_live.py
+After an intended change of the look: ``pytest tests/tui/test_snapshots_live.py
 --snapshot-update``, then look at the new SVGs."""
 
 from __future__ import annotations

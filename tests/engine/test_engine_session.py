@@ -7,6 +7,7 @@ from typing import Any
 
 import anyio
 import pytest
+from memory_peer import INIT_RESULT, handshake
 
 from inspector.engine.client import McpClient
 from inspector.engine.era import VersionError
@@ -18,24 +19,9 @@ from inspector.engine.session import (
     RequestTimeoutError,
     Session,
 )
-from inspector.transports.memory import MemoryServerEnd, memory_pair
+from inspector.transports.memory import memory_pair
 from inspector.wire import jsonrpc
 from inspector.wire.events import Direction, Kind, WireEvent
-
-INIT_RESULT = {
-    "protocolVersion": "2025-11-25",
-    "capabilities": {"tools": {"listChanged": True}},
-    "serverInfo": {"name": "fake", "version": "1.0"},
-    "instructions": "be nice",
-}
-
-
-async def handshake(server: MemoryServerEnd, result: dict[str, Any] | None = None) -> Any:
-    init = await server.receive()
-    await server.send(jsonrpc.response(init["id"], result or INIT_RESULT))
-    initialized = await server.receive()
-    assert initialized["method"] == "notifications/initialized"
-    return init
 
 
 def collect(session: Session) -> list[WireEvent]:

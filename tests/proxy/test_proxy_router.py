@@ -103,6 +103,36 @@ def test_server_requests_go_to_whoever_caused_them() -> None:
     assert out.message is not None
 
 
+def test_where_the_wire_does_not_say_the_declared_capabilities_decide() -> None:
+    router = Router()
+    init = {"protocolVersion": "2025-11-25", "capabilities": {"sampling": {}}}
+    router.host_sent(req(0, "initialize", init))
+    router.server_sent(ok(0, {"protocolVersion": "2025-11-25", "serverInfo": {}}))
+    router.inspector_sent(1, req(1, "initialize", {"capabilities": {"roots": {}}}))
+    router.inspector_sent(2, req(1, "initialize", {"capabilities": {"elicitation": {}}}))
+    router.host_sent(req(5, "tools/call"))  # everyone has a request in flight
+    router.inspector_sent(1, req(2, "tools/call"))
+    router.inspector_sent(2, req(2, "tools/call"))
+    # roots: only inspector 1 declared it
+    assert router.server_sent(req(60, "roots/list")).owner == 1
+    # elicitation: inspector 2 declared it, the host did not
+    assert router.server_sent(req(61, "elicitation/create")).owner == 2
+    # sampling: the host declared it, and it comes first
+    route = router.server_sent(req(62, "sampling/createMessage"))
+    assert route.to_host and route.owner is None
+    # ping needs nothing: the host's while it has a request in flight
+    assert router.server_sent(req(63, "ping")).to_host
+
+
+def test_a_request_the_host_cannot_answer_goes_to_an_inspector_in_flight() -> None:
+    router = Router()
+    router.host_sent(req(0, "initialize", {"capabilities": {}}))
+    router.server_sent(ok(0, {"protocolVersion": "2025-11-25", "serverInfo": {}}))
+    router.host_sent(req(5, "tools/call"))
+    router.inspector_sent(3, req(1, "tools/call"))  # its initialize was not seen
+    assert router.server_sent(req(70, "roots/list")).owner == 3
+
+
 def test_notifications_reach_the_host_and_every_inspector() -> None:
     router = Router()
     route = router.server_sent(note("notifications/tools/list_changed"))

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from paths import DEMO, PY, ROOT, SERVERS
@@ -174,3 +175,52 @@ def test_a_killed_server_ends_the_hosts_stream(tmp_path: Path) -> None:
     for stream in (proxy.stdin, proxy.stderr):
         if stream is not None:
             stream.close()
+
+
+def test_whatever_the_host_got_is_recorded_when_the_proxy_is_killed(tmp_path: Path) -> None:
+    """Write-ahead with batched writes: a burst of answers reaches the host in one write,
+    and the recording has every one of them even when the proxy dies right after."""
+    record = tmp_path / "proxy.jsonl"
+    proxy = start_proxy("--no-attach", "--record", str(record), "--", *DEMO)
+    assert proxy.stdin is not None and proxy.stdout is not None
+    burst = [b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}\n']
+    for n in range(1, 41):
+        call = {"name": "add", "arguments": {"a": n, "b": 1}}
+        burst.append(
+            json.dumps({"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": call}).encode()
+            + b"\n"
+        )
+    proxy.stdin.write(b"".join(burst))  # one write: the proxy reads it in one go
+    proxy.stdin.flush()
+    got = [json.loads(line) for line in read_lines(proxy.stdout, 41)]
+    proxy.send_signal(signal.SIGKILL)  # no shutdown: nothing more can be written
+    proxy.wait(timeout=30)
+    assert sorted(m["id"] for m in got) == list(range(41))
+    recorded = {
+        json.loads(raw_of(e))["id"]
+        for e in events(record)
+        if e["dir"] == "in" and e["ch"] == "stdout"
+    }
+    assert recorded >= set(range(41))
+    sent = [e for e in events(record) if e["dir"] == "out" and e["ch"] == "stdin"]
+    assert len(sent) == 41
+    server_pid = next(e["meta"]["pid"] for e in events(record) if "pid" in e.get("meta", {}))
+    wait_until(lambda: not alive(server_pid), what="the server to exit (its lifeline)")
+    for stream in (proxy.stdin, proxy.stdout, proxy.stderr):
+        if stream is not None:
+            stream.close()
+
+
+def read_lines(stream: Any, count: int, timeout: float = 30.0) -> list[bytes]:
+    """``count`` lines of a pipe, bounded in time (a thread reads; the pipe stays open)."""
+    import threading
+
+    lines: list[bytes] = []
+    reader = threading.Thread(
+        target=lambda: lines.extend(stream.readline() for _ in range(count)), daemon=True
+    )
+    reader.start()
+    reader.join(timeout)
+    if reader.is_alive():
+        raise AssertionError(f"{len(lines)} of {count} lines within {timeout} s")
+    return lines
