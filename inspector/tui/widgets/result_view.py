@@ -4,7 +4,9 @@ from tool ``isError`` results.
 
 An outcome is formatted into a ``Document`` (``format_outcome``) and shown through the
 line-virtualized ``DocumentView``: a big result (a 13 MB text) is formatted in a thread
-worker and only the rows on screen are rendered, so the UI keeps answering keys.
+worker and only the rows on screen are rendered, so the UI keeps answering keys. A big
+result of many objects is measured and checked against its outputSchema in a child
+process, and once shown is kept as its compact JSON (``result_check``).
 """
 
 from __future__ import annotations
