@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
+from inspector.tui import document as document_module
 from inspector.tui import json_size
 from inspector.tui.document import PIECE, Block, DocBuilder, Document, Lines, StringLines
 from inspector.tui.json_size import json_length, rough_size
@@ -40,6 +41,21 @@ def test_big_text_is_folded_at_the_width_and_kept_once() -> None:
     assert document.row(2, 13, CONSOLE).text == "x" * 13
     assert document.row(2000, 13, CONSOLE).text == "x" * 13
     assert document.row(2001, 13, CONSOLE).text == "the end"
+
+
+def test_lines_in_blocks_fold_like_one_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows found through per-block histograms (a resize does not index every line) are
+    the rows of folding each line in turn, across block boundaries and at any width."""
+    monkeypatch.setattr(document_module, "BLOCK", 7)
+    text = "\n".join("" if n % 5 == 0 else f"{n}:" + "ab" * (n * 7 % 23) for n in range(100))
+    lines = Lines(StringLines(text))
+    for width in (1, 3, 10, 47, 200):
+        expected = []
+        for index in range(len(lines.source)):
+            line = lines.source.line(index)
+            expected += [line[at : at + width] for at in range(0, len(line), width)] or [""]
+        assert lines.height(width, CONSOLE) == len(expected)
+        assert [lines.row(r, width, CONSOLE).text for r in range(len(expected))] == expected
 
 
 def test_a_long_line_is_cut_in_pieces_and_control_characters_are_visible() -> None:
