@@ -29,6 +29,7 @@ from inspector.live.requests import Finished, describe, is_listen
 from inspector.live.state import LiveState
 from inspector.safe_text import one_line, safe_text
 from inspector.tui import messages
+from inspector.tui.widgets.static_text import set_text
 from inspector.tui.widgets.table_rows import cursor_row_key
 from inspector.wire.jsonrpc import RequestId
 
@@ -157,7 +158,7 @@ class InFlightView(Widget):
             title.append(f", {len(self.finished)} recent")
         if pending:
             title.append("   c cancels the highlighted request", style="dim")
-        self.query_one("#inflight-title", Static).update(title)
+        set_text(self.query_one("#inflight-title", Static), title)
         if cursor_key is not None:
             with contextlib.suppress(RowDoesNotExist):  # gone: the cursor stays where it fell
                 table.move_cursor(row=table.get_row_index(cursor_key))

@@ -29,6 +29,7 @@ from inspector.live.state import LiveState
 from inspector.safe_text import one_line, safe_text
 from inspector.tui import messages
 from inspector.tui.widgets.inflight import progress_bar
+from inspector.tui.widgets.static_text import set_text
 from inspector.tui.widgets.table_rows import cursor_row_key
 from inspector.wire.jsonrpc import RpcError
 
@@ -169,7 +170,7 @@ class TasksView(Widget):
         title = Text(f"Tasks: {len(tasks)}, {active} active")
         if self.manager is not None and not self.manager.can_list:
             title.append("   (the server does not offer tasks/list)", style="dim")
-        self.query_one("#tasks-title", Static).update(title)
+        set_text(self.query_one("#tasks-title", Static), title)
         if selected is not None and selected in (self.manager.tasks if self.manager else {}):
             table.move_cursor(row=table.get_row_index(selected))
         self._show_detail()
@@ -185,7 +186,7 @@ class TasksView(Widget):
         state = self.selected()
         detail = self.query_one("#task-detail", Static)
         if state is None:
-            detail.update(Text("no task selected", style="dim"))
+            set_text(detail, Text("no task selected", style="dim"))
             return
         text = Text()
         text.append_text(safe_text(f"{state.task_id}  ", "bold"))
@@ -196,7 +197,7 @@ class TasksView(Widget):
         if state.terminal or state.fetched:
             text.append("\n")
             text.append_text(outcome_text(state))
-        detail.update(text)
+        set_text(detail, text)
 
     @on(DataTable.RowHighlighted, "#tasks-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
