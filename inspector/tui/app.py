@@ -41,7 +41,7 @@ from inspector.record.recorder import Recorder
 from inspector.record.state import sessions_home
 from inspector.safe_text import one_line
 from inspector.target import Target
-from inspector.tui import messages
+from inspector.tui import heap, messages
 from inspector.tui.auth_ui import AuthUi
 from inspector.tui.calls import EXPIRED, RENEWED, call_name, call_title, finish, perform
 from inspector.tui.completions import attach_completions
@@ -224,6 +224,7 @@ class InspectorApp(App[int]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.call_after_refresh(heap.freeze)  # once the screen is built
         self.query_one("#detail").display = False
         tabs = self.query_one("#catalog-tabs", TabbedContent)
         server = ServerPane(id="server")
@@ -293,6 +294,7 @@ class InspectorApp(App[int]):
             await self.controller.shutdown()
         if self._signals is not None:
             self._signals.close()
+        heap.thaw()
 
     # -- the session -------------------------------------------------------------------
 
