@@ -55,6 +55,7 @@ from inspector.tui.widgets.result_view import Outcome, ResultView
 from inspector.tui.widgets.server_log import ServerLogView
 from inspector.tui.widgets.server_pane import ServerPane
 from inspector.tui.widgets.status_bar import StatusBar
+from inspector.tui.widgets.tab_fit import TabLabel
 from inspector.tui.widgets.tasks_view import TasksView
 
 # requests the app sends on its own: quitting while they wait loses nothing of the user's
@@ -94,6 +95,19 @@ class InspectorApp(App[int]):
     """``mcp-inspect``'s TUI: a live session, or a replayed one (``source`` given)."""
 
     CSS_PATH = "inspector.tcss"
+    # size classes on every screen (inspector.tcss and the dialogs lay out by them):
+    # a short terminal gives the log less and the form more; a wide one widens the work pane.
+    # (no ClassVar: Textual annotates them `ClassVar[...] | None`, an instance variable to mypy)
+    HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012
+        (0, "-narrow"),
+        (110, "-medium"),
+        (180, "-wide"),
+    ]
+    VERTICAL_BREAKPOINTS = [  # noqa: RUF012
+        (0, "-short"),
+        (32, "-middling"),
+        (48, "-tall"),
+    ]
     TITLE = "mcp-inspect"
     # the tools list from the first frame, set once: focusing it later (on connect, on
     # a replay's first chunk) took the focus back from a user who had already moved on
@@ -202,9 +216,8 @@ class InspectorApp(App[int]):
 
     def on_mount(self) -> None:
         self.query_one("#detail").display = False
-        tabs = self.query_one("#catalog-tabs", TabbedContent)
-        server_tab_ready = tabs.add_pane(
-            TabPane("Server", ServerPane(id="server"), id="tab-server")
+        server_tab_ready = self.query_one(Catalog).add_tab(
+            "tab-server", TabLabel("Server", "Srv"), ServerPane(id="server")
         )
         self.status_feed = StatusFeed(self, self._session, self.recorder)
         if self.replay_source is not None:
