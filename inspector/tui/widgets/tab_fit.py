@@ -45,7 +45,7 @@ def choose(labels: Sequence[TabLabel], width: int) -> tuple[list[str], bool]:
     ]
     for texts, tight in steps:
         padding = 1 if tight else 2
-        if sum(cell_len(text) + padding for text in texts) + (1 if tight else 0) <= width:
+        if sum(cell_len(text) + padding for text in texts) <= width:
             return texts, tight
     return steps[-1]
 
