@@ -175,11 +175,15 @@ async def test_short_terminal_gives_the_form_the_rows_the_log_had() -> None:
     async with app.run_test(size=(90, 25)) as pilot:
         await wait_connected(pilot)
         bottom = app.query_one("#bottom")
-        assert bottom.size.height <= 7  # the log keeps five rows
+        assert bottom.outer_size.height <= 7  # the log keeps five rows
         log = app.query_one(MessageLog)
         assert log.lines.size.height >= 4
+        await pilot.press("g")  # in the log, the log gets the rows
+        await wait_for(pilot, lambda: log.lines.has_focus and bottom.outer_size.height >= 12)
+        await pilot.press("escape")  # back in the catalog, the form's pane gets them back
+        await wait_for(pilot, lambda: bottom.outer_size.height <= 7)
         await pilot.press("l")  # l still maximises it
-        await wait_for(pilot, lambda: bottom.size.height > 15)
+        await wait_for(pilot, lambda: bottom.outer_size.height > 15)
 
 
 async def test_a_large_terminal_uses_its_room() -> None:
