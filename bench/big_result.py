@@ -39,7 +39,6 @@ from typing import Any
 
 from textual import events
 
-from inspector.engine.events import Direction
 from inspector.record.format import Redactor, SessionHeader
 from inspector.record.recorder import Recorder
 from inspector.target import Target, target_info
@@ -49,6 +48,7 @@ from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView
+from inspector.wire.events import Direction
 
 HERE = Path(__file__).resolve().parent
 SERVER = [sys.executable, str(HERE / "big_payload_server.py")]

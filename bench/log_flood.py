@@ -31,9 +31,9 @@ from textual.app import App, ComposeResult
 from textual.widget import Widget
 from textual.widgets import Log, RichLog
 
-from inspector.engine.events import Channel, Direction, WireEvent
-from inspector.engine.jsonrpc import encode, make_event, notification, request, response
 from inspector.tui.widgets.message_log import MessageLog
+from inspector.wire.events import Channel, Direction, WireEvent
+from inspector.wire.jsonrpc import encode, make_event, notification, request, response
 
 SIZE = (160, 50)
 WORDS = [

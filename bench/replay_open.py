@@ -31,8 +31,8 @@ SLICE = Path("/tmp/mcp-inspect-bench-slice.jsonl")
 
 def generate(path: Path, size: int) -> None:
     """Request / progress / stderr / response groups of realistic lines (~0.6 KB each)."""
-    from inspector.engine.events import Channel, Direction, WireEvent
     from inspector.record.format import SessionHeader, encode_event
+    from inspector.wire.events import Channel, Direction, WireEvent
 
     def tail(direction: Direction, channel: Channel, message: object) -> bytes:
         text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"))

@@ -57,3 +57,46 @@ def url_secrets(url: str) -> list[str]:
         if sep and value and credential_name(unquote_plus(name)):
             found += [value, unquote_plus(value)]
     return found
+
+
+# Values of ``-e NAME=VALUE`` that say how to run, never who you are: redacting them would
+# blank out unrelated text everywhere in the session ("debug" in every log notification).
+_PLAIN_ENV_VALUES = frozenset(
+    {
+        "true",
+        "false",
+        "yes",
+        "no",
+        "on",
+        "off",
+        "none",
+        "null",
+        "trace",
+        "debug",
+        "info",
+        "notice",
+        "warn",
+        "warning",
+        "error",
+        "critical",
+        "fatal",
+        "development",
+        "dev",
+        "production",
+        "prod",
+        "test",
+        "staging",
+        "local",
+    }
+)
+_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
+
+
+def env_secret(name: str, value: str) -> bool:
+    """Whether an ``-e NAME=VALUE`` value is redacted: always when the name looks like a
+    credential; otherwise unless the value is plainly a setting (a number, a boolean, a
+    log level, a run mode)."""
+    if credential_name(name):
+        return True
+    plain = value.strip().lower()
+    return not (plain in _PLAIN_ENV_VALUES or _NUMBER.fullmatch(plain))

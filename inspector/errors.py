@@ -4,13 +4,13 @@
     ├── ConfigError                 config: a config file cannot be used
     ├── SessionFileError            record.format: a session file cannot be read
     │   └── NewerFormatError        record.format: written by a newer mcp-inspect
-    ├── PathError                   record.diff: an --ignore path that does not parse (a ValueError)
-    ├── TransportError              transports.base: a transport cannot start or carry a frame
+    ├── PathError                   replay.diff: an --ignore path that does not parse (a ValueError)
+    ├── TransportError              wire.transport: a transport cannot start or carry a frame
     ├── RedirectRefused             transports.httpwire: a redirect to another origin, refused
     ├── SseError                    transports.sse_parser: an SSE stream cannot be parsed further
     ├── _Terminal                   transports.http (private): a stream cannot continue
     ├── VersionError                engine.era: a protocol version this client does not speak
-    ├── RpcError                    engine.jsonrpc: a JSON-RPC error, or a local failure as one
+    ├── RpcError                    wire.jsonrpc: a JSON-RPC error, or a local failure as one
     │   ├── ConnectionClosedError   engine.session: the connection ended with the request pending
     │   ├── RequestTimeoutError     engine.session: no response within the timeout
     │   └── RequestCancelledError   engine.session: the request was cancelled

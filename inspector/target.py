@@ -10,7 +10,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from inspector.transports.base import Transport, TransportError
+from inspector.wire.transport import Transport, TransportError
 
 if TYPE_CHECKING:
     from inspector.auth.settings import AuthSettings
@@ -50,12 +50,13 @@ class Target:
         return shlex.join([self.command or "", *self.args])
 
     def secrets(self) -> list[str]:
-        """Values to redact from session files: ``-e`` values, the values of credential
-        headers (``Authorization``, ``X-Api-Key``... and a bearer's token alone) and the
-        URL's credential query values and password."""
-        from inspector.credentials import credential_name, url_secrets
+        """Values to redact from session files: ``-e`` values (but plain settings such as
+        ``LEVEL=debug``, see ``env_secret``), the values of credential headers
+        (``Authorization``, ``X-Api-Key``... and a bearer's token alone) and the URL's
+        credential query values and password."""
+        from inspector.credentials import credential_name, env_secret, url_secrets
 
-        values = list(self.env.values())
+        values = [value for name, value in self.env.items() if env_secret(name, value)]
         for key, value in self.headers.items():
             if credential_name(key):
                 values.append(value)

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 from textual.pilot import Pilot  # noqa: E402
 from textual.widgets import TextArea  # noqa: E402
 
-from inspector.engine.events import Kind  # noqa: E402
+from inspector.wire.events import Kind  # noqa: E402
 from inspector.engine.responders import Responders  # noqa: E402
 from inspector.record.indexed import IndexedSessionFile  # noqa: E402
 from inspector.target import demo_target  # noqa: E402

@@ -16,11 +16,11 @@ from typing import Any
 
 import anyio
 
-from inspector.engine.events import WireEvent
 from inspector.engine.responders import Responders, fixed_sampling
 from inspector.engine.session import Session
 from inspector.proxy.attach import AttachTransport, live_proxies, pick_proxy
 from inspector.transports.stdio import StdioTransport
+from inspector.wire.events import WireEvent
 
 PY = sys.executable
 SERVERS = Path(__file__).resolve().parent / "servers"

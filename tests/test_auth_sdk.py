@@ -22,11 +22,11 @@ from inspector.auth.person import AuthorizationRequest
 from inspector.auth.settings import AuthSettings
 from inspector.auth.store import TokenStore
 from inspector.engine.client import McpClient
-from inspector.engine.events import Channel, Direction, WireEvent
 from inspector.engine.session import Session
 from inspector.record.reader import read_session
-from inspector.record.replay_plan import build_plan
+from inspector.replay.plan import build_plan
 from inspector.transports.detect import connect_http
+from inspector.wire.events import Channel, Direction, WireEvent
 from tests.servers.http_support import sdk_server
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -39,7 +39,7 @@ from inspector.auth.redact import MASK, mask_body, mask_headers, mask_url
 from inspector.auth.settings import AuthSettings
 from inspector.auth.store import TokenStore
 from inspector.auth.tokens import TokenSet, auth_method
-from inspector.engine.events import Channel, Direction, WireEvent
+from inspector.wire.events import Channel, Direction, WireEvent
 
 # -- WWW-Authenticate -----------------------------------------------------------------------
 
@@ -480,9 +480,9 @@ async def test_no_redirect_within_the_timeout_is_said() -> None:
 
 
 async def test_the_session_holds_request_timeouts_while_a_person_authorizes() -> None:
-    from inspector.engine import jsonrpc
     from inspector.engine.session import RequestTimeoutError, Session
     from inspector.transports.memory import memory_pair
+    from inspector.wire import jsonrpc
 
     transport, server = memory_pair()
     outcome: dict[str, Any] = {}

@@ -10,8 +10,6 @@ import anyio
 from textual.widgets import DataTable
 from tui_helpers import screen_text, select_item, wait_connected, wait_for
 
-from inspector.engine import jsonrpc
-from inspector.engine.events import Direction
 from inspector.engine.session import (
     CANCELLED,
     CANCELLED_BY_USER,
@@ -27,6 +25,8 @@ from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.result_view import ResultView
+from inspector.wire import jsonrpc
+from inspector.wire.events import Direction
 from tests.test_engine_session import handshake
 
 SIZE = (140, 40)

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from inspector.engine.events import Direction
 from inspector.record.reader import read_session
+from inspector.wire.events import Direction
 
 ROOT = Path(__file__).parent.parent
 SERVERS = Path(__file__).parent / "servers"

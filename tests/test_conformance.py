@@ -17,9 +17,9 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
-from inspector.engine.events import Channel, Direction, WireEvent
 from inspector.record.format import REDACTED as MASK
 from inspector.record.reader import read_session
+from inspector.wire.events import Channel, Direction, WireEvent
 from tests.conformance import ScenarioResult, run_client_scenario
 from tests.conformance_client import CIMD_URL
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.record.diff import (
+from inspector.replay.diff import (
     DEFAULT_IGNORES,
     IgnoreRule,
     PathError,

@@ -15,9 +15,9 @@ from textual.widgets import Static
 from tui_helpers import wait_for
 
 from inspector.engine.client import McpClient
-from inspector.engine.jsonrpc import RpcError
 from inspector.tui.interactive import InteractiveResponders
 from inspector.tui.screens.elicitation import CompletionWaitScreen, ElicitationScreen
+from inspector.wire.jsonrpc import RpcError
 from tests.everything import HostApp, live_session, shown_text, wait_for_screen
 
 SERVER = str(Path(__file__).parent / "servers" / "sdk_url_elicitation_server.py")

@@ -8,10 +8,8 @@ from typing import Any
 import anyio
 import pytest
 
-from inspector.engine import jsonrpc
 from inspector.engine.client import McpClient
 from inspector.engine.era import VersionError
-from inspector.engine.events import Direction, Kind, WireEvent
 from inspector.engine.lists import ListUpdate
 from inspector.engine.responders import Responders, fixed_sampling
 from inspector.engine.session import (
@@ -21,6 +19,8 @@ from inspector.engine.session import (
     Session,
 )
 from inspector.transports.memory import MemoryServerEnd, memory_pair
+from inspector.wire import jsonrpc
+from inspector.wire.events import Direction, Kind, WireEvent
 
 INIT_RESULT = {
     "protocolVersion": "2025-11-25",

@@ -16,17 +16,17 @@ from inspector.commands.failures import EXIT_CODES, CliError, ExitCode, classify
 from inspector.commands.options import UsageError
 from inspector.config import ConfigError
 from inspector.engine.era import VersionError
-from inspector.engine.jsonrpc import RpcError
 from inspector.engine.session import (
     ConnectionClosedError,
     RequestCancelledError,
     RequestTimeoutError,
 )
 from inspector.errors import InspectorError
-from inspector.record.diff import PathError
 from inspector.record.format import NewerFormatError, SessionFileError
-from inspector.transports.base import ConnectionLost, TransportError
+from inspector.replay.diff import PathError
 from inspector.transports.sse_parser import SseError
+from inspector.wire.jsonrpc import RpcError
+from inspector.wire.transport import ConnectionLost, TransportError
 
 
 def exception_classes() -> dict[str, type[BaseException]]:

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from inspector.engine.events import Channel, Direction, Kind, WireEvent
-from inspector.engine.jsonrpc import encode, error_response, make_event, request, response
-from inspector.record.filter_query import KEYS, LogFilter, candidates, complete, tokens
+from inspector.logstore.filter_query import KEYS, LogFilter, candidates, complete, tokens
+from inspector.logstore.store import EventStore, FilteredView, scan_matching
 from inspector.record.format import SessionHeader, encode_event
 from inspector.record.indexed import IndexedSessionFile
-from inspector.record.store import EventStore, FilteredView, scan_matching
+from inspector.wire.events import Channel, Direction, Kind, WireEvent
+from inspector.wire.jsonrpc import encode, error_response, make_event, request, response
 
 
 def problems(query: str) -> list[tuple[str, str]]:

@@ -25,13 +25,13 @@ from servers.http_support import (
 )
 
 from inspector.engine.client import McpClient
-from inspector.engine.events import Channel, Direction
-from inspector.engine.jsonrpc import encode, notification, request, response
 from inspector.engine.responders import Responders, RootsList
 from inspector.engine.session import ConnectionClosedError, RequestTimeoutError, Session
-from inspector.transports.base import TransportError
 from inspector.transports.http import HTTP_ERROR, SESSION_EXPIRED, StreamableHttpTransport
 from inspector.transports.sse_parser import SseParser
+from inspector.wire.events import Channel, Direction
+from inspector.wire.jsonrpc import encode, notification, request, response
+from inspector.wire.transport import TransportError
 
 
 @contextlib.asynccontextmanager

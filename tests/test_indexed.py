@@ -10,11 +10,11 @@ from pathlib import Path
 import anyio
 import pytest
 
-from inspector.engine.events import Channel, Direction, Kind
+from inspector.logstore.store import EventSource, EventStore, LogFilter
 from inspector.record.format import FORMAT_KEY, NewerFormatError, SessionFileError
 from inspector.record.indexed import IndexedSessionFile
 from inspector.record.reader import read_session
-from inspector.record.store import EventSource, EventStore, LogFilter
+from inspector.wire.events import Channel, Direction, Kind
 
 sys.path.insert(0, str(Path(__file__).parent / "servers"))
 from replay_bigfile import PER_EXCHANGE, write_session
@@ -245,7 +245,7 @@ def test_background_facts_make_column_filters_cheap(big: tuple[Path, int]) -> No
 
 def test_filtered_view_scans_a_growing_file(big: tuple[Path, int]) -> None:
     """The log's FilteredView reads it like the live store, while the index grows."""
-    from inspector.record.store import FilteredView
+    from inspector.logstore.store import FilteredView
 
     path, count = big
     with IndexedSessionFile(path) as f:

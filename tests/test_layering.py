@@ -21,27 +21,44 @@ ALLOWED: dict[str, set[str]] = {
     "inspector": set(),
     # the base of every error (inspector/errors.py imports nothing): everyone may use it
     "errors": set(),
-    # engine <-> transports is the one tolerated cycle: the engine's session speaks to a
-    # Transport, the transports build the engine's WireEvents (and http.py reads
-    # engine/era and engine/lint). To be removed by the wire-layer step.
-    "engine": {"inspector", "errors", "transports"},
-    "transports": {"errors", "engine", "credentials"},
+    # the wire layer both sides stand on: WireEvents, the JSON-RPC codec, the
+    # transport interface. The engine speaks to a Transport, the transports build
+    # WireEvents; neither imports the other.
+    "wire": {"errors"},
+    "engine": {"inspector", "errors", "wire"},
+    "transports": {"errors", "wire", "engine", "credentials"},
     "forms": {"errors"},
-    "record": {"inspector", "errors", "engine", "transports", "credentials"},
+    # session files (format, recorder, readers); an indexed file is a log source
+    "record": {"inspector", "errors", "wire", "logstore", "credentials"},
+    "logstore": {"wire"},  # the in-memory log and its filter language
+    "replay": {"errors", "wire", "engine", "logstore"},  # plan, run, diff, serve
     "config": {"errors"},
     "credentials": set(),  # what looks like a credential: redaction and redirects agree
-    "target": {"errors", "transports", "credentials", "proxy", "auth"},  # proxy: an attach target
+    # proxy: an attach target
+    "target": {"errors", "wire", "transports", "credentials", "proxy", "auth"},
     # OAuth: its flows speak HTTP (transports' helpers), make WireEvents (engine), mask
     # with the recorder's marker (record)
-    "auth": {"inspector", "errors", "engine", "transports", "record"},
-    "proxy": {"inspector", "errors", "engine", "transports", "record", "config"},
-    "safe_text": set(),
-    "demo": {"inspector", "errors", "engine"},
-    "tui": {
+    "auth": {"inspector", "errors", "wire", "engine", "transports", "record"},
+    "proxy": {
+        "inspector",
         "errors",
+        "wire",
         "engine",
         "transports",
         "record",
+        "logstore",
+        "config",
+    },
+    "safe_text": set(),
+    "demo": {"inspector", "errors", "wire", "engine"},
+    "tui": {
+        "errors",
+        "wire",
+        "engine",
+        "transports",
+        "record",
+        "logstore",
+        "replay",
         "forms",
         "target",
         "safe_text",
@@ -51,9 +68,12 @@ ALLOWED: dict[str, set[str]] = {
     "commands": {
         "inspector",
         "errors",
+        "wire",
         "engine",
         "transports",
         "record",
+        "logstore",
+        "replay",
         "forms",
         "config",
         "target",
@@ -64,9 +84,19 @@ ALLOWED: dict[str, set[str]] = {
     },
     "__main__": {"commands"},
 }
-TOLERATED_CYCLES = [{"engine", "transports"}]  # to be removed by the wire-layer step
+TOLERATED_CYCLES: list[set[str]] = []
 
-HEADLESS = ("engine", "transports", "record", "forms", "proxy", "auth")
+HEADLESS = (
+    "wire",
+    "engine",
+    "transports",
+    "record",
+    "logstore",
+    "replay",
+    "forms",
+    "proxy",
+    "auth",
+)
 FRONTS = ("commands", "tui", "__main__")  # the command line and the TUI
 
 

@@ -9,9 +9,7 @@ from typing import Any
 import anyio
 from tui_helpers import select_item, wait_connected, wait_for
 
-from inspector.engine import jsonrpc
 from inspector.engine.client import McpClient
-from inspector.engine.events import Direction, WireEvent
 from inspector.engine.lists import ListChange, ListFollower, ListUpdate, compare
 from inspector.engine.responders import Responders
 from inspector.engine.session import Session
@@ -19,6 +17,8 @@ from inspector.target import Target, demo_target
 from inspector.transports.memory import memory_pair
 from inspector.tui.app import InspectorApp
 from inspector.tui.interactive_setup import interactive_responders
+from inspector.wire import jsonrpc
+from inspector.wire.events import Direction, WireEvent
 from tests.everything import everything_command
 from tests.test_engine_session import handshake
 

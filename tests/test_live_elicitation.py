@@ -12,7 +12,6 @@ from textual.widgets import Button, Input, Static
 from tui_helpers import wait_for
 
 from inspector.engine.client import McpClient
-from inspector.engine.jsonrpc import RpcError
 from inspector.engine.session import Session
 from inspector.tui.interactive import InteractiveResponders
 from inspector.tui.screens.elicitation import (
@@ -21,6 +20,7 @@ from inspector.tui.screens.elicitation import (
     url_facts,
 )
 from inspector.tui.widgets.schema_form import SchemaForm
+from inspector.wire.jsonrpc import RpcError
 from tests.everything import HostApp, demo_session, everything_session, shown_text, wait_for_screen
 
 SHOTS = os.environ.get("INSPECT_SHOTS")

@@ -13,10 +13,10 @@ from textual.widgets import DataTable
 from tui_helpers import focus, wait_for
 
 from inspector.engine.client import McpClient
-from inspector.engine.jsonrpc import RpcError
 from inspector.engine.session import Session
 from inspector.transports.stdio import StdioTransport
 from inspector.tui.widgets.inflight import InFlightView, describe, progress_bar
+from inspector.wire.jsonrpc import RpcError
 from tests.everything import HostApp, demo_session, everything_session
 
 SHOTS = os.environ.get("INSPECT_SHOTS")

@@ -11,9 +11,9 @@ from textual.widgets import OptionList, Static
 from tui_helpers import wait_for
 
 from inspector.engine.client import McpClient
-from inspector.engine.events import WireEvent
 from inspector.tui.interactive import InteractiveResponders
 from inspector.tui.screens.roots import RootsEditor, RootsScreen, root_for
+from inspector.wire.events import WireEvent
 from tests.everything import HostApp, demo_session, everything_session, shown_text, wait_for_screen
 
 SHOTS = os.environ.get("INSPECT_SHOTS")

@@ -11,10 +11,10 @@ from textual.widgets import Input, Select, Static, TextArea
 from tui_helpers import wait_for
 
 from inspector.engine.client import McpClient
-from inspector.engine.jsonrpc import RpcError
 from inspector.engine.session import Session
 from inspector.tui.interactive import InteractiveResponders, SamplingRule, SamplingRuleBar
 from inspector.tui.screens.sampling import SamplingScreen, render_request
+from inspector.wire.jsonrpc import RpcError
 from tests.everything import HostApp, demo_session, everything_session, shown_text, wait_for_screen
 
 SHOTS = os.environ.get("INSPECT_SHOTS")  # a folder: save SVG screenshots there

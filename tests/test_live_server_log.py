@@ -10,8 +10,8 @@ from textual.widgets import RichLog, Select, Static
 from tui_helpers import focus, wait_for
 
 from inspector.engine.client import McpClient
-from inspector.engine.events import WireEvent
 from inspector.tui.widgets.server_log import ServerLogView, format_entry
+from inspector.wire.events import WireEvent
 from tests.everything import HostApp, demo_session, everything_session, shown_text
 
 SHOTS = os.environ.get("INSPECT_SHOTS")

@@ -8,7 +8,6 @@ import anyio
 import pytest
 
 from inspector.engine.client import McpClient
-from inspector.engine.jsonrpc import RpcError
 from inspector.engine.responders import Responders, elicitation_policy
 from inspector.engine.tasks import (
     TaskManager,
@@ -18,6 +17,7 @@ from inspector.engine.tasks import (
     server_accepts_tool_tasks,
     task_support,
 )
+from inspector.wire.jsonrpc import RpcError
 from tests.everything import demo_session, everything_session
 
 

@@ -13,13 +13,13 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 from tui_helpers import focus, view_text, wait_for
 
-from inspector.engine.events import Channel, Direction, Finding, WireEvent
-from inspector.engine.jsonrpc import encode, error_response, make_event, notification, request
-from inspector.engine.jsonrpc import response as rpc_response
 from inspector.tui.widgets.document_view import DocumentView
 from inspector.tui.widgets.log_filter import LogFilterBar
 from inspector.tui.widgets.message_detail import MessageDetail, pretty_json
 from inspector.tui.widgets.message_log import LogLines, MessageLog
+from inspector.wire.events import Channel, Direction, Finding, WireEvent
+from inspector.wire.jsonrpc import encode, error_response, make_event, notification, request
+from inspector.wire.jsonrpc import response as rpc_response
 
 T0 = 1_767_225_600.0  # 2026-01-01T00:00:00Z: fixed times keep snapshots stable
 OUT, IN, LOCAL = Direction.OUT, Direction.IN, Direction.LOCAL

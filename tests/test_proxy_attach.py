@@ -23,10 +23,10 @@ from proxy_support import (
 )
 
 from inspector.engine.client import McpClient
-from inspector.engine.events import Direction, WireEvent
 from inspector.engine.session import Session
 from inspector.proxy.attach import AttachTransport, live_proxies, pick_proxy
-from inspector.transports.base import TransportError
+from inspector.wire.events import Direction, WireEvent
+from inspector.wire.transport import TransportError
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ from pathlib import Path
 import anyio
 import pytest
 
-from inspector.engine.events import WireEvent
 from inspector.engine.session import Session
 from inspector.proxy import control, runtime
 from inspector.proxy.attach import AttachTransport
@@ -20,8 +19,9 @@ from inspector.proxy.control import ControlServer
 from inspector.proxy.relay import Relay
 from inspector.proxy.runtime import RuntimeDirError, check_own
 from inspector.proxy.wire import ProxyWire
-from inspector.transports.base import TransportError
 from inspector.transports.memory import MemoryServerEnd, memory_pair
+from inspector.wire.events import WireEvent
+from inspector.wire.transport import TransportError
 
 
 class FakeHost:

@@ -24,8 +24,8 @@ from proxy_support import (
 )
 
 from inspector.engine.client import McpClient
-from inspector.engine.events import WireEvent
 from inspector.engine.responders import RootsList
+from inspector.wire.events import WireEvent
 from tests.servers.http_support import everything_server, sdk_server
 
 DUMP: dict[str, Any] = {"by_alias": True, "exclude_none": True, "mode": "json"}

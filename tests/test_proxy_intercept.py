@@ -13,9 +13,9 @@ import pytest
 from proxy_support import events, host_through_proxy, inspector_on, runtime_folder, wait_for_proxy
 
 from inspector.engine.client import McpClient
-from inspector.engine.events import WireEvent
 from inspector.engine.session import RequestTimeoutError, Session
 from inspector.proxy.attach import AttachTransport
+from inspector.wire.events import WireEvent
 
 
 @pytest.fixture

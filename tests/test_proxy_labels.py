@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.engine.events import Channel, Direction, WireEvent
-from inspector.engine.jsonrpc import encode
 from inspector.engine.summary import summarize
-from inspector.record.store import EventStore
+from inspector.logstore.store import EventStore
+from inspector.wire.events import Channel, Direction, WireEvent
+from inspector.wire.jsonrpc import encode
 
 
 def frame(direction: Direction, message: dict[str, Any], **meta: Any) -> WireEvent:

@@ -130,8 +130,8 @@ def test_frames_that_cannot_be_routed_are_refused() -> None:
 
 
 def test_the_wires_history_is_bounded_by_count_and_bytes() -> None:
-    from inspector.engine.events import Channel, Direction, WireEvent
     from inspector.proxy.wire import ProxyWire
+    from inspector.wire.events import Channel, Direction, WireEvent
 
     wire = ProxyWire(history=3, history_bytes=100)
     for n in range(5):

@@ -12,7 +12,6 @@ from textual.widgets import Input, TextArea
 from tui_helpers import plain, select_item, wait_connected, wait_for
 
 from inspector.engine.client import McpClient
-from inspector.engine.events import WireEvent
 from inspector.engine.responders import Responders
 from inspector.target import Target
 from inspector.tui.app import InspectorApp
@@ -23,6 +22,7 @@ from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView, render_outcome
 from inspector.tui.widgets.status_bar import StatusBar
+from inspector.wire.events import WireEvent
 
 SIZE = (150, 45)
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from inspector.engine.events import Channel, Direction, WireEvent
-from inspector.record.recorded_catalog import rebuild_catalog
-from inspector.record.store import EventStore
+from inspector.logstore.store import EventStore
+from inspector.replay.recorded_catalog import rebuild_catalog
+from inspector.wire.events import Channel, Direction, WireEvent
 
 
 def frame(direction: Direction, message: dict[str, Any]) -> WireEvent:

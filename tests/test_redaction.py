@@ -17,9 +17,7 @@ from servers.http_scripted import Conn, Request, ScriptedServer, answer_basics
 from tui_helpers import select_item, wait_for
 
 from inspector.commands.options import make_recorder
-from inspector.credentials import credential_name
-from inspector.engine.events import Channel, Direction, Finding, WireEvent
-from inspector.engine.jsonrpc import make_event
+from inspector.credentials import credential_name, env_secret
 from inspector.record.format import encode_event
 from inspector.record.reader import read_session
 from inspector.record.redact import REDACTED, Redactor
@@ -27,6 +25,8 @@ from inspector.target import Target
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.result_view import ResultView
+from inspector.wire.events import Channel, Direction, Finding, WireEvent
+from inspector.wire.jsonrpc import make_event
 
 SERVERS = Path(__file__).parent / "servers"
 ROOT = Path(__file__).parent.parent
@@ -146,6 +146,32 @@ async def test_cli_http_bearer_and_query_secrets_redacted(tmp_path: Path) -> Non
     )
     text = paths["redacted"].read_text()
     assert f"api_key={REDACTED}" in text and "page=2" in text  # only credentials go
+
+
+def test_plain_settings_given_with_e_stay_readable(tmp_path: Path) -> None:
+    """``-e LEVEL=debug`` must not blank out every "debug" in the session; a value whose
+    name says nothing (``DB_PASS=hunter22``) is still treated as a secret."""
+    path = tmp_path / "settings.jsonl"
+    done = cli(
+        "--cli",
+        *("-e", "LEVEL=debug", "-e", "WORKERS=8", "-e", "DB_PASS=hunter22"),
+        *("--record", str(path), "--method", "tools/call", "--tool-name", "leak"),
+        *("--", PY, str(SERVERS / "stdio_leaky.py"), "LEVEL", "WORKERS", "DB_PASS"),
+    )
+    assert done.returncode == 0, done.stderr
+    assert leaks(path, ["hunter22"]) == []
+    stderr = "".join(e.text() for e in read_session(path).events if e.channel is Channel.STDERR)
+    assert "LEVEL=debug" in stderr and "WORKERS=8" in stderr
+    header = json.loads(path.read_text().splitlines()[0])
+    assert header["target"]["env"]["LEVEL"] == "debug"
+    assert header["target"]["env"]["DB_PASS"] == REDACTED
+
+
+def test_env_secret_rule() -> None:
+    for name, value in (("LEVEL", "debug"), ("PORT", "8080"), ("VERBOSE", "true")):
+        assert not env_secret(name, value), (name, value)
+    for name, value in (("API_KEY", "8080"), ("DB_PASS", "hunter22"), ("X", "sk-live-abc")):
+        assert env_secret(name, value), (name, value)
 
 
 # ------------------------------------------------------------------ the redactor

@@ -12,14 +12,14 @@ from typing import Any
 import anyio
 import pytest
 
-from inspector.engine.events import Channel, Direction, WireEvent
-from inspector.engine.jsonrpc import encode
-from inspector.record.diff import parse_rules
 from inspector.record.format import FORMAT_KEY
 from inspector.record.reader import read_session
-from inspector.record.replay import ReplayOptions, replay
-from inspector.record.replay_plan import build_plan
+from inspector.replay.diff import parse_rules
+from inspector.replay.plan import build_plan
+from inspector.replay.run import ReplayOptions, replay
 from inspector.transports.stdio import StdioTransport
+from inspector.wire.events import Channel, Direction, WireEvent
+from inspector.wire.jsonrpc import encode
 
 sys.path.insert(0, str(Path(__file__).parent / "servers"))
 from replay_record import SERVER, record
@@ -485,7 +485,7 @@ def test_human_report_shows_server_text_literally() -> None:
 def test_headless_modules_do_not_import_textual() -> None:
     code = (
         "import sys, inspector.commands.replay_report, inspector.record.indexed, "
-        "inspector.record.serve, inspector.record.replay, inspector.record.diff; "
+        "inspector.replay.serve, inspector.replay.run, inspector.replay.diff; "
         "import io; from rich.console import Console; "
         "from inspector.commands.replay_report import print_report; "
         "print_report({'file': 'f', 'target': 't', 'items': [], 'differs': False, "

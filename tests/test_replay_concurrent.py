@@ -13,10 +13,10 @@ from typing import Any
 import anyio
 import pytest
 
-from inspector.engine.events import Channel, Direction, WireEvent
-from inspector.engine.jsonrpc import encode
 from inspector.record.reader import read_session
-from inspector.record.replay_plan import build_plan
+from inspector.replay.plan import build_plan
+from inspector.wire.events import Channel, Direction, WireEvent
+from inspector.wire.jsonrpc import encode
 
 sys.path.insert(0, str(Path(__file__).parent / "servers"))
 from replay_notify_record import NOTIFY, record_concurrent

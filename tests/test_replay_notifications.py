@@ -13,10 +13,10 @@ from typing import Any
 import anyio
 import pytest
 
-from inspector.record.diff import parse_rules
-from inspector.record.notices import Attributor, compare, sequence
 from inspector.record.reader import read_session
-from inspector.record.replay_plan import build_plan
+from inspector.replay.diff import parse_rules
+from inspector.replay.notices import Attributor, compare, sequence
+from inspector.replay.plan import build_plan
 
 sys.path.insert(0, str(Path(__file__).parent / "servers"))
 from replay_notify_record import NOTIFY, record_demo, record_notify

@@ -15,10 +15,10 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 
-from inspector.engine.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND
 from inspector.record.reader import read_session
-from inspector.record.replay_plan import build_plan
-from inspector.record.serve import RecordedServer, serve
+from inspector.replay.plan import build_plan
+from inspector.replay.serve import RecordedServer, serve
+from inspector.wire.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND
 
 sys.path.insert(0, str(Path(__file__).parent / "servers"))
 from replay_record import record

@@ -19,8 +19,8 @@ from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 
 from inspector.record.reader import read_session
-from inspector.record.replay_plan import build_plan
-from inspector.record.serve import RecordedServer, serve
+from inspector.replay.plan import build_plan
+from inspector.replay.serve import RecordedServer, serve
 
 sys.path.insert(0, str(Path(__file__).parent / "servers"))
 from replay_notify_record import SAMPLED, record_sampling

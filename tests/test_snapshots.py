@@ -19,7 +19,6 @@ from textual.widgets import Input, TabbedContent
 from tui_helpers import focus, wait_for
 
 from inspector.demo.schemas import SCHEDULE_EVENT
-from inspector.engine.events import Kind
 from inspector.record.indexed import IndexedSessionFile
 from inspector.tui.app import InspectorApp
 from inspector.tui.screens.sampling import SamplingScreen
@@ -28,6 +27,7 @@ from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.schema_form import SchemaForm
 from inspector.tui.widgets.status_bar import StatusBar
+from inspector.wire.events import Kind
 
 SESSION = Path(__file__).parent / "data" / "demo-session.jsonl"
 SIZE = (140, 40)

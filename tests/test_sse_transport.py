@@ -13,13 +13,13 @@ from servers.http_scripted import Conn, Request, ScriptedServer, answer_basics, 
 from servers.http_support import Host, everything_server, initialize, sdk_server, tool_text
 
 from inspector.engine.client import McpClient
-from inspector.engine.events import Channel, Direction
-from inspector.engine.jsonrpc import request
 from inspector.engine.session import ConnectionClosedError, Session
-from inspector.transports.base import Transport, TransportError
 from inspector.transports.detect import AutoHttpTransport, connect_http
 from inspector.transports.http import HTTP_ERROR, StreamableHttpTransport
 from inspector.transports.sse import SseTransport
+from inspector.wire.events import Channel, Direction
+from inspector.wire.jsonrpc import request
+from inspector.wire.transport import Transport, TransportError
 
 
 @contextlib.asynccontextmanager

@@ -10,7 +10,6 @@ from typing import Any
 import anyio
 import pytest
 
-from inspector.engine import jsonrpc
 from inspector.engine.client import McpClient
 from inspector.engine.era import (
     META_CLIENT_CAPABILITIES,
@@ -18,11 +17,12 @@ from inspector.engine.era import (
     META_PROTOCOL_VERSION,
     VersionError,
 )
-from inspector.engine.events import Direction, WireEvent
 from inspector.engine.responders import Responders, RootsList
 from inspector.engine.session import Session, first_failure
 from inspector.transports.memory import MemoryServerEnd, memory_pair
 from inspector.transports.stdio import StdioTransport
+from inspector.wire import jsonrpc
+from inspector.wire.events import Direction, WireEvent
 
 SERVER = Path(__file__).resolve().parent / "servers" / "stateless_server.py"
 STATELESS = "2026-07-28"
@@ -391,7 +391,7 @@ async def test_a_listen_stream_that_cannot_be_reopened_ends_with_a_note(
     at the end of a stdio session): re-opening it fails to send (TransportError). The
     listen loop stops with a note; it used to take the session's task group down."""
     from inspector.engine import client as client_module
-    from inspector.transports.base import TransportError
+    from inspector.wire.transport import TransportError
 
     monkeypatch.setattr(client_module, "LISTEN_RETRY_DELAY", 0)
     gone = anyio.Event()

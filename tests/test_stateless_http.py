@@ -17,11 +17,11 @@ from servers.http_scripted import Conn, Request, ScriptedServer
 from servers.stateless_support import stateless_server
 
 from inspector.engine.client import McpClient
-from inspector.engine.events import Channel, Direction, WireEvent
-from inspector.engine.jsonrpc import RpcError
 from inspector.engine.responders import Responders
 from inspector.engine.session import RequestTimeoutError, Session
 from inspector.transports.detect import connect_http
+from inspector.wire.events import Channel, Direction, WireEvent
+from inspector.wire.jsonrpc import RpcError
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVER = Path(__file__).resolve().parent / "servers" / "stateless_server.py"

@@ -15,11 +15,11 @@ import pytest
 from servers.stateless_support import stateless_server
 
 from inspector.engine.client import McpClient
-from inspector.engine.events import Direction, WireEvent
 from inspector.engine.session import Session
-from inspector.transports.base import Transport
 from inspector.transports.detect import connect_http
 from inspector.transports.stdio import StdioTransport
+from inspector.wire.events import Direction, WireEvent
+from inspector.wire.transport import Transport
 
 SERVER = Path(__file__).resolve().parent / "servers" / "stateless_server.py"
 ACK = "notifications/subscriptions/acknowledged"

@@ -15,12 +15,12 @@ import anyio
 import pytest
 from tui_helpers import plain, wait_for
 
-from inspector.record.diff import diff, parse_rules
 from inspector.record.indexed import IndexedSessionFile
 from inspector.record.reader import read_session
-from inspector.record.recorded_catalog import rebuild_catalog
-from inspector.record.replay import ReplayOptions, replay
-from inspector.record.replay_plan import build_plan
+from inspector.replay.diff import diff, parse_rules
+from inspector.replay.plan import build_plan
+from inspector.replay.recorded_catalog import rebuild_catalog
+from inspector.replay.run import ReplayOptions, replay
 from inspector.transports.stdio import StdioTransport
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.catalog import Catalog

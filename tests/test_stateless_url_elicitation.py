@@ -14,11 +14,11 @@ from textual.widgets import Static
 from tui_helpers import wait_for
 
 from inspector.engine.client import McpClient
-from inspector.engine.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 from inspector.engine.session import Session
 from inspector.transports.stdio import StdioTransport
 from inspector.tui.interactive import InteractiveResponders
 from inspector.tui.screens.elicitation import CompletionWaitScreen, ElicitationScreen
+from inspector.wire.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 from tests.everything import HostApp, shown_text, wait_for_screen
 
 SERVER = Path(__file__).resolve().parent / "servers" / "stateless_url_server.py"

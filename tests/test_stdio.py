@@ -15,10 +15,10 @@ import anyio
 import pytest
 
 from inspector.engine.client import McpClient
-from inspector.engine.events import Channel, Direction, Kind, WireEvent
 from inspector.engine.session import ConnectionClosedError, RequestTimeoutError, Session
-from inspector.transports.base import TransportError
 from inspector.transports.stdio import StdioTransport
+from inspector.wire.events import Channel, Direction, Kind, WireEvent
+from inspector.wire.transport import TransportError
 
 SERVERS = Path(__file__).parent / "servers"
 PY = sys.executable

@@ -10,22 +10,22 @@ from pathlib import Path
 
 import pytest
 
-from inspector.engine.events import Channel, Direction, Finding, Kind, WireEvent
-from inspector.engine.jsonrpc import (
+from inspector.engine.summary import summarize
+from inspector.logstore.store import (
+    EventBatcher,
+    EventSource,
+    EventStore,
+    FilteredView,
+    LogFilter,
+)
+from inspector.wire.events import Channel, Direction, Finding, Kind, WireEvent
+from inspector.wire.jsonrpc import (
     encode,
     error_response,
     make_event,
     notification,
     request,
     response,
-)
-from inspector.engine.summary import summarize
-from inspector.record.store import (
-    EventBatcher,
-    EventSource,
-    EventStore,
-    FilteredView,
-    LogFilter,
 )
 
 OUT, IN, LOCAL = Direction.OUT, Direction.IN, Direction.LOCAL
@@ -278,7 +278,7 @@ def test_memory_under_twice_raw_bytes() -> None:
 
 def test_store_is_headless() -> None:
     code = (
-        "import sys, inspector.record.store, inspector.engine.summary; "
+        "import sys, inspector.logstore.store, inspector.engine.summary; "
         "assert 'textual' not in sys.modules and 'rich' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
@@ -353,7 +353,7 @@ def test_summary_work_is_bounded() -> None:
 
 def test_raw_bytes_across_small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Chunk boundaries (and frames bigger than a chunk) are invisible to readers."""
-    import inspector.record.store as store_module
+    import inspector.logstore.store as store_module
 
     monkeypatch.setattr(store_module, "CHUNK", 64)
     s = EventStore()
@@ -374,7 +374,7 @@ def test_raw_bytes_across_small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_unanswered_requests_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    import inspector.record.store as store_module
+    import inspector.logstore.store as store_module
 
     monkeypatch.setattr(store_module, "MAX_PENDING", 10)
     s = EventStore()
@@ -385,7 +385,7 @@ def test_unanswered_requests_are_bounded(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_generic_scan_agrees_with_the_fast_path(store: EventStore) -> None:
-    from inspector.record.store import scan_matching
+    from inspector.logstore.store import scan_matching
 
     for query in [
         "method:tools/call",
@@ -422,7 +422,7 @@ def test_text_filter_folds_unicode_case_and_sees_through_json_escapes() -> None:
 
 
 def test_plain_scan_matching_agrees_with_the_store() -> None:
-    from inspector.record.store import scan_matching
+    from inspector.logstore.store import scan_matching
 
     s = EventStore()
     s.extend(conversation())

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from inspector.engine.events import Channel, Direction
-from inspector.engine.jsonrpc import encode, make_event, response
 from inspector.engine.summary import summarize
+from inspector.wire.events import Channel, Direction
+from inspector.wire.jsonrpc import encode, make_event, response
 
 
 def summary_of(result: object) -> str:
@@ -30,7 +30,7 @@ def test_tool_content_shows_first_text() -> None:
 
 def test_stateless_envelope_is_left_out_of_request_rows() -> None:
     """2026-07-28 stamps the same `_meta` envelope on every request: rows show the rest."""
-    from inspector.engine.jsonrpc import request
+    from inspector.wire.jsonrpc import request
 
     envelope = {
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",

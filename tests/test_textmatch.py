@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from inspector.record.textmatch import _CASED_BLOCKS, folds_to, term_pattern
+from inspector.logstore.textmatch import _CASED_BLOCKS, folds_to, term_pattern
 
 
 def found(term: str, raw: bytes | str) -> bool:

@@ -16,11 +16,11 @@ from tui_helpers import wait_for
 
 from inspector.commands.failures import ExitCode
 from inspector.commands.headless import CliRequest, run
-from inspector.engine.events import Channel, Direction, WireEvent
 from inspector.engine.responders import Responders
 from inspector.target import Target
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.status_bar import StatusBar
+from inspector.wire.events import Channel, Direction, WireEvent
 
 SERVERS = Path(__file__).parent / "servers"
 

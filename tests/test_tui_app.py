@@ -16,13 +16,13 @@ from tui_helpers import (
     wait_for,
 )
 
-from inspector.engine.events import Kind
 from inspector.target import Target, demo_target
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView, render_outcome
+from inspector.wire.events import Kind
 
 SERVERS = Path(__file__).parent / "servers"
 SIZE = (150, 45)

@@ -16,12 +16,12 @@ from textual.widgets import Button, DataTable, Input, TabbedContent
 from tui_helpers import focus, plain, select_item, wait_for
 
 from inspector.auth.settings import AuthSettings
-from inspector.engine.events import Channel, Direction
 from inspector.target import Target
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.auth_view import AuthView
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.result_view import ResultView, render_outcome
+from inspector.wire.events import Channel, Direction
 
 SIZE = (150, 45)
 

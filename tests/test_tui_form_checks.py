@@ -12,7 +12,6 @@ from typing import Any
 from textual.widgets import Input
 from tui_helpers import screen_text, select_item, wait_connected, wait_for
 
-from inspector.engine.events import Kind
 from inspector.forms.schema import check_form
 from inspector.target import demo_target
 from inspector.tui.app import InspectorApp
@@ -20,6 +19,7 @@ from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView
 from inspector.tui.widgets.schema_form import FieldWidget, SchemaForm
+from inspector.wire.events import Kind
 
 SIZE = (140, 60)
 

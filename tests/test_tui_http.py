@@ -11,7 +11,6 @@ from servers.http_scripted import Conn, ExpiringSessions, Request, ScriptedServe
 from servers.http_support import sdk_server
 from tui_helpers import plain, screen_text, select_item, wait_for
 
-from inspector.engine.events import Channel, Direction
 from inspector.engine.summary import RowSummary, summarize
 from inspector.target import Target
 from inspector.tui.app import InspectorApp
@@ -20,6 +19,7 @@ from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView, render_outcome
 from inspector.tui.widgets.status_bar import StatusBar
+from inspector.wire.events import Channel, Direction
 
 SIZE = (150, 45)
 

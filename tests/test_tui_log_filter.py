@@ -10,7 +10,6 @@ from textual.widgets import Input
 from tui_helpers import screen_text, select_item, wait_connected, wait_for
 
 from inspector.commands.options import target_info
-from inspector.engine.events import Kind
 from inspector.record.format import SessionHeader
 from inspector.record.indexed import IndexedSessionFile
 from inspector.record.recorder import Recorder
@@ -21,6 +20,7 @@ from inspector.tui.widgets.log_filter import LogFilterBar
 from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView
+from inspector.wire.events import Kind
 
 SIZE = (140, 40)
 

@@ -278,3 +278,36 @@ async def test_q_asks_while_calls_are_in_flight_and_ctrl_q_never_asks() -> None:
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: app.return_code is not None)
         assert not isinstance(app.screen, ConfirmScreen)
+
+
+async def test_r_asks_before_dropping_calls_in_flight() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await select_item(pilot, "tools", "slow_count")
+        await pilot.press(*"60", "ctrl+s")
+        status = app.query_one(StatusBar)
+        await wait_for(pilot, lambda: status.pending == 1)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.query_one(Catalog).query_one("#list-tools").has_focus)
+        first = app.controller.session if app.controller else None
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.pause()  # painted
+        text = screen_text(app)
+        assert "Reconnect?" in text and "1 call still waiting" in text, text
+        await pilot.press("n")  # kept: the same connection, the call still waiting
+        await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmScreen))
+        assert app.controller is not None and app.controller.session is first
+        assert status.pending == 1
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(
+            pilot,
+            lambda: (
+                app.controller is not None
+                and app.controller.session not in (None, first)
+                and status.state == "connected"
+            ),
+        )

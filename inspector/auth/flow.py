@@ -45,8 +45,8 @@ from inspector.auth.settings import AuthSettings
 from inspector.auth.store import TokenStore
 from inspector.auth.tokens import TokenSet, token_request
 from inspector.auth.wire import AuthWire
-from inspector.engine.events import WireEvent
 from inspector.transports.authhook import Denial
+from inspector.wire.events import WireEvent
 
 
 class Authorizer:

@@ -21,8 +21,8 @@ import httpx
 from inspector import __version__
 from inspector.auth.errors import AuthError
 from inspector.auth.redact import mask_body, mask_headers, mask_url
-from inspector.engine.events import Channel, Direction, WireEvent
 from inspector.transports.httpwire import describe_network_error, read_capped
+from inspector.wire.events import Channel, Direction, WireEvent
 
 Emit = Callable[[WireEvent], None]
 Pause = Callable[[str, str, str], Awaitable[None]]  # (step, method, url): step-by-step mode

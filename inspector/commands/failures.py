@@ -19,12 +19,12 @@ from inspector.auth.errors import AuthError, OptionError, PrivateKeyError, Store
 from inspector.commands.options import UsageError
 from inspector.config import ConfigError
 from inspector.engine.era import VersionError
-from inspector.engine.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 from inspector.engine.session import ConnectionClosedError, RequestTimeoutError, first_failure
 from inspector.errors import InspectorError
-from inspector.record.diff import PathError
 from inspector.record.format import SessionFileError
-from inspector.transports.base import TransportError
+from inspector.replay.diff import PathError
+from inspector.wire.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
+from inspector.wire.transport import TransportError
 
 
 class ExitCode:

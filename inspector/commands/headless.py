@@ -31,12 +31,12 @@ from inspector.commands.options import PROG, UsageError, make_recorder, responde
 from inspector.commands.tool_call import json_arguments, output_problem, prepare_call, split_pairs
 from inspector.engine.client import LOG_LEVELS, McpClient
 from inspector.engine.era import LATEST_VERSION
-from inspector.engine.events import Channel, WireEvent
 from inspector.engine.responders import Responders
 from inspector.engine.session import Session
 from inspector.engine.signals import quit_on_signals, signal_exit_code
 from inspector.record.recorder import Recorder
 from inspector.target import Target, build_transport
+from inspector.wire.events import Channel, WireEvent
 
 # Every --method the CLI performs (the one list: --help, the usage errors, perform).
 METHODS = (

@@ -40,15 +40,15 @@ from inspector.commands.options import (
     require_terminal,
     resolve_target,
 )
-from inspector.record.diff import DEFAULT_IGNORES, PathError, parse_rules
 from inspector.record.format import SessionFileError
 from inspector.record.indexed import IndexedSessionFile
-from inspector.record.notices import METHODS, MODES
 from inspector.record.reader import iter_events, open_header
 from inspector.record.recorder import Recorder
-from inspector.record.replay import ReplayOptions, Report, replay
-from inspector.record.replay_plan import Plan, build_plan
-from inspector.record.serve import RecordedServer, serve
+from inspector.replay.diff import DEFAULT_IGNORES, PathError, parse_rules
+from inspector.replay.notices import METHODS, MODES
+from inspector.replay.plan import Plan, build_plan
+from inspector.replay.run import ReplayOptions, Report, replay
+from inspector.replay.serve import RecordedServer, serve
 from inspector.target import Target, build_transport
 
 NAME = "replay"

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from inspector.engine.jsonrpc import RpcError
 from inspector.errors import InspectorError
+from inspector.wire.jsonrpc import RpcError
 
 LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")

@@ -17,7 +17,7 @@ from inspector.demo.context import (
     at_least,
     error_result,
 )
-from inspector.engine.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
+from inspector.wire.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
 
 if TYPE_CHECKING:
     from inspector.demo.server import Call, DemoServer

@@ -6,7 +6,7 @@ from typing import Any
 
 from inspector.demo.context import DemoState, at_least
 from inspector.demo.resources import complete_values
-from inspector.engine.jsonrpc import INVALID_PARAMS, RpcError
+from inspector.wire.jsonrpc import INVALID_PARAMS, RpcError
 
 Arg = tuple[str, str, bool]  # name, description, required
 

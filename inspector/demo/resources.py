@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from inspector.demo import media
 from inspector.demo.context import DemoState, at_least, now_iso
 from inspector.demo.tools_basic import TRICKY, weather_for
-from inspector.engine.jsonrpc import INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError
+from inspector.wire.jsonrpc import INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError
 
 PAGE_SIZE = 5
 COUNTER_URI = "demo://counter"

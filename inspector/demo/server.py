@@ -21,7 +21,7 @@ from inspector.demo import methods
 from inspector.demo.context import LEVELS, Cancelled, DemoState, at_least
 from inspector.demo.resources import COUNTER_URI
 from inspector.demo.tasks import TaskStore
-from inspector.engine.jsonrpc import (
+from inspector.wire.jsonrpc import (
     CONNECTION_CLOSED,
     INTERNAL_ERROR,
     INVALID_PARAMS,

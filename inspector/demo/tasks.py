@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.demo.context import RELATED_TASK, now_iso
-from inspector.engine.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError
+from inspector.wire.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError
 
 DEFAULT_TTL = 300_000  # ms
 MAX_TTL = 3_600_000

@@ -7,7 +7,7 @@ from typing import Any
 
 from inspector.demo import media
 from inspector.demo.context import ToolContext, at_least, error_result, result, text
-from inspector.engine.jsonrpc import RpcError
+from inspector.wire.jsonrpc import RpcError
 
 
 def _num(value: float) -> str:

@@ -17,7 +17,7 @@ from inspector.demo.context import (
     result,
     text,
 )
-from inspector.engine.jsonrpc import RpcError
+from inspector.wire.jsonrpc import RpcError
 
 
 def note_uri(note_id: str) -> str:

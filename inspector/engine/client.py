@@ -13,11 +13,11 @@ from typing import Any
 
 import anyio
 
-from inspector.engine import jsonrpc
-from inspector.engine.jsonrpc import RequestId, RpcError
 from inspector.engine.lists import ListFollower, Watcher
 from inspector.engine.session import ProgressCallback, RequestCancelledError, Session
-from inspector.transports.base import TransportError
+from inspector.wire import jsonrpc
+from inspector.wire.jsonrpc import RequestId, RpcError
+from inspector.wire.transport import TransportError
 
 MAX_PAGES = 1000  # a server that loops its cursors must not loop us forever
 LIST_KINDS = {

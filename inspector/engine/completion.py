@@ -19,7 +19,7 @@ from typing import Any
 import anyio
 
 from inspector.engine.client import McpClient
-from inspector.engine.jsonrpc import METHOD_NOT_FOUND, RpcError
+from inspector.wire.jsonrpc import METHOD_NOT_FOUND, RpcError
 
 MAX_VALUES = 100  # the spec caps a completion answer at 100 values
 CACHE_SIZE = 256

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from inspector import __version__
-from inspector.engine import jsonrpc
-from inspector.engine.events import Finding
-from inspector.engine.jsonrpc import RpcError
 from inspector.engine.lint import INPUT_METHODS, MRTR_METHODS, check_stateless_inbound
 from inspector.errors import InspectorError
+from inspector.wire import jsonrpc
+from inspector.wire.events import Finding
+from inspector.wire.jsonrpc import RpcError
 
 if TYPE_CHECKING:
     from inspector.engine.session import Session

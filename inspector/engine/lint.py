@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from inspector.engine.events import Finding
+from inspector.wire.events import Finding
 
 _VALID_ID_TYPES = (str, int)
 

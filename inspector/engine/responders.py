@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from inspector.engine.jsonrpc import USER_REJECTED, RpcError
+from inspector.wire.jsonrpc import USER_REJECTED, RpcError
 
 Responder = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 

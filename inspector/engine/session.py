@@ -23,13 +23,13 @@ from typing import Any, Protocol
 import anyio
 from anyio.abc import TaskGroup
 
-from inspector.engine import jsonrpc
 from inspector.engine.era import CLIENT_INFO, LATEST_VERSION, era_for
-from inspector.engine.events import Channel, Direction, Finding, WireEvent
-from inspector.engine.jsonrpc import RequestId, RpcError
 from inspector.engine.lint import check_message
 from inspector.engine.responders import Responders
-from inspector.transports.base import ConnectionLost, Transport
+from inspector.wire import jsonrpc
+from inspector.wire.events import Channel, Direction, Finding, WireEvent
+from inspector.wire.jsonrpc import RequestId, RpcError
+from inspector.wire.transport import ConnectionLost, Transport
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.engine.era import ENVELOPE_KEYS
-from inspector.engine.events import Channel, Direction, Kind, WireEvent, party
+from inspector.wire.events import Channel, Direction, Kind, WireEvent, party
 
 TEXT_LIMIT = 160  # characters of summary text
 VALUE_LIMIT = 40  # characters of one scalar value

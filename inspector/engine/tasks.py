@@ -21,8 +21,8 @@ from typing import Any
 
 import anyio
 
-from inspector.engine.jsonrpc import INTERNAL_ERROR, RpcError
 from inspector.engine.session import ProgressCallback, Session
+from inspector.wire.jsonrpc import INTERNAL_ERROR, RpcError
 
 log = logging.getLogger(__name__)
 

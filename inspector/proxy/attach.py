@@ -20,13 +20,13 @@ import anyio
 from anyio.abc import SocketStream, TaskGroup
 
 from inspector import __version__
-from inspector.engine.events import Channel, Direction, WireEvent
-from inspector.engine.jsonrpc import make_event
 from inspector.proxy.channel import PROTOCOL, ChannelError, op_line, raw_fields, read_lines
 from inspector.proxy.origin import INSPECTOR, Origin
 from inspector.proxy.runtime import RuntimeDirError, check_own, socket_paths
 from inspector.record.format import event_from_json
-from inspector.transports.base import ConnectionLost, Transport, TransportError, TransportHost
+from inspector.wire.events import Channel, Direction, WireEvent
+from inspector.wire.jsonrpc import make_event
+from inspector.wire.transport import ConnectionLost, Transport, TransportError, TransportHost
 
 OBSERVED = "observed"  # meta key: shown, not acted on (not this session's own frame)
 WELCOME_TIMEOUT = 10.0

@@ -23,8 +23,6 @@ from typing import Any
 import anyio
 from anyio.abc import SocketAttribute, SocketListener, SocketStream, TaskGroup
 
-from inspector.engine import jsonrpc
-from inspector.engine.events import Channel, Direction, WireEvent
 from inspector.proxy.channel import (
     PROTOCOL,
     ChannelError,
@@ -40,6 +38,8 @@ from inspector.proxy.router import Outbound, Route
 from inspector.proxy.runtime import own_uid, socket_path
 from inspector.proxy.wire import ProxyWire
 from inspector.record.format import EVENT_ENCODER, event_to_json
+from inspector.wire import jsonrpc
+from inspector.wire.events import Channel, Direction, WireEvent
 
 HELLO_TIMEOUT = 10.0
 QUEUE_LINES = 200_000  # an inspector this far behind is let go, never waited for

@@ -34,8 +34,6 @@ from anyio.abc import ByteStream, SocketAttribute, SocketStream, TaskGroup
 from anyio.streams.buffered import BufferedByteReceiveStream
 from anyio.streams.stapled import MultiListener
 
-from inspector.engine import jsonrpc
-from inspector.engine.events import Channel, Direction, WireEvent
 from inspector.engine.session import first_failure
 from inspector.proxy.httpserve import (
     ChunkedResponse,
@@ -49,7 +47,9 @@ from inspector.proxy.intercept import Interceptor
 from inspector.proxy.origin import HOST_ORIGIN
 from inspector.proxy.relay import Relay
 from inspector.proxy.wire import ProxyWire
-from inspector.transports.base import Transport, TransportError
+from inspector.wire import jsonrpc
+from inspector.wire.events import Channel, Direction, WireEvent
+from inspector.wire.transport import Transport, TransportError
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 ENDPOINT = "/mcp"

@@ -10,10 +10,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
-from inspector.engine.events import Channel, WireEvent
-from inspector.engine.jsonrpc import encode
 from inspector.proxy.pipes import PipeWriter, open_reader
 from inspector.transports.stdio import iter_lines
+from inspector.wire.events import Channel, WireEvent
+from inspector.wire.jsonrpc import encode
 
 
 class StdioHost:

@@ -28,10 +28,10 @@ from typing import Any
 
 import anyio
 
-from inspector.engine.events import Direction, WireEvent, party
 from inspector.engine.summary import summarize
+from inspector.logstore.store import LogFilter
 from inspector.proxy.wire import ProxyWire
-from inspector.record.store import LogFilter
+from inspector.wire.events import Direction, WireEvent, party
 
 FORWARD = "forward"
 DROP = "drop"

@@ -17,7 +17,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.engine.events import ATTACH_KEY, SIDE_KEY
+from inspector.wire.events import ATTACH_KEY, SIDE_KEY
 
 HOST = "host"
 INSPECTOR = "inspector"

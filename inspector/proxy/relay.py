@@ -22,14 +22,14 @@ from typing import Any, Protocol
 import anyio
 from anyio.abc import TaskGroup
 
-from inspector.engine import jsonrpc
-from inspector.engine.events import Channel, Direction, WireEvent
 from inspector.proxy.intercept import DROP, FORWARD, Held, Interceptor
 from inspector.proxy.origin import HOST_ORIGIN, INSPECTOR, SENDER, SERVER_ORIGIN, Origin
 from inspector.proxy.router import Outbound, Router
 from inspector.proxy.wire import ProxyWire
-from inspector.transports.base import ConnectionLost, Transport, TransportError
 from inspector.transports.stdio import StdioTransport
+from inspector.wire import jsonrpc
+from inspector.wire.events import Channel, Direction, WireEvent
+from inspector.wire.transport import ConnectionLost, Transport, TransportError
 
 # facts about the frame being sent (the inspector's own id of a rewritten request)
 _FRAME_META: ContextVar[dict[str, Any] | None] = ContextVar("mcp_inspect_frame_meta", default=None)

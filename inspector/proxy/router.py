@@ -27,8 +27,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.engine import jsonrpc
 from inspector.proxy.origin import HOST_ORIGIN, INSPECTOR, Origin
+from inspector.wire import jsonrpc
 
 WIRE_ID_PREFIX = "mcp-inspect-"
 HANDSHAKE_DROPPED = "notifications/initialized"

@@ -29,8 +29,8 @@ from inspector.proxy.intercept import Interceptor
 from inspector.proxy.relay import Relay
 from inspector.proxy.runtime import RuntimeDirError
 from inspector.proxy.wire import ProxyWire
-from inspector.transports.base import Transport, TransportError
 from inspector.transports.stdio import StdioTransport
+from inspector.wire.transport import Transport, TransportError
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 

@@ -14,10 +14,10 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from inspector.engine.events import Channel, Direction, Finding, WireEvent
 from inspector.engine.lint import check_message
 from inspector.engine.session import EventRecorder
 from inspector.proxy.router import Route
+from inspector.wire.events import Channel, Direction, Finding, WireEvent
 
 log = logging.getLogger(__name__)
 

@@ -1,1 +1,1 @@
-"""Session files: the format, the write-ahead recorder, reading and replay."""
+"""Session files: the format, the write-ahead recorder, reading (whole or indexed)."""

@@ -19,11 +19,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from inspector import __version__
-from inspector.engine.events import Channel, Direction, Finding, WireEvent
-from inspector.engine.jsonrpc import decode
 from inspector.errors import InspectorError
 from inspector.record.redact import REDACTED as REDACTED  # re-exported
 from inspector.record.redact import Redactor as Redactor  # re-exported
+from inspector.wire.events import Channel, Direction, Finding, WireEvent
+from inspector.wire.jsonrpc import decode
 
 FORMAT_KEY = "mcp_inspect_session"
 FORMAT_VERSION = 1

@@ -31,10 +31,10 @@ from typing import Any
 
 import anyio
 
-from inspector.engine.events import Channel, Direction, Kind, WireEvent, classify_message
-from inspector.engine.jsonrpc import decode
+from inspector.logstore.store import LogFilter, is_tool_error
 from inspector.record.format import SessionFileError, SessionHeader, decode_event
-from inspector.record.store import LogFilter, is_tool_error
+from inspector.wire.events import Channel, Direction, Kind, WireEvent, classify_message
+from inspector.wire.jsonrpc import decode
 
 FIRST_CHUNK = 1 << 20  # indexed before the constructor returns: the first screen
 CHUNK = 8 << 20  # one background step

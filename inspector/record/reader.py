@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from inspector.engine.events import WireEvent
 from inspector.record.format import SessionFileError, SessionHeader, decode_event
+from inspector.wire.events import WireEvent
 
 
 @dataclass

@@ -7,9 +7,9 @@ import os
 from pathlib import Path
 from typing import BinaryIO
 
-from inspector.engine.events import WireEvent
 from inspector.record.format import Redactor, SessionHeader, encode_event
 from inspector.record.private import open_private, private_dirs
+from inspector.wire.events import WireEvent
 
 
 class Recorder:

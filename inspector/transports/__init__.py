@@ -1,5 +1,2 @@
-"""Transports: stdio, Streamable HTTP, legacy SSE, in-memory; one interface."""
-
-from inspector.transports.base import ConnectionLost, Transport, TransportError, TransportHost
-
-__all__ = ["ConnectionLost", "Transport", "TransportError", "TransportHost"]
+"""Transports: stdio, Streamable HTTP, legacy SSE, in-memory; one interface
+(``inspector.wire.transport``), which the engine speaks to without importing these."""

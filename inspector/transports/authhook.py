@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from inspector.engine.events import WireEvent
+from inspector.wire.events import WireEvent
 
 AUTH_STATUSES = frozenset({401, 403})
 

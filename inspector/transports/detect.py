@@ -14,13 +14,13 @@ from typing import Any, ClassVar
 import anyio
 from anyio.abc import TaskGroup
 
-from inspector.engine.events import WireEvent
-from inspector.engine.jsonrpc import decode
 from inspector.transports.authhook import AuthHook
-from inspector.transports.base import ConnectionLost, Transport, TransportError, TransportHost
 from inspector.transports.http import FALLBACK_STATUSES, StreamableHttpTransport
 from inspector.transports.httpwire import system_note
 from inspector.transports.sse import SseTransport
+from inspector.wire.events import WireEvent
+from inspector.wire.jsonrpc import decode
+from inspector.wire.transport import ConnectionLost, Transport, TransportError, TransportHost
 
 TRANSPORT_NAMES = ("auto", "http", "streamable-http", "sse")
 

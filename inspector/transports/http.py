@@ -46,12 +46,9 @@ import httpx
 from anyio.abc import TaskGroup
 
 from inspector.engine.era import is_stateless
-from inspector.engine.events import Channel, Direction, WireEvent
-from inspector.engine.jsonrpc import decode, make_event
 from inspector.engine.lint import x_mcp_headers
 from inspector.errors import InspectorError
 from inspector.transports.authhook import AUTH_STATUSES, AuthHook, Denial, denied_text
-from inspector.transports.base import ConnectionLost, Transport, TransportError, TransportHost
 from inspector.transports.httpwire import (
     ACCEPT_BOTH,
     FATAL_ERRORS,
@@ -78,6 +75,9 @@ from inspector.transports.httpwire import (
 )
 from inspector.transports.httpwire import HTTP_ERROR as HTTP_ERROR  # re-exported
 from inspector.transports.sse_parser import SseError, SseEvent, SseParser
+from inspector.wire.events import Channel, Direction, WireEvent
+from inspector.wire.jsonrpc import decode, make_event
+from inspector.wire.transport import ConnectionLost, Transport, TransportError, TransportHost
 
 FALLBACK_STATUSES = frozenset({400, 404, 405})  # first POST: maybe a legacy HTTP+SSE server
 SESSION_EXPIRED = "the server's session expired (HTTP 404 to a request carrying its session id)"

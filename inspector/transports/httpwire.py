@@ -18,11 +18,11 @@ import anyio
 import httpx
 
 from inspector.credentials import credential_name
-from inspector.engine.events import Channel, Direction, WireEvent
-from inspector.engine.jsonrpc import decode, encode, error_response, make_event
 from inspector.errors import InspectorError
-from inspector.transports.base import TransportError
 from inspector.transports.sse_parser import SseError, SseEvent
+from inspector.wire.events import Channel, Direction, WireEvent
+from inspector.wire.jsonrpc import decode, encode, error_response, make_event
+from inspector.wire.transport import TransportError
 
 HTTP_ERROR = -32000  # code of the error responses synthesized for per-request HTTP failures
 ACCEPT_BOTH = "application/json, text/event-stream"

@@ -9,9 +9,9 @@ import anyio
 from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from inspector.engine.events import Channel, Direction
-from inspector.engine.jsonrpc import decode, encode, make_event
-from inspector.transports.base import ConnectionLost, Transport, TransportHost
+from inspector.wire.events import Channel, Direction
+from inspector.wire.jsonrpc import decode, encode, make_event
+from inspector.wire.transport import ConnectionLost, Transport, TransportHost
 
 
 class MemoryServerEnd:

@@ -20,10 +20,7 @@ import anyio
 import httpx
 from anyio.abc import TaskGroup
 
-from inspector.engine.events import Channel, Direction, WireEvent
-from inspector.engine.jsonrpc import decode, make_event
 from inspector.transports.authhook import AUTH_STATUSES, AuthHook, Denial, denied_text
-from inspector.transports.base import ConnectionLost, Transport, TransportError, TransportHost
 from inspector.transports.httpwire import (
     FATAL_ERRORS,
     RedirectRefused,
@@ -46,6 +43,9 @@ from inspector.transports.httpwire import (
     system_note,
 )
 from inspector.transports.sse_parser import SseError, SseEvent, SseParser
+from inspector.wire.events import Channel, Direction, WireEvent
+from inspector.wire.jsonrpc import decode, make_event
+from inspector.wire.transport import ConnectionLost, Transport, TransportError, TransportHost
 
 STREAM = "sse"
 

@@ -24,10 +24,10 @@ from typing import Any
 import anyio
 from anyio.abc import TaskGroup
 
-from inspector.engine.events import Channel, Direction, WireEvent
-from inspector.engine.jsonrpc import make_event
-from inspector.transports.base import ConnectionLost, Transport, TransportError, TransportHost
 from inspector.transports.lifeline import Lifeline
+from inspector.wire.events import Channel, Direction, WireEvent
+from inspector.wire.jsonrpc import make_event
+from inspector.wire.transport import ConnectionLost, Transport, TransportError, TransportHost
 
 READ_CHUNK = 1 << 16
 STDERR_TAIL = 20

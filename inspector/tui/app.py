@@ -22,12 +22,16 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, TabbedContent, TabPane
 
-from inspector.engine.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 from inspector.engine.responders import Responders
-from inspector.engine.session import ConnectionClosedError, RequestCancelledError, Session
+from inspector.engine.session import (
+    ConnectionClosedError,
+    RequestCancelledError,
+    RequestTimeoutError,
+    Session,
+)
 from inspector.engine.signals import quit_on_signals
+from inspector.logstore.store import EventSource
 from inspector.record.state import sessions_home
-from inspector.record.store import EventSource
 from inspector.safe_text import one_line
 from inspector.target import Target
 from inspector.tui import messages
@@ -57,6 +61,7 @@ from inspector.tui.widgets.server_pane import ServerPane
 from inspector.tui.widgets.status_bar import StatusBar
 from inspector.tui.widgets.tab_fit import TabLabel
 from inspector.tui.widgets.tasks_view import TasksView
+from inspector.wire.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 
 # requests the app sends on its own: quitting while they wait loses nothing of the user's
 HOUSEKEEPING = frozenset(
@@ -460,6 +465,8 @@ class InspectorApp(App[int]):
                 return
             if isinstance(exc, RequestCancelledError) and exc.by_user:
                 outcome.cancelled = True  # no answer came: not a JSON-RPC error
+            elif isinstance(exc, RequestTimeoutError | ConnectionClosedError):
+                outcome.no_answer = exc.message  # the code is the SDKs' convention, not wire
             else:
                 outcome.error = exc.to_error()
             if isinstance(exc, ConnectionClosedError) and session_expired(session):
@@ -655,21 +662,43 @@ class InspectorApp(App[int]):
                 f" and {len(unsent) - 3} more" if len(unsent) > 3 else ""
             )
             losses.append(f"what you typed in {names}, never sent")
-        session = self._session()
-        # the app's own housekeeping (the catalog's lists, completions) is not the user's work
-        mine = (
-            [p for p in session.pending.values() if p.method not in HOUSEKEEPING] if session else []
-        )
-        waiting = calls(mine)
+        waiting = self._calls_waiting()
         if waiting:
             losses.append(f"{waiting} call{'s' * (waiting != 1)} still waiting for the server")
         return losses
 
+    def _calls_waiting(self) -> int:
+        """The user's calls the server has not answered yet (the app's own housekeeping,
+        the catalog's lists and completions, is not the user's work)."""
+        session = self._session()
+        mine = (
+            [p for p in session.pending.values() if p.method not in HOUSEKEEPING] if session else []
+        )
+        return calls(mine)
+
     def action_reconnect(self) -> None:
+        """r: a new connection; first asking when calls still waiting would be dropped."""
         if self.replay_source is not None or self.controller is None:
             self.notify("a replay has no server to reconnect to", severity="warning")
             return
-        self.controller.stop()
+        waiting = self._calls_waiting()
+        if not waiting:
+            self._reconnect()
+            return
+
+        def answered(answer: str | None) -> None:
+            if answer == "once":
+                self._reconnect()
+
+        question = (
+            f"Reconnect? {waiting} call{'s' * (waiting != 1)} still waiting for the server "
+            "would get no answer."
+        )
+        self.push_screen(ConfirmScreen(question, always=False), answered)
+
+    def _reconnect(self) -> None:
+        if self.controller is not None:
+            self.controller.stop()
         self.connect()
 
     def action_save_as(self) -> None:

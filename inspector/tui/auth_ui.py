@@ -19,8 +19,8 @@ from textual.widgets import TabbedContent, TabPane
 
 from inspector.auth.errors import AuthError
 from inspector.auth.person import AuthorizationRequest, parse_redirect
-from inspector.engine.events import Channel, WireEvent
 from inspector.tui.widgets.auth_view import AuthView
+from inspector.wire.events import Channel, WireEvent
 
 if TYPE_CHECKING:
     from textual.app import App

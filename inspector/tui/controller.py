@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from inspector.engine.client import McpClient
-from inspector.engine.events import WireEvent
 from inspector.engine.lists import ListUpdate
 from inspector.engine.responders import Responders
 from inspector.engine.session import Session, first_failure
 from inspector.target import Target, build_transport
-from inspector.transports.base import ConnectionLost
 from inspector.tui import messages
+from inspector.wire.events import WireEvent
+from inspector.wire.transport import ConnectionLost
 
 if TYPE_CHECKING:
     from textual.app import App

@@ -41,7 +41,6 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
-from inspector.engine.jsonrpc import URL_ELICITATION_REQUIRED, USER_REJECTED, RpcError
 from inspector.engine.responders import Responders, RootsList
 from inspector.engine.session import Session
 from inspector.safe_text import one_line, safe_text
@@ -55,6 +54,7 @@ from inspector.tui.screens.sampling import (
     offered_tools,
     tool_choice,
 )
+from inspector.wire.jsonrpc import URL_ELICITATION_REQUIRED, USER_REJECTED, RpcError
 
 ScreenFactory = Callable[[dict[str, Any]], Screen[Any]]
 

@@ -19,7 +19,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import Widget
 
-from inspector.record.filter_query import KEYS as FILTER_KEYS
+from inspector.logstore.filter_query import KEYS as FILTER_KEYS
 from inspector.tui.interactive import SamplingRuleBar
 from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.screens.elicitation import CompletionWaitScreen, ElicitationScreen

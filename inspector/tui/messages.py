@@ -7,7 +7,7 @@ from typing import Any
 from textual.message import Message
 
 from inspector.engine.lists import ListChange
-from inspector.transports.base import ConnectionLost
+from inspector.wire.transport import ConnectionLost
 
 
 class Connecting(Message):

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from inspector.record.recorded_catalog import RecordedCatalog, rebuild_catalog
-from inspector.record.store import EventSource
+from inspector.logstore.store import EventSource
+from inspector.replay.recorded_catalog import RecordedCatalog, rebuild_catalog
 from inspector.tui.controller import CATALOG_KINDS
 from inspector.tui.widgets.catalog import KINDS, Catalog
 from inspector.tui.widgets.item_panel import ItemPanel

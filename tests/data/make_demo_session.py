@@ -24,11 +24,11 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from inspector.engine.client import McpClient  # noqa: E402
-from inspector.engine.jsonrpc import RpcError  # noqa: E402
 from inspector.engine.session import Session  # noqa: E402
 from inspector.record.format import Redactor, SessionHeader  # noqa: E402
 from inspector.record.recorder import Recorder  # noqa: E402
 from inspector.target import build_transport, demo_target, target_info  # noqa: E402
+from inspector.wire.jsonrpc import RpcError  # noqa: E402
 
 OUT = Path(__file__).with_name("demo-session.jsonl")
 T0 = 1_795_000_000.0  # 2026-11-18T11:06:40Z

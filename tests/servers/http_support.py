@@ -18,9 +18,9 @@ from typing import Any
 
 import anyio
 
-from inspector.engine.events import Channel, Direction, WireEvent
-from inspector.engine.jsonrpc import notification, request
-from inspector.transports.base import ConnectionLost, Transport
+from inspector.wire.events import Channel, Direction, WireEvent
+from inspector.wire.jsonrpc import notification, request
+from inspector.wire.transport import ConnectionLost, Transport
 
 HERE = Path(__file__).resolve().parent
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from inspector.engine.events import Channel, Direction, WireEvent
 from inspector.record.format import SessionHeader, encode_event
+from inspector.wire.events import Channel, Direction, WireEvent
 
 # One exchange: a request, a progress notification, a stderr line, the response.
 PER_EXCHANGE = 4

@@ -9,12 +9,12 @@ from pathlib import Path
 import anyio
 
 from inspector.engine.client import McpClient
-from inspector.engine.jsonrpc import RpcError
 from inspector.engine.responders import Responders, elicitation_policy
 from inspector.engine.session import Session
 from inspector.record.format import SessionHeader
 from inspector.record.recorder import Recorder
 from inspector.transports.stdio import StdioTransport
+from inspector.wire.jsonrpc import RpcError
 
 SERVER = str(Path(__file__).with_name("replay_server.py"))
 

@@ -29,9 +29,9 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, DataTable, Input, Static, TabbedContent, TabPane
 
-from inspector.engine.events import Direction, WireEvent
 from inspector.safe_text import one_line, safe_text
 from inspector.tui.screens.elicitation import url_facts
+from inspector.wire.events import Direction, WireEvent
 
 Opener = Callable[[str], Any]
 NOTE_LABELS = {

@@ -26,11 +26,11 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 from textual.widgets.data_table import RowDoesNotExist
 
-from inspector.engine.events import Direction, WireEvent
-from inspector.engine.jsonrpc import RequestId
 from inspector.engine.session import CANCELLED_BY_USER, TIMED_OUT, PendingRequest, Session
 from inspector.safe_text import one_line, safe_text
 from inspector.tui.widgets.table_rows import cursor_row_key
+from inspector.wire.events import Direction, WireEvent
+from inspector.wire.jsonrpc import RequestId
 
 BAR_WIDTH = 16
 RECENT = 30  # finished requests kept on show

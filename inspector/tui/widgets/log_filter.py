@@ -1,7 +1,7 @@
 """The message log's filter bar: the query, a match count, and a line that explains.
 
 The language itself (``method:tools/call kind:error dir:in text``) is parsed by the
-headless ``inspector.record.filter_query``; this widget collects the query (debounced,
+headless ``inspector.logstore.filter_query``; this widget collects the query (debounced,
 so typing over a million events does not restart a scan per key), shows
 "1,234 / 1,000,000 shown", and under the input says what is wrong with the query (an
 unknown key or value, underlined where it is) or, when nothing is, what the word being
@@ -25,7 +25,7 @@ from textual.suggester import Suggester
 from textual.timer import Timer
 from textual.widgets import Input, Static
 
-from inspector.record.filter_query import KEY_NAMES, candidates, complete, parse_query, tokens
+from inspector.logstore.filter_query import KEY_NAMES, candidates, complete, parse_query, tokens
 from inspector.safe_text import visible
 
 PLACEHOLDER = "filter: method:tools/call kind:error is:error dir:in has:finding text…"

@@ -26,12 +26,12 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input
 
-from inspector.engine.events import Kind, WireEvent
-from inspector.record.store import EventSource
+from inspector.logstore.store import EventSource
 from inspector.safe_text import decode_raw, escape_markup, safe_text, visible
 from inspector.tui.document import DocBuilder, Document
 from inspector.tui.widgets.document_view import DocumentView, Formatter
 from inspector.tui.widgets.message_log import ARROWS, BADGES, format_latency
+from inspector.wire.events import Kind, WireEvent
 
 MAX_ITEMS = 50  # array items / object keys shown per level
 MAX_STRING = 1_000  # characters of one string value

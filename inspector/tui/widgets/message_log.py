@@ -30,11 +30,11 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from inspector.engine.events import Channel, Direction, Kind, WireEvent
 from inspector.engine.summary import RowSummary, summarize
-from inspector.record.store import EventBatcher, EventSource, EventStore, FilteredView, LogFilter
+from inspector.logstore.store import EventBatcher, EventSource, EventStore, FilteredView, LogFilter
 from inspector.safe_text import visible
 from inspector.tui.widgets.log_filter import LogFilterBar
+from inspector.wire.events import Channel, Direction, Kind, WireEvent
 
 FLUSH_INTERVAL = 0.05  # seconds between batched appends
 SCAN_STEP = 4_000  # events per filter step

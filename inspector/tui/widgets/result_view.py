@@ -51,6 +51,9 @@ class Outcome:
     output_schema: dict[str, Any] | None = None
     note: str = ""  # what happened around the call (e.g. the session expired meanwhile)
     cancelled: bool = False  # the user cancelled it: no answer (and no error) came
+    # the client gave up without an answer (timed out, connection lost): what happened, in
+    # the engine's words; not a JSON-RPC error, none came over the wire
+    no_answer: str = ""
 
 
 @dataclass
@@ -216,6 +219,11 @@ def format_outcome(outcome: Outcome, *, quick: bool = False) -> Formatted:
     result = outcome.result
     if outcome.cancelled:
         doc.add(Text("cancelled by you", style="bold yellow"), Text(CANCELLED_HINT, style="dim"))
+    elif outcome.no_answer:
+        doc.add(
+            Text("no answer from the server", style="bold yellow"),
+            safe_text(outcome.no_answer, "dim", multiline=True),
+        )
     elif outcome.error is not None:
         doc.add(_error_panel(outcome.error))
     elif isinstance(result, dict):

@@ -26,9 +26,9 @@ from textual.widget import Widget
 from textual.widgets import Label, RichLog, Select, Static
 
 from inspector.engine.client import LOG_LEVELS, McpClient
-from inspector.engine.jsonrpc import RpcError
 from inspector.engine.session import Session
 from inspector.safe_text import safe_text
+from inspector.wire.jsonrpc import RpcError
 
 LEVEL_STYLES = {
     "debug": "dim",

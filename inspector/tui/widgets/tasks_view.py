@@ -25,12 +25,12 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from inspector.engine.jsonrpc import RpcError
 from inspector.engine.session import Session
 from inspector.engine.tasks import TaskManager, TaskState
 from inspector.safe_text import one_line, safe_text
 from inspector.tui.widgets.inflight import progress_bar
 from inspector.tui.widgets.table_rows import cursor_row_key
+from inspector.wire.jsonrpc import RpcError
 
 STATUS_STYLES = {
     "working": "cyan",

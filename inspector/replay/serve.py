@@ -31,9 +31,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, TextIO
 
-from inspector.engine import jsonrpc
-from inspector.record.diff import DEFAULT_IGNORES, Change, IgnoreRule, diff
-from inspector.record.replay_plan import Plan, ServerExchange
+from inspector.replay.diff import DEFAULT_IGNORES, Change, IgnoreRule, diff
+from inspector.replay.plan import Plan, ServerExchange
+from inspector.wire import jsonrpc
 
 # Params are compared without the message-level "$.id" rule and without _meta
 # (progress tokens, client-side request metadata).

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
-from inspector.engine.events import Channel, Direction, Kind, WireEvent
-from inspector.record.textmatch import term_pattern
+from inspector.logstore.textmatch import term_pattern
+from inspector.wire.events import Channel, Direction, Kind, WireEvent
 
 _KIND_ALIASES: dict[str, Kind] = {
     "req": Kind.REQUEST,

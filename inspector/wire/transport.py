@@ -13,9 +13,9 @@ from typing import Any, ClassVar, Protocol
 
 from anyio.abc import TaskGroup
 
-from inspector.engine.events import WireEvent
-from inspector.engine.jsonrpc import encode
 from inspector.errors import InspectorError
+from inspector.wire.events import WireEvent
+from inspector.wire.jsonrpc import encode
 
 
 class TransportError(InspectorError):

@@ -1,6 +1,6 @@
 """Re-run a recorded session against a live server and compare the answers.
 
-:func:`inspector.record.replay_plan.build_plan` turns recorded events into a script (a
+:func:`inspector.replay.plan.build_plan` turns recorded events into a script (a
 :class:`Plan`). :func:`replay` runs it on a new session: requests go with fresh ids (those
 the recording had in flight together, together),
 progress tokens are renewed, server requests are answered from the recording,
@@ -24,17 +24,14 @@ from typing import Any
 
 import anyio
 
-from inspector.engine import jsonrpc
 from inspector.engine.era import (
     is_stateless,
 )
-from inspector.engine.events import Direction, Kind, WireEvent, classify_message
-from inspector.engine.jsonrpc import RpcError
 from inspector.engine.responders import Responders
 from inspector.engine.session import ConnectionClosedError, RequestTimeoutError, Session
-from inspector.record.diff import IgnoreRule, diff
-from inspector.record.notices import METHODS, Attributor, NoticeResult, compare
-from inspector.record.replay_plan import (
+from inspector.replay.diff import IgnoreRule, diff
+from inspector.replay.notices import METHODS, Attributor, NoticeResult, compare
+from inspector.replay.plan import (
     OPENINGS,
     Plan,
     ServerExchange,
@@ -42,7 +39,10 @@ from inspector.record.replay_plan import (
     id_key,
     messages_of,
 )
-from inspector.transports.base import Transport
+from inspector.wire import jsonrpc
+from inspector.wire.events import Direction, Kind, WireEvent, classify_message
+from inspector.wire.jsonrpc import RpcError
+from inspector.wire.transport import Transport
 
 SAME, CHANGED, MISSING, NEW = "same", "changed", "missing", "new"
 STATUSES = (SAME, CHANGED, MISSING, NEW)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from inspector.engine.events import Channel, Direction, WireEvent
 from inspector.errors import InspectorError
+from inspector.wire.events import Channel, Direction, WireEvent
 
 JSONRPC = "2.0"
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.engine.era import META_PROTOCOL_VERSION, META_SERVER_INFO, STATELESS_VERSIONS
-from inspector.engine.events import Kind
-from inspector.record.store import EventSource
+from inspector.logstore.store import EventSource
+from inspector.wire.events import Kind
 
 OPENINGS = ("initialize", "server/discover")
 LISTS = {

@@ -23,7 +23,8 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from inspector.engine.events import (
+from inspector.logstore.filter_query import LogFilter, is_tool_error
+from inspector.wire.events import (
     ATTACH_KEY,
     SIDE_KEY,
     Channel,
@@ -32,8 +33,7 @@ from inspector.engine.events import (
     Kind,
     WireEvent,
 )
-from inspector.engine.jsonrpc import decode
-from inspector.record.filter_query import LogFilter, is_tool_error
+from inspector.wire.jsonrpc import decode
 
 __all__ = [
     "EventBatcher",

@@ -5,7 +5,7 @@
 client request with the response it got and each client notification in order, the
 server's requests with the answers the client gave, and groups of requests that were in
 flight together. A multi-round-trip call (``input_required``, then retries) is folded
-into one step. :mod:`inspector.record.replay` runs the plan.
+into one step. :mod:`inspector.replay.run` runs the plan.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from inspector.engine.era import (
     META_CLIENT_INFO,
     META_PROTOCOL_VERSION,
 )
-from inspector.engine.events import Channel, Direction, Kind, WireEvent, classify_message
-from inspector.record.notices import Attributor
+from inspector.replay.notices import Attributor
+from inspector.wire.events import Channel, Direction, Kind, WireEvent, classify_message
 
 OPENINGS = ("initialize", "server/discover")  # the handshake era's, the stateless era's
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.record.diff import IgnoreRule, diff
+from inspector.replay.diff import IgnoreRule, diff
 
 STRICT, METHODS, IGNORE = "strict", "methods", "ignore"
 MODES = (STRICT, METHODS, IGNORE)
