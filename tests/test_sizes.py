@@ -12,10 +12,12 @@ from textual.widget import Widget
 from textual.widgets import Button, TabbedContent, Tabs
 from tui_helpers import screen_text, select_item, wait_connected, wait_for
 
-from inspector.engine.responders import Responders
+from inspector.engine.responders import Responders, path_to_root
 from inspector.target import demo_target
 from inspector.tui.app import InspectorApp
 from inspector.tui.interactive_setup import interactive_responders
+from inspector.tui.screens.elicitation import ElicitationScreen
+from inspector.tui.screens.roots import RootsScreen
 from inspector.tui.screens.sampling import SamplingScreen
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_log import MessageLog
@@ -198,3 +200,48 @@ async def test_a_large_terminal_uses_its_room() -> None:
         assert work.size.width >= 130 and left.size.width <= 80, (left.size, work.size)
         form = app.query_one("#item-form-box")
         assert form.size.height >= 18  # the whole form of schedule_event, nearly
+
+
+async def test_elicitation_dialog_fields_and_buttons_are_reachable_at_80x24() -> None:
+    """book_table's form is taller than the dialog: every field is reached by Tab and
+    drawn, the buttons stay on screen, and Accept sends the defaults."""
+    app = interactive_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_connected(pilot)
+        await select_item(pilot, "tools", "book_table")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen))
+        screen = app.screen
+        await pilot.pause()
+        for name in ("cancel", "decline", "accept"):
+            assert on_screen(screen.query_one(f"#{name}", Button)), name
+        form = screen.query_one(SchemaForm)
+        seen: set[str] = set()
+        for _ in range(40):
+            focused = app.focused
+            if focused is None or form not in focused.ancestors:
+                break
+            await pilot.pause()
+            assert on_screen(focused), (focused, focused.region)
+            seen.add(str(form.focused_path()))
+            await pilot.press("tab")
+        assert len(seen) >= 5, seen
+        await pilot.click("#accept")
+        view = app.query_one(ResultView)
+        await wait_for(pilot, lambda: view.outcome is not None)
+        assert "Booked a table" in str(view.outcome.result)
+
+
+async def test_roots_dialog_close_stays_on_screen_with_many_roots() -> None:
+    app = interactive_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_connected(pilot)
+        assert app.bridge is not None
+        app.bridge.roots.roots.extend(path_to_root(f"/tmp/root-{i}") for i in range(30))
+        await pilot.press("R")
+        await wait_for(pilot, lambda: isinstance(app.screen, RootsScreen))
+        await pilot.pause()
+        for name in ("add", "close"):
+            assert on_screen(app.screen.query_one(f"#{name}", Button)), name
+        await pilot.click("#close")
+        await wait_for(pilot, lambda: not isinstance(app.screen, RootsScreen))
