@@ -22,6 +22,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from paths import ROOT
 from rich.console import Console
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -37,7 +38,6 @@ from tests.npm_packages import NODE, bin_entry
 
 PACKAGE = "@modelcontextprotocol/server-everything"
 VERSION = "2026.8.31"  # pinned: its tool names change between releases
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def entry_point() -> Path:

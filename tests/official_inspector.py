@@ -12,9 +12,10 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from paths import ROOT
+
 INSPECTOR = "@modelcontextprotocol/inspector"
 INSPECTOR_VERSION = "2.12.0"  # pinned: the CLI whose order, output and exit codes we compare
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def official_cli(home: Path, *args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:

@@ -7,7 +7,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -15,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from cli_runner import inspector_argv
+from paths import DEMO, ROOT
 
 from inspector.engine.responders import Responders, fixed_sampling
 from inspector.engine.session import Session
@@ -22,15 +23,10 @@ from inspector.proxy.attach import AttachTransport, live_proxies, pick_proxy
 from inspector.transports.stdio import StdioTransport
 from inspector.wire.events import WireEvent
 
-PY = sys.executable
-SERVERS = Path(__file__).resolve().parent / "servers"
-ROOT = Path(__file__).resolve().parent.parent
-DEMO = [PY, "-m", "inspector.demo"]
-
 
 def proxy_argv(*args: str) -> list[str]:
     """The command line a host would put in its config to run a server through the proxy."""
-    return [PY, "-m", "inspector", "proxy", *args]
+    return inspector_argv("proxy", *args)
 
 
 def proxy_env(runtime: Path | None = None) -> dict[str, str]:
@@ -64,19 +60,6 @@ def raw_of(event: dict[str, Any]) -> bytes:
 
         return base64.b64decode(event["raw_b64"])
     return str(event["raw"]).encode("utf-8")
-
-
-def alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie does not count)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().split()[2]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 def wait_until(predicate: Any, timeout: float = 20.0, what: str = "condition") -> None:

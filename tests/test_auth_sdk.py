@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +15,9 @@ from typing import Any
 import anyio
 import httpx
 import pytest
+from cli_runner import cli as run_cli
+from cli_runner import inspector_argv
+from paths import ROOT
 
 from inspector.auth.flow import Authorizer
 from inspector.auth.person import AuthorizationRequest
@@ -29,8 +31,6 @@ from inspector.transports.detect import connect_http
 from inspector.wire.events import Channel, Direction, WireEvent
 from tests.servers.http_support import sdk_server
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 @pytest.fixture
 def server() -> Iterator[str]:
@@ -43,16 +43,7 @@ def cli(
 ) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "XDG_STATE_HOME": str(state)}
     env.pop("MCP_CLIENT_SECRET", None)
-    return subprocess.run(
-        [sys.executable, "-m", "inspector", *args],
-        env=env,
-        cwd=ROOT,
-        input=stdin if stdin is not None else "",
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
+    return run_cli(*args, env=env, input=stdin if stdin is not None else "", timeout=timeout)
 
 
 def call(state: Path, url: str, tool: str, *flags: str, record: Path | None = None) -> Any:
@@ -187,7 +178,7 @@ def test_step_up_on_403_insufficient_scope(server: str, tmp_path: Path) -> None:
 def test_pasted_redirect(server: str, tmp_path: Path) -> None:
     """--auth-paste: the person's browser is elsewhere; the test plays it and pastes."""
     env = {**os.environ, "XDG_STATE_HOME": str(tmp_path)}
-    args = [sys.executable, "-m", "inspector", "--cli", "--method", "tools/list", "--auth-paste"]
+    args = inspector_argv("--cli", "--method", "tools/list", "--auth-paste")
     proc = subprocess.Popen(
         [*args, server],
         env=env,

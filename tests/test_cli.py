@@ -4,20 +4,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-SERVERS = Path(__file__).parent / "servers"
-ROOT = Path(__file__).parent.parent
-PY = sys.executable
+from cli_runner import cli
+from paths import PY, SERVERS
+
 SDK_SERVER = [PY, str(SERVERS / "sdk_stdio_server.py")]
-
-
-def cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [PY, "-m", "inspector", *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT
-    )
 
 
 def error_of(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:

@@ -6,32 +6,19 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_runner import cli
+from paths import PY, SERVERS
 
 from inspector.record.reader import read_session
 from inspector.wire.events import Direction
 
-ROOT = Path(__file__).parent.parent
-SERVERS = Path(__file__).parent / "servers"
-PY = sys.executable
 SDK_SERVER = [PY, str(SERVERS / "sdk_stdio_server.py")]
 BAD_OUTPUT = [PY, str(SERVERS / "stdio_bad_output.py")]
 CALL = ["--cli", "--method", "tools/call"]
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [PY, "-m", "inspector", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=ROOT,
-        check=False,
-    )
 
 
 def error_of(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:

@@ -6,13 +6,12 @@ scripted servers for every documented failure exit code."""
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
+from cli_runner import cli_async
 from servers.http_scripted import (
     Conn,
     ExpiringSessions,
@@ -25,7 +24,6 @@ from servers.http_support import dead_port, sdk_server
 
 from inspector.commands.failures import ExitCode
 
-ROOT = Path(__file__).resolve().parent.parent
 TOOLS = ["--cli", "--method", "tools/list"]
 ADD = [
     "--cli",
@@ -62,11 +60,8 @@ class Done:
 
 async def cli(*args: str, timeout: float = 60) -> Done:
     """Run the real CLI without blocking the event loop (scripted servers live in it)."""
-    with anyio.fail_after(timeout):
-        done = await anyio.run_process(
-            [sys.executable, "-m", "inspector", *args], check=False, cwd=ROOT
-        )
-    return Done(done.returncode, done.stdout.decode(), done.stderr.decode())
+    done = await cli_async(*args, timeout=timeout)
+    return Done(done.returncode, done.stdout, done.stderr)
 
 
 @pytest.fixture(scope="module")

@@ -15,20 +15,18 @@ import http.server
 import json
 import shlex
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_runner import cli
+from paths import PY, ROOT, SERVERS
 from servers.http_support import dead_port, sdk_server
 
 from tests.official_inspector import official_cli
 
-ROOT = Path(__file__).resolve().parent.parent
-SERVERS = Path(__file__).resolve().parent / "servers"
-PY = sys.executable
 EXAMPLES_SERVER = [PY, str(SERVERS / "sdk_cli_examples.py")]
 NODE_SERVER = ["node", "build/index.js"]  # what the examples start
 
@@ -143,14 +141,7 @@ def as_run(words: list[str], home: Path, http_url: str, sse_url: str) -> list[st
 
 
 def ours(*words: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [PY, "-m", "inspector", "--cli", *words],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-        check=False,
-    )
+    return cli("--cli", *words, timeout=120)
 
 
 def result_of(done: subprocess.CompletedProcess[str], words: list[str]) -> Any:

@@ -16,13 +16,14 @@ import select
 import stat
 import struct
 import subprocess
-import sys
 import termios
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_runner import cli, inspector_argv
+from paths import PY, ROOT
 
 from inspector.commands import SUBCOMMANDS, build_parser, default, main, subcommand
 from inspector.commands.headless import METHODS, CliRequest, perform
@@ -30,9 +31,6 @@ from inspector.commands.options import UsageError, resolve_target
 from inspector.engine.client import McpClient
 from inspector.engine.session import Session
 from inspector.target import build_transport, demo_target
-
-ROOT = Path(__file__).parent.parent
-PY = sys.executable
 
 Ran = dict[str, Any]
 
@@ -240,14 +238,7 @@ def test_a_server_named_like_a_subcommand_runs_after_dashdash(tmp_path: Path) ->
     server.write_text(f"#!/bin/sh\nexec {PY} -m inspector.demo\n")
     server.chmod(server.stat().st_mode | stat.S_IXUSR)
     env = {**os.environ, "PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}"}
-    done = subprocess.run(
-        [PY, "-m", "inspector", "--cli", "--method", "ping", "--", "replay"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=ROOT,
-        env=env,
-    )
+    done = cli("--cli", "--method", "ping", "--", "replay", env=env)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {}
 
@@ -271,14 +262,7 @@ def test_cli_never_imports_textual(tmp_path: Path) -> None:
 
 
 def test_without_a_terminal_the_tui_says_what_to_use() -> None:
-    done = subprocess.run(
-        [PY, "-m", "inspector", "--no-record"],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=ROOT,
-    )
+    done = cli("--no-record", stdin=subprocess.DEVNULL)
     assert done.returncode == 2
     assert done.stderr == "mcp-inspect: the TUI needs a terminal; use --cli for one-shot calls\n"
 
@@ -314,19 +298,14 @@ def test_the_tui_opens_in_a_terminal_and_quits(tmp_path: Path, mode: str) -> Non
     """``mcp-inspect`` (recording by default) and ``mcp-inspect replay FILE`` in a pty."""
     session = tmp_path / "state" / "s.jsonl"
     if mode == "replay":
-        recorded = subprocess.run(
-            [PY, "-m", "inspector", "--cli", "--record", str(session), "--method", "ping"],
-            capture_output=True,
-            timeout=60,
-            cwd=ROOT,
-        )
+        recorded = cli("--cli", "--record", str(session), "--method", "ping")
         assert recorded.returncode == 0, recorded.stderr
     argv = ["--record", str(session)] if mode == "live" else ["replay", str(session)]
     main_fd, terminal = pty.openpty()
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
     env = {**os.environ, "TERM": "xterm-256color"}
     proc = subprocess.Popen(
-        [PY, "-m", "inspector", *argv],
+        inspector_argv(*argv),
         stdin=terminal,
         stdout=terminal,
         stderr=terminal,

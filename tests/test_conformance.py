@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
+from paths import TESTS
 
 from inspector.record.format import REDACTED as MASK
 from inspector.record.reader import read_session
@@ -23,7 +24,7 @@ from inspector.wire.events import Channel, Direction, WireEvent
 from tests.conformance import ScenarioResult, run_client_scenario
 from tests.conformance_client import CIMD_URL
 
-ADAPTER = Path(__file__).resolve().parent / "conformance_client.py"
+ADAPTER = TESTS / "conformance_client.py"
 
 
 def run(scenario: str, record_dir: Path) -> tuple[ScenarioResult, list[WireEvent]]:

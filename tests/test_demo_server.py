@@ -19,7 +19,6 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -29,9 +28,8 @@ from mcp import types
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
+from paths import DEMO, ROOT
 
-ROOT = str(Path(__file__).resolve().parents[1])
-DEMO = [sys.executable, "-m", "inspector.demo"]
 pytestmark = pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")
 LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 
@@ -73,7 +71,7 @@ async def connect(*args: str, **callbacks: Any) -> AsyncIterator[Peer]:
         command=sys.executable,
         args=["-m", "inspector.demo", *args],
         cwd=ROOT,
-        env={"PYTHONPATH": ROOT},
+        env={"PYTHONPATH": str(ROOT)},
     )
     peer: Peer | None = None
 
@@ -117,7 +115,7 @@ class RawPeer:
             stdout=subprocess.PIPE,
             stderr=self.stderr,
             cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": ROOT},
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
         )
         self.lines: queue.Queue[Any] = queue.Queue()
         self.other: list[dict[str, Any]] = []  # notifications and requests seen so far
@@ -838,7 +836,7 @@ def test_imports_stay_light() -> None:
         capture_output=True,
         text=True,
         cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": ROOT},
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
         timeout=20,
     )
     assert out.stdout.strip() == "[]", out.stderr

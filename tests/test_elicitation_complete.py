@@ -4,13 +4,13 @@ that waits for it, against a real official-SDK server (sdk_url_elicitation_serve
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
+from cli_runner import cli
+from paths import SERVERS
 from textual.widgets import Static
 from tui_helpers import wait_for
 
@@ -20,8 +20,7 @@ from inspector.tui.screens.elicitation import CompletionWaitScreen, ElicitationS
 from inspector.wire.jsonrpc import RpcError
 from tests.everything import HostApp, live_session, shown_text, wait_for_screen
 
-SERVER = str(Path(__file__).parent / "servers" / "sdk_url_elicitation_server.py")
-ROOT = Path(__file__).parent.parent
+SERVER = str(SERVERS / "sdk_url_elicitation_server.py")
 
 
 class NotingApp(HostApp):
@@ -194,26 +193,17 @@ async def test_wait_retry_now_cancel_timeout_and_early_completion() -> None:
 
 
 def test_cli_reports_the_urls_of_a_url_elicitation_required_error() -> None:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "inspector",
-            "--cli",
-            "--method",
-            "tools/call",
-            "--tool-name",
-            "open_vault",
-            "--tool-arg",
-            "count=2",
-            "--",
-            sys.executable,
-            SERVER,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=ROOT,
+    done = cli(
+        "--cli",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "open_vault",
+        "--tool-arg",
+        "count=2",
+        "--",
+        sys.executable,
+        SERVER,
     )
     assert done.returncode == 4, done.stderr
     error = json.loads(done.stderr.strip())["error"]

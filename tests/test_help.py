@@ -6,9 +6,9 @@ import importlib
 import inspect
 import pkgutil
 import re
-from pathlib import Path
 from typing import Any
 
+from paths import ROOT
 from textual.binding import Binding
 from textual.widgets import OptionList
 from tui_helpers import screen_text, select_item, wait_connected, wait_for
@@ -23,7 +23,7 @@ from inspector.tui.widgets.log_filter import LogFilterBar
 from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import MessageLog
 
-README = Path(__file__).parent.parent / "README.md"
+README = ROOT / "README.md"
 SIZE = (140, 40)
 
 

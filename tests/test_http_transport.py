@@ -4,11 +4,10 @@ server-everything, and scripted servers for every way a server can misbehave."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import anyio
@@ -20,6 +19,7 @@ from servers.http_support import (
     everything_server,
     handshake,
     initialize,
+    running,
     sdk_server,
     tool_text,
 )
@@ -32,20 +32,6 @@ from inspector.transports.sse_parser import SseParser
 from inspector.wire.events import Channel, Direction
 from inspector.wire.jsonrpc import encode, notification, request, response
 from inspector.wire.transport import TransportError
-
-
-@contextlib.asynccontextmanager
-async def running(
-    transport: StreamableHttpTransport, host: Host | None = None
-) -> AsyncIterator[Host]:
-    host = host or Host()
-    async with anyio.create_task_group() as tg:
-        await transport.start(host, tg)
-        try:
-            yield host
-        finally:
-            await transport.close()
-            tg.cancel_scope.cancel()
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+from paths import SERVERS
 
 from inspector.logstore.store import EventSource, EventStore, LogFilter
 from inspector.record.format import FORMAT_KEY, NewerFormatError, SessionFileError
@@ -16,7 +17,7 @@ from inspector.record.indexed import IndexedSessionFile
 from inspector.record.reader import read_session
 from inspector.wire.events import Channel, Direction, Kind
 
-sys.path.insert(0, str(Path(__file__).parent / "servers"))
+sys.path.insert(0, str(SERVERS))
 from replay_bigfile import PER_EXCHANGE, write_session
 from replay_record import record
 

@@ -5,20 +5,16 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli_runner import cli
 
 from inspector.commands.options import default_session_path, private_state_dir, state_dir
 from inspector.record.format import SessionHeader
 from inspector.record.recorder import Recorder
 from inspector.tui.session_copy import copy_snapshot
-
-ROOT = Path(__file__).parent.parent
-PY = sys.executable
 
 
 def mode(path: Path) -> int:
@@ -80,12 +76,12 @@ def test_save_as_copy_is_private(tmp_path: Path, umask: int) -> None:
 
 def test_cli_record_under_a_permissive_umask(tmp_path: Path) -> None:
     path = tmp_path / "made" / "s.jsonl"
-    done = subprocess.run(
-        [PY, "-m", "inspector", "--cli", "--method", "ping", "--record", str(path)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=ROOT,
+    done = cli(
+        "--cli",
+        "--method",
+        "ping",
+        "--record",
+        str(path),
         preexec_fn=lambda: os.umask(0),  # the child's umask only
     )
     assert done.returncode == 0, done.stderr

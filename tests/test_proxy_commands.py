@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from proxy_support import DEMO, ROOT, runtime_folder
+from cli_runner import cli
+from paths import DEMO, PY
+from proxy_support import runtime_folder
 
 from inspector.commands import main
 from inspector.config import load_server_config
 from inspector.proxy.wrap import wrap_config
 
-PY = sys.executable
 LAUNCHER = ["/opt/bin/mcp-inspect"]
 
 
@@ -27,15 +27,7 @@ def runtime() -> Iterator[Path]:
 
 
 def mcp_inspect(*args: str, **kw: Any) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [PY, "-m", "inspector", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=str(ROOT),
-        check=False,
-        **kw,
-    )
+    return cli(*args, timeout=120, **kw)
 
 
 CLAUDE = {

@@ -16,7 +16,8 @@ import anyio
 import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
-from proxy_support import PY, ROOT, SERVERS, events, inspector_cli, proxy_argv
+from paths import PY, ROOT, SERVERS
+from proxy_support import events, inspector_cli, proxy_argv
 
 from tests.everything import everything_command
 

@@ -13,8 +13,8 @@ import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from paths import ROOT
 from proxy_support import (
-    ROOT,
     events,
     host_through_proxy,
     inspector_on,

@@ -15,12 +15,9 @@ import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from paths import DEMO, PY, ROOT, SERVERS
+from processes import alive
 from proxy_support import (
-    DEMO,
-    PY,
-    ROOT,
-    SERVERS,
-    alive,
     events,
     inspector_cli,
     inspector_on,

@@ -9,19 +9,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from proxy_support import (
-    DEMO,
-    PY,
-    ROOT,
-    SERVERS,
-    alive,
-    events,
-    proxy_argv,
-    raw_of,
-    read_to_end,
-    start_proxy,
-    wait_until,
-)
+from paths import DEMO, PY, ROOT, SERVERS
+from processes import alive
+from proxy_support import events, proxy_argv, raw_of, read_to_end, start_proxy, wait_until
 
 from tests.servers.stdio_bytes import OUTPUT
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import anyio
+from cli_runner import cli
 from leak_check import leaks, raw_b64_count
+from paths import PY, ROOT, SERVERS
 from servers.http_scripted import Conn, Request, ScriptedServer, answer_basics
 from tui_helpers import select_item, wait_for
 
@@ -28,17 +28,8 @@ from inspector.tui.widgets.result_view import ResultView
 from inspector.wire.events import Channel, Direction, Finding, WireEvent
 from inspector.wire.jsonrpc import make_event
 
-SERVERS = Path(__file__).parent / "servers"
-ROOT = Path(__file__).parent.parent
-PY = sys.executable
 LEAKY = [PY, str(SERVERS / "stdio_leaky.py"), "TOKEN", "OTHER"]
 SECRETS = {"TOKEN": "SECRET456", "OTHER": 'q"uo\\te-é-7'}  # one needs JSON escaping
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [PY, "-m", "inspector", *args], capture_output=True, text=True, timeout=60, cwd=ROOT
-    )
 
 
 def env_flags() -> list[str]:

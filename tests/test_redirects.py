@@ -6,26 +6,18 @@ POST into a GET is reported with the URL and method that actually answered."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
-import anyio
+from cli_runner import cli_async
 from servers.http_scripted import Conn, Handler, Request, ScriptedServer, answer_basics, ok
 
 from inspector.commands.failures import ExitCode
 
-ROOT = Path(__file__).parent.parent
 SECRET_HEADERS = ["-H", "Authorization: Bearer SECRET-A1", "-H", "X-Api-Key: KEY-A2"]
 
 
 async def cli(*args: str) -> tuple[int, str, str]:
-    with anyio.fail_after(60):
-        done = await anyio.run_process(
-            [sys.executable, "-m", "inspector", "--cli", "--method", "tools/list", *args],
-            check=False,
-            cwd=ROOT,
-        )
-    return done.returncode, done.stdout.decode(), done.stderr.decode()
+    return await cli_async("--cli", "--method", "tools/list", *args)
 
 
 async def mcp_server(req: Request, conn: Conn) -> None:

@@ -11,6 +11,8 @@ from typing import Any
 
 import anyio
 import pytest
+from cli_runner import cli as run_cli
+from paths import PY, ROOT, SERVERS
 
 from inspector.record.format import FORMAT_KEY
 from inspector.record.reader import read_session
@@ -21,11 +23,8 @@ from inspector.transports.stdio import StdioTransport
 from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.jsonrpc import encode
 
-sys.path.insert(0, str(Path(__file__).parent / "servers"))
+sys.path.insert(0, str(SERVERS))
 from replay_record import SERVER, record
-
-ROOT = Path(__file__).parent.parent
-PY = sys.executable
 
 
 @pytest.fixture(scope="module")
@@ -36,9 +35,7 @@ def recording(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def cli(*args: str, timeout: float = 90) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [PY, "-m", "inspector", *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT
-    )
+    return run_cli(*args, timeout=timeout)  # a replay runs a server and the recording
 
 
 def items_by(report: dict[str, Any], method: str, detail: str = "") -> list[dict[str, Any]]:

@@ -12,17 +12,15 @@ from typing import Any
 
 import anyio
 import pytest
+from paths import PY, ROOT, SERVERS
 
 from inspector.record.reader import read_session
 from inspector.replay.plan import build_plan
 from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.jsonrpc import encode
 
-sys.path.insert(0, str(Path(__file__).parent / "servers"))
+sys.path.insert(0, str(SERVERS))
 from replay_notify_record import NOTIFY, record_concurrent
-
-ROOT = Path(__file__).parent.parent
-PY = sys.executable
 
 
 @pytest.fixture(scope="module")

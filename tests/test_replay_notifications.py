@@ -12,17 +12,16 @@ from typing import Any
 
 import anyio
 import pytest
+from cli_runner import cli as run_cli
+from paths import PY, SERVERS
 
 from inspector.record.reader import read_session
 from inspector.replay.diff import parse_rules
 from inspector.replay.notices import Attributor, compare, sequence
 from inspector.replay.plan import build_plan
 
-sys.path.insert(0, str(Path(__file__).parent / "servers"))
+sys.path.insert(0, str(SERVERS))
 from replay_notify_record import NOTIFY, record_demo, record_notify
-
-ROOT = Path(__file__).parent.parent
-PY = sys.executable
 
 
 @pytest.fixture(scope="module")
@@ -33,9 +32,7 @@ def recording(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [PY, "-m", "inspector", *args], capture_output=True, text=True, timeout=90, cwd=ROOT
-    )
+    return run_cli(*args, timeout=90)  # a replay runs a server and the recording
 
 
 def item(report: dict[str, Any], detail: str) -> dict[str, Any]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 import anyio
+from paths import SERVERS
 from textual.widgets import Select, Static, TextArea
 from tui_helpers import wait_for
 
@@ -19,7 +19,7 @@ from inspector.tui.interactive_setup import interactive_responders
 from inspector.tui.screens.sampling import SamplingScreen, render_request
 from tests.everything import HostApp, live_session, shown_text, wait_for_screen
 
-SERVER = str(Path(__file__).parent / "servers" / "sdk_sampling_tools_server.py")
+SERVER = str(SERVERS / "sdk_sampling_tools_server.py")
 
 
 def _session(responders: Responders) -> Any:

@@ -11,20 +11,19 @@ from pathlib import Path
 
 import anyio
 import pytest
+from cli_runner import cli, inspector_argv
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
+from paths import PY, ROOT, SERVERS
 
 from inspector.record.reader import read_session
 from inspector.replay.plan import build_plan
 from inspector.replay.serve import RecordedServer, serve
 from inspector.wire.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND
 
-sys.path.insert(0, str(Path(__file__).parent / "servers"))
+sys.path.insert(0, str(SERVERS))
 from replay_record import record
-
-ROOT = Path(__file__).parent.parent
-PY = sys.executable
 
 
 @pytest.fixture(scope="module")
@@ -71,28 +70,19 @@ async def test_official_sdk_client_against_a_lone_cli_call(tmp_path: Path) -> No
     """A recording of one ``--cli`` tools/call holds tools/list too, which the SDK client
     asks for after the call (to check the result against the outputSchema)."""
     path = tmp_path / "call.jsonl"
-    sdk_server = [PY, str(Path(__file__).parent / "servers" / "sdk_stdio_server.py")]
-    done = subprocess.run(
-        [
-            PY,
-            "-m",
-            "inspector",
-            "--cli",
-            "--record",
-            str(path),
-            "--method",
-            "tools/call",
-            "--tool-name",
-            "add",
-            "--tool-args-json",
-            '{"a": 1, "b": 2}',
-            "--",
-            *sdk_server,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=ROOT,
+    sdk_server = [PY, str(SERVERS / "sdk_stdio_server.py")]
+    done = cli(
+        "--cli",
+        "--record",
+        str(path),
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "add",
+        "--tool-args-json",
+        '{"a": 1, "b": 2}',
+        "--",
+        *sdk_server,
     )
     assert done.returncode == 0, done.stderr
     with anyio.fail_after(30):
@@ -106,32 +96,18 @@ async def test_official_sdk_client_against_a_lone_cli_call(tmp_path: Path) -> No
 
 
 def test_our_cli_against_the_recording(recording: Path) -> None:
-    done = subprocess.run(
-        [
-            PY,
-            "-m",
-            "inspector",
-            "--cli",
-            "--method",
-            "tools/call",
-            "--tool-name",
-            "add",
-            "--tool-arg",
-            "a=1",
-            "--tool-arg",
-            "b=2",
-            "--",
-            PY,
-            "-m",
-            "inspector",
-            "replay",
-            str(recording),
-            "--serve",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=ROOT,
+    done = cli(
+        "--cli",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "add",
+        "--tool-arg",
+        "a=1",
+        "--tool-arg",
+        "b=2",
+        "--",
+        *inspector_argv("replay", str(recording), "--serve"),
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["content"][0]["text"] == "3"

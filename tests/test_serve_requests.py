@@ -17,17 +17,15 @@ import anyio
 import pytest
 from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
+from paths import PY, ROOT, SERVERS
 
 from inspector.record.reader import read_session
 from inspector.replay.plan import build_plan
 from inspector.replay.serve import RecordedServer, serve
 
-sys.path.insert(0, str(Path(__file__).parent / "servers"))
+sys.path.insert(0, str(SERVERS))
 from replay_notify_record import SAMPLED, record_sampling
 from replay_record import record
-
-ROOT = Path(__file__).parent.parent
-PY = sys.executable
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,6 @@ import os
 import signal
 import struct
 import subprocess
-import sys
 import termios
 import threading
 import time
@@ -21,6 +20,9 @@ from pathlib import Path
 
 import anyio
 import pytest
+from cli_runner import inspector_argv
+from paths import PY, ROOT, SERVERS
+from processes import alive
 from tui_helpers import wait_for
 
 from inspector.engine.session import Session
@@ -29,21 +31,8 @@ from inspector.transports.lifeline import Lifeline
 from inspector.transports.stdio import StdioTransport
 from inspector.tui.app import InspectorApp
 
-SERVERS = Path(__file__).parent / "servers"
-ROOT = Path(__file__).parent.parent
-PY = sys.executable
 SERVER = str(SERVERS / "stdio_grandchild.py")
 BOUND = 15.0  # the close takes at most 3 x 2 s; the machine is slow and shared
-
-
-def alive(pid: int) -> bool:
-    """Running (a zombie waiting for its parent to reap it is not)."""
-    try:
-        os.kill(pid, 0)
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (ProcessLookupError, OSError):
-        return False
-    return state != "Z"
 
 
 def wait_pids(pidfile: Path, timeout: float = BOUND) -> tuple[int, int]:
@@ -134,7 +123,7 @@ class Terminal:
         self.master, slave = os.openpty()
         fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
         self.process = subprocess.Popen(
-            [PY, "-m", "inspector", *args],
+            inspector_argv(*args),
             stdin=slave,
             stdout=slave,
             stderr=slave,

@@ -9,10 +9,10 @@ server, and the widgets get fixed input. After an intended change of the look:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from paths import DATA
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import Input, TabbedContent
@@ -29,7 +29,7 @@ from inspector.tui.widgets.schema_form import SchemaForm
 from inspector.tui.widgets.status_bar import StatusBar
 from inspector.wire.events import Kind
 
-SESSION = Path(__file__).parent / "data" / "demo-session.jsonl"
+SESSION = DATA / "demo-session.jsonl"
 SIZE = (140, 40)
 Snap = Callable[..., bool]
 

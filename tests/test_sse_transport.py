@@ -3,14 +3,12 @@ server-everything's sse mode, and scripted servers for the endpoint edge cases."
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
 import pytest
 from servers.http_scripted import Conn, Request, ScriptedServer, answer_basics, init_result, ok
-from servers.http_support import Host, everything_server, initialize, sdk_server, tool_text
+from servers.http_support import everything_server, initialize, running, sdk_server, tool_text
 
 from inspector.engine.client import McpClient
 from inspector.engine.session import ConnectionClosedError, Session
@@ -19,19 +17,7 @@ from inspector.transports.http import HTTP_ERROR, StreamableHttpTransport
 from inspector.transports.sse import SseTransport
 from inspector.wire.events import Channel, Direction
 from inspector.wire.jsonrpc import request
-from inspector.wire.transport import Transport, TransportError
-
-
-@contextlib.asynccontextmanager
-async def running(transport: Transport, host: Host | None = None) -> AsyncIterator[Host]:
-    host = host or Host()
-    async with anyio.create_task_group() as tg:
-        await transport.start(host, tg)
-        try:
-            yield host
-        finally:
-            await transport.close()
-            tg.cancel_scope.cancel()
+from inspector.wire.transport import TransportError
 
 
 def legacy_handler(endpoint: str, *, on_post: Any = None) -> Any:

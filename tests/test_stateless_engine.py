@@ -9,6 +9,7 @@ from typing import Any
 
 import anyio
 import pytest
+from paths import SERVERS
 
 from inspector.engine.client import McpClient
 from inspector.engine.era import (
@@ -24,7 +25,7 @@ from inspector.transports.stdio import StdioTransport
 from inspector.wire import jsonrpc
 from inspector.wire.events import Direction, WireEvent
 
-SERVER = Path(__file__).resolve().parent / "servers" / "stateless_server.py"
+SERVER = SERVERS / "stateless_server.py"
 STATELESS = "2026-07-28"
 
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
+from paths import SERVERS
 from servers.stateless_support import stateless_server
 
 from inspector.engine.client import McpClient
@@ -21,7 +21,7 @@ from inspector.transports.stdio import StdioTransport
 from inspector.wire.events import Direction, WireEvent
 from inspector.wire.transport import Transport
 
-SERVER = Path(__file__).resolve().parent / "servers" / "stateless_server.py"
+SERVER = SERVERS / "stateless_server.py"
 ACK = "notifications/subscriptions/acknowledged"
 
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import anyio
 import pytest
+from cli_runner import cli as run_cli
+from paths import PY, SERVERS
 from tui_helpers import plain, wait_for
 
 from inspector.record.indexed import IndexedSessionFile
@@ -26,16 +27,12 @@ from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.status_bar import StatusBar
 
-ROOT = Path(__file__).parent.parent
-PY = sys.executable
-SERVER = str(Path(__file__).parent / "servers" / "stateless_server.py")
+SERVER = str(SERVERS / "stateless_server.py")
 STATELESS = ("--protocol-version", "2026-07-28")
 
 
 def cli(*args: str, timeout: float = 90) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [PY, "-m", "inspector", *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT
-    )
+    return run_cli(*args, timeout=timeout)  # a replay runs a server and the recording
 
 
 def record(path: Path, *args: str) -> Path:

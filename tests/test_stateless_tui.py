@@ -5,25 +5,25 @@ the retried call completes with what the user typed (Pilot, real SDK server over
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
 import anyio
+from paths import SERVERS
 from textual.widgets import Input
 from tui_helpers import log_methods, wait_for
 
 from inspector.engine.client import McpClient
+from inspector.engine.kinds import CATALOG_KINDS
 from inspector.engine.session import Session
 from inspector.target import target_from_words
 from inspector.transports.stdio import StdioTransport
 from inspector.tui.app import InspectorApp
-from inspector.tui.controller import CATALOG_KINDS
 from inspector.tui.interactive import InteractiveResponders
 from inspector.tui.screens.elicitation import ElicitationScreen
 from inspector.tui.widgets.schema_form import SchemaForm
 from tests.everything import HostApp, wait_for_screen
 
-SERVER = Path(__file__).resolve().parent / "servers" / "stateless_server.py"
+SERVER = SERVERS / "stateless_server.py"
 
 
 async def test_mrtr_elicitation_through_the_interactive_screen() -> None:
@@ -59,7 +59,7 @@ async def test_the_app_connects_statelessly_and_loads_its_catalog() -> None:
     target = target_from_words([sys.executable, str(SERVER), "stdio"])
     app = InspectorApp(target, protocol_version="2026-07-28", timeout=30)
     async with app.run_test(size=(120, 45)) as pilot:
-        kinds = {kind for kind, _ in CATALOG_KINDS}
+        kinds = {kind.name for kind in CATALOG_KINDS}
         # every kind loaded (a CatalogLoaded handled after the test ends finds no Catalog),
         # and the tools list followed by a subscriptions/listen stream
         await wait_for(

@@ -5,9 +5,9 @@ counted as a pending call (Pilot, the real SDK server over stdio)."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
+from paths import SERVERS
 from textual.widgets import DataTable
 from tui_helpers import log_methods, plain, wait_for
 
@@ -17,7 +17,7 @@ from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.inflight import InFlightView, calls, describe
 from inspector.tui.widgets.status_bar import StatusBar
 
-SERVER = Path(__file__).resolve().parent / "servers" / "stateless_server.py"
+SERVER = SERVERS / "stateless_server.py"
 
 
 def test_listen_label_and_calls_count() -> None:

@@ -5,11 +5,11 @@ a completion notice (Pilot, a real official-SDK server over stdio)."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
+from paths import SERVERS
 from textual.widgets import Static
 from tui_helpers import wait_for
 
@@ -21,7 +21,7 @@ from inspector.tui.screens.elicitation import CompletionWaitScreen, ElicitationS
 from inspector.wire.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 from tests.everything import HostApp, shown_text, wait_for_screen
 
-SERVER = Path(__file__).resolve().parent / "servers" / "stateless_url_server.py"
+SERVER = SERVERS / "stateless_url_server.py"
 
 
 class NotingApp(HostApp):

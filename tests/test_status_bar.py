@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from paths import ROOT
 from rich.cells import cell_len
 from tui_helpers import screen_text, wait_connected, wait_for
 
@@ -17,7 +18,6 @@ from inspector.record.recorder import Recorder
 from inspector.target import Target, demo_target, target_info
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.status_bar import server_label, short_path
-from tests.everything import ROOT
 
 SDK_SERVER = Target(
     command=sys.executable,

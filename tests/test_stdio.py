@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
-import sys
 import textwrap
 import time
 from pathlib import Path
@@ -13,15 +11,14 @@ from typing import Any
 
 import anyio
 import pytest
+from paths import PY, ROOT, SERVERS
+from processes import alive
 
 from inspector.engine.client import McpClient
 from inspector.engine.session import ConnectionClosedError, RequestTimeoutError, Session
 from inspector.transports.stdio import StdioTransport
 from inspector.wire.events import Channel, Direction, Kind, WireEvent
 from inspector.wire.transport import TransportError
-
-SERVERS = Path(__file__).parent / "servers"
-PY = sys.executable
 
 
 def misbehave(mode: str, **kw: Any) -> StdioTransport:
@@ -32,19 +29,6 @@ async def open_session(transport: StdioTransport, events: list[WireEvent], **kw:
     session = Session(transport, **kw)
     session.add_observer(events.append)
     return session
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # a zombie still answers kill(0); look at its state
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().split()[2]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 async def test_sdk_server_over_stdio() -> None:
@@ -206,9 +190,7 @@ def test_no_orphan_when_the_inspector_is_killed(tmp_path: Path) -> None:
         anyio.run(main)
     """)
     )
-    host = subprocess.Popen(
-        [PY, str(script)], stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parent.parent
-    )
+    host = subprocess.Popen([PY, str(script)], stdout=subprocess.PIPE, text=True, cwd=ROOT)
     assert host.stdout is not None
     server_pid = int(host.stdout.readline())
     assert alive(server_pid)
@@ -241,7 +223,7 @@ def test_engine_never_imports_textual() -> None:
         capture_output=True,
         text=True,
         timeout=60,
-        cwd=Path(__file__).parent.parent,
+        cwd=ROOT,
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
@@ -276,7 +258,7 @@ def test_ctrl_c_on_the_cli_leaves_no_server_behind() -> None:
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        cwd=Path(__file__).parent.parent,
+        cwd=ROOT,
     )
     servers: list[int] = []
     for _ in range(100):

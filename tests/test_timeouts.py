@@ -8,10 +8,11 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from time import monotonic
 
 import pytest
+from cli_runner import cli
+from paths import SERVERS
 from tui_helpers import wait_for
 
 from inspector.commands.failures import ExitCode
@@ -21,8 +22,6 @@ from inspector.target import Target
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.status_bar import StatusBar
 from inspector.wire.events import Channel, Direction, WireEvent
-
-SERVERS = Path(__file__).parent / "servers"
 
 
 def bound(seconds: float) -> float:
@@ -94,12 +93,7 @@ async def test_cli_bound_by_the_timeout(
 def test_cli_process_says_the_timeout_it_honoured(silent_url: str) -> None:
     url = silent_url
     started = monotonic()
-    done = subprocess.run(
-        [sys.executable, "-m", "inspector", "--cli", "--method", "ping", "--timeout", "3", url],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = cli("--cli", "--method", "ping", "--timeout", "3", url)
     elapsed = monotonic() - started
     assert done.returncode == ExitCode.TIMEOUT, done.stderr
     assert "within the timeout of 3 s" in done.stderr

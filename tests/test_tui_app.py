@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from paths import SERVERS
 from tui_helpers import (
     focus,
     log_methods,
@@ -24,7 +25,6 @@ from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView, render_outcome
 from inspector.wire.events import Kind
 
-SERVERS = Path(__file__).parent / "servers"
 SIZE = (150, 45)
 
 

@@ -161,7 +161,8 @@ async def test_step_by_step(server: str) -> None:
         view = view_of(app)
         for _ in range(3):  # resource metadata, server metadata, registration
             await wait_for(pilot, lambda: view.paused is not None, timeout=30)
-            assert view.query_one("#auth-send", Button).has_focus
+            # the pause takes the focus to Send (a moment after it is shown)
+            await wait_for(pilot, lambda: view.query_one("#auth-send", Button).has_focus)
             step = view.paused
             assert step is not None
             before = sum(

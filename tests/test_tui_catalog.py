@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
+from paths import SERVERS
 from textual.widgets import OptionList
 from tui_helpers import screen_text, wait_connected, wait_for
 
@@ -17,7 +17,6 @@ from inspector.tui.widgets.catalog_label import CatalogLabel, clean, make_entry
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.result_view import ResultView
 
-SERVERS = Path(__file__).parent / "servers"
 MANY = Target(command=sys.executable, args=[str(SERVERS / "sdk_many_tools.py")], transport="stdio")
 
 

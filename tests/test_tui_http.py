@@ -218,7 +218,9 @@ async def test_a_call_lost_to_an_expired_session_says_so_in_the_result_pane() ->
             await wait_for(pilot, lambda: catalog.items["tools"] is not listed, timeout=20)
             assert view.outcome is not None, "the renewal wiped the failed call"
             text = " ".join(plain(render_outcome(view.outcome)).split())
-            assert "tool echo" in text and "protocol error" in text
+            assert (
+                "tool echo" in text and "no answer from the server" in text and "HTTP 404" in text
+            )
             assert "session expired during this call" in text
             assert "A new session has started: press ctrl+s to call again" in text
             await wait_for(pilot, lambda: "session expired during this call" in screen_text(app))

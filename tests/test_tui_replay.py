@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
+from cli_runner import cli
 from textual.widgets import TabbedContent
 from tui_helpers import screen_text, wait_for
 
@@ -16,17 +15,9 @@ from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import MessageLog
 
-ROOT = Path(__file__).parent.parent
-
 
 def record(path: Path, *args: str) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "inspector", "--cli", "--record", str(path), *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=ROOT,
-    )
+    done = cli("--cli", "--record", str(path), *args)
     assert done.returncode == 0, done.stderr
 
 

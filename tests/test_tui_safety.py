@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
+from paths import SERVERS
 from tui_helpers import select_item, wait_for
 
 from inspector.target import Target
@@ -14,8 +14,6 @@ from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView
-
-SERVERS = Path(__file__).parent / "servers"
 
 
 def strips_text(app: InspectorApp) -> str:

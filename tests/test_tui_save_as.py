@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from paths import DATA
 from tui_helpers import screen_text, wait_connected, wait_for
 
 from inspector.record.format import SessionHeader
@@ -22,7 +23,7 @@ from inspector.tui.session_copy import (
     resolve_target,
 )
 
-DATA = Path(__file__).parent / "data" / "demo-session.jsonl"
+DATA = DATA / "demo-session.jsonl"
 SIZE = (150, 45)
 
 

@@ -31,6 +31,7 @@ from inspector.commands.options import PROG, UsageError, make_recorder, responde
 from inspector.commands.tool_call import json_arguments, output_problem, prepare_call, split_pairs
 from inspector.engine.client import LOG_LEVELS, McpClient
 from inspector.engine.era import LATEST_VERSION
+from inspector.engine.kinds import BY_LIST_METHOD
 from inspector.engine.responders import Responders
 from inspector.engine.session import Session
 from inspector.engine.signals import quit_on_signals, signal_exit_code
@@ -122,14 +123,9 @@ async def perform(client: McpClient, request: CliRequest) -> Performed:
     method = request.method
     if method == "initialize":
         return Performed(client.session.initialize_result)
-    if method == "tools/list":
-        return Performed({"tools": await client.list_tools()})
-    if method == "resources/list":
-        return Performed({"resources": await client.list_resources()})
-    if method == "resources/templates/list":
-        return Performed({"resourceTemplates": await client.list_resource_templates()})
-    if method == "prompts/list":
-        return Performed({"prompts": await client.list_prompts()})
+    if method in BY_LIST_METHOD:  # every page, as one result
+        kind = BY_LIST_METHOD[method]
+        return Performed({kind.key: await client.list_all(kind.name)})
     if method == "ping":
         return Performed(await client.ping())
     if method == "tools/call":
@@ -225,7 +221,7 @@ async def run(
         failure = unwrap_failure(exc)
         if failure is None:
             raise
-        expired = bool(getattr(transport, "session_expired", False))
+        expired = transport is not None and transport.session_expired
         return write_error(classify_failure(failure, expired))
     finally:
         if auth is not None:

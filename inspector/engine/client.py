@@ -13,6 +13,8 @@ from typing import Any
 
 import anyio
 
+from inspector.engine.kinds import KIND, LIST_CHANGED, changed_by
+from inspector.engine.lint import tool_headers
 from inspector.engine.lists import ListFollower, Watcher
 from inspector.engine.session import ProgressCallback, RequestCancelledError, Session
 from inspector.wire import jsonrpc
@@ -20,17 +22,6 @@ from inspector.wire.jsonrpc import RequestId, RpcError
 from inspector.wire.transport import TransportError
 
 MAX_PAGES = 1000  # a server that loops its cursors must not loop us forever
-LIST_KINDS = {
-    "tools": ("tools/list", "tools"),
-    "resources": ("resources/list", "resources"),
-    "resource_templates": ("resources/templates/list", "resourceTemplates"),
-    "prompts": ("prompts/list", "prompts"),
-}
-LIST_CHANGED = {
-    "notifications/tools/list_changed": ("tools",),
-    "notifications/resources/list_changed": ("resources", "resource_templates"),
-    "notifications/prompts/list_changed": ("prompts",),
-}
 LISTEN_FLAGS = {
     "tools": "toolsListChanged",
     "prompts": "promptsListChanged",
@@ -58,7 +49,7 @@ class McpClient:
 
     async def list_all(self, kind: str) -> list[dict[str, Any]]:
         """Every item of a ``*/list`` method, following ``nextCursor`` page by page."""
-        method, key = LIST_KINDS[kind]
+        method, key = KIND[kind].method, KIND[kind].key
         items: list[dict[str, Any]] = []
         cursor: str | None = None
         seen: set[str] = set()
@@ -84,10 +75,11 @@ class McpClient:
     def _drop_invalid_header_tools(self, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Over HTTP, tools with invalid x-mcp-header annotations must not be offered (the
         wire log and its findings still show them); valid annotations become headers."""
-        learn = getattr(self.session.transport, "learn_tools", None)
-        if not callable(learn):
+        transport = self.session.transport
+        if not transport.mirrors_tool_headers:
             return tools
-        rejected: dict[str, list[str]] = learn(tools)
+        headers, rejected = tool_headers(tools)
+        transport.set_tool_headers(headers)
         for name, problems in rejected.items():
             self.session.note(f"tool {name!r} left out: {'; '.join(problems)}", severity="warning")
         return [t for t in tools if str(t.get("name")) not in rejected]
@@ -207,7 +199,7 @@ class McpClient:
 
     def _make_relister(self, method: str) -> Callable[[dict[str, Any]], None]:
         def on_changed(params: dict[str, Any]) -> None:
-            for kind in LIST_CHANGED[method]:
+            for kind in changed_by(method):
                 if kind in self.lists.watched():
                     self.lists.changed(kind)
 

@@ -10,7 +10,8 @@ of sending requests of its own.
 An era answers the session's version questions: how to open (``open``), what to add to
 each request (``stamp``), what to do with a result before the caller sees it
 (``settle``: the MRTR retries), which findings an inbound message earns (``findings``),
-and which notifications no longer exist (``gone``). Transports ask ``is_stateless``.
+and which notifications no longer exist (``gone``). The session tells the transport
+whether its version is stateless (``is_stateless``): transports never ask the engine.
 """
 
 from __future__ import annotations
@@ -178,7 +179,8 @@ class StatelessEra:
 
     async def open(self, session: Session) -> dict[str, Any]:
         """``server/discover`` (optional for servers) for server info and capabilities."""
-        session.transport.set_protocol_version(self.requested)  # headers from the first POST
+        # headers from the first POST
+        session.transport.set_protocol_version(self.requested, stateless=self.stateless)
         try:
             result = await session.request("server/discover")
         except RpcError as exc:
@@ -316,7 +318,7 @@ def era_for(version: str) -> Era:
 
 
 def is_stateless(version: str | None) -> bool:
-    """True for a version of the stateless era (transports ask this, not the dates)."""
+    """True for a version of the stateless era (callers ask this, not the dates)."""
     return version in STATELESS_VERSIONS
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from inspector.engine.kinds import CATALOG_KINDS
 from inspector.wire.events import Finding
+from inspector.wire.transport import ToolHeaders
 
 _VALID_ID_TYPES = (str, int)
 
@@ -102,9 +104,7 @@ INPUT_METHODS = {
     "sampling/createMessage": "sampling",
     "roots/list": "roots",
 }  # method -> the client capability it needs
-CACHEABLE_METHODS = frozenset(
-    {"tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"}
-)
+CACHEABLE_METHODS = frozenset({*(kind.method for kind in CATALOG_KINDS), "resources/read"})
 SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId"
 _CHANGE_NOTIFICATIONS = frozenset(
     {
@@ -274,6 +274,22 @@ def x_mcp_headers(schema: Any) -> tuple[dict[tuple[str, ...], str], list[str]]:
             problems.append(f"x-mcp-header {name!r} is not unique (case-insensitively)")
         seen[name.lower()] = name
     return found, problems
+
+
+def tool_headers(tools: list[dict[str, Any]]) -> tuple[ToolHeaders, dict[str, list[str]]]:
+    """The listed tools' valid ``x-mcp-header`` annotations (what HTTP mirrors into
+    ``Mcp-Param-*`` headers on tools/call), and the tools whose annotations are invalid
+    with why (an HTTP client must not offer those)."""
+    headers: ToolHeaders = {}
+    rejected: dict[str, list[str]] = {}
+    for tool in tools:
+        name = str(tool.get("name"))
+        annotations, problems = x_mcp_headers(tool.get("inputSchema"))
+        if problems:
+            rejected[name] = problems
+        elif annotations:
+            headers[name] = annotations
+    return headers, rejected
 
 
 def _walk_headers(

@@ -14,15 +14,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.engine.kinds import KIND
+
 log = logging.getLogger(__name__)
 
 Items = list[dict[str, Any]]
-IDENTITY = {
-    "tools": "name",
-    "prompts": "name",
-    "resources": "uri",
-    "resource_templates": "uriTemplate",
-}  # what names an item of each kind
 NAMES_SHOWN = 3  # in a description; the rest are counted
 
 
@@ -68,7 +64,7 @@ def compare(kind: str, old: Items, new: Items) -> ListChange:
 
 
 def _by_identity(kind: str, items: Items) -> dict[str, list[dict[str, Any]]]:
-    key = IDENTITY.get(kind, "name")
+    key = KIND[kind].identity if kind in KIND else "name"
     found: dict[str, list[dict[str, Any]]] = {}
     for item in items:  # a server may repeat a name: both definitions count
         found.setdefault(str(item.get(key)), []).append(item)

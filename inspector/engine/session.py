@@ -23,7 +23,7 @@ from typing import Any, Protocol
 import anyio
 from anyio.abc import TaskGroup
 
-from inspector.engine.era import CLIENT_INFO, LATEST_VERSION, era_for
+from inspector.engine.era import CLIENT_INFO, LATEST_VERSION, era_for, is_stateless
 from inspector.engine.lint import check_message
 from inspector.engine.responders import Responders
 from inspector.wire import jsonrpc
@@ -227,7 +227,7 @@ class Session:
         self.server_capabilities = dict(capabilities) if isinstance(capabilities, dict) else {}
         instructions = result.get("instructions")
         self.instructions = instructions if isinstance(instructions, str) else None
-        self.transport.set_protocol_version(version)
+        self.transport.set_protocol_version(version, stateless=is_stateless(version))
 
     def declared_capabilities(self) -> dict[str, Any]:
         """The client capabilities: what the responders can answer, plus extras."""

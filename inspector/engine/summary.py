@@ -12,11 +12,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.engine.era import ENVELOPE_KEYS
+from inspector.engine.kinds import CATALOG_KINDS
 from inspector.wire.events import Channel, Direction, Kind, WireEvent, party
 
 TEXT_LIMIT = 160  # characters of summary text
 VALUE_LIMIT = 40  # characters of one scalar value
 MAX_KEYS = 6  # keys shown of one object
+# the lists a result may carry: the catalog kinds, and the client's roots
+LIST_KEYS = (*(kind.key for kind in CATALOG_KINDS), "roots")
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +149,7 @@ def _result_text(result: Any) -> str:
         excerpt = _content_excerpt(result.get(key))
         if excerpt is not None:
             return _cut(prefix + excerpt, TEXT_LIMIT)
-    for key in ("tools", "resources", "resourceTemplates", "prompts", "roots"):
+    for key in LIST_KEYS:
         items = result.get(key)
         if isinstance(items, list):
             names = [

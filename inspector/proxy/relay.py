@@ -22,6 +22,7 @@ from typing import Any, Protocol
 import anyio
 from anyio.abc import TaskGroup
 
+from inspector.engine.era import is_stateless
 from inspector.proxy.intercept import DROP, FORWARD, Held, Interceptor
 from inspector.proxy.origin import HOST_ORIGIN, INSPECTOR, SENDER, SERVER_ORIGIN, Origin
 from inspector.proxy.router import Outbound, Router
@@ -288,7 +289,8 @@ class Relay:
         result = message.get("result") if isinstance(message, dict) else None
         version = result.get("protocolVersion") if isinstance(result, dict) else None
         if isinstance(version, str):
-            self.back.set_protocol_version(version)  # HTTP sends it as a header from now on
+            # HTTP sends it as a header from now on
+            self.back.set_protocol_version(version, stateless=is_stateless(version))
         self.handshake.set()
 
     def connection_lost(self, lost: ConnectionLost) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 import anyio
 from anyio.abc import TaskGroup
 
-from inspector.engine.session import EventRecorder, first_failure
+from inspector.engine.session import first_failure
 from inspector.errors import InspectorError
 from inspector.proxy.control import ControlServer
 from inspector.proxy.host_http import HttpFront
@@ -29,6 +29,7 @@ from inspector.proxy.intercept import Interceptor
 from inspector.proxy.relay import Relay
 from inspector.proxy.runtime import RuntimeDirError
 from inspector.proxy.wire import ProxyWire
+from inspector.record.recorder import Recorder
 from inspector.transports.stdio import StdioTransport
 from inspector.wire.transport import Transport, TransportError
 
@@ -47,7 +48,7 @@ class ProxySetup:
     name: str
     describe: str
     make_back: Callable[[], Transport]
-    recorder: EventRecorder | None = None
+    recorder: Recorder | None = None  # a session file of the proxy's wire
     fds: tuple[int, int, int | None] = (0, 1, 2)  # the host's stdin, stdout, stderr
     attach: bool = True  # open the attach socket
     socket: Path | None = None  # where (default: the runtime folder, PID.sock)
@@ -139,7 +140,7 @@ def _farewell(relay: Relay) -> str:
 
 def proxy_info(setup: ProxySetup, front: str) -> dict[str, Any]:
     """What a proxy says about itself to inspectors (``mcp-inspect proxies``)."""
-    record = getattr(setup.recorder, "path", None)
+    record = setup.recorder.path if setup.recorder is not None else None
     return {
         "name": setup.name,
         "pid": os.getpid(),

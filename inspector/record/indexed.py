@@ -307,6 +307,10 @@ class IndexedSessionFile:
         end = self._mm.find(b"\n", start)
         return self._mm[start : self.size if end < 0 else end]
 
+    def stored_size(self, i: int) -> int:
+        """The stored line's bytes (the frame inside it may be escaped or base64)."""
+        return len(self.line(i))
+
     def event(self, i: int) -> WireEvent:
         if i < 0:
             i += len(self)

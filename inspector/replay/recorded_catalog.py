@@ -12,16 +12,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.engine.era import META_PROTOCOL_VERSION, META_SERVER_INFO, STATELESS_VERSIONS
+from inspector.engine.kinds import BY_LIST_METHOD
 from inspector.logstore.store import EventSource
 from inspector.wire.events import Kind
 
 OPENINGS = ("initialize", "server/discover")
-LISTS = {
-    "tools/list": ("tools", "tools"),
-    "resources/list": ("resources", "resources"),
-    "resources/templates/list": ("resource_templates", "resourceTemplates"),
-    "prompts/list": ("prompts", "prompts"),
-}
 
 
 @dataclass
@@ -49,14 +44,14 @@ def rebuild_catalog(source: EventSource, stop: int | None = None) -> RecordedCat
         if kind_of_event not in (Kind.RESPONSE, Kind.ERROR):
             continue
         method = source.method(i)
-        if method not in OPENINGS and method not in LISTS:
+        if method not in OPENINGS and method not in BY_LIST_METHOD:
             continue
         message = source.event(i).message
         if kind_of_event is Kind.ERROR:
-            if method in LISTS:
+            if method in BY_LIST_METHOD:
                 error = message.get("error") if isinstance(message, dict) else None
                 text = error.get("message") if isinstance(error, dict) else None
-                catalog.errors[LISTS[str(method)][0]] = str(text or "error")
+                catalog.errors[BY_LIST_METHOD[str(method)].name] = str(text or "error")
             continue
         result = message.get("result") if isinstance(message, dict) else None
         if not isinstance(result, dict):
@@ -69,7 +64,7 @@ def rebuild_catalog(source: EventSource, stop: int | None = None) -> RecordedCat
             catalog.initialize = _as_initialize(source, i, result)
             catalog.stateless = True
             continue
-        kind, key = LISTS[str(method)]
+        kind, key = BY_LIST_METHOD[str(method)].name, BY_LIST_METHOD[str(method)].key
         request_index = source.find_request(i)
         cursor = None
         if request_index is not None:

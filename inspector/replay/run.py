@@ -28,7 +28,12 @@ from inspector.engine.era import (
     is_stateless,
 )
 from inspector.engine.responders import Responders
-from inspector.engine.session import ConnectionClosedError, RequestTimeoutError, Session
+from inspector.engine.session import (
+    ConnectionClosedError,
+    EventRecorder,
+    RequestTimeoutError,
+    Session,
+)
 from inspector.replay.diff import IgnoreRule, diff
 from inspector.replay.notices import METHODS, Attributor, NoticeResult, compare
 from inspector.replay.plan import (
@@ -190,7 +195,10 @@ class ReplayOptions:
 
 
 async def replay(
-    plan: Plan, transport: Transport, options: ReplayOptions, recorder: Any = None
+    plan: Plan,
+    transport: Transport,
+    options: ReplayOptions,
+    recorder: EventRecorder | None = None,
 ) -> Report:
     """Run the plan on a new session over ``transport``. A connection that fails before
     initialize is answered raises (the caller maps it to an exit code); one lost later

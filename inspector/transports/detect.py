@@ -20,7 +20,13 @@ from inspector.transports.httpwire import system_note
 from inspector.transports.sse import SseTransport
 from inspector.wire.events import WireEvent
 from inspector.wire.jsonrpc import decode
-from inspector.wire.transport import ConnectionLost, Transport, TransportError, TransportHost
+from inspector.wire.transport import (
+    ConnectionLost,
+    ToolHeaders,
+    Transport,
+    TransportError,
+    TransportHost,
+)
 
 TRANSPORT_NAMES = ("auto", "http", "streamable-http", "sse")
 
@@ -79,6 +85,7 @@ class AutoHttpTransport(Transport):
     """Streamable HTTP first; legacy HTTP+SSE when the first POST says it is not that."""
 
     kind: ClassVar[str] = "auto"
+    mirrors_tool_headers: ClassVar[bool] = True  # whichever it settles on (as before)
 
     def __init__(
         self,
@@ -107,7 +114,7 @@ class AutoHttpTransport(Transport):
         self._tg: TaskGroup | None = None
         self._first: tuple[bytes, Any] | None = None
         self._decided: anyio.Event | None = None  # made in start() (needs the event loop)
-        self._version: str | None = None
+        self._version: tuple[str, bool] | None = None  # (version, stateless) once set
         self._lost = False
 
     @property
@@ -130,13 +137,13 @@ class AutoHttpTransport(Transport):
         info["detected_by"] = "auto"
         return info
 
-    def set_protocol_version(self, version: str) -> None:
-        self._version = version
-        self.active.set_protocol_version(version)
+    def set_protocol_version(self, version: str, *, stateless: bool) -> None:
+        self._version = (version, stateless)
+        self.active.set_protocol_version(version, stateless=stateless)
 
-    def learn_tools(self, tools: list[dict[str, Any]]) -> dict[str, list[str]]:
+    def set_tool_headers(self, headers: ToolHeaders) -> None:
         """x-mcp-header annotations for the Streamable HTTP transport (stateless era)."""
-        return self.streamable.learn_tools(tools)
+        self.streamable.set_tool_headers(headers)
 
     async def start(self, host: TransportHost, task_group: TaskGroup) -> None:
         self.host = host
@@ -204,8 +211,9 @@ class AutoHttpTransport(Transport):
             self.report_lost(ConnectionLost(str(exc)))
             self._decide()
             return
-        if self._version:
-            legacy.set_protocol_version(self._version)
+        if self._version is not None:
+            version, stateless = self._version
+            legacy.set_protocol_version(version, stateless=stateless)
         self._decide()
         raw, message = self._first
         await legacy.send_raw(raw, message)

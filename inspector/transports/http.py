@@ -45,8 +45,6 @@ import anyio
 import httpx
 from anyio.abc import TaskGroup
 
-from inspector.engine.era import is_stateless
-from inspector.engine.lint import x_mcp_headers
 from inspector.errors import InspectorError
 from inspector.transports.authhook import AUTH_STATUSES, AuthHook, Denial, denied_text
 from inspector.transports.httpwire import (
@@ -77,7 +75,13 @@ from inspector.transports.httpwire import HTTP_ERROR as HTTP_ERROR  # re-exporte
 from inspector.transports.sse_parser import SseError, SseEvent, SseParser
 from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.jsonrpc import decode, make_event
-from inspector.wire.transport import ConnectionLost, Transport, TransportError, TransportHost
+from inspector.wire.transport import (
+    ConnectionLost,
+    ToolHeaders,
+    Transport,
+    TransportError,
+    TransportHost,
+)
 
 FALLBACK_STATUSES = frozenset({400, 404, 405})  # first POST: maybe a legacy HTTP+SSE server
 SESSION_EXPIRED = "the server's session expired (HTTP 404 to a request carrying its session id)"
@@ -134,6 +138,7 @@ class StreamableHttpTransport(Transport):
     """One endpoint URL; POST per message, optional GET stream, resumable SSE streams."""
 
     kind: ClassVar[str] = "http"
+    mirrors_tool_headers: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -163,8 +168,8 @@ class StreamableHttpTransport(Transport):
         self.session_id: str | None = None
         self.protocol_version: str | None = None
         self.stateless = False  # the 2026-07-28 era: no session, routing headers
-        self.tool_headers: dict[str, dict[tuple[str, ...], str]] = {}  # x-mcp-header
-        self.session_expired = False
+        self.tool_headers: ToolHeaders = {}  # x-mcp-header, from the engine
+        self._expired = False
         # Set by AutoHttpTransport: sees the first POST's status (None: no status) and
         # returns True to take over (fall back); the transport then reports nothing more.
         self.on_first_response: Callable[[int | None], bool] | None = None
@@ -192,24 +197,17 @@ class StreamableHttpTransport(Transport):
             "header_names": sorted(self.headers),
         }
 
-    def set_protocol_version(self, version: str) -> None:
-        self.protocol_version = version
-        self.stateless = is_stateless(version)
+    @property
+    def session_expired(self) -> bool:
+        return self._expired
 
-    def learn_tools(self, tools: list[dict[str, Any]]) -> dict[str, list[str]]:
-        """Remember the tools' ``x-mcp-header`` annotations (mirrored into ``Mcp-Param-*``
-        headers on tools/call); returns the tools whose annotations are invalid, which
-        an HTTP client must not offer."""
-        rejected: dict[str, list[str]] = {}
-        self.tool_headers = {}
-        for tool in tools:
-            name = str(tool.get("name"))
-            annotations, problems = x_mcp_headers(tool.get("inputSchema"))
-            if problems:
-                rejected[name] = problems
-            elif annotations:
-                self.tool_headers[name] = annotations
-        return rejected
+    def set_protocol_version(self, version: str, *, stateless: bool) -> None:
+        self.protocol_version = version
+        self.stateless = stateless
+
+    def set_tool_headers(self, headers: ToolHeaders) -> None:
+        """Mirrored into ``Mcp-Param-*`` headers on tools/call (stateless era)."""
+        self.tool_headers = dict(headers)
 
     async def start(self, host: TransportHost, task_group: TaskGroup) -> None:
         self._url = check_url(self.url)
@@ -240,7 +238,7 @@ class StreamableHttpTransport(Transport):
             return
         if method == "initialize":  # a new session: forget the old one
             self.session_id = None
-            self.session_expired = False
+            self._expired = False
         if self.stateless and method == "notifications/cancelled":
             # 2026-07-28 HTTP has no client notifications: a client cancels by closing
             # the response stream
@@ -827,9 +825,9 @@ class StreamableHttpTransport(Transport):
             self._emit(failed_request_event(rid, None, text))
 
     def _expire(self) -> None:
-        if self.session_expired:
+        if self._expired:
             return
-        self.session_expired = True
+        self._expired = True
         self._emit(
             system_note(
                 f"the server answered 404 to a request carrying session id "

@@ -103,7 +103,7 @@ class StdioTransport(Transport):
         self.keep_blank = keep_blank
         self.process: asyncio.subprocess.Process | None = None
         self.lifeline: Lifeline | None = None
-        self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL)
+        self._stderr: deque[str] = deque(maxlen=STDERR_TAIL)
         self._host: TransportHost | None = None
         self._closing = False
         self._reported = False
@@ -114,6 +114,10 @@ class StdioTransport(Transport):
     @property
     def target(self) -> str:
         return shlex.join([self.command, *self.args])
+
+    @property
+    def stderr_tail(self) -> list[str]:
+        return list(self._stderr)
 
     def target_info(self) -> dict[str, Any]:
         return {
@@ -209,7 +213,7 @@ class StdioTransport(Transport):
     def _stderr_line(self, line: bytes) -> None:
         assert self._host is not None
         line = line.rstrip(b"\r")
-        self.stderr_tail.append(line.decode("utf-8", errors="replace"))
+        self._stderr.append(line.decode("utf-8", errors="replace"))
         self._host.emit(WireEvent(Direction.IN, Channel.STDERR, line))
 
     async def _report_exit(self) -> None:
@@ -228,7 +232,7 @@ class StdioTransport(Transport):
         else:
             what = "the server closed its stdout" if code is None else "the server exited"
             self._host.connection_lost(
-                ConnectionLost(what, exit_code=code, stderr_tail=list(self.stderr_tail)[-8:])
+                ConnectionLost(what, exit_code=code, stderr_tail=list(self._stderr)[-8:])
             )
 
     async def send_raw(self, raw: bytes, message: Any = None) -> None:

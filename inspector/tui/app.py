@@ -22,6 +22,7 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, TabbedContent, TabPane
 
+from inspector.engine.kinds import CATALOG_KINDS, KIND
 from inspector.engine.responders import Responders
 from inspector.engine.session import (
     ConnectionClosedError,
@@ -30,7 +31,8 @@ from inspector.engine.session import (
     Session,
 )
 from inspector.engine.signals import quit_on_signals
-from inspector.logstore.store import EventSource
+from inspector.record.indexed import IndexedSessionFile
+from inspector.record.recorder import Recorder
 from inspector.record.state import sessions_home
 from inspector.safe_text import one_line
 from inspector.target import Target
@@ -50,7 +52,7 @@ from inspector.tui.screens.help import HelpScreen
 from inspector.tui.screens.intercept import open_intercept
 from inspector.tui.screenshot import save_screenshot, screenshot_folder
 from inspector.tui.status_feed import StatusFeed
-from inspector.tui.widgets.catalog import KINDS, Catalog
+from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.inflight import InFlightView, calls
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_detail import MessageDetail
@@ -69,10 +71,7 @@ HOUSEKEEPING = frozenset(
         "initialize",
         "ping",
         "server/discover",
-        "tools/list",
-        "resources/list",
-        "resources/templates/list",
-        "prompts/list",
+        *(kind.method for kind in CATALOG_KINDS),
         "logging/setLevel",
         "completion/complete",
     }
@@ -154,11 +153,11 @@ class InspectorApp(App[int]):
         target: Target | None = None,
         *,
         responders: Responders | None = None,
-        recorder: Any = None,
+        recorder: Recorder | None = None,
         timeout: float = 60.0,
         max_timeout: float | None = None,
         protocol_version: str | None = None,
-        source: EventSource | None = None,
+        source: IndexedSessionFile | None = None,
         replay_title: str | None = None,
         confirm_destructive: bool = True,
         handle_signals: bool = False,
@@ -232,7 +231,7 @@ class InspectorApp(App[int]):
             return
         assert self.target is not None
         self._batcher = self.query_one(MessageLog).make_batcher()
-        self.auth_ui = AuthUi.for_target(self, self.target)
+        self.auth_ui = AuthUi.for_target(self, self.target, self.recorder)
         if self.auth_ui is not None:
             self.auth_ui.mount(self.query_one("#bottom-tabs", TabbedContent))
         self.controller = SessionController(
@@ -367,7 +366,7 @@ class InspectorApp(App[int]):
     def on_catalog_loaded(self, message: messages.CatalogLoaded) -> None:
         self.query_one(Catalog).set_items(message.kind, message.items, message.error)
         if message.change:  # said only when something did change
-            label = dict(KINDS)[message.kind]
+            label = KIND[message.kind].label
             self.notify(
                 f"{label}: {one_line(message.change.describe(), 300)} (now {len(message.items)})",
                 title="list_changed",
@@ -378,7 +377,7 @@ class InspectorApp(App[int]):
         session = self.controller.session if self.controller else None
         if session is None:
             return
-        stderr = getattr(session.transport, "stderr_tail", [])
+        stderr = session.transport.stderr_tail
         self.query_one(ServerPane).refresh_from(
             info=session.server_info,
             protocol=session.protocol_version,
@@ -574,7 +573,7 @@ class InspectorApp(App[int]):
         """Leave a form field (where 1-4 type digits) for the current catalog list."""
         tabs = self.query_one("#catalog-tabs", TabbedContent)
         kind = (tabs.active or "tab-tools").removeprefix("tab-")
-        if kind in dict(KINDS):
+        if kind in KIND:
             self.action_catalog(kind)
 
     def action_focus_log(self) -> None:

@@ -25,6 +25,7 @@ from inspector.wire.events import Channel, WireEvent
 if TYPE_CHECKING:
     from textual.app import App
 
+    from inspector.record.recorder import Recorder
     from inspector.target import Target
 
 TAB_ID = "tab-auth"
@@ -109,7 +110,9 @@ class AuthUi:
         self.view.bind(self.interaction, self.authorizer)
 
     @classmethod
-    def for_target(cls, app: App[Any], target: Target | None) -> AuthUi | None:
+    def for_target(
+        cls, app: App[Any], target: Target | None, recorder: Recorder | None = None
+    ) -> AuthUi | None:
         if target is None or target.url is None or target.oauth is None:
             return None
         from dataclasses import replace
@@ -131,8 +134,7 @@ class AuthUi:
         ui = cls(app, target, factory)
         if ui.authorizer is None:
             return None
-        recorder = getattr(app, "recorder", None)
-        if recorder is not None:
+        if recorder is not None:  # tokens the flow learns are masked in the session file
             ui.authorizer.add_secret_sink(recorder.redactor.add_secret)
         return ui
 

@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from inspector.engine.client import McpClient
+from inspector.engine.kinds import KIND
 from inspector.engine.lists import ListUpdate
 from inspector.engine.responders import Responders
-from inspector.engine.session import Session, first_failure
+from inspector.engine.session import EventRecorder, Session, first_failure
 from inspector.target import Target, build_transport
 from inspector.tui import messages
 from inspector.wire.events import WireEvent
@@ -27,13 +28,6 @@ if TYPE_CHECKING:
     from textual.app import App
 
 SHUTDOWN_BOUND = 10.0  # stdio: stdin closed, SIGTERM, SIGKILL, 2 s apart; HTTP: a 2 s DELETE
-
-CATALOG_KINDS = (
-    ("tools", "tools"),
-    ("resources", "resources"),
-    ("resource_templates", "resources"),
-    ("prompts", "prompts"),
-)
 
 
 class SessionController:
@@ -46,7 +40,7 @@ class SessionController:
         *,
         observer: Callable[[WireEvent], None],
         responders: Responders | None = None,
-        recorder: Any = None,
+        recorder: EventRecorder | None = None,
         timeout: float = 60.0,
         max_timeout: float | None = None,
         protocol_version: str | None = None,
@@ -196,8 +190,8 @@ class SessionController:
     async def _load_catalog(self) -> None:
         assert self.session is not None and self.client is not None
         caps = self.session.server_capabilities
-        for kind, capability in CATALOG_KINDS:
-            if capability not in caps:
+        for kind, about in KIND.items():
+            if about.capability not in caps:
                 self.catalog[kind] = []
                 self.app.post_message(messages.CatalogLoaded(kind, []))
                 continue
@@ -219,7 +213,7 @@ class SessionController:
 
 def session_expired(session: Session | None) -> bool:
     """Whether the HTTP server ended ``session`` (404 to a request carrying its id)."""
-    return session is not None and bool(getattr(session.transport, "session_expired", False))
+    return session is not None and session.transport.session_expired
 
 
 def _describe(exc: BaseException) -> str:

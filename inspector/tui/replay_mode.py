@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from inspector.logstore.store import EventSource
+from inspector.engine.kinds import KIND
+from inspector.record.indexed import IndexedSessionFile
 from inspector.replay.recorded_catalog import RecordedCatalog, rebuild_catalog
-from inspector.tui.controller import CATALOG_KINDS
-from inspector.tui.widgets.catalog import KINDS, Catalog
+from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView
@@ -33,12 +33,12 @@ HINT = (
 class ReplayMode:
     """Wires one recorded session into the app's widgets."""
 
-    def __init__(self, app: App[Any], source: EventSource, title: str | None) -> None:
+    def __init__(self, app: App[Any], source: IndexedSessionFile, title: str | None) -> None:
         self.app = app
         self.source = source
         self.title = title
         self._server_tab_ready: AwaitComplete | None = None
-        self.indexed = not hasattr(source, "index_async")  # the whole file is known
+        self.indexed = False  # the whole file is known (index() sets it)
 
     @property
     def status(self) -> StatusBar:
@@ -57,26 +57,25 @@ class ReplayMode:
         self.app.call_after_refresh(self.show_catalog, None)
         self.app.run_worker(self.index(), group="replay-index", exclusive=True, exit_on_error=False)
 
-    def _unknown(self, kind: str, label: str, catalog: RecordedCatalog, offered: Any) -> str | None:
+    def _unknown(self, kind: str, catalog: RecordedCatalog, offered: Any) -> str | None:
         """Why a kind has no list: never listed here - unless the server offers none."""
         if catalog.recorded(kind):
             return None
-        capability = dict(CATALOG_KINDS)[kind]
+        capability = KIND[kind].capability
         if isinstance(offered, dict) and capability not in offered:
             return None  # the server has no such capability: "(none)" is the truth
         more = " yet (indexing)" if not self.indexed else ""
-        return f"not recorded{more}: this session never listed {label.lower()}"
+        return f"not recorded{more}: this session never listed {KIND[kind].label.lower()}"
 
     async def index(self) -> None:
         """Index the rest of the file; the log grows as it goes."""
-        source: Any = self.source
+        source = self.source
         log = self.app.query_one(MessageLog)
-        if hasattr(source, "index_async"):
-            async for fraction in source.index_async():
-                log.source_grew()
-                self.status.extra = f"indexing {fraction:.0%}"
+        async for fraction in source.index_async():
             log.source_grew()
-            self.status.extra = ""
+            self.status.extra = f"indexing {fraction:.0%}"
+        log.source_grew()
+        self.status.extra = ""
         self.indexed = True
         from anyio import to_thread
 
@@ -84,7 +83,7 @@ class ReplayMode:
         if self._server_tab_ready is not None:
             await self._server_tab_ready
         self.apply_catalog(catalog)
-        for warning in getattr(source, "warnings", []):
+        for warning in source.warnings:
             self.app.notify(warning, title="replay", severity="warning", timeout=10)
 
     def show_catalog(self, stop: int | None) -> None:
@@ -94,12 +93,12 @@ class ReplayMode:
     def apply_catalog(self, catalog: RecordedCatalog) -> None:
         init = catalog.initialize or {}
         offered = init.get("capabilities") if catalog.initialize is not None else None
-        for kind, label in KINDS:
+        for kind in KIND:
             self.app.query_one(Catalog).set_items(
                 kind,
                 catalog.lists.get(kind, []),
                 catalog.errors.get(kind) if kind not in catalog.lists else None,
-                unknown=self._unknown(kind, label, catalog, offered),
+                unknown=self._unknown(kind, catalog, offered),
             )
         info = init.get("serverInfo") or {}
         status = self.status

@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from inspector.record.indexed import IndexedSessionFile
+from inspector.record.recorder import Recorder
 from inspector.tui.screens.save_as import SaveAsScreen
 from inspector.tui.session_copy import copy_snapshot, shorten
 
@@ -15,12 +17,13 @@ if TYPE_CHECKING:
 SNAPSHOT_NOTE = "the session is still being recorded: the copy holds what is written so far"
 
 
-def session_file(recorder: Any, replay_source: Any) -> Path | None:
+def session_file(
+    recorder: Recorder | None, replay_source: IndexedSessionFile | None
+) -> Path | None:
     """The file to copy: the one being recorded, or the one being replayed."""
     if recorder is not None:
-        return Path(recorder.path)
-    path = getattr(replay_source, "path", None)
-    return Path(path) if path is not None else None
+        return recorder.path
+    return replay_source.path if replay_source is not None else None
 
 
 def save_session_as(app: App[Any], source: Path, *, recording: bool) -> None:

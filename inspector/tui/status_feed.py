@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from inspector.engine.session import Session
+from inspector.record.recorder import Recorder
 from inspector.tui.widgets.inflight import calls
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.status_bar import StatusBar, server_label
@@ -21,7 +22,10 @@ class StatusFeed:
     """Feeds one ``StatusBar``; ``session`` returns the current live session, if any."""
 
     def __init__(
-        self, app: App[Any], session: Callable[[], Session | None], recorder: Any = None
+        self,
+        app: App[Any],
+        session: Callable[[], Session | None],
+        recorder: Recorder | None = None,
     ) -> None:
         self.app = app
         self.session = session
@@ -41,7 +45,7 @@ class StatusFeed:
         status.events = len(self.log.source)
         session = self.session()
         status.pending = calls(list(session.pending.values())) if session else 0  # no streams
-        if self.recorder is not None and getattr(self.recorder, "error", None):
+        if self.recorder is not None and self.recorder.error:
             status.extra = "recording stopped"
 
     def connected(self, session: Session) -> None:
@@ -51,6 +55,5 @@ class StatusFeed:
         status.server = server_label(session.server_info)
         status.protocol = session.protocol_version or ""
         status.stateless = session.era.stateless  # no handshake, no session to speak of
-        status.transport = (
-            getattr(session.transport, "detected", None) or session.transport.kind
-        )  # auto-detection has decided by now
+        # auto-detection has decided by now
+        status.transport = session.transport.detected or session.transport.kind

@@ -3,6 +3,11 @@
 A transport turns bytes into ``WireEvent``s and hands every one of them to its
 host (the session's wire) before anything else happens; it never drops a frame
 and never interprets one beyond framing.
+
+What only some transports have (HTTP's session expiry and routing headers, stdio's
+stderr, auto-detection's verdict) is declared here with a neutral default, so callers
+ask the interface, never ``getattr``. The engine decides what the protocol means (the
+era, the tools' header annotations) and hands the transport the result.
 """
 
 from __future__ import annotations
@@ -16,6 +21,10 @@ from anyio.abc import TaskGroup
 from inspector.errors import InspectorError
 from inspector.wire.events import WireEvent
 from inspector.wire.jsonrpc import encode
+
+# tool name -> argument path -> the name part of its ``Mcp-Param-{name}`` header: the
+# tools' ``x-mcp-header`` annotations, mirrored into headers on tools/call (stateless era)
+ToolHeaders = dict[str, dict[tuple[str, ...], str]]
 
 
 class TransportError(InspectorError):
@@ -56,6 +65,9 @@ class Transport(ABC):
     """Base class: subclasses implement ``start``, ``send_raw`` and ``close``."""
 
     kind: ClassVar[str] = "transport"
+    # tools/call mirrors arguments into Mcp-Param-* headers (HTTP, stateless era): then a
+    # tool whose x-mcp-header annotations are invalid must not be offered
+    mirrors_tool_headers: ClassVar[bool] = False
 
     @property
     @abstractmethod
@@ -77,8 +89,29 @@ class Transport(ABC):
     async def send(self, message: Any) -> None:
         await self.send_raw(encode(message), message)
 
-    def set_protocol_version(self, version: str) -> None:  # noqa: B027 - optional hook
-        """Called after initialize; HTTP sends it as a header. Default: nothing."""
+    @property
+    def detected(self) -> str | None:
+        """The kind an auto-detecting transport settled on (None: not yet, or fixed)."""
+        return None
+
+    @property
+    def session_expired(self) -> bool:
+        """The server ended our session (HTTP: a 404 to a request carrying its id)."""
+        return False
+
+    @property
+    def stderr_tail(self) -> list[str]:
+        """The server's last stderr lines (stdio); none elsewhere."""
+        return []
+
+    def set_protocol_version(self, version: str, *, stateless: bool) -> None:  # noqa: B027
+        """Called once the version is known (after initialize, or before the first request
+        of the stateless era, ``stateless``); HTTP sends it as a header and, stateless,
+        routes every request on its own. Default: nothing."""
+
+    def set_tool_headers(self, headers: ToolHeaders) -> None:  # noqa: B027 - optional hook
+        """The listed tools' valid x-mcp-header annotations (``mirrors_tool_headers``
+        transports send them on tools/call). Default: nothing."""
 
     @abstractmethod
     async def close(self) -> None:

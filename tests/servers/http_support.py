@@ -12,12 +12,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 
+from inspector.engine.era import is_stateless
 from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.jsonrpc import notification, request
 from inspector.wire.transport import ConnectionLost, Transport
@@ -99,6 +100,19 @@ class Host:
         return result
 
 
+@contextlib.asynccontextmanager
+async def running(transport: Transport, host: Host | None = None) -> AsyncIterator[Host]:
+    """``transport`` started on ``host`` (a new ``Host`` by default), closed on the way out."""
+    host = host or Host()
+    async with anyio.create_task_group() as tg:
+        await transport.start(host, tg)
+        try:
+            yield host
+        finally:
+            await transport.close()
+            tg.cancel_scope.cancel()
+
+
 def initialize(
     rid: Any = 1, version: str = "2025-11-25", capabilities: dict[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -123,7 +137,8 @@ async def handshake(
     await transport.send(initialize(1, version, capabilities))
     reply = await host.wait_response(1, 20)
     assert "result" in reply, reply
-    transport.set_protocol_version(reply["result"]["protocolVersion"])
+    version = reply["result"]["protocolVersion"]
+    transport.set_protocol_version(version, stateless=is_stateless(version))
     await transport.send(notification("notifications/initialized"))
     result: dict[str, Any] = reply["result"]
     return result

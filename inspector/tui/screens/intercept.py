@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
+from inspector.engine.session import Session
 from inspector.proxy.attach import AttachTransport
 from inspector.safe_text import safe_text
 
@@ -148,9 +149,9 @@ class InterceptScreen(ModalScreen[None]):
             self.query_one("#state", Static).update(safe_text(f"not sent: {exc}"))
 
 
-def open_intercept(app: Any, session: Any) -> None:
+def open_intercept(app: Any, session: Session | None) -> None:
     """``I``: the intercept screen, when the app is attached to a proxy."""
-    transport = getattr(session, "transport", None)
+    transport = session.transport if session is not None else None
     if not isinstance(transport, AttachTransport):
         app.notify(
             "intercept holds a proxy's traffic: open it with `mcp-inspect attach`",

@@ -231,7 +231,13 @@ class AuthView(Widget, can_focus=True):
         self.query_one("#auth-paste-error", Static).update("")
         self.query_one("#auth-person").display = True
         self._bring_forward("a person is needed to authorize: see the Auth tab")
-        self.query_one("#auth-open", Button).focus()
+        self._focus_after_refresh("#auth-open")
+
+    def _focus_after_refresh(self, selector: str) -> None:
+        """Focus a button once the tab switch and the display change have been laid out:
+        focused at once, it could still be hidden, and Textual then drops the focus."""
+        button = self.query_one(selector, Button)
+        self.call_after_refresh(button.focus)
 
     def _bring_forward(self, reason: str) -> None:
         """Show this view's tab (wherever it is) and say why."""
@@ -259,7 +265,7 @@ class AuthView(Widget, can_focus=True):
         self.query_one("#auth-next", Static).update(text)
         self.query_one("#auth-pause").display = True
         self._bring_forward("the next OAuth request waits for you (step by step): Auth tab")
-        self.query_one("#auth-send", Button).focus()
+        self._focus_after_refresh("#auth-send")
 
     @on(Resumed)
     def _resumed(self, _: Resumed) -> None:

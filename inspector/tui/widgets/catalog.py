@@ -14,23 +14,18 @@ from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
+from inspector.engine.kinds import KIND
 from inspector.safe_text import one_line, visible
 from inspector.tui.fuzzy import FuzzyQuery
 from inspector.tui.widgets.catalog_label import CatalogLabel, Entry, make_entry
 from inspector.tui.widgets.tab_fit import TabLabel, fit_tabs
 
-KINDS = (
-    ("tools", "Tools"),
-    ("resources", "Resources"),
-    ("resource_templates", "Templates"),
-    ("prompts", "Prompts"),
-)
-# what a tab is called when the catalog is too narrow for the names in full
+# what a kind's tab is called when the catalog is too narrow for the labels in full
 SHORT_LABELS = {
-    "tab-tools": "Tools",
-    "tab-resources": "Res",
-    "tab-resource_templates": "Tmpl",
-    "tab-prompts": "Prm",
+    "tools": "Tools",
+    "resources": "Res",
+    "resource_templates": "Tmpl",
+    "prompts": "Prm",
 }
 
 
@@ -67,7 +62,7 @@ def hints(item: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def list_filter_hint(kind: str) -> str:
-    return f"filter {dict(KINDS)[kind].lower()}: name, title, description (Esc clears)"
+    return f"filter {KIND[kind].label.lower()}: name, title, description (Esc clears)"
 
 
 class ListFilter(Input):
@@ -132,24 +127,25 @@ class Catalog(Static):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.items: dict[str, list[dict[str, Any]]] = {kind: [] for kind, _ in KINDS}
-        self.unknown: dict[str, str | None] = {kind: None for kind, _ in KINDS}
-        self.errors: dict[str, str | None] = {kind: None for kind, _ in KINDS}
-        self.entries: dict[str, list[Entry]] = {kind: [] for kind, _ in KINDS}
-        self.queries: dict[str, str] = {kind: "" for kind, _ in KINDS}
+        self.items: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KIND}
+        self.unknown: dict[str, str | None] = {kind: None for kind in KIND}
+        self.errors: dict[str, str | None] = {kind: None for kind in KIND}
+        self.entries: dict[str, list[Entry]] = {kind: [] for kind in KIND}
+        self.queries: dict[str, str] = {kind: "" for kind in KIND}
         self.last_query: FuzzyQuery | None = None  # the work of the last filtering (tests)
         # the last filter's query and matches: typing on only narrows, so the next key
         # looks at these instead of every item
         self._narrowed: dict[str, tuple[str, list[int]]] = {}
         # every tab's label (pane id -> names and count), fitted to the width on a change
         self.tab_labels: dict[str, TabLabel] = {
-            f"tab-{kind}": TabLabel(label, SHORT_LABELS[f"tab-{kind}"]) for kind, label in KINDS
+            f"tab-{kind}": TabLabel(about.label, SHORT_LABELS.get(kind, about.label))
+            for kind, about in KIND.items()
         }
 
     def compose(self) -> ComposeResult:
         with TabbedContent(id="catalog-tabs"):
-            for kind, label in KINDS:
-                with TabPane(label, id=f"tab-{kind}"):
+            for kind, about in KIND.items():
+                with TabPane(about.label, id=f"tab-{kind}"):
                     yield ListFilter(kind)
                     yield OptionList(id=f"list-{kind}")
 
@@ -205,7 +201,7 @@ class Catalog(Static):
             found.sort(key=lambda f: (-f[0], f[1]))
             shown = [Option(CatalogLabel(entries[i], pos), id=f"{kind}:{i}") for _, i, pos in found]
             if not shown:
-                none = f"no {dict(KINDS)[kind].lower()} match {visible(query.text)!r} (Esc clears)"
+                none = f"no {KIND[kind].label.lower()} match {visible(query.text)!r} (Esc clears)"
                 shown.append(Option(Text(none, style="dim"), disabled=True))
         options.set_options(shown)
         ids = [o.id for o in shown]
@@ -213,11 +209,11 @@ class Catalog(Static):
             # the same item stays highlighted when it is still there, else the best match
             options.highlighted = ids.index(was) if was in ids and not query else 0
         tabs = self.query_one(TabbedContent)
-        label = dict(KINDS)[kind]
+        label = KIND[kind].label
         count = str(len(items)) if items else "–" if self.unknown[kind] else ""
         if query and items:
             count = f"{sum(1 for o in shown if not o.disabled)}/{len(items)}"
-        self.tab_labels[f"tab-{kind}"] = TabLabel(label, SHORT_LABELS[f"tab-{kind}"], count)
+        self.tab_labels[f"tab-{kind}"] = TabLabel(label, SHORT_LABELS.get(kind, label), count)
         fit_tabs(tabs, self.tab_labels)
 
     def add_tab(self, pane_id: str, label: TabLabel, content: Widget) -> AwaitComplete:

@@ -17,6 +17,7 @@ from textual.css.scalar import Scalar
 from textual.message import Message
 from textual.widgets import Button, Checkbox, Input, Select, Static, Switch, TextArea
 
+from inspector.engine.kinds import KIND
 from inspector.engine.uritemplate import variables
 from inspector.forms.schema import ValidationIssue
 from inspector.safe_text import one_line, safe_text
@@ -29,13 +30,6 @@ MIN_RESULT_ROWS = 3  # the result's top border and a line or two: a hint, "waiti
 MIN_FORM_ROWS = 4
 FORM_NOTE = "form hidden: ctrl+f shows it (ctrl+s sends it as it is)"
 ZOOMS = ("normal", "pane", "screen")  # what z cycles the result through
-
-ACTION_LABELS = {
-    "tools": "Call",
-    "resources": "Read",
-    "resource_templates": "Read",
-    "prompts": "Get",
-}
 
 
 def form_schema(kind: str, item: dict[str, Any]) -> dict[str, Any] | None:
@@ -261,7 +255,7 @@ class ItemPanel(Vertical):
         await actions.remove_children()
         buttons = [
             Button(
-                f"{ACTION_LABELS[kind]} (ctrl+s)",
+                f"{KIND[kind].verb} (ctrl+s)",
                 id="run",
                 variant="primary",
                 disabled=self.read_only,
@@ -287,7 +281,7 @@ class ItemPanel(Vertical):
         self.result.show_text(
             ""
             if self.read_only
-            else f"{ACTION_LABELS[kind].lower()} with ctrl+s: the result shows here"
+            else f"{KIND[kind].verb.lower()} with ctrl+s: the result shows here"
         )
         self.call_after_refresh(self._fit_form)  # the head's height is known after layout
 

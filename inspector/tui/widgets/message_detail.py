@@ -140,17 +140,6 @@ def _time(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3] + "Z"
 
 
-def frame_size(source: EventSource, index: int) -> int:
-    """Bytes of event ``index`` without parsing it (0 when the source cannot tell)."""
-    raw_size = getattr(source, "raw_size", None)  # the in-memory store
-    if callable(raw_size):
-        return int(raw_size(index))
-    line = getattr(source, "line", None)  # a session file: its stored line
-    if callable(line):
-        return len(line(index))
-    return 0
-
-
 def starts_raw(event: WireEvent) -> bool:
     """A frame that did not parse opens on its raw bytes."""
     return event.message is None and event.error is not None
@@ -317,7 +306,7 @@ class MessageDetail(Vertical):
         """Show event ``index`` of ``source`` (a big frame is formatted in a worker)."""
         self.source = source
         self.index = index
-        size = frame_size(source, index)
+        size = source.stored_size(index)
         if not self.formatter.submit(lambda: _Shown.build(source, index), size):
             self.event = None  # actions wait for the parsed event
             head = Text(f"#{source.seq(index) or index + 1}  ", style="bold", end="")
