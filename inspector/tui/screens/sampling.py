@@ -264,9 +264,13 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
     SamplingScreen.-short #request { max-height: 7; }
     SamplingScreen.-short #reply, SamplingScreen.-short #tool-input { height: 4; }
     SamplingScreen.-short #raw { height: 8; }
-    SamplingScreen.-short #meta Label { padding: 0 1 0 0; }
+    SamplingScreen.-short #meta Label, SamplingScreen.-short #kind-row Label {
+        padding: 0 1 0 0;
+    }
     SamplingScreen.-short #meta Input { border: none; height: 1; }
-    SamplingScreen.-short #meta SelectCurrent { border: none; height: 1; }
+    SamplingScreen.-short #meta SelectCurrent, SamplingScreen.-short #kind-row SelectCurrent {
+        border: none; height: 1;
+    }
     SamplingScreen.-short #remember { border: none; }
     SamplingScreen.-tall #request { max-height: 30; }
     SamplingScreen.-tall #reply, SamplingScreen.-tall #tool-input { height: 12; }
