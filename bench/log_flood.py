@@ -2,12 +2,14 @@
 
 Runs headless (``App.run_test``) and prints figures:
 
-(a) append 1,000,000 events in batches to the store + ``MessageLog``: time spent in
-    ``append_events``, time to settle (from the last append until the last row was
-    rendered), resident memory added versus the raw bytes held (target: under 2x);
-    then filter all of them (a column filter, a text filter) while keys are pressed;
-(b) stream 10,000 events/s for ~5 s through an ``EventBatcher`` while a pilot presses
-    a key every 50 ms: the worst delay from a key press to the log handling it;
+(a) append 1,000,000 events in batches to the ``LiveState`` + ``MessageLog``: time spent
+    storing and showing each batch (``take_changes`` + ``events_added``), time to settle
+    (from the last append until the last row was rendered), resident memory added versus
+    the raw bytes held (target: under 2x); then filter all of them (a column filter, a
+    text filter) while keys are pressed;
+(b) stream 10,000 events/s for ~5 s through the ``LiveState`` and its ``LiveFeed`` (50 ms
+    batches, as in the inspector) while a pilot presses a key every 50 ms: the worst
+    delay from a key press to the log handling it;
 (c) the same events written to Textual's stock ``Log`` (batched ``write_lines``) and
     ``RichLog`` (one ``write`` per event) in the same run, and the ratios.
 
@@ -31,6 +33,8 @@ from textual.app import App, ComposeResult
 from textual.widget import Widget
 from textual.widgets import Log, RichLog
 
+from inspector.live.state import LiveState
+from inspector.tui.live_feed import LiveFeed
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.jsonrpc import encode, make_event, notification, request, response
@@ -116,7 +120,8 @@ class Bench(App[None]):
 
 async def settle_ours(total: int, batch: int) -> dict[str, float]:
     """(a): our log, ``total`` events in batches of ``batch``."""
-    app = Bench(lambda: MessageLog(id="log"))
+    state = LiveState()
+    app = Bench(lambda: MessageLog(state.events, id="log"))
     async with app.run_test(size=SIZE) as pilot:
         log = app.query_one(MessageLog)
         lines = log.lines
@@ -137,7 +142,11 @@ async def settle_ours(total: int, batch: int) -> dict[str, float]:
         for start in range(0, total, batch):
             events = make_events(start, min(batch, total - start))  # not timed
             t0 = time.perf_counter()
-            log.append_events(events)
+            for event in events:
+                state.observe(event)
+            changes = state.take_changes()
+            log.events_added(changes.first, changes.events)
+            del changes
             elapsed = time.perf_counter() - t0
             appending += elapsed
             worst_batch = max(worst_batch, elapsed)
@@ -150,7 +159,7 @@ async def settle_ours(total: int, batch: int) -> dict[str, float]:
         settle = rendered_at.get(total - 1, float("inf")) - last_append
         gc.collect()
         rss = rss_bytes() - rss0
-        store = log.store
+        store = state.store
         scans = {}
         for label, query in (
             ("filter_column", "method:tools/call"),
@@ -201,13 +210,16 @@ async def filter_scan(app: App[None], log: MessageLog, query: str) -> tuple[floa
 
 
 async def key_latency(rate: int, seconds: float) -> dict[str, float]:
-    """(b): stream ``rate`` events/s through the batcher; press a key every 50 ms."""
-    app = Bench(lambda: MessageLog(id="log"))
+    """(b): stream ``rate`` events/s through the state; press a key every 50 ms."""
+    state = LiveState()
+    feed = LiveFeed(state)
+    app = Bench(lambda: MessageLog(state.events, id="log"))
     async with app.run_test(size=SIZE) as pilot:
         log = app.query_one(MessageLog)
+        feed.subscribe(log)
+        feed.start(app)  # as the inspector does
         lines = log.lines
         lines.focus()
-        batcher = log.make_batcher()
         handled: list[float] = []
         move = lines.move_cursor
 
@@ -226,7 +238,7 @@ async def key_latency(rate: int, seconds: float) -> dict[str, float]:
             next_at = time.perf_counter()
             while time.perf_counter() < stop:
                 for event in make_events(sent, per_tick):
-                    batcher.push(event)  # what a session observer does, synchronously
+                    state.observe(event)  # what a session observer does, synchronously
                 sent += per_tick
                 next_at += tick
                 await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
@@ -249,7 +261,7 @@ async def key_latency(rate: int, seconds: float) -> dict[str, float]:
                 delays.append(handled[before] - pressed)
             await asyncio.sleep(max(0.0, 0.05 - (time.perf_counter() - pressed)))
         await producer
-        batcher.flush()
+        feed.flush()
         await pilot.pause()
         delays.sort()
         return {

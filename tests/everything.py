@@ -33,7 +33,9 @@ from tui_helpers import wait_for
 
 from inspector.engine.responders import Responders
 from inspector.engine.session import Session
+from inspector.live.state import LiveState
 from inspector.transports.stdio import StdioTransport
+from inspector.tui.live_feed import LiveFeed
 from tests.npm_packages import NODE, bin_entry
 
 PACKAGE = "@modelcontextprotocol/server-everything"
@@ -87,6 +89,19 @@ class HostApp(App[None]):
 
     def compose(self) -> ComposeResult:
         yield from self._widgets
+
+
+class LiveHost(HostApp):
+    """Widgets that render ``state``, fed by a ``LiveFeed`` as the inspector feeds them."""
+
+    def __init__(self, state: LiveState, *widgets: Widget) -> None:
+        super().__init__(*widgets)
+        self.state = state
+        self.feed = LiveFeed(state)
+        self.feed.subscribe(self, *widgets)
+
+    def on_mount(self) -> None:
+        self.feed.start(self)
 
 
 def shown_text(static: Static, width: int = 200) -> str:

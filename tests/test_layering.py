@@ -27,7 +27,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("wire", "config", "forms"),
     # the client engine, the transports, the in-memory log and its filter language
     ("engine", "transports", "logstore"),
-    ("record", "replay"),  # session files; replaying one
+    # session files; replaying one; the live session's state (events, requests, tasks,
+    # server log, catalog: fed by the engine's session or a recording, shown by the TUI)
+    ("record", "replay", "live"),
     ("auth",),  # OAuth: flows over HTTP, tokens masked with the recorder's marker
     ("proxy", "demo"),  # the proxy (relays over transports, records); the demo server
     ("target",),  # what to connect to: a command, a URL (maybe OAuth), an attached proxy
@@ -57,6 +59,7 @@ ALLOWED: dict[str, set[str]] = {
     # an indexed session file is a log source (logstore's EventSource and filter)
     "record": {"inspector", "errors", "wire", "logstore", "credentials"},
     "replay": {"errors", "wire", "engine", "logstore"},  # plan, run, diff, serve
+    "live": {"wire", "engine", "logstore"},  # the log's events are a logstore source
     # OAuth: its flows speak HTTP (transports' helpers), mask with the recorder's marker
     "auth": {"inspector", "errors", "wire", "transports", "record"},
     "proxy": {
@@ -77,6 +80,7 @@ ALLOWED: dict[str, set[str]] = {
         "wire",
         "forms",
         "engine",
+        "live",
         "transports",
         "logstore",
         "record",
@@ -225,6 +229,21 @@ def test_headless_parts_import_no_front(graph: dict[str, set[str]]) -> None:
         assert not graph[part] & set(FRONTS), f"{part} imports {graph[part] & set(FRONTS)}"
 
 
+def test_headless_parts_import_no_textual() -> None:
+    """The headless parts run without a terminal: no Textual, not even lazily."""
+    for part in HEADLESS:
+        root = PACKAGE / part
+        if part == PACKAGE.name:  # inspector/__init__.py
+            paths = [PACKAGE / "__init__.py"]
+        else:
+            paths = sorted(root.rglob("*.py")) if root.is_dir() else [root.with_suffix(".py")]
+        for path in paths:
+            module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+            tree = ast.parse(path.read_text(), str(path))
+            names = _imported(tree, module, path.name == "__init__.py")
+            assert not [n for n in names if n.split(".")[0] == "textual"], path
+
+
 def test_the_walk_sees_lazy_and_relative_imports(tmp_path: Path) -> None:
     """A cycle hidden in a function body, and a relative import, are still arrows."""
     pkg = tmp_path / "pkg"
@@ -237,3 +256,36 @@ def test_the_walk_sees_lazy_and_relative_imports(tmp_path: Path) -> None:
     found = import_graph(pkg)
     assert found == {"pkg": set(), "low": {"high"}, "high": {"low", "pkg"}}
     assert cycles(found) == [{"low", "high"}]
+
+
+def module_graph(package: Path) -> dict[str, set[str]]:
+    """module -> the modules of ours it imports (a package's own parents left out: every
+    module imports its package's ``__init__`` anyway)."""
+    modules: dict[str, tuple[Path, bool]] = {}
+    for path in sorted(package.rglob("*.py")):
+        relative = path.relative_to(package.parent).with_suffix("")
+        is_package = path.name == "__init__.py"
+        modules[".".join(relative.parts[:-1] if is_package else relative.parts)] = (
+            path,
+            is_package,
+        )
+    graph: dict[str, set[str]] = {}
+    for module, (path, is_package) in modules.items():
+        targets = graph.setdefault(module, set())
+        for name in _imported(ast.parse(path.read_text(), str(path)), module, is_package):
+            while name and name not in modules:  # package.attribute -> package
+                name = name.rpartition(".")[0]
+            if name and name != module and not module.startswith(name + "."):
+                targets.add(name)
+    return graph
+
+
+def test_no_import_cycles_between_modules_of_the_tui() -> None:
+    """A widget that calls back into its container's module (a field into its form) is a
+    cycle: it posts a message instead."""
+    graph = module_graph(PACKAGE)
+    tui = {m: {t for t in ts if t.startswith("inspector.tui.")} for m, ts in graph.items()}
+    found = [c for c in cycles(tui) if any(m.startswith("inspector.tui.") for m in c)]
+    assert not found, f"import cycles: {found}"
+    fields = graph["inspector.tui.widgets.form_fields"]
+    assert "inspector.tui.widgets.schema_form" not in fields

@@ -70,3 +70,17 @@ class TerminalInteraction:
         self.err.write("mcp-inspect: redirect received\n")
         self.err.flush()
         return result
+
+
+class LogInteraction(TerminalInteraction):
+    """The person behind a proxy: its stdin and stdout are the host's, so the URL goes to
+    stderr (the host's log of the server, or the terminal that started the proxy) and the
+    redirect comes back on the loopback listener only. It can always prompt: someone may
+    read that log, and the flow's timeout ends the wait when nobody does."""
+
+    def __init__(self, *, err: TextIO | None = None) -> None:
+        super().__init__(paste=False, err=err)
+
+    @property
+    def can_prompt(self) -> bool:
+        return True

@@ -37,9 +37,9 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--protocol-version",
         default=None,
-        help="protocol version to offer (default: the newest handshake "
-        "version, 2025-11-25); 2026-07-28 opts in to the stateless protocol "
-        "(no initialize, no session)",
+        help="pin the protocol version (2026-07-28: the stateless protocol; "
+        "2025-11-25 and older: the initialize handshake). Default: the newest era the "
+        "server speaks, found with one server/discover probe and remembered per server",
     )
     add_recording_options(parser)
     add_answer_options(parser)

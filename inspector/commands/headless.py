@@ -28,13 +28,20 @@ from inspector.commands.failures import (
     write_error,
 )
 from inspector.commands.options import PROG, UsageError, make_recorder, responders_from
-from inspector.commands.tool_call import json_arguments, output_problem, prepare_call, split_pairs
+from inspector.commands.tool_call import (
+    call_as_task,
+    json_arguments,
+    output_problem,
+    prepare_call,
+    split_pairs,
+    task_mode,
+)
 from inspector.engine.client import LOG_LEVELS, McpClient
-from inspector.engine.era import LATEST_VERSION
 from inspector.engine.kinds import BY_LIST_METHOD
 from inspector.engine.responders import Responders
 from inspector.engine.session import Session
 from inspector.engine.signals import quit_on_signals, signal_exit_code
+from inspector.record.era_memory import FileEraMemory
 from inspector.record.recorder import Recorder
 from inspector.target import Target, build_transport
 from inspector.wire.events import Channel, WireEvent
@@ -70,10 +77,11 @@ class CliRequest:
     log_level: str | None = None
     timeout: float = 60.0
     max_timeout: float | None = None  # None: 600, or the timeout when longer
-    protocol_version: str = LATEST_VERSION
+    protocol_version: str | None = None  # None: the era is found (probe, or remembered)
     validate: bool = True  # tools/call: check the arguments and the result (--no-validate)
     output: str = "text"  # --format: text (the result), json ({"result": ...} on one line)
     show_stderr: bool = False  # --stderr: pass the server's stderr through
+    task: bool = False  # tools/call as a task (--task; by itself when the tool requires it)
 
 
 # method -> the flag it needs (attribute, flag)
@@ -136,7 +144,10 @@ async def perform(client: McpClient, request: CliRequest) -> Performed:
             request.tool_args_json,
             check=request.validate,
         )
-        result = await client.call_tool(call.name, call.arguments)
+        if task_mode(client, call, request.task):
+            result = await call_as_task(client, call)
+        else:
+            result = await client.call_tool(call.name, call.arguments)
         return Performed(result, output_problem(call, result) if request.validate else None)
     if method == "resources/read":
         return Performed(await client.read_resource(request.uri or ""))
@@ -204,6 +215,7 @@ async def run(
                     max_timeout=request.max_timeout,
                     recorder=recorder,
                     protocol_version=request.protocol_version,
+                    era_memory=FileEraMemory(),
                 )
                 if request.show_stderr:
                     session.add_observer(pass_stderr)
@@ -279,6 +291,12 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         "inputSchema, and do not check the result against its outputSchema",
     )
     cli.add_argument(
+        "--task",
+        action="store_true",
+        help="tools/call: call the tool as a task and poll it to its end (tasks/get, then "
+        "tasks/result); done by itself for a tool whose taskSupport is required",
+    )
+    cli.add_argument(
         "--format",
         choices=("text", "json"),
         default="text",
@@ -310,10 +328,11 @@ def run_from_options(opts: argparse.Namespace, target: Target, *, demo: bool = F
         log_level=opts.log_level,
         timeout=opts.timeout,
         max_timeout=opts.max_timeout,
-        protocol_version=opts.protocol_version or LATEST_VERSION,
+        protocol_version=opts.protocol_version,
         validate=opts.validate,
         output=opts.format,
         show_stderr=opts.show_stderr,
+        task=opts.task,
     )
     try:
         check_request(request)  # before anything starts or a session file is made

@@ -1,7 +1,7 @@
 """``mcp-inspect proxy``: sit between a real host and a server, and record every frame.
 
     proxy [--name NAME] -- CMD ARGS...           the host starts this instead of the server
-    proxy [--name NAME] URL [-H 'K: V']          stdio in front, HTTP behind (a bridge)
+    proxy [--name NAME] URL [-H 'K: V'] [OAuth]  stdio in front, HTTP behind (a bridge)
     proxy --listen 127.0.0.1:PORT (URL | -- CMD) an HTTP front for hosts that use URLs
     proxy --wrap CONFIG [--server NAME] [--write]  the host's config, rewritten to use it
 
@@ -15,9 +15,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import cast
 
 import anyio
 
+from inspector.auth.options import add_oauth_options
 from inspector.commands.failures import ExitCode
 from inspector.commands.options import (
     PROG,
@@ -31,10 +33,12 @@ from inspector.commands.options import (
     resolve_target,
 )
 from inspector.config import ConfigError
-from inspector.proxy.host_http import parse_listen
+from inspector.proxy.host_http import IDLE_TIMEOUT, parse_listen
 from inspector.proxy.run import ProxyError, ProxySetup, relayed, run_http_proxy, run_stdio_proxy
 from inspector.proxy.wrap import read_config, render, wrap_config, write_config
+from inspector.record.recorder import Recorder
 from inspector.target import Target, build_transport
+from inspector.transports.authhook import AuthHook
 
 NAME = "proxy"
 
@@ -60,6 +64,13 @@ def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
         "picks one) instead of stdio",
     )
     parser.add_argument(
+        "--idle-timeout",
+        type=float,
+        metavar="SECONDS",
+        help=f"--listen: end a host session after this long without a request, shutting "
+        f"its server down (default {IDLE_TIMEOUT:g}; 0: never)",
+    )
+    parser.add_argument(
         "--no-attach", action="store_true", help="open no attach socket (nothing can attach)"
     )
     wrap = parser.add_argument_group("host config")
@@ -71,6 +82,7 @@ def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     )
     wrap.add_argument("--write", action="store_true", help="--wrap: change CONFIG in place")
     add_connection_options(parser)
+    add_oauth_options(parser)
     add_recording_options(parser)
     return parser
 
@@ -87,17 +99,24 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
     front = "http" if listen else "stdio"
+    if opts.idle_timeout is not None and listen is None:
+        raise UsageError("--idle-timeout goes with --listen (a stdio host ends its session)")
+    if opts.idle_timeout is not None and opts.idle_timeout < 0:
+        raise UsageError("--idle-timeout: seconds, 0 or more")
     path = None
     if not opts.no_record:
         path = opts.record or str(default_session_path(Target(name=f"proxy-{name}")))
     recorder = make_recorder(opts, target, path, {"proxy": {"name": name, "front": front}})
     timeout = opts.timeout
+    auth = _authorizer(target, recorder)
     setup = ProxySetup(
         name=name,
         describe=target.describe(),
-        make_back=lambda: relayed(build_transport(target, timeout=timeout)),
+        make_back=lambda: relayed(build_transport(target, timeout=timeout, auth=auth)),
         recorder=recorder,
         attach=not opts.no_attach,
+        auth=auth,
+        idle_timeout=IDLE_TIMEOUT if opts.idle_timeout is None else opts.idle_timeout,
     )
     try:
         if listen is not None:
@@ -112,6 +131,37 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
             recorder.close()
             sys.stderr.write(f"{PROG} proxy: session saved to {recorder.path}\n")
     return code
+
+
+def _authorizer(target: Target, recorder: Recorder | None) -> AuthHook | None:
+    """OAuth for an HTTP server behind the proxy (None: stdio, --no-auth, or an
+    Authorization header given). The proxy's stdin and stdout are the host's: a browser
+    authorization's URL goes to stderr (the host's log), the redirect comes back on the
+    loopback listener (or ``--auth-follow``, ``--client-credentials``: nobody needed).
+    Every step is an event on the proxy's wire, recorded with tokens masked."""
+    if target.url is None or target.oauth is None:
+        return None
+    if target.oauth.step:
+        raise UsageError(
+            "--auth-step pauses a flow in the TUI; the proxy's flow runs headless (its "
+            "steps are in the recording and in an attached inspector's log)"
+        )
+    if target.oauth.paste:
+        raise UsageError(
+            "--auth-paste: the proxy's stdin is the host's; the redirect comes "
+            "back on the loopback listener"
+        )
+    from inspector.auth.errors import StoreError
+    from inspector.auth.options import make_authorizer
+    from inspector.auth.terminal import LogInteraction
+
+    try:
+        auth = make_authorizer(target.url, target.headers, target.oauth, LogInteraction())
+    except StoreError as exc:
+        raise UsageError(str(exc)) from exc
+    if auth is not None and recorder is not None:
+        auth.add_secret_sink(recorder.redactor.add_secret)
+    return cast("AuthHook | None", auth)
 
 
 def _default_name(target: Target) -> str:

@@ -147,3 +147,56 @@ def output_problem(call: ToolCall, result: Any) -> CliError | None:
         tool=call.name,
         issues=[{"path": issue_path(i), "message": i.message} for i in checked.issues],
     )
+
+
+def task_mode(client: McpClient, call: ToolCall, asked: bool) -> bool:
+    """Whether the call goes out as a task: ``--task``, or by itself (said on stderr) for
+    a tool whose ``execution.taskSupport`` is ``required`` (a plain call must fail)."""
+    from inspector.engine.tasks import can_run_as_task, must_run_as_task
+
+    caps = client.session.server_capabilities
+    if asked:
+        if call.tool is not None and not can_run_as_task(caps, call.tool):
+            sys.stderr.write(
+                f"{PROG}: --task: the server does not offer {call.name!r} as a task "
+                "(no tasks.requests.tools.call capability, or taskSupport forbidden); "
+                "sending it as a task anyway\n"
+            )
+        return True
+    if call.tool is not None and must_run_as_task(caps, call.tool):
+        sys.stderr.write(
+            f"{PROG}: {call.name!r} must be called as a task (execution.taskSupport: "
+            "required): calling it as a task and polling it to its end\n"
+        )
+        return True
+    return False
+
+
+async def call_as_task(client: McpClient, call: ToolCall) -> dict[str, Any]:
+    """``tools/call`` with ``task``, followed (tasks/get at the server's pollInterval,
+    then tasks/result) to its end; each status change is a line on stderr."""
+    from inspector.engine.tasks import TaskManager, TaskState
+
+    tasks = TaskManager(client.session)
+    shown: list[str] = []
+
+    def said(state: TaskState) -> None:
+        line = state.status + (f": {state.status_message}" if state.status_message else "")
+        if not shown or shown[-1] != line:
+            shown.append(line)
+            sys.stderr.write(f"{PROG}: task {state.task_id}: {line}\n")
+
+    tasks.add_listener(said)
+    state = await tasks.call_tool(call.name, call.arguments)
+    state = await tasks.follow(state.task_id)
+    if not state.terminal:
+        raise CliError(
+            "timeout",
+            f"tools/call {call.name}: task {state.task_id} still {state.status} after "
+            f"{client.session.max_timeout:g} s (raise it with --max-timeout)",
+            ExitCode.TIMEOUT,
+            taskId=state.task_id,
+        )
+    if state.error is not None:
+        raise state.error
+    return state.result or {}

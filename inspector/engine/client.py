@@ -13,10 +13,12 @@ from typing import Any
 
 import anyio
 
+from inspector.engine.cache import ResultCache
 from inspector.engine.kinds import KIND, LIST_CHANGED, changed_by
 from inspector.engine.lint import tool_headers
 from inspector.engine.lists import ListFollower, Watcher
 from inspector.engine.session import ProgressCallback, RequestCancelledError, Session
+from inspector.engine.tasks import TaskManager, is_task_result
 from inspector.wire import jsonrpc
 from inspector.wire.jsonrpc import RequestId, RpcError
 from inspector.wire.transport import TransportError
@@ -46,6 +48,11 @@ class McpClient:
         self._subscribed: list[str] = []  # stateless: resource URIs on the listen stream
         self._listen_id: RequestId | None = None
         self._listening = False
+        self.listen_closed = False  # the user cancelled the listen stream: not re-opened
+        self._tasks: TaskManager | None = None  # tasks the server chose to make (2026-07-28)
+        self.cache = ResultCache()  # 2026-07-28 list pages reused while fresh (ttlMs)
+        for method in LIST_CHANGED:  # registered first: dropped before any re-listing
+            session.on_notification(method, self._drop_cached(method))
 
     async def list_all(self, kind: str) -> list[dict[str, Any]]:
         """Every item of a ``*/list`` method, following ``nextCursor`` page by page."""
@@ -55,7 +62,7 @@ class McpClient:
         seen: set[str] = set()
         for _ in range(MAX_PAGES):
             params = {"cursor": cursor} if cursor is not None else None
-            result = await self.session.request(method, params)
+            result = await self._page(method, params)
             page = result.get(key) if isinstance(result, dict) else None
             items.extend(item for item in page or [] if isinstance(item, dict))
             cursor = result.get("nextCursor") if isinstance(result, dict) else None
@@ -71,6 +78,38 @@ class McpClient:
         if kind == "tools" and self.session.era.stateless:
             items = self._drop_invalid_header_tools(items)
         return items
+
+    async def _page(self, method: str, params: dict[str, Any] | None) -> Any:
+        """One page of a list; at 2026-07-28 a fresh cached page (``ttlMs``) is reused,
+        and the log says so, with its age, instead of a request."""
+        key = str((params or {}).get("cursor") or "")
+        if not self.session.era.stateless:
+            return await self.session.request(method, params)
+        cached = self.cache.fresh(method, key)
+        if cached is not None:
+            self.session.note(
+                f"{method}{' (cursor ' + key + ')' if key else ''}: cached result reused, "
+                f"{cached.age * 1000:.0f} ms old of its ttlMs {cached.ttl_ms} "
+                f"(cacheScope {cached.scope}); nothing sent",
+                cached={
+                    "method": method,
+                    "cursor": key or None,
+                    "age_ms": round(cached.age * 1000),
+                    "ttl_ms": cached.ttl_ms,
+                    "scope": cached.scope,
+                },
+            )
+            return cached.value
+        result = await self.session.request(method, params)
+        self.cache.store(method, key, result)
+        return result
+
+    def _drop_cached(self, method: str) -> Callable[[dict[str, Any]], None]:
+        def drop(params: dict[str, Any]) -> None:
+            for kind in changed_by(method):
+                self.cache.drop(KIND[kind].method)
+
+        return drop
 
     def _drop_invalid_header_tools(self, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Over HTTP, tools with invalid x-mcp-header annotations must not be offered (the
@@ -120,11 +159,42 @@ class McpClient:
                 f"tools/call {name}: header mismatch; re-listing tools for "
                 "their x-mcp-header annotations and retrying"
             )
+            self.cache.drop("tools/list")  # a cached list is what went wrong
             await self.list_tools()
             result = await self.session.request(
                 "tools/call", params, on_progress=on_progress, timeout=timeout
             )
+        if task is None and is_task_result(result):  # 2026-07-28: the server made a task
+            result = await self._follow_task(name, result)
         return result
+
+    async def _follow_task(self, name: str, created: dict[str, Any]) -> dict[str, Any]:
+        """A task the server chose to make (the Tasks extension), polled to its end: the
+        call's caller gets the final result, or the task's error."""
+        if self._tasks is None:
+            self._tasks = TaskManager(self.session)
+        state = self._tasks.adopt(created, name)
+        self.session.note(
+            f"tools/call {name}: the server answered with task {state.task_id} "
+            f"({state.status}); polling tasks/get until it ends"
+        )
+        state = await self._tasks.follow(state.task_id)
+        if not state.terminal:
+            raise RpcError(
+                jsonrpc.REQUEST_TIMEOUT,
+                f"tools/call {name}: task {state.task_id} still {state.status} after "
+                f"{self.session.max_timeout:g} s",
+            )
+        if state.error is not None:
+            raise state.error
+        if state.result is None:
+            raise RpcError(
+                jsonrpc.INTERNAL_ERROR,
+                f"tools/call {name}: task {state.task_id} ended {state.status}"
+                + (f" ({state.status_message})" if state.status_message else "")
+                + " with no result",
+            )
+        return state.result
 
     async def read_resource(self, uri: str) -> dict[str, Any]:
         result: dict[str, Any] = await self.session.request("resources/read", {"uri": uri})
@@ -134,6 +204,7 @@ class McpClient:
         if self.session.era.stateless:  # resourceSubscriptions on the listen stream
             if uri not in self._subscribed:
                 self._subscribed.append(uri)
+            self.listen_closed = False  # the user's own change: the stream is wanted
             await self._relisten()
             return {}
         result: dict[str, Any] = await self.session.request("resources/subscribe", {"uri": uri})
@@ -143,6 +214,7 @@ class McpClient:
         if self.session.era.stateless:
             if uri in self._subscribed:
                 self._subscribed.remove(uri)
+            self.listen_closed = False
             await self._relisten()
             return {}
         result: dict[str, Any] = await self.session.request("resources/unsubscribe", {"uri": uri})
@@ -220,7 +292,14 @@ class McpClient:
             wanted["resourceSubscriptions"] = list(self._subscribed)
         return wanted
 
+    def reopen_listen(self) -> None:
+        """Open the listen stream again after the user closed it (cancelled it)."""
+        self.listen_closed = False
+        self._listen_soon()
+
     def _listen_soon(self) -> None:
+        if self.listen_closed:
+            return  # the user closed it: only the user re-opens it
         if not self._listening:
             self._listening = True
             self.session.start_soon(self._listen_loop)
@@ -253,7 +332,16 @@ class McpClient:
                         timeout=math.inf,
                         request_id=self._listen_id,
                     )
-                except RequestCancelledError:
+                except RequestCancelledError as exc:
+                    if exc.by_user:
+                        self.listen_closed = True
+                        self.session.note(
+                            "subscriptions/listen cancelled by the user: closed, so lists and "
+                            "subscribed resources no longer update by themselves until it is "
+                            "re-opened (a subscription change re-opens it too)",
+                            severity="warning",
+                        )
+                        return
                     continue  # a new filter: listen again at once
                 except RpcError as exc:
                     if self.session.lost is not None:

@@ -33,18 +33,36 @@ if TYPE_CHECKING:
 LATEST_VERSION = "2025-11-25"
 HANDSHAKE_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 TOLERATED_VERSIONS = ("2024-10-07",)  # older drafts some servers still answer with
-STATELESS_VERSIONS = ("2026-07-28",)  # opt-in: --protocol-version 2026-07-28
+STATELESS_VERSIONS = ("2026-07-28",)  # found by era_detect, or --protocol-version 2026-07-28
 
 META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
 META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo"
 META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
 META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
+TASKS = "io.modelcontextprotocol/tasks"  # the Tasks extension, declared in this era
 META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"  # per-request, replaces logging/setLevel
 # what the client stamps on every stateless request: the same each time, so row summaries
 # leave it out and replay diffs ignore it
 ENVELOPE_KEYS = (META_PROTOCOL_VERSION, META_CLIENT_INFO, META_CLIENT_CAPABILITIES, META_LOG_LEVEL)
 UNSUPPORTED_PROTOCOL_VERSION = -32022  # the 2026-07-28 error for a version it does not serve
+HTTP_ERROR = -32000  # what the HTTP transport answers for an HTTP error status (transports)
 MAX_INPUT_ROUNDS = 10  # a server that asks forever must not keep us forever
+
+# requests that change nothing on the server: one whose response stream broke (2026-07-28
+# streams cannot be resumed) is sent again, once; a tools/call may have had effects
+RESENDABLE = frozenset(
+    {
+        "server/discover",
+        "tools/list",
+        "prompts/list",
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+        "prompts/get",
+        "completion/complete",
+        "tasks/get",
+    }
+)
 
 GONE_NOTIFICATIONS = {  # client notifications that 2026-07-28 removed
     "notifications/initialized": "there is no handshake",
@@ -75,13 +93,16 @@ class HandshakeEra:
     def supported(self) -> tuple[str, ...]:
         return HANDSHAKE_VERSIONS + TOLERATED_VERSIONS
 
-    async def open(self, session: Session) -> dict[str, Any]:
-        """initialize, check the version, notifications/initialized."""
+    async def open(self, session: Session, timeout: float | None = None) -> dict[str, Any]:
+        """initialize, check the version, notifications/initialized (``timeout``: what is
+        left of the opening's time after a probe that went unanswered)."""
         params = self.initialize_params(session.declared_capabilities(), session.client_info)
         try:
-            result = await session.request("initialize", params)
+            result = await session.request("initialize", params, timeout=timeout)
         except RpcError as exc:
-            if exc.code == jsonrpc.INVALID_PARAMS and (hint := self.rejection_hint(exc.data)):
+            if exc.code in (jsonrpc.INVALID_PARAMS, UNSUPPORTED_PROTOCOL_VERSION) and (
+                hint := self.rejection_hint(exc.data)
+            ):
                 raise VersionError(
                     f"the server refused protocol version {self.requested}: {hint}"
                 ) from exc
@@ -129,6 +150,11 @@ class HandshakeEra:
         """Why the client must not send notification ``method`` in this era (None: it may)."""
         return None
 
+    def resendable(self, method: str, error: RpcError) -> bool:
+        """Whether a failed request is sent again (handshake era: never; its streams are
+        resumed by the transport instead)."""
+        return False
+
     def initialize_params(
         self, capabilities: dict[str, Any], client_info: dict[str, Any]
     ) -> dict[str, Any]:
@@ -157,11 +183,16 @@ class HandshakeEra:
         """Explain a -32602 answer to initialize that lists the server's versions."""
         if isinstance(data, dict) and isinstance(data.get("supported"), list):
             ours = [v for v in data["supported"] if v in self.supported]
-            offer = (
-                f"; retry with --protocol-version {ours[0]}"
-                if ours
-                else "; none of them is one mcp-inspect speaks"
-            )
+            stateless = [v for v in data["supported"] if v in STATELESS_VERSIONS]
+            if ours:
+                offer = f"; retry with --protocol-version {ours[0]}"
+            elif stateless:
+                offer = (
+                    f"; it speaks the stateless protocol: retry with --protocol-version "
+                    f"{stateless[0]}, or without the flag (the era is then found by itself)"
+                )
+            else:
+                offer = "; none of them is one mcp-inspect speaks"
             return f"the server supports {', '.join(map(str, data['supported']))}{offer}"
         return ""
 
@@ -177,12 +208,12 @@ class StatelessEra:
     def supported(self) -> tuple[str, ...]:
         return STATELESS_VERSIONS
 
-    async def open(self, session: Session) -> dict[str, Any]:
+    async def open(self, session: Session, timeout: float | None = None) -> dict[str, Any]:
         """``server/discover`` (optional for servers) for server info and capabilities."""
         # headers from the first POST
         session.transport.set_protocol_version(self.requested, stateless=self.stateless)
         try:
-            result = await session.request("server/discover")
+            result = await session.request("server/discover", timeout=timeout)
         except RpcError as exc:
             if exc.code == jsonrpc.METHOD_NOT_FOUND:
                 session.opened(self.requested, {}, None)
@@ -201,6 +232,10 @@ class StatelessEra:
                 f"the server supports {', '.join(map(str, versions))}, not "
                 f"{self.requested}{_retry_hint(versions)}"
             )
+        return self.adopt(session, result)
+
+    def adopt(self, session: Session, result: dict[str, Any]) -> dict[str, Any]:
+        """Keep what a ``server/discover`` result says: the session is open."""
         meta = result.get("_meta")
         info = meta.get(META_SERVER_INFO) if isinstance(meta, dict) else None
         session.opened(self.requested, result, info)
@@ -225,11 +260,13 @@ class StatelessEra:
             jsonrpc.INVALID_REQUEST,
             jsonrpc.INVALID_PARAMS,
             UNSUPPORTED_PROTOCOL_VERSION,
+            HTTP_ERROR,
         ):
             return VersionError(
-                f"server/discover was refused ({exc.code}: {exc.message}); the "
-                f"server may not speak the stateless protocol {self.requested}:"
-                f" try without --protocol-version"
+                f"the server refused protocol version {self.requested} (server/discover "
+                f"answered {exc.code}: {exc.message.splitlines()[0] if exc.message else ''}); "
+                "it may speak only the handshake era: try without --protocol-version "
+                "(mcp-inspect then finds the era itself)"
             )
         return exc
 
@@ -244,6 +281,12 @@ class StatelessEra:
         level, without which a 2026-07-28 server sends no log messages)."""
         if isinstance(capabilities.get("roots"), dict):  # roots/list_changed is gone
             capabilities = {**capabilities, "roots": {}}
+        # the Tasks extension: the client follows whatever task a tools/call answers with
+        extensions = capabilities.get("extensions")
+        capabilities = {
+            **capabilities,
+            "extensions": {**(extensions if isinstance(extensions, dict) else {}), TASKS: {}},
+        }
         stamped = dict(params or {})
         meta = stamped.get("_meta")
         envelope = {
@@ -267,6 +310,7 @@ class StatelessEra:
     ) -> Any:
         """Multi round-trip requests: answer ``inputRequests`` through the responders
         and retry (a new id, the answers, the exact ``requestState``) until complete."""
+        rejected: dict[str, RpcError] = {}  # keys the user rejected: never asked twice
         for _ in range(MAX_INPUT_ROUNDS):
             if not (
                 isinstance(result, dict)
@@ -276,6 +320,15 @@ class StatelessEra:
                 return result
             requests = result.get("inputRequests")
             asks = requests if isinstance(requests, dict) else {}
+            again = [key for key in asks if key in rejected]
+            if again:  # the server insists on what the user refused: the refusal stands
+                refused = rejected[again[0]]
+                raise RpcError(
+                    refused.code,
+                    f"{method}: the server asked again for inputRequests[{again[0]!r}], which "
+                    f"was rejected ({refused.message}); not asking again",
+                    refused.data,
+                )
             session.note(
                 f"{method}: the server needs input "
                 f"({', '.join(_ask_names(asks)) or 'none, retry only'}); "
@@ -287,9 +340,23 @@ class StatelessEra:
                 if k not in ("inputResponses", "requestState")
             }
             if asks:
-                retry["inputResponses"] = {
-                    key: await _answer(session, key, ask) for key, ask in asks.items()
-                }
+                answers: dict[str, Any] = {}
+                for key, ask in asks.items():
+                    try:
+                        answers[key] = await answer_input(session, key, ask)
+                    except RpcError as exc:
+                        if exc.code != jsonrpc.USER_REJECTED:
+                            raise
+                        # an input response is a result, never an error: a refusal is an
+                        # answer left out (the spec: the client MAY not fulfil a request;
+                        # the server asks again or does without)
+                        rejected[key] = exc
+                        session.note(
+                            f"{method}: inputRequests[{key!r}] rejected ({exc.message}): left "
+                            "out of the retry's inputResponses",
+                            rejected=key,
+                        )
+                retry["inputResponses"] = answers
             if "requestState" in result:
                 retry["requestState"] = result["requestState"]
             result = await resend(retry)
@@ -305,6 +372,11 @@ class StatelessEra:
 
     def gone(self, method: str) -> str | None:
         return GONE_NOTIFICATIONS.get(method)
+
+    def resendable(self, method: str, error: RpcError) -> bool:
+        """A read-only request whose response stream broke before its response."""
+        data = error.data if isinstance(error.data, dict) else {}
+        return method in RESENDABLE and data.get("streamBroken") is True
 
 
 Era = HandshakeEra | StatelessEra
@@ -322,7 +394,7 @@ def is_stateless(version: str | None) -> bool:
     return version in STATELESS_VERSIONS
 
 
-async def _answer(session: Session, key: str, ask: Any) -> dict[str, Any]:
+async def answer_input(session: Session, key: str, ask: Any) -> dict[str, Any]:
     """One embedded request answered by the responder the session has for it."""
     method = ask.get("method") if isinstance(ask, dict) else None
     params = ask.get("params") if isinstance(ask, dict) else None

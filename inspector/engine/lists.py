@@ -141,6 +141,17 @@ class ListFollower:
             self._after(kind, state)
         return True
 
+    def seen(self, kind: str, items: Items) -> None:
+        """A list of ``kind`` obtained another way (a proxy's host listed it): the
+        watchers get it, with its change, as if fetched."""
+        state = self._state(kind)
+        self._spawn(self._hand_over, kind, state, items)
+
+    async def _hand_over(self, kind: str, state: _Following, items: Items) -> None:
+        previous, state.items = state.items, items
+        change = compare(kind, previous, items) if previous is not None else None
+        await self._tell(state, ListUpdate(kind, items, change))
+
     def changed(self, kind: str) -> None:
         """The server said ``kind`` changed: re-list it in the background (coalesced)."""
         state = self._state(kind)
@@ -177,7 +188,9 @@ class ListFollower:
         items = await self._fetch_list(kind)
         previous, state.items = state.items, items
         change = compare(kind, previous, items) if previous is not None else None
-        update = ListUpdate(kind, items, change)
+        await self._tell(state, ListUpdate(kind, items, change))
+
+    async def _tell(self, state: _Following, update: ListUpdate) -> None:
         for watcher in list(state.watchers):
             try:
                 outcome = watcher(update)

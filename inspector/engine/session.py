@@ -23,7 +23,15 @@ from typing import Any, Protocol
 import anyio
 from anyio.abc import TaskGroup
 
-from inspector.engine.era import CLIENT_INFO, LATEST_VERSION, era_for, is_stateless
+from inspector.engine.era import (
+    CLIENT_INFO,
+    LATEST_VERSION,
+    Era,
+    HandshakeEra,
+    era_for,
+    is_stateless,
+)
+from inspector.engine.era_detect import EraMemory, open_detected
 from inspector.engine.lint import check_message
 from inspector.engine.responders import Responders
 from inspector.wire import jsonrpc
@@ -128,10 +136,14 @@ class Session:
         timeout: float = 60.0,
         max_timeout: float | None = None,
         recorder: EventRecorder | None = None,
-        protocol_version: str = LATEST_VERSION,
+        protocol_version: str | None = LATEST_VERSION,
         capabilities: dict[str, Any] | None = None,
         sequence: Iterator[int] | None = None,
+        era_memory: EraMemory | None = None,
     ) -> None:
+        """``protocol_version`` pins the version (and so the era); None finds the newest
+        era the server speaks (``era_detect``), remembering it in ``era_memory`` (the
+        command line and the TUI pass None unless ``--protocol-version`` is given)."""
         self.transport = transport
         self.client_info = client_info or dict(CLIENT_INFO)
         self.responders = responders or Responders()
@@ -142,7 +154,9 @@ class Session:
             max_timeout if max_timeout is not None else max(DEFAULT_MAX_TIMEOUT, timeout)
         )
         self.recorder = recorder
-        self.era = era_for(protocol_version)
+        self.pinned = protocol_version is not None
+        self.era: Era = era_for(protocol_version) if protocol_version else HandshakeEra()
+        self.era_memory = era_memory
         self.extra_capabilities = capabilities or {}
         self.pending: dict[RequestId, PendingRequest] = {}
         self.server_info: dict[str, Any] = {}
@@ -213,9 +227,12 @@ class Session:
             await asyncio.shield(self._close_task)
 
     async def initialize(self) -> dict[str, Any]:
-        """Open the session as the era says: the handshake, or ``server/discover``.
+        """Open the session as the era says: the handshake, or ``server/discover``; with
+        no pinned version, in the era found by probing (or remembered).
 
         Raises ``VersionError`` when the server does not speak the requested version."""
+        if not self.pinned:
+            return await open_detected(self, self.era_memory)
         return await self.era.open(self)
 
     def opened(self, version: str, result: dict[str, Any], server_info: Any) -> None:
@@ -260,7 +277,22 @@ class Session:
         async def resend(retry: dict[str, Any]) -> Any:
             return await self._exchange(method, self._stamp(retry), timeout, on_progress, None)
 
-        result = await self._exchange(method, self._stamp(params), timeout, on_progress, request_id)
+        first = request_id if request_id is not None else self.next_id()
+        try:
+            result = await self._exchange(method, self._stamp(params), timeout, on_progress, first)
+        except RpcError as exc:
+            if not self.era.resendable(method, exc) or self.lost is not None:
+                raise
+            again = self.next_id()
+            self.note(
+                f"{method}: the response stream of request {first!r} ended before its response; "
+                f"sent again as request {again!r} ({method} changes nothing on the server, and "
+                "2026-07-28 streams cannot be resumed)",
+                severity="warning",
+                resend_of=first,
+                resent_as=again,
+            )
+            result = await self._exchange(method, self._stamp(params), timeout, on_progress, again)
         return await self.era.settle(self, method, params, result, resend)
 
     def _stamp(self, params: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -348,9 +380,35 @@ class Session:
         await self.transport.send(jsonrpc.notification(method, params))
 
     async def send_raw(self, raw: bytes) -> None:
-        """Send bytes as they are (the raw editor; a debugger may send anything)."""
+        """Send bytes as they are (the raw editor; a debugger may send anything). In the
+        stateless era a request or notification that lacks the per-request ``_meta``
+        envelope gets it (the keys it sets itself are kept): without it a 2026-07-28
+        server refuses every message."""
         self._check_open()
+        if self.era.stateless:
+            raw = self._enveloped(raw)
         await self.transport.send_raw(raw)
+
+    def _enveloped(self, raw: bytes) -> bytes:
+        message, error = jsonrpc.decode(raw)
+        if error is not None or not isinstance(message, dict) or "method" not in message:
+            return raw  # not one request or notification: sent as it is
+        params = message.get("params")
+        if params is not None and not isinstance(params, dict):
+            return raw
+        given = (params or {}).get("_meta")
+        given = given if isinstance(given, dict) else {}
+        stamped = self._stamp(params) or {}
+        envelope = stamped.get("_meta") or {}
+        missing = [key for key in envelope if key not in given]
+        if not missing:
+            return raw
+        stamped["_meta"] = {**envelope, **given}  # what the user wrote wins
+        self.note(
+            f"raw {message['method']}: the stateless _meta envelope added "
+            f"({', '.join(k.rsplit('/', 1)[-1] for k in missing)})"
+        )
+        return jsonrpc.encode({**message, "params": stamped})
 
     async def cancel(
         self, request_id: RequestId, reason: str = "cancelled by the user", *, by_user: bool = True

@@ -1,4 +1,11 @@
-"""Tasks (2025-11-25, experimental): call a tool as a task, poll it, fetch its result, cancel.
+"""Tasks: call a tool as a task, poll it, fetch its result, cancel; in both eras.
+
+2025-11-25 (experimental core tasks): the client asks with ``task`` on ``tools/call``, polls
+``tasks/get``, fetches ``tasks/result``. 2026-07-28 (the ``io.modelcontextprotocol/tasks``
+extension, declared on every stateless request): the server decides, answering
+``tools/call`` with ``resultType: "task"``; ``tasks/get`` carries the result or error once
+terminal, an ``input_required`` task's ``inputRequests`` are answered with ``tasks/update``,
+``tasks/cancel`` is only an acknowledgement, and there is no ``tasks/list``.
 
     tasks = TaskManager(session)
     state = await tasks.call_tool("slow_count", {"seconds": 2}, ttl=60_000)
@@ -21,6 +28,7 @@ from typing import Any
 
 import anyio
 
+from inspector.engine.era import TASKS, answer_input
 from inspector.engine.session import ProgressCallback, Session
 from inspector.wire.jsonrpc import INTERNAL_ERROR, RpcError
 
@@ -30,10 +38,12 @@ TERMINAL = frozenset({"completed", "failed", "cancelled"})
 STATUSES = ("working", "input_required", "completed", "failed", "cancelled")
 RELATED_TASK = "io.modelcontextprotocol/related-task"
 IMMEDIATE = "io.modelcontextprotocol/model-immediate-response"
+EXTENSION = TASKS  # the 2026-07-28 Tasks extension
 DEFAULT_POLL = 1.0  # seconds, when the server suggests no pollInterval
 MIN_POLL = 0.05  # a server asking for 0 ms must not make us spin
 MAX_POLL = 30.0
 MAX_PAGES = 1000
+IMMEDIATE_PREFIX = "no-task-"  # a call the server answered at once (2026-07-28)
 
 Listener = Callable[["TaskState"], None]
 
@@ -81,11 +91,31 @@ class TaskState:
             value = task.get(key)
             if isinstance(value, str):
                 setattr(self, attr, value)
-        ttl = task.get("ttl")
+        ttl = task.get("ttl", task.get("ttlMs"))  # 2025-11-25 / the 2026-07-28 extension
         self.ttl = ttl if isinstance(ttl, int) and not isinstance(ttl, bool) else None
-        interval = task.get("pollInterval")
+        interval = task.get("pollInterval", task.get("pollIntervalMs"))
         if isinstance(interval, int | float) and not isinstance(interval, bool):
             self.poll_interval = interval / 1000.0
+        # the extension inlines the outcome in a terminal task
+        if self.status == "completed" and isinstance(task.get("result"), dict):
+            self.result, self.error = dict(task["result"]), None
+        elif self.status == "failed" and isinstance(task.get("error"), dict):
+            self.error = RpcError.from_error(task["error"])
+
+
+def is_task_result(result: Any) -> bool:
+    """A 2026-07-28 ``CreateTaskResult`` (the extension's ``resultType: "task"``)."""
+    return (
+        isinstance(result, dict)
+        and result.get("resultType") == "task"
+        and isinstance(result.get("taskId"), str)
+    )
+
+
+def server_has_extension(capabilities: dict[str, Any]) -> bool:
+    """The server declared the Tasks extension (``capabilities.extensions``)."""
+    extensions = capabilities.get("extensions")
+    return isinstance(extensions, dict) and isinstance(extensions.get(EXTENSION), dict)
 
 
 def task_support(tool: dict[str, Any]) -> str:
@@ -96,7 +126,10 @@ def task_support(tool: dict[str, Any]) -> str:
 
 
 def server_accepts_tool_tasks(capabilities: dict[str, Any]) -> bool:
-    """The server declared ``tasks.requests.tools.call``."""
+    """The server declared ``tasks.requests.tools.call`` (or, at 2026-07-28, the Tasks
+    extension: tools/call is the one method it covers)."""
+    if server_has_extension(capabilities):
+        return True
     tasks = capabilities.get("tasks")
     requests = tasks.get("requests") if isinstance(tasks, dict) else None
     tools = requests.get("tools") if isinstance(requests, dict) else None
@@ -132,18 +165,28 @@ class TaskManager:
         self._token_ids = count(1)
         self._fetching: set[str] = set()
         self._on_progress_callbacks: dict[str, ProgressCallback | None] = {}
+        self._answered: dict[str, set[str]] = {}  # 2026-07-28: inputRequests keys answered
         session.on_notification("notifications/tasks/status", self._on_status)
         session.on_notification("notifications/progress", self._on_progress)
 
     # -- capabilities ------------------------------------------------------------------
 
     @property
+    def extension(self) -> bool:
+        """Tasks are the 2026-07-28 extension's (server-directed), not 2025-11-25's."""
+        return self.session.era.stateless
+
+    @property
     def can_list(self) -> bool:
+        if self.extension:  # the extension has no tasks/list
+            return False
         tasks = self.session.server_capabilities.get("tasks")
         return isinstance(tasks, dict) and isinstance(tasks.get("list"), dict)
 
     @property
     def can_cancel(self) -> bool:
+        if self.extension:
+            return server_has_extension(self.session.server_capabilities)
         tasks = self.session.server_capabilities.get("tasks")
         return isinstance(tasks, dict) and isinstance(tasks.get("cancel"), dict)
 
@@ -186,7 +229,10 @@ class TaskManager:
         ttl: int | None = None,
         on_progress: ProgressCallback | None = None,
     ) -> TaskState:
-        """``tools/call`` with ``task``; returns the created task (raises ``RpcError``)."""
+        """``tools/call`` with ``task``; returns the created task (raises ``RpcError``).
+
+        2026-07-28: the server decides; one that answers at once gives a finished state
+        (``immediate_id``) holding the result."""
         task_param: dict[str, Any] = {} if ttl is None else {"ttl": ttl}
         token = f"task-progress-{next(self._token_ids)}"
         params: dict[str, Any] = {
@@ -195,8 +241,25 @@ class TaskManager:
             "task": task_param,
             "_meta": {"progressToken": token},
         }
+        if self.extension:
+            del params["task"]  # server-directed: the declared extension is the whole ask
         result = await self.session.request("tools/call", params)
-        task = result.get("task") if isinstance(result, dict) else None
+        if self.extension and not is_task_result(result):
+            return self._answered_at_once(name, arguments, result)
+        state = self.adopt(result, name, arguments)
+        # The progress token stays valid for the task's whole life (spec: task progress).
+        self._tokens[token] = state
+        self._on_progress_callbacks[token] = on_progress
+        return state
+
+    def adopt(self, result: Any, name: str, arguments: dict[str, Any] | None = None) -> TaskState:
+        """The task a ``tools/call`` answered with (2025-11-25 ``task``, or the 2026-07-28
+        extension's flat ``resultType: "task"``), kept and announced; ``RpcError`` when
+        the answer holds none."""
+        if is_task_result(result):
+            task = result
+        else:
+            task = result.get("task") if isinstance(result, dict) else None
         state = self._state(task) if isinstance(task, dict) else None
         if state is None:
             raise RpcError(
@@ -208,14 +271,23 @@ class TaskManager:
         meta = result.get("_meta") if isinstance(result, dict) else None
         hint = meta.get(IMMEDIATE) if isinstance(meta, dict) else None
         state.immediate = hint if isinstance(hint, str) else None
-        # The progress token stays valid for the task's whole life (spec: task progress).
-        self._tokens[token] = state
-        self._on_progress_callbacks[token] = on_progress
+        self._changed(state)
+        return state
+
+    def _answered_at_once(
+        self, name: str, arguments: dict[str, Any] | None, result: Any
+    ) -> TaskState:
+        state = TaskState(f"{IMMEDIATE_PREFIX}{next(self._token_ids)}", status="completed")
+        state.status_message = "the server answered at once (it made no task)"
+        state.tool, state.arguments = name, dict(arguments or {})
+        state.result = result if isinstance(result, dict) else {"value": result}
+        self.tasks[state.task_id] = state
         self._changed(state)
         return state
 
     async def get(self, task_id: str) -> TaskState:
-        """``tasks/get``: the task's current status."""
+        """``tasks/get``: the task's current status (2026-07-28: and, once terminal, its
+        result or error)."""
         result = await self.session.request("tasks/get", {"taskId": task_id})
         state = self._state({**(result if isinstance(result, dict) else {}), "taskId": task_id})
         assert state is not None
@@ -223,8 +295,11 @@ class TaskManager:
         return state
 
     async def result(self, task_id: str) -> TaskState:
-        """``tasks/result``: blocks until the task ends; the outcome lands on the state."""
+        """``tasks/result``: blocks until the task ends; the outcome lands on the state.
+        (2026-07-28 has no tasks/result: the task is polled to its end instead.)"""
         state = self.tasks.setdefault(task_id, TaskState(task_id))
+        if self.extension:
+            return state if state.terminal else await self.follow(task_id)
         self._fetching.add(task_id)
         try:
             result = await self.session.request(
@@ -259,7 +334,11 @@ class TaskManager:
         return states
 
     async def cancel(self, task_id: str) -> TaskState:
-        """``tasks/cancel``; the answer is the task, now ``cancelled``."""
+        """``tasks/cancel``; the answer is the task, now ``cancelled`` (2026-07-28: only
+        an acknowledgement; the task's status is asked for after it)."""
+        if self.extension:
+            await self.session.request("tasks/cancel", {"taskId": task_id})
+            return await self.get(task_id)
         result = await self.session.request("tasks/cancel", {"taskId": task_id})
         state = self._state({**(result if isinstance(result, dict) else {}), "taskId": task_id})
         assert state is not None
@@ -279,14 +358,31 @@ class TaskManager:
                     if state.terminal:  # a status notification may have said so
                         break
                     state = await self.get(task_id)
-                    if state.status == "input_required" and task_id not in self._fetching:
+                    if state.status == "input_required" and self.extension:
+                        tg.start_soon(self._update, state)
+                    elif state.status == "input_required" and task_id not in self._fetching:
                         self._fetching.add(task_id)
                         tg.start_soon(self.result, task_id)
             if not state.terminal:
                 tg.cancel_scope.cancel()  # gave up waiting: stop an early tasks/result too
-            elif not state.fetched and task_id not in self._fetching:
+            elif not state.fetched and task_id not in self._fetching and not self.extension:
                 await self.result(task_id)
         return state
+
+    async def _update(self, state: TaskState) -> None:
+        """2026-07-28: answer an ``input_required`` task's new ``inputRequests`` (each key
+        once: a poll repeats the outstanding ones) with ``tasks/update``."""
+        requests = state.raw.get("inputRequests")
+        asks = requests if isinstance(requests, dict) else {}
+        answered = self._answered.setdefault(state.task_id, set())
+        fresh = {key: ask for key, ask in asks.items() if key not in answered}
+        if not fresh:
+            return
+        answered.update(fresh)
+        responses = {key: await answer_input(self.session, key, ask) for key, ask in fresh.items()}
+        await self.session.request(
+            "tasks/update", {"taskId": state.task_id, "inputResponses": responses}
+        )
 
     def _interval(self, state: TaskState) -> float:
         wanted = state.poll_interval if state.poll_interval is not None else self.default_poll

@@ -104,11 +104,13 @@ class _Extra:
 
 def _pair_key(meta: dict[str, Any], msg_id: Hashable) -> Hashable:
     """What pairs a request with its response: the id, and on a proxy's wire also whose
-    frame it is (the host's id 1 and an inspector's id 1 are different requests)."""
+    frame it is (the host's id 1 and an inspector's id 1 are different requests), and for
+    the host which of its sessions on an HTTP front (``link``: each numbers from 1)."""
     side = meta.get(SIDE_KEY) if meta else None
     if side is None:
         return msg_id
-    return (side, meta.get(ATTACH_KEY), msg_id)
+    link = meta.get("link") if side == "host" else None
+    return (side, meta.get(ATTACH_KEY), link, msg_id)
 
 
 class EventStore:

@@ -9,7 +9,10 @@ connection to the server behind (a stdio server started for it, or a session of 
 server) and its own relay, all on the proxy's one wire; the session id is the proxy's.
 A POST with requests is answered with an SSE stream that carries their responses (or
 JSON, for a host that accepts only JSON); a POST of notifications or responses gets 202;
-GET opens the standing stream; DELETE ends the session and shuts its server down.
+GET opens the standing stream; DELETE ends the session and shuts its server down. A
+session that sees no request for ``idle_timeout`` seconds, with no stream open, ends the
+same way (a host that went away without a DELETE leaves no server running): its id then
+gets 404, which tells a host that comes back to initialize again.
 
 Where the server's own messages go: a response to the POST that asked; a message that
 an HTTP server sent on a request's stream, or a progress notification with a request's
@@ -25,6 +28,7 @@ import json
 import math
 import secrets
 import sys
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -55,6 +59,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 ENDPOINT = "/mcp"
 SESSION_HEADER = "Mcp-Session-Id"
 HOST_HEADERS = ("content-type", "accept", "mcp-protocol-version", "origin", "user-agent")
+IDLE_TIMEOUT = 1800.0  # seconds without a request before a host session is ended
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -176,7 +181,13 @@ class FrontSession:
         self.get_stream: OutStream | None = None
         self.backlog: list[bytes] = []  # server messages waiting for a stream
         self.closed = False
+        self.last_active = time.monotonic()
+        self.streams = 0  # response streams open to the host (a POST's, the GET's)
         self._frames, self._frames_out = anyio.create_memory_object_stream[bytes](math.inf)
+
+    def idle_for(self, now: float) -> float:
+        """Seconds since the host last did anything (0 while a stream is open)."""
+        return 0.0 if self.streams else now - self.last_active
 
     # -- the relay's side ----------------------------------------------------------------
 
@@ -293,8 +304,12 @@ class HttpFront:
         make_back: Callable[[], Transport],
         path: str = ENDPOINT,
         interceptor: Interceptor | None = None,
+        idle_timeout: float | None = IDLE_TIMEOUT,
     ) -> None:
+        """``idle_timeout``: seconds without a request after which a host session ends
+        (None or 0: never)."""
         self.wire = wire
+        self.idle_timeout = idle_timeout or None
         self.interceptor = interceptor
         self.host, self.port = listen
         self.make_back = make_back
@@ -330,6 +345,8 @@ class HttpFront:
         try:
             async with anyio.create_task_group() as tg:
                 self._tg = tg
+                if self.idle_timeout is not None:
+                    tg.start_soon(self._reap_idle, self.idle_timeout)
                 self.ready.set()
                 await listener.serve(self._connection)
         finally:
@@ -344,6 +361,22 @@ class HttpFront:
         with anyio.move_on_after(10):
             while self.sessions:
                 await anyio.sleep(0.02)
+
+    async def _reap_idle(self, timeout: float) -> None:
+        """End the host sessions idle for longer than ``timeout`` (their servers stop)."""
+        while True:
+            await anyio.sleep(min(max(timeout / 4, 0.05), 30.0))
+            now = time.monotonic()
+            for session in list(self.sessions.values()):
+                if session.idle_for(now) > timeout:
+                    self.wire.note(
+                        f"host session {session.number}: no request for {timeout:g} s; "
+                        "ending it (its server is shut down)",
+                        link=session.number,
+                        idle=timeout,
+                    )
+                    self.sessions.pop(session.sid, None)
+                    session.host_left()
 
     # -- one connection ------------------------------------------------------------------
 
@@ -397,7 +430,10 @@ class HttpFront:
 
     def _session(self, request: Request) -> FrontSession | None:
         sid = request.headers.get(SESSION_HEADER.lower())
-        return self.sessions.get(sid) if sid else None
+        session = self.sessions.get(sid) if sid else None
+        if session is not None:
+            session.last_active = time.monotonic()
+        return session
 
     def _record(self, request: Request, session: FrontSession | None) -> None:
         meta: dict[str, Any] = {
@@ -448,10 +484,15 @@ class HttpFront:
             await respond(stream, 202, headers=headers)
             return
         accept = request.headers.get("accept", "")
-        if "text/event-stream" in accept or "application/json" not in accept:
-            await answer.serve_sse(stream, headers)
-        else:
-            await answer.serve_json(stream, headers, batch=isinstance(message, list))
+        session.streams += 1
+        try:
+            if "text/event-stream" in accept or "application/json" not in accept:
+                await answer.serve_sse(stream, headers)
+            else:
+                await answer.serve_json(stream, headers, batch=isinstance(message, list))
+        finally:
+            session.streams -= 1
+            session.last_active = time.monotonic()
 
     def _open_session(self) -> FrontSession:
         assert self._tg is not None
@@ -496,10 +537,13 @@ class HttpFront:
             return
         self._record(request, session)
         standing = session.open_get()
+        session.streams += 1
         try:
             await standing.serve_sse(stream, {SESSION_HEADER: session.sid})
         finally:
             standing.finish()
+            session.streams -= 1
+            session.last_active = time.monotonic()
 
     async def _delete(self, request: Request, stream: ByteStream) -> None:
         session = self._session(request)

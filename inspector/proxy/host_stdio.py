@@ -8,7 +8,7 @@ same way; the server's stderr goes on to the proxy's stderr.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from inspector.proxy.pipes import PipeWriter, open_reader
 from inspector.transports.stdio import iter_lines
@@ -26,11 +26,24 @@ class StdioHost:
         self._out = out
         self._err = err
 
+    coalesces = True  # frames go out at the end of the loop's turn, after ``before``
+
     @classmethod
-    async def open(cls, stdin: int = 0, stdout: int = 1, stderr: int | None = 2) -> StdioHost:
+    async def open(
+        cls,
+        stdin: int = 0,
+        stdout: int = 1,
+        stderr: int | None = 2,
+        before: Callable[[], None] | None = None,
+    ) -> StdioHost:
+        """``before``: runs just before each write to stdout or stderr (the wire's sync)."""
         reader = await open_reader(stdin)
-        out = await PipeWriter.open(stdout)
-        err = await PipeWriter.open(stderr, owned=False) if stderr is not None else None
+        out = await PipeWriter.open(stdout, before=before)
+        err = (
+            await PipeWriter.open(stderr, owned=False, before=before)
+            if stderr is not None
+            else None
+        )
         return cls(reader, out, err)
 
     def frames(self) -> AsyncIterator[tuple[bytes, bool]]:

@@ -93,6 +93,11 @@ class Interceptor:
         self._tell("intercept", {"filter": self.query})
         return []
 
+    @property
+    def active(self) -> bool:
+        """A filter is set (else nothing is held, and a frame needs no probe event)."""
+        return self._filter is not None
+
     def wants(self, event: WireEvent) -> bool:
         return self._filter is not None and self._filter.matches(event)
 

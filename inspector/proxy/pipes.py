@@ -13,8 +13,10 @@ import os
 import selectors
 import stat
 import threading
+from collections.abc import Callable
 
 READ_CHUNK = 1 << 16
+FLUSH_AT = 1 << 16  # queued bytes that are written at once, not at the end of the turn
 
 
 async def open_reader(fd: int) -> asyncio.StreamReader:
@@ -74,18 +76,27 @@ class _Flow(asyncio.BaseProtocol):
 
 class PipeWriter:
     """Writes to ``fd`` without blocking the loop; ``write`` never waits (the transport
-    buffers), ``drain`` waits until the reader caught up."""
+    buffers), ``drain`` waits until the reader caught up.
 
-    def __init__(self, fd: int, owned: bool) -> None:
+    Frames written in one turn of the event loop go out in one write at its end (a burst
+    of answers wakes the host once, not once each); ``before`` runs just before that
+    write (the proxy's wire flushes its recording there: write-ahead)."""
+
+    def __init__(self, fd: int, owned: bool, before: Callable[[], None] | None = None) -> None:
         self.fd = fd
         self.owned = owned  # closing the writer closes the fd (the reader sees the end)
+        self.before = before
         self._transport: asyncio.WriteTransport | None = None
         self._flow = _Flow()
+        self._pending: list[bytes] = []
+        self._pending_size = 0
         self.broken = False  # the reader went away (EPIPE)
 
     @classmethod
-    async def open(cls, fd: int, *, owned: bool = True) -> PipeWriter:
-        writer = cls(fd, owned)
+    async def open(
+        cls, fd: int, *, owned: bool = True, before: Callable[[], None] | None = None
+    ) -> PipeWriter:
+        writer = cls(fd, owned, before)
         if not _pollable(fd):  # a file: plain writes do not block for long
             return writer
         loop = asyncio.get_running_loop()
@@ -98,7 +109,34 @@ class PipeWriter:
         return writer
 
     def write(self, data: bytes) -> None:
+        """Queue ``data`` for the write at the end of this turn of the loop."""
         if self.broken or not data:
+            return
+        if not self._pending:
+            try:
+                asyncio.get_running_loop().call_soon(self.flush)
+            except RuntimeError:  # no loop: at once
+                self._pending.append(data)
+                self.flush()
+                return
+        self._pending.append(data)
+        self._pending_size += len(data)
+        if self._pending_size >= FLUSH_AT:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write what is queued now (``before`` first)."""
+        if not self._pending:
+            return
+        data = b"".join(self._pending) if len(self._pending) > 1 else self._pending[0]
+        self._pending.clear()
+        self._pending_size = 0
+        if self.before is not None:
+            self.before()
+        self._write(data)
+
+    def _write(self, data: bytes) -> None:
+        if self.broken:
             return
         if self._transport is None:
             try:
@@ -114,6 +152,7 @@ class PipeWriter:
         self._transport.write(data)
 
     async def drain(self) -> None:
+        self.flush()
         if self._transport is not None and not self._flow.lost:
             await self._flow.ready.wait()
             while self._transport.get_write_buffer_size() and not self._flow.lost:

@@ -35,6 +35,7 @@ from inspector.wire.transport import ConnectionLost, Transport, TransportError
 # facts about the frame being sent (the inspector's own id of a rewritten request)
 _FRAME_META: ContextVar[dict[str, Any] | None] = ContextVar("mcp_inspect_frame_meta", default=None)
 
+SERVER_GONE_GRACE = 3.0  # seconds a failed write waits for the transport's own report
 CLIENT_CHANNELS = (Channel.BODY, Channel.SSE, Channel.SYSTEM, Channel.MEMORY)  # message carriers
 
 
@@ -84,6 +85,9 @@ class Relay:
         self.done = anyio.Event()
         self.link: int | None = None  # which host session, when a front has several
         self._stdio_back = isinstance(back, StdioTransport)
+        if isinstance(back, StdioTransport):
+            back.before_write = wire.sync  # its writes are batched: the recording first
+        self._host_batches = bool(getattr(host, "coalesces", False))
         self._tg: TaskGroup | None = None
 
     @property
@@ -139,19 +143,31 @@ class Relay:
             async for line, terminated in self.host.frames():
                 await self.from_host(line, terminated)
         except TransportError as exc:
-            if not self.done.is_set():
-                self._note(f"could not pass a frame on: {exc}", severity="error")
+            await self._server_unreachable(exc)
+            return
         if not self.done.is_set():
             self.host_left = True
             self._note("the host closed its side: shutting the server down")
             self.done.set()
+
+    async def _server_unreachable(self, exc: TransportError) -> None:
+        """A host frame could not be passed on: the server's side is gone, not the host.
+        The transport says how it ended (its exit code) within a moment; else the relay
+        ends with this failure."""
+        if self.done.is_set():
+            return
+        self._note(f"could not pass a frame on: {exc}", severity="error")
+        with anyio.move_on_after(SERVER_GONE_GRACE):
+            await self.done.wait()
+        if not self.done.is_set():
+            self.connection_lost(ConnectionLost(f"could not write to the server: {exc}"))
 
     async def from_host(self, line: bytes, terminated: bool = True) -> None:
         """One frame of the host, passed on unchanged (unless intercept holds it and an
         inspector edits or drops it)."""
         message, error = jsonrpc.decode(line)
         frame_meta: dict[str, Any] = {}
-        if self.interceptor is not None:
+        if self.interceptor is not None and self.interceptor.active:
             probe = WireEvent(
                 Direction.OUT, self.out_channel, line, message, error, HOST_ORIGIN.meta()
             )
@@ -226,14 +242,15 @@ class Relay:
             extra = _FRAME_META.get()
             if extra:
                 event.meta.update(extra)
-            self.wire.emit(event)
+            # a stdio server's stdin is written at the end of the turn, after a sync
+            self.wire.emit(event, defer=self._stdio_back and event.channel is Channel.STDIN)
             return
         if event.direction is Direction.LOCAL:
             self.wire.emit(event)
             return
         if event.channel is Channel.STDERR:
             event.meta.update(SERVER_ORIGIN.meta())
-            self.wire.emit(event)
+            self.wire.emit(event, defer=self._host_batches)
             self.host.stderr(event.raw)
             return
         if not self._for_client(event):  # HTTP status lines, SSE control blocks...
@@ -250,7 +267,8 @@ class Relay:
         if route.to_host and self.interceptor is not None and self.interceptor.wants(event):
             number = self.interceptor.reserve()
             event.meta.update(intercept="held", held=number)
-        self.wire.emit(event, route)  # write-ahead: recorded before anyone gets it
+        # write-ahead: recorded before anyone gets it (a batching host syncs first)
+        self.wire.emit(event, route, defer=self._host_batches and route.to_host)
         if route.note:
             self._note(route.note)
         if route.handshake:
@@ -268,6 +286,8 @@ class Relay:
         return event.channel in CLIENT_CHANNELS and is_jsonrpc(event.message)
 
     def _to_host(self, event: WireEvent, held: Held | None = None) -> None:
+        if not self._host_batches:
+            self.wire.sync()  # an HTTP front's streams write later, in other tasks
         if held is None and not self._outbox:
             self.host.send(event.raw, event)
             return

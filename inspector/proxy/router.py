@@ -12,8 +12,11 @@ host untouched, except what belongs to an inspector:
   result (the server's session is the host's; it is opened once), and its
   ``notifications/initialized`` is not passed on;
 - a request of the server goes to whoever caused it: over HTTP, the side whose request's
-  response stream carried it; over stdio (no such link on the wire), an inspector when
-  only inspectors have requests in flight (the oldest one's), else the host;
+  response stream carried it; where the wire does not say (stdio, or the standing GET
+  stream), a side with requests in flight that declared the capability the request needs
+  (``roots``, ``sampling``, ``elicitation``): the host first, then inspectors, oldest
+  first (never the host when it did not declare it); failing that the host while it
+  has requests in flight, else an inspector's;
 - every other notification of the server reaches the host unchanged, and every inspector
   gets it too (list changes, log messages, resource updates).
 
@@ -32,6 +35,12 @@ from inspector.wire import jsonrpc
 
 WIRE_ID_PREFIX = "mcp-inspect-"
 HANDSHAKE_DROPPED = "notifications/initialized"
+# what a client must have declared for the server to send it this request
+NEEDS = {
+    "roots/list": "roots",
+    "sampling/createMessage": "sampling",
+    "elicitation/create": "elicitation",
+}
 
 
 @dataclass(slots=True)
@@ -72,6 +81,16 @@ class Route:
     note: str | None = None  # something the log should say (an answer nobody waits for)
 
 
+def _capabilities(message: dict[str, Any]) -> dict[str, Any] | None:
+    params = message.get("params")
+    caps = params.get("capabilities") if isinstance(params, dict) else None
+    return caps if isinstance(caps, dict) else None
+
+
+def _declares(capabilities: dict[str, Any] | None, name: str) -> bool:
+    return capabilities is not None and isinstance(capabilities.get(name), dict)
+
+
 def _key(value: Any) -> Hashable | None:
     """A dict key for a JSON-RPC id (bool apart from int; lists and objects have none)."""
     if isinstance(value, bool):
@@ -96,6 +115,9 @@ class Router:
         self._initialize_seen = False
         self.handshake: dict[str, Any] | None = None  # the server's answer to the host
         self.host_stateless = False  # the host opened with server/discover (2026-07-28)
+        # the capabilities each side declared in its initialize (None: not known)
+        self.host_capabilities: dict[str, Any] | None = None
+        self.inspector_capabilities: dict[int, dict[str, Any]] = {}
 
     # -- the host --------------------------------------------------------------------
 
@@ -111,6 +133,7 @@ class Router:
                 if method == "initialize":
                     self._initialize_id = key
                     self._initialize_seen = True
+                    self.host_capabilities = _capabilities(item)
                 elif method == "server/discover":
                     self.host_stateless = True
             elif jsonrpc.is_response(item) and key is not None:
@@ -133,6 +156,9 @@ class Router:
         method = message.get("method")
         if jsonrpc.is_request(message):
             if method == "initialize":
+                caps = _capabilities(message)
+                if caps is not None:
+                    self.inspector_capabilities[attach] = caps
                 return self._initialize_reply(message)
             return self._borrow(attach, message)
         if jsonrpc.is_notification(message):
@@ -269,7 +295,7 @@ class Router:
         return Route(origin, to_host=False, owner=borrowed.attach, restored=restored, meta=meta)
 
     def _server_request(self, message: dict[str, Any], context: Origin | None) -> Route:
-        owner = context if context is not None else self._likely_cause()
+        owner = context if context is not None else self._likely_cause(message.get("method"))
         if owner.attach is not None and owner.attach in self.gone:
             owner = HOST_ORIGIN
         key = _key(message.get("id"))
@@ -279,14 +305,30 @@ class Router:
             return Route(HOST_ORIGIN)
         return Route(owner, to_host=False, owner=owner.attach)
 
-    def _likely_cause(self) -> Origin:
-        """stdio does not say which request a server request serves: the host's while
-        the host has requests in flight, else the inspector's whose request is oldest."""
+    def _likely_cause(self, method: Any = None) -> Origin:
+        """The wire does not say which request a server request serves (stdio, the GET
+        stream): a side with requests in flight that declared the capability it needs,
+        the host first; not the host when it did not declare it; else the host while it
+        has requests in flight, else the inspector whose request is oldest."""
+        inspectors = [
+            b.attach
+            for b in self.borrowed.values()
+            if b.attach not in self.gone and not b.cancelled
+        ]
+        need = NEEDS.get(str(method))
+        if need is not None:
+            host_can = self.host_capabilities is None or _declares(self.host_capabilities, need)
+            if self.host_pending and host_can:
+                return HOST_ORIGIN
+            for attach in inspectors:
+                if _declares(self.inspector_capabilities.get(attach), need):
+                    return Origin(INSPECTOR, attach)
+            if not host_can and inspectors:  # not the host's: it cannot answer it
+                return Origin(INSPECTOR, inspectors[0])
         if self.host_pending:
             return HOST_ORIGIN
-        for borrowed in self.borrowed.values():
-            if borrowed.attach not in self.gone and not borrowed.cancelled:
-                return Origin(INSPECTOR, borrowed.attach)
+        if inspectors:
+            return Origin(INSPECTOR, inspectors[0])
         return HOST_ORIGIN
 
     def _notification(self, message: dict[str, Any]) -> Route:

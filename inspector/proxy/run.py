@@ -23,13 +23,14 @@ from anyio.abc import TaskGroup
 from inspector.engine.session import first_failure
 from inspector.errors import InspectorError
 from inspector.proxy.control import ControlServer
-from inspector.proxy.host_http import HttpFront
+from inspector.proxy.host_http import IDLE_TIMEOUT, HttpFront
 from inspector.proxy.host_stdio import StdioHost
 from inspector.proxy.intercept import Interceptor
 from inspector.proxy.relay import Relay
 from inspector.proxy.runtime import RuntimeDirError
 from inspector.proxy.wire import ProxyWire
 from inspector.record.recorder import Recorder
+from inspector.transports.authhook import AuthHook
 from inspector.transports.stdio import StdioTransport
 from inspector.wire.transport import Transport, TransportError
 
@@ -53,6 +54,14 @@ class ProxySetup:
     attach: bool = True  # open the attach socket
     socket: Path | None = None  # where (default: the runtime folder, PID.sock)
     extra: dict[str, Any] = field(default_factory=dict)  # more for the welcome
+    auth: AuthHook | None = None  # OAuth for an HTTP server (shared by its connections)
+    idle_timeout: float | None = IDLE_TIMEOUT  # --listen: a host session idle this long ends
+
+    async def aclose(self) -> None:
+        """Release what the setup holds (the OAuth client)."""
+        if self.auth is not None:
+            with anyio.CancelScope(shield=True):
+                await self.auth.aclose()
 
 
 def relayed(transport: Transport) -> Transport:
@@ -66,9 +75,16 @@ def relayed(transport: Transport) -> Transport:
 async def run_stdio_proxy(setup: ProxySetup) -> int:
     """The host on stdio, the server behind; returns the exit code (the server's when it
     ended on its own, 0 when the host closed its side or a signal stopped the proxy)."""
+    try:
+        return await _run_stdio_proxy(setup)
+    finally:
+        await setup.aclose()
+
+
+async def _run_stdio_proxy(setup: ProxySetup) -> int:
     wire = ProxyWire(setup.recorder)
     back = relayed(setup.make_back())
-    host = await StdioHost.open(*setup.fds)
+    host = await StdioHost.open(*setup.fds, before=wire.sync)
     interceptor = Interceptor(wire)
     relay = Relay(wire, back, host, interceptor)
     not_started: str | None = None
@@ -101,9 +117,22 @@ async def run_stdio_proxy(setup: ProxySetup) -> int:
 async def run_http_proxy(setup: ProxySetup, listen: tuple[str, int]) -> int:
     """A Streamable HTTP front on the loopback, the server behind (one connection to it per
     host session); runs until a signal stops it, then shuts every session's server down."""
+    try:
+        return await _run_http_proxy(setup, listen)
+    finally:
+        await setup.aclose()
+
+
+async def _run_http_proxy(setup: ProxySetup, listen: tuple[str, int]) -> int:
     wire = ProxyWire(setup.recorder)
     interceptor = Interceptor(wire)
-    front = HttpFront(wire, listen, lambda: relayed(setup.make_back()), interceptor=interceptor)
+    front = HttpFront(
+        wire,
+        listen,
+        lambda: relayed(setup.make_back()),
+        interceptor=interceptor,
+        idle_timeout=setup.idle_timeout,
+    )
     try:
         await front.listen()
     except OSError as exc:

@@ -4,10 +4,17 @@ One sequence for the whole proxy (the host's frames, the inspectors', the server
 the proxy's own notes), like a session's wire: each event is on disk (write-ahead)
 before anything acts on it, then the watchers see it (the attach socket sends it to the
 inspectors), then the relay passes the frame on.
+
+Write-ahead, batched: on the stdio hot path (``emit(..., defer=True)``) the event goes
+into the recorder's buffer, and the writer that passes frames on (the host's stdout, the
+server's stdin) calls ``sync`` just before its one write for every frame of this turn of
+the event loop: the file gets them before the pipe does, with one write for a burst of
+frames instead of one each. Anything else (a watcher, an HTTP side) is flushed at once.
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import logging
 from collections import deque
@@ -17,6 +24,7 @@ from typing import Any
 from inspector.engine.lint import check_message
 from inspector.engine.session import EventRecorder
 from inspector.proxy.router import Route
+from inspector.record.recorder import Recorder
 from inspector.wire.events import Channel, Direction, Finding, WireEvent
 
 log = logging.getLogger(__name__)
@@ -44,6 +52,8 @@ class ProxyWire:
         self._seq = itertools.count(1)
         self._watchers: list[Watcher] = []
         self.count = 0
+        self._buffered = isinstance(recorder, Recorder)  # can defer its flush
+        self._unsynced = False
 
     def watch(self, watcher: Watcher) -> None:
         self._watchers.append(watcher)
@@ -52,22 +62,39 @@ class ProxyWire:
         if watcher in self._watchers:
             self._watchers.remove(watcher)
 
-    def emit(self, event: WireEvent, route: Route | None = None) -> None:
-        """Number, lint and record ``event`` (write-ahead), then show it to the watchers."""
+    def emit(self, event: WireEvent, route: Route | None = None, *, defer: bool = False) -> None:
+        """Number, lint and record ``event`` (write-ahead), then show it to the watchers.
+        ``defer``: the frame's writer calls ``sync`` before passing it on (see above)."""
         event.seq = next(self._seq)
         self.count += 1
         if event.message is not None and event.channel not in (Channel.SYSTEM, Channel.HTTP):
             event.findings.extend(check_message(event.message))
         elif event.error is not None and event.channel not in (Channel.STDERR, Channel.SYSTEM):
             event.findings.append(Finding("invalid", event.error, "error"))
-        if self.recorder is not None:
-            self.recorder.write(event)
+        recorder = self.recorder
+        if recorder is not None:
+            if self._buffered and (defer and not self._watchers):
+                assert isinstance(recorder, Recorder)
+                recorder.write(event, flush=False)
+                if not self._unsynced:
+                    self._unsynced = True
+                    _later(self.sync)  # and at the end of this turn whatever happens
+            else:
+                self.sync()  # what was buffered goes first: the file keeps the wire's order
+                recorder.write(event)
         self._remember(event)
         for watcher in self._watchers:
             try:
                 watcher(event, route)
             except Exception:  # a watcher's bug must not stop the relay
                 log.exception("proxy watcher failed")
+
+    def sync(self) -> None:
+        """Flush the recorder's buffer (before a frame recorded with ``defer`` goes on)."""
+        if self._unsynced:
+            self._unsynced = False
+            if isinstance(self.recorder, Recorder):
+                self.recorder.flush()
 
     def _remember(self, event: WireEvent) -> None:
         history = self.history
@@ -88,3 +115,10 @@ class ProxyWire:
         )
         self.emit(event)
         return event
+
+
+def _later(callback: Callable[[], None]) -> None:
+    try:
+        asyncio.get_running_loop().call_soon(callback)
+    except RuntimeError:  # no loop (a test driving the wire by hand): at once
+        callback()

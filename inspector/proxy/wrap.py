@@ -3,8 +3,10 @@
 Claude Desktop and Cursor (``mcpServers``) and VS Code (``servers``) name each server
 with a command (stdio) or a URL. The named entry becomes a stdio entry whose command is
 ``mcp-inspect proxy --name NAME``, followed by ``--`` and the server's own command, or
-by the URL (and its headers as ``-H``); everything else in the file stays as it was
-(``env``, ``cwd``, other servers, unknown keys, ``${VAR}`` references).
+by the URL (and its headers as ``-H``, its ``oauth`` object as the proxy's OAuth flags,
+a client secret in the entry's ``env``, never on the command line); everything else in
+the file stays as it was (``env``, ``cwd``, other servers, unknown keys, ``${VAR}``
+references).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 
 from inspector.config import ConfigError, server_table
 
+SECRET_ENV = "MCP_CLIENT_SECRET"  # what the proxy's OAuth reads a client secret from
 HTTP_TYPES = ("http", "streamable-http", "streamablehttp", "streamable_http", "sse")
 
 
@@ -64,8 +67,9 @@ def wrap_config(
         headers = entry.get("headers")
         for name, value in (headers or {}).items() if isinstance(headers, dict) else ():
             args += ["-H", f"{name}: {value}"]
+        args += _oauth_flags(entry.get("oauth"), wrapped, source, server)
         args.append(url)
-        for gone in ("url", "serverUrl", "headers", "transport"):
+        for gone in ("url", "serverUrl", "headers", "transport", "oauth"):
             wrapped.pop(gone, None)
     else:
         original = entry.get("command")
@@ -82,6 +86,34 @@ def wrap_config(
     out = dict(data)
     out[key] = {**servers, server: wrapped}
     return out, server
+
+
+def _oauth_flags(oauth: Any, wrapped: dict[str, Any], source: str, server: str) -> list[str]:
+    """A URL entry's ``oauth`` object (Claude Code's ``clientId``, ``callbackPort``,
+    ``scopes``; ``clientSecret``, ``clientMetadataUrl``) as the proxy's flags; the secret
+    goes to the entry's ``env`` (the command line is visible to other users)."""
+    if oauth is None:
+        return []
+    if not isinstance(oauth, dict):
+        raise ConfigError(f"{source}: server {server!r}: 'oauth' must be a JSON object")
+    flags: list[str] = []
+    for key, flag in (("clientId", "--client-id"), ("clientMetadataUrl", "--client-metadata-url")):
+        value = oauth.get(key)
+        if isinstance(value, str) and value:
+            flags += [flag, value]
+    scopes = oauth.get("scopes")
+    if isinstance(scopes, list):
+        scopes = " ".join(str(s) for s in scopes)
+    if isinstance(scopes, str) and scopes.strip():
+        flags += ["--scope", scopes.strip()]
+    port = oauth.get("callbackPort")
+    if isinstance(port, int) and not isinstance(port, bool) and port > 0:
+        flags += ["--callback-port", str(port)]
+    secret = oauth.get("clientSecret")
+    if isinstance(secret, str) and secret:
+        env = wrapped.get("env")
+        wrapped["env"] = {**(env if isinstance(env, dict) else {}), SECRET_ENV: secret}
+    return flags
 
 
 def _already_wrapped(entry: dict[str, Any]) -> bool:

@@ -39,21 +39,36 @@ class Recorder:
         header.target = redact_target(header.target, self.redactor)
         self._write(header.to_line())
 
-    def write(self, event: WireEvent) -> None:
-        self._write(encode_event(event, self.redactor))
+    def write(self, event: WireEvent, *, flush: bool = True) -> None:
+        """Append ``event``; ``flush`` False leaves it in the file's buffer until the next
+        ``flush`` (a relay flushes before it passes the frames on: still write-ahead,
+        with one write for a burst of frames instead of one each)."""
+        self._write(encode_event(event, self.redactor), flush)
         self.count += 1
 
-    def _write(self, line: bytes) -> None:
+    def flush(self) -> None:
+        """Hand what is buffered to the file system (and fsync, when asked for)."""
         if self._file is None:
             return
         try:
-            self._file.write(line)
             self._file.flush()
             if self.fsync:
                 os.fsync(self._file.fileno())
         except OSError as exc:
             self.error = f"recording to {self.path} stopped: {exc}"
             self.close()
+
+    def _write(self, line: bytes, flush: bool = True) -> None:
+        if self._file is None:
+            return
+        try:
+            self._file.write(line)
+        except OSError as exc:
+            self.error = f"recording to {self.path} stopped: {exc}"
+            self.close()
+            return
+        if flush:
+            self.flush()
 
     def close(self) -> None:
         if self._file is not None:

@@ -21,7 +21,15 @@ from inspector.engine.era import (
     META_PROTOCOL_VERSION,
 )
 from inspector.replay.notices import Attributor
-from inspector.wire.events import Channel, Direction, Kind, WireEvent, classify_message
+from inspector.wire.events import (
+    ATTACH_KEY,
+    SIDE_KEY,
+    Channel,
+    Direction,
+    Kind,
+    WireEvent,
+    classify_message,
+)
 
 OPENINGS = ("initialize", "server/discover")  # the handshake era's, the stateless era's
 
@@ -122,6 +130,7 @@ def build_plan(events: Iterable[WireEvent]) -> Plan:
     group: list[Step] = []  # requests sent before any of them was answered
     group_open = False
     last_mono = 0.0
+    opened: tuple[Any, ...] = ()  # the side whose opening is the plan's
     for event in events:
         if event.channel is Channel.AUTH or event.meta.get("auth_retry"):
             continue  # OAuth exchanges, and a request sent again after one, are the connection's
@@ -134,9 +143,10 @@ def build_plan(events: Iterable[WireEvent]) -> Plan:
                 plan.unsent += 1
             continue
         last_mono = max(last_mono, event.mono)
+        scope = side_scope(event)
         for msg in messages_of(event):
             kind = classify_message(msg)
-            key = id_key(msg.get("id"))
+            key = scoped(scope, msg.get("id"))
             if event.direction is Direction.OUT:
                 if kind is Kind.REQUEST:
                     step = Step(
@@ -144,6 +154,9 @@ def build_plan(events: Iterable[WireEvent]) -> Plan:
                     )
                     if step.method in OPENINGS and plan.initialize is None and not plan.steps:
                         plan.initialize = step
+                        opened = scope
+                    elif step.method in OPENINGS and scope != opened:
+                        pass  # another host session's opening (a proxy's HTTP front): one is made
                     else:
                         plan.steps.append(step)
                         group = [*group, step] if group_open else [step]
@@ -153,7 +166,7 @@ def build_plan(events: Iterable[WireEvent]) -> Plan:
                     notices.request(msg.get("id"), step.seq, step.params)
                 elif kind is Kind.NOTIFICATION:
                     group_open = False  # a notification (a cancel...) keeps its place
-                    _client_notification(plan, pending, msg, event.mono, notices)
+                    _client_notification(plan, pending, msg, event.mono, notices, scope)
                 elif kind in (Kind.RESPONSE, Kind.ERROR) and key in server_pending:
                     server_pending.pop(key).answer = msg
             elif kind is Kind.REQUEST and event.direction is Direction.IN:
@@ -226,14 +239,19 @@ def _is_retry(params: Any) -> bool:
 
 
 def _client_notification(
-    plan: Plan, pending: dict[Any, Step], msg: dict[str, Any], mono: float, notices: Attributor
+    plan: Plan,
+    pending: dict[Any, Step],
+    msg: dict[str, Any],
+    mono: float,
+    notices: Attributor,
+    scope: tuple[Any, ...] = (),
 ) -> None:
     method = str(msg.get("method"))
     params = msg.get("params")
     if method == "notifications/initialized":
         return  # the session sends its own after initialize
     if method == "notifications/cancelled" and isinstance(params, dict):
-        step = pending.get(id_key(params.get("requestId")))
+        step = pending.get(scoped(scope, params.get("requestId")))
         notices.finished(params.get("requestId"))
         if step is not None:
             step.waited = max(0.0, mono - step.sent_mono)  # replayed as a cancel after this
@@ -243,3 +261,20 @@ def _client_notification(
 
 def id_key(value: Any) -> Any:
     return (type(value).__name__, value) if isinstance(value, str | int) else None
+
+
+def side_scope(event: WireEvent) -> tuple[Any, ...]:
+    """Whose ids a frame's are, in a proxy's recording (or an attached inspector's): the
+    host's (in each of its sessions on an HTTP front: ``link``) or an inspector's; an
+    ordinary recording has one side. The same id on two sides is two requests."""
+    meta = event.meta
+    side = meta.get(SIDE_KEY)
+    if side is None:
+        return ()
+    # an inspector's ids are its own session's, whichever host session it was attached to
+    return (side, meta.get(ATTACH_KEY), meta.get("link") if side == "host" else None)
+
+
+def scoped(scope: tuple[Any, ...], value: Any) -> Any:
+    key = id_key(value)
+    return None if key is None else (*scope, *key)

@@ -7,6 +7,10 @@ responses are ignored. A request the recording cannot answer gets a JSON-RPC
 error naming what was not recorded: -32601 for an unknown method, -32602 for
 known method with params that were never sent.
 
+The notifications the server sent while a request was answered (progress, log messages)
+go to the live client before that answer, in recorded order; progress carries the live
+request's own token, and a request that asked for none gets none.
+
 When the recording shows the server sent requests of its own (sampling, elicitation,
 roots) while a client request was answered, they are sent to the live client at the
 same point, before the recorded answer; its reply is awaited (bounded) and compared
@@ -15,8 +19,14 @@ with the recorded one, a difference noted on stderr.
 A recording of the 2026-07-28 stateless era is served to a stateless client: its
 ``server/discover`` answer like any recorded request (``_meta`` envelopes aside, so the
 client's own info does not matter), multi-round-trip retries matched by their
-``inputResponses``; an ``initialize`` is refused with a message saying which
-``--protocol-version`` to connect with.
+``inputResponses``.
+
+Across eras, where the recording allows: a handshake client of a stateless recording
+gets an ``initialize`` result made from the recorded discover answer (capabilities,
+server info, instructions; its results served without the stateless-only ``resultType``,
+``ttlMs`` and ``cacheScope``); a stateless client of a handshake recording gets a
+``server/discover`` result made from the recorded initialize answer. A recording with
+neither opening refuses both.
 """
 
 from __future__ import annotations
@@ -31,6 +41,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, TextIO
 
+from inspector.engine.era import (
+    HANDSHAKE_VERSIONS,
+    LATEST_VERSION,
+    META_SERVER_INFO,
+    STATELESS_VERSIONS,
+)
 from inspector.replay.diff import DEFAULT_IGNORES, Change, IgnoreRule, diff
 from inspector.replay.plan import Plan, ServerExchange
 from inspector.wire import jsonrpc
@@ -45,6 +61,7 @@ ANSWER_WAIT = 30.0  # default bound on the live client's answer to a replayed se
 
 # Sends a server request to the live client; returns its answer message, or None (no answer)
 Ask = Callable[[str, Any], "dict[str, Any] | None"]
+Notify = Callable[[dict[str, Any]], None]  # writes one notification to the live client
 
 
 @dataclass
@@ -52,6 +69,7 @@ class _Answers:
     params: Any
     responses: list[dict[str, Any]] = field(default_factory=list)
     asks: list[list[ServerExchange]] = field(default_factory=list)  # per response
+    notes: list[list[dict[str, Any]]] = field(default_factory=list)  # per response
     served: int = 0
 
 
@@ -66,13 +84,16 @@ class RecordedServer:
             list(rules) if rules is not None else [IgnoreRule.parse(r) for r in PARAM_IGNORES]
         )
         self.initialize: dict[str, Any] | None = None
+        self.discover: dict[str, Any] | None = None  # the stateless opening, made or recorded
         self.stateless = plan.protocol_version if plan.stateless else None
-        if (
-            plan.initialize is not None
-            and plan.initialize.response is not None
-            and not plan.stateless
-        ):
-            self.initialize = plan.initialize.response
+        self.handshake_client = False  # an initialize came: serve handshake-era results
+        opened = plan.initialize.response if plan.initialize is not None else None
+        if isinstance(opened, dict) and isinstance(opened.get("result"), dict):
+            if plan.stateless:
+                self.initialize = {**opened, "result": initialize_from(opened["result"])}
+            else:
+                self.initialize = opened
+                self.discover = {**opened, "result": discover_from(opened["result"])}
         self.table: dict[str, list[_Answers]] = {}
         self.warnings: list[str] = []  # the live client answered otherwise than recorded
         opening = [plan.initialize] if plan.stateless and plan.initialize else []
@@ -87,12 +108,15 @@ class RecordedServer:
                 self.table[step.method].append(entry)
             entry.responses.append(step.response)
             entry.asks.append(step.server_requests)
+            entry.notes.append(step.notifications)
 
-    def handle(self, message: Any, ask: Ask | None = None) -> Any:
+    def handle(self, message: Any, ask: Ask | None = None, notify: Notify | None = None) -> Any:
         """The reply to one parsed message (a list for a batch), or None. With ``ask``,
-        the server requests recorded while the request was answered are sent first."""
+        the server requests recorded while the request was answered are sent first; with
+        ``notify``, the notifications recorded while it was answered (progress, log
+        messages) before them, in recorded order."""
         if isinstance(message, list):
-            replies = [r for r in (self.handle(m, ask) for m in message) if r is not None]
+            replies = [r for r in (self.handle(m, ask, notify) for m in message) if r is not None]
             return replies or None
         if not jsonrpc.is_request(message):
             return None  # notifications and responses need no answer
@@ -100,7 +124,7 @@ class RecordedServer:
         method = str(message.get("method"))
         params = _norm(message.get("params"))
         if method == "initialize":
-            if self.stateless:
+            if self.initialize is None and self.stateless:
                 return jsonrpc.error_response(
                     id_,
                     jsonrpc.INVALID_REQUEST,
@@ -115,7 +139,10 @@ class RecordedServer:
                     jsonrpc.INTERNAL_ERROR,
                     f"replay: {self.source} has no initialize response to serve",
                 )
-            return _with_id(self.initialize, id_)
+            self.handshake_client = True
+            return _with_id(_handshake_version(self.initialize, params), id_)
+        if method == "server/discover" and self.discover is not None:
+            return _with_id(self.discover, id_)  # a handshake recording, a stateless client
         entries = self.table.get(method)
         if not entries:
             if method == "ping":
@@ -131,9 +158,15 @@ class RecordedServer:
             if diff(entry.params, params, self.rules).same:
                 n = min(entry.served, len(entry.responses) - 1)
                 entry.served += 1
+                if notify is not None:
+                    for note in _for_client(entry.notes[n], message.get("params")):
+                        notify(note)
                 if ask is not None:
                     self._ask_client(ask, entry.asks[n], f"{method}{_named(params)}")
-                return _with_id(entry.responses[n], id_)
+                reply = _with_id(entry.responses[n], id_)
+                if self.stateless and self.handshake_client:
+                    reply = _without_stateless_fields(reply)
+                return reply
         shown = json.dumps(params, ensure_ascii=False, default=str)
         return jsonrpc.error_response(
             id_,
@@ -156,6 +189,73 @@ class RecordedServer:
                 if not found.same:
                     shown = "; ".join(_change(c) for c in found.changes[:5])
                     self.warnings.append(f"{where} differs from the recording: {shown}")
+
+
+STATELESS_ONLY = ("resultType", "ttlMs", "cacheScope")  # result fields 2026-07-28 added
+
+
+def initialize_from(discover: dict[str, Any]) -> dict[str, Any]:
+    """An initialize result telling what a recorded ``server/discover`` result told."""
+    meta = discover.get("_meta")
+    info = meta.get(META_SERVER_INFO) if isinstance(meta, dict) else None
+    capabilities = discover.get("capabilities")
+    result: dict[str, Any] = {
+        "protocolVersion": LATEST_VERSION,
+        "capabilities": capabilities if isinstance(capabilities, dict) else {},
+        "serverInfo": info if isinstance(info, dict) else {"name": "replay", "version": ""},
+    }
+    if isinstance(discover.get("instructions"), str):
+        result["instructions"] = discover["instructions"]
+    return result
+
+
+def discover_from(initialize: dict[str, Any]) -> dict[str, Any]:
+    """A ``server/discover`` result telling what a recorded initialize result told."""
+    capabilities = initialize.get("capabilities")
+    result: dict[str, Any] = {
+        "supportedVersions": list(STATELESS_VERSIONS),
+        "capabilities": capabilities if isinstance(capabilities, dict) else {},
+    }
+    info = initialize.get("serverInfo")
+    if isinstance(info, dict):
+        result["_meta"] = {META_SERVER_INFO: info}
+    if isinstance(initialize.get("instructions"), str):
+        result["instructions"] = initialize["instructions"]
+    return result
+
+
+def _handshake_version(response: dict[str, Any], params: Any) -> dict[str, Any]:
+    """The initialize answer at the client's version when it is one the handshake era
+    has (as a server negotiates); the recorded one otherwise."""
+    wanted = params.get("protocolVersion") if isinstance(params, dict) else None
+    result = response.get("result")
+    if wanted not in HANDSHAKE_VERSIONS or not isinstance(result, dict):
+        return response
+    if result.get("protocolVersion") not in HANDSHAKE_VERSIONS:  # made from a discover
+        return {**response, "result": {**result, "protocolVersion": wanted}}
+    return response
+
+
+def _without_stateless_fields(reply: dict[str, Any]) -> dict[str, Any]:
+    result = reply.get("result")
+    if not isinstance(result, dict):
+        return reply
+    return {**reply, "result": {k: v for k, v in result.items() if k not in STATELESS_ONLY}}
+
+
+def _for_client(notes: list[dict[str, Any]], params: Any) -> list[dict[str, Any]]:
+    """The recorded notifications as this client gets them: progress carries the client's
+    own progress token (none asked for: no progress), the rest as recorded."""
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    token = meta.get("progressToken") if isinstance(meta, dict) else None
+    out: list[dict[str, Any]] = []
+    for note in notes:
+        if note.get("method") == "notifications/progress":
+            if token is None:
+                continue
+            note = {**note, "params": {**(note.get("params") or {}), "progressToken": token}}
+        out.append(note)
+    return out
 
 
 def _named(params: Any) -> str:
@@ -260,7 +360,7 @@ def serve(
                 None, jsonrpc.PARSE_ERROR, f"replay server: {error}"
             )
         else:
-            reply = server.handle(message, ask)
+            reply = server.handle(message, ask, write)
         for warning in server.warnings:
             err.write(f"mcp-inspect replay: {warning}\n")
             err.flush()

@@ -141,6 +141,16 @@ class AutoHttpTransport(Transport):
         self._version = (version, stateless)
         self.active.set_protocol_version(version, stateless=stateless)
 
+    def reset_protocol_version(self) -> None:
+        """After a refused stateless probe: the next POST (initialize) is the first again,
+        so a legacy HTTP+SSE server is still found by its status."""
+        self._version = None
+        self.active.reset_protocol_version()
+        if self.active is self.streamable:
+            self._first = None
+            self._decided = anyio.Event()
+            self.streamable.on_first_response = self._on_first_response  # one-shot: re-armed
+
     def set_tool_headers(self, headers: ToolHeaders) -> None:
         """x-mcp-header annotations for the Streamable HTTP transport (stateless era)."""
         self.streamable.set_tool_headers(headers)

@@ -205,6 +205,11 @@ class StreamableHttpTransport(Transport):
         self.protocol_version = version
         self.stateless = stateless
 
+    def reset_protocol_version(self) -> None:
+        self.protocol_version = None
+        self.stateless = False
+        self._first_pending = True
+
     def set_tool_headers(self, headers: ToolHeaders) -> None:
         """Mirrored into ``Mcp-Param-*`` headers on tools/call (stateless era)."""
         self.tool_headers = dict(headers)
@@ -501,6 +506,7 @@ class StreamableHttpTransport(Transport):
                     "the server closed the response stream before "
                     "sending the response (2026-07-28 streams cannot be resumed; send the request "
                     "again)",
+                    streamBroken=True,
                 )
             )
             return

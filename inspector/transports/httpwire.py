@@ -314,10 +314,11 @@ def has_response(message: Any, request_id: Any) -> bool:
 
 
 def failed_request_event(
-    request_id: Any, status: int | None, text: str, body: bytes = b""
+    request_id: Any, status: int | None, text: str, body: bytes = b"", **extra: Any
 ) -> WireEvent:
-    """The synthesized JSON-RPC error that fails exactly one request (see module doc)."""
-    data: dict[str, Any] = {"status": status}
+    """The synthesized JSON-RPC error that fails exactly one request (see module doc);
+    ``extra`` goes into its data (``streamBroken``: the response stream ended early)."""
+    data: dict[str, Any] = {"status": status, **extra}
     if body:
         data["body"] = body[:4096].decode("utf-8", "replace")
     message = error_response(request_id, HTTP_ERROR, text, data)

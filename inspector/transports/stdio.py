@@ -110,6 +110,10 @@ class StdioTransport(Transport):
         self._stderr_done = anyio.Event()
         self._stdout_done = anyio.Event()
         self._write_lock = anyio.Lock(fast_acquire=True)  # no extra loop turn per frame
+        # a relay's: lines written in one turn of the loop go in one write at its end,
+        # this called first (the relay's recording is flushed there: write-ahead)
+        self.before_write: Callable[[], None] | None = None
+        self._queued: list[bytes] = []
 
     @property
     def target(self) -> str:
@@ -253,14 +257,30 @@ class StdioTransport(Transport):
         else:
             event = make_event(Direction.OUT, Channel.STDIN, raw, meta=meta, message=message)
         self._host.emit(event)
+        data = raw + b"\n" if terminated else raw
+        if self.before_write is not None:
+            if not self._queued:
+                asyncio.get_running_loop().call_soon(self._write_queued)
+            self._queued.append(data)
+            data = b""
         async with self._write_lock:
             try:
-                self.process.stdin.write(raw + b"\n" if terminated else raw)
-                await self.process.stdin.drain()
+                if data:
+                    self.process.stdin.write(data)
+                await self.process.stdin.drain()  # waits only while the server lags behind
             except (ConnectionError, BrokenPipeError, RuntimeError) as exc:
                 raise TransportError(
                     f"could not write to the server: {exc}; it has probably exited"
                 ) from exc
+
+    def _write_queued(self) -> None:
+        queued, self._queued = self._queued, []
+        if not queued or self.process is None or self.process.stdin is None:
+            return
+        if self.before_write is not None:
+            self.before_write()
+        with contextlib.suppress(ConnectionError, RuntimeError):  # its exit is reported
+            self.process.stdin.write(b"".join(queued))
 
     async def drained(self, timeout: float = 1.0) -> None:
         """Wait (at most ``timeout`` s) until all the server wrote is read and emitted: a
@@ -280,6 +300,7 @@ class StdioTransport(Transport):
         process = self.process
         if process is None:
             return
+        self._write_queued()  # lines of this turn still go, before the end of the stream
         if process.stdin is not None:
             with contextlib.suppress(Exception):
                 process.stdin.close()

@@ -1,9 +1,11 @@
 """The inspector app: status bar, catalog, work pane, live log with detail.
 
-The composition root: layout, bindings, commands and message routing. State lives in
-the engine (``SessionController``); widgets post messages up; the wiring with one job
-each lives beside it: ``replay_mode`` (an offline session), ``live_features`` (what a
-connected session attaches), ``status_feed``, ``calls``, ``completions``, ``save_as``.
+The composition root: layout, bindings, commands and message routing. What a session
+shows lives in one headless ``LiveState`` (``inspector.live``), fed by the
+``SessionController`` (a live session) or ``replay_mode`` (a recording); the
+``LiveFeed`` posts its changes in batches to the widgets that render it, which handle
+them with ``@on``; widgets post messages up. The wiring with one job each lives beside
+it: ``status_feed``, ``calls``, ``completions``, ``save_as``.
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ from inspector.engine.session import (
     Session,
 )
 from inspector.engine.signals import quit_on_signals
+from inspector.engine.tasks import must_run_as_task
+from inspector.live.requests import calls
+from inspector.live.state import LiveState
 from inspector.record.indexed import IndexedSessionFile
 from inspector.record.recorder import Recorder
 from inspector.record.state import sessions_home
@@ -43,8 +48,8 @@ from inspector.tui.completions import attach_completions
 from inspector.tui.controller import SessionController, session_expired
 from inspector.tui.interactive import SamplingRuleBar
 from inspector.tui.keymap import Section, palette_entries, section_for, sections
-from inspector.tui.live_features import LiveFeatures
-from inspector.tui.replay_mode import ReplayMode
+from inspector.tui.live_feed import LiveFeed
+from inspector.tui.replay_mode import HINT, ReplayMode
 from inspector.tui.save_as import save_session_as, session_file
 from inspector.tui.save_files import default_folder
 from inspector.tui.screens.confirm import ConfirmScreen
@@ -53,11 +58,12 @@ from inspector.tui.screens.intercept import open_intercept
 from inspector.tui.screenshot import save_screenshot, screenshot_folder
 from inspector.tui.status_feed import StatusFeed
 from inspector.tui.widgets.catalog import Catalog
-from inspector.tui.widgets.inflight import InFlightView, calls
+from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import Outcome, ResultView
+from inspector.tui.widgets.schema_form import SchemaForm
 from inspector.tui.widgets.server_log import ServerLogView
 from inspector.tui.widgets.server_pane import ServerPane
 from inspector.tui.widgets.status_bar import StatusBar
@@ -77,6 +83,12 @@ HOUSEKEEPING = frozenset(
     }
 )
 LOG_LAYOUTS = ("normal", "max", "min")
+BOTTOM_TABS = (
+    ("Log", "log"),
+    ("In flight", "inflight"),
+    ("Server log", "serverlog"),
+    ("Tasks", "tasks"),
+)
 
 
 def while_mounted(handler: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
@@ -136,6 +148,7 @@ class InspectorApp(App[int]):
         Binding("d", "toggle_detail", "Detail"),
         Binding("i", "server_info", "Server"),
         Binding("r", "reconnect", "Reconnect"),
+        Binding("L", "relist", "Re-list", show=False),
         Binding("w", "save_as", "Save session", show=False),
         Binding("z", "zoom_result", "Zoom result", show=False),
         Binding("ctrl+f", "toggle_form", "Hide form", show=False),
@@ -174,70 +187,81 @@ class InspectorApp(App[int]):
         self.replay_title = replay_title
         self.confirm_destructive = confirm_destructive
         self.log_layout = "normal"
-        self.events_seen = 0
+        self.state = LiveState(source)  # the one owner of what the widgets show
+        self.feed = LiveFeed(self.state)
+        self.auto_reread = False  # re-read a subscribed resource when it is updated
         self.controller: SessionController | None = None
         self._responders = responders
         self._timeout = timeout
         self._max_timeout = max_timeout
         self._protocol_version = protocol_version
-        self._batcher: Any = None
         self.bridge: Any = None  # InteractiveResponders, when the TUI answers server requests
-        self.live = LiveFeatures(self, self.execute)
         self.replay: ReplayMode | None = None
         self.auth_ui: AuthUi | None = None  # HTTP targets with OAuth: the Auth tab
 
     @property
     def tasks_manager(self) -> Any:
-        return self.live.tasks_manager
+        return self.state.tasks
 
     @property
     def updated(self) -> set[str]:
         """Resources updated since they were last read."""
-        return self.live.updated
+        return self.state.updated
 
     # -- layout ------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield StatusBar(id="status")
+        status = StatusBar(id="status")
+        self.feed.subscribe(status)
+        yield status
         if self.bridge is not None:
             yield SamplingRuleBar(self.bridge, id="rule-bar")
         with Horizontal(id="main"):
             with Vertical(id="left"):
-                yield Catalog(id="catalog")
+                catalog = Catalog(id="catalog")
+                self.feed.subscribe(catalog)
+                yield catalog
             yield ItemPanel(id="work")
         with Horizontal(id="bottom"):
+            views = (
+                MessageLog(self.state.events, id="log"),
+                InFlightView(self.state, id="inflight"),
+                ServerLogView(self.state, id="serverlog"),
+                TasksView(self.state, id="tasks"),
+            )
+            self.feed.subscribe(self, *views)
             with TabbedContent(id="bottom-tabs", initial="tab-log"):
-                with TabPane("Log", id="tab-log"):
-                    yield MessageLog(self.replay_source, id="log")
-                with TabPane("In flight", id="tab-inflight"):
-                    yield InFlightView(id="inflight")
-                with TabPane("Server log", id="tab-serverlog"):
-                    yield ServerLogView(id="serverlog")
-                with TabPane("Tasks", id="tab-tasks"):
-                    yield TasksView(id="tasks")
+                for (title, pane), view in zip(BOTTOM_TABS, views, strict=True):
+                    with TabPane(title, id=f"tab-{pane}"):
+                        yield view
             yield MessageDetail(id="detail")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#detail").display = False
+        server = ServerPane(id="server")
+        self.feed.subscribe(server)
         server_tab_ready = self.query_one(Catalog).add_tab(
-            "tab-server", TabLabel("Server", "Srv"), ServerPane(id="server")
+            "tab-server", TabLabel("Server", "Srv"), server
         )
-        self.status_feed = StatusFeed(self, self._session, self.recorder)
+        self.status_feed = StatusFeed(
+            self.query_one(StatusBar), self.state, self._session, self.recorder
+        )
+        self.feed.start(self)
         if self.replay_source is not None:
-            self.replay = ReplayMode(self, self.replay_source, self.replay_title)
-            self.replay.start(server_tab_ready)
+            self._start_replay(self.replay_source, server_tab_ready)
             self.status_feed.start()
             return
         assert self.target is not None
-        self._batcher = self.query_one(MessageLog).make_batcher()
         self.auth_ui = AuthUi.for_target(self, self.target, self.recorder)
         if self.auth_ui is not None:
             self.auth_ui.mount(self.query_one("#bottom-tabs", TabbedContent))
         self.controller = SessionController(
             self,
             self.target,
-            observer=self._observe,
+            state=self.state,
+            # the Auth tab follows the OAuth exchanges on the wire
+            observer=self.auth_ui.observe if self.auth_ui is not None else None,
             responders=self._responders,
             recorder=self.recorder,
             timeout=self._timeout,
@@ -287,12 +311,6 @@ class InspectorApp(App[int]):
 
     # -- the session -------------------------------------------------------------------
 
-    def _observe(self, event: Any) -> None:
-        self.events_seen += 1
-        self._batcher.push(event)
-        if self.auth_ui is not None:
-            self.auth_ui.observe(event)
-
     @work(group="session", exclusive=True, exit_on_error=False)
     async def connect(self) -> None:
         assert self.controller is not None
@@ -321,7 +339,8 @@ class InspectorApp(App[int]):
         assert self.controller is not None and self.controller.session is not None
         session = self.controller.session
         self.status_feed.connected(session)
-        self.live.attach(session, self.controller.client, self.bridge)
+        if self.bridge is not None:
+            self.bridge.attach(session)
         view = self.query_one(ResultView)
         if message.renewal and view.outcome is not None:
             if view.outcome.note == EXPIRED:
@@ -388,6 +407,18 @@ class InspectorApp(App[int]):
             target=session.transport.target,
         )
 
+    # -- replay ------------------------------------------------------------------------
+
+    def _start_replay(self, source: IndexedSessionFile, server_tab_ready: Any) -> None:
+        status = self.query_one(StatusBar)
+        status.state = "replay"
+        status.server = self.replay_title or "replay"
+        status.transport = "offline"
+        self.query_one(ItemPanel).read_only = True
+        self.query_one(ResultView).show_text(HINT, "cyan")
+        self.replay = ReplayMode(self, self.state, source, self.feed, self.replay_title)
+        self.replay.start(server_tab_ready)
+
     # -- items and calls ---------------------------------------------------------------
 
     @on(Catalog.ItemSelected)
@@ -397,16 +428,27 @@ class InspectorApp(App[int]):
         subscribable = bool((caps.get("resources") or {}).get("subscribe"))
         panel = self.query_one(ItemPanel)
         await panel.select(message.kind, message.item, subscribable=subscribable)
-        attach_completions(
-            panel.form,
-            message.kind,
-            message.item,
-            session,
-            self.controller.client if self.controller else None,
-        )
+        self._attach_completions(panel)
         self.call_after_refresh(panel.focus_form)
         if message.kind == "resources" and not panel.read_only:
             panel.submit()  # a resource has nothing to fill in: Enter reads it
+
+    def _attach_completions(self, panel: ItemPanel) -> None:
+        if panel.kind is None or panel.item is None:
+            return
+        attach_completions(
+            panel.form,
+            panel.kind,
+            panel.item,
+            self.controller.session if self.controller else None,
+            self.controller.client if self.controller else None,
+        )
+
+    @on(SchemaForm.FieldsBuilt)
+    def _fields_built(self, message: SchemaForm.FieldsBuilt) -> None:
+        panel = self.query_one(ItemPanel)
+        if message.form is panel.form:
+            self._attach_completions(panel)
 
     @on(ItemPanel.Run)
     def _run_item(self, message: ItemPanel.Run) -> None:
@@ -438,6 +480,15 @@ class InspectorApp(App[int]):
         if client is None or not self.controller or not self.controller.connected:
             self.notify("not connected: press r to reconnect", severity="error")
             return
+        if (
+            kind == "tools"
+            and action == "run"
+            and self.controller.session is not None
+            and must_run_as_task(self.controller.session.server_capabilities, item)
+        ):
+            # a plain call must fail (the server requires a task): send what works
+            self.notify(f"{call_name(item)} requires a task (taskSupport): calling it as a task")
+            action = "task"
         title = call_title(kind, item)
         result_view.show_text(f"{title}: waiting for the server…", "yellow")
         started = monotonic()
@@ -451,7 +502,7 @@ class InspectorApp(App[int]):
                 client, kind, item, arguments, action, outcome, self._progress(result_view, title)
             )
             if kind == "resources" and action not in ("subscribe", "unsubscribe"):
-                self.live.read(str(item.get("uri")))
+                self.state.read(str(item.get("uri")))
         except RpcError as exc:
             if (
                 exc.code == URL_ELICITATION_REQUIRED
@@ -485,8 +536,20 @@ class InspectorApp(App[int]):
         )
         self.action_bottom("tasks")
 
-    @on(TasksView.Finished)
-    def _task_finished(self, message: TasksView.Finished) -> None:
+    @on(InFlightView.ReopenListen)
+    def _reopen_listen(self) -> None:
+        client = self.controller.client if self.controller else None
+        if client is None or not client.session.era.stateless:
+            self.notify("no listen stream: it exists in the stateless era (2026-07-28) only")
+        elif not client.listen_closed:
+            self.notify("the listen stream is open (c on its row closes it)")
+        else:
+            client.reopen_listen()
+            self.notify("listening again: lists update by themselves")
+
+    @on(messages.TaskFinished)
+    @while_mounted
+    def _task_finished(self, message: messages.TaskFinished) -> None:
         state = message.state
         outcome = Outcome(title=f"task {state.task_id} ({state.tool}): {state.status}")
         if state.error is not None:
@@ -495,8 +558,25 @@ class InspectorApp(App[int]):
             outcome.result = state.result
         self.query_one(ResultView).show(outcome)
 
+    @on(messages.ResourceUpdated)
+    @while_mounted
+    def _resource_updated(self, message: messages.ResourceUpdated) -> None:
+        uri = message.uri
+        panel = self.query_one(ItemPanel)
+        current = panel.item.get("uri") if panel.item and panel.kind == "resources" else None
+        if self.auto_reread and current == uri:
+            self.execute("resources", panel.item or {"uri": uri}, None)
+            return
+        hint = "select it and ctrl+s to re-read; U re-reads automatically"
+        self.notify(f"{uri} was updated ({hint})", title="resources/updated", timeout=4)
+
     def action_toggle_auto_reread(self) -> None:
-        self.live.toggle_auto_reread()
+        self.auto_reread = not self.auto_reread
+        self.notify(
+            "subscribed resources are re-read when updated"
+            if self.auto_reread
+            else "automatic re-read off"
+        )
 
     def action_bottom(self, pane: str) -> None:
         if pane == "auth" and self.auth_ui is None:
@@ -699,6 +779,20 @@ class InspectorApp(App[int]):
         if self.controller is not None:
             self.controller.stop()
         self.connect()
+
+    def action_relist(self) -> None:
+        """List tools, resources, templates and prompts again (attached to a proxy, the
+        catalog otherwise follows what the host was given)."""
+        controller = self.controller
+        if self.replay_source is not None or controller is None or not controller.connected:
+            self.notify("not connected: no lists to ask for", severity="warning")
+            return
+
+        async def relist() -> None:
+            if await controller.relist():
+                self.notify("lists asked for again", timeout=3)
+
+        self.run_worker(relist(), group="relist")
 
     def action_save_as(self) -> None:
         source = session_file(self.recorder, self.replay_source)

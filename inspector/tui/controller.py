@@ -1,5 +1,9 @@
 """Runs the session for the app: connect, handshake, catalog, reconnect.
 
+It feeds the app's ``LiveState`` (the one owner of what the widgets show): every
+session's events, and after each handshake the session itself (requests, tasks, the
+server log, resource updates) and the catalog.
+
 The session lives inside one long-running worker (its task group must be entered
 and left by the same task); calls made from the UI run in their own workers and
 only await futures, so the UI never blocks on the network.
@@ -19,6 +23,10 @@ from inspector.engine.kinds import KIND
 from inspector.engine.lists import ListUpdate
 from inspector.engine.responders import Responders
 from inspector.engine.session import EventRecorder, Session, first_failure
+from inspector.live.state import LiveState
+from inspector.proxy.attach import AttachTransport
+from inspector.proxy.passed import PassedCatalog
+from inspector.record.era_memory import FileEraMemory
 from inspector.target import Target, build_transport
 from inspector.tui import messages
 from inspector.wire.events import WireEvent
@@ -31,14 +39,16 @@ SHUTDOWN_BOUND = 10.0  # stdio: stdin closed, SIGTERM, SIGKILL, 2 s apart; HTTP:
 
 
 class SessionController:
-    """Owns the current session; the app reads ``session``/``client`` and posts calls."""
+    """Owns the current session and feeds ``state``; the app reads ``session``/``client``
+    and posts calls."""
 
     def __init__(
         self,
         app: App[Any],
         target: Target,
         *,
-        observer: Callable[[WireEvent], None],
+        state: LiveState,
+        observer: Callable[[WireEvent], None] | None = None,
         responders: Responders | None = None,
         recorder: EventRecorder | None = None,
         timeout: float = 60.0,
@@ -47,8 +57,9 @@ class SessionController:
         auth: Any = None,
     ) -> None:
         """``auth``: the HTTP transports' auth hook (an ``inspector.auth`` authorizer),
-        kept across reconnects so its tokens are."""
+        kept across reconnects so its tokens are. ``observer``: sees every event too."""
         self.app = app
+        self.state = state
         self.auth = auth
         self.target = target
         self.observer = observer
@@ -60,7 +71,7 @@ class SessionController:
         self.session: Session | None = None
         self.client: McpClient | None = None
         self.attempt = 0
-        self.catalog: dict[str, list[dict[str, Any]]] = {}
+        self.passed: PassedCatalog | None = None  # attached to a proxy: the lists seen pass
         self._stop = anyio.Event()
         self._renew = False  # the current session expired and a new one starts
         self._loaded = False  # the current session's catalog loaded
@@ -69,6 +80,11 @@ class SessionController:
         self._runs: list[tuple[anyio.CancelScope, anyio.Event]] = []  # connections still up
         self._sessions: list[Session] = []  # every session made; shutdown closes them all
         self.stopping = False  # shutting down: no reconnect, no renewal
+
+    @property
+    def catalog(self) -> dict[str, list[dict[str, Any]]]:
+        """The catalog as listed (the state keeps it)."""
+        return self.state.catalog
 
     @property
     def connected(self) -> bool:
@@ -125,9 +141,6 @@ class SessionController:
         self._renewal = renewal
         stop = self._stop = anyio.Event()  # this connection's own: a reconnect makes another
         self.app.post_message(messages.Connecting(self.target.describe(), self.attempt, renewal))
-        kwargs: dict[str, Any] = {}
-        if self.protocol_version:
-            kwargs["protocol_version"] = self.protocol_version
         try:
             transport = build_transport(
                 self.target, timeout=self.timeout, max_timeout=self.max_timeout, auth=self.auth
@@ -139,16 +152,23 @@ class SessionController:
                 max_timeout=self.max_timeout,
                 recorder=self.recorder,
                 sequence=self._sequence,
-                **kwargs,
+                protocol_version=self.protocol_version or None,  # None: find the era
+                era_memory=FileEraMemory(),
             )
             self._sessions = [s for s in self._sessions if not s.closed]  # closed ones go
             self._sessions.append(session)
-            session.add_observer(self.observer)
+            session.add_observer(self.state.observe)
+            if self.observer is not None:
+                session.add_observer(self.observer)
+            self.passed = PassedCatalog() if isinstance(transport, AttachTransport) else None
+            if self.passed is not None:
+                session.add_observer(self.passed.observe)
             session.on_lost(lambda lost: self._on_lost(session, stop, lost))
             self.session = session
             self.client = McpClient(session)
             async with session:
                 await session.initialize()
+                self.state.attach(session, self.client)
                 self.app.post_message(messages.Connected(renewal))
                 await self._load_catalog()
                 self._loaded = True
@@ -188,24 +208,51 @@ class SessionController:
         self._stop.set()
 
     async def _load_catalog(self) -> None:
+        """Each list the server has, for its watcher; attached to a proxy, the lists the
+        host was given are the catalog (no request of ours), and later ones follow."""
         assert self.session is not None and self.client is not None
         caps = self.session.server_capabilities
+        client, passed = self.client, self.passed
         for kind, about in KIND.items():
             if about.capability not in caps:
-                self.catalog[kind] = []
+                self.state.catalog[kind] = []
                 self.app.post_message(messages.CatalogLoaded(kind, []))
                 continue
-            self.client.watch_list(kind, self._make_watcher(kind))
-            try:  # the watcher posts the list; a list_changed meanwhile is coalesced with it
-                await self.client.refresh_list(kind)
-            except Exception as exc:
-                self.app.post_message(messages.CatalogLoaded(kind, [], error=_describe(exc)))
+            client.watch_list(kind, self._make_watcher(kind))
+            if passed is not None and kind in passed.lists:
+                client.lists.seen(kind, passed.lists[kind])
+                continue
+            await self._relist(kind)
+        if passed is not None:
+
+            def follow(kind: str, items: list[dict[str, Any]]) -> None:
+                if kind in client.lists.watched():
+                    client.lists.seen(kind, items)
+
+            passed.on_listing = follow
+
+    async def _relist(self, kind: str) -> None:
+        assert self.client is not None
+        try:  # the watcher posts the list; a list_changed meanwhile is coalesced with it
+            await self.client.refresh_list(kind)
+        except Exception as exc:
+            self.app.post_message(messages.CatalogLoaded(kind, [], error=_describe(exc)))
+
+    async def relist(self) -> int:
+        """List every kind again with requests of our own (the user asked); how many."""
+        if not self.connected or self.client is None:
+            return 0
+        kinds = self.client.lists.watched()
+        async with anyio.create_task_group() as tg:
+            for kind in kinds:
+                tg.start_soon(self._relist, kind)
+        return len(kinds)
 
     def _make_watcher(self, kind: str) -> Callable[[ListUpdate], None]:
         def listed(update: ListUpdate) -> None:
-            if update.change is not None and update.items == self.catalog.get(kind):
+            if update.change is not None and update.items == self.state.catalog.get(kind):
                 return  # re-listed after list_changed, and nothing did: nothing to redraw
-            self.catalog[kind] = update.items
+            self.state.catalog[kind] = update.items
             self.app.post_message(messages.CatalogLoaded(kind, update.items, change=update.change))
 
         return listed

@@ -2,7 +2,7 @@
 
 The help screen (``?``), the command palette and the README's key table are all built
 from :func:`sections`, so a key added to a widget shows up in all three and a key
-removed from one disappears from all three (``tests/test_help.py`` holds the README to
+removed from one disappears from all three (``tests/tui/test_help.py`` holds the README to
 it). What a binding does is said by ``EXPLAIN`` (``"Class.action"``) or, failing that,
 by the binding's own description; ``EXTRA`` adds the keys a section relies on that
 Textual's widgets bring (the arrows in a list, Enter in a text field).
@@ -31,6 +31,8 @@ from inspector.tui.screens.save_files import SaveFilesScreen
 from inspector.tui.widgets.auth_view import AuthView
 from inspector.tui.widgets.catalog import Catalog, ListFilter
 from inspector.tui.widgets.document_view import DocumentView
+from inspector.tui.widgets.field_input import FieldInput
+from inspector.tui.widgets.form_fields import ItemRow
 from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.log_filter import LogFilterBar
@@ -85,6 +87,8 @@ EXPLAIN = {
     "InspectorApp.cycle_log": "log size: normal, maximized, collapsed",
     "InspectorApp.toggle_detail": "show or hide the event detail",
     "InspectorApp.reconnect": "reconnect (the log is kept)",
+    "InspectorApp.relist": "list tools, resources, templates and prompts again (attached to "
+    "a proxy, the catalog is otherwise what the host was given)",
     "InspectorApp.save_as": "save the session file (or the replayed one) as…: asks for a path",
     "InspectorApp.zoom_result": "the result: in its place, the whole work pane, the whole screen",
     "InspectorApp.toggle_form": "hide the form (ctrl+s still sends it) or show it again",
@@ -101,6 +105,13 @@ EXPLAIN = {
     "ListFilter.clear": "(in the filter) clear it and go back to the list",
     "SchemaForm.toggle_json": "switch the form to a raw JSON editor and back, without losing input",
     "SchemaForm.submit": "send",
+    "ItemRow.item_up": "(an array item) move it up, down; the focus goes with it",
+    "ItemRow.item_down": "(an array item) move it up, down; the focus goes with it",
+    "ItemRow.remove_item": "(an array item, a map entry) remove it",
+    "FieldInput.choice": "(a field with the server's completions) ↓ opens the list of "
+    "values, then move in it; typing narrows it",
+    "FieldInput.pick": "(the list open) put the highlighted value in the field",
+    "FieldInput.close_choices": "(the list open) close it, staying in the field",
     "ResultView.save": "save the result's binary blocks into a folder",
     "ResultView.open_link": "read the result's resource link",
     "DocumentView.scroll_up": "scroll",
@@ -125,6 +136,8 @@ EXPLAIN = {
     "MessageDetail.save": "save the frame to a file",
     "MessageDetail.cancel_save": "cancel saving",
     "InFlightView.cancel": "cancel the highlighted request (the call says 'cancelled by you')",
+    "InFlightView.reopen_listen": "re-open the subscriptions/listen stream you cancelled "
+    "(2026-07-28: lists update by themselves again)",
     "ServerLogView.clear": "clear the server log",
     "TasksView.refresh_tasks": "refresh (tasks/list)",
     "TasksView.cancel_task": "cancel the highlighted task",
@@ -160,7 +173,10 @@ EXTRA: dict[str, list[tuple[str, str]]] = {
         ("↑ ↓ PgUp PgDn", "move in the list"),
         ("Enter", "open the item (a resource is read at once)"),
     ],
-    "form": [("Tab shift+Tab", "the next, the previous field"), ("Esc", "back to the catalog")],
+    "form": [
+        ("Tab shift+Tab", "the next, the previous field (an array item is one stop)"),
+        ("Esc", "back to the catalog"),
+    ],
     "filter": [("Enter", "apply the filter and go to the rows")],
 }
 
@@ -196,7 +212,15 @@ TEXTUAL_CLASSES = (App, Screen)  # whose keys the Everywhere section lists too
 
 def key_label(keys: str) -> str:
     """``"n,escape"`` -> ``"n Esc"``; ``"question_mark"`` -> ``"?"``."""
-    return " ".join(KEY_NAMES.get(k.strip(), k.strip()) for k in keys.split(","))
+    return " ".join(_key_name(k.strip()) for k in keys.split(","))
+
+
+def _key_name(key: str) -> str:
+    """``"alt+up"`` -> ``"alt+↑"``: the modifiers as they are, the key by its name."""
+    if key in KEY_NAMES:
+        return KEY_NAMES[key]
+    *mods, last = key.split("+")
+    return "+".join([*mods, KEY_NAMES.get(last, last)])
 
 
 def _own_bindings(cls: type[Any]) -> list[Binding]:
@@ -377,7 +401,18 @@ def sections(
             "form",
             "Form",
             "The selected item's arguments, built from its schema.",
-            (Group(None, (*keys_of(SchemaForm), *_app_keys(app_cls, "form"), *_extra("form"))),),
+            (
+                Group(
+                    None,
+                    (
+                        *keys_of(SchemaForm),
+                        *_app_keys(app_cls, "form"),
+                        *_extra("form"),
+                        *keys_of(ItemRow),
+                    ),
+                ),
+                Group("Completions", tuple(keys_of(FieldInput))),
+            ),
         ),
         Section(
             "result",

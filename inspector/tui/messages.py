@@ -1,12 +1,18 @@
-"""Messages the session controller posts to the app (engine facts, UI thread)."""
+"""Messages to the app and its widgets: the session controller's (engine facts), the live
+state's changes (``LiveFeed``) and replay mode's (UI thread)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from textual.message import Message
 
 from inspector.engine.lists import ListChange
+from inspector.engine.tasks import TaskState
+from inspector.live.server_log import LogEntry
+from inspector.replay.recorded_catalog import RecordedCatalog
+from inspector.wire.events import WireEvent
 from inspector.wire.transport import ConnectionLost
 
 
@@ -56,3 +62,88 @@ class CatalogLoaded(Message):
         self.items = items
         self.change = change
         self.error = error
+
+
+# -- the live state's changes (``LiveFeed`` posts them to every subscriber; they do not
+# bubble, so a widget and the app each see their own copy once) --------------------------
+
+
+class LiveChange(Message, bubble=False):
+    """A change of the ``LiveState`` the widgets render from (every subclass says
+    ``bubble=False`` again: Textual resets it to True for a subclass that does not)."""
+
+
+class EventsAdded(LiveChange, bubble=False):
+    """The event source grew from index ``first``; ``events`` are the new ones when they
+    are at hand (a live session's batch; empty when a recording's index grew)."""
+
+    def __init__(self, first: int, events: Sequence[WireEvent]) -> None:
+        super().__init__()
+        self.first = first
+        self.events = events
+
+
+class SessionAttached(LiveChange, bubble=False):
+    """The state follows a new session (after its opening)."""
+
+
+class RequestsChanged(LiveChange, bubble=False):
+    """A request finished, or a late response came to one."""
+
+
+class TasksChanged(LiveChange, bubble=False):
+    """Tasks changed; ``outcomes``: whether some task's outcome became known (drawn at
+    once; progress alone may be drawn at a calmer pace)."""
+
+    def __init__(self, outcomes: bool) -> None:
+        super().__init__()
+        self.outcomes = outcomes
+
+
+class TaskFinished(LiveChange, bubble=False):
+    """A task's outcome is known: ``state.result`` or ``state.error``."""
+
+    def __init__(self, state: TaskState) -> None:
+        super().__init__()
+        self.state = state
+
+
+class ServerLogAdded(LiveChange, bubble=False):
+    """New ``notifications/message`` entries."""
+
+    def __init__(self, entries: Sequence[LogEntry]) -> None:
+        super().__init__()
+        self.entries = entries
+
+
+class ResourceUpdated(LiveChange, bubble=False):
+    """The server said ``uri`` changed (``notifications/resources/updated``)."""
+
+    def __init__(self, uri: str) -> None:
+        super().__init__()
+        self.uri = uri
+
+
+# -- replay mode ---------------------------------------------------------------------------
+
+
+class Indexing(LiveChange, bubble=False):
+    """A recording is being indexed: ``fraction`` done (None: finished)."""
+
+    def __init__(self, fraction: float | None) -> None:
+        super().__init__()
+        self.fraction = fraction
+
+
+class ReplayCatalog(LiveChange, bubble=False):
+    """The catalog and server facts as recorded (up to some event, or the whole file);
+    ``unknown``: per kind, why it has no list (never listed in this recording);
+    ``title``: the recording's."""
+
+    def __init__(
+        self, catalog: RecordedCatalog, unknown: dict[str, str | None], title: str | None
+    ) -> None:
+        super().__init__()
+        self.catalog = catalog
+        self.unknown = unknown
+        self.title = title

@@ -1,23 +1,22 @@
-"""Replay mode: a recorded session shown offline (status, catalog, server pane, indexing).
+"""Replay mode: a recorded session shown offline, fed into the same ``LiveState``.
 
-The app hands over a source and the widgets; this class fills them from the recording
-and indexes the rest of the file in a background worker, so the first screen is there
-at once and the log grows as the index does.
+The recording is the state's event source; this class indexes the rest of the file
+in a background worker (the feed tells the log as it grows, so the first screen is
+there at once) and rebuilds the catalog and server facts as recorded, which it posts
+(``ReplayCatalog``; indexing progress: ``Indexing``) to the widgets through the feed.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from inspector.engine.kinds import KIND
+from inspector.live.state import LiveState
 from inspector.record.indexed import IndexedSessionFile
 from inspector.replay.recorded_catalog import RecordedCatalog, rebuild_catalog
-from inspector.tui.widgets.catalog import Catalog
-from inspector.tui.widgets.item_panel import ItemPanel
-from inspector.tui.widgets.message_log import MessageLog
-from inspector.tui.widgets.result_view import ResultView
-from inspector.tui.widgets.server_pane import ServerPane
-from inspector.tui.widgets.status_bar import StatusBar, server_label
+from inspector.tui import messages
+from inspector.tui.live_feed import LiveFeed
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -31,33 +30,34 @@ HINT = (
 
 
 class ReplayMode:
-    """Wires one recorded session into the app's widgets."""
+    """Feeds one recorded session into the state and posts what it finds."""
 
-    def __init__(self, app: App[Any], source: IndexedSessionFile, title: str | None) -> None:
+    def __init__(
+        self,
+        app: App[Any],
+        state: LiveState,
+        source: IndexedSessionFile,
+        feed: LiveFeed,
+        title: str | None,
+    ) -> None:
+        """``state`` shows ``source`` (its event source); ``app`` runs the indexing
+        worker; ``feed`` tells the widgets what was found."""
         self.app = app
+        self.state = state
         self.source = source
+        self.feed = feed
         self.title = title
         self._server_tab_ready: AwaitComplete | None = None
         self.indexed = False  # the whole file is known (index() sets it)
 
-    @property
-    def status(self) -> StatusBar:
-        return self.app.query_one(StatusBar)
-
     def start(self, server_tab_ready: AwaitComplete) -> None:
         """Show what the first indexed chunk holds, then index the rest in a worker."""
         self._server_tab_ready = server_tab_ready
-        status = self.status
-        status.state = "replay"
-        status.server = self.title or "replay"
-        status.transport = "offline"
-        self.app.query_one(ItemPanel).read_only = True
-        self.app.query_one(ResultView).show_text(HINT, "cyan")
         # after the Server tab is mounted: what the first indexed chunk already shows
         self.app.call_after_refresh(self.show_catalog, None)
         self.app.run_worker(self.index(), group="replay-index", exclusive=True, exit_on_error=False)
 
-    def _unknown(self, kind: str, catalog: RecordedCatalog, offered: Any) -> str | None:
+    def unknown(self, kind: str, catalog: RecordedCatalog, offered: Any) -> str | None:
         """Why a kind has no list: never listed here - unless the server offers none."""
         if catalog.recorded(kind):
             return None
@@ -68,14 +68,11 @@ class ReplayMode:
         return f"not recorded{more}: this session never listed {KIND[kind].label.lower()}"
 
     async def index(self) -> None:
-        """Index the rest of the file; the log grows as it goes."""
+        """Index the rest of the file; the log grows as it goes (the feed tells it)."""
         source = self.source
-        log = self.app.query_one(MessageLog)
         async for fraction in source.index_async():
-            log.source_grew()
-            self.status.extra = f"indexing {fraction:.0%}"
-        log.source_grew()
-        self.status.extra = ""
+            self.feed.broadcast(partial(messages.Indexing, fraction))
+        self.feed.broadcast(partial(messages.Indexing, None))
         self.indexed = True
         from anyio import to_thread
 
@@ -93,24 +90,6 @@ class ReplayMode:
     def apply_catalog(self, catalog: RecordedCatalog) -> None:
         init = catalog.initialize or {}
         offered = init.get("capabilities") if catalog.initialize is not None else None
-        for kind in KIND:
-            self.app.query_one(Catalog).set_items(
-                kind,
-                catalog.lists.get(kind, []),
-                catalog.errors.get(kind) if kind not in catalog.lists else None,
-                unknown=self._unknown(kind, catalog, offered),
-            )
-        info = init.get("serverInfo") or {}
-        status = self.status
-        if info:
-            status.server = f"{server_label(info)} (replay of {self.title})"
-        status.protocol = str(init.get("protocolVersion", ""))
-        self.app.query_one(ServerPane).refresh_from(
-            info=info,
-            protocol=init.get("protocolVersion"),
-            server_caps=init.get("capabilities") or {},
-            client_caps={},
-            instructions=init.get("instructions"),
-            stderr_tail=[],
-            target=f"recording {self.title}",
-        )
+        self.state.catalog = {kind: catalog.lists.get(kind, []) for kind in KIND}
+        unknown = {kind: self.unknown(kind, catalog, offered) for kind in KIND}
+        self.feed.broadcast(partial(messages.ReplayCatalog, catalog, unknown, self.title))

@@ -4,47 +4,44 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from inspector.engine.session import Session
+from inspector.live.requests import calls
+from inspector.live.state import LiveState
 from inspector.record.recorder import Recorder
-from inspector.tui.widgets.inflight import calls
-from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.status_bar import StatusBar, server_label
-
-if TYPE_CHECKING:
-    from textual.app import App
 
 REFRESH = 0.25  # seconds between counter refreshes
 
 
 class StatusFeed:
-    """Feeds one ``StatusBar``; ``session`` returns the current live session, if any."""
+    """Feeds one ``StatusBar`` (handed over by the app that composed it) from the state;
+    ``session`` returns the current session, if any (its handshake counts in flight)."""
 
     def __init__(
         self,
-        app: App[Any],
+        status: StatusBar,
+        state: LiveState,
         session: Callable[[], Session | None],
         recorder: Recorder | None = None,
     ) -> None:
-        self.app = app
+        self.status = status
+        self.state = state
         self.session = session
         self.recorder = recorder
-        self.status = app.query_one(StatusBar)
-        self.log = app.query_one(MessageLog)
 
     def start(self) -> None:
         if self.recorder is not None:
             self.status.session_file = str(self.recorder.path)
-        self.app.set_interval(REFRESH, self.refresh)
+        self.status.set_interval(REFRESH, self.refresh)
 
     def refresh(self) -> None:
         status = self.status
         if not status.is_attached:
             return  # the app is shutting down
-        status.events = len(self.log.source)
+        status.events = len(self.state.events)
         session = self.session()
-        status.pending = calls(list(session.pending.values())) if session else 0  # no streams
+        status.pending = calls(session.pending.values()) if session else 0  # no streams
         if self.recorder is not None and self.recorder.error:
             status.extra = "recording stopped"
 

@@ -5,7 +5,7 @@
 
 The input shows the first server value that extends what is typed, in dim text after
 the cursor (right arrow accepts it); ``last`` and ``on_values`` carry the whole answer
-so a hint line can list the other values (``hint_text``). Debouncing and caching live in
+(the list under the field, `CompletionMenu`, shows it). Debouncing and caching live in
 the ``Completer``: a keystroke superseded by a newer one asks nothing. ``context``
 returns the other arguments' current values (sent as ``context.arguments``).
 """
@@ -14,11 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rich.text import Text
 from textual.suggester import Suggester
 
 from inspector.engine.completion import Completer, Completion
-from inspector.safe_text import one_line
+from inspector.safe_text import visible
 
 ContextSource = Callable[[], dict[str, str]]
 
@@ -50,21 +49,9 @@ class CompletionSuggester(Suggester):
         self.last = found
         if self.on_values is not None:
             self.on_values(found)
-        return found.first_with_prefix(value)
-
-
-def hint_text(found: Completion | None, limit: int = 8) -> Text:
-    """A one-line hint: the values offered (server text, shown literally)."""
-    if found is None:
-        return Text("")
-    if found.error:
-        return Text(f"completion failed: {one_line(found.error, 120)}", style="red")
-    if not found.values:
-        return Text("no completions", style="dim")
-    shown = ", ".join(one_line(v, 40) for v in found.values[:limit])
-    total = found.total if found.total is not None else len(found.values)
-    more = total - min(limit, len(found.values))
-    text = Text(shown)
-    if more > 0 or found.has_more:
-        text.append(f"  (+{max(more, 0)} more{'…' if found.has_more else ''})", style="dim")
-    return text
+        suggestion = found.first_with_prefix(value)
+        if suggestion is not None and visible(suggestion) != suggestion:
+            # the box would draw control characters as they are: the list under the
+            # field offers this value (shown safely, taken exactly)
+            return None
+        return suggestion

@@ -113,6 +113,11 @@ class Transport(ABC):
         """The listed tools' valid x-mcp-header annotations (``mirrors_tool_headers``
         transports send them on tools/call). Default: nothing."""
 
+    def reset_protocol_version(self) -> None:  # noqa: B027 - optional hook
+        """Forget the version set for an era probe that failed: the next message opens
+        the connection afresh (HTTP: no stateless headers, and the first POST's status
+        decides again). Default: nothing."""
+
     @abstractmethod
     async def close(self) -> None:
         """Close the connection and release every resource (idempotent)."""

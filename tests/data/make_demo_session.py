@@ -5,7 +5,7 @@
 The snapshot tests replay this file, so everything that differs from run to run is
 rewritten: times become constant steps, the interpreter path and the pid fixed words.
 Run it again only when the demo server or the format changes (then update the
-snapshots with ``pytest tests/test_snapshots.py --snapshot-update``).
+snapshots with ``pytest tests/tui/test_snapshots.py --snapshot-update``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """A server whose every string is hostile: Rich markup, ANSI/OSC escapes, bidi controls.
 
 Used to prove that server text is data in every pane: names, titles, descriptions,
-schema help, resource URIs, prompt arguments, server info, instructions, stderr, results.
+schema help, resource URIs, prompt arguments, completion values, server info,
+instructions, stderr, results.
 """
 
 import json
@@ -26,7 +27,7 @@ for line in sys.stdin.buffer:
     if method == "initialize":
         result: object = {
             "protocolVersion": msg["params"]["protocolVersion"],
-            "capabilities": {"tools": {}, "resources": {}, "prompts": {}},
+            "capabilities": {"tools": {}, "resources": {}, "prompts": {}, "completions": {}},
             "serverInfo": {"name": f"srv {EVIL}", "version": EVIL},
             "instructions": f"instructions {EVIL}",
         }
@@ -62,6 +63,9 @@ for line in sys.stdin.buffer:
                 }
             ]
         }
+    elif method == "completion/complete":
+        values = [f"value {EVIL}", "value plain"]
+        result = {"completion": {"values": values, "total": 2, "hasMore": False}}
     elif method == "tools/call":
         result = {"content": [{"type": "text", "text": f"result {EVIL}"}]}
     else:

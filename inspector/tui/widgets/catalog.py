@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 
 from inspector.engine.kinds import KIND
 from inspector.safe_text import one_line, visible
+from inspector.tui import messages
 from inspector.tui.fuzzy import FuzzyQuery
 from inspector.tui.widgets.catalog_label import CatalogLabel, Entry, make_entry
 from inspector.tui.widgets.tab_fit import TabLabel, fit_tabs
@@ -171,6 +172,14 @@ class Catalog(Static):
         ]
         self._narrowed.pop(kind, None)
         self._show(kind)
+
+    @on(messages.ReplayCatalog)
+    def _replayed(self, message: messages.ReplayCatalog) -> None:
+        """A replay: the lists as recorded (or why a kind was never listed)."""
+        catalog = message.catalog
+        for kind in KIND:
+            error = catalog.errors.get(kind) if kind not in catalog.lists else None
+            self.set_items(kind, catalog.lists.get(kind, []), error, message.unknown[kind])
 
     def _show(self, kind: str) -> None:
         """Fill ``kind``'s list: every item, or the filter's matches, best first."""

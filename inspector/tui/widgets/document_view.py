@@ -17,7 +17,9 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import functools
-from collections.abc import Callable
+import sys
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, Generic, TypeVar
 
 from rich.style import Style
@@ -33,6 +35,7 @@ from textual.widget import Widget
 
 from inspector.tui.document import Document
 
+TURN = 0.0005  # seconds a thread holds the GIL before the other may take it, while formatting
 THREAD_BYTES = 256 * 1024  # bigger payloads are formatted off the UI thread (~15 ms at this size)
 
 T = TypeVar("T")
@@ -174,6 +177,36 @@ def release_memory() -> None:
         trim(0)
 
 
+class _ShortTurns:
+    """While any worker formats, threads take turns with the GIL every ``TURN`` seconds
+    instead of 5 ms: each step of the UI's event loop waits for a turn, and a key takes
+    dozens of steps (a 12 MB result's formatting made a key wait 0.6 s). Counted, so
+    two workers at once (the result and the detail pane) restore it once, at the end."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._active = 0
+        self._saved = sys.getswitchinterval()
+
+    @contextlib.contextmanager
+    def __call__(self) -> Iterator[None]:
+        with self._lock:
+            if not self._active:
+                self._saved = sys.getswitchinterval()
+                sys.setswitchinterval(min(self._saved, TURN))
+            self._active += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._active -= 1
+                if not self._active:
+                    sys.setswitchinterval(self._saved)
+
+
+short_turns = _ShortTurns()
+
+
 class Formatter(Generic[T]):
     """Builds what a view shows: small payloads at once, big ones in a thread worker.
 
@@ -235,7 +268,8 @@ class Formatter(Generic[T]):
         result: T | str
         ok = True
         try:
-            result = build()
+            with short_turns():
+                result = build()
         except Exception as exc:  # a source that failed under us: say so, stay usable
             ok, result = False, f"could not format this: {exc!r}"
         release_memory()

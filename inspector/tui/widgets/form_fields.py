@@ -2,6 +2,10 @@
 `inspector.forms` field tree (label, control, help, error line) and writes every
 edit into that node at once. Nested nodes get nested `FieldWidget`s.
 
+A field knows nothing of the form around it: it posts `FieldWidget.Edited` after an
+edit and `FieldWidget.Rebuilt` after it recomposed (the form checks again on both),
+and the form finds its fields in the DOM.
+
 Server text (titles, descriptions, enum labels) is data: it goes through `Text`
 objects and control characters are shown.
 """
@@ -9,13 +13,16 @@ objects and control characters are shown.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
+from textual.actions import SkipAction
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.message import Message
 from textual.widget import AwaitMount, Widget
 from textual.widgets import Button, Checkbox, Collapsible, Input, Select, SelectionList, Static
 from textual.widgets.selection_list import Selection
@@ -34,9 +41,7 @@ from inspector.forms.schema import (
     UnionNode,
 )
 from inspector.safe_text import visible
-
-if TYPE_CHECKING:
-    from inspector.tui.widgets.schema_form import SchemaForm
+from inspector.tui.widgets.field_input import FieldInput
 
 
 def plain(text: str, style: str = "") -> Text:
@@ -72,6 +77,38 @@ def _key(text: str) -> str:
     return "".join(c for c in text.casefold() if c.isalnum())
 
 
+class RowButton(Button, can_focus=False):
+    """An item's ↑ ↓ ✕: for the mouse; the keyboard uses the row's keys (one Tab stop
+    per item, not four)."""
+
+
+class ItemRow(Horizontal):
+    """An array item or a map entry: its field(s) and buttons, keys on the item itself."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("alt+up", "item_up", "Item up"),
+        Binding("alt+down", "item_down", "Item down"),
+        Binding("ctrl+r", "remove_item", "Remove item"),
+    ]
+
+    def action_item_up(self) -> None:
+        self._press("move-up")
+
+    def action_item_down(self) -> None:
+        self._press("move-down")
+
+    def action_remove_item(self) -> None:
+        self._press("remove")
+
+    def _press(self, what: str) -> None:
+        for button in self.query_children(".row-buttons").first().children:
+            if isinstance(button, Button) and button.has_class(what):
+                if not button.disabled:
+                    button.press()  # the field's handler does the rest, as for a click
+                return
+        raise SkipAction()  # a map entry does not move: the key goes on
+
+
 class FieldWidget(Vertical):
     """One node: header (label, null toggle), its control(s), help text and error line."""
 
@@ -102,16 +139,47 @@ class FieldWidget(Vertical):
     FieldWidget Button.small { min-width: 3; width: auto; margin: 0 0 0 1; }
     FieldWidget Button.add { width: auto; margin: 0; }
     FieldWidget .const { color: $text-muted; height: auto; }
+    /* where the focus is, plainly (in a screenshot too, without a cursor): the control
+       takes a tinted background, its field's label the accent colour, an item its row */
+    FieldWidget Input:focus, FieldWidget Select:focus > SelectCurrent,
+    FieldWidget SelectionList:focus { background: $primary 40%; }
+    FieldWidget .field-label.-lit { color: $accent; }
+    FieldWidget ItemRow:focus-within { background: $primary 12%; }
+    FieldWidget ItemRow:focus-within > .row-buttons > RowButton:enabled { color: $accent; }
     """
 
-    def __init__(self, node: FieldNode, form: SchemaForm, *, bare: bool = False) -> None:
+    class Edited(Message):
+        """The user changed `node` (it holds the new value already)."""
+
+        def __init__(self, field: FieldWidget, node: FieldNode) -> None:
+            super().__init__()
+            self.field = field
+            self.node = node
+
+        @property
+        def control(self) -> FieldWidget:
+            return self.field
+
+    class Rebuilt(Message):
+        """The field recomposed after a structural change: new fields, no error lines."""
+
+        def __init__(self, field: FieldWidget) -> None:
+            super().__init__()
+            self.field = field
+
+        @property
+        def control(self) -> FieldWidget:
+            return self.field
+
+    def __init__(self, node: FieldNode, *, bare: bool = False) -> None:
         super().__init__(classes="bare" if bare else None)
         self.node = node
-        self.form = form
         self.bare = bare  # no header: a union's variant or a value shown by its row
         self._shown_text: str | None = None
         self._errors: list[str] = []  # what the error line says (no line: none)
-        form._register(self)
+
+    def _edited(self, node: FieldNode) -> None:
+        self.post_message(self.Edited(self, node))
 
     # --- building --------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -153,7 +221,7 @@ class FieldWidget(Vertical):
         if isinstance(node, ScalarNode):
             node.mask_text(visible(node.text))  # never hand control characters to the screen
             self._shown_text = node.text
-            yield Input(
+            yield FieldInput(
                 node.text,
                 placeholder=visible(node.placeholder),
                 classes="field-input",
@@ -189,7 +257,7 @@ class FieldWidget(Vertical):
                 classes="variant-select",
                 compact=True,
             )
-            yield FieldWidget(node.current, self.form, bare=True)
+            yield FieldWidget(node.current, bare=True)
         elif isinstance(node, ArrayNode):
             yield from self._array(node)
         elif isinstance(node, ObjectNode):
@@ -231,9 +299,9 @@ class FieldWidget(Vertical):
             )
             return
         for child in node.fields.values():
-            yield FieldWidget(child, self.form)
+            yield FieldWidget(child)
         for index, row in enumerate(node.rows):
-            with Horizontal(classes="row map-row"):
+            with ItemRow(classes="row map-row"):
                 yield Input(
                     visible(row.key),
                     placeholder="key",
@@ -241,14 +309,14 @@ class FieldWidget(Vertical):
                     name=str(index),
                     compact=True,
                 )
-                yield FieldWidget(row.node, self.form, bare=True)
+                yield FieldWidget(row.node, bare=True)
                 with Horizontal(classes="row-buttons"):
-                    yield Button(
+                    yield RowButton(
                         "✕",
-                        classes="small remove-row",
+                        classes="small remove remove-row",
                         compact=True,
                         name=str(index),
-                        tooltip="remove entry",
+                        tooltip="remove entry (ctrl+r)",
                     )
         if node.allows_extra:
             yield Button("+ add entry", classes="add add-row", compact=True)
@@ -257,33 +325,33 @@ class FieldWidget(Vertical):
 
     def _array(self, node: ArrayNode) -> ComposeResult:
         for index, item in enumerate(node.items):
-            with Horizontal(classes="row array-row"):
+            with ItemRow(classes="row array-row"):
                 yield FieldWidget(
-                    item, self.form, bare=not isinstance(item, ObjectNode | ArrayNode | UnionNode)
+                    item, bare=not isinstance(item, ObjectNode | ArrayNode | UnionNode)
                 )
                 with Horizontal(classes="row-buttons"):
-                    yield Button(
+                    yield RowButton(
                         "↑",
                         classes="small move-up",
                         compact=True,
                         name=str(index),
-                        tooltip="move up",
+                        tooltip="move up (alt+↑)",
                         disabled=index == 0,
                     )
-                    yield Button(
+                    yield RowButton(
                         "↓",
                         classes="small move-down",
                         compact=True,
                         name=str(index),
-                        tooltip="move down",
+                        tooltip="move down (alt+↓)",
                         disabled=index == len(node.items) - 1,
                     )
-                    yield Button(
+                    yield RowButton(
                         "✕",
-                        classes="small remove-item",
+                        classes="small remove remove-item",
                         compact=True,
                         name=str(index),
-                        tooltip="remove item",
+                        tooltip="remove item (ctrl+r)",
                     )
         yield Button("+ add item", classes="add add-item", compact=True, disabled=not node.can_add)
 
@@ -292,7 +360,7 @@ class FieldWidget(Vertical):
         focus back on the control that `focus` selects (the `index`-th of this field's)."""
         self._errors = []  # the error line goes with the old children
         await self.recompose()
-        self.form.recheck()  # the new fields get their errors back, if any are shown
+        self.post_message(self.Rebuilt(self))  # the new fields get their errors back
         if focus is None:
             return
         own = [w for w in self.query(focus) if self._mine(w) or w.parent is self]
@@ -303,6 +371,24 @@ class FieldWidget(Vertical):
             if not target.focusable:
                 target = next((w for w in target.query("*") if w.focusable), target)
             target.focus()
+
+    # --- where the focus is ----------------------------------------------------------
+    # The label of every field the focus is in takes the accent colour. A class on the
+    # label, not `:focus-within` on the field: that restyles the whole form per Tab.
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self._light(True)
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self._light(False)
+
+    def _light(self, on: bool) -> None:
+        if self.bare:
+            return
+        labels = list(self.query_children(".field-label"))
+        for head in self.query_children(".field-head"):
+            labels += head.query_children(".field-label")
+        for label in labels:
+            label.set_class(on, "-lit")
 
     # --- errors ----------------------------------------------------------------------
     def show_errors(self, messages: list[str]) -> AwaitMount | None:
@@ -357,12 +443,17 @@ class FieldWidget(Vertical):
             # the key is shown with control characters escaped: unchanged means unchanged
             if 0 <= index < len(node.rows) and visible(node.rows[index].key) != event.value:
                 node.set_row_key(index, event.value)
-                self.form._changed(node)
+                self._edited(node)
             return
         if isinstance(self.node, ScalarNode) and event.value != self._shown_text:
             self._shown_text = event.value
-            self.node.set_text(event.value)
-            self.form._changed(self.node)
+            picked = event.input.picked if isinstance(event.input, FieldInput) else None
+            if picked is not None and visible(picked) == event.value:
+                self.node.set_text(picked)  # a value from a list: kept as the server sent it
+                self.node.mask_text(event.value)
+            else:
+                self.node.set_text(event.value)
+            self._edited(self.node)
 
     @on(Checkbox.Changed)
     async def _checkbox_changed(self, event: Checkbox.Changed) -> None:
@@ -372,11 +463,11 @@ class FieldWidget(Vertical):
         if event.checkbox.has_class("null-toggle"):
             if event.value != self.node.is_null:
                 self.node.set_null(event.value)
-                self.form._changed(self.node)
+                self._edited(self.node)
                 await self.rebuild(".null-toggle")
         elif isinstance(self.node, BoolNode) and event.value != self.node.state:
             self.node.set_state(event.value)
-            self.form._changed(self.node)
+            self._edited(self.node)
             if self.node.state is not None:
                 event.checkbox.label = _label(self.node, with_type=False)
 
@@ -390,13 +481,13 @@ class FieldWidget(Vertical):
         if isinstance(node, UnionNode) and isinstance(value, int):
             if value != node.selected:
                 node.select(value)
-                self.form._changed(node)
+                self._edited(node)
                 await self.rebuild(".variant-select")
         elif isinstance(node, EnumNode):
             index = value if isinstance(value, int) else None
             if index != node.selected:
                 node.select(index)
-                self.form._changed(node)
+                self._edited(node)
 
     @on(SelectionList.SelectedChanged)
     def _multi_changed(self, event: SelectionList.SelectedChanged[int]) -> None:
@@ -411,7 +502,7 @@ class FieldWidget(Vertical):
             order += [i for i in sorted(chosen) if i not in order]
             if order != node.chosen:
                 node.set_chosen(order)
-                self.form._changed(node)
+                self._edited(node)
 
     @on(Button.Pressed)
     async def _button(self, event: Button.Pressed) -> None:
@@ -428,26 +519,17 @@ class FieldWidget(Vertical):
                 focus = (".array-row", -1)
             elif button.has_class("remove-item"):
                 node.remove(index)
+                focus = _after_removal(".array-row", index, len(node.items))
             elif button.has_class("move-up") or button.has_class("move-down"):
-                up = button.has_class("move-up")
-                moved = node.move(index, -1 if up else 1)
-                edge = moved == 0 if up else moved == len(node.items) - 1
-                focus = (
-                    ".move-down"
-                    if up and edge
-                    else ".move-up"
-                    if edge
-                    else ".move-up"
-                    if up
-                    else ".move-down",
-                    moved,
-                )
+                # the focus goes with the item (its buttons take none)
+                focus = (".array-row", node.move(index, -1 if button.has_class("move-up") else 1))
         elif isinstance(node, ObjectNode):
             if button.has_class("add-row"):
                 node.add_row()
                 focus = (".row-key", -1)
             elif button.has_class("remove-row"):
                 node.remove_row(index)
+                focus = _after_removal(".map-row", index, len(node.rows))
             elif button.has_class("expand"):
                 node.expand()
                 node.touch()
@@ -455,5 +537,11 @@ class FieldWidget(Vertical):
             elif button.has_class("collapse"):
                 node.collapse()
                 focus = (".expand", 0)
-        self.form._changed(node)
+        self._edited(node)
         await self.rebuild(*focus)
+
+
+def _after_removal(rows: str, index: int, left: int) -> tuple[str, int]:
+    """Where the focus goes once a row is gone: the row now in its place (or the one
+    before it), else the add button."""
+    return (rows, min(index, left - 1)) if left else ("Button.add", -1)

@@ -1,24 +1,22 @@
 """The in-flight view: requests awaiting an answer, with elapsed time, progress and cancel.
 
-    view = InFlightView()            # mount anywhere
-    view.attach(session)             # after the session exists (again after a reconnect)
+    view = InFlightView(state)       # renders state.requests (a ``LiveState``'s)
 
-Rows come from ``session.pending`` (redrawn four times a second) and, below them, the
-last finished requests with their outcome. ``c`` (or delete) cancels the request
-under the cursor: ``notifications/cancelled`` goes out and the call fails locally.
-A response that arrives after that is marked "late response" (the session puts a
-``late-response`` finding on its event; this view shows it on the row).
+Rows come from the pending requests (redrawn four times a second, as the time moves)
+and, below them, the last finished requests with their outcome (redrawn when one
+finishes: ``RequestsChanged``). ``c`` (or delete) cancels the request under the cursor:
+``notifications/cancelled`` goes out and the call fails locally. A response that
+arrives after that is marked "late response" (the session puts a ``late-response``
+finding on its event; the state keeps it on the finished request).
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections import OrderedDict
-from dataclasses import dataclass
-from time import monotonic
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -26,58 +24,16 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 from textual.widgets.data_table import RowDoesNotExist
 
-from inspector.engine.session import CANCELLED_BY_USER, TIMED_OUT, PendingRequest, Session
+from inspector.engine.session import PendingRequest
+from inspector.live.requests import Finished, describe, is_listen
+from inspector.live.state import LiveState
 from inspector.safe_text import one_line, safe_text
+from inspector.tui import messages
 from inspector.tui.widgets.table_rows import cursor_row_key
-from inspector.wire.events import Direction, WireEvent
 from inspector.wire.jsonrpc import RequestId
 
 BAR_WIDTH = 16
-RECENT = 30  # finished requests kept on show
 REFRESH = 0.25
-
-
-LISTEN = "subscriptions/listen"
-LISTEN_KEYS = {
-    "toolsListChanged": "tools",
-    "resourcesListChanged": "resources",
-    "promptsListChanged": "prompts",
-}
-
-
-def is_listen(method: str) -> bool:
-    """A 2026-07-28 listen stream: open by design for as long as the session lives."""
-    return method == LISTEN
-
-
-def listen_label(params: Any) -> str:
-    """``listening: tools, resources, 2 resources`` from the listen request's filter."""
-    wanted = params.get("notifications") if isinstance(params, dict) else None
-    parts: list[str] = []
-    if isinstance(wanted, dict):
-        for key, value in wanted.items():
-            if key == "resourceSubscriptions" and isinstance(value, list):
-                parts.append(f"{len(value)} subscribed resource{'s' * (len(value) != 1)}")
-            elif value:
-                parts.append(LISTEN_KEYS.get(key, key.removesuffix("ListChanged")))
-    return f"listening: {', '.join(parts) or 'nothing'}"
-
-
-def calls(pending: Any) -> int:
-    """How many of ``pending`` (``session.pending`` values) are real calls awaiting an
-    answer: listen streams are not (the status bar counts these)."""
-    return sum(1 for p in pending if not is_listen(p.method) and not p.done.is_set())
-
-
-def describe(method: str, params: Any) -> str:
-    """The method plus what it is about (tool name, uri, prompt name)."""
-    if is_listen(method):
-        return listen_label(params)
-    if isinstance(params, dict):
-        for key in ("name", "uri", "taskId"):
-            if isinstance(params.get(key), str):
-                return f"{method} {params[key]}"
-    return method
 
 
 def format_elapsed(seconds: float) -> str:
@@ -102,23 +58,13 @@ def progress_bar(progress: float | None, total: float | None, width: int = BAR_W
     return Text(f"▸ {progress:g} (no total)", style="cyan")
 
 
-@dataclass
-class Finished:
-    id: RequestId
-    label: str
-    started: float
-    ended: float
-    outcome: str  # ok | error | cancelled | timeout
-    detail: str = ""
-    late: float | None = None  # seconds after giving up that a late response came
-
-
 class InFlightView(Widget):
     """Pending requests on top, recent finished ones below; cancel with ``c``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "cancel", "Cancel request"),
         Binding("delete", "cancel", "Cancel request", show=False),
+        Binding("L", "reopen_listen", "Listen again", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -136,14 +82,12 @@ class InFlightView(Widget):
             self.label = label
             self.sent = sent
 
-    def __init__(self, session: Session | None = None, *, id: str | None = None) -> None:
+    class ReopenListen(Message):
+        """The user asks for the subscriptions/listen stream again (after cancelling it)."""
+
+    def __init__(self, state: LiveState, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.session: Session | None = None
-        self.finished: OrderedDict[RequestId, Finished] = OrderedDict()
-        self._started: dict[RequestId, tuple[str, float]] = {}
-        self._given_up: dict[RequestId, tuple[str, str]] = {}  # id -> (outcome, reason)
-        if session is not None:
-            self.attach(session)
+        self.state = state
 
     def compose(self) -> ComposeResult:
         yield Static("In flight", id="inflight-title")
@@ -157,68 +101,19 @@ class InFlightView(Widget):
         self.set_interval(REFRESH, self.refresh_rows)
         self.refresh_rows()
 
-    # -- the session -------------------------------------------------------------------
-
-    def attach(self, session: Session) -> None:
-        if self.session is not None:
-            self.session.remove_observer(self._observe)
-        self.session = session
-        self.finished.clear()
-        self._started.clear()
-        self._given_up.clear()
-        # requests sent before the view was attached (the first list calls) keep their names
-        for item in list(session.pending.values()):
-            self._started[item.id] = (describe(item.method, item.params), item.started)
-        session.add_observer(self._observe)
-
-    def _observe(self, event: WireEvent) -> None:
-        """Called by the session for every event (synchronously, on the app's loop)."""
-        message = event.message
-        if not isinstance(message, dict):
-            return
-        if event.direction is Direction.OUT:
-            if "method" in message and "id" in message:
-                label = describe(str(message["method"]), message.get("params"))
-                self._started[message["id"]] = (label, monotonic())
-            elif message.get("method") == "notifications/cancelled":
-                params = message.get("params") or {}
-                self._finish(params.get("requestId"), *self._why(params))
-        elif event.direction is Direction.IN and "method" not in message and "id" in message:
-            id_ = message["id"]
-            late = any(f.code == "late-response" for f in event.findings)
-            if late and id_ in self.finished:
-                done = self.finished[id_]
-                done.late = monotonic() - done.ended
-            elif not late:
-                error = message.get("error")
-                detail = str(error.get("message", "")) if isinstance(error, dict) else ""
-                self._finish(id_, "error" if error is not None else "ok", detail)
-
-    def _why(self, params: dict[str, Any]) -> tuple[str, str]:
-        """(outcome, detail) of a request the client gave up on: the session knows why
-        (the user cancelled it, or it timed out); a cancel sent by hand has its reason."""
-        reason = str(params.get("reason", ""))
-        why = self.session.given_up(params.get("requestId")) if self.session else None
-        if why == CANCELLED_BY_USER:
-            return "cancelled", "by you"
-        if why == TIMED_OUT or (why is None and reason.startswith("timed out")):
-            return "timeout", reason
-        return "cancelled", reason
-
-    def _finish(self, id_: Any, outcome: str, detail: str) -> None:
-        if id_ is None or id_ in self.finished:
-            return
-        label, started = self._started.pop(id_, ("?", monotonic()))
-        self.finished[id_] = Finished(id_, label, started, monotonic(), outcome, detail)
-        while len(self.finished) > RECENT:
-            self.finished.popitem(last=False)
+    @on(messages.RequestsChanged)
+    @on(messages.SessionAttached)
+    def _requests_changed(self) -> None:
+        self.refresh_rows()
 
     # -- drawing -----------------------------------------------------------------------
 
+    @property
+    def finished(self) -> dict[RequestId, Finished]:
+        return self.state.requests.finished
+
     def pending(self) -> list[PendingRequest]:
-        if self.session is None:
-            return []
-        return [p for p in self.session.pending.values() if not p.done.is_set()]
+        return self.state.requests.pending()
 
     def refresh_rows(self) -> None:
         table = self.query_one("#inflight-table", DataTable)
@@ -283,20 +178,24 @@ class InFlightView(Widget):
     def selected_pending(self) -> PendingRequest | None:
         table = self.query_one("#inflight-table", DataTable)
         key = cursor_row_key(table)
-        if key is None or not key.startswith("p:") or self.session is None:
+        if key is None or not key.startswith("p:"):
             return None
         for item in self.pending():
             if f"p:{item.id}" == key:
                 return item
         return None
 
+    def action_reopen_listen(self) -> None:
+        self.post_message(self.ReopenListen())
+
     async def action_cancel(self) -> None:
         self.refresh_rows()  # act on what is pending now, not at the last redraw
         item = self.selected_pending()
-        if item is None or self.session is None:
+        session = self.state.requests.session
+        if item is None or session is None:
             self.app.bell()
             return
-        sent = await self.session.cancel(item.id, "cancelled by the user")
+        sent = await session.cancel(item.id, "cancelled by the user")
         label = describe(item.method, item.params)
         self.post_message(self.Cancelled(item.id, label, sent))
         self.refresh_rows()

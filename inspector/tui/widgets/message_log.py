@@ -5,8 +5,9 @@ it keeps no widgets and no text per event, only reads an ``EventSource`` (and an
 optional ``FilteredView`` index list), renders the visible rows on demand and
 keeps rendered rows in an LRU cache. ``MessageLog`` wraps it with the filter bar.
 
-Events arrive in batches: an app pushes every event into an ``EventBatcher``
-(``MessageLog.make_batcher()``), whose 50 ms timer calls ``append_events``.
+The log does not own its events: it is given a source (a live session's ``EventStore``,
+kept by ``LiveState``, or a recording) and told when it grew (``EventsAdded``, posted
+in batches every 50 ms by the ``LiveFeed``).
 """
 
 from __future__ import annotations
@@ -31,12 +32,12 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from inspector.engine.summary import RowSummary, summarize
-from inspector.logstore.store import EventBatcher, EventSource, EventStore, FilteredView, LogFilter
+from inspector.logstore.store import EventSource, FilteredView, LogFilter
 from inspector.safe_text import visible
+from inspector.tui import messages
 from inspector.tui.widgets.log_filter import LogFilterBar
 from inspector.wire.events import Channel, Direction, Kind, WireEvent
 
-FLUSH_INTERVAL = 0.05  # seconds between batched appends
 SCAN_STEP = 4_000  # events per filter step
 SCAN_SLICE = 0.008  # seconds of filter steps before yielding to the UI
 # A real pause, not sleep(0): a key press hops App -> Screen -> widget, one loop turn each.
@@ -392,14 +393,10 @@ class MessageLog(Vertical):
             self.seq = seq
 
     def __init__(
-        self,
-        source: EventSource | None = None,
-        *,
-        id: str | None = None,
-        classes: str | None = None,
+        self, source: EventSource, *, id: str | None = None, classes: str | None = None
     ) -> None:
         super().__init__(id=id, classes=classes)
-        self.source: EventSource = source if source is not None else EventStore()
+        self.source = source
         self.filter = LogFilter()
         self._lines = LogLines(self.source, id="log-lines")
         self._want_index: int | None = None  # cursor event to find again while scanning
@@ -423,17 +420,13 @@ class MessageLog(Vertical):
     def lines(self) -> LogLines:
         return self._lines
 
-    @property
-    def store(self) -> EventStore:
-        """The in-memory store (when the log owns one)."""
-        if not isinstance(self.source, EventStore):
-            raise TypeError("this log reads an external source")
-        return self.source
+    @on(messages.EventsAdded)
+    def _events_added(self, message: messages.EventsAdded) -> None:
+        self.events_added(message.first, message.events)
 
-    def append_events(self, events: Sequence[WireEvent]) -> None:
-        """Add a batch of events to the store and show them (call at most every ~50 ms)."""
-        first = len(self.store)
-        self.store.extend(events)
+    def events_added(self, first: int, events: Sequence[WireEvent] = ()) -> None:
+        """The source grew from index ``first``; ``events``: the new ones, when at hand
+        (their big frames are summarized now, while parsed)."""
         self._lines.remember_big(first, events)
         self.source_grew()
 
@@ -451,15 +444,6 @@ class MessageLog(Vertical):
     def event_changed(self, index: int) -> None:
         """Event ``index`` changed after it was shown (a finding added by a later lint)."""
         self._lines.forget(index)
-
-    def make_batcher(self, interval: float = FLUSH_INTERVAL) -> EventBatcher:
-        """An ``EventBatcher`` flushed into this log every ``interval`` seconds.
-
-        Register ``batcher.push`` as the session observer.
-        """
-        batcher = EventBatcher(self.append_events)
-        self.set_interval(interval, batcher.flush)
-        return batcher
 
     @property
     def follow(self) -> bool:

@@ -4,7 +4,9 @@ from tool ``isError`` results.
 
 An outcome is formatted into a ``Document`` (``format_outcome``) and shown through the
 line-virtualized ``DocumentView``: a big result (a 13 MB text) is formatted in a thread
-worker and only the rows on screen are rendered, so the UI keeps answering keys.
+worker and only the rows on screen are rendered, so the UI keeps answering keys. A big
+result of many objects is measured and checked against its outputSchema in a child
+process, and once shown is kept as its compact JSON (``result_check``).
 """
 
 from __future__ import annotations
@@ -26,8 +28,14 @@ from inspector.forms.output import OutputCheck, OutputStatus, check_output, issu
 from inspector.safe_text import one_line, safe_text
 from inspector.tui.document import Block, DocBuilder, Document, stack
 from inspector.tui.json_size import json_length, rough_size
+from inspector.tui.result_check import measure
 from inspector.tui.save_files import file_name, save_files_dialog
-from inspector.tui.widgets.document_view import THREAD_BYTES, DocumentView, Formatter
+from inspector.tui.widgets.document_view import (
+    THREAD_BYTES,
+    DocumentView,
+    Formatter,
+    release_memory,
+)
 from inspector.tui.widgets.message_detail import pretty_json
 
 PRETTY_LIMIT = 1 << 20  # a JSON text up to this size is pretty-printed; a bigger one literal
@@ -54,6 +62,19 @@ class Outcome:
     # the client gave up without an answer (timed out, connection lost): what happened, in
     # the engine's words; not a JSON-RPC error, none came over the wire
     no_answer: str = ""
+    # a big result of many objects, once shown, is kept as its compact JSON (~1x its
+    # size) instead of a tree of Python objects (~3.7x): ``value`` parses it again
+    parked: bytes | None = field(default=None, repr=False)
+
+    def value(self) -> Any:
+        """The result, parsed again if it was parked."""
+        if self.result is None and self.parked is not None:
+            return json.loads(self.parked)
+        return self.result
+
+    def park(self, blob: bytes) -> None:
+        """Keep the result as ``blob`` (its compact JSON) and let the tree go."""
+        self.parked, self.result = blob, None
 
 
 @dataclass
@@ -70,6 +91,7 @@ class Formatted:
     complete: bool = True
     header: int = 0  # the section of the title line
     check: int | None = None  # the section of the outputSchema check
+    blob: bytes | None = field(default=None, repr=False)  # the result to park, if worked out
 
 
 def _decode_b64(data: Any) -> bytes | None:
@@ -209,14 +231,14 @@ def format_outcome(outcome: Outcome, *, quick: bool = False) -> Formatted:
     """The document for ``outcome`` (runs on any thread; a big one in a worker).
 
     ``quick`` leaves the size and the outputSchema check for ``complete_outcome``."""
-    if outcome.size is None and outcome.result is not None and not quick:
-        outcome.size = json_length(outcome.result)
+    result = outcome.value()
+    if outcome.size is None and result is not None and not quick:
+        outcome.size = json_length(result)
     writer = _OutcomeWriter(quick)
     doc = writer.doc
     writer.out.header = doc.section(_title(outcome))
     if outcome.note:
         doc.add(safe_text(outcome.note, "bold yellow", multiline=True))
-    result = outcome.result
     if outcome.cancelled:
         doc.add(Text("cancelled by you", style="bold yellow"), Text(CANCELLED_HINT, style="dim"))
     elif outcome.no_answer:
@@ -235,16 +257,17 @@ def format_outcome(outcome: Outcome, *, quick: bool = False) -> Formatted:
 
 
 def complete_outcome(outcome: Outcome, quick: Formatted) -> Formatted:
-    """``quick`` with the size and the outputSchema check worked out (the rest is kept)."""
-    if outcome.size is None and outcome.result is not None:
-        outcome.size = json_length(outcome.result)
+    """``quick`` with the size and the outputSchema check worked out (the rest is kept);
+    a result of many objects is measured and checked in a child process (``measure``)."""
+    result = outcome.value()
+    measured = measure(result, outcome.output_schema if quick.check is not None else None)
+    if outcome.size is None and result is not None:
+        outcome.size = measured.size
     sections = list(quick.document.sections)
     sections[quick.header] = Block(stack(_title(outcome)))
-    result = outcome.result
     if quick.check is not None and isinstance(result, dict):
-        check = _output_lines(check_output(outcome.output_schema, result))
-        sections[quick.check] = Block(stack(*check))
-    return replace(quick, document=Document(sections), complete=True)
+        sections[quick.check] = Block(stack(*_output_lines(measured.check)))
+    return replace(quick, document=Document(sections), complete=True, blob=measured.blob)
 
 
 def _title(outcome: Outcome) -> Text:
@@ -334,6 +357,8 @@ class ResultView(DocumentView):
         self.outcome = outcome
         self.shown = Formatted(Document())
         size = outcome.size or rough_size([outcome.result, outcome.error], THREAD_BYTES)
+        if outcome.parked is not None:
+            size = max(size, len(outcome.parked))
         quick = size > THREAD_BYTES
         if not self.formatter.submit(lambda: format_outcome(outcome, quick=quick), size):
             note = f"more than {THREAD_BYTES:,}" if outcome.size is None else f"{size:,}"
@@ -352,6 +377,10 @@ class ResultView(DocumentView):
         outcome = self.outcome
         if not formatted.complete and outcome is not None:
             self.formatter.submit(lambda: complete_outcome(outcome, formatted), THREAD_BYTES + 1)
+        elif formatted.blob is not None and outcome is not None:
+            outcome.park(formatted.blob)  # shown: what is left of the tree is the bytes
+            self.shown = replace(formatted, blob=None)
+            release_memory()
 
     def _failed(self, message: str) -> None:
         self.show_message(message, "bold red")

@@ -1,9 +1,8 @@
 """The server's log: ``notifications/message`` coloured by level, and ``logging/setLevel``.
 
-    view = ServerLogView()
-    view.attach(session)            # listens for notifications/message; level via McpClient
+    view = ServerLogView(state)     # renders state.server_log; the level via state.client
 
-Messages are buffered and written in batches (every 50 ms) so a flood does not
+Messages come in batches (``ServerLogAdded``, every 50 ms at most) so a flood does not
 redraw per line; the view keeps the last ``max_lines``. The level picker sends
 ``logging/setLevel`` and says whether the server accepted it. Server text is
 data: the logger name and the data (a string, or any JSON shown compactly) go
@@ -25,9 +24,10 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Label, RichLog, Select, Static
 
-from inspector.engine.client import LOG_LEVELS, McpClient
-from inspector.engine.session import Session
+from inspector.engine.client import LOG_LEVELS
+from inspector.live.state import LiveState
 from inspector.safe_text import safe_text
+from inspector.tui import messages
 from inspector.wire.jsonrpc import RpcError
 
 LEVEL_STYLES = {
@@ -41,7 +41,6 @@ LEVEL_STYLES = {
     "emergency": "bold reverse red",
 }
 DATA_LIMIT = 4000  # characters of one message's data shown (the wire log has it all)
-FLUSH = 0.05
 
 
 def format_entry(params: dict[str, Any], when: datetime | None = None) -> Text:
@@ -84,18 +83,10 @@ class ServerLogView(Widget):
             self.level = level
             self.error = error
 
-    def __init__(
-        self, session: Session | None = None, *, max_lines: int = 5000, id: str | None = None
-    ) -> None:
+    def __init__(self, state: LiveState, *, max_lines: int = 5000, id: str | None = None) -> None:
         super().__init__(id=id)
         self.max_lines = max_lines
-        self.session: Session | None = None
-        self.client: McpClient | None = None
-        self.count = 0  # messages received (written or waiting in the buffer)
-        self.counts: dict[str, int] = {}
-        self._buffer: list[Text] = []
-        if session is not None:
-            self.attach(session)
+        self.state = state
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="log-bar"):
@@ -109,43 +100,24 @@ class ServerLogView(Widget):
         )
 
     def on_mount(self) -> None:
-        self.set_interval(FLUSH, self.flush)
         self._show_capability()
 
-    # -- the session -------------------------------------------------------------------
-
-    def attach(self, session: Session, client: McpClient | None = None) -> None:
-        self.session = session
-        self.client = client or McpClient(session)
-        # Callbacks cannot be removed from a session: a stale one checks it is current.
-        session.on_notification(
-            "notifications/message", lambda params: self._receive(session, params)
-        )
-        if self.is_mounted:
-            self._show_capability()
-
+    @on(messages.SessionAttached)
     def _show_capability(self) -> None:
-        if self.session is None:
+        session = self.state.session
+        if session is None:
             self._status("not connected")
             return
-        if "logging" not in self.session.server_capabilities:
+        if "logging" not in session.server_capabilities:
             self._status("the server does not declare logging (it may still send messages)")
         else:
             self._status("")
 
-    def _receive(self, session: Session, params: dict[str, Any]) -> None:
-        if session is not self.session:
-            return
-        level = str(params.get("level", "?"))
-        self.count += 1
-        self.counts[level] = self.counts.get(level, 0) + 1
-        self._buffer.append(format_entry(params))
+    @on(messages.ServerLogAdded)
+    def _added(self, message: messages.ServerLogAdded) -> None:
+        self._write([format_entry(e.params, e.when) for e in message.entries])
 
-    def flush(self) -> None:
-        """Write the buffered lines (called every 50 ms)."""
-        if not self._buffer:
-            return
-        lines, self._buffer = self._buffer, []
+    def _write(self, lines: list[Text]) -> None:
         log = self.query_one("#server-log", RichLog)
         for line in lines[-self.max_lines :]:
             log.write(line, expand=True)  # wrap at the view width, not the text width
@@ -154,12 +126,13 @@ class ServerLogView(Widget):
 
     async def set_level(self, level: str) -> bool:
         """Send ``logging/setLevel``; True if the server accepted it."""
-        if self.client is None:
+        client = self.state.client
+        if client is None:
             self._status("not connected")
             return False
         self._status(f"setting {level}…")
         try:
-            await self.client.set_logging_level(level)
+            await client.set_logging_level(level)
         except RpcError as exc:
             self._status(f"the server refused level {level}: {exc.message} (code {exc.code})")
             self.post_message(self.LevelSet(level, exc.message))
@@ -180,4 +153,4 @@ class ServerLogView(Widget):
 
     def action_clear(self) -> None:
         self.query_one("#server-log", RichLog).clear()
-        self._buffer.clear()
+        self.state.server_log.clear()

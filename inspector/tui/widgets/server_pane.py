@@ -7,10 +7,12 @@ from typing import Any
 
 from rich.console import RenderableType
 from rich.text import Text
+from textual import on
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from inspector.safe_text import safe_text
+from inspector.tui import messages
 from inspector.tui.document import stack
 from inspector.tui.widgets.message_detail import pretty_json
 
@@ -66,3 +68,17 @@ class ServerPane(VerticalScroll, can_focus=True):
 
     def refresh_from(self, **kwargs: Any) -> None:
         self._body.update(render_server(**kwargs))
+
+    @on(messages.ReplayCatalog)
+    def _replayed(self, message: messages.ReplayCatalog) -> None:
+        """A replay: the server's facts as recorded."""
+        init = message.catalog.initialize or {}
+        self.refresh_from(
+            info=init.get("serverInfo") or {},
+            protocol=init.get("protocolVersion"),
+            server_caps=init.get("capabilities") or {},
+            client_caps={},
+            instructions=init.get("instructions"),
+            stderr_tail=[],
+            target=f"recording {message.title}",
+        )

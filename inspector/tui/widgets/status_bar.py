@@ -8,11 +8,13 @@ from typing import Any
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual import on
 from textual.reactive import reactive
 from textual.widgets import Static
 
 from inspector.engine.era import is_stateless
 from inspector.safe_text import one_line
+from inspector.tui import messages
 
 STATE_STYLES = {
     "connecting": "yellow",
@@ -95,6 +97,20 @@ class StatusBar(Static):
     events: reactive[int] = reactive(0)
     pending: reactive[int] = reactive(0)
     extra: reactive[str] = reactive("")
+
+    @on(messages.Indexing)
+    def _indexing(self, message: messages.Indexing) -> None:
+        fraction = message.fraction
+        self.extra = f"indexing {fraction:.0%}" if fraction is not None else ""
+
+    @on(messages.ReplayCatalog)
+    def _replayed(self, message: messages.ReplayCatalog) -> None:
+        """A replay: the server as recorded."""
+        init = message.catalog.initialize or {}
+        info = init.get("serverInfo") or {}
+        if info:
+            self.server = f"{server_label(info)} (replay of {message.title})"
+        self.protocol = str(init.get("protocolVersion", ""))
 
     def facts(self, level: int = 0) -> Text:
         """Transport, protocol, counts; at a higher ``level`` (a narrower bar) the least

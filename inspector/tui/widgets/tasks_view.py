@@ -1,14 +1,13 @@
 """The tasks view (2025-11-25): tasks with their status, polled at pollInterval; result, cancel.
 
-    view = TasksView()
-    view.attach(session)                              # or view.attach(session, manager)
+    view = TasksView(state)                           # renders state.tasks (a TaskManager)
     await view.run_tool("generate_report", {"topic": "x"}, ttl=60_000)   # call as a task
 
 ``run_tool`` sends ``tools/call`` with ``task`` and follows the task in a worker:
 ``tasks/get`` at the server's ``pollInterval`` until it ends, then ``tasks/result``.
 Keys: ``r`` refreshes from ``tasks/list``, ``c`` cancels (``tasks/cancel``), ``enter``
-(or ``f``) fetches and shows the result (``tasks/result``). ``TasksView.Finished`` is posted
-when a followed task's outcome is known, so the lead can show it in the result pane.
+(or ``f``) fetches and shows the result (``tasks/result``). The state's feed posts
+``TaskFinished`` when a task's outcome is known (the app shows it in the result pane).
 """
 
 from __future__ import annotations
@@ -25,9 +24,10 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from inspector.engine.session import Session
 from inspector.engine.tasks import TaskManager, TaskState
+from inspector.live.state import LiveState
 from inspector.safe_text import one_line, safe_text
+from inspector.tui import messages
 from inspector.tui.widgets.inflight import progress_bar
 from inspector.tui.widgets.table_rows import cursor_row_key
 from inspector.wire.jsonrpc import RpcError
@@ -85,18 +85,15 @@ class TasksView(Widget):
             super().__init__()
             self.state = state
 
-    class Finished(Message):
-        """A task's outcome is known: ``state.result`` or ``state.error``."""
-
-        def __init__(self, state: TaskState) -> None:
-            super().__init__()
-            self.state = state
-
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, state: LiveState, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.manager: TaskManager | None = None
-        self._announced: set[str] = set()
+        self.state = state
         self._dirty = False
+
+    @property
+    def manager(self) -> TaskManager | None:
+        """The current session's tasks (None before a session)."""
+        return self.state.tasks
 
     def compose(self) -> ComposeResult:
         yield Static("Tasks", id="tasks-title")
@@ -114,23 +111,16 @@ class TasksView(Widget):
         if self._dirty:
             self.refresh_rows()
 
-    def attach(self, session: Session, manager: TaskManager | None = None) -> TaskManager:
-        if self.manager is not None:
-            self.manager.remove_listener(self._changed)
-        self.manager = manager or TaskManager(session)
-        self.manager.add_listener(self._changed)
-        self._announced.clear()
-        if self.is_mounted:
-            self.refresh_rows()
-        return self.manager
+    @on(messages.TasksChanged)
+    def _changed(self, message: messages.TasksChanged) -> None:
+        if message.outcomes:
+            self.refresh_rows()  # an outcome is drawn at once; only progress is throttled
+        else:
+            self._dirty = True
 
-    def _changed(self, state: TaskState) -> None:
-        self._dirty = True
-        if state.fetched and state.task_id not in self._announced:
-            self._announced.add(state.task_id)
-            if self.is_mounted:
-                self.refresh_rows()  # an outcome is drawn at once; only progress is throttled
-            self.post_message(self.Finished(state))
+    @on(messages.SessionAttached)
+    def _attached(self) -> None:
+        self.refresh_rows()
 
     # -- calling a tool as a task ------------------------------------------------------
 

@@ -1,0 +1,173 @@
+"""A big structured result's size and outputSchema check, worked out in a child process,
+and the result kept as compact JSON bytes instead of a tree of Python objects.
+
+A 12 MB ``structuredContent`` of 100,000 small objects parses into ~3.7x its size of
+dicts, strings and floats, and checking it with jsonschema is pure Python for seconds:
+in a thread it holds the GIL in 5 ms turns, and every step of the UI's event loop waits
+for one (a key took 0.6 s). So the formatter thread only encodes the tree (``encode``:
+many small ``json.dumps`` calls, never one long one) and a child process
+(``python -m inspector.tui.result_check``) parses, measures and checks it, on another
+core and in its own memory. The view then keeps the bytes (``Outcome.park``), ~1x.
+
+A result with few containers (a 50 MB text) gains nothing from this and is measured in
+the thread as before (``many_containers``).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from inspector.forms.output import OutputCheck, OutputStatus, check_output
+from inspector.forms.validate import ValidationIssue
+from inspector.tui.json_size import json_length
+
+MANY = 10_000  # containers from which a result is checked in a child and kept as bytes
+_SLICE = 1 << 20  # a big string is encoded a slice at a time (the GIL changes hands between)
+_ITEMS = 256  # items encoded in one call (a slice of a long array)
+_SHORT = 4_096  # a string this long counts as small inside a container
+TIMEOUT = 600.0  # seconds the child may take (a result of hundreds of MB)
+
+
+def many_containers(value: Any, limit: int = MANY) -> bool:
+    """More than ``limit`` dicts and lists in ``value`` (stops counting there)."""
+    count, todo = 0, [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+        else:
+            continue
+        count += 1
+        if count > limit:
+            return True
+    return False
+
+
+def encode(value: Any) -> bytes:
+    """``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` as UTF-8, built from
+    small pieces so that no single C call holds the GIL for long."""
+    parts: list[bytes] = []  # each piece encoded as it is made: no whole-size str as well
+    _encode(value, parts)
+    return b"".join(parts)
+
+
+def _encode(value: Any, out: list[bytes]) -> None:
+    if isinstance(value, str) and len(value) > _SLICE:
+        out.append(b'"')
+        for start in range(0, len(value), _SLICE):  # an escape never spans two characters
+            out.append(_utf8(json.dumps(value[start : start + _SLICE], ensure_ascii=False)[1:-1]))
+        out.append(b'"')
+    elif isinstance(value, dict) and not _small(value):  # key by key
+        out.append(b"{")
+        for n, (key, item) in enumerate(value.items()):
+            out.append(b"," if n else b"")
+            out.append(_utf8(_dumps(str(key)) + ":"))
+            _encode(item, out)
+        out.append(b"}")
+    elif isinstance(value, list) and not _small(value):
+        out.append(b"[")
+        for start in range(0, len(value), _ITEMS):  # rows of small objects: a slice a call
+            part = value[start : start + _ITEMS]
+            out.append(b"," if start else b"")
+            if all(_small(item) for item in part):
+                out.append(_utf8(_dumps(part)[1:-1]))
+            else:
+                for n, item in enumerate(part):
+                    out.append(b"," if n else b"")
+                    _encode(item, out)
+        out.append(b"]")
+    else:
+        out.append(_utf8(_dumps(value)))
+
+
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")  # a lone surrogate came as an escape
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def _small(value: Any) -> bool:
+    """A scalar, a short string, or a short container of those: one quick ``dumps``."""
+    if isinstance(value, str):
+        return len(value) <= _SHORT
+    if isinstance(value, dict):
+        items: Any = value.values()
+    elif isinstance(value, list):
+        items = value
+    else:
+        return True
+    return len(value) <= _ITEMS and not any(
+        isinstance(item, dict | list) or (isinstance(item, str) and len(item) > _SHORT)
+        for item in items
+    )
+
+
+@dataclass(frozen=True)
+class Measured:
+    """A result's size (characters as JSON, as ``json_length``), its check, its bytes."""
+
+    size: int
+    check: OutputCheck
+    blob: bytes | None = None  # compact JSON of the result, when worked out
+
+
+def measure(result: Any, schema: Any) -> Measured:
+    """Size and outputSchema check of ``result``: in a child for one of many containers
+    (falling back to this thread if the child cannot run), here for the rest."""
+    if many_containers(result):
+        blob = encode(result)
+        measured = _in_child(blob, schema)
+        if measured is not None:
+            return Measured(measured[0], measured[1], blob)
+        return Measured(json_length(result), check_output(schema, result), blob)
+    return Measured(json_length(result), check_output(schema, result))
+
+
+def _in_child(blob: bytes, schema: Any) -> tuple[int, OutputCheck] | None:
+    try:
+        child = subprocess.Popen(
+            [sys.executable, "-m", __name__],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        assert child.stdin is not None
+        with child.stdin:
+            child.stdin.write(json.dumps(schema).encode() + b"\n")
+            child.stdin.write(blob)
+        out, _ = child.communicate(timeout=TIMEOUT)
+        if child.returncode != 0:
+            return None
+        answer = json.loads(out)
+        issues = [ValidationIssue(tuple(path), message) for path, message in answer["issues"]]
+        return int(answer["size"]), OutputCheck(OutputStatus(answer["status"]), issues)
+    except (OSError, ValueError, KeyError, TypeError, subprocess.SubprocessError):
+        if "child" in locals():
+            child.kill()
+        return None
+
+
+def main() -> None:
+    """The child: a schema line, then the result's JSON, on stdin; the answer on stdout."""
+    stdin = sys.stdin.buffer
+    schema = json.loads(stdin.readline())
+    result = json.loads(stdin.read())
+    check = check_output(schema, result)
+    answer = {
+        "size": json_length(result),
+        "status": check.status.value,
+        "issues": [[list(issue.path), issue.message] for issue in check.issues],
+    }
+    sys.stdout.write(json.dumps(answer))
+
+
+if __name__ == "__main__":
+    main()

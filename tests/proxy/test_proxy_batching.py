@@ -1,0 +1,64 @@
+"""The relay's batched writes stay write-ahead: frames emitted in one turn of the event loop
+go out in one write at its end, and the recording has them on file before that write."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import anyio
+
+from inspector.proxy.pipes import PipeWriter
+from inspector.proxy.wire import ProxyWire
+from inspector.record.format import SessionHeader
+from inspector.record.recorder import Recorder
+from inspector.wire.events import Channel, Direction, WireEvent
+
+
+def line(n: int) -> WireEvent:
+    raw = b'{"jsonrpc":"2.0","id":%d,"result":{}}' % n
+    return WireEvent(Direction.IN, Channel.STDOUT, raw, meta={"side": "host"})
+
+
+async def test_a_burst_is_one_write_and_recorded_before_it(tmp_path: Path) -> None:
+    path = tmp_path / "p.jsonl"
+    recorder = Recorder(path, SessionHeader(target={}))
+    wire = ProxyWire(recorder)
+    read_fd, write_fd = os.pipe()
+    writer = await PipeWriter.open(write_fd, before=wire.sync)
+    writes: list[tuple[bytes, str]] = []
+    real_write = writer._write
+
+    def spy(data: bytes) -> None:
+        writes.append((data, path.read_text()))  # what the file held as the frames left
+        real_write(data)
+
+    writer._write = spy  # type: ignore[method-assign]
+    writer.write(b"\n")  # a blank line first: the write is due before the wire's own sync
+    for n in (1, 2, 3):
+        event = line(n)
+        wire.emit(event, defer=True)
+        writer.write(event.raw + b"\n")
+    assert writes == []  # nothing left yet: the end of this turn writes
+    await anyio.sleep(0)
+    await anyio.sleep(0)
+    assert len(writes) == 1
+    data, on_file = writes[0]
+    assert data == b"\n" + b"".join(line(n).raw + b"\n" for n in (1, 2, 3))
+    for n in (1, 2, 3):
+        assert f'\\"id\\":{n}' in on_file  # write-ahead: on file before the pipe got it
+    assert os.read(read_fd, 1 << 16) == data
+    await writer.close()
+    os.close(read_fd)
+    recorder.close()
+
+
+async def test_with_an_inspector_watching_each_event_is_flushed_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "p.jsonl"
+    recorder = Recorder(path, SessionHeader(target={}))
+    wire = ProxyWire(recorder)
+    seen: list[str] = []
+    wire.watch(lambda event, route: seen.append(path.read_text()))
+    wire.emit(line(7), defer=True)
+    assert '\\"id\\":7' in seen[0]  # the watcher (an attach socket) sees what is on file
+    recorder.close()

@@ -1,0 +1,345 @@
+"""``mcp-inspect proxy --listen 127.0.0.1:PORT``: a Streamable HTTP front on the loopback,
+checked against DNS rebinding, with hosts that are not ours."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from paths import DEMO, PY, ROOT, SERVERS
+from processes import alive
+from proxy_support import (
+    events,
+    inspector_cli,
+    inspector_on,
+    listening_proxy,
+    runtime_folder,
+    wait_for_proxy,
+    wait_until,
+)
+
+from inspector.engine.client import McpClient
+from inspector.proxy.host_http import host_allowed, origin_allowed, parse_listen
+from inspector.wire.events import WireEvent
+from tests.everything import everything_command
+from tests.npm_packages import NODE, bin_entry, npm_env
+
+CONFORMANCE = "@modelcontextprotocol/conformance"
+CONFORMANCE_VERSION = "0.1.16"  # pinned: its scenarios change between releases
+SCENARIO = "dns-rebinding-protection"
+DUMP: dict[str, Any] = {"by_alias": True, "exclude_none": True, "mode": "json"}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"},
+    },
+}
+
+
+@pytest.fixture
+def runtime() -> Iterator[Path]:
+    with runtime_folder() as folder:
+        yield folder
+
+
+def test_listen_is_loopback_only() -> None:
+    assert parse_listen("127.0.0.1:8808") == ("127.0.0.1", 8808)
+    assert parse_listen("localhost:0") == ("127.0.0.1", 0)
+    assert parse_listen("[::1]:9") == ("::1", 9)
+    assert parse_listen(":7") == ("127.0.0.1", 7)
+    for bad in ("0.0.0.0:8808", "192.168.1.2:80", "example.com:80", "8808", "127.0.0.1:x"):
+        with pytest.raises(ValueError):
+            parse_listen(bad)
+
+
+def test_host_and_origin_checks() -> None:
+    assert host_allowed("127.0.0.1:8808", 8808)
+    assert host_allowed("localhost:8808", 8808)
+    assert host_allowed("[::1]:8808", 8808)
+    assert host_allowed("localhost", 8808)
+    assert not host_allowed("evil.example.com", 8808)
+    assert not host_allowed("evil.example.com:8808", 8808)
+    assert not host_allowed("127.0.0.1:9999", 8808)
+    assert not host_allowed(None, 8808)
+    assert origin_allowed(None)
+    assert origin_allowed("http://localhost:6274")
+    assert origin_allowed("http://127.0.0.1")
+    assert not origin_allowed("http://evil.example.com")
+    assert not origin_allowed("null")
+
+
+def test_the_conformance_suites_dns_rebinding_scenario() -> None:
+    suite = bin_entry(CONFORMANCE, CONFORMANCE_VERSION, "conformance")
+    with listening_proxy("--no-attach", "--", *DEMO) as (_proc, url):
+        done = subprocess.run(
+            [
+                str(NODE),
+                str(suite),
+                "server",
+                "--url",
+                url,
+                "--scenario",
+                "dns-rebinding-protection",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=180,
+            env=npm_env(),
+            check=False,
+        )
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    assert "Passed: 2/2" in output
+
+
+def test_rebinding_is_refused_before_anything_happens(tmp_path: Path) -> None:
+    record = tmp_path / "p.jsonl"
+    with listening_proxy("--no-attach", "--record", str(record), "--", *DEMO) as (_proc, url):
+        port = httpx.URL(url).port
+        with httpx.Client(timeout=30) as client:
+            bad_host = client.post(url, json=INIT, headers={"Host": f"evil.example.com:{port}"})
+            bad_origin = client.post(url, json=INIT, headers={"Origin": "http://evil.example.com"})
+            good = client.post(
+                url, json=INIT, headers={"Accept": "application/json, text/event-stream"}
+            )
+    assert bad_host.status_code == 421
+    assert bad_origin.status_code == 403
+    assert good.status_code == 200 and "mcp-session-id" in good.headers
+    recorded = events(record)
+    notes = [e["raw"] for e in recorded if e["dir"] == "local"]
+    assert sum("is not the loopback" in n for n in notes) == 2
+    started = [e for e in recorded if "started pid" in e["raw"]]
+    assert len(started) == 1  # only the good request started a server
+
+
+def server(which: str) -> list[str]:
+    if which == "sdk":
+        return [PY, str(SERVERS / "sdk_stdio_server.py")]
+    command, args = everything_command()
+    return [command, *args]
+
+
+async def exercise(session: ClientSession, which: str) -> dict[str, Any]:
+    tool = "add" if which == "sdk" else "get-sum"
+    init = await session.initialize()
+    tools = await session.list_tools()
+    called = await session.call_tool(tool, {"a": 2, "b": 40})
+    return {
+        "server": init.server_info.model_dump(**DUMP),
+        "tools": tools.model_dump(**DUMP),
+        "call": called.model_dump(**DUMP),
+    }
+
+
+@pytest.mark.parametrize("which", ["sdk", "everything"])
+async def test_the_sdk_client_over_http_gets_what_it_gets_directly(which: str) -> None:
+    command = server(which)
+    params = StdioServerParameters(command=command[0], args=command[1:], cwd=str(ROOT))
+    with anyio.fail_after(90):
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
+            direct = await exercise(s, which)
+        with listening_proxy("--no-attach", "--", *command) as (_proc, url):
+            async with (
+                streamable_http_client(url) as (read, write),
+                ClientSession(read, write) as s,
+            ):
+                through = await exercise(s, which)
+    assert through == direct
+
+
+@pytest.mark.parametrize("which", ["sdk", "everything"])
+def test_the_official_inspector_cli_over_http(which: str, tmp_path: Path) -> None:
+    tool = "add" if which == "sdk" else "get-sum"
+    call = ["--method", "tools/call", "--tool-name", tool, "--tool-arg", "a=2"]
+    call += ["--tool-arg", "b=40"]
+    direct = inspector_cli(tmp_path, *call, "--", *server(which))
+    with listening_proxy("--no-attach", "--", *server(which)) as (_proc, url):
+        through = inspector_cli(tmp_path, *call, "--transport", "http", url)
+    assert through == direct
+
+
+async def test_sessions_get_their_own_server_and_delete_ends_it(tmp_path: Path) -> None:
+    record = tmp_path / "p.jsonl"
+    with listening_proxy("--no-attach", "--record", str(record), "--", *DEMO) as (_proc, url):
+        headers = {"Accept": "application/json, text/event-stream"}
+        async with httpx.AsyncClient(timeout=30) as client:
+            one = await client.post(url, json=INIT, headers=headers)
+            two = await client.post(url, json=INIT, headers=headers)
+            sid_one, sid_two = one.headers["mcp-session-id"], two.headers["mcp-session-id"]
+            assert sid_one != sid_two
+            pids = [e["meta"]["pid"] for e in events(record) if "pid" in e.get("meta", {})]
+            assert len(pids) == 2
+            gone = await client.delete(url, headers={"Mcp-Session-Id": sid_one})
+            assert gone.status_code == 200
+            wait_until(lambda: not alive(pids[0]), what="the first session's server to stop")
+            assert alive(pids[1])
+            again = await client.post(
+                url,
+                json={"jsonrpc": "2.0", "id": 2, "method": "ping"},
+                headers={**headers, "Mcp-Session-Id": sid_one},
+            )
+            assert again.status_code == 404
+            ping = await client.post(
+                url,
+                json={"jsonrpc": "2.0", "id": 2, "method": "ping"},
+                headers={"Accept": "application/json", "Mcp-Session-Id": sid_two},
+            )
+            assert ping.status_code == 200 and ping.json()["id"] == 2
+    wait_until(lambda: not alive(pids[1]), what="the proxy's stop to end the second server")
+
+
+async def test_an_inspector_attached_to_an_http_front(runtime: Path) -> None:
+    seen: list[WireEvent] = []
+    with listening_proxy("--name", "front", "--", *DEMO, runtime=runtime) as (_proc, url):
+        async with (
+            streamable_http_client(url) as (read, write),
+            ClientSession(read, write) as host,
+        ):
+            await host.initialize()
+            path = await wait_for_proxy("front")
+            async with inspector_on(path, seen) as inspector:
+                client = McpClient(inspector)
+                mine: dict[int, str] = {}
+                theirs: dict[int, str] = {}
+
+                async def inspector_calls(n: int) -> None:
+                    mine[n] = json.dumps(await client.call_tool("add", {"a": n, "b": 1000}))
+
+                async def host_calls(n: int) -> None:
+                    result = await host.call_tool("add", {"a": n, "b": 100})
+                    theirs[n] = json.dumps(result.model_dump(**DUMP))
+
+                async with anyio.create_task_group() as tg:  # both at once
+                    for n in range(5):
+                        tg.start_soon(inspector_calls, n)
+                        tg.start_soon(host_calls, n)
+            for n in range(5):
+                assert f"{n} + 1000 = {n + 1000}" in mine[n]
+                assert f"{n} + 100 = {n + 100}" in theirs[n]
+    assert any(e.meta.get("observed") and e.meta.get("side") == "host" for e in seen)
+
+
+async def test_an_idle_session_ends_and_its_server_stops(tmp_path: Path) -> None:
+    record = tmp_path / "p.jsonl"
+    args = ("--no-attach", "--idle-timeout", "2", "--record", str(record), "--", *DEMO)
+    with listening_proxy(*args) as (_proc, url):
+        headers = {"Accept": "application/json, text/event-stream"}
+        async with httpx.AsyncClient(timeout=30) as client:
+            idle = await client.post(url, json=INIT, headers=headers)
+            busy = await client.post(url, json=INIT, headers=headers)
+            pids = [e["meta"]["pid"] for e in events(record) if "pid" in e.get("meta", {})]
+            ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+            busy_headers = {
+                "Accept": "application/json",
+                "Mcp-Session-Id": busy.headers["mcp-session-id"],
+            }
+            # the busy host keeps asking; the idle one says nothing for longer than 2 s
+            for _ in range(10):
+                answer = await client.post(url, json=ping, headers=busy_headers)
+                assert answer.status_code == 200
+                await anyio.sleep(0.3)
+            wait_until(lambda: not alive(pids[0]), what="the idle session's server to stop")
+            assert alive(pids[1])
+            late = await client.post(
+                url,
+                json=ping,
+                headers={**headers, "Mcp-Session-Id": idle.headers["mcp-session-id"]},
+            )
+            assert late.status_code == 404  # initialize again
+    notes = [e["raw"] for e in events(record) if e["ch"] == "system"]
+    assert any("host session 1: no request for 2 s" in n for n in notes)
+    assert not any("host session 2: no request" in n for n in notes)
+
+
+def test_idle_timeout_needs_listen() -> None:
+    done = subprocess.run(
+        [PY, "-m", "inspector", "proxy", "--idle-timeout", "5", "--", *DEMO],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=str(ROOT),
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+    assert done.returncode == 2 and "--idle-timeout goes with --listen" in done.stderr
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGKILL"])
+async def test_the_proxy_killed_leaves_no_server_and_a_full_recording(
+    sig: str, tmp_path: Path
+) -> None:
+    import signal
+
+    record = tmp_path / "p.jsonl"
+    with listening_proxy("--no-attach", "--record", str(record), "--", *DEMO) as (proc, url):
+        headers = {"Accept": "application/json"}
+        async with httpx.AsyncClient(timeout=30) as client:
+            opened = await client.post(url, json=INIT, headers=headers)
+            sid = opened.headers["mcp-session-id"]
+            answers = []
+            for n in range(5):
+                call = {"name": "add", "arguments": {"a": n, "b": 1}}
+                body = {"jsonrpc": "2.0", "id": n + 1, "method": "tools/call", "params": call}
+                answer = await client.post(
+                    url, json=body, headers={**headers, "Mcp-Session-Id": sid}
+                )
+                answers.append(answer.json()["id"])
+            pid = next(e["meta"]["pid"] for e in events(record) if "pid" in e.get("meta", {}))
+            proc.send_signal(getattr(signal, sig))
+            proc.wait(30)
+            wait_until(lambda: not alive(pid), what="the server to stop with its proxy")
+            with pytest.raises(httpx.TransportError):
+                await client.post(url, json=INIT, headers=headers)
+    recorded = events(record)  # readable to its last line
+    got = {
+        json.loads(e["raw"]).get("id") for e in recorded if e["dir"] == "in" and e["ch"] == "stdout"
+    }
+    assert set(answers) <= got and answers == [1, 2, 3, 4, 5]
+    if sig == "SIGTERM":
+        notes = [e["raw"] for e in recorded if e["ch"] == "system"]
+        assert any("SIGTERM received" in n for n in notes)
+        assert any("host session 1 ended" in n for n in notes)
+
+
+async def test_a_killed_server_ends_its_host_session_only(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    record = tmp_path / "p.jsonl"
+    with listening_proxy("--no-attach", "--record", str(record), "--", *DEMO) as (_proc, url):
+        headers = {"Accept": "application/json"}
+        async with httpx.AsyncClient(timeout=30) as client:
+            first = await client.post(url, json=INIT, headers=headers)
+            pid = next(e["meta"]["pid"] for e in events(record) if "pid" in e.get("meta", {}))
+            os.kill(pid, signal.SIGKILL)
+            sid = first.headers["mcp-session-id"]
+            ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+
+            async def ended() -> bool:
+                answer = await client.post(
+                    url, json=ping, headers={**headers, "Mcp-Session-Id": sid}
+                )
+                return answer.status_code == 404
+
+            with anyio.fail_after(30):
+                while not await ended():
+                    await anyio.sleep(0.1)
+            # the proxy carries on: a new host session gets a new server
+            again = await client.post(url, json=INIT, headers=headers)
+            assert again.status_code == 200 and again.json()["result"]["serverInfo"]
+    notes = [e["raw"] for e in events(record) if e["ch"] == "system"]
+    assert any("the server's side ended" in n for n in notes), notes
+    assert not any("the host closed its side" in n for n in notes), notes

@@ -1,0 +1,199 @@
+"""``mcp-inspect attach``: the TUI on a live proxy, through the real app and keys."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import anyio
+import pytest
+from proxy_support import events, host_through_proxy, runtime_folder, wait_for_proxy
+from textual.widgets import Input, TextArea
+from tui_helpers import plain, select_item, wait_connected, wait_for
+
+from inspector.engine.client import McpClient
+from inspector.engine.responders import Responders
+from inspector.target import Target
+from inspector.tui.app import InspectorApp
+from inspector.tui.interactive_setup import interactive_responders
+from inspector.tui.screens.intercept import InterceptScreen
+from inspector.tui.screens.sampling import SamplingScreen
+from inspector.tui.widgets.catalog import Catalog
+from inspector.tui.widgets.item_panel import ItemPanel
+from inspector.tui.widgets.message_log import MessageLog
+from inspector.tui.widgets.result_view import ResultView, render_outcome
+from inspector.tui.widgets.status_bar import StatusBar
+from inspector.wire.events import WireEvent
+
+SIZE = (150, 45)
+
+
+@pytest.fixture
+def runtime() -> Iterator[Path]:
+    with runtime_folder() as folder:
+        yield folder
+
+
+def attached_app(path: Path) -> InspectorApp:
+    responders = Responders()
+    app = InspectorApp(
+        Target(attach=str(path), name="tui", transport="proxy"), responders=responders
+    )
+    interactive_responders(app, responders)
+    return app
+
+
+def result_text(app: InspectorApp) -> str:
+    outcome = app.query_one(ResultView).outcome
+    return plain(render_outcome(outcome)) if outcome is not None else ""
+
+
+def log_rows(app: InspectorApp) -> list[str]:
+    log = app.query_one(MessageLog)
+    return [log.lines.summary(i).text for i in range(len(log.source))]
+
+
+def text_of(result: dict[str, object]) -> str:
+    content = result["content"]
+    assert isinstance(content, list)
+    return "".join(c.get("text", "") for c in content)
+
+
+async def test_attached_tui_fills_live_and_calls_into_the_session(
+    runtime: Path, tmp_path: Path
+) -> None:
+    host_seen: list[WireEvent] = []
+    async with host_through_proxy(runtime, tmp_path / "p.jsonl", host_seen, name="tui") as host:
+        host_client = McpClient(host)
+        await host_client.call_tool("echo", {"message": "before the attach"})
+        app = attached_app(await wait_for_proxy("tui"))
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_connected(pilot)
+            assert app.query_one(StatusBar).transport == "proxy"
+            # the past is in the log, labelled with whose it is
+            await wait_for(pilot, lambda: any(r.startswith("host │") for r in log_rows(app)))
+            # and it fills live
+            await host_client.call_tool("echo", {"message": "while attached"})
+            await wait_for(
+                pilot, lambda: any("while attached" in r and "host" in r for r in log_rows(app))
+            )
+
+            # a call fired from the form while the host calls: both get their own answers
+            await select_item(pilot, "tools", "add")
+            form = app.query_one(ItemPanel).form
+            assert form is not None
+            form.set_arguments({"a": 2, "b": 3})
+            await pilot.pause(0.1)
+            await pilot.press("ctrl+s")
+            hosts = await host_client.call_tool("add", {"a": 40, "b": 2})
+            await wait_for(pilot, lambda: "2 + 3 = 5" in result_text(app))
+            assert text_of(hosts).startswith("40 + 2 = 42")
+
+            # the server's request caused by the TUI's call opens the TUI's dialog
+            await select_item(pilot, "tools", "ask_llm")
+            form = app.query_one(ItemPanel).form
+            assert form is not None
+            form.set_arguments({"question": "who is asked?"})
+            await pilot.pause(0.1)
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: isinstance(app.screen, SamplingScreen))
+            app.screen.query_one("#reply", TextArea).load_text("the inspector answers")
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: "the inspector answers" in result_text(app))
+            assert any(r.startswith("inspector 1 │") for r in log_rows(app))
+        # the host never saw the TUI's sampling request nor its answers
+        assert not [e for e in host_seen if e.method == "sampling/createMessage"]
+        with anyio.fail_after(20):
+            again = await host_client.call_tool("add", {"a": 1, "b": 1})
+        assert text_of(again).startswith("1 + 1 = 2")
+
+
+def listings(record: Path, side: str) -> list[str]:
+    """The list requests ``side`` sent through the proxy, as recorded."""
+    found = []
+    for event in events(record):
+        meta = event.get("meta", {})
+        if event["dir"] == "out" and meta.get("side") == side and '"/list' not in event["raw"]:
+            method = str(event["raw"]).split('"method":', 1)[-1]
+            if "/list" in method and "list_changed" not in method:
+                found.append(method.split('"')[1])
+    return found
+
+
+async def test_the_catalog_is_what_the_host_was_given_and_can_be_relisted(
+    runtime: Path, tmp_path: Path
+) -> None:
+    record = tmp_path / "p.jsonl"
+    async with host_through_proxy(runtime, record, [], name="cat") as host:
+        host_client = McpClient(host)
+        host_tools = await host_client.list_all("tools")
+        host_resources = await host_client.list_all("resources")
+        app = attached_app(await wait_for_proxy("cat"))
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_connected(pilot)
+            catalog = app.query_one(Catalog)
+            names = [t["name"] for t in host_tools]
+            await wait_for(pilot, lambda: [t["name"] for t in catalog.items["tools"]] == names)
+            assert catalog.items["resources"] == host_resources
+            # what the host listed was not asked again; what it never listed was
+            asked = listings(record, "inspector")
+            assert "tools/list" not in asked and "resources/list" not in asked
+            assert "prompts/list" in asked and "resources/templates/list" in asked
+            # the host's later listings follow: a tool appears for the host, and for us
+            await host_client.call_tool("toggle_extra_tool", {})
+            await host_client.list_all("tools")
+            await wait_for(
+                pilot, lambda: "extra_tool" in [t["name"] for t in catalog.items["tools"]]
+            )
+            # L lists everything again with requests of the inspector's own
+            before = listings(record, "inspector").count("tools/list")
+            await pilot.press("L")
+            await wait_for(
+                pilot, lambda: listings(record, "inspector").count("tools/list") > before
+            )
+        assert "tools/list" in listings(record, "host")
+
+
+async def test_intercept_from_the_tui_holds_and_forwards_an_edit(
+    runtime: Path, tmp_path: Path
+) -> None:
+    async with host_through_proxy(runtime, tmp_path / "p.jsonl", [], name="itui") as host:
+        host_client = McpClient(host)
+        app = attached_app(await wait_for_proxy("itui"))
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_connected(pilot)
+            await pilot.press("I")
+            await wait_for(pilot, lambda: isinstance(app.screen, InterceptScreen))
+            screen = app.screen
+            assert isinstance(screen, InterceptScreen)
+            await wait_for(pilot, lambda: screen.query_one("#filter", Input).has_focus)
+            await pilot.press(*"method:tools/call", "enter")
+            await wait_for(pilot, lambda: screen.transport.intercept_filter == "method:tools/call")
+
+            results: list[str] = []
+
+            async def call() -> None:
+                results.append(text_of(await host_client.call_tool("add", {"a": 1, "b": 2})))
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(call)
+                editor = screen.query_one("#frame", TextArea)
+                await wait_for(pilot, lambda: '"add"' in editor.text)
+                editor.load_text(editor.text.replace('"a":1', '"a":9'))
+                await pilot.press("ctrl+f")
+            assert results == ["9 + 2 = 11"]
+            await wait_for(pilot, lambda: not screen.transport.held)
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: not isinstance(app.screen, InterceptScreen))
+
+
+async def test_intercept_needs_an_attached_proxy() -> None:
+    from inspector.target import demo_target
+
+    app = InspectorApp(demo_target(), responders=Responders())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await pilot.press("I")
+        await wait_for(pilot, lambda: bool(app._notifications))
+        assert "mcp-inspect attach" in str(list(app._notifications)[-1].message)
+        assert not isinstance(app.screen, InterceptScreen)

@@ -1,0 +1,171 @@
+"""A big structured result: encoded in small pieces, measured and checked in a child
+process, and kept as compact JSON once shown (the tree of objects let go)."""
+
+from __future__ import annotations
+
+import gc
+import json
+import sys
+import tracemalloc
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from paths import PY, ROOT
+from tui_helpers import select_item, view_text, wait_for
+
+from inspector.forms.output import OutputStatus, check_output
+from inspector.target import Target
+from inspector.tui import result_check
+from inspector.tui.app import InspectorApp
+from inspector.tui.json_size import json_length
+from inspector.tui.result_check import encode, many_containers, measure
+from inspector.tui.widgets import result_view
+from inspector.tui.widgets.catalog import Catalog
+from inspector.tui.widgets.document_view import TURN, short_turns
+from inspector.tui.widgets.item_panel import ItemPanel
+from inspector.tui.widgets.result_view import Outcome, ResultView, complete_outcome, format_outcome
+
+sys.path.insert(0, str(ROOT / "bench"))
+from big_payload_server import TOOLS, rows
+
+SCHEMA = TOOLS[1]["outputSchema"]
+
+
+def structured(size: int) -> dict[str, Any]:
+    return {"content": [{"type": "text", "text": "rows"}], "structuredContent": rows(size)}
+
+
+def compact(value: Any) -> bytes:
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text.encode("utf-8", "surrogatepass")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        structured(200_000),
+        {"k": "x" * (3 << 20) + '"\\\n\x00é😀' * 1000, "n": [1, 2.5, None, True]},
+        {f"key {n}": [{"a": [n]}] * 3 for n in range(600)},
+        [["é" * 5_000] * 300, [], {}, "", 0],
+        "plain",
+        [json.loads('"\\ud800 lone"')] * 300,  # a lone surrogate, as a server may escape it
+    ],
+    ids=["rows", "big-string", "many-keys", "nested", "scalar", "surrogate"],
+)
+def test_encode_is_compact_json(value: Any) -> None:
+    assert encode(value) == compact(value)
+
+
+def test_a_result_of_many_objects_is_measured_and_checked_in_a_child() -> None:
+    result = structured(1_500_000)
+    assert many_containers(result)
+    good = measure(result, SCHEMA)
+    assert good.check.status is OutputStatus.MATCHES
+    assert good.size == json_length(result)
+    assert good.blob == compact(result)
+    result["structuredContent"]["rows"][7]["id"] = "seven"
+    bad = measure(result, SCHEMA)
+    assert bad.check == check_output(SCHEMA, result)
+    assert [issue.path for issue in bad.check.issues] == [("rows", 7, "id")]
+
+
+def test_without_a_child_the_check_is_made_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(result_check.sys, "executable", str(ROOT / "no-such-python"))
+    result = structured(1_500_000)
+    result["structuredContent"]["rows"][3]["ok"] = "yes"
+    measured = measure(result, SCHEMA)
+    assert measured.check.status is OutputStatus.MISMATCH
+    assert measured.size == json_length(result)
+
+
+def test_a_shown_structured_result_keeps_about_its_size() -> None:
+    """Parked, a 5 MB result of 50,000 objects keeps its bytes, not a tree of ~3.7x."""
+    frame = compact({"jsonrpc": "2.0", "id": 1, "result": structured(5_000_000)})
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        outcome = Outcome("structured", result=json.loads(frame)["result"], output_schema=SCHEMA)
+        parsed = tracemalloc.get_traced_memory()[0] - before
+        shown = complete_outcome(outcome, format_outcome(outcome, quick=True))
+        assert shown.blob is not None
+        outcome.park(shown.blob)
+        shown = replace(shown, blob=None)
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert parsed > 3 * len(frame)  # what the tree took
+    assert kept < 1.3 * len(frame)
+    assert outcome.result is None
+    assert outcome.value() == json.loads(frame)["result"]
+
+
+async def test_the_result_view_parks_a_big_structured_result() -> None:
+    """Through the app against a real server: shown, checked, then kept as bytes; shown
+    again from them."""
+    target = Target(command=PY, args=[str(ROOT / "bench" / "big_payload_server.py")], name="big")
+    app = InspectorApp(target)
+    async with app.run_test(size=(140, 40)) as pilot:
+        catalog = app.query_one(Catalog)
+        await wait_for(pilot, lambda: bool(catalog.items["tools"]), 30)
+        await select_item(pilot, "tools", "structured")
+        form = app.query_one(ItemPanel).form
+        assert form is not None
+        form.root.set_value({"bytes": 2_000_000})
+        await form.recompose()
+        await pilot.press("ctrl+s")
+        view = app.query_one(ResultView)
+        await wait_for(pilot, lambda: view.complete and view.outcome.parked is not None, 120)
+        outcome = view.outcome
+        assert outcome is not None and outcome.result is None
+        parsed = json.loads(outcome.parked or b"")
+        text = view_text(view)
+        assert "✓ matches outputSchema" in text
+        assert f"{json_length(parsed):,} bytes" in text.splitlines()[0]
+        assert '"rows": [' in text
+        view.show(outcome)  # shown again (as after a session renewal): from the bytes
+        await wait_for(pilot, lambda: view.complete, 120)
+        assert "✓ matches outputSchema" in view_text(view)
+        assert '"rows": [' in view_text(view)
+
+
+async def test_threads_take_short_turns_while_a_result_is_formatted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The formatter thread lets the UI have the GIL every TURN, and gives the interval
+    back when done."""
+    intervals: list[float] = []
+    real_format = result_view.format_outcome
+
+    def spy(outcome: Any, *, quick: bool = False) -> Any:
+        intervals.append(sys.getswitchinterval())
+        return real_format(outcome, quick=quick)
+
+    monkeypatch.setattr(result_view, "format_outcome", spy)
+    before = sys.getswitchinterval()
+    target = Target(command=PY, args=[str(ROOT / "bench" / "big_payload_server.py")], name="big")
+    app = InspectorApp(target)
+    async with app.run_test(size=(140, 40)) as pilot:
+        catalog = app.query_one(Catalog)
+        await wait_for(pilot, lambda: bool(catalog.items["tools"]), 30)
+        await select_item(pilot, "tools", "text")
+        form = app.query_one(ItemPanel).form
+        assert form is not None
+        form.root.set_value({"bytes": 1_000_000})
+        await form.recompose()
+        await pilot.press("ctrl+s")
+        view = app.query_one(ResultView)
+        await wait_for(pilot, lambda: view.complete, 60)
+    assert intervals == [TURN]
+    assert sys.getswitchinterval() == before
+
+
+def test_turns_nest() -> None:
+    before = sys.getswitchinterval()
+    with short_turns():
+        with short_turns():
+            assert sys.getswitchinterval() == TURN
+        assert sys.getswitchinterval() == TURN  # the other worker still runs
+    assert sys.getswitchinterval() == before
