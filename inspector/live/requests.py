@@ -5,10 +5,9 @@
     requests.pending()             # session.pending, minus the answered ones
     requests.finished              # id -> Finished (ok | error | cancelled | timeout)
 
-An outcome is taken from the wire as it passes (a response, or the client's
-``notifications/cancelled``), so a request sent by hand (the raw editor) gets one too;
-why the client gave up on a request is the session's word (``Session.given_up``), and a
-late response is the session's ``late-response`` finding on its event.
+Each outcome is the session's word (``Session.on_finished``, a ``RequestFinished``):
+answered, failed, cancelled, timed out, late; requests sent by hand (the raw editor)
+included, which the session follows on the wire.
 """
 
 from __future__ import annotations
@@ -16,11 +15,16 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from time import monotonic
 from typing import Any
 
-from inspector.engine.session import CANCELLED_BY_USER, TIMED_OUT, PendingRequest, Session
-from inspector.wire.events import Direction, WireEvent
+from inspector.engine.session import (
+    CANCELLED_BY_USER,
+    LATE,
+    LOST,
+    PendingRequest,
+    RequestFinished,
+    Session,
+)
 from inspector.wire.jsonrpc import RequestId
 
 RECENT = 30  # finished requests kept on show
@@ -86,21 +90,16 @@ class Requests:
         self.recent = recent
         self.session: Session | None = None
         self.finished: OrderedDict[RequestId, Finished] = OrderedDict()
-        self._started: dict[RequestId, tuple[str, float]] = {}
         self.changed = False  # something finished since the last ``take_changed``
 
     def attach(self, session: Session) -> None:
         """Follow ``session`` (a new connection): the old one's requests are forgotten."""
         if self.session is not None:
-            self.session.remove_observer(self.observe)
+            self.session.off_finished(self.take)
         self.session = session
         self.finished.clear()
-        self._started.clear()
         self.changed = True
-        # requests sent before attaching (the first list calls) keep their names
-        for item in list(session.pending.values()):
-            self._started[item.id] = (describe(item.method, item.params), item.started)
-        session.add_observer(self.observe)
+        session.on_finished(self.take)
 
     def take_changed(self) -> bool:
         changed, self.changed = self.changed, False
@@ -112,48 +111,21 @@ class Requests:
             return []
         return [p for p in self.session.pending.values() if not p.done.is_set()]
 
-    # -- the wire ----------------------------------------------------------------------
-
-    def observe(self, event: WireEvent) -> None:
-        """Called by the session for every event (synchronously, on the app's loop)."""
-        message = event.message
-        if not isinstance(message, dict):
-            return
-        if event.direction is Direction.OUT:
-            if "method" in message and "id" in message:
-                label = describe(str(message["method"]), message.get("params"))
-                self._started[message["id"]] = (label, monotonic())
-            elif message.get("method") == "notifications/cancelled":
-                params = message.get("params") or {}
-                self._finish(params.get("requestId"), *self._why(params))
-        elif event.direction is Direction.IN and "method" not in message and "id" in message:
-            id_ = message["id"]
-            late = any(f.code == "late-response" for f in event.findings)
-            if late and id_ in self.finished:
-                done = self.finished[id_]
-                done.late = monotonic() - done.ended
+    def take(self, report: RequestFinished) -> None:
+        """The session's word on a finished request (synchronously, on the app's loop)."""
+        if report.outcome == LATE:
+            done = self.finished.get(report.id)
+            if done is not None and done.late is None:
+                done.late = report.ended - done.ended
                 self.changed = True
-            elif not late:
-                error = message.get("error")
-                detail = str(error.get("message", "")) if isinstance(error, dict) else ""
-                self._finish(id_, "error" if error is not None else "ok", detail)
-
-    def _why(self, params: dict[str, Any]) -> tuple[str, str]:
-        """(outcome, detail) of a request the client gave up on: the session knows why
-        (the user cancelled it, or it timed out); a cancel sent by hand has its reason."""
-        reason = str(params.get("reason", ""))
-        why = self.session.given_up(params.get("requestId")) if self.session else None
-        if why == CANCELLED_BY_USER:
-            return "cancelled", "by you"
-        if why == TIMED_OUT or (why is None and reason.startswith("timed out")):
-            return "timeout", reason
-        return "cancelled", reason
-
-    def _finish(self, id_: Any, outcome: str, detail: str) -> None:
-        if id_ is None or id_ in self.finished:
             return
-        label, started = self._started.pop(id_, ("?", monotonic()))
-        self.finished[id_] = Finished(id_, label, started, monotonic(), outcome, detail)
+        if report.outcome == LOST or report.id in self.finished:
+            return  # the first word stands; a lost connection says so itself
+        detail = "by you" if report.given_up == CANCELLED_BY_USER else report.detail
+        label = describe(report.method, report.params) if report.method is not None else "?"
+        self.finished[report.id] = Finished(
+            report.id, label, report.started, report.ended, report.outcome, detail
+        )
         self.changed = True
         while len(self.finished) > self.recent:
             self.finished.popitem(last=False)

@@ -67,6 +67,7 @@ from inspector.tui.widgets.schema_form import SchemaForm
 from inspector.tui.widgets.server_log import ServerLogView
 from inspector.tui.widgets.server_pane import ServerPane
 from inspector.tui.widgets.status_bar import StatusBar
+from inspector.tui.widgets.tab_fit import TabLabel
 from inspector.tui.widgets.tasks_view import TasksView
 from inspector.wire.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 
@@ -110,6 +111,19 @@ class InspectorApp(App[int]):
     """``mcp-inspect``'s TUI: a live session, or a replayed one (``source`` given)."""
 
     CSS_PATH = "inspector.tcss"
+    # size classes on every screen (inspector.tcss and the dialogs lay out by them):
+    # a short terminal gives the log less and the form more; a wide one widens the work pane.
+    # (no ClassVar: Textual annotates them `ClassVar[...] | None`, an instance variable to mypy)
+    HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012
+        (0, "-narrow"),
+        (110, "-medium"),
+        (180, "-wide"),
+    ]
+    VERTICAL_BREAKPOINTS = [  # noqa: RUF012
+        (0, "-short"),
+        (32, "-middling"),
+        (48, "-tall"),
+    ]
     TITLE = "mcp-inspect"
     # the tools list from the first frame, set once: focusing it later (on connect, on
     # a replay's first chunk) took the focus back from a user who had already moved on
@@ -226,10 +240,11 @@ class InspectorApp(App[int]):
     def on_mount(self) -> None:
         self.call_after_refresh(heap.freeze)  # once the screen is built
         self.query_one("#detail").display = False
-        tabs = self.query_one("#catalog-tabs", TabbedContent)
         server = ServerPane(id="server")
         self.feed.subscribe(server)
-        server_tab_ready = tabs.add_pane(TabPane("Server", server, id="tab-server"))
+        server_tab_ready = self.query_one(Catalog).add_tab(
+            "tab-server", TabLabel("Server", "Srv"), server
+        )
         self.status_feed = StatusFeed(
             self.query_one(StatusBar), self.state, self._session, self.recorder
         )

@@ -23,7 +23,6 @@ from tui_helpers import select_item, wait_connected, wait_for
 
 import inspector.engine.session as session_module
 import inspector.engine.tasks as tasks_module
-import inspector.live.requests as requests_module
 import inspector.tui.widgets.tasks_view as tasks_view_module
 from inspector.engine.responders import Responders
 from inspector.engine.session import PendingRequest
@@ -72,7 +71,7 @@ class Stamp:
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> SteadyClock:
     clock = SteadyClock()
-    for module in (session_module, requests_module, tasks_view_module):
+    for module in (session_module, tasks_view_module):  # the session times requests
         monkeypatch.setattr(module, "monotonic", clock)
     for cls, name in (
         (PendingRequest, "started"),

@@ -1,5 +1,6 @@
-"""The status bar: no double gap for an empty serverInfo.version, and the session file's
-path shortened to the room left (never cut off) at 140 and 90 columns."""
+"""The status bar: no double gap for an empty serverInfo.version, the session file's
+path shortened to the room left (never cut off) at 140 and 90 columns, and the least
+needed facts dropped first on a narrow bar."""
 
 from __future__ import annotations
 
@@ -71,7 +72,7 @@ async def status_line(
             await wait_for(  # the catalog loaded: nothing in flight
                 pilot,
                 lambda: (
-                    "events" in (top := screen_text(app).splitlines()[0]) and "in flight" not in top
+                    " ev" in (top := screen_text(app).splitlines()[0]) and "in flight" not in top
                 ),
             )
             line = screen_text(app).splitlines()[0].rstrip()
@@ -103,5 +104,29 @@ async def test_the_session_file_is_shortened_not_cut_off(width: int, home: Path)
     if width == 140:  # room for the whole name and the folder it is in
         assert shown == f"~/…/mcp-inspect/sessions/{path.name}", line
         assert "mcp-inspect demo server 0.1.0  stdio  protocol" in line
-    else:  # the server's name gives way, down to a dozen cells
-        assert "mcp-inspect…  stdio" in line and "…" in shown, line
+    else:  # the word "protocol" gives way first, then the server's name, down to a dozen
+        assert "  stdio  2025-11-25  " in line and "protocol" not in line, line
+        assert "mcp-inspect" in line and "…  stdio" in line and "…" in shown, line
+
+
+@pytest.mark.parametrize("width", [80, 60, 40])
+async def test_a_narrow_bar_drops_the_least_needed_facts_first(width: int) -> None:
+    """No session file: the server's label and the event count stay readable; "protocol",
+    the transport and the protocol version give way in that order."""
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=(width, 30)) as pilot:
+        await wait_connected(pilot)
+        await wait_for(  # the catalog loaded: nothing in flight
+            pilot, lambda: screen_text(app).splitlines()[0].rstrip().endswith((" ev", " events"))
+        )
+        line = screen_text(app).splitlines()[0].rstrip()
+    assert line.startswith(" ● connected  mcp-inspect"), line
+    assert not line.endswith("…"), line  # nothing cut off at the end: it was made to fit
+    assert cell_len(line) <= width
+    assert "2025-11-25" in line or width < 60, line  # the protocol version goes last
+    if width == 80:  # the server's label in full: the word "protocol" gave way for it
+        assert "  mcp-inspect demo server 0.1.0  " in line and "protocol" not in line, line
+        assert "0.1.0  stdio  2025-11-25  " in line and line.endswith(" events"), line
+    if width == 40:  # the facts at their shortest, the server's label shortened
+        assert "2025" not in line and line.endswith(" ev"), line
+        assert "  mcp-inspect" in line and "…" in line, line

@@ -20,7 +20,7 @@ class ConfirmScreen(ModalScreen[str | None]):
 
     DEFAULT_CSS = """
     ConfirmScreen { align: center middle; }
-    ConfirmScreen > Vertical { width: 70; height: auto; border: thick $warning;
+    ConfirmScreen > Vertical { width: 70; max-width: 96%; height: auto; border: thick $warning;
                                background: $surface; padding: 1 2; }
     ConfirmScreen Horizontal { height: auto; margin-top: 1; }
     ConfirmScreen Button { margin-right: 1; }

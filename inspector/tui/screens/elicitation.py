@@ -24,7 +24,7 @@ import anyio
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
 from inspector.safe_text import one_line, safe_text
@@ -72,6 +72,8 @@ class ElicitationScreen(ServerRequestScreen[dict[str, Any]]):
         width: 90%; max-width: 110; height: auto; max-height: 90%;
         border: thick $accent; background: $surface; padding: 0 1;
     }
+    /* the buttons stay on screen: the rest scrolls above them when the terminal is short */
+    ElicitationScreen #body { height: auto; max-height: 100%; }
     ElicitationScreen #title { text-style: bold; margin-bottom: 1; }
     ElicitationScreen #message { margin-bottom: 1; height: auto; max-height: 10; }
     ElicitationScreen #form { height: auto; max-height: 60vh; }
@@ -79,7 +81,12 @@ class ElicitationScreen(ServerRequestScreen[dict[str, Any]]):
     ElicitationScreen #url-problem { color: $text-warning; height: auto; }
     ElicitationScreen #status { color: $text-error; height: auto; display: none; }
     ElicitationScreen #complete { color: $text-success; height: auto; display: none; }
-    ElicitationScreen #buttons { height: auto; align-horizontal: right; margin-top: 1; }
+    ElicitationScreen #buttons {
+        dock: bottom; height: auto; align-horizontal: right; margin-top: 1;
+    }
+    ElicitationScreen.-short #title, ElicitationScreen.-short #message { margin-bottom: 0; }
+    ElicitationScreen.-short #message { max-height: 4; }
+    ElicitationScreen.-short #buttons { margin-top: 0; }
     ElicitationScreen #buttons Button { margin-left: 1; }
     """
 
@@ -104,23 +111,24 @@ class ElicitationScreen(ServerRequestScreen[dict[str, Any]]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            title = Text(f"elicitation/create ({self.mode} mode)", style="bold")
-            title.append_text(safe_text(f" from {one_line(self.server, 80)}"))
-            yield Static(title, id="title")
-            yield Static(
-                safe_text(str(self.params.get("message", "")), multiline=True, limit=4000),
-                id="message",
-            )
-            if self.mode == "url":
-                yield from self._url_part()
-            else:
-                yield SchemaForm(
-                    self.params.get("requestedSchema") or {"type": "object"},
-                    send_button=False,
-                    id="form",
+            with VerticalScroll(id="body", can_focus=False):
+                title = Text(f"elicitation/create ({self.mode} mode)", style="bold")
+                title.append_text(safe_text(f" from {one_line(self.server, 80)}"))
+                yield Static(title, id="title")
+                yield Static(
+                    safe_text(str(self.params.get("message", "")), multiline=True, limit=4000),
+                    id="message",
                 )
-            yield Static("", id="status")
-            yield Static("", id="complete")
+                if self.mode == "url":
+                    yield from self._url_part()
+                else:
+                    yield SchemaForm(
+                        self.params.get("requestedSchema") or {"type": "object"},
+                        send_button=False,
+                        id="form",
+                    )
+                yield Static("", id="status")
+                yield Static("", id="complete")
             with Horizontal(id="buttons"):
                 yield Button("Cancel", id="cancel", compact=True)
                 yield Button("Decline", id="decline", variant="error", compact=True)

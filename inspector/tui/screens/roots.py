@@ -21,7 +21,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widget import Widget
@@ -189,7 +189,11 @@ class RootsScreen(ModalScreen[None]):
     }
     RootsScreen #title { text-style: bold; }
     RootsScreen .hint { color: $text-muted; margin-bottom: 1; }
-    RootsScreen #close-row { height: auto; align-horizontal: right; }
+    /* Close stays on screen: the rest scrolls above it when the terminal is short */
+    RootsScreen #body { height: auto; max-height: 100%; }
+    RootsScreen #close-row { dock: bottom; height: auto; align-horizontal: right; }
+    RootsScreen.-short .hint { margin-bottom: 0; }
+    RootsScreen.-short RootsEditor OptionList { max-height: 6; }
     """
 
     def __init__(self, roots: RootsList, *, on_change: OnChange | None = None) -> None:
@@ -199,15 +203,16 @@ class RootsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(
-                "Roots: the folders this client offers the server (roots/list)", id="title"
-            )
-            yield Static(
-                "enter adds the path; delete removes the highlighted root; every "
-                "change sends notifications/roots/list_changed",
-                classes="hint",
-            )
-            yield RootsEditor(self.roots, on_change=self.on_change, id="editor")
+            with VerticalScroll(id="body", can_focus=False):
+                yield Static(
+                    "Roots: the folders this client offers the server (roots/list)", id="title"
+                )
+                yield Static(
+                    "enter adds the path; delete removes the highlighted root; every "
+                    "change sends notifications/roots/list_changed",
+                    classes="hint",
+                )
+                yield RootsEditor(self.roots, on_change=self.on_change, id="editor")
             with Horizontal(id="close-row"):
                 yield Button("Close", id="close", compact=True)
 

@@ -233,6 +233,8 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
         width: 90%; max-width: 120; height: auto; max-height: 95%; border: thick $accent;
         background: $surface; padding: 0 1;
     }
+    /* the buttons stay on screen: the rest scrolls above them when the terminal is short */
+    SamplingScreen #body { height: auto; max-height: 100%; }
     SamplingScreen #title { text-style: bold; height: auto; margin-bottom: 1; }
     SamplingScreen #request {
         height: auto; max-height: 22; border: round $panel-lighten-2; padding: 0 1;
@@ -254,8 +256,25 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
     SamplingScreen #meta Label { padding: 1 1 0 0; }
     SamplingScreen #meta Input { width: 1fr; }
     SamplingScreen #meta Select { width: 24; }
-    SamplingScreen #error { color: $text-error; height: auto; }
-    SamplingScreen #buttons { height: auto; align-horizontal: right; }
+    SamplingScreen #error { color: $text-error; height: auto; display: none; }
+    SamplingScreen #reply-label { width: 100%; }  /* wraps in a narrow dialog, never cut */
+    SamplingScreen #buttons { dock: bottom; height: auto; align-horizontal: right; }
+    /* short: the request and the reply give up rows; tall: they get more */
+    SamplingScreen.-short #title { margin-bottom: 0; }
+    SamplingScreen.-short #request { max-height: 7; }
+    SamplingScreen.-short #reply, SamplingScreen.-short #tool-input { height: 4; }
+    SamplingScreen.-short #raw { height: 8; }
+    SamplingScreen.-short #meta Label, SamplingScreen.-short #kind-row Label {
+        padding: 0 1 0 0;
+    }
+    SamplingScreen.-short #meta Input { border: none; height: 1; }
+    SamplingScreen.-short #meta SelectCurrent, SamplingScreen.-short #kind-row SelectCurrent {
+        border: none; height: 1;
+    }
+    SamplingScreen.-short #remember { border: none; }
+    SamplingScreen.-tall #request { max-height: 30; }
+    SamplingScreen.-tall #reply, SamplingScreen.-tall #tool-input { height: 12; }
+    SamplingScreen.-tall #raw { height: 20; }
     SamplingScreen #buttons Button { margin-left: 1; }
     """
 
@@ -276,53 +295,55 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            title = Text("sampling/createMessage", style="bold")
-            title.append_text(
-                safe_text(
-                    f" from {one_line(self.server, 80)}: the server asks "
-                    "for an LLM completion; you are the model."
+            with VerticalScroll(id="body", can_focus=False):
+                title = Text("sampling/createMessage", style="bold")
+                title.append_text(
+                    safe_text(
+                        f" from {one_line(self.server, 80)}: the server asks "
+                        "for an LLM completion; you are the model."
+                    )
                 )
-            )
-            yield Static(title, id="title")
-            with VerticalScroll(id="request"):
-                yield Static(render_request(self.params), id="request-body")
-            yield Label(
-                Text.assemble(
-                    ("Your reply", "bold"),
-                    (
-                        "   ctrl+s sends · esc rejects (-1) · ctrl+j edits the whole result "
-                        "as JSON (tool_use, images)",
-                        "dim",
+                yield Static(title, id="title")
+                with VerticalScroll(id="request"):
+                    yield Static(render_request(self.params), id="request-body")
+                yield Label(
+                    Text.assemble(
+                        ("Your reply", "bold"),
+                        (
+                            "   ctrl+s sends · esc rejects (-1) · ctrl+j edits the whole result "
+                            "as JSON (tool_use, images)",
+                            "dim",
+                        ),
                     ),
-                ),
-                id="reply-label",
-            )
-            if self.tools:
-                with Horizontal(id="kind-row"):
-                    yield Label("answer with")
-                    options = [("text", "")] + [
-                        (f"tool_use: {one_line(str(t['name']), 60)}", str(t["name"]))
-                        for t in self.usable_tools
-                    ]
-                    yield Select(options, value="", id="reply-kind", allow_blank=False)
-                yield Static(safe_text(self._choice_note()), id="tool-note")
-            yield TextArea(self.draft, id="reply", soft_wrap=True)
-            yield TextArea("", id="tool-input", language="json", soft_wrap=True)
-            with Horizontal(id="meta"):
-                yield Label("model")
-                yield Input(default_model(self.params), id="model", placeholder="model name")
-                yield Label("stop reason")
-                yield Select(
-                    [(r, r) for r in STOP_REASONS],
-                    value="endTurn",
-                    id="stop-reason",
-                    allow_blank=False,
+                    id="reply-label",
                 )
-            yield TextArea("", id="raw", language="json", soft_wrap=True)
-            yield Static("", id="error")
-            yield Checkbox(
-                "Always answer with this text (standing rule, switch off any time)", id="remember"
-            )
+                if self.tools:
+                    with Horizontal(id="kind-row"):
+                        yield Label("answer with")
+                        options = [("text", "")] + [
+                            (f"tool_use: {one_line(str(t['name']), 60)}", str(t["name"]))
+                            for t in self.usable_tools
+                        ]
+                        yield Select(options, value="", id="reply-kind", allow_blank=False)
+                    yield Static(safe_text(self._choice_note()), id="tool-note")
+                yield TextArea(self.draft, id="reply", soft_wrap=True)
+                yield TextArea("", id="tool-input", language="json", soft_wrap=True)
+                with Horizontal(id="meta"):
+                    yield Label("model")
+                    yield Input(default_model(self.params), id="model", placeholder="model name")
+                    yield Label("stop reason")
+                    yield Select(
+                        [(r, r) for r in STOP_REASONS],
+                        value="endTurn",
+                        id="stop-reason",
+                        allow_blank=False,
+                    )
+                yield TextArea("", id="raw", language="json", soft_wrap=True)
+                yield Static("", id="error")
+                yield Checkbox(
+                    "Always answer with this text (standing rule, switch off any time)",
+                    id="remember",
+                )
             with Horizontal(id="buttons"):
                 yield Button("{ } JSON", id="json", compact=True)
                 yield Button("Reject", id="reject", variant="error", compact=True)
@@ -397,7 +418,9 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
         return self.has_class("json-mode")
 
     def _show_error(self, message: str) -> None:
-        self.query_one("#error", Static).update(safe_text(message, multiline=True))
+        error = self.query_one("#error", Static)
+        error.update(safe_text(message, multiline=True))
+        error.display = bool(message)  # no empty row for no error (a short terminal)
 
     # -- actions -----------------------------------------------------------------------
 

@@ -21,8 +21,9 @@ class SaveAsScreen(ModalScreen[Path | None]):
 
     DEFAULT_CSS = """
     SaveAsScreen { align: center middle; }
-    SaveAsScreen > Vertical { width: 90; height: auto; border: thick $primary;
-                              background: $surface; padding: 1 2; }
+    SaveAsScreen > Vertical { width: 90; max-width: 96%; height: auto; max-height: 96%;
+                              border: thick $primary; background: $surface; padding: 1 2; }
+    SaveAsScreen.-short > Vertical { padding: 0 1; }
     SaveAsScreen #save-as-problem { height: auto; margin-top: 1; }
     SaveAsScreen Horizontal { height: auto; margin-top: 1; }
     SaveAsScreen Button { margin-right: 1; }

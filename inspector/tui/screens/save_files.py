@@ -21,8 +21,9 @@ class SaveFilesScreen(ModalScreen[Path | None]):
 
     DEFAULT_CSS = """
     SaveFilesScreen { align: center middle; }
-    SaveFilesScreen > Vertical { width: 90; height: auto; border: thick $primary;
-                                 background: $surface; padding: 1 2; }
+    SaveFilesScreen > Vertical { width: 90; max-width: 96%; height: auto; max-height: 96%;
+                                 border: thick $primary; background: $surface; padding: 1 2; }
+    SaveFilesScreen.-short > Vertical { padding: 0 1; }
     SaveFilesScreen #save-files-problem { height: auto; margin-top: 1; }
     SaveFilesScreen Horizontal { height: auto; margin-top: 1; }
     SaveFilesScreen Button { margin-right: 1; }

@@ -7,8 +7,10 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
@@ -17,6 +19,15 @@ from inspector.safe_text import one_line, visible
 from inspector.tui import messages
 from inspector.tui.fuzzy import FuzzyQuery
 from inspector.tui.widgets.catalog_label import CatalogLabel, Entry, make_entry
+from inspector.tui.widgets.tab_fit import TabLabel, fit_tabs
+
+# what a kind's tab is called when the catalog is too narrow for the labels in full
+SHORT_LABELS = {
+    "tools": "Tools",
+    "resources": "Res",
+    "resource_templates": "Tmpl",
+    "prompts": "Prm",
+}
 
 
 def display_name(item: dict[str, Any]) -> str:
@@ -126,6 +137,11 @@ class Catalog(Static):
         # the last filter's query and matches: typing on only narrows, so the next key
         # looks at these instead of every item
         self._narrowed: dict[str, tuple[str, list[int]]] = {}
+        # every tab's label (pane id -> names and count), fitted to the width on a change
+        self.tab_labels: dict[str, TabLabel] = {
+            f"tab-{kind}": TabLabel(about.label, SHORT_LABELS.get(kind, about.label))
+            for kind, about in KIND.items()
+        }
 
     def compose(self) -> ComposeResult:
         with TabbedContent(id="catalog-tabs"):
@@ -206,10 +222,22 @@ class Catalog(Static):
         count = str(len(items)) if items else "–" if self.unknown[kind] else ""
         if query and items:
             count = f"{sum(1 for o in shown if not o.disabled)}/{len(items)}"
-        tab = tabs.get_tab(f"tab-{kind}")
-        text = f"{label} {count}".rstrip()
-        if str(tab.label) != text:  # a new label lays the tabs out again: only when it changed
-            tab.label = text
+        self.tab_labels[f"tab-{kind}"] = TabLabel(label, SHORT_LABELS.get(kind, label), count)
+        fit_tabs(tabs, self.tab_labels)
+
+    def add_tab(self, pane_id: str, label: TabLabel, content: Widget) -> AwaitComplete:
+        """Add a tab of the app's own (the Server tab) after the lists."""
+        self.tab_labels[pane_id] = label
+        tabs = self.query_one(TabbedContent)
+
+        async def add() -> None:
+            await tabs.add_pane(TabPane(label.full, content, id=pane_id))
+            fit_tabs(tabs, self.tab_labels)
+
+        return AwaitComplete(add()).call_next(self)
+
+    def on_resize(self) -> None:
+        fit_tabs(self.query_one(TabbedContent), self.tab_labels)
 
     def _candidates(self, kind: str, query: str) -> list[int] | range:
         """The items that can match ``query``: the last matches when it only adds to the

@@ -12,7 +12,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.scalar import Scalar
 from textual.message import Message
 from textual.widgets import Button, Checkbox, Input, Select, Static, Switch, TextArea
@@ -96,7 +96,9 @@ class ItemPanel(Vertical):
 
     DEFAULT_CSS = """
     ItemPanel { height: 1fr; }
-    ItemPanel #item-head { height: auto; max-height: 8; padding: 0 1; }
+    /* a long description scrolls in the head (a scrollbar says there is more) */
+    ItemPanel #item-head-box { height: auto; max-height: 8; }
+    ItemPanel #item-head { height: auto; padding: 0 1; }
     ItemPanel #item-form-box { height: auto; }
     ItemPanel #item-actions { height: auto; padding: 0 1; }
     ItemPanel #item-actions Button { margin: 0 1 0 0; min-width: 10; }
@@ -105,7 +107,7 @@ class ItemPanel(Vertical):
     ItemPanel.-form-hidden #form-note { display: block; }
     ItemPanel.-form-hidden #item-form-box { display: none; }
     /* z: the result takes the whole pane */
-    ItemPanel.-result-only #item-head, ItemPanel.-result-only #item-form-box,
+    ItemPanel.-result-only #item-head-box, ItemPanel.-result-only #item-form-box,
     ItemPanel.-result-only #form-note, ItemPanel.-result-only #item-actions { display: none; }
     """
 
@@ -129,10 +131,11 @@ class ItemPanel(Vertical):
         self.read_only = False
 
     def compose(self) -> ComposeResult:
-        yield Static(
-            Text("Pick a tool, resource, template or prompt on the left.", style="dim"),
-            id="item-head",
-        )
+        with VerticalScroll(id="item-head-box", can_focus=False):
+            yield Static(
+                Text("Pick a tool, resource, template or prompt on the left.", style="dim"),
+                id="item-head",
+            )
         yield Vertical(id="item-form-box")
         yield Static(FORM_NOTE, id="form-note")
         yield FormActions(id="item-actions")
@@ -152,7 +155,7 @@ class ItemPanel(Vertical):
         height = self.content_region.height
         if not height:
             return
-        head = self.query_one("#item-head").outer_size.height
+        head = self.query_one("#item-head-box").outer_size.height
         actions = self.query_one("#item-actions").outer_size.height
         result = self.result
         wanted = result.content_height + result.styles.gutter.height
@@ -235,6 +238,7 @@ class ItemPanel(Vertical):
             head.append("\n")
             head.append_text(safe_text(description, "italic", multiline=True, limit=1500))
         self.query_one("#item-head", Static).update(head)
+        self.query_one("#item-head-box").scroll_home(animate=False)
         box = self.query_one("#item-form-box", Vertical)
         await box.remove_children()
         schema = form_schema(kind, item)

@@ -27,6 +27,7 @@ FILE_MARK = "  ⏺ "
 ELLIPSIS = "…"
 MIN_PATH = 24  # cells the session file keeps (the server's label gives way first) ...
 MIN_SERVER = 12  # ... down to this
+FACT_LEVELS = 5  # how far the facts shorten for a narrow bar (see StatusBar.facts)
 
 
 def server_label(info: Any) -> str:
@@ -111,26 +112,49 @@ class StatusBar(Static):
             self.server = f"{server_label(info)} (replay of {message.title})"
         self.protocol = str(init.get("protocolVersion", ""))
 
+    def facts(self, level: int = 0) -> Text:
+        """Transport, protocol, counts; at a higher ``level`` (a narrower bar) the least
+        needed give way: the word "protocol", then the transport, then "events" shortens,
+        then the protocol goes. What is in flight always stays."""
+        facts = Text()
+        if self.transport and level < 2:
+            facts.append(f"  {self.transport}", style="dim")
+        if self.protocol and level < 4:
+            facts.append(f"  {'protocol ' if level < 1 else ''}{self.protocol}", style="dim")
+        if self.protocol and (self.stateless or is_stateless(self.protocol)):
+            # a replayed recording too; the era is worth its room at any width
+            facts.append(" stateless (no session)" if level < 3 else " stateless", style="cyan")
+        facts.append(f"  {self.events:,} {'events' if level < 3 else 'ev'}", style="dim")
+        if self.pending:
+            facts.append(f"  {self.pending} in flight", style="yellow")
+        return facts
+
     def render(self) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(f"● {self.state}", style=STATE_STYLES.get(self.state, "white"))
         server = one_line(self.server, 60)
-        facts = Text()
-        if self.transport:
-            facts.append(f"  {self.transport}", style="dim")
-        if self.protocol:
-            facts.append(f"  protocol {self.protocol}", style="dim")
-            if self.stateless or is_stateless(self.protocol):  # a replayed recording too
-                facts.append(" stateless (no session)", style="cyan")
-        facts.append(f"  {self.events:,} events", style="dim")
-        if self.pending:
-            facts.append(f"  {self.pending} in flight", style="yellow")
         extra = Text(f"  {self.extra}", style="magenta") if self.extra else Text()
         path = self.session_file
         width = self.content_size.width
-        if path and width:  # shortened rather than cut off: see fit()
-            room = width - text.cell_len - facts.cell_len - extra.cell_len - cell_len(FILE_MARK)
-            server, path = fit(server, path, room - (2 if server else 0))
+        # the fullest facts that leave the path its least room and the server's label all
+        # of it (as long as only the word "protocol" and the transport give way for it),
+        # else the label's least
+        least_path = cell_len(FILE_MARK) + min(MIN_PATH, cell_len(path)) if path else 0
+        full, least = (
+            (2 + cell_len(server), 2 + min(cell_len(server), MIN_SERVER)) if server else (0, 0)
+        )
+        steps = [(full, n) for n in range(3)] + [(least, n) for n in range(FACT_LEVELS)]
+        for want, level in steps:
+            facts = self.facts(level)
+            fixed = text.cell_len + facts.cell_len + extra.cell_len
+            if not width or fixed + want + least_path <= width:
+                break
+        if width:  # shortened rather than cut off: see fit()
+            room = width - fixed - (cell_len(FILE_MARK) if path else 0) - (2 if server else 0)
+            if path:
+                server, path = fit(server, path, room)
+            elif cell_len(server) > room:
+                server = _fit(server, max(room, MIN_SERVER) - 1) + ELLIPSIS
         if server:
             text.append("  ")
             text.append(server, style="bold")
