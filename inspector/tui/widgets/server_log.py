@@ -87,6 +87,9 @@ class ServerLogView(Widget):
         super().__init__(id=id)
         self.max_lines = max_lines
         self.state = state
+        # the session whose level the user set: its status line is newer than the
+        # capability note, which the (batched) attach message may bring after it
+        self._level_set_for: object | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="log-bar"):
@@ -107,6 +110,8 @@ class ServerLogView(Widget):
         session = self.state.session
         if session is None:
             self._status("not connected")
+            return
+        if session is self._level_set_for:
             return
         if "logging" not in session.server_capabilities:
             self._status("the server does not declare logging (it may still send messages)")
@@ -131,6 +136,7 @@ class ServerLogView(Widget):
             self._status("not connected")
             return False
         self._status(f"setting {level}…")
+        self._level_set_for = self.state.session
         try:
             await client.set_logging_level(level)
         except RpcError as exc:
