@@ -9,27 +9,21 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from inspector.safe_text import safe_text
+from inspector.tui.screens.path_prompt import PathPrompt
 from inspector.tui.session_copy import check_target, default_target, resolve_target, shorten
 
 
-class SaveAsScreen(ModalScreen[Path | None]):
+class SaveAsScreen(PathPrompt):
     """Dismisses with the path to copy to (checked; an existing file confirmed) or None."""
 
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
     DEFAULT_CSS = """
-    SaveAsScreen { align: center middle; }
-    SaveAsScreen > Vertical { width: 90; max-width: 96%; height: auto; max-height: 96%;
-                              border: thick $primary; background: $surface; padding: 1 2; }
-    SaveAsScreen.-short > Vertical { padding: 0 1; }
-    SaveAsScreen #save-as-problem { height: auto; margin-top: 1; }
-    SaveAsScreen Horizontal { height: auto; margin-top: 1; }
-    SaveAsScreen Button { margin-right: 1; }
     SaveAsScreen #save { width: 21; }  /* fits "Overwrite (enter)" too */
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, source: Path, note: str = "") -> None:
         super().__init__()
@@ -49,31 +43,14 @@ class SaveAsScreen(ModalScreen[Path | None]):
                 id="save-as-path",
                 placeholder="a file, or a directory to put it in",
             )
-            yield Static("", id="save-as-problem")
+            yield Static("", id="save-as-problem", classes="problem")
             with Horizontal():
                 yield Button("Save (enter)", id="save", variant="primary")
                 yield Button("Cancel (esc)", id="cancel")
 
-    def on_mount(self) -> None:
-        self.query_one(Input).focus()
-
     def on_input_changed(self, event: Input.Changed) -> None:
         self._confirmed = None  # a new path: an old "overwrite?" no longer holds
         self._say("")
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_save()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "save":
-            self.action_save()
-        else:
-            self.dismiss(None)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
     def action_save(self) -> None:
         text = self.query_one(Input).value

@@ -9,25 +9,16 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from inspector.safe_text import one_line, safe_text
+from inspector.tui.screens.path_prompt import PathPrompt
 from inspector.tui.session_copy import shorten
 
 
-class SaveFilesScreen(ModalScreen[Path | None]):
+class SaveFilesScreen(PathPrompt):
     """Dismisses with the folder to write into (it may not exist yet), or None."""
 
-    DEFAULT_CSS = """
-    SaveFilesScreen { align: center middle; }
-    SaveFilesScreen > Vertical { width: 90; max-width: 96%; height: auto; max-height: 96%;
-                                 border: thick $primary; background: $surface; padding: 1 2; }
-    SaveFilesScreen.-short > Vertical { padding: 0 1; }
-    SaveFilesScreen #save-files-problem { height: auto; margin-top: 1; }
-    SaveFilesScreen Horizontal { height: auto; margin-top: 1; }
-    SaveFilesScreen Button { margin-right: 1; }
-    """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, folder: Path, names: list[str]) -> None:
@@ -44,27 +35,11 @@ class SaveFilesScreen(ModalScreen[Path | None]):
             yield Static(
                 Text("created when missing; existing files are kept (name-1.ext)", style="dim"),
                 id="save-files-problem",
+                classes="problem",
             )
             with Horizontal():
                 yield Button("Save (enter)", id="save", variant="primary")
                 yield Button("Cancel (esc)", id="cancel")
-
-    def on_mount(self) -> None:
-        self.query_one(Input).focus()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_save()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "save":
-            self.action_save()
-        else:
-            self.dismiss(None)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
     def action_save(self) -> None:
         text = self.query_one(Input).value.strip()
