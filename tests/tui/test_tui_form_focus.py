@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import anyio
 from test_tui_typing_keys import form_of, make_app
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Input, SelectionList, Static
 from tui_helpers import focus, select_item, wait_connected, wait_for
 
 from inspector.tui.app import InspectorApp
@@ -104,3 +104,20 @@ async def test_a_map_entry_is_removed_by_its_key_too() -> None:
             await wait_for(
                 pilot, lambda: app.focused is metadata.query_one("Button.add-row", Button)
             )
+
+
+async def test_opening_a_form_focuses_a_field_that_is_shown() -> None:
+    """show_media's only field is a list of choices; the JSON editor behind the form is
+    hidden: Enter on the tool must focus the list, never the hidden editor (keys typed
+    there went into JSON nobody could see)."""
+    app = make_app()
+    with anyio.fail_after(60):
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_connected(pilot)
+            await select_item(pilot, "tools", "show_media")
+            await wait_for(pilot, lambda: isinstance(app.focused, SelectionList))
+            focused = app.focused
+            assert focused is not None
+            assert all(node.display for node in focused.ancestors_with_self)
+            await select_item(pilot, "tools", "echo")
+            await wait_for(pilot, lambda: isinstance(app.focused, Input))

@@ -15,7 +15,16 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.scalar import Scalar
 from textual.message import Message
-from textual.widgets import Button, Checkbox, Input, Select, Static, Switch, TextArea
+from textual.widgets import (
+    Button,
+    Checkbox,
+    Input,
+    Select,
+    SelectionList,
+    Static,
+    Switch,
+    TextArea,
+)
 
 from inspector.engine.kinds import KIND
 from inspector.engine.uritemplate import variables
@@ -75,6 +84,10 @@ def issues_notice(issues: list[ValidationIssue], focus: tuple[str | int, ...] | 
     if len(issues) > 1:
         text += f" (and {len(issues) - 1} more, marked on the form)"
     return f"{text}\nFix it, or press ctrl+s again to send anyway."
+
+
+# what takes a field's value (buttons, headers and help lines do not)
+FIELD_CONTROLS = (Input, TextArea, Select, Switch, Checkbox, SelectionList)
 
 
 class FormActions(TypingScope, Horizontal):
@@ -287,10 +300,13 @@ class ItemPanel(Vertical):
 
     def focus_form(self) -> None:
         """Focus the first field of the form, or the action button when there is none."""
+        box = self.query_one("#item-form-box")
+        # the screen's focus chain holds only what is shown: a hidden editor (the JSON
+        # one, behind the form) is focusable for Textual and took the keys unseen
         fields = [
             w
-            for w in self.query("#item-form-box *")
-            if w.focusable and isinstance(w, Input | TextArea | Select | Switch | Checkbox)
+            for w in self.screen.focus_chain
+            if box in w.ancestors and isinstance(w, FIELD_CONTROLS)
         ]
         if fields:
             # the first field is at the top already; scrolling to it hid its label
