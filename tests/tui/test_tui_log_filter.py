@@ -47,7 +47,8 @@ async def test_an_unknown_value_or_key_is_said_under_the_filter() -> None:
         await wait_for(pilot, lambda: "unknown kind 'bogus'" in bar.help_line)
         assert "column 6" in bar.help_line and "request, response" in bar.help_line
         assert "unknown kind 'bogus'" in screen_text(app)
-        assert log.shown == len(log.source)  # nothing else asked: every row, and a word why
+        # nothing else asked: every row, and a word why (the rows follow the line a moment later)
+        await wait_for(pilot, lambda: log.shown == len(log.source))
         # a typo in the key, fixed by quoting when the text is meant
         await pilot.press(*" knd:error")
         await wait_for(pilot, lambda: "(and 1 more)" in bar.help_line)
