@@ -7,13 +7,16 @@ both alike:
 
 - latency: sequential ``tools/call`` round trips; the proxy adds (proxied - direct) at
   the 50th and 99th percentiles;
-- throughput: ``--window`` requests kept in flight; calls per second, proxied / direct.
+- throughput: ``--window`` requests kept in flight for ``--throughput-calls`` calls (a
+  few seconds: shorter runs measure the scheduler more than the proxy); calls per
+  second, proxied / direct.
 
 Over stdio (the host starts the proxy; the demo server behind it) and over HTTP (the
 host posts to ``proxy --listen``; an official-SDK Streamable HTTP server behind it,
 against posting to that server directly) when ``--http`` is given.
 
-    python bench/proxy_overhead.py [--calls 2000] [--rounds 3] [--window 16] [--http]
+    python bench/proxy_overhead.py [--calls 2000] [--throughput-calls 12000] [--rounds 3]
+        [--window 16] [--http]
 
 Targets: p50 added <= 1 ms, throughput >= 90 % of direct.
 """
@@ -174,7 +177,7 @@ async def started(command: list[str], marker: bytes, on_stderr: bool) -> tuple[A
     raise SystemExit(f"{command} did not start")
 
 
-async def http_rounds(calls: int, rounds: int, window: int, record: Path) -> list[Round]:
+async def http_rounds(calls: int, busy: int, rounds: int, window: int, record: Path) -> list[Round]:
     server, port = await started(
         [PY, str(ROOT / "tests" / "servers" / "http_sdk_server.py"), "json"], b"PORT ", False
     )
@@ -192,8 +195,8 @@ async def http_rounds(calls: int, rounds: int, window: int, record: Path) -> lis
                 async with http_client(target) as client:
                     lat = await latencies(client, calls)
                     cpu = cpu_ms(pid)
-                    rate = await throughput(client, calls, window)
-                    cpu = (cpu_ms(pid) - cpu) / (calls // window * window)
+                    rate = await throughput(client, busy, window)
+                    cpu = (cpu_ms(pid) - cpu) / (busy // window * window)
                 result[label] = (lat, rate, cpu)
             out.append(result)
     finally:
@@ -245,14 +248,14 @@ def pct(values: list[float], q: float) -> float:
 Round = dict[str, tuple[list[float], float, float]]  # latencies, rate, CPU ms a call
 
 
-async def stdio_round(calls: int, window: int, record: Path) -> Round:
+async def stdio_round(calls: int, busy: int, window: int, record: Path) -> Round:
     results: Round = {}
     for label, command in (("direct", DEMO), ("proxied", proxied(DEMO, record))):
         async with stdio_client(command) as client:
             lat = await latencies(client, calls)
             cpu = cpu_ms(client.proc.pid)
-            rate = await throughput(client, calls, window)
-            cpu = (cpu_ms(client.proc.pid) - cpu) / (calls // window * window)
+            rate = await throughput(client, busy, window)
+            cpu = (cpu_ms(client.proc.pid) - cpu) / (busy // window * window)
         results[label] = (lat, rate, cpu)
     return results
 
@@ -285,19 +288,23 @@ def report(title: str, rounds: list[Round]) -> None:
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calls", type=int, default=2000)
+    parser.add_argument("--throughput-calls", type=int, default=12000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--window", type=int, default=16)
     parser.add_argument("--http", action="store_true", help="also measure the HTTP front")
     opts = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         record = Path(tmp) / "bench.jsonl"
-        rounds = [await stdio_round(opts.calls, opts.window, record) for _ in range(opts.rounds)]
+        busy = opts.throughput_calls
+        rounds = [
+            await stdio_round(opts.calls, busy, opts.window, record) for _ in range(opts.rounds)
+        ]
         report(f"stdio: demo server, {opts.calls} calls x {opts.rounds} rounds", rounds)
         if opts.http:
             report(
                 f"HTTP: SDK server (JSON responses), {opts.calls} calls x {opts.rounds} "
                 "rounds; the proxy's CPU is its own, the direct CPU is the server's",
-                await http_rounds(opts.calls, opts.rounds, opts.window, record),
+                await http_rounds(opts.calls, busy, opts.rounds, opts.window, record),
             )
 
 

@@ -137,7 +137,7 @@ class ControlServer:
         self._tg = anyio.create_task_group()
         await self._tg.__aenter__()
         self._tg.start_soon(listener.serve, self._serve)
-        self.wire.watch(self._on_event)
+        self.wire.watch(self._on_event, acts_later=True)  # it queues for its writers
         if self.interceptor is not None:
             self.interceptor.listeners.append(self._on_intercept)
         return self

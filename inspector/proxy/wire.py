@@ -9,7 +9,8 @@ Write-ahead, batched: on the stdio hot path (``emit(..., defer=True)``) the even
 into the recorder's buffer, and the writer that passes frames on (the host's stdout, the
 server's stdin) calls ``sync`` just before its one write for every frame of this turn of
 the event loop: the file gets them before the pipe does, with one write for a burst of
-frames instead of one each. Anything else (a watcher, an HTTP side) is flushed at once.
+frames instead of one each. Anything else (a watcher that acts at once, an HTTP side) is
+flushed at once.
 """
 
 from __future__ import annotations
@@ -51,16 +52,24 @@ class ProxyWire:
         self._history_bytes = 0
         self._seq = itertools.count(1)
         self._watchers: list[Watcher] = []
+        self._acting_now: list[Watcher] = []  # those that act before the turn ends
         self.count = 0
         self._buffered = isinstance(recorder, Recorder)  # can defer its flush
         self._unsynced = False
 
-    def watch(self, watcher: Watcher) -> None:
+    def watch(self, watcher: Watcher, *, acts_later: bool = False) -> None:
+        """Show every event to ``watcher``. ``acts_later``: it only queues the event for a
+        task of its own (the control socket), which runs after this turn's ``sync``, so
+        the wire may still defer its flush; a watcher that acts at once makes every
+        event go to disk before it sees it."""
         self._watchers.append(watcher)
+        if not acts_later:
+            self._acting_now.append(watcher)
 
     def unwatch(self, watcher: Watcher) -> None:
-        if watcher in self._watchers:
-            self._watchers.remove(watcher)
+        for watchers in (self._watchers, self._acting_now):
+            if watcher in watchers:
+                watchers.remove(watcher)
 
     def emit(self, event: WireEvent, route: Route | None = None, *, defer: bool = False) -> None:
         """Number, lint and record ``event`` (write-ahead), then show it to the watchers.
@@ -73,7 +82,7 @@ class ProxyWire:
             event.findings.append(Finding("invalid", event.error, "error"))
         recorder = self.recorder
         if recorder is not None:
-            if self._buffered and (defer and not self._watchers):
+            if self._buffered and defer and not self._acting_now:
                 assert isinstance(recorder, Recorder)
                 recorder.write(event, flush=False)
                 if not self._unsynced:

@@ -158,6 +158,8 @@ class Redactor:
         names URLs (an HTTP request line, a note), so the query rule applies."""
         if not self.enabled:
             return raw
+        if self._pattern is None and not urls and raw[:1] == b"{" and b'"jsonrpc"' in raw:
+            return raw  # a JSON-RPC message and no secret yet: nothing to learn or replace
         text = _as_text(raw)
         self._learn_fields(text, content_type)
         text = self.url_text(text) if urls else self.text(text)
@@ -178,7 +180,7 @@ class Redactor:
 
     def meta(self, meta: dict[str, Any]) -> dict[str, Any]:
         """Transport facts: header dicts by name, every string by the URL rule and secrets."""
-        if not self.enabled or not meta:
+        if not self.enabled or not meta or self._plain(meta):
             return meta
         return {
             key: self.headers(value)
@@ -186,6 +188,20 @@ class Redactor:
             else self.value(value)
             for key, value in meta.items()
         }
+
+    def _plain(self, meta: dict[str, Any]) -> bool:
+        """Nothing in ``meta`` a rule could touch (the common case of every frame's
+        ``side``/``link``/``stream``, decided without the walk)."""
+        if self._pattern is not None:
+            return False
+        for value in meta.values():
+            kind = type(value)
+            if kind is str:
+                if "=" in value or "@" in value:
+                    return False
+            elif not (value is None or kind is int or kind is bool or kind is float):
+                return False
+        return True
 
     def value(self, value: Any) -> Any:
         """Any JSON-like value: strings cleaned, containers walked."""

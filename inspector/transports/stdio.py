@@ -34,6 +34,7 @@ STDERR_TAIL = 20
 GRACE_SECONDS = 2.0
 EXIT_POLL = 0.25  # how often a running server is checked for having exited
 CLOSE_POLL = 0.02  # the same while closing
+DRAIN_ABOVE = 1 << 16  # a relay waits for the server to read only past this much unread
 
 
 async def iter_lines(stream: asyncio.StreamReader) -> AsyncIterator[tuple[bytes, bool]]:
@@ -263,6 +264,9 @@ class StdioTransport(Transport):
                 asyncio.get_running_loop().call_soon(self._write_queued)
             self._queued.append(data)
             data = b""
+            transport = self.process.stdin.transport
+            if transport.get_write_buffer_size() < DRAIN_ABOVE and not transport.is_closing():
+                return  # the server keeps up: no lock, no drain, no extra work per frame
         async with self._write_lock:
             try:
                 if data:

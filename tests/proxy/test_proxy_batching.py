@@ -3,6 +3,7 @@ go out in one write at its end, and the recording has them on file before that w
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 
@@ -53,12 +54,45 @@ async def test_a_burst_is_one_write_and_recorded_before_it(tmp_path: Path) -> No
     recorder.close()
 
 
-async def test_with_an_inspector_watching_each_event_is_flushed_at_once(tmp_path: Path) -> None:
+async def test_a_watcher_that_acts_at_once_sees_each_event_on_file(tmp_path: Path) -> None:
     path = tmp_path / "p.jsonl"
     recorder = Recorder(path, SessionHeader(target={}))
     wire = ProxyWire(recorder)
     seen: list[str] = []
     wire.watch(lambda event, route: seen.append(path.read_text()))
     wire.emit(line(7), defer=True)
-    assert '\\"id\\":7' in seen[0]  # the watcher (an attach socket) sees what is on file
+    assert '\\"id\\":7' in seen[0]  # the watcher sees what is on file
+    recorder.close()
+
+
+async def test_a_watcher_that_acts_later_keeps_the_batch_and_the_file_goes_first(
+    tmp_path: Path,
+) -> None:
+    """The attach socket only queues events for its writer tasks: a burst still costs one
+    flush, and what an inspector is sent is on file before it is sent."""
+    path = tmp_path / "p.jsonl"
+    recorder = Recorder(path, SessionHeader(target={}))
+    flushes = 0
+    real_flush = recorder.flush
+
+    def counted() -> None:
+        nonlocal flushes
+        flushes += 1
+        real_flush()
+
+    recorder.flush = counted  # type: ignore[method-assign]
+    wire = ProxyWire(recorder)
+    loop = asyncio.get_running_loop()
+    sent: list[str] = []
+    wire.watch(
+        lambda event, route: loop.call_soon(lambda: sent.append(path.read_text())),
+        acts_later=True,
+    )
+    for n in (1, 2, 3):
+        wire.emit(line(n), defer=True)
+    assert '\\"id\\":1' not in path.read_text()  # buffered: the turn is not over
+    await anyio.sleep(0)
+    assert len(sent) == 3
+    assert all(f'\\"id\\":{n}' in sent[0] for n in (1, 2, 3))
+    assert flushes == 1
     recorder.close()
