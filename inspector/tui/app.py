@@ -55,6 +55,7 @@ from inspector.tui.save_files import default_folder
 from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.screens.help import HelpScreen
 from inspector.tui.screens.intercept import open_intercept
+from inspector.tui.screens.main import MainScreen
 from inspector.tui.screenshot import save_screenshot, screenshot_folder
 from inspector.tui.status_feed import StatusFeed
 from inspector.tui.widgets.catalog import Catalog
@@ -112,7 +113,8 @@ class InspectorApp(App[int]):
 
     CSS_PATH = "inspector.tcss"
     # size classes on every screen (inspector.tcss and the dialogs lay out by them):
-    # a short terminal gives the log less and the form more; a wide one widens the work pane.
+    # a short terminal gives the log less and the form more; a wide one widens the work pane
+    # (the main screen has its own, only those inspector.tcss reads: screens/main.py).
     # (no ClassVar: Textual annotates them `ClassVar[...] | None`, an instance variable to mypy)
     HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012
         (0, "-narrow"),
@@ -209,6 +211,9 @@ class InspectorApp(App[int]):
         return self.state.updated
 
     # -- layout ------------------------------------------------------------------------
+
+    def get_default_screen(self) -> Screen[Any]:
+        return MainScreen(id="_default")
 
     def compose(self) -> ComposeResult:
         status = StatusBar(id="status")

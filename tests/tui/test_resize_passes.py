@@ -1,0 +1,71 @@
+"""A terminal resize through the real app: the first frame drawn at the new size already
+has the size classes of that size (one layout, not a second one after a restyle), and a
+resize that changes no class inspector.tcss reads restyles nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.geometry import Size
+from textual.pilot import Pilot
+from tui_helpers import wait_connected
+
+from inspector.target import demo_target
+from inspector.tui.app import InspectorApp
+
+
+def first_frames(app: InspectorApp) -> list[tuple[Size, int]]:
+    """Each frame the app hands its driver: (the screen's size, the log pane's height)."""
+    frames: list[tuple[Size, int]] = []
+    display = app._display
+
+    def spy(screen: Any, renderable: Any) -> None:
+        if renderable is not None:
+            frames.append((screen.size, app.query_one("#bottom").outer_size.height))
+        display(screen, renderable)
+
+    app._display = spy  # type: ignore[method-assign]
+    return frames
+
+
+async def test_first_frame_after_a_resize_has_the_new_size_classes() -> None:
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_connected(pilot)
+        await pilot.pause()
+        assert app.query_one("#bottom").outer_size.height == 15  # 40% (less its border)
+        frames = first_frames(app)
+        await pilot.resize_terminal(120, 25)  # short: the log keeps 7 rows
+        first = next(height for size, height in frames if size == Size(120, 25))
+        assert first == 7, frames  # not 10 (40%) first, then 7
+        assert app.screen.has_class("-short")
+        frames.clear()
+        await pilot.resize_terminal(120, 40)
+        first = next(height for size, height in frames if size == Size(120, 40))
+        assert first == 15, frames
+
+
+async def test_a_resize_that_changes_no_class_the_css_reads_restyles_nothing() -> None:
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_connected(pilot)
+        await pilot.pause()
+        restyled: list[Any] = []
+        update_styles = app.update_styles
+
+        def spy(node: Any, animate: bool = True) -> None:
+            restyled.append(node)
+            update_styles(node, animate=animate)
+
+        app.update_styles = spy  # type: ignore[method-assign]
+        await resize(pilot, 120, 40)  # 48 rows and 110 columns are crossed: nothing reads them
+        await resize(pilot, 160, 50)
+        assert app.screen not in restyled
+        await resize(pilot, 200, 50)  # wide: inspector.tcss widens the catalog
+        assert app.screen in restyled
+        assert app.screen.has_class("-wide")
+
+
+async def resize(pilot: Pilot[Any], width: int, height: int) -> None:
+    await pilot.resize_terminal(width, height)
+    await pilot.pause()
