@@ -39,8 +39,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from frames import Frames  # bench/, beside this file
 from textual import events
-from textual._compositor import CompositorUpdate
 from textual.geometry import Size
 
 from inspector.record.format import Redactor, SessionHeader
@@ -212,54 +212,16 @@ QUIET = 0.5  # no frame for this long after a resize: the screen has stopped cha
 ROUNDS = 3  # resize pairs per measurement; the figures are medians over rounds
 
 
-class Frames:
-    """Every frame the app hands its driver, timed: a spy on ``App._display``.
-
-    The headless driver drops a frame before it is turned into terminal output; the spy
-    does that step (``CompositorUpdate.render_segments``, what a terminal driver is handed)
-    so a frame costs here what it costs on a terminal. Each frame is noted when that is
-    done: the moment the terminal could show it."""
-
-    def __init__(self, app: BenchApp) -> None:
-        self.app = app
-        self.ends: list[float] = []
-        self.display = app._display
-
-    def __enter__(self) -> Frames:
-        display = self.display
-        console = self.app.console
-
-        def spy(screen: Any, renderable: Any) -> None:
-            display(screen, renderable)
-            if renderable is None:
-                return  # nothing changed: no frame
-            if isinstance(renderable, CompositorUpdate):
-                renderable.render_segments(console)
-            self.ends.append(time.perf_counter())
-
-        self.app._display = spy  # type: ignore[method-assign]
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.app._display = self.display  # type: ignore[method-assign]
-
-    async def quiet(self, since: float, timeout: float = 60) -> None:
-        """Until no frame has come for ``QUIET`` s (after ``since``)."""
-        deadline = time.perf_counter() + timeout
-        while time.perf_counter() - max([since, *self.ends[-1:]]) < QUIET:
-            if time.perf_counter() > deadline:
-                raise SystemExit(f"frames still coming after {timeout:.0f} s")
-            await asyncio.sleep(0.01)
-
-
 async def resizes(app: BenchApp, pilot: Any, view: ResultView) -> dict[str, float]:
     """The terminal narrower (120x40), then back (160x50), ``ROUNDS`` times; medians over
     rounds of the slower of the two:
 
-    - ``last_frame``: the resize event posted as a terminal driver posts it (no pilot in
-      between) -> the end of the last frame it set off (the frame after which none comes
-      for ``QUIET`` s; an idle app draws none, checked before each round): when the
-      screen stops changing, what the user waits for; ``frames``: how many it drew;
+    - ``last_change``: the resize event posted as a terminal driver posts it (no pilot in
+      between) -> the end of the last frame it set off that changed what the terminal
+      shows (``frames.py``): what the user waits for; ``changes``: how many did;
+    - ``last_frame``: the same -> the end of the last frame it set off, changing anything
+      or not (the frame after which none comes for ``QUIET`` s; an idle app draws none,
+      checked before each round); ``frames``: how many it drew;
     - ``first_paint``: the same resize -> the result view's first paint at its new size;
     - ``settled``: ``pilot.resize_terminal`` returning (the pilot idle; its last 20 ms
       slice is measurement, not app): the figure this bench printed before."""
@@ -278,7 +240,7 @@ async def resizes(app: BenchApp, pilot: Any, view: ResultView) -> dict[str, floa
         for _ in range(ROUNDS):
             worst: dict[str, float] = {}
             for width, height in ((120, 40), SIZE):
-                await frames.quiet(time.perf_counter())
+                await frames.quiet(time.perf_counter(), QUIET)
                 idle_from = time.perf_counter()
                 await asyncio.sleep(QUIET)
                 if any(end > idle_from for end in frames.ends):
@@ -288,10 +250,13 @@ async def resizes(app: BenchApp, pilot: Any, view: ResultView) -> dict[str, floa
                 start = time.perf_counter()
                 driver._size = size  # type: ignore[union-attr]  # the headless driver's
                 app.post_message(events.Resize(size, size))
-                await frames.quiet(start)
+                await frames.quiet(start, QUIET)
                 drawn = [end for end in frames.ends if end > start]
+                changes = frames.changed(start)
                 first = min(t for t, seen in painted if t > start and seen != old)
                 for key, value in (
+                    ("last_change", changes[-1] - start),
+                    ("changes", len(changes)),
                     ("last_frame", drawn[-1] - start),
                     ("frames", len(drawn)),
                     ("first_paint", first - start),
@@ -299,7 +264,7 @@ async def resizes(app: BenchApp, pilot: Any, view: ResultView) -> dict[str, floa
                     worst[key] = max(worst.get(key, 0.0), value)
             # the pilot's way, as before: the same pair again
             for width, height in ((120, 40), SIZE):
-                await frames.quiet(time.perf_counter())
+                await frames.quiet(time.perf_counter(), QUIET)
                 start = time.perf_counter()
                 await pilot.resize_terminal(width, height)
                 worst["settled"] = max(worst.get("settled", 0.0), time.perf_counter() - start)
@@ -348,7 +313,9 @@ def resize_figures(figures: dict[str, float], prefix: str) -> str:
         return f"{figures[prefix + key] * 1000:.0f} ms"
 
     return (
-        f"last frame {ms('last_frame')} ({figures[prefix + 'frames']:.0f} frames), "
+        f"last change on screen {ms('last_change')} ({figures[prefix + 'changes']:.0f} "
+        f"frames changed it), last frame {ms('last_frame')} "
+        f"({figures[prefix + 'frames']:.0f} frames), "
         f"first paint at the new size {ms('first_paint')}, pilot settled {ms('settled')}"
     )
 

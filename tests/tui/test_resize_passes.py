@@ -8,7 +8,7 @@ from typing import Any
 
 from textual.geometry import Size
 from textual.pilot import Pilot
-from tui_helpers import wait_connected
+from tui_helpers import select_item, wait_connected
 
 from inspector.target import demo_target
 from inspector.tui.app import InspectorApp
@@ -69,3 +69,29 @@ async def test_a_resize_that_changes_no_class_the_css_reads_restyles_nothing() -
 async def resize(pilot: Pilot[Any], width: int, height: int) -> None:
     await pilot.resize_terminal(width, height)
     await pilot.pause()
+
+
+async def test_the_form_is_fitted_in_the_resize_s_own_layout() -> None:
+    """The form's share of the work pane (its cap) is worked out while the resize is laid
+    out: the first frame at the new size has the cap the pane keeps."""
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_connected(pilot)
+        await select_item(pilot, "tools", "create_user")
+        await pilot.pause()
+        box = app.query_one("#item-form-box")
+        caps: list[tuple[Size, Any]] = []
+        display = app._display
+
+        def spy(screen: Any, renderable: Any) -> None:
+            if renderable is not None:
+                caps.append((screen.size, box.styles.max_height))
+            display(screen, renderable)
+
+        app._display = spy  # type: ignore[method-assign]
+        before = box.styles.max_height
+        await resize(pilot, 160, 50)
+        after = box.styles.max_height
+        assert after != before  # taller: the form may take more rows
+        first = next(cap for size, cap in caps if size == Size(160, 50))
+        assert first == after, caps

@@ -91,6 +91,11 @@ class DocumentView(ScrollView, can_focus=True):
         """Rows the document takes at the current width."""
         return self.virtual_size.height
 
+    def height_at(self, width: int) -> int:
+        """Rows the document would take in a view ``width`` cells wide, gutter included
+        (no scrollbar: a document that needs one is taller than its view anyway)."""
+        return self.document.height(max(1, width - self.styles.gutter.width), self.app.console)
+
     # -- layout ----------------------------------------------------------------------
 
     def _layout(self) -> None:

@@ -14,7 +14,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.scalar import Scalar
+from textual.geometry import Size
+from textual.layout import DockArrangeResult
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import (
     Button,
     Checkbox,
@@ -90,6 +93,18 @@ def issues_notice(issues: list[ValidationIssue], focus: tuple[str | int, ...] | 
 FIELD_CONTROLS = (Input, TextArea, Select, Switch, Checkbox, SelectionList)
 
 
+def _outer_height(widget: Widget, container: Size, viewport: Size) -> int:
+    """The height an auto-height ``widget`` takes in ``container`` (its max-height too)."""
+    styles = widget.styles
+    gutter = styles.gutter
+    width = container.width - styles.margin.width
+    height = widget.get_content_height(container, viewport, width - gutter.width)
+    height += gutter.height
+    if styles.max_height is not None:
+        height = min(height, int(styles.max_height.resolve(container, viewport)))
+    return height + styles.margin.height
+
+
 class FormActions(TypingScope, Horizontal):
     """The form's buttons (Call, Call as task...): part of the form for typed keys."""
 
@@ -154,28 +169,46 @@ class ItemPanel(Vertical):
         yield FormActions(id="item-actions")
         yield _PanelResult(id="result")
 
-    def on_resize(self) -> None:
-        self._fit_form()
+    def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
+        # the form's cap for this size is set before the children are placed: a resize
+        # is laid out once, not again after ``on_resize`` changed the cap
+        if not optimal:
+            self._fit_form(size)
+        return super().arrange(size, optimal)
 
-    def _fit_form(self) -> None:
+    def on_resize(self) -> None:
+        self._fit_form()  # what the layout could not foresee (a scrollbar came): refit
+
+    def _fit_form(self, size: Size | None = None) -> None:
         """Let the form take the rows it needs, less what the result shows (up to 40%).
 
         A hint or a one-line status keeps a couple of rows for the result; a real result
         gets its own height, at most 40% of the pane, and the form scrolls in the rest.
         The cap is worked out from the result's content, never from the form's height
-        or the result pane's size, so setting it cannot feed back into it.
+        or the result pane's size, so setting it cannot feed back into it. ``size``: the
+        pane's, while it is laid out (that layout places the form with the cap; the head
+        and the result are measured at its width, they are not placed yet).
         """
-        height = self.content_region.height
+        height = self.content_region.height if size is None else size.height
         if not height:
             return
-        head = self.query_one("#item-head-box").outer_size.height
-        actions = self.query_one("#item-actions").outer_size.height
+        head_box = self.query_one("#item-head-box")
         result = self.result
-        wanted = result.content_height + result.styles.gutter.height
+        if size is None:
+            head = head_box.outer_size.height
+            wanted = result.content_height + result.styles.gutter.height
+        else:
+            head = _outer_height(head_box, size, self.app.size)
+            wanted = result.height_at(size.width) + result.styles.gutter.height
+        actions = self.query_one("#item-actions").outer_size.height  # one row of buttons
         room = min(max(wanted, MIN_RESULT_ROWS), max(MIN_RESULT_ROWS, height * 2 // 5))
         cap = Scalar.from_number(max(MIN_FORM_ROWS, height - head - actions - room))
         box = self.query_one("#item-form-box")
-        if box.styles.max_height != cap:
+        if box.styles.max_height == cap:
+            return
+        if size is not None:
+            box.styles.set_rule("max_height", cap)  # no refresh: this layout uses it
+        else:
             box.styles.max_height = cap
 
     @property
