@@ -8,10 +8,12 @@ from typing import Any
 
 from textual.geometry import Size
 from textual.pilot import Pilot
-from tui_helpers import select_item, wait_connected
+from tui_helpers import select_item, wait_connected, wait_for
 
 from inspector.target import demo_target
 from inspector.tui.app import InspectorApp
+from inspector.tui.widgets.item_panel import ItemPanel
+from inspector.tui.widgets.result_view import ResultView
 
 
 def first_frames(app: InspectorApp) -> list[tuple[Size, int]]:
@@ -95,3 +97,38 @@ async def test_the_form_is_fitted_in_the_resize_s_own_layout() -> None:
         assert after != before  # taller: the form may take more rows
         first = next(cap for size, cap in caps if size == Size(160, 50))
         assert first == after, caps
+
+
+async def test_the_first_frame_after_a_resize_shows_the_result_wrapped_at_the_new_width() -> None:
+    """A result of long lines is laid out for the new width while the resize is laid out:
+    the first frame at the new size draws its rows wrapped for it (not the rows of the old
+    width, corrected a frame later), its scrollbar counting the rows of the new width."""
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_connected(pilot)
+        await select_item(pilot, "tools", "lorem")
+        form = app.query_one(ItemPanel).form
+        assert form is not None
+        form.root.set_value({"lines": 300})
+        await form.recompose()
+        await pilot.press("ctrl+s")
+        view = app.query_one(ResultView)
+        await wait_for(pilot, lambda: view.outcome is not None and view.content_height > 300)
+        await pilot.pause()
+        seen: list[tuple[Size, int, int, int]] = []
+        display = app._display
+
+        def spy(screen: Any, renderable: Any) -> None:
+            if renderable is not None:
+                bar = view.vertical_scrollbar.window_virtual_size
+                seen.append((screen.size, view.wrap_width, view.content_height, bar))
+            display(screen, renderable)
+
+        app._display = spy  # type: ignore[method-assign]
+        for width, height in ((120, 40), (160, 50)):
+            old = view.wrap_width
+            await resize(pilot, width, height)
+            final = (view.wrap_width, view.content_height, view.content_height)
+            assert view.wrap_width != old
+            first = next(s[1:] for s in seen if s[0] == Size(width, height))
+            assert first == final, seen

@@ -118,6 +118,30 @@ class DocumentView(ScrollView, can_focus=True):
     def on_resize(self) -> None:
         self._layout()
 
+    def fit_to(self, width: int, least: int, most: int) -> None:
+        """Index the document for a view ``width`` cells wide (gutter included) that will
+        get between ``least`` and ``most`` rows, before a layout places it: a parent that
+        knows the view's new width calls this from its ``arrange``, so the layout under
+        way sets the scrollbar and the first frame draws the rows wrapped at the new
+        width. When the rows cannot tell whether a scrollbar is needed, ``on_resize``
+        decides (after the layout)."""
+        console = self.app.console
+        wrap = width - self.styles.gutter.width
+        if wrap <= 1:
+            return
+        rows = self.document.height(wrap, console)
+        if rows > least - self.styles.gutter.height:
+            if self.styles.overflow_y == "hidden":
+                return
+            wrap = max(1, wrap - self.styles.scrollbar_size_vertical)
+            rows = self.document.height(wrap, console)
+            if rows <= most - self.styles.gutter.height:
+                return  # it may fit, or not: on_resize knows
+        if wrap != self.wrap_width or self.virtual_size.height != rows:
+            self.wrap_width = wrap
+            # no refresh: the layout under way places the view with this size
+            self.set_reactive(Widget.virtual_size, Size(wrap, rows))
+
     def render_lines(self, crop: Any) -> list[Strip]:
         base = self.rich_style  # looked up once per paint, not once per row
         theme = self.app.ansi_theme

@@ -194,15 +194,23 @@ class ItemPanel(Vertical):
             return
         head_box = self.query_one("#item-head-box")
         result = self.result
-        if size is None:
+        if not head_box.display:  # the result alone (z)
+            head = 0
+        elif size is None:
             head = head_box.outer_size.height
-            wanted = result.content_height + result.styles.gutter.height
         else:
             head = _outer_height(head_box, size, self.app.size)
+        if size is None:
+            wanted = result.content_height + result.styles.gutter.height
+        else:
             wanted = result.height_at(size.width) + result.styles.gutter.height
-        actions = self.query_one("#item-actions").outer_size.height  # one row of buttons
+        actions_row = self.query_one("#item-actions")
+        actions = actions_row.outer_size.height if actions_row.display else 0  # one row
         room = min(max(wanted, MIN_RESULT_ROWS), max(MIN_RESULT_ROWS, height * 2 // 5))
         cap = Scalar.from_number(max(MIN_FORM_ROWS, height - head - actions - room))
+        if size is not None and self.zoom != "screen":
+            # the result gets at least what the form leaves, at most the whole pane
+            result.fit_to(size.width, height - head - actions - int(cap.value), height)
         box = self.query_one("#item-form-box")
         if box.styles.max_height == cap:
             return
