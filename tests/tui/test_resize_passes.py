@@ -4,10 +4,13 @@ resize that changes no class inspector.tcss reads restyles nothing."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from textual.geometry import Size
+from rich.segment import Segment
+from textual.geometry import Region, Size
 from textual.pilot import Pilot
+from textual.widgets import OptionList
 from tui_helpers import select_item, wait_connected, wait_for
 
 from inspector.target import demo_target
@@ -15,19 +18,27 @@ from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.result_view import ResultView
 
+T = TypeVar("T")
 
-def first_frames(app: InspectorApp) -> list[tuple[Size, int]]:
-    """Each frame the app hands its driver: (the screen's size, the log pane's height)."""
-    frames: list[tuple[Size, int]] = []
+
+def full_frames(app: InspectorApp, probe: Callable[[], T]) -> list[tuple[Size, T]]:
+    """For each frame the app draws in full (the first one after a resize is), the size
+    it is drawn at and ``probe()`` then."""
+    frames: list[tuple[Size, T]] = []
     display = app._display
 
     def spy(screen: Any, renderable: Any) -> None:
-        if renderable is not None:
-            frames.append((screen.size, app.query_one("#bottom").outer_size.height))
+        region = getattr(renderable, "region", None)  # a full frame's (a partial has none)
+        if region is not None:
+            frames.append((region.size, probe()))
         display(screen, renderable)
 
     app._display = spy  # type: ignore[method-assign]
     return frames
+
+
+def first_at(frames: list[tuple[Size, T]], width: int, height: int) -> T:
+    return next(probed for size, probed in frames if size == Size(width, height))
 
 
 async def test_first_frame_after_a_resize_has_the_new_size_classes() -> None:
@@ -36,15 +47,13 @@ async def test_first_frame_after_a_resize_has_the_new_size_classes() -> None:
         await wait_connected(pilot)
         await pilot.pause()
         assert app.query_one("#bottom").outer_size.height == 15  # 40% (less its border)
-        frames = first_frames(app)
+        frames = full_frames(app, lambda: app.query_one("#bottom").outer_size.height)
         await pilot.resize_terminal(120, 25)  # short: the log keeps 7 rows
-        first = next(height for size, height in frames if size == Size(120, 25))
-        assert first == 7, frames  # not 10 (40%) first, then 7
+        assert first_at(frames, 120, 25) == 7, frames  # not 9 (40%) first, then 7
         assert app.screen.has_class("-short")
         frames.clear()
         await pilot.resize_terminal(120, 40)
-        first = next(height for size, height in frames if size == Size(120, 40))
-        assert first == 15, frames
+        assert first_at(frames, 120, 40) == 15, frames
 
 
 async def test_a_resize_that_changes_no_class_the_css_reads_restyles_nothing() -> None:
@@ -82,21 +91,12 @@ async def test_the_form_is_fitted_in_the_resize_s_own_layout() -> None:
         await select_item(pilot, "tools", "create_user")
         await pilot.pause()
         box = app.query_one("#item-form-box")
-        caps: list[tuple[Size, Any]] = []
-        display = app._display
-
-        def spy(screen: Any, renderable: Any) -> None:
-            if renderable is not None:
-                caps.append((screen.size, box.styles.max_height))
-            display(screen, renderable)
-
-        app._display = spy  # type: ignore[method-assign]
+        caps = full_frames(app, lambda: box.styles.max_height)
         before = box.styles.max_height
         await resize(pilot, 160, 50)
         after = box.styles.max_height
         assert after != before  # taller: the form may take more rows
-        first = next(cap for size, cap in caps if size == Size(160, 50))
-        assert first == after, caps
+        assert first_at(caps, 160, 50) == after, caps
 
 
 async def test_the_first_frame_after_a_resize_shows_the_result_wrapped_at_the_new_width() -> None:
@@ -115,20 +115,36 @@ async def test_the_first_frame_after_a_resize_shows_the_result_wrapped_at_the_ne
         view = app.query_one(ResultView)
         await wait_for(pilot, lambda: view.outcome is not None and view.content_height > 300)
         await pilot.pause()
-        seen: list[tuple[Size, int, int, int]] = []
-        display = app._display
-
-        def spy(screen: Any, renderable: Any) -> None:
-            if renderable is not None:
-                bar = view.vertical_scrollbar.window_virtual_size
-                seen.append((screen.size, view.wrap_width, view.content_height, bar))
-            display(screen, renderable)
-
-        app._display = spy  # type: ignore[method-assign]
+        seen = full_frames(
+            app,
+            lambda: (
+                view.wrap_width,
+                view.content_height,
+                view.vertical_scrollbar.window_virtual_size,
+            ),
+        )
         for width, height in ((120, 40), (160, 50)):
             old = view.wrap_width
             await resize(pilot, width, height)
             final = (view.wrap_width, view.content_height, view.content_height)
             assert view.wrap_width != old
-            first = next(s[1:] for s in seen if s[0] == Size(width, height))
-            assert first == final, seen
+            assert first_at(seen, width, height) == final, seen
+
+
+async def test_the_first_frame_after_a_resize_draws_the_catalog_rows_at_the_new_width() -> None:
+    """The tools list's rows (names, descriptions, their padding) in the first frame at
+    the new size are those it keeps: not the old width's, corrected a frame later."""
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_connected(pilot)
+        await pilot.pause()
+        tools = app.query_one("#list-tools", OptionList)
+
+        def rows() -> list[list[Segment]]:
+            region = Region(0, 0, *tools.size)
+            return [list(strip) for strip in tools.render_lines(region)]
+
+        seen = full_frames(app, rows)
+        for width, height in ((160, 50), (120, 40)):
+            await resize(pilot, width, height)
+            assert first_at(seen, width, height) == rows()

@@ -19,6 +19,7 @@ from inspector.safe_text import one_line, visible
 from inspector.tui import messages
 from inspector.tui.fuzzy import FuzzyQuery
 from inspector.tui.widgets.catalog_label import CatalogLabel, Entry, make_entry
+from inspector.tui.widgets.fitted_list import FittedOptionList
 from inspector.tui.widgets.tab_fit import TabLabel, fit_tabs
 
 # what a kind's tab is called when the catalog is too narrow for the labels in full
@@ -148,7 +149,7 @@ class Catalog(Static):
             for kind, about in KIND.items():
                 with TabPane(about.label, id=f"tab-{kind}"):
                     yield ListFilter(kind)
-                    yield OptionList(id=f"list-{kind}")
+                    yield FittedOptionList(id=f"list-{kind}")
 
     @property
     def active_kind(self) -> str:
