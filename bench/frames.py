@@ -68,18 +68,20 @@ class Frames:
     def changed(self, since: float) -> list[float]:
         """The ends of the frames after ``since`` that changed what the screen shows.
 
-        The first of them must be a full frame (a resize draws one: Textual redraws the
-        whole screen when its size changes); it counts as a change."""
+        A resize draws the whole screen at its new size (Textual redraws all when the
+        size changes): the grid starts there, and that frame counts as a change, as does
+        any frame before it (a repaint while Textual holds the resize back 1/120 s)."""
         picked = [i for i, end in enumerate(self.ends) if end > since]
-        if not picked:
-            return []
-        first = picked[0]
-        if not isinstance(self.updates[first], LayoutUpdate):
-            raise SystemExit("the first frame after the resize is not a full one")
+        full = [i for i in picked if isinstance(self.updates[i], LayoutUpdate)]
+        if not full:
+            raise SystemExit("no full frame after the resize")
+        first = full[0]
         width, height = self.sizes[first]
         grid: list[list[Cell]] = [[(" ", None)] * width for _ in range(height)]
-        changed = []
+        changed = [self.ends[i] for i in picked if i < first]
         for i in picked:
+            if i < first:
+                continue
             before = [row[:] for row in grid]
             self._play(self.updates[i], grid)
             if i == first or grid != before:

@@ -148,3 +148,25 @@ async def test_the_first_frame_after_a_resize_draws_the_catalog_rows_at_the_new_
         for width, height in ((160, 50), (120, 40)):
             await resize(pilot, width, height)
             assert first_at(seen, width, height) == rows()
+
+
+async def test_a_resize_does_not_ask_for_a_second_layout_of_the_whole_screen() -> None:
+    """Textual sets the screen's virtual size in a resize's layout; a change of it would
+    ask for one more layout of the whole screen (and a frame that changes nothing)."""
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_connected(pilot)
+        await pilot.pause()
+        screen = app.screen
+        asked: list[bool] = []
+        refresh = screen.refresh
+
+        def spy(*regions: Any, **kwargs: Any) -> Any:
+            asked.append(bool(kwargs.get("layout")))
+            return refresh(*regions, **kwargs)
+
+        screen.refresh = spy  # type: ignore[method-assign]
+        for width, height in ((120, 40), (160, 50)):
+            await resize(pilot, width, height)
+            assert screen.virtual_size == Size(width, height)
+        assert not any(asked), asked

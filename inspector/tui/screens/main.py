@@ -3,8 +3,9 @@
 Textual lays a resized screen out, draws it, and only then sets the new breakpoint
 classes, which restyles every widget and lays the screen out and draws it once more.
 Setting them first (``on_resize`` runs before ``Screen``'s own handler) makes one pass
-of both. And a class only changes when inspector.tcss reads it (``BREAKPOINTS``):
-a restyle costs ~25 ms on this DOM.
+of both; so does setting the screen's virtual size first. And a class only changes
+when inspector.tcss reads it (``HORIZONTAL``, ``VERTICAL``): a restyle costs ~25 ms on
+this DOM.
 """
 
 from __future__ import annotations
@@ -37,3 +38,7 @@ class MainScreen(Screen[None]):
         width, height = event.size
         classes = size_classes(width, HORIZONTAL) | size_classes(height, VERTICAL)
         self.update_classes(classes, animate=False)
+        # The layout sets the screen's virtual size (its size: the screen does not scroll),
+        # and a change of it asks for one more layout of the whole screen, drawn in a
+        # frame that changes nothing. Set first, it is no change.
+        self.set_reactive(Screen.virtual_size, event.virtual_size)
