@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 import webbrowser
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from rich.text import Text
 from textual import on
@@ -49,6 +49,17 @@ NOTE_LABELS = {
     "id-jag": "token exchange",
     "paused": "paused",
 }
+
+
+class ViewedPerson(Protocol):
+    """What the view drives of its flow's person (``inspector.tui.auth_ui.TuiInteraction``,
+    which builds on this view)."""
+
+    step_mode: bool
+
+    def paste(self, text: str) -> str | None: ...
+    def cancel(self) -> None: ...
+    def proceed(self) -> None: ...
 
 
 class AuthView(Widget, can_focus=True):
@@ -103,12 +114,12 @@ class AuthView(Widget, can_focus=True):
         self.opener = opener
         self.url: str | None = None  # the authorization URL while a person is needed
         self.paused: tuple[str, str, str] | None = None
-        self.interaction: Any = None
+        self.interaction: ViewedPerson | None = None
         self.authorizer: Any = None
         self.state = "no authorization yet: a server that answers 401 starts one"
         self._early: list[WireEvent] | None = []  # events before the view was mounted
 
-    def bind(self, interaction: Any, authorizer: Any) -> None:
+    def bind(self, interaction: ViewedPerson, authorizer: Any) -> None:
         self.interaction = interaction
         self.authorizer = authorizer
 
@@ -206,7 +217,7 @@ class AuthView(Widget, can_focus=True):
         text.append_text(safe_text(one_line(self.server_url, 80)))
         text.append(" — ")
         text.append_text(safe_text(one_line(self.state, 300)))
-        if self.interaction is not None and getattr(self.interaction, "step_mode", False):
+        if self.interaction is not None and self.interaction.step_mode:
             text.append("  [step by step]", style="bold yellow")
         return text
 
