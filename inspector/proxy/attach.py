@@ -167,6 +167,7 @@ class AttachTransport(Transport):
     """A session's transport that is an inspector attached to a live proxy."""
 
     kind: ClassVar[str] = "proxy"
+    handshake_only: ClassVar[bool] = True  # attach is to a host's handshake session
 
     def __init__(self, path: Path, resume: AttachResume | None = None) -> None:
         self.path = Path(path)

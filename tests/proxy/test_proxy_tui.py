@@ -222,6 +222,9 @@ async def test_a_reconnect_shows_the_proxys_past_once(runtime: Path, tmp_path: P
             await wait_for(pilot, lambda: rows_with(app, "after the reconnect") == 2)
             assert rows_with(app, "said once") == 2
             assert rows_with(app, "proxy again: host on stdio") == 1  # the proxy's first note
+            # the era is the host's: no server/discover probe reached its server
+            assert rows_with(app, "server/discover") == 0
+            assert rows_with(app, "answers initialize with its host's handshake") == 2
 
 
 def test_a_resume_is_for_the_same_proxy_only() -> None:
