@@ -4,6 +4,7 @@ transports (which never send such headers to another origin)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from urllib.parse import unquote_plus, urlsplit
 
@@ -37,6 +38,7 @@ _WORD_SPLIT = re.compile(r"[^a-z0-9]+")
 PUBLIC_NAMES = frozenset({"code_challenge", "code_challenge_method"})
 
 
+@functools.lru_cache(maxsize=4096)  # every recorded HTTP event asks about the same names
 def credential_name(name: str) -> bool:
     """Whether a header, query parameter or env name looks like it holds a credential."""
     if name.lower() in PUBLIC_NAMES:

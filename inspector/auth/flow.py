@@ -121,8 +121,7 @@ class Authorizer:
 
     async def _pause(self, step: str, method: str, url: str) -> None:
         """Step-by-step mode: the person sees the next request before it goes."""
-        pause = getattr(self.interaction, "pause", None)
-        if not getattr(self.interaction, "step_mode", False) or pause is None:
+        if not self.interaction.step_mode:
             return
         shown = mask_url(url)
         self.wire.note(
@@ -134,7 +133,7 @@ class Authorizer:
             url=shown,
         )
         try:
-            await pause(step, method, url)
+            await self.interaction.pause(step, method, url)
         finally:
             self.wire.note("continuing", auth="continue", hold=False)
 

@@ -24,9 +24,10 @@ class AuthorizationRequest:
 
 
 class Interaction(Protocol):
-    """How a person is reached: the terminal (``--cli``) or the TUI's Auth view. An
-    interaction may also have ``step_mode`` (bool) and ``async pause(step, method, url)``:
-    in step mode every request of a flow waits for the person first."""
+    """How a person is reached: the terminal (``--cli``) or the TUI's Auth view. In
+    ``step_mode`` every request of a flow waits in ``pause`` for the person first."""
+
+    step_mode: bool
 
     @property
     def can_prompt(self) -> bool:
@@ -35,8 +36,20 @@ class Interaction(Protocol):
     async def obtain_redirect(self, request: AuthorizationRequest) -> dict[str, str]:
         """Bring the person to the URL; the redirect's query parameters."""
 
+    async def pause(self, step: str, method: str, url: str) -> None:
+        """Step mode: return when the person lets the next request (``method url``) go."""
 
-class NoPerson:
+
+class NoSteps:
+    """An interaction without step mode: every request goes at once."""
+
+    step_mode = False
+
+    async def pause(self, step: str, method: str, url: str) -> None:
+        return None
+
+
+class NoPerson(NoSteps):
     """No one to ask (tests, scripts): a browser authorization cannot complete."""
 
     can_prompt = False

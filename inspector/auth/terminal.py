@@ -10,10 +10,10 @@ from typing import TextIO
 import anyio
 
 from inspector.auth.errors import AuthError
-from inspector.auth.person import AuthorizationRequest, parse_redirect
+from inspector.auth.person import AuthorizationRequest, NoSteps, parse_redirect
 
 
-class TerminalInteraction:
+class TerminalInteraction(NoSteps):
     """Prompts on ``err`` (stderr); reads a pasted URL from ``inp`` (stdin) when ``paste``."""
 
     def __init__(

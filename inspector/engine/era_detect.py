@@ -12,7 +12,9 @@ connection is an outage, never a verdict.
 The verdict is remembered per target (``EraMemory``, a file in the state folder): a
 target remembered as handshake-era is opened with ``initialize`` straight away, and
 probed again only if that fails. Each step leaves a note on the wire saying what was
-asked, what came back, and what was chosen (meta ``era``).
+asked, what came back, and what was chosen (meta ``era``). A transport whose session is
+opened by someone else's handshake (``handshake_only``: an inspector attached to a proxy)
+is opened with ``initialize`` and never probed: the probe would reach the host's server.
 """
 
 from __future__ import annotations
@@ -66,6 +68,15 @@ def target_key(info: dict[str, Any]) -> str:
 
 async def open_detected(session: Session, memory: EraMemory | None) -> dict[str, Any]:
     """Open ``session`` in the newest era its server speaks (see the module docstring)."""
+    if session.transport.handshake_only:
+        _choose(
+            session,
+            "handshake",
+            "era: handshake (the proxy answers initialize with its host's handshake), no probe",
+            by="transport",
+        )
+        session.era = HandshakeEra()
+        return await session.era.open(session)
     key = target_key(session.transport.target_info())
     known = memory.recall(key) if memory is not None else None
     if known in HANDSHAKE_VERSIONS:

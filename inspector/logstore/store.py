@@ -36,7 +36,6 @@ from inspector.wire.events import (
 from inspector.wire.jsonrpc import decode
 
 __all__ = [
-    "EventBatcher",
     "EventSource",
     "EventStore",
     "FilteredView",
@@ -518,33 +517,3 @@ class FilteredView:
     def nearest_row(self, index: int) -> int:
         """The row of ``index`` or of the last matching event before it (0 if none)."""
         return max(0, bisect_right(self.indices, index) - 1)
-
-
-class EventBatcher:
-    """Collects events pushed synchronously (a session observer) for timed flushes.
-
-    ``batcher.push`` (or the batcher itself) is the observer; a UI timer calls
-    :meth:`flush` about every 50 ms, which hands everything collected to ``sink`` as one
-    list. Nothing is dropped: a slow sink only gets bigger batches.
-    """
-
-    def __init__(self, sink: Callable[[list[WireEvent]], object]) -> None:
-        self._sink = sink
-        self._pending: list[WireEvent] = []
-
-    def push(self, event: WireEvent) -> None:
-        self._pending.append(event)
-
-    __call__ = push
-
-    @property
-    def pending(self) -> int:
-        return len(self._pending)
-
-    def flush(self) -> int:
-        """Deliver what was collected; returns how many events went."""
-        if not self._pending:
-            return 0
-        batch, self._pending = self._pending, []
-        self._sink(batch)
-        return len(batch)

@@ -141,13 +141,38 @@ def _listing(proxies: list[ProxyInfo]) -> str:
     return ", ".join(f"{p.name} (pid {p.pid})" for p in proxies)
 
 
+@dataclass
+class AttachResume:
+    """What one inspector has seen of a proxy, kept across its re-attaches (a reconnect):
+    the proxy (its pid and start) and the last of its events shown. A re-attach to the
+    same proxy is sent its history again; what was shown already is dropped, so the log
+    shows nothing twice. ``on_new_proxy`` runs when the proxy is another one (restarted)."""
+
+    proxy: str = ""
+    seq: int = 0
+    on_new_proxy: Callable[[], None] | None = None
+
+    def welcomed(self, welcome: dict[str, Any]) -> int:
+        """The proxy said who it is: the last event seq already shown (0 for a new one)."""
+        proxy = f"{welcome.get('pid')}:{welcome.get('started')}"
+        if proxy == self.proxy:
+            return self.seq
+        if self.proxy and self.on_new_proxy is not None:
+            self.on_new_proxy()
+        self.proxy, self.seq = proxy, 0
+        return 0
+
+
 class AttachTransport(Transport):
     """A session's transport that is an inspector attached to a live proxy."""
 
     kind: ClassVar[str] = "proxy"
+    handshake_only: ClassVar[bool] = True  # attach is to a host's handshake session
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, resume: AttachResume | None = None) -> None:
         self.path = Path(path)
+        self.resume = resume or AttachResume()
+        self._shown_through = 0  # the proxy's events up to this seq were shown before
         self.welcome: dict[str, Any] = {}
         self.number: int | None = None
         self.out_channel = Channel.STDIN
@@ -179,6 +204,7 @@ class AttachTransport(Transport):
     async def start(self, host: TransportHost, task_group: TaskGroup) -> None:
         self._host = host
         self._stream, self._lines, self.welcome = await _hello(self.path, probe=False)
+        self._shown_through = self.resume.welcomed(self.welcome)
         number = self.welcome.get("attach")
         self.number = number if isinstance(number, int) else None
         self.intercept_filter = str(self.welcome.get("intercept") or "")
@@ -205,6 +231,10 @@ class AttachTransport(Transport):
                 op = data.get("op")
                 if op == "event":
                     event = event_from_json(data.get("event"))
+                    # (an answer made for this inspector alone is not on the wire: seq 0)
+                    if 0 < event.seq <= self._shown_through:
+                        continue  # history this inspector showed before a reconnect
+                    self.resume.seq = max(self.resume.seq, event.seq)
                     event.findings = []  # the session finds them again, as for any frame
                     if not data.get("route"):
                         event.meta[OBSERVED] = True

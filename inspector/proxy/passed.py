@@ -30,6 +30,12 @@ class PassedCatalog:
         self._asked: dict[Hashable, str] = {}  # (side, attach, link, id) -> kind
         self._building: dict[tuple[Hashable, str], list[dict[str, Any]]] = {}
 
+    def clear(self) -> None:
+        """Forget every listing (the proxy is another one)."""
+        self.lists.clear()
+        self._asked.clear()
+        self._building.clear()
+
     def observe(self, event: WireEvent) -> None:
         meta = event.meta
         message = event.message

@@ -42,7 +42,7 @@ from inspector.record.state import sessions_home
 from inspector.safe_text import one_line
 from inspector.target import Target
 from inspector.tui import heap, messages
-from inspector.tui.auth_ui import AuthUi
+from inspector.tui.auth_ui import AuthUi, ObservedAuth
 from inspector.tui.calls import EXPIRED, RENEWED, call_name, call_title, finish, perform
 from inspector.tui.completions import attach_completions
 from inspector.tui.controller import SessionController, session_expired
@@ -200,6 +200,7 @@ class InspectorApp(App[int]):
         self.bridge: Any = None  # InteractiveResponders, when the TUI answers server requests
         self.replay: ReplayMode | None = None
         self.auth_ui: AuthUi | None = None  # HTTP targets with OAuth: the Auth tab
+        self.observed_auth: ObservedAuth | None = None  # attached: the proxy's OAuth, followed
 
     @property
     def tasks_manager(self) -> Any:
@@ -260,14 +261,19 @@ class InspectorApp(App[int]):
             return
         assert self.target is not None
         self.auth_ui = AuthUi.for_target(self, self.target, self.recorder)
+        observer = None
         if self.auth_ui is not None:
             self.auth_ui.mount(self.query_one("#bottom-tabs", TabbedContent))
+            observer = self.auth_ui.observe
+        elif self.target.attach:
+            self.observed_auth = ObservedAuth(self, self._proxied_server)
+            observer = self.observed_auth.observe
         self.controller = SessionController(
             self,
             self.target,
             state=self.state,
             # the Auth tab follows the OAuth exchanges on the wire
-            observer=self.auth_ui.observe if self.auth_ui is not None else None,
+            observer=observer,
             responders=self._responders,
             recorder=self.recorder,
             timeout=self._timeout,
@@ -285,6 +291,12 @@ class InspectorApp(App[int]):
                 quit_on_signals(lambda _: self.request_quit(), terminal=True)
             )
         self.connect()
+
+    def _proxied_server(self) -> str:
+        """What the proxy this app is attached to is in front of (for the Auth tab)."""
+        session = self.controller.session if self.controller is not None else None
+        proxied = session.transport.target_info().get("proxied") if session else None
+        return str(proxied or "the proxy's server")
 
     # -- quitting: every way out closes the session first ------------------------------
 
@@ -586,8 +598,12 @@ class InspectorApp(App[int]):
         )
 
     def action_bottom(self, pane: str) -> None:
-        if pane == "auth" and self.auth_ui is None:
-            self.notify("no OAuth here (stdio, --no-auth, or an Authorization header)")
+        if pane == "auth" and not self.query("#auth"):
+            self.notify(
+                "no OAuth on this proxy's server so far"
+                if self.observed_auth is not None
+                else "no OAuth here (stdio, --no-auth, or an Authorization header)"
+            )
             return
         self.query_one("#bottom-tabs", TabbedContent).active = f"tab-{pane}"
         if self.log_layout == "min":

@@ -5,6 +5,8 @@
     SessionController(..., auth=auth.authorizer)
     auth.observe(event)                         # from the app's wire observer
 
+    ObservedAuth(app, describe).observe(event)  # attached to a proxy: its flow, followed
+
 The authorizer lives as long as the app: tokens survive reconnects. ``TuiInteraction`` is
 how a flow reaches the person: it shows the authorization URL in the Auth view and waits
 for the loopback redirect or a pasted URL; in step-by-step mode it waits before each request.
@@ -12,6 +14,7 @@ for the loopback redirect or a pasted URL; in step-by-step mode it waits before 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -148,3 +151,26 @@ class AuthUi:
 
     def _show(self, event: WireEvent) -> None:
         self.view.add_event(event)
+
+
+class ObservedAuth:
+    """An attached inspector's Auth tab: the proxy's own OAuth flow (its person is the
+    host's log, or whoever opens the URL), followed from the events it passes on. The tab
+    opens with the first such event; its URL can be opened from here, and the browser's
+    redirect reaches the proxy's loopback listener on this machine."""
+
+    def __init__(self, app: App[Any], describe: Callable[[], str]) -> None:
+        self.app = app
+        self.describe = describe
+        self.view: AuthView | None = None
+
+    def observe(self, event: WireEvent) -> None:
+        if event.channel is Channel.AUTH:
+            self.app.call_later(self._show, event)
+
+    def _show(self, event: WireEvent) -> None:
+        if self.view is None:
+            self.view = AuthView(self.describe(), id="auth", observing=True)
+            tabs = self.app.query_one("#bottom-tabs", TabbedContent)
+            tabs.add_pane(TabPane("Auth", self.view, id=TAB_ID))
+        self.view.add_event(event)  # kept until the view is mounted

@@ -24,7 +24,7 @@ from inspector.engine.lists import ListUpdate
 from inspector.engine.responders import Responders
 from inspector.engine.session import EventRecorder, Session, first_failure
 from inspector.live.state import LiveState
-from inspector.proxy.attach import AttachTransport
+from inspector.proxy.attach import AttachResume, AttachTransport
 from inspector.proxy.passed import PassedCatalog
 from inspector.record.era_memory import FileEraMemory
 from inspector.target import Target, build_transport
@@ -72,6 +72,7 @@ class SessionController:
         self.client: McpClient | None = None
         self.attempt = 0
         self.passed: PassedCatalog | None = None  # attached to a proxy: the lists seen pass
+        self._attach_resume = AttachResume(on_new_proxy=self._new_proxy)
         self._stop = anyio.Event()
         self._renew = False  # the current session expired and a new one starts
         self._loaded = False  # the current session's catalog loaded
@@ -160,9 +161,14 @@ class SessionController:
             session.add_observer(self.state.observe)
             if self.observer is not None:
                 session.add_observer(self.observer)
-            self.passed = PassedCatalog() if isinstance(transport, AttachTransport) else None
-            if self.passed is not None:
+            if isinstance(transport, AttachTransport):
+                # a reconnect to the same proxy shows only what is new: the lists that
+                # passed before stay known
+                transport.resume = self._attach_resume
+                self.passed = self.passed or PassedCatalog()
                 session.add_observer(self.passed.observe)
+            else:
+                self.passed = None
             session.on_lost(lambda lost: self._on_lost(session, stop, lost))
             self.session = session
             self.client = McpClient(session)
@@ -206,6 +212,11 @@ class SessionController:
 
     def stop(self) -> None:
         self._stop.set()
+
+    def _new_proxy(self) -> None:
+        """Re-attached to another proxy of the name (restarted): its lists are new."""
+        if self.passed is not None:
+            self.passed.clear()
 
     async def _load_catalog(self) -> None:
         """Each list the server has, for its watcher; attached to a proxy, the lists the

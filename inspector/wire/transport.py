@@ -68,6 +68,10 @@ class Transport(ABC):
     # tools/call mirrors arguments into Mcp-Param-* headers (HTTP, stateless era): then a
     # tool whose x-mcp-header annotations are invalid must not be offered
     mirrors_tool_headers: ClassVar[bool] = False
+    # the session it carries is opened by someone else's handshake (a proxy answers
+    # initialize with its host's): the era is known, probing it would only send the server
+    # a request nobody asked for
+    handshake_only: ClassVar[bool] = False
 
     @property
     @abstractmethod

@@ -20,7 +20,7 @@ from cli_runner import inspector_argv
 from paths import ROOT
 
 from inspector.auth.flow import Authorizer
-from inspector.auth.person import AuthorizationRequest
+from inspector.auth.person import AuthorizationRequest, NoSteps
 from inspector.auth.settings import AuthSettings
 from inspector.auth.store import TokenStore
 from inspector.engine.client import McpClient
@@ -219,7 +219,7 @@ async def test_loopback_listener_flow_with_a_browser(server: str) -> None:
     which is open only during the flow."""
     opened: list[str] = []
 
-    class Browser:
+    class Browser(NoSteps):
         can_prompt = True
 
         async def obtain_redirect(self, request: AuthorizationRequest) -> dict[str, str]:

@@ -34,7 +34,7 @@ from inspector.auth.flow import Authorizer
 from inspector.auth.jwt import client_assertion, parse_private_key, sign_jwt
 from inspector.auth.loopback import LoopbackListener
 from inspector.auth.options import add_oauth_options, auth_settings
-from inspector.auth.person import parse_redirect
+from inspector.auth.person import NoSteps, parse_redirect
 from inspector.auth.redact import MASK, mask_body, mask_headers, mask_url
 from inspector.auth.settings import AuthSettings
 from inspector.auth.store import TokenStore
@@ -448,7 +448,7 @@ def test_a_config_entry_carries_its_oauth_object(tmp_path: Path) -> None:
 
 
 async def test_no_redirect_within_the_timeout_is_said() -> None:
-    class Away:
+    class Away(NoSteps):
         can_prompt = True
 
         async def obtain_redirect(self, request: Any) -> dict[str, str]:

@@ -13,6 +13,7 @@ from tui_helpers import plain, select_item, wait_connected, wait_for
 
 from inspector.engine.client import McpClient
 from inspector.engine.responders import Responders
+from inspector.proxy.attach import AttachResume
 from inspector.target import Target
 from inspector.tui.app import InspectorApp
 from inspector.tui.interactive_setup import interactive_responders
@@ -197,3 +198,40 @@ async def test_intercept_needs_an_attached_proxy() -> None:
         await wait_for(pilot, lambda: bool(app._notifications))
         assert "mcp-inspect attach" in str(list(app._notifications)[-1].message)
         assert not isinstance(app.screen, InterceptScreen)
+
+
+def rows_with(app: InspectorApp, text: str) -> int:
+    return sum(text in row for row in log_rows(app))
+
+
+async def test_a_reconnect_shows_the_proxys_past_once(runtime: Path, tmp_path: Path) -> None:
+    """`r` on an attached TUI attaches again: the proxy sends its history again, and what
+    the log showed already is not shown twice; what happens next still is."""
+    async with host_through_proxy(runtime, tmp_path / "p.jsonl", [], name="again") as host:
+        host_client = McpClient(host)
+        await host_client.call_tool("echo", {"message": "said once"})
+        app = attached_app(await wait_for_proxy("again"))
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_connected(pilot)
+            await wait_for(pilot, lambda: rows_with(app, "said once") == 2)  # asked, answered
+            assert app.controller is not None
+            await pilot.press("r")
+            await wait_for(pilot, lambda: rows_with(app, "as inspector 2") == 1)
+            await wait_connected(pilot)
+            await host_client.call_tool("echo", {"message": "after the reconnect"})
+            await wait_for(pilot, lambda: rows_with(app, "after the reconnect") == 2)
+            assert rows_with(app, "said once") == 2
+            assert rows_with(app, "proxy again: host on stdio") == 1  # the proxy's first note
+            # the era is the host's: no server/discover probe reached its server
+            assert rows_with(app, "server/discover") == 0
+            assert rows_with(app, "answers initialize with its host's handshake") == 2
+
+
+def test_a_resume_is_for_the_same_proxy_only() -> None:
+    cleared: list[bool] = []
+    resume = AttachResume(on_new_proxy=lambda: cleared.append(True))
+    assert resume.welcomed({"pid": 7, "started": "t1"}) == 0 and not cleared
+    resume.seq = 41
+    assert resume.welcomed({"pid": 7, "started": "t1"}) == 41  # the same proxy: skip to 41
+    assert resume.welcomed({"pid": 7, "started": "t2"}) == 0  # pid reused by another one
+    assert cleared == [True] and resume.seq == 0

@@ -12,7 +12,6 @@ import pytest
 
 from inspector.engine.summary import summarize
 from inspector.logstore.store import (
-    EventBatcher,
     EventSource,
     EventStore,
     FilteredView,
@@ -232,19 +231,6 @@ def test_filtered_view_is_incremental_and_follows_growth() -> None:
     assert len(view) == 344 and view.indices[-1] == 1009
     assert isinstance(view.indices, array)
     assert view.row_of(3) == 1 and view.row_of(4) is None and view.nearest_row(4) == 1
-
-
-def test_batcher_hands_over_batches_in_order() -> None:
-    got: list[list[int]] = []
-    batcher = EventBatcher(lambda batch: got.append([e.seq for e in batch]))
-    assert batcher.flush() == 0 and got == []
-    for n in range(5):
-        batcher(ev(OUT, request(n, "ping"), seq=n))
-    assert batcher.pending == 5
-    assert batcher.flush() == 5
-    batcher.push(ev(OUT, request(9, "ping"), seq=9))
-    batcher.flush()
-    assert got == [[0, 1, 2, 3, 4], [9]]
 
 
 def test_memory_under_twice_raw_bytes() -> None:

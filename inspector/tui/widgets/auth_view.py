@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 import webbrowser
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from rich.text import Text
 from textual import on
@@ -49,6 +49,17 @@ NOTE_LABELS = {
     "id-jag": "token exchange",
     "paused": "paused",
 }
+
+
+class ViewedPerson(Protocol):
+    """What the view drives of its flow's person (``inspector.tui.auth_ui.TuiInteraction``,
+    which builds on this view)."""
+
+    step_mode: bool
+
+    def paste(self, text: str) -> str | None: ...
+    def cancel(self) -> None: ...
+    def proceed(self) -> None: ...
 
 
 class AuthView(Widget, can_focus=True):
@@ -97,18 +108,29 @@ class AuthView(Widget, can_focus=True):
     class Resumed(Message):
         """The paused request went."""
 
-    def __init__(self, server_url: str, *, opener: Opener = webbrowser.open, **kwargs: Any):
+    def __init__(
+        self,
+        server_url: str,
+        *,
+        opener: Opener = webbrowser.open,
+        observing: bool = False,
+        **kwargs: Any,
+    ):
+        """``observing``: the flow is another process's (an attached proxy's): the view
+        follows it from its events, and the URL can be opened here (the redirect goes to
+        that process's loopback listener); nothing can be pasted, paused or cancelled."""
         super().__init__(**kwargs)
         self.server_url = server_url
         self.opener = opener
+        self.observing = observing
         self.url: str | None = None  # the authorization URL while a person is needed
         self.paused: tuple[str, str, str] | None = None
-        self.interaction: Any = None
+        self.interaction: ViewedPerson | None = None
         self.authorizer: Any = None
         self.state = "no authorization yet: a server that answers 401 starts one"
         self._early: list[WireEvent] | None = []  # events before the view was mounted
 
-    def bind(self, interaction: Any, authorizer: Any) -> None:
+    def bind(self, interaction: ViewedPerson, authorizer: Any) -> None:
         self.interaction = interaction
         self.authorizer = authorizer
 
@@ -139,6 +161,9 @@ class AuthView(Widget, can_focus=True):
     # -- the wire ------------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        if self.observing:
+            for part in ("#auth-cancel", "#auth-paste", "#auth-paste-error"):
+                self.query_one(part).display = False
         self.call_after_refresh(self._catch_up)
 
     def _catch_up(self) -> None:
@@ -200,13 +225,23 @@ class AuthView(Widget, can_focus=True):
         elif kind in ("failed", "gave-up"):
             self.state = f"not authorized: {event.text()}"
         self.query_one("#auth-state", Static).update(self._state_text())
+        if self.observing:
+            self._follow_person(kind, event)
+
+    def _follow_person(self, kind: str, event: WireEvent) -> None:
+        """An observed flow says when it waits for a person and when it stopped waiting."""
+        url = event.meta.get("url")
+        if kind == "waiting" and event.meta.get("hold") and isinstance(url, str):
+            self.post_message(self.Waiting(url, redirect_uri_of(url)))
+        elif kind in ("code", "token", "failed", "gave-up") and self.url is not None:
+            self.post_message(self.Ended())
 
     def _state_text(self) -> Text:
         text = Text("OAuth ", style="bold")
         text.append_text(safe_text(one_line(self.server_url, 80)))
         text.append(" — ")
         text.append_text(safe_text(one_line(self.state, 300)))
-        if self.interaction is not None and getattr(self.interaction, "step_mode", False):
+        if self.interaction is not None and self.interaction.step_mode:
             text.append("  [step by step]", style="bold yellow")
         return text
 
@@ -217,8 +252,15 @@ class AuthView(Widget, can_focus=True):
         self.url = message.url
         host, problem = url_facts(message.url)
         box = Text()
-        box.append("Authorize in a browser: open this URL (the redirect comes back to ", "bold")
-        box.append(message.redirect_uri, "bold")
+        if self.observing:
+            box.append(
+                "The proxy waits for a person: open this URL in a browser on this machine "
+                "(the redirect goes to the proxy's listener, ",
+                "bold",
+            )
+        else:
+            box.append("Authorize in a browser: open this URL (the redirect comes back to ", "bold")
+        box.append(message.redirect_uri or "the loopback listener", "bold")
         box.append(")\n")
         box.append_text(safe_text(message.url))
         box.append("\nhost: ", style="bold")
@@ -325,6 +367,16 @@ class AuthView(Widget, can_focus=True):
         self.query_one("#auth-state", Static).update(self._state_text())
         what = "wait for n" if self.interaction.step_mode else "go at once"
         self.notify(f"step by step {on_off}: OAuth requests {what}", timeout=3)
+
+
+def redirect_uri_of(url: str) -> str:
+    """The ``redirect_uri`` an authorization URL names ("" if none)."""
+    from urllib.parse import parse_qs, urlsplit
+
+    try:
+        return parse_qs(urlsplit(url).query).get("redirect_uri", [""])[0]
+    except ValueError:
+        return ""
 
 
 def _unopenable(problem: str | None) -> bool:
