@@ -13,10 +13,15 @@ file as the TUI does) calls a tool of ``bench/big_payload_server.py`` and measur
   frame);
 - resident memory added by the call (after it is shown, and at its peak) against the size
   of the response frame;
-- a terminal resize with the result shown: until the result view's first paint at its new
-  size, and until the app has settled (every relayout the resize set off done, the pilot
-  idle); the same with only a one-line hint in the view, before the call, is what the app's
-  own layout costs;
+- a terminal resize (160x50 -> 120x40 and back) with the result shown, from the resize
+  event posted as the terminal driver posts it: until the last frame that changed what
+  the terminal shows (the screen stops changing: what the user waits for), until the
+  last frame drawn at all (Textual also draws frames that change nothing), until the
+  result view's first paint at its new size, and until ``pilot.resize_terminal`` returns
+  (the pilot idle: includes at least one idle 20 ms slice of its own). Frames are caught
+  on ``App._display`` and played onto a grid of cells to tell which changed the screen
+  (``frames.py``). The same with only a one-line hint in the view, before the call, is
+  what the app's own layout costs;
 
 and, in the same run, the wall time of ``mcp-inspect --cli`` making the same call.
 Each case runs in a fresh interpreter so memory figures are its own.
