@@ -68,6 +68,7 @@ async def test_status_bar_and_inflight_in_the_stateless_era() -> None:
         bar = app.query_one(StatusBar)
         await wait_for(pilot, lambda: "stateless" in plain(bar.render()))
         assert "protocol 2026-07-28 stateless (no session)" in plain(bar.render())
+        await pilot.press("f")  # the In flight tab: a hidden one draws nothing
         view = app.query_one(InFlightView)
         await wait_for(pilot, lambda: any("listening: tools" in row for row in _row_texts(view)))
         row = next(r for r in _row_texts(view) if "listening:" in r)
@@ -105,12 +106,13 @@ async def test_a_cancelled_listen_stream_stays_closed_until_shift_l_reopens_it()
     target = target_from_words([sys.executable, str(SERVER), "stdio"])
     app = InspectorApp(target, timeout=30)  # no --protocol-version: detected stateless
     async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for(pilot, lambda: app.controller is not None and app.controller.connected)
+        await pilot.press("f")  # the In flight tab: a hidden one draws nothing
         view = app.query_one(InFlightView)
         await wait_for(pilot, lambda: any("listening: tools" in r for r in _row_texts(view)))
         await wait_for(
             pilot, lambda: "0 pending" in plain(view.query_one("#inflight-title").render())
         )
-        app.action_bottom("inflight")
         table: DataTable[Any] = view.query_one("#inflight-table", DataTable)
         table.focus()
         await wait_for(pilot, lambda: table.has_focus)

@@ -99,13 +99,24 @@ class InFlightView(Widget):
         yield table
 
     def on_mount(self) -> None:
-        self.set_interval(REFRESH, self.refresh_rows)
+        self.set_interval(REFRESH, self._tick)
         self.refresh_rows()
+
+    def _tick(self) -> None:
+        """The elapsed column moves while something is pending, and only a table on
+        screen shows it (an idle app, or this tab hidden, redraws nothing)."""
+        if self.is_on_screen and self.pending():
+            self.refresh_rows()
+
+    def on_show(self) -> None:
+        self.refresh_rows()  # the times moved while the tab was hidden
 
     @on(messages.RequestsChanged)
     @on(messages.SessionAttached)
     def _requests_changed(self) -> None:
-        self.refresh_rows()
+        if self.is_on_screen:
+            self.refresh_rows()  # hidden, it catches up when shown (a progress flood
+            # would rebuild a table nobody sees)
 
     # -- drawing -----------------------------------------------------------------------
 

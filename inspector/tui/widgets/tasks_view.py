@@ -104,13 +104,21 @@ class TasksView(Widget):
         yield Static(Text("no task selected", style="dim"), id="task-detail")
 
     def on_mount(self) -> None:
-        self.set_interval(1.0, self.refresh_rows)  # the ages move
+        self.set_interval(1.0, self._ages_moved)
         self.set_interval(0.2, self._redraw_if_changed)  # progress floods redraw 5x a second
         self.refresh_rows()
 
-    def _redraw_if_changed(self) -> None:
-        if self._dirty:
+    def _ages_moved(self) -> None:
+        """The age column moves; only a table on screen with tasks in it shows it."""
+        if self.is_on_screen and self.manager is not None and self.manager.tasks:
             self.refresh_rows()
+
+    def _redraw_if_changed(self) -> None:
+        if self._dirty and self.is_on_screen:
+            self.refresh_rows()
+
+    def on_show(self) -> None:
+        self.refresh_rows()  # progress and ages moved while the tab was hidden
 
     @on(messages.TasksChanged)
     def _changed(self, message: messages.TasksChanged) -> None:
