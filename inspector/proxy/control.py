@@ -62,9 +62,14 @@ def peer_credentials(stream: SocketStream) -> tuple[int, int] | None:
 class Attachment:
     """One connected inspector: a queue of lines and the task that writes them."""
 
-    def __init__(self, number: int, stream: SocketStream) -> None:
+    def __init__(
+        self, number: int, stream: SocketStream, before: Callable[[], None] | None = None
+    ) -> None:
+        """``before`` runs just before each write (the wire's sync: the recording has every
+        event first, even one deferred in the turn that woke this writer)."""
         self.number = number
         self.stream = stream
+        self.before = before
         self._send, self._receive = anyio.create_memory_object_stream[bytes](QUEUE_LINES)
         self.overflowed = False
         self.scope = anyio.CancelScope()  # cancelled to hang up on it
@@ -95,6 +100,8 @@ class Attachment:
                         break
                     batch.append(more)
                     size += len(more)
+                if self.before is not None:
+                    self.before()
                 await self.stream.send(b"".join(batch))
         except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
             pass  # the inspector went away; its reader notices too
@@ -223,7 +230,7 @@ class ControlServer:
         self, stream: SocketStream, lines: Any, relay: Relay, peer: tuple[int, int] | None
     ) -> None:
         number = next(self._numbers)
-        attachment = Attachment(number, stream)
+        attachment = Attachment(number, stream, before=self.wire.sync)
         history = list(self.wire.history)  # and from here on, live: nothing lost or twice
         self.attachments[number] = attachment
         attachment.push(self._welcome(number, out_channel=relay.out_channel.value))

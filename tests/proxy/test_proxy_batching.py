@@ -9,6 +9,7 @@ from pathlib import Path
 
 import anyio
 
+from inspector.proxy.control import Attachment
 from inspector.proxy.pipes import PipeWriter
 from inspector.proxy.wire import ProxyWire
 from inspector.record.format import SessionHeader
@@ -95,4 +96,37 @@ async def test_a_watcher_that_acts_later_keeps_the_batch_and_the_file_goes_first
     assert len(sent) == 3
     assert all(f'\\"id\\":{n}' in sent[0] for n in (1, 2, 3))
     assert flushes == 1
+    recorder.close()
+
+
+async def test_an_inspector_is_sent_nothing_the_file_does_not_have(tmp_path: Path) -> None:
+    """The attach socket's writer may already be due when a deferred event joins its
+    queue in the same turn: it syncs the wire before each write."""
+    path = tmp_path / "p.jsonl"
+    recorder = Recorder(path, SessionHeader(target={}))
+    wire = ProxyWire(recorder)
+
+    class Socket:
+        def __init__(self) -> None:
+            self.sent: list[tuple[bytes, str]] = []
+
+        async def send(self, data: bytes) -> None:
+            self.sent.append((data, path.read_text()))  # what the file held as it went
+
+    socket = Socket()
+    attachment = Attachment(1, socket, before=wire.sync)  # type: ignore[arg-type]
+    wire.watch(lambda event, route: attachment.push(event.raw + b"\n"), acts_later=True)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(attachment.write_loop)
+        await anyio.sleep(0)  # the writer waits for its first line
+        wire.emit(line(1))  # flushed at once; it wakes the writer
+        wire.emit(line(2), defer=True)  # buffered, queued behind it in the same turn
+        with anyio.fail_after(5):
+            while not socket.sent or b'"id":2' not in b"".join(d for d, _ in socket.sent):
+                await anyio.sleep(0.01)
+        attachment.finish()
+    for data, on_file in socket.sent:
+        for n in (1, 2):
+            if b'"id":%d' % n in data:
+                assert f'\\"id\\":{n}' in on_file  # on file before the inspector got it
     recorder.close()
