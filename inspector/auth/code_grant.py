@@ -132,7 +132,11 @@ async def _listen(ctx: GrantContext, state: str, port: int) -> LoopbackListener:
 
 async def _ask_person(ctx: GrantContext, request: AuthorizationRequest) -> dict[str, str]:
     ctx.wire.note(
-        "waiting for the authorization redirect", auth="waiting", hold=True, url=request.url
+        "waiting for the authorization redirect",
+        auth="waiting",
+        hold=True,
+        url=request.url,
+        redirect_uri=request.redirect_uri,  # an observer (an attached inspector) shows it
     )
     try:
         with anyio.fail_after(request.timeout):

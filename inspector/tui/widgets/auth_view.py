@@ -232,7 +232,7 @@ class AuthView(Widget, can_focus=True):
         """An observed flow says when it waits for a person and when it stopped waiting."""
         url = event.meta.get("url")
         if kind == "waiting" and event.meta.get("hold") and isinstance(url, str):
-            self.post_message(self.Waiting(url, redirect_uri_of(url)))
+            self.post_message(self.Waiting(url, str(event.meta.get("redirect_uri", ""))))
         elif kind in ("code", "token", "failed", "gave-up") and self.url is not None:
             self.post_message(self.Ended())
 
@@ -367,16 +367,6 @@ class AuthView(Widget, can_focus=True):
         self.query_one("#auth-state", Static).update(self._state_text())
         what = "wait for n" if self.interaction.step_mode else "go at once"
         self.notify(f"step by step {on_off}: OAuth requests {what}", timeout=3)
-
-
-def redirect_uri_of(url: str) -> str:
-    """The ``redirect_uri`` an authorization URL names ("" if none)."""
-    from urllib.parse import parse_qs, urlsplit
-
-    try:
-        return parse_qs(urlsplit(url).query).get("redirect_uri", [""])[0]
-    except ValueError:
-        return ""
 
 
 def _unopenable(problem: str | None) -> bool:
