@@ -47,6 +47,7 @@ from anyio.abc import TaskGroup
 
 from inspector.errors import InspectorError
 from inspector.transports.authhook import AUTH_STATUSES, AuthHook, Denial, denied_text
+from inspector.transports.http11 import lean_mounts
 from inspector.transports.httpwire import (
     ACCEPT_BOTH,
     FATAL_ERRORS,
@@ -225,6 +226,7 @@ class StreamableHttpTransport(Transport):
             verify=self.verify,
             follow_redirects=True,
             event_hooks=redirect_hooks(self._url, self.follow_redirects),
+            mounts=lean_mounts(),
         )
 
     # ------------------------------------------------------------ sending

@@ -21,6 +21,7 @@ import httpx
 from anyio.abc import TaskGroup
 
 from inspector.transports.authhook import AUTH_STATUSES, AuthHook, Denial, denied_text
+from inspector.transports.http11 import lean_mounts
 from inspector.transports.httpwire import (
     FATAL_ERRORS,
     RedirectRefused,
@@ -112,6 +113,7 @@ class SseTransport(Transport):
             verify=self.verify,
             follow_redirects=True,
             event_hooks=redirect_hooks(self._url, self.follow_redirects),
+            mounts=lean_mounts(),
         )
         self._ready = anyio.Event()
         self._scope = anyio.CancelScope()
