@@ -239,8 +239,11 @@ class Http11Transport(httpx.AsyncBaseTransport):
                 )
             try:
                 await _send(conn, request, head, body_parts, timeouts.get("write"))
-                status, reason, headers = await _read_head(conn, timeouts.get("read"), request)
+                version, status, reason, headers = await _read_head(
+                    conn, timeouts.get("read"), request
+                )
                 body = _Body(self, conn, origin, request, status, headers, timeouts.get("read"))
+                body.keep = body.keep and (version != b"HTTP/1.0" or _asks_keep_alive(headers))
             except (EOFError, ConnectionError) as exc:
                 conn.close()
                 self._all.discard(conn)
@@ -259,7 +262,7 @@ class Http11Transport(httpx.AsyncBaseTransport):
                 status,
                 headers=headers,
                 stream=body,
-                extensions={"http_version": b"HTTP/1.1", "reason_phrase": reason},
+                extensions={"http_version": version, "reason_phrase": reason},
             )
 
     def _idle_connection(self, origin: Origin) -> _Connection | None:
@@ -353,8 +356,8 @@ async def _send(
 
 async def _read_head(
     conn: _Connection, timeout: float | None, request: httpx.Request
-) -> tuple[int, bytes, list[tuple[bytes, bytes]]]:
-    """The status, reason and headers of the final (non-1xx) response."""
+) -> tuple[bytes, int, bytes, list[tuple[bytes, bytes]]]:
+    """The HTTP version, status, reason and headers of the final (non-1xx) response."""
     while True:
         try:
             raw = await conn.read_until(b"\r\n\r\n", MAX_HEAD, timeout)
@@ -383,7 +386,14 @@ async def _read_head(
         if 100 <= status < 200 and status != 101:
             continue  # informational (100 Continue, 103 Early Hints): the answer follows
         reason = status_line[2] if len(status_line) > 2 else b""
-        return status, reason, headers
+        return status_line[0], status, reason, headers
+
+
+def _asks_keep_alive(headers: list[tuple[bytes, bytes]]) -> bool:
+    """An HTTP/1.0 response keeps its connection only when it says so."""
+    return any(
+        name.lower() == b"connection" and b"keep-alive" in value.lower() for name, value in headers
+    )
 
 
 class _Body(httpx.AsyncByteStream):

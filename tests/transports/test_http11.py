@@ -135,6 +135,21 @@ async def test_body_to_the_end_of_the_connection(client: httpx.AsyncClient) -> N
         assert server.connections == 2
 
 
+async def test_an_http10_answer_closes_unless_it_keeps_alive(client: httpx.AsyncClient) -> None:
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int) -> None:
+        while True:
+            await server.read_request(reader)
+            keep = b"Connection: keep-alive\r\n" if n == 2 else b""
+            writer.write(b"HTTP/1.0 200 OK\r\nContent-Length: 1\r\n%b\r\n%d" % (keep, n))
+            await writer.drain()
+
+    async with Scripted(handler) as server:
+        first = await client.get(server.url)
+        assert (first.text, first.http_version) == ("1", "HTTP/1.0")
+        assert [(await client.get(server.url)).text for _ in range(2)] == ["2", "2"]
+        assert server.connections == 2
+
+
 async def test_informational_responses_are_skipped_and_empty_bodies_known(
     client: httpx.AsyncClient,
 ) -> None:
