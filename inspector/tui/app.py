@@ -5,12 +5,12 @@ shows lives in one headless ``LiveState`` (``inspector.live``), fed by the
 ``SessionController`` (a live session) or ``replay_mode`` (a recording); the
 ``LiveFeed`` posts its changes in batches to the widgets that render it, which handle
 them with ``@on``; widgets post messages up. The wiring with one job each lives beside
-it: ``status_feed``, ``calls``, ``completions``, ``save_as``.
+it: ``status_feed``, ``calls``, ``completions``, ``save_as``, ``quit_reconnect``
+(quitting and reconnecting, asking first when that would lose the user's work).
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 from collections.abc import Callable, Iterable
 from time import monotonic
@@ -24,7 +24,7 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, TabbedContent, TabPane
 
-from inspector.engine.kinds import CATALOG_KINDS, KIND
+from inspector.engine.kinds import KIND
 from inspector.engine.responders import Responders
 from inspector.engine.session import (
     ConnectionClosedError,
@@ -32,9 +32,7 @@ from inspector.engine.session import (
     RequestTimeoutError,
     Session,
 )
-from inspector.engine.signals import quit_on_signals
 from inspector.engine.tasks import must_run_as_task
-from inspector.live.requests import calls
 from inspector.live.state import LiveState
 from inspector.record.indexed import IndexedSessionFile
 from inspector.record.recorder import Recorder
@@ -49,6 +47,7 @@ from inspector.tui.controller import SessionController, session_expired
 from inspector.tui.interactive import SamplingRuleBar
 from inspector.tui.keymap import Section, palette_entries, section_for, sections
 from inspector.tui.live_feed import LiveFeed
+from inspector.tui.quit_reconnect import QuitReconnect
 from inspector.tui.replay_mode import HINT, ReplayMode
 from inspector.tui.save_as import save_session_as, session_file
 from inspector.tui.save_files import default_folder
@@ -72,17 +71,6 @@ from inspector.tui.widgets.tab_fit import TabLabel
 from inspector.tui.widgets.tasks_view import TasksView
 from inspector.wire.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 
-# requests the app sends on its own: quitting while they wait loses nothing of the user's
-HOUSEKEEPING = frozenset(
-    {
-        "initialize",
-        "ping",
-        "server/discover",
-        *(kind.method for kind in CATALOG_KINDS),
-        "logging/setLevel",
-        "completion/complete",
-    }
-)
 LOG_LAYOUTS = ("normal", "max", "min")
 BOTTOM_TABS = (
     ("Log", "log"),
@@ -181,8 +169,6 @@ class InspectorApp(App[int]):
         tests leave their process's signals alone)."""
         super().__init__()
         self.handle_signals = handle_signals
-        self.quitting = False
-        self._signals: contextlib.ExitStack | None = None
         self.target = target
         self.recorder = recorder
         self.replay_source = source
@@ -201,6 +187,17 @@ class InspectorApp(App[int]):
         self.replay: ReplayMode | None = None
         self.auth_ui: AuthUi | None = None  # HTTP targets with OAuth: the Auth tab
         self.observed_auth: ObservedAuth | None = None  # attached: the proxy's OAuth, followed
+        self.quit_reconnect = QuitReconnect(
+            self,
+            lambda: self.controller,
+            lambda: self.query_one(ItemPanel).unsent(),
+            self.connect,
+        )
+
+    @property
+    def quitting(self) -> bool:
+        """Quitting has started (the server is being stopped, then the app exits)."""
+        return self.quit_reconnect.quitting
 
     @property
     def tasks_manager(self) -> Any:
@@ -286,10 +283,7 @@ class InspectorApp(App[int]):
         )
         self.status_feed.start()
         if self.handle_signals:
-            self._signals = contextlib.ExitStack()
-            self._signals.enter_context(
-                quit_on_signals(lambda _: self.request_quit(), terminal=True)
-            )
+            self.quit_reconnect.quit_on_signals()
         self.connect()
 
     def _proxied_server(self) -> str:
@@ -298,34 +292,17 @@ class InspectorApp(App[int]):
         proxied = session.transport.target_info().get("proxied") if session else None
         return str(proxied or "the proxy's server")
 
-    # -- quitting: every way out closes the session first ------------------------------
+    # -- quitting: every way out closes the session first (quit_reconnect) -------------
 
     async def action_quit(self) -> None:
         """q, ctrl+q, SIGHUP, SIGTERM: the server is stopped (its whole process group),
         then the app exits."""
-        self.request_quit()
-
-    def request_quit(self) -> None:
-        """Start quitting (once): a worker stops the server, then exits the app."""
-        if self.quitting:
-            return
-        self.quitting = True
-        if self.controller is not None and self.controller.session is not None:
-            self.notify("stopping the server…", timeout=10)
-        self.run_worker(self._quit(), group="quit", exit_on_error=False)
-
-    async def _quit(self) -> None:
-        if self.controller is not None:
-            await self.controller.shutdown()
-        self.exit()
+        self.quit_reconnect.quit()
 
     async def on_unmount(self) -> None:
         """Any other way out (an error, ``exit()``): the same shutdown, before the loop
         ends; a no-op when quitting already did it."""
-        if self.controller is not None:
-            await self.controller.shutdown()
-        if self._signals is not None:
-            self._signals.close()
+        await self.quit_reconnect.closed()
         heap.thaw()
 
     # -- the session -------------------------------------------------------------------
@@ -741,67 +718,12 @@ class InspectorApp(App[int]):
         getattr(self.query_one(MessageDetail), f"action_{action}")()
 
     def action_quit_or_ask(self) -> None:
-        """Quit, first asking when that would lose something: input typed in a form and
-        never sent, or calls still waiting for the server."""
-        losses = self._what_quitting_loses()
-        if not losses:
-            self.request_quit()
-            return
-
-        def answered(answer: str | None) -> None:
-            if answer == "once":
-                self.request_quit()
-
-        lost = "".join(f"\n• {loss}" for loss in losses)
-        question = f"Quit mcp-inspect? It would lose:{lost}\n\n(ctrl+q quits without asking.)"
-        self.push_screen(ConfirmScreen(question, always=False), answered)
-
-    def _what_quitting_loses(self) -> list[str]:
-        losses = []
-        unsent = self.query_one(ItemPanel).unsent()
-        if unsent:
-            names = ", ".join(unsent[:3]) + (
-                f" and {len(unsent) - 3} more" if len(unsent) > 3 else ""
-            )
-            losses.append(f"what you typed in {names}, never sent")
-        waiting = self._calls_waiting()
-        if waiting:
-            losses.append(f"{waiting} call{'s' * (waiting != 1)} still waiting for the server")
-        return losses
-
-    def _calls_waiting(self) -> int:
-        """The user's calls the server has not answered yet (the app's own housekeeping,
-        the catalog's lists and completions, is not the user's work)."""
-        session = self._session()
-        mine = (
-            [p for p in session.pending.values() if p.method not in HOUSEKEEPING] if session else []
-        )
-        return calls(mine)
+        """q: quit, first asking when that would lose unsent input or calls in flight."""
+        self.quit_reconnect.quit_or_ask()
 
     def action_reconnect(self) -> None:
         """r: a new connection; first asking when calls still waiting would be dropped."""
-        if self.replay_source is not None or self.controller is None:
-            self.notify("a replay has no server to reconnect to", severity="warning")
-            return
-        waiting = self._calls_waiting()
-        if not waiting:
-            self._reconnect()
-            return
-
-        def answered(answer: str | None) -> None:
-            if answer == "once":
-                self._reconnect()
-
-        question = (
-            f"Reconnect? {waiting} call{'s' * (waiting != 1)} still waiting for the server "
-            "would get no answer."
-        )
-        self.push_screen(ConfirmScreen(question, always=False), answered)
-
-    def _reconnect(self) -> None:
-        if self.controller is not None:
-            self.controller.stop()
-        self.connect()
+        self.quit_reconnect.reconnect_or_ask()
 
     def action_relist(self) -> None:
         """List tools, resources, templates and prompts again (attached to a proxy, the

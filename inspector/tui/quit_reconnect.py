@@ -1,0 +1,157 @@
+"""Quitting and reconnecting: both end the session, so both first ask when that would
+lose the user's work (input typed in a form and never sent, calls still waiting for the
+server), and every way out (``q``, ctrl+q, SIGHUP, SIGTERM, the app's own exit) stops
+the server before the app ends.
+
+The app owns the keys and hands over what this needs: the controller (None before
+``on_mount`` and in a replay), the form's unsent input, and its ``connect`` worker.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from inspector.engine.kinds import CATALOG_KINDS
+from inspector.engine.session import Session
+from inspector.engine.signals import quit_on_signals
+from inspector.live.requests import calls
+from inspector.tui.controller import SessionController
+from inspector.tui.screens.confirm import ConfirmScreen
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+# requests the app sends on its own: quitting while they wait loses nothing of the user's
+HOUSEKEEPING = frozenset(
+    {
+        "initialize",
+        "ping",
+        "server/discover",
+        *(kind.method for kind in CATALOG_KINDS),
+        "logging/setLevel",
+        "completion/complete",
+    }
+)
+
+
+def calls_waiting(session: Session | None) -> int:
+    """The user's calls the server has not answered yet (the app's own housekeeping,
+    the catalog's lists and completions, is not the user's work)."""
+    mine = [p for p in session.pending.values() if p.method not in HOUSEKEEPING] if session else []
+    return calls(mine)
+
+
+def losses(unsent: list[str], waiting: int) -> list[str]:
+    """What quitting would lose, one line each: the names of the forms holding unsent
+    input (three named at most), and the calls still waiting."""
+    lost = []
+    if unsent:
+        names = ", ".join(unsent[:3]) + (f" and {len(unsent) - 3} more" if len(unsent) > 3 else "")
+        lost.append(f"what you typed in {names}, never sent")
+    if waiting:
+        lost.append(f"{_waiting(waiting)} still waiting for the server")
+    return lost
+
+
+def _waiting(count: int) -> str:
+    return f"{count} call{'s' * (count != 1)}"
+
+
+class QuitReconnect:
+    """Quits (once) and reconnects for one app, asking first when work would be lost."""
+
+    def __init__(
+        self,
+        app: App[Any],
+        controller: Callable[[], SessionController | None],
+        unsent: Callable[[], list[str]],
+        connect: Callable[[], object],
+    ) -> None:
+        """``controller`` returns the app's controller, ``unsent`` the names of the forms
+        holding unsent input, ``connect`` starts the controller's connection."""
+        self.app = app
+        self.controller = controller
+        self.unsent = unsent
+        self.connect = connect
+        self.quitting = False
+        self._signals: contextlib.ExitStack | None = None
+
+    def _session(self) -> Session | None:
+        controller = self.controller()
+        return controller.session if controller is not None else None
+
+    def _ask(self, question: str, then: Callable[[], None]) -> None:
+        """Yes or no (no "always": each quit or reconnect is asked about on its own)."""
+
+        def answered(answer: str | None) -> None:
+            if answer == "once":
+                then()
+
+        self.app.push_screen(ConfirmScreen(question, always=False), answered)
+
+    # -- quitting ----------------------------------------------------------------------
+
+    def quit_on_signals(self) -> None:
+        """From now until ``closed``, SIGHUP and SIGTERM quit like ``q`` (the terminal app)."""
+        self._signals = contextlib.ExitStack()
+        self._signals.enter_context(quit_on_signals(lambda _: self.quit(), terminal=True))
+
+    def quit_or_ask(self) -> None:
+        """Quit, first asking when that would lose something: input typed in a form and
+        never sent, or calls still waiting for the server."""
+        lost = losses(self.unsent(), calls_waiting(self._session()))
+        if not lost:
+            self.quit()
+            return
+        listed = "".join(f"\n• {loss}" for loss in lost)
+        self._ask(
+            f"Quit mcp-inspect? It would lose:{listed}\n\n(ctrl+q quits without asking.)", self.quit
+        )
+
+    def quit(self) -> None:
+        """Start quitting (once): a worker stops the server, then exits the app."""
+        if self.quitting:
+            return
+        self.quitting = True
+        if self._session() is not None:
+            self.app.notify("stopping the server…", timeout=10)
+        self.app.run_worker(self._quit(), group="quit", exit_on_error=False)
+
+    async def _quit(self) -> None:
+        controller = self.controller()
+        if controller is not None:
+            await controller.shutdown()
+        self.app.exit()
+
+    async def closed(self) -> None:
+        """The app is unmounting (any way out: an error, ``exit()``): the same shutdown,
+        a no-op when quitting already did it; the signals are theirs again."""
+        controller = self.controller()
+        if controller is not None:
+            await controller.shutdown()
+        if self._signals is not None:
+            self._signals.close()
+
+    # -- reconnecting ------------------------------------------------------------------
+
+    def reconnect_or_ask(self) -> None:
+        """A new connection; first asking when calls still waiting would be dropped."""
+        if self.controller() is None:  # none in a replay
+            self.app.notify("a replay has no server to reconnect to", severity="warning")
+            return
+        waiting = calls_waiting(self._session())
+        if not waiting:
+            self._reconnect()
+            return
+        self._ask(
+            f"Reconnect? {_waiting(waiting)} still waiting for the server would get no answer.",
+            self._reconnect,
+        )
+
+    def _reconnect(self) -> None:
+        controller = self.controller()
+        if controller is not None:
+            controller.stop()
+        self.connect()
