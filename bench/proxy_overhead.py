@@ -16,7 +16,7 @@ host posts to ``proxy --listen``; an official-SDK Streamable HTTP server behind 
 against posting to that server directly) when ``--http`` is given.
 
     python bench/proxy_overhead.py [--calls 2000] [--throughput-calls 12000] [--rounds 3]
-        [--window 16] [--http]
+        [--window 16] [--http | --http-only]
 
 Targets: p50 added <= 1 ms, throughput >= 90 % of direct.
 """
@@ -292,15 +292,17 @@ async def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--window", type=int, default=16)
     parser.add_argument("--http", action="store_true", help="also measure the HTTP front")
+    parser.add_argument("--http-only", action="store_true", help="measure the HTTP front only")
     opts = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         record = Path(tmp) / "bench.jsonl"
         busy = opts.throughput_calls
-        rounds = [
-            await stdio_round(opts.calls, busy, opts.window, record) for _ in range(opts.rounds)
-        ]
-        report(f"stdio: demo server, {opts.calls} calls x {opts.rounds} rounds", rounds)
-        if opts.http:
+        if not opts.http_only:
+            rounds = [
+                await stdio_round(opts.calls, busy, opts.window, record) for _ in range(opts.rounds)
+            ]
+            report(f"stdio: demo server, {opts.calls} calls x {opts.rounds} rounds", rounds)
+        if opts.http or opts.http_only:
             report(
                 f"HTTP: SDK server (JSON responses), {opts.calls} calls x {opts.rounds} "
                 "rounds; the proxy's CPU is its own, the direct CPU is the server's",
