@@ -1,5 +1,6 @@
 """The MCP session: the wire (seq, lint, record, observe), the opening (its era's), request
 correlation, timeouts reset by progress, cancellation and server-request dispatch.
+``outcomes`` reports how each request ended (requests sent by hand too).
 
 Every event reaches the recorder before anything acts on it (write-ahead), then
 the observers (the log), then the routing (futures, responders, notification
@@ -33,6 +34,18 @@ from inspector.engine.era import (
 )
 from inspector.engine.era_detect import EraMemory, open_detected
 from inspector.engine.lint import check_message
+from inspector.engine.outcomes import (
+    CANCELLED,
+    CANCELLED_BY_USER,
+    CANCELLED_OUTCOME,
+    ERROR,
+    LOST,
+    OK,
+    TIMED_OUT,
+    TIMEOUT,
+    FinishedCallback,
+    Outcomes,
+)
 from inspector.engine.responders import Responders
 from inspector.wire import jsonrpc
 from inspector.wire.events import Channel, Direction, Finding, WireEvent
@@ -43,7 +56,6 @@ log = logging.getLogger(__name__)
 
 ProgressCallback = Callable[[float, float | None, str | None], None]
 Observer = Callable[[WireEvent], None]
-FinishedCallback = Callable[["RequestFinished"], None]
 NotificationCallback = Callable[[dict[str, Any]], None]
 
 
@@ -90,45 +102,6 @@ class RequestCancelledError(RpcError):
         super().__init__(jsonrpc.REQUEST_TIMEOUT, f"{method}: cancelled ({reason})")
         self.reason = reason
         self.by_user = by_user
-
-
-# why the client gave up on a request (``Session.given_up``; late-response findings say it)
-TIMED_OUT = "timed out"
-CANCELLED = "cancelled"
-CANCELLED_BY_USER = "cancelled by the user"
-
-
-# how a request ended (``RequestFinished.outcome``)
-OK = "ok"
-ERROR = "error"
-CANCELLED_OUTCOME = "cancelled"
-TIMEOUT = "timeout"
-LOST = "lost"  # the connection ended first
-LATE = "late"  # a response after the client gave up (the request already finished)
-
-
-@dataclass(frozen=True)
-class RequestFinished:
-    """A request's end, as the session decided it (reported to ``on_finished`` callbacks).
-
-    ``method`` is None for a response to a request the session never saw sent. Requests
-    that ``request`` did not send (the raw editor, a proxy host's) are followed on the
-    wire: ``by_hand`` says so, and a hand-sent cancel is its ``reason``. A ``late``
-    report follows the request's own report (``ended`` is when the late response came)."""
-
-    id: Any
-    method: str | None
-    params: Any
-    outcome: str  # OK | ERROR | CANCELLED_OUTCOME | TIMEOUT | LOST | LATE
-    started: float
-    ended: float
-    detail: str = ""  # the error's message, the cancel's reason
-    given_up: str | None = None  # the session's why (TIMED_OUT, CANCELLED, ...)
-    by_hand: bool = False
-
-    @property
-    def latency(self) -> float:
-        return self.ended - self.started
 
 
 HOLD_POLL = 0.5  # seconds between looks at a held request (is it done, is the hold over)
@@ -203,9 +176,7 @@ class Session:
         self._seq = sequence if sequence is not None else itertools.count(1)
         self._ids = itertools.count(1)
         self._observers: list[Observer] = []
-        self._finished_callbacks: list[FinishedCallback] = []
-        # requests seen going out that ``request`` did not send: id -> (method, params, start)
-        self._by_hand: dict[Any, tuple[str, Any, float]] = {}
+        self._outcomes = Outcomes(self)
         self._lost_callbacks: list[Callable[[ConnectionLost], None]] = []
         self._notification_callbacks: dict[str, list[NotificationCallback]] = {}
         self._progress_owner: dict[Any, PendingRequest] = {}
@@ -405,7 +376,7 @@ class Session:
         """Fail the request now; its cancel goes out without spending the user's time."""
         pending.error = RequestTimeoutError(pending.method, seconds, hard)
         reason = f"timed out after {seconds:g} s"
-        self._report_pending(pending, TIMEOUT, reason, given_up=TIMED_OUT)
+        self._outcomes.report_pending(pending, TIMEOUT, reason, given_up=TIMED_OUT)
         await self._send_cancel(pending.id, reason, TIMED_OUT)
 
     async def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
@@ -460,7 +431,7 @@ class Session:
         pending.error = RequestCancelledError(pending.method, reason, by_user=by_user)
         pending.done.set()
         why = CANCELLED_BY_USER if by_user else CANCELLED
-        self._report_pending(pending, CANCELLED_OUTCOME, reason, given_up=why)
+        self._outcomes.report_pending(pending, CANCELLED_OUTCOME, reason, given_up=why)
         await self._send_cancel(request_id, reason, why)
         return True
 
@@ -506,35 +477,10 @@ class Session:
 
     def on_finished(self, callback: FinishedCallback) -> None:
         """Call ``callback`` with each request's ``RequestFinished`` (then late responses)."""
-        self._finished_callbacks.append(callback)
+        self._outcomes.add(callback)
 
     def off_finished(self, callback: FinishedCallback) -> None:
-        if callback in self._finished_callbacks:
-            self._finished_callbacks.remove(callback)
-
-    def _report(self, finished: RequestFinished) -> None:
-        for callback in self._finished_callbacks:
-            try:
-                callback(finished)
-            except Exception:  # a callback's bug must not take the session down
-                log.exception("finished callback failed")
-
-    def _report_pending(
-        self, pending: PendingRequest, outcome: str, detail: str = "", **extra: Any
-    ) -> None:
-        started = pending.started
-        self._report(
-            RequestFinished(
-                pending.id,
-                pending.method,
-                pending.params,
-                outcome,
-                started,
-                monotonic(),
-                detail,
-                **extra,
-            )
-        )
+        self._outcomes.remove(callback)
 
     def on_notification(self, method: str, callback: NotificationCallback) -> None:
         self._notification_callbacks.setdefault(method, []).append(callback)
@@ -576,7 +522,7 @@ class Session:
         elif event.error is not None and event.channel not in (Channel.STDERR, Channel.SYSTEM):
             event.findings.append(Finding("invalid", event.error, "error"))
         self._record_and_observe(event)
-        self._follow(event, mine)
+        self._outcomes.follow(event, mine)
         if event.direction is Direction.IN and event.message is not None and mine:
             self._route(event.message)  # includes responses synthesized for HTTP failures
 
@@ -631,7 +577,7 @@ class Session:
             if not pending.done.is_set():
                 pending.error = error
                 pending.done.set()
-                self._report_pending(pending, LOST, error.message)
+                self._outcomes.report_pending(pending, LOST, error.message)
         for callback in self._lost_callbacks:
             try:
                 callback(lost)
@@ -681,61 +627,12 @@ class Session:
                 )
         return found
 
-    def _follow(self, event: WireEvent, mine: bool) -> None:
-        """Outcomes of what ``request`` did not send, from the wire: a request sent by hand
-        (or a proxy host's), its response or a hand-sent cancel; a late or stray response.
-        A response to a pending request is ``_resolve``'s to report."""
-        message = event.message
-        if event.channel is Channel.SYSTEM or not isinstance(message, dict):
-            return
-        now = monotonic()
-        if event.direction is Direction.OUT:
-            id_ = message.get("id")
-            if "method" in message and id_ is not None:
-                if not mine or id_ not in self.pending:
-                    self._by_hand[id_] = (str(message["method"]), message.get("params"), now)
-                    if len(self._by_hand) > FINISHED_IDS_KEPT:  # unanswered ones must not pile up
-                        del self._by_hand[next(iter(self._by_hand))]
-            elif message.get("method") == "notifications/cancelled":
-                params = message.get("params")
-                params = params if isinstance(params, dict) else {}
-                self._cancelled_by_hand(params.get("requestId"), str(params.get("reason", "")))
-        elif event.direction is Direction.IN and "method" not in message and "id" in message:
-            self._answered(message, mine, now)
-
-    def _cancelled_by_hand(self, id_: Any, reason: str) -> None:
-        """A cancel on the wire: the session's own was reported when it gave up."""
-        if id_ is None or id_ in self._finished_ids:
-            return
+    def answered_by(self, id_: Any) -> PendingRequest | None:
+        """The pending request a response with ``id_`` answers, a wrongly typed id too."""
         pending = self.pending.get(id_)
-        method, params, started = (
-            (pending.method, pending.params, pending.started)
-            if pending is not None
-            else self._by_hand.pop(id_, (None, None, monotonic()))
-        )
-        outcome = TIMEOUT if reason.startswith("timed out") else CANCELLED_OUTCOME
-        self._report(
-            RequestFinished(id_, method, params, outcome, started, monotonic(), reason, None, True)
-        )
-
-    def _answered(self, message: dict[str, Any], mine: bool, now: float) -> None:
-        id_ = message["id"]
-        pending = self.pending.get(id_) if mine else None
-        if mine and pending is None and (alias := self._alias(id_)) is not None:
+        if pending is None and (alias := self._alias(id_)) is not None:
             pending = self.pending.get(alias)
-        if pending is not None and not pending.done.is_set():
-            return  # ``_resolve`` reports it
-        if pending is not None or (mine and id_ in self._finished_ids):
-            method = pending.method if pending is not None else None
-            self._report(RequestFinished(id_, method, None, LATE, now, now))
-            return
-        method, params, started = self._by_hand.pop(id_, (None, None, now))
-        error = message.get("error")
-        detail = str(error.get("message", "")) if isinstance(error, dict) else ""
-        outcome = ERROR if error is not None else OK
-        self._report(
-            RequestFinished(id_, method, params, outcome, started, now, detail, None, True)
-        )
+        return pending
 
     def _alias(self, id_: Any) -> RequestId | None:
         """The pending id a wrongly typed response id stands for (``"1"`` for ``1``)."""
@@ -761,20 +658,17 @@ class Session:
 
     def _resolve(self, message: dict[str, Any]) -> None:
         id_ = message.get("id")
-        pending = self.pending.get(id_) if id_ is not None else None
-        if pending is None and id_ is not None:
-            alias = self._alias(id_)
-            pending = self.pending.get(alias) if alias is not None else None
+        pending = self.answered_by(id_) if id_ is not None else None
         if pending is None or pending.done.is_set():
             return
         if "error" in message:
             error = message["error"]
             pending.error = RpcError.from_error(error)
             detail = str(error.get("message", "")) if isinstance(error, dict) else ""
-            self._report_pending(pending, ERROR, detail)
+            self._outcomes.report_pending(pending, ERROR, detail)
         else:
             pending.result = message.get("result")
-            self._report_pending(pending, OK)
+            self._outcomes.report_pending(pending, OK)
         pending.done.set()
 
     def _dispatch_notification(self, message: dict[str, Any]) -> None:

@@ -17,14 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.engine.session import (
-    CANCELLED_BY_USER,
-    LATE,
-    LOST,
-    PendingRequest,
-    RequestFinished,
-    Session,
-)
+from inspector.engine.outcomes import CANCELLED_BY_USER, LATE, LOST, RequestFinished
+from inspector.engine.session import PendingRequest, Session
 from inspector.wire.jsonrpc import RequestId
 
 RECENT = 30  # finished requests kept on show

@@ -10,14 +10,8 @@ from typing import Any
 import anyio
 import pytest
 
-from inspector.engine.session import (
-    CANCELLED,
-    CANCELLED_BY_USER,
-    TIMED_OUT,
-    ConnectionClosedError,
-    RequestFinished,
-    Session,
-)
+from inspector.engine.outcomes import CANCELLED, CANCELLED_BY_USER, TIMED_OUT, RequestFinished
+from inspector.engine.session import ConnectionClosedError, Session
 from inspector.transports.memory import memory_pair
 from inspector.wire import jsonrpc
 from inspector.wire.jsonrpc import RpcError

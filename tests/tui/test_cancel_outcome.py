@@ -11,12 +11,8 @@ from memory_peer import handshake
 from textual.widgets import DataTable
 from tui_helpers import screen_text, select_item, wait_connected, wait_for
 
-from inspector.engine.session import (
-    CANCELLED,
-    CANCELLED_BY_USER,
-    RequestCancelledError,
-    Session,
-)
+from inspector.engine.outcomes import CANCELLED, CANCELLED_BY_USER
+from inspector.engine.session import RequestCancelledError, Session
 from inspector.record.format import SessionHeader
 from inspector.record.reader import read_session
 from inspector.record.recorder import Recorder
