@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 import anyio
 
+from inspector.wire import jsonrpc
 from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.jsonrpc import RequestId
 
@@ -134,7 +135,7 @@ class Outcomes:
             return
         now = monotonic()
         if event.direction is Direction.OUT:
-            id_ = message.get("id")
+            id_ = jsonrpc.id_key(message.get("id"))
             if "method" in message and id_ is not None:
                 if not mine or id_ not in self._in_flight.pending:
                     self._by_hand[id_] = (str(message["method"]), message.get("params"), now)
@@ -149,6 +150,7 @@ class Outcomes:
 
     def _cancelled_by_hand(self, id_: Any, reason: str) -> None:
         """A cancel on the wire: the session's own was reported when it gave up."""
+        id_ = jsonrpc.id_key(id_)
         if id_ is None or self._in_flight.given_up(id_) is not None:
             return
         pending = self._in_flight.pending.get(id_)
@@ -163,7 +165,9 @@ class Outcomes:
         )
 
     def _answered(self, message: dict[str, Any], mine: bool, now: float) -> None:
-        id_ = message["id"]
+        id_ = jsonrpc.id_key(message["id"])
+        if id_ is None:
+            return  # null or invalid: it answers nothing that was sent
         pending = self._in_flight.answered_by(id_) if mine else None
         if pending is not None and not pending.done.is_set():
             return  # the session's ``_resolve`` reports it

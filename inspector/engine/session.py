@@ -438,7 +438,8 @@ class Session:
     def given_up(self, request_id: Any) -> str | None:
         """Why the client gave up on ``request_id`` (``TIMED_OUT``, ``CANCELLED``,
         ``CANCELLED_BY_USER``), or None if it did not (it was answered, or is pending)."""
-        return self._finished_ids.get(request_id)
+        key = jsonrpc.id_key(request_id)
+        return self._finished_ids.get(key) if key is not None else None
 
     async def _send_cancel(self, request_id: RequestId, reason: str, why: str) -> None:
         self._finished_ids[request_id] = why
@@ -592,8 +593,8 @@ class Session:
                 if isinstance(msg, dict):
                     found.extend(self.era.findings(msg, None, self.declared_capabilities()))
                 continue
-            id_ = msg.get("id")
-            if id_ is None:
+            id_ = jsonrpc.id_key(msg.get("id"))
+            if id_ is None:  # null, or an id that matches nothing (lint says what is wrong)
                 continue
             if id_ in self.pending:
                 found.extend(
@@ -629,6 +630,9 @@ class Session:
 
     def answered_by(self, id_: Any) -> PendingRequest | None:
         """The pending request a response with ``id_`` answers, a wrongly typed id too."""
+        id_ = jsonrpc.id_key(id_)
+        if id_ is None:
+            return None
         pending = self.pending.get(id_)
         if pending is None and (alias := self._alias(id_)) is not None:
             pending = self.pending.get(alias)
@@ -676,11 +680,13 @@ class Session:
         params = message.get("params")
         params = params if isinstance(params, dict) else {}
         if method == "notifications/progress":
-            owner = self._progress_owner.get(params.get("progressToken"))
+            token = jsonrpc.id_key(params.get("progressToken"))
+            owner = self._progress_owner.get(token) if token is not None else None
             if owner is not None:
                 self._on_progress(owner, params)
         elif method == "notifications/cancelled":
-            scope = self._server_request_scopes.get(params.get("requestId"))
+            request_id = jsonrpc.id_key(params.get("requestId"))
+            scope = self._server_request_scopes.get(request_id) if request_id is not None else None
             if scope is not None:
                 scope.cancel()
         for callback in self._notification_callbacks.get(str(method), []):
@@ -722,8 +728,10 @@ class Session:
         params = message.get("params")
         params = params if isinstance(params, dict) else {}
         reply: dict[str, Any] | None = None
+        key = jsonrpc.id_key(id_)  # an invalid id is answered as sent, but cannot be cancelled
         with anyio.CancelScope() as scope:
-            self._server_request_scopes[id_] = scope
+            if key is not None:
+                self._server_request_scopes[key] = scope
             try:
                 reply = jsonrpc.response(id_, await self.respond(method, params))
             except RpcError as exc:
@@ -733,7 +741,8 @@ class Session:
                     id_, jsonrpc.INTERNAL_ERROR, f"client responder failed: {exc}"
                 )
             finally:
-                self._server_request_scopes.pop(id_, None)
+                if key is not None:
+                    self._server_request_scopes.pop(key, None)
         if scope.cancelled_caught:
             self.note(f"server cancelled its {method} request {id_!r}; no answer sent")
             return

@@ -8,6 +8,7 @@ make it safe (``inspector.safe_text``) before showing it.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,7 +43,8 @@ def show_id(value: Any) -> str:
         return _cut(repr(value) if value.isdigit() else value, 24)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
-    return _cut(repr(value), 24)
+    # an invalid id (true, [1], {"a": 1}) as the server wrote it: JSON, not Python's repr
+    return _cut(json.dumps(value, ensure_ascii=False, separators=(",", ":")), 24)
 
 
 def brief(value: Any, limit: int = VALUE_LIMIT) -> str:

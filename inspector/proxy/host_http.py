@@ -103,10 +103,6 @@ def origin_allowed(value: str | None) -> bool:
     return parts.scheme in ("http", "https") and (parts.hostname or "").lower() in LOOPBACK
 
 
-def _key(value: Any) -> str | int | None:
-    return value if isinstance(value, str | int) and not isinstance(value, bool) else None
-
-
 class OutStream:
     """One response stream to the host: a POST's (until its requests are answered) or the
     standing GET stream."""
@@ -199,13 +195,13 @@ class FrontSession:
         message = event.message
         first = message[0] if isinstance(message, list) and message else message
         if isinstance(first, dict) and jsonrpc.is_response(first):
-            key = _key(first.get("id"))
+            key = jsonrpc.id_key(first.get("id"))
             stream = self.pending.pop(key, None) if key is not None else None
             if stream is not None and key is not None:
                 stream.put(raw)
                 stream.answered(key)
                 for item in message if isinstance(message, list) else []:
-                    other = _key(item.get("id")) if isinstance(item, dict) else None
+                    other = jsonrpc.id_key(item.get("id")) if isinstance(item, dict) else None
                     if other is not None:
                         self.pending.pop(other, None)
                         stream.answered(other)
@@ -227,7 +223,7 @@ class FrontSession:
         if isinstance(message, dict) and message.get("method") == "notifications/progress":
             params = message.get("params")
             token = params.get("progressToken") if isinstance(params, dict) else None
-            token_key = _key(token)
+            token_key = jsonrpc.id_key(token)
             holder = self.tokens.get(token_key) if token_key is not None else None
             if holder is not None and not holder.done:
                 return holder
@@ -261,7 +257,11 @@ class FrontSession:
 
     def open_post(self, items: list[Any]) -> OutStream | None:
         """The stream for a POST's requests (None when it holds none)."""
-        ids = {k for m in items if jsonrpc.is_request(m) and (k := _key(m.get("id"))) is not None}
+        ids = {
+            k
+            for m in items
+            if jsonrpc.is_request(m) and (k := jsonrpc.id_key(m.get("id"))) is not None
+        }
         if not ids:
             return None
         stream = OutStream(set(ids))
@@ -270,7 +270,7 @@ class FrontSession:
         for item in items:
             params = item.get("params") if isinstance(item, dict) else None
             meta = params.get("_meta") if isinstance(params, dict) else None
-            token = _key(meta.get("progressToken")) if isinstance(meta, dict) else None
+            token = jsonrpc.id_key(meta.get("progressToken")) if isinstance(meta, dict) else None
             if token is not None:
                 self.tokens[token] = stream
         self._flush_backlog(stream)

@@ -123,6 +123,20 @@ def error_response(id_: RequestId | None, code: int, message: str, data: Any = N
     return {"jsonrpc": JSONRPC, "id": id_, "error": err}
 
 
+def id_key(value: Any) -> RequestId | None:
+    """``value`` as a key when it can stand for a request: a string or an integer (``2.0``
+    as ``2``); None for anything else. A null, boolean, fractional, array or object id
+    matches nothing, and an array or object could not even be looked up (unhashable):
+    every id or token that came over the wire goes through here before it is a key."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str | int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
 def is_request(msg: Any) -> bool:
     return isinstance(msg, dict) and "method" in msg and "id" in msg
 

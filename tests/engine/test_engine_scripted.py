@@ -253,3 +253,37 @@ async def test_server_cancels_its_own_request_and_gets_no_answer() -> None:
     notes = [e.text() for e in events if e.direction is Direction.LOCAL]
     assert "server cancelled its elicitation/create request 7; no answer sent" in notes
     assert not [e for e in events if e.direction is Direction.OUT and e.msg_id == 7]
+
+
+async def test_ids_that_cannot_be_keys_crash_nothing() -> None:
+    """A JSON array or object where an id, a cancelled requestId or a progress token
+    belongs: each is a wire event with a finding, and the session goes on."""
+    answered: list[dict[str, Any]] = []
+
+    async def peer(server: MemoryServerEnd) -> None:
+        call = await server.receive()
+        await server.send_raw(b'{"jsonrpc":"2.0","id":[1],"result":{}}')
+        await server.send_raw(b'{"jsonrpc":"2.0","id":{"a":1},"error":{"code":1,"message":"x"}}')
+        await server.send_raw(b'{"jsonrpc":"2.0","id":[2],"method":"ping"}')
+        await server.send_raw(
+            b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":[3]}}'
+        )
+        await server.send_raw(
+            b'{"jsonrpc":"2.0","method":"notifications/progress",'
+            b'"params":{"progressToken":{"t":1},"progress":1}}'
+        )
+        await server.send(jsonrpc.request(9, "ping"))
+        answered.extend([await server.receive(), await server.receive()])
+        await server.send(jsonrpc.response(call["id"], {"x": 1}))
+
+    async with scripted(peer) as (session, events):
+        assert await session.request("x/y") == {"x": 1}
+    # the ping with an array id is answered as it was asked (its id echoed), then the next
+    assert answered == [jsonrpc.response([2], {}), jsonrpc.response(9, {})]
+    odd = [
+        e
+        for e in events
+        if e.direction is Direction.IN
+        and e.raw.startswith((b'{"jsonrpc":"2.0","id":[', b'{"jsonrpc":"2.0","id":{'))
+    ]
+    assert [[f.code for f in e.findings] for e in odd] == [["id-type"]] * 3

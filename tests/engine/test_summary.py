@@ -47,3 +47,16 @@ def test_stateless_envelope_is_left_out_of_request_rows() -> None:
     assert row({"cursor": "p5", "_meta": envelope}) == "cursor=p5"
     assert row({"_meta": {**envelope, "progressToken": 3}}) == "_meta={progressToken=3}"
     assert row({"_meta": {"progressToken": 3}}) == "_meta={progressToken=3}"  # handshake era
+
+
+def test_invalid_ids_show_as_the_json_the_server_wrote() -> None:
+    from inspector.engine.summary import show_id
+
+    assert [show_id(v) for v in (True, [1], {"a": 1}, 7, "7", "abc")] == [
+        "true",
+        "[1]",
+        '{"a":1}',
+        "7",
+        "'7'",
+        "abc",
+    ]
