@@ -244,7 +244,7 @@ class Http11Transport(httpx.AsyncBaseTransport):
                 )
                 body = _Body(self, conn, origin, request, status, headers, timeouts.get("read"))
                 body.keep = body.keep and (version != b"HTTP/1.0" or _asks_keep_alive(headers))
-            except (EOFError, ConnectionError) as exc:
+            except (EOFError, OSError) as exc:  # OSError: reset, unreachable, broken pipe
                 conn.close()
                 self._all.discard(conn)
                 if reused and not conn.buffer:
@@ -477,7 +477,7 @@ class _Body(httpx.AsyncByteStream):
                 "incomplete chunked read",
                 request=self.request,
             ) from None
-        except ConnectionError as exc:
+        except OSError as exc:
             raise httpx.ReadError(str(exc) or type(exc).__name__, request=self.request) from exc
         finally:
             if self.complete:
