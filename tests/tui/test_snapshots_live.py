@@ -21,6 +21,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, TabbedContent
 from tui_helpers import select_item, wait_connected, wait_for
 
+import inspector.engine.outcomes as outcomes_module
 import inspector.engine.session as session_module
 import inspector.engine.tasks as tasks_module
 import inspector.tui.widgets.tasks_view as tasks_view_module
@@ -71,7 +72,8 @@ class Stamp:
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> SteadyClock:
     clock = SteadyClock()
-    for module in (session_module, tasks_view_module):  # the session times requests
+    # the session times requests, its outcome reports say when they ended
+    for module in (session_module, outcomes_module, tasks_view_module):
         monkeypatch.setattr(module, "monotonic", clock)
     for cls, name in (
         (PendingRequest, "started"),
