@@ -3,7 +3,8 @@
 A minimal client (raw JSON-RPC lines, no SDK on top, so the proxy's cost is not hidden
 in the client's) talks to the same server directly and through ``mcp-inspect proxy``
 (recording on, as by default), in the same run, rounds alternating so machine noise hits
-both alike:
+both alike; over stdio also through ``bench/bare_relay.py``, a relay that only passes
+bytes (over HTTP a TCP relay), as the floor any Python relay costs on this machine:
 
 - latency: sequential ``tools/call`` round trips; the proxy adds (proxied - direct) at
   the 50th and 99th percentiles;
@@ -187,11 +188,18 @@ async def http_rounds(calls: int, busy: int, rounds: int, window: int, record: P
         b"listening on ",
         True,
     )
+    bare, bare_front = await started(
+        [PY, str(ROOT / "bench" / "bare_relay.py"), "--tcp", url], b"listening on ", True
+    )
     out: list[Round] = []
     try:
         for _ in range(rounds):
             result: Round = {}
-            for label, target, pid in (("direct", url, server.pid), ("proxied", front, proxy.pid)):
+            for label, target, pid in (
+                ("direct", url, server.pid),
+                ("proxied", front, proxy.pid),
+                ("bare", bare_front, bare.pid),
+            ):
                 async with http_client(target) as client:
                     lat = await latencies(client, calls)
                     cpu = cpu_ms(pid)
@@ -200,7 +208,7 @@ async def http_rounds(calls: int, busy: int, rounds: int, window: int, record: P
                 result[label] = (lat, rate, cpu)
             out.append(result)
     finally:
-        for proc in (proxy, server):
+        for proc in (proxy, bare, server):
             proc.terminate()
             await proc.wait()
     return out
@@ -250,7 +258,8 @@ Round = dict[str, tuple[list[float], float, float]]  # latencies, rate, CPU ms a
 
 async def stdio_round(calls: int, busy: int, window: int, record: Path) -> Round:
     results: Round = {}
-    for label, command in (("direct", DEMO), ("proxied", proxied(DEMO, record))):
+    bare = [PY, str(ROOT / "bench" / "bare_relay.py"), *DEMO]
+    for label, command in (("direct", DEMO), ("proxied", proxied(DEMO, record)), ("bare", bare)):
         async with stdio_client(command) as client:
             lat = await latencies(client, calls)
             cpu = cpu_ms(client.proc.pid)
@@ -283,6 +292,15 @@ def report(title: str, rounds: list[Round]) -> None:
         f"{statistics.median(r['direct'][2] for r in rounds):.3f} ms); load average "
         f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
     )
+    if "bare" in rounds[0]:  # the peer: what any Python relay costs here
+        bare = [v for r in rounds for v in r["bare"][0]]
+        b_rate = statistics.median(r["bare"][1] for r in rounds)
+        print(
+            f"floor          bench/bare_relay.py (bytes passed, nothing parsed or recorded): "
+            f"p50 {pct(bare, 0.5) - pct(direct, 0.5):+.3f} ms, ratio {b_rate / d_rate:.2f}, "
+            f"CPU a call {statistics.median(r['bare'][2] for r in rounds):.3f} ms; "
+            f"the proxy's throughput against it {p_rate / b_rate:.2f}"
+        )
 
 
 async def main() -> None:
