@@ -60,6 +60,7 @@ ENDPOINT = "/mcp"
 SESSION_HEADER = "Mcp-Session-Id"
 HOST_HEADERS = ("content-type", "accept", "mcp-protocol-version", "origin", "user-agent")
 IDLE_TIMEOUT = 1800.0  # seconds without a request before a host session is ended
+BODY_SHOWN = 300  # characters of a refused POST's body in the note that says so
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -390,6 +391,12 @@ class HttpFront:
                         return
                     await self._handle(request, stream)
                 except HttpError as exc:
+                    self.wire.note(
+                        f"answered {exc.status} to an unreadable request: {exc.message}",
+                        severity="warning",
+                        http_error=exc.status,
+                        **HOST_ORIGIN.meta(),
+                    )
                     with contextlib.suppress(Exception):
                         await _error(stream, exc.status, exc.message)
                     return
@@ -409,7 +416,7 @@ class HttpFront:
             await _error(stream, 403, f"Origin {headers.get('origin')!r} is not allowed")
             return
         if request.path != self.path:
-            await _error(stream, 404, f"the MCP endpoint is {self.path}")
+            await self._refuse(request, stream, 404, f"the MCP endpoint is {self.path}")
             return
         if request.method == "POST":
             await self._post(request, stream)
@@ -418,7 +425,29 @@ class HttpFront:
         elif request.method == "DELETE":
             await self._delete(request, stream)
         else:
-            await _error(stream, 405, "use POST, GET or DELETE", {"Allow": "POST, GET, DELETE"})
+            await self._refuse(
+                request, stream, 405, "use POST, GET or DELETE", {"Allow": "POST, GET, DELETE"}
+            )
+
+    async def _refuse(
+        self,
+        request: Request,
+        stream: ByteStream,
+        status: int,
+        text: str,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        """Answer ``status`` with ``text``, and say so on the wire: the request line, a
+        POST's body (what the host sent, though no server will see it) and why."""
+        body = request.body.decode("utf-8", "replace")
+        sent = f" {body[:BODY_SHOWN]}{'…' if len(body) > BODY_SHOWN else ''}" if body else ""
+        self.wire.note(
+            f"answered {status} to {request.method} {request.target}{sent}: {text}",
+            severity="warning",
+            http_error=status,
+            **HOST_ORIGIN.meta(),
+        )
+        await _error(stream, status, text, headers)
 
     def _refused(self, request: Request, which: str) -> None:
         self.wire.note(
@@ -451,7 +480,7 @@ class HttpFront:
     async def _post(self, request: Request, stream: ByteStream) -> None:
         ctype = request.headers.get("content-type", "")
         if "application/json" not in ctype:
-            await _error(stream, 415, "Content-Type must be application/json")
+            await self._refuse(request, stream, 415, "Content-Type must be application/json")
             return
         message, error = jsonrpc.decode(request.body)
         if error is not None:
@@ -469,12 +498,14 @@ class HttpFront:
         session = self._session(request)
         if request.headers.get(SESSION_HEADER.lower()):
             if session is None:
-                await _error(stream, 404, "no such session (it ended): initialize again")
+                await self._refuse(
+                    request, stream, 404, "no such session (it ended): initialize again"
+                )
                 return
         elif opening:
             session = self._open_session()
         else:
-            await _error(stream, 400, f"no {SESSION_HEADER}: send initialize first")
+            await self._refuse(request, stream, 400, f"no {SESSION_HEADER}: send initialize first")
             return
         self._record(request, session)
         answer = session.open_post([m for m in items if isinstance(m, dict)])
@@ -524,16 +555,20 @@ class HttpFront:
 
     async def _get(self, request: Request, stream: ByteStream) -> None:
         if "text/event-stream" not in request.headers.get("accept", ""):
-            await _error(stream, 406, "GET opens an event stream: Accept: text/event-stream")
+            await self._refuse(
+                request, stream, 406, "GET opens an event stream: Accept: text/event-stream"
+            )
             return
         session = self._session(request)
         if session is None:
-            await _error(
-                stream, 404 if request.headers.get("mcp-session-id") else 400, "no session"
+            await self._refuse(
+                request, stream, 404 if request.headers.get("mcp-session-id") else 400, "no session"
             )
             return
         if session.get_stream is not None and not session.get_stream.done:
-            await _error(stream, 409, "a GET stream is open for this session already")
+            await self._refuse(
+                request, stream, 409, "a GET stream is open for this session already"
+            )
             return
         self._record(request, session)
         standing = session.open_get()
@@ -548,7 +583,7 @@ class HttpFront:
     async def _delete(self, request: Request, stream: ByteStream) -> None:
         session = self._session(request)
         if session is None:
-            await _error(stream, 404, "no such session")
+            await self._refuse(request, stream, 404, "no such session")
             return
         self._record(request, session)
         self.sessions.pop(session.sid, None)

@@ -4,6 +4,7 @@ checked against DNS rebinding, with hosts that are not ours."""
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -123,6 +124,35 @@ def test_rebinding_is_refused_before_anything_happens(tmp_path: Path) -> None:
     assert sum("is not the loopback" in n for n in notes) == 2
     started = [e for e in recorded if "started pid" in e["raw"]]
     assert len(started) == 1  # only the good request started a server
+
+
+def test_what_the_front_refuses_is_on_the_wire(tmp_path: Path) -> None:
+    """A host's request the front answers itself (a 2026-07-28 era probe before any
+    session, a wrong Content-Type, an unknown session, a request it cannot read) never
+    reaches a server, but the recording says what came and what was answered."""
+    record = tmp_path / "p.jsonl"
+    probe = {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {}}
+    with listening_proxy("--no-attach", "--record", str(record), "--", *DEMO) as (_proc, url):
+        with httpx.Client(timeout=30) as client:
+            refused = client.post(url, json=probe)
+            wrong_type = client.post(url, content=b"{}", headers={"Content-Type": "text/plain"})
+            unknown = client.post(url, json=probe, headers={"Mcp-Session-Id": "nope"})
+        target = httpx.URL(url)
+        with socket.create_connection((target.host, target.port or 80), timeout=30) as raw:
+            raw.sendall(b"NOT HTTP\r\n\r\n")
+            unreadable = raw.recv(1024)
+    assert [refused.status_code, wrong_type.status_code, unknown.status_code] == [400, 415, 404]
+    assert unreadable.startswith(b"HTTP/1.1 400")
+    notes = [e["raw"] for e in events(record) if e["dir"] == "local"]
+    said = [n for n in notes if n.startswith("answered ")]
+    assert said[0].startswith(
+        'answered 400 to POST /mcp {"jsonrpc":"2.0","id":1,"method":"server/discover"'
+    )
+    assert said[0].endswith("send initialize first")
+    assert said[1].startswith("answered 415 to POST /mcp {}")
+    assert "answered 404 to POST /mcp" in said[2] and said[2].endswith("initialize again")
+    assert said[3].startswith("answered 400 to an unreadable request: not an HTTP/1.x request line")
+    assert not [e for e in events(record) if "started pid" in e["raw"]]  # no server for any
 
 
 def server(which: str) -> list[str]:
