@@ -54,9 +54,9 @@ from inspector.transports.httpbase import HttpClientTransport
 from inspector.transports.httpstreams import (
     Stream,
     Terminal,
-    follow_response,
     keep_get_stream,
     read_stream,
+    resume_response,
 )
 from inspector.transports.httpwire import (
     ACCEPT_BOTH,
@@ -402,15 +402,7 @@ class StreamableHttpTransport(HttpClientTransport):
                 self._emit(failed_request_event(rid, status, text, body))
             return None
         if ctype == "text/event-stream":
-            await follow_response(
-                response,
-                rid,
-                self._url,
-                self._emit,
-                self._open_stream,
-                max_attempts=self.max_resume_attempts,
-                stateless=self.stateless,
-            )
+            await self._request_stream(response, rid)
             return None
         body = await response.aread()
         if body or status != 202:
@@ -447,7 +439,33 @@ class StreamableHttpTransport(HttpClientTransport):
             )
         return None
 
-    # ------------------------------------------------------------ GET streams (read in httpstreams)
+    # ------------------------------------------------------------ SSE streams (httpstreams)
+
+    async def _request_stream(self, response: httpx.Response, rid: Any) -> None:
+        """Read a request's SSE stream; resume with GET + Last-Event-ID until the response."""
+        stream = Stream(f"post:{rid}")
+        if await read_stream(response, stream, rid, self._url, self._emit):
+            return
+        if self.stateless:  # 2026-07-28 streams are not resumable: the request is lost
+            self._emit(
+                failed_request_event(
+                    rid,
+                    response.status_code,
+                    "the server closed the response stream before "
+                    "sending the response (2026-07-28 streams cannot be resumed; send the request "
+                    "again)",
+                    streamBroken=True,
+                )
+            )
+            return
+        await resume_response(
+            stream,
+            rid,
+            response.status_code,
+            self._emit,
+            self._open_stream,
+            max_attempts=self.max_resume_attempts,
+        )
 
     def _open_get_stream(self) -> None:
         if self.stateless:

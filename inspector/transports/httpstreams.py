@@ -6,7 +6,8 @@ brings something new. The standing GET stream is reopened while it makes progres
 2025-11-25 polling pattern) and given up after idle reopens. Waits between tries follow
 the server's ``retry``. Opening a GET is an HTTP exchange of the transport's (headers,
 auth, the session): it comes in as ``reopen``, and reads what it opened with
-``read_stream``. Event vocabulary: ``inspector.transports.http``.
+``read_stream``. Whether a stream may be resumed at all (2026-07-28 streams may not) is
+the transport's call too. Event vocabulary: ``inspector.transports.http``.
 """
 
 from __future__ import annotations
@@ -62,39 +63,18 @@ class Terminal(InspectorError):
 Reopen = Callable[[Stream, Any], Awaitable[bool]]
 
 
-async def follow_response(
-    response: httpx.Response,
-    rid: Any,
-    url: httpx.URL,
-    emit: Emit,
-    reopen: Reopen,
-    *,
-    max_attempts: int,
-    stateless: bool,
+async def resume_response(
+    stream: Stream, rid: Any, status: int, emit: Emit, reopen: Reopen, *, max_attempts: int
 ) -> None:
-    """Read a request's SSE stream; resume with GET + Last-Event-ID until the response."""
-    stream = Stream(f"post:{rid}")
-    if await read_stream(response, stream, rid, url, emit):
-        return
-    if stateless:  # 2026-07-28 streams are not resumable: the request is lost
-        emit(
-            failed_request_event(
-                rid,
-                response.status_code,
-                "the server closed the response stream before "
-                "sending the response (2026-07-28 streams cannot be resumed; send the request "
-                "again)",
-                streamBroken=True,
-            )
-        )
-        return
+    """A request's stream ended before its response (``status``: the POST's): resume it
+    with GET + Last-Event-ID until the response, while resuming brings something new."""
     attempts = 0
     while True:
         if stream.last_id is None:
             emit(
                 failed_request_event(
                     rid,
-                    response.status_code,
+                    status,
                     "the server closed the response stream before "
                     "sending the response (no event id to resume from)",
                 )
@@ -104,7 +84,7 @@ async def follow_response(
             emit(
                 failed_request_event(
                     rid,
-                    response.status_code,
+                    status,
                     f"the response stream closed before the response "
                     f"and {attempts} attempts to resume it brought nothing new; giving up",
                 )
