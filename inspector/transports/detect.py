@@ -147,9 +147,16 @@ class AutoHttpTransport(Transport):
         self._version = None
         self.active.reset_protocol_version()
         if self.active is self.streamable:
-            self._first = None
-            self._decided = anyio.Event()
-            self.streamable.on_first_response = self._on_first_response  # one-shot: re-armed
+            self._rearm()
+
+    def _rearm(self) -> None:
+        """The next POST is the first again: its status tells Streamable HTTP from legacy."""
+        self._first = None
+        if self._decided is not None:
+            self._decided.set()  # whatever waited for the last first POST goes on
+        self._decided = anyio.Event()
+        self.streamable.expect_first()
+        self.streamable.on_first_response = self._on_first_response  # one-shot: re-armed
 
     def set_tool_headers(self, headers: ToolHeaders) -> None:
         """x-mcp-header annotations for the Streamable HTTP transport (stateless era)."""
@@ -187,11 +194,24 @@ class AutoHttpTransport(Transport):
     def _on_first_response(self, status: int | None) -> bool:
         # a stateless (2026-07-28) request has no legacy HTTP+SSE form to fall back to
         if status in FALLBACK_STATUSES and self._tg is not None and not self.streamable.stateless:
+            if not self._first_initializes():
+                # a proxy host's own era probe (server/discover), refused: the refusal goes
+                # back to the host, whose initialize comes next and is the first POST again
+                self._rearm()
+                return False
             self.fallback_status = status
             self._tg.start_soon(self._fall_back, status)
             return True
         self._decide()
         return False
+
+    def _first_initializes(self) -> bool:
+        assert self._first is not None
+        raw, message = self._first
+        if message is None:
+            message, _ = decode(raw)
+        items = message if isinstance(message, list) else [message]
+        return any(isinstance(m, dict) and m.get("method") == "initialize" for m in items)
 
     async def _fall_back(self, status: int) -> None:
         assert self.host is not None and self._tg is not None and self._first is not None

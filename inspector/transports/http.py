@@ -172,6 +172,10 @@ class StreamableHttpTransport(HttpClientTransport):
     def reset_protocol_version(self) -> None:
         self.protocol_version = None
         self.stateless = False
+        self.expect_first()
+
+    def expect_first(self) -> None:
+        """The next POST is a session's first (its failure may mean another transport)."""
         self._first_pending = True
 
     def set_tool_headers(self, headers: ToolHeaders) -> None:

@@ -4,12 +4,14 @@ hosts need for remote servers), with everything on the wire and attachable."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
+from cli_runner import cli
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
@@ -161,3 +163,37 @@ async def test_a_stdio_host_reaches_a_legacy_sse_server_through_the_proxy(tmp_pa
     recorded = events(record)
     assert any(e["ch"] == "http" and e["raw"].startswith("GET ") for e in recorded)
     assert any(e["ch"] == "sse" and e["dir"] == "in" for e in recorded)
+
+
+@pytest.mark.parametrize("mode", ["json", "legacy"])
+def test_a_host_that_probes_the_era_first_reaches_an_older_http_server(
+    mode: str, tmp_path: Path
+) -> None:
+    """A 2026-07-28 host (mcp-inspect itself, knowing nothing of this server yet) opens
+    with ``server/discover``; an older server refuses it with a 4xx. The refusal goes back
+    to the host, which then initializes; the proxy must not take the probe's refusal for
+    "no Streamable HTTP here" (it did, and the legacy GET that followed ended the session).
+    A legacy HTTP+SSE server is still found, by the status of the initialize."""
+    record = tmp_path / "proxy.jsonl"
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}  # no era remembered
+    with sdk_server(mode) as base:
+        url = f"{base}/sse" if mode == "legacy" else f"{base}/mcp"
+        done = cli(
+            "--cli",
+            *("--method", "tools/call", "--tool-name", "add"),
+            *("--tool-arg", "a=2", "--tool-arg", "b=40"),
+            "--",
+            *proxy_argv("--no-attach", "--record", str(record), url),
+            env=env,
+        )
+    assert done.returncode == 0, done.stdout + done.stderr[-2000:]
+    assert json.loads(done.stdout)["content"][0]["text"] == "42"
+    sent = [
+        json.loads(e["raw"]).get("method")
+        for e in events(record)
+        if e["ch"] in ("body", "sse") and e["dir"] == "out"
+    ]
+    assert sent[:2] == ["server/discover", "initialize"]
+    notes = [e["raw"] for e in events(record) if e["ch"] == "system"]
+    falling_back = [n for n in notes if "falling back to legacy HTTP+SSE" in n]
+    assert len(falling_back) == (1 if mode == "legacy" else 0)
