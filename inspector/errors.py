@@ -8,7 +8,7 @@
     ├── TransportError              wire.transport: a transport cannot start or carry a frame
     ├── RedirectRefused             transports.httpwire: a redirect to another origin, refused
     ├── SseError                    transports.sse_parser: an SSE stream cannot be parsed further
-    ├── _Terminal                   transports.http (private): a stream cannot continue
+    ├── Terminal                    transports.httpstreams: a stream cannot continue
     ├── VersionError                engine.era: a protocol version this client does not speak
     ├── RpcError                    wire.jsonrpc: a JSON-RPC error, or a local failure as one
     │   ├── ConnectionClosedError   engine.session: the connection ended with the request pending

@@ -32,12 +32,16 @@ In the stateless era (2026-07-28, ``set_protocol_version`` before the first requ
 every POST is self-contained: ``MCP-Protocol-Version``, ``Mcp-Method`` and ``Mcp-Name``
 headers, no session id, no GET stream, no DELETE; a cancelled request's response
 stream is closed instead of posting ``notifications/cancelled``.
+
+Reading SSE streams and resuming or reopening them is ``httpstreams``'; what this
+transport shares with the legacy ``sse`` one (client, auth hook, background cancels,
+closing) is ``httpbase``'s.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -45,51 +49,47 @@ import anyio
 import httpx
 from anyio.abc import TaskGroup
 
-from inspector.errors import InspectorError
 from inspector.transports.authhook import AUTH_STATUSES, AuthHook, Denial, denied_text
-from inspector.transports.http11 import lean_mounts
+from inspector.transports.httpbase import HttpClientTransport
+from inspector.transports.httpstreams import (
+    Stream,
+    Terminal,
+    keep_get_stream,
+    read_stream,
+    resume_response,
+)
 from inspector.transports.httpwire import (
     ACCEPT_BOTH,
     FATAL_ERRORS,
     RedirectRefused,
     body_event,
     body_excerpt,
-    check_url,
     content_type,
     describe_network_error,
     describe_response,
     failed_request_event,
-    flush_cancels,
     has_response,
     http_in_event,
     http_out_event,
     param_headers,
     read_capped,
-    redirect_hooks,
     refused_event,
     routing_headers,
     sent_trace,
-    sse_wire_event,
     system_note,
 )
 from inspector.transports.httpwire import HTTP_ERROR as HTTP_ERROR  # re-exported
-from inspector.transports.sse_parser import SseError, SseEvent, SseParser
-from inspector.wire.events import Channel, Direction, WireEvent
-from inspector.wire.jsonrpc import decode, make_event
+from inspector.wire.jsonrpc import decode
 from inspector.wire.transport import (
     ConnectionLost,
     ToolHeaders,
-    Transport,
     TransportError,
     TransportHost,
 )
 
 FALLBACK_STATUSES = frozenset({400, 404, 405})  # first POST: maybe a legacy HTTP+SSE server
 SESSION_EXPIRED = "the server's session expired (HTTP 404 to a request carrying its session id)"
-DEFAULT_RETRY_MS = 1000
-MIN_RETRY_MS = 50  # a floor against busy loops; never shortens a server's ``retry``
 CLOSE_TIMEOUT = 2.0
-DRAIN_TIMEOUT = 0.5  # how long to read a response stream on after its response arrived
 
 
 # ---------------------------------------------------------------- the transport
@@ -121,21 +121,7 @@ def _denied(response: httpx.Response, body: bytes, text: str) -> _Denied:
     )
 
 
-@dataclass(slots=True)
-class _Stream:
-    """Resumption state of one SSE stream (2025-11-25 polling)."""
-
-    name: str
-    last_id: str | None = None
-    retry_ms: int | None = None
-    events: int = 0
-
-
-class _Terminal(InspectorError):
-    """A stream cannot continue; the reason was already reported."""
-
-
-class StreamableHttpTransport(Transport):
+class StreamableHttpTransport(HttpClientTransport):
     """One endpoint URL; POST per message, optional GET stream, resumable SSE streams."""
 
     kind: ClassVar[str] = "http"
@@ -157,15 +143,12 @@ class StreamableHttpTransport(Transport):
         """``timeout`` bounds connecting, writing, and POSTs that expect 202 (and the DELETE
         is bounded by ``CLOSE_TIMEOUT``). ``read_timeout`` bounds silence while waiting
         for a request's response; None leaves that to the session's request timeout."""
-        self.url = url
-        self.headers = dict(headers or {})
-        self.timeout = timeout
+        super().__init__(
+            url, headers, timeout, verify, follow_redirects=follow_redirects, auth=auth
+        )
         self.read_timeout = read_timeout
-        self.verify = verify
         self.max_resume_attempts = max_resume_attempts
         self.open_get_stream = open_get_stream
-        self.follow_redirects = follow_redirects  # to another origin (same origin: always)
-        self.auth = auth  # supplies Authorization, answers 401/403 (inspector.auth)
         self.session_id: str | None = None
         self.protocol_version: str | None = None
         self.stateless = False  # the 2026-07-28 era: no session, routing headers
@@ -174,29 +157,9 @@ class StreamableHttpTransport(Transport):
         # Set by AutoHttpTransport: sees the first POST's status (None: no status) and
         # returns True to take over (fall back); the transport then reports nothing more.
         self.on_first_response: Callable[[int | None], bool] | None = None
-        self._url = httpx.URL("http://unstarted.invalid/")  # parsed and checked in start()
-        self._host: TransportHost | None = None
-        self._tg: TaskGroup | None = None
-        self._client: httpx.AsyncClient | None = None
         self._first_pending = True
-        self._closed = False
-        self._lost = False
-        self._scopes: set[anyio.CancelScope] = set()
         self._request_scopes: dict[Any, anyio.CancelScope] = {}
-        self._cancels: set[anyio.Event] = set()  # cancels being posted in the background
         self._get_started = False
-
-    @property
-    def target(self) -> str:
-        return self.url
-
-    def target_info(self) -> dict[str, Any]:
-        return {
-            "transport": self.kind,
-            "target": self.url,
-            "url": self.url,
-            "header_names": sorted(self.headers),
-        }
 
     @property
     def session_expired(self) -> bool:
@@ -220,18 +183,7 @@ class StreamableHttpTransport(Transport):
         self.tool_headers = dict(headers)
 
     async def start(self, host: TransportHost, task_group: TaskGroup) -> None:
-        self._url = check_url(self.url)
-        self._host = host
-        self._tg = task_group
-        if self.auth is not None:
-            self.auth.attach(self._emit)
-        self._client = httpx.AsyncClient(
-            timeout=httpx.Timeout(self.timeout, read=self.read_timeout),
-            verify=self.verify,
-            follow_redirects=True,
-            event_hooks=redirect_hooks(self._url, self.follow_redirects),
-            mounts=lean_mounts(),
-        )
+        self._start_client(host, task_group, httpx.Timeout(self.timeout, read=self.read_timeout))
 
     # ------------------------------------------------------------ sending
 
@@ -262,10 +214,7 @@ class StreamableHttpTransport(Transport):
             self._stop_cancelled(message)
             return
         headers = await self._post_headers(message)
-        self._emit(http_out_event("POST", self._url, self._shown(headers), request_id=rid))
-        self._emit(
-            make_event(Direction.OUT, Channel.BODY, raw, meta={"url": self.url}, message=message)
-        )
+        self._emit_post(self._url, self.url, headers, raw, message, rid)
         first, self._first_pending = self._first_pending, False
         if rid is not None:
             scope = anyio.CancelScope()
@@ -311,14 +260,11 @@ class StreamableHttpTransport(Transport):
     async def _post_cancel(
         self, raw: bytes, message: Any, headers: dict[str, str], first: bool
     ) -> None:
-        sent = anyio.Event()
-        self._cancels.add(sent)
-        try:
-            post = functools.partial(self._post_other, sent=sent)
-            await self._run(post, raw, message, headers, first, anyio.CancelScope())
-        finally:
-            sent.set()
-            self._cancels.discard(sent)
+        async def post(sent: anyio.Event) -> None:
+            exchange = functools.partial(self._post_other, sent=sent)
+            await self._run(exchange, raw, message, headers, first, anyio.CancelScope())
+
+        await self._post_in_background(post)
 
     async def _post_other(
         self,
@@ -336,7 +282,7 @@ class StreamableHttpTransport(Transport):
             denied = await self._post_other_once(raw, message, headers, first, sent)
             if denied is None:
                 break
-            decision = await self._ask_auth(denied, headers, attempt)
+            decision = await self._ask_auth(denied.status, denied.headers, headers, attempt)
             if not decision.retry:
                 what = (message.get("method") if isinstance(message, dict) else None) or "response"
                 text = f"{what} not accepted: {denied.failure(decision)}"
@@ -413,7 +359,7 @@ class StreamableHttpTransport(Transport):
                 return
             if denied is None:
                 return
-            decision = await self._ask_auth(denied, headers, attempt)
+            decision = await self._ask_auth(denied.status, denied.headers, headers, attempt)
             if not decision.retry:
                 self._emit(
                     failed_request_event(rid, denied.status, denied.failure(decision), denied.body)
@@ -497,12 +443,12 @@ class StreamableHttpTransport(Transport):
             )
         return None
 
-    # ------------------------------------------------------------ SSE streams
+    # ------------------------------------------------------------ SSE streams (httpstreams)
 
     async def _request_stream(self, response: httpx.Response, rid: Any) -> None:
         """Read a request's SSE stream; resume with GET + Last-Event-ID until the response."""
-        stream = _Stream(f"post:{rid}")
-        if await self._consume(response, stream, rid):
+        stream = Stream(f"post:{rid}")
+        if await read_stream(response, stream, rid, self._url, self._emit):
             return
         if self.stateless:  # 2026-07-28 streams are not resumable: the request is lost
             self._emit(
@@ -516,38 +462,14 @@ class StreamableHttpTransport(Transport):
                 )
             )
             return
-        attempts = 0
-        while True:
-            if stream.last_id is None:
-                self._emit(
-                    failed_request_event(
-                        rid,
-                        response.status_code,
-                        "the server closed the response stream before "
-                        "sending the response (no event id to resume from)",
-                    )
-                )
-                return
-            if attempts >= self.max_resume_attempts:
-                self._emit(
-                    failed_request_event(
-                        rid,
-                        response.status_code,
-                        f"the response stream closed before the response "
-                        f"and {attempts} attempts to resume it brought nothing new; giving up",
-                    )
-                )
-                return
-            attempts += 1
-            await anyio.sleep(self._delay(stream, attempts))
-            before = stream.events
-            try:
-                if await self._open_stream(stream, rid):
-                    return
-            except _Terminal:
-                return
-            if stream.events > before:
-                attempts = 0
+        await resume_response(
+            stream,
+            rid,
+            response.status_code,
+            self._emit,
+            self._open_stream,
+            max_attempts=self.max_resume_attempts,
+        )
 
     def _open_get_stream(self) -> None:
         if self.stateless:
@@ -560,32 +482,19 @@ class StreamableHttpTransport(Transport):
     async def _get_loop(
         self, _raw: bytes, _message: Any, _headers: dict[str, str], _first: bool
     ) -> None:
-        """The optional GET stream for server-initiated messages; reopened while it makes
-        progress (the 2025-11-25 polling pattern), given up after idle reconnects."""
-        stream = _Stream("get")
-        attempts = 0
-        while not self._closed:
-            before = stream.events
-            try:
-                await self._open_stream(stream, None)
-            except _Terminal:
-                return
-            attempts = 0 if stream.events > before else attempts + 1
-            if attempts >= self.max_resume_attempts:
-                self._emit(
-                    system_note(
-                        f"the GET stream closed {attempts} times without sending anything; not "
-                        "reopening it (server messages can still arrive on response streams)"
-                    )
-                )
-                return
-            await anyio.sleep(self._delay(stream, attempts))
+        """The optional GET stream for server-initiated messages (``httpstreams``)."""
+        await keep_get_stream(
+            self._emit,
+            self._open_stream,
+            max_attempts=self.max_resume_attempts,
+            closed=lambda: self._closed,
+        )
 
-    async def _open_stream(self, stream: _Stream, rid: Any) -> bool:
+    async def _open_stream(self, stream: Stream, rid: Any) -> bool:
         """GET the endpoint (resuming ``stream`` when it has a last event id) and read it;
         a 401/403 goes to the auth hook, and the GET is sent again when it says so.
 
-        Returns True when the response to ``rid`` arrived; raises ``_Terminal`` when the
+        Returns True when the response to ``rid`` arrived; raises ``Terminal`` when the
         stream cannot be (re)opened, after reporting why."""
         attempt = 0
         while True:
@@ -594,18 +503,18 @@ class StreamableHttpTransport(Transport):
             answer = await self._open_stream_once(stream, rid, headers)
             if not isinstance(answer, _Denied):
                 return answer
-            decision = await self._ask_auth(answer, headers, attempt)
+            decision = await self._ask_auth(answer.status, answer.headers, headers, attempt)
             if not decision.retry:
                 text = answer.failure(decision)
                 if rid is not None:
                     self._emit(failed_request_event(rid, answer.status, text, answer.body))
                 else:
                     self._emit(system_note(text, "warning", http_error=answer.status))
-                raise _Terminal
+                raise Terminal
             attempt += 1
 
     async def _open_stream_once(
-        self, stream: _Stream, rid: Any, headers: dict[str, str]
+        self, stream: Stream, rid: Any, headers: dict[str, str]
     ) -> bool | _Denied:
         assert self._client is not None
         resume = stream.last_id is not None
@@ -626,7 +535,7 @@ class StreamableHttpTransport(Transport):
                 self._emit_status(r, rid, stream=stream.name)
                 status = r.status_code
                 if status == 200 and content_type(r) == "text/event-stream":
-                    return await self._consume(r, stream, rid)
+                    return await read_stream(r, stream, rid, self._url, self._emit)
                 body = await self._emit_body(r, rid)
                 if status == 404 and "MCP-Session-Id" in headers:
                     self._expire()
@@ -659,7 +568,7 @@ class StreamableHttpTransport(Transport):
                         self._emit(failed_request_event(rid, status, text, body))
                     else:
                         self._emit(system_note(text, "warning", http_error=status))
-                raise _Terminal
+                raise Terminal
         except httpx.HTTPError as exc:
             text = describe_network_error(exc, self._url, self.timeout)
             if isinstance(exc, RedirectRefused):
@@ -668,68 +577,13 @@ class StreamableHttpTransport(Transport):
                     self._emit(failed_request_event(rid, exc.response.status_code, text))
                 else:
                     self._emit(system_note(text, "error", stream=stream.name))
-                raise _Terminal from exc
+                raise Terminal from exc
             if isinstance(exc, FATAL_ERRORS):
                 self._emit(system_note(text, "error", stream=stream.name))
                 self._lose(ConnectionLost(text))
-                raise _Terminal from exc
+                raise Terminal from exc
             self._emit(system_note(f"{stream.name} stream: {text}", "warning", stream=stream.name))
             return False
-
-    async def _consume(self, response: httpx.Response, stream: _Stream, rid: Any) -> bool:
-        """Emit every event of an SSE body; True once the response to ``rid`` arrived."""
-        parser = SseParser()
-        chunks = response.aiter_bytes()
-        try:
-            async for chunk in chunks:
-                done = False
-                for ev in parser.feed(chunk):
-                    done = self._on_sse(ev, stream, rid) or done
-                if done:
-                    await self._drain(chunks, parser, stream)
-                    return True
-        except (httpx.HTTPError, SseError) as exc:
-            self._emit(
-                system_note(
-                    f"{stream.name} stream broke: {describe_network_error(exc, self._url)}",
-                    "warning",
-                    stream=stream.name,
-                )
-            )
-        tail = parser.close()
-        if tail is not None:
-            return self._on_sse(tail, stream, rid)
-        return False
-
-    async def _drain(
-        self, chunks: AsyncIterator[bytes], parser: SseParser, stream: _Stream
-    ) -> None:
-        """After the response the server SHOULD end the stream: reading on to its end
-        (briefly) shows anything that follows and lets the connection be reused."""
-        with anyio.move_on_after(DRAIN_TIMEOUT):
-            try:
-                async for chunk in chunks:
-                    for ev in parser.feed(chunk):
-                        self._on_sse(ev, stream, None)
-            except (httpx.HTTPError, SseError):
-                pass  # the response is in; a broken tail changes nothing
-
-    def _on_sse(self, ev: SseEvent, stream: _Stream, rid: Any) -> bool:
-        stream.events += 1
-        if ev.retry is not None:
-            stream.retry_ms = ev.retry
-        if ev.id is not None and ev.complete:
-            stream.last_id = ev.id or None
-        event = sse_wire_event(ev, stream.name)
-        self._emit(event)
-        return rid is not None and event.error is None and has_response(event.message, rid)
-
-    def _delay(self, stream: _Stream, attempts: int) -> float:
-        """Seconds to wait before reconnecting: the server's ``retry`` when given (never
-        less), else a default that grows with idle attempts."""
-        if stream.retry_ms is not None:
-            return max(stream.retry_ms, MIN_RETRY_MS) / 1000
-        return DEFAULT_RETRY_MS * max(attempts, 1) / 1000
 
     # ------------------------------------------------------------ helpers
 
@@ -746,13 +600,6 @@ class StreamableHttpTransport(Transport):
             headers["Last-Event-ID"] = last_event_id
         return headers
 
-    async def _auth_headers(self) -> dict[str, str]:
-        return await self.auth.headers() if self.auth is not None else {}
-
-    def _shown(self, headers: dict[str, str]) -> dict[str, str]:
-        """Headers as an event shows them: credentials the auth hook added are masked."""
-        return self.auth.shown(headers) if self.auth is not None else headers
-
     async def _post_headers(self, message: Any) -> dict[str, str]:
         headers = self._headers("POST")
         headers.update(await self._auth_headers())
@@ -768,42 +615,15 @@ class StreamableHttpTransport(Transport):
                 )
         return headers
 
-    async def _ask_auth(self, denied: _Denied, sent: dict[str, str], attempt: int) -> Denial:
-        assert self.auth is not None
-        try:
-            return await self.auth.on_denied(denied.status, denied.headers, sent, attempt)
-        except Exception as exc:  # a bug in the hook fails the request, not the session
-            return Denial(False, f"authorization failed: {type(exc).__name__}: {exc}")
-
     async def _resend(self, raw: bytes, message: Any, attempt: int) -> dict[str, str]:
         """The same POST again after an authorization: its events, its new headers."""
         rid = message.get("id") if isinstance(message, dict) and "method" in message else None
         headers = await self._post_headers(message)
-        self._emit(
-            http_out_event(
-                "POST", self._url, self._shown(headers), request_id=rid, auth_retry=attempt
-            )
-        )
-        self._emit(
-            make_event(
-                Direction.OUT,
-                Channel.BODY,
-                raw,
-                meta={"url": self.url, "auth_retry": attempt},
-                message=message,
-            )
-        )
+        self._emit_post(self._url, self.url, headers, raw, message, rid, auth_retry=attempt)
         return headers
 
-    def _emit(self, event: WireEvent) -> None:
-        if self._host is not None:
-            self._host.emit(event)
-
     def _emit_status(self, response: httpx.Response, rid: Any, **meta: Any) -> None:
-        for hop in response.history:
-            self._emit(
-                http_in_event(hop, request_id=rid, redirect=hop.headers.get("location"), **meta)
-            )
+        self._emit_hops(response, rid, **meta)
         self._emit(http_in_event(response, request_id=rid, **meta))
 
     async def _emit_body(self, response: httpx.Response, rid: Any) -> bytes:
@@ -850,12 +670,6 @@ class StreamableHttpTransport(Transport):
         )
         self._lose(ConnectionLost(SESSION_EXPIRED, http_status=404))
 
-    def _lose(self, lost: ConnectionLost) -> None:
-        if not self._lost and not self._closed:
-            self._lost = True
-            if self._host is not None:
-                self._host.connection_lost(lost)
-
     def _stop_cancelled(self, message: dict[str, Any]) -> None:
         """After ``notifications/cancelled`` the response no longer matters: stop reading."""
         params = message.get("params")
@@ -869,21 +683,10 @@ class StreamableHttpTransport(Transport):
                 )
             )
 
-    async def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        await flush_cancels(self._cancels)
-        for scope in list(self._scopes):
-            scope.cancel()
-        if self._client is not None:
-            if self.session_id and not self.session_expired and not self.stateless:
-                await self._delete_session()
-            await self._client.aclose()
-        if not self._lost:
-            self._lost = True
-            if self._host is not None:
-                self._host.connection_lost(ConnectionLost("closed", expected=True))
+    async def _closing(self) -> None:
+        live = self.session_id and not self.session_expired and not self.stateless
+        if self._client is not None and live:
+            await self._delete_session()
 
     async def _delete_session(self) -> None:
         """End the session on the server (SHOULD); 405 is a fine answer. Bounded."""

@@ -14,6 +14,7 @@ transport does.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, ClassVar
 
 import anyio
@@ -21,23 +22,20 @@ import httpx
 from anyio.abc import TaskGroup
 
 from inspector.transports.authhook import AUTH_STATUSES, AuthHook, Denial, denied_text
-from inspector.transports.http11 import lean_mounts
+from inspector.transports.httpbase import HttpClientTransport
 from inspector.transports.httpwire import (
     FATAL_ERRORS,
     RedirectRefused,
     body_event,
     body_excerpt,
-    check_url,
     content_type,
     describe_network_error,
     describe_response,
     failed_request_event,
-    flush_cancels,
     http_in_event,
     http_out_event,
     origin,
     read_capped,
-    redirect_hooks,
     refused_event,
     sent_trace,
     sse_wire_event,
@@ -45,13 +43,13 @@ from inspector.transports.httpwire import (
 )
 from inspector.transports.sse_parser import SseError, SseEvent, SseParser
 from inspector.wire.events import Channel, Direction, WireEvent
-from inspector.wire.jsonrpc import decode, make_event
-from inspector.wire.transport import ConnectionLost, Transport, TransportError, TransportHost
+from inspector.wire.jsonrpc import decode
+from inspector.wire.transport import ConnectionLost, TransportError, TransportHost
 
 STREAM = "sse"
 
 
-class SseTransport(Transport):
+class SseTransport(HttpClientTransport):
     """Client side of the 2024-11-05 HTTP+SSE transport."""
 
     kind: ClassVar[str] = "sse"
@@ -70,51 +68,19 @@ class SseTransport(Transport):
         ``follow_redirects``: follow redirects to another origin too (never with
         credentials); same-origin ones are always followed. ``auth`` supplies Authorization
         and answers 401/403 (``transports.authhook``)."""
-        self.url = url
-        self.auth = auth
-        self.headers = dict(headers or {})
-        self.timeout = timeout
-        self.verify = verify
-        self.follow_redirects = follow_redirects
+        super().__init__(
+            url, headers, timeout, verify, follow_redirects=follow_redirects, auth=auth
+        )
         self.endpoint: httpx.URL | None = None
-        self._url = httpx.URL("http://unstarted.invalid/")
-        self._host: TransportHost | None = None
-        self._client: httpx.AsyncClient | None = None
         # made in start(): anyio primitives need the running event loop
         self._ready: anyio.Event | None = None  # set: endpoint known, or the stream failed
         self._scope: anyio.CancelScope | None = None
-        self._tg: TaskGroup | None = None
-        self._cancels: set[anyio.Event] = set()  # cancels being posted in the background
-        self._cancel_scopes: set[anyio.CancelScope] = set()
-        self._closed = False
-        self._lost = False
 
-    @property
-    def target(self) -> str:
-        return self.url
-
-    def target_info(self) -> dict[str, Any]:
-        return {
-            "transport": self.kind,
-            "target": self.url,
-            "url": self.url,
-            "endpoint": str(self.endpoint) if self.endpoint else None,
-            "header_names": sorted(self.headers),
-        }
+    def _target_details(self) -> dict[str, Any]:
+        return {"endpoint": str(self.endpoint) if self.endpoint else None}
 
     async def start(self, host: TransportHost, task_group: TaskGroup) -> None:
-        self._url = check_url(self.url)
-        self._host = host
-        self._tg = task_group
-        if self.auth is not None:
-            self.auth.attach(self._emit)
-        self._client = httpx.AsyncClient(
-            timeout=httpx.Timeout(self.timeout),
-            verify=self.verify,
-            follow_redirects=True,
-            event_hooks=redirect_hooks(self._url, self.follow_redirects),
-            mounts=lean_mounts(),
-        )
+        self._start_client(host, task_group, httpx.Timeout(self.timeout))
         self._ready = anyio.Event()
         self._scope = anyio.CancelScope()
         task_group.start_soon(self._read_stream)
@@ -139,8 +105,7 @@ class SseTransport(Transport):
                         headers=headers,
                         timeout=httpx.Timeout(self.timeout, read=None),
                     ) as r:
-                        for hop in r.history:
-                            self._emit(http_in_event(hop, redirect=hop.headers.get("location")))
+                        self._emit_hops(r, None)
                         self._emit(http_in_event(r, stream=STREAM))
                         reason = await self._check_stream(r)
                         if reason is not None and r.status_code >= 300:
@@ -264,12 +229,7 @@ class SseTransport(Transport):
             return
         headers = {"Content-Type": "application/json", **self.headers}
         headers.update(await self._auth_headers())
-        self._emit(http_out_event("POST", self.endpoint, self._shown(headers), request_id=rid))
-        self._emit(
-            make_event(
-                Direction.OUT, Channel.BODY, raw, meta={"url": str(self.endpoint)}, message=message
-            )
-        )
+        self._emit_post(self.endpoint, str(self.endpoint), headers, raw, message, rid)
         if method == "notifications/cancelled" and self._tg is not None:
             # a cancel is posted in the background: the request is already given up on
             self._tg.start_soon(self._post_cancel, self.endpoint, raw, headers)
@@ -277,18 +237,22 @@ class SseTransport(Transport):
         await self._post(self.endpoint, raw, headers, rid)
 
     async def _post_cancel(self, endpoint: httpx.URL, raw: bytes, headers: dict[str, str]) -> None:
-        done, scope = anyio.Event(), anyio.CancelScope()
-        self._cancels.add(done)
-        self._cancel_scopes.add(scope)
+        await self._post_in_background(
+            functools.partial(self._post_cancel_once, endpoint, raw, headers)
+        )
+
+    async def _post_cancel_once(
+        self, endpoint: httpx.URL, raw: bytes, headers: dict[str, str], sent: anyio.Event
+    ) -> None:
+        scope = anyio.CancelScope()
+        self._scopes.add(scope)
         try:
             with scope:
-                await self._post(endpoint, raw, headers, None, sent=done)
+                await self._post(endpoint, raw, headers, None, sent=sent)
         except Exception as exc:  # the client closing under it: a note, not a crash
             self._emit(system_note(f"cancel not posted: {type(exc).__name__}: {exc}", "warning"))
         finally:
-            done.set()
-            self._cancels.discard(done)
-            self._cancel_scopes.discard(scope)
+            self._scopes.discard(scope)
 
     async def _post(
         self,
@@ -341,38 +305,12 @@ class SseTransport(Transport):
                     attempt += 1
                     headers = {k: v for k, v in headers.items() if k.lower() != "authorization"}
                     headers.update(await self._auth_headers())
-                    retry = {"auth_retry": attempt}
-                    self._emit(
-                        http_out_event(
-                            "POST", endpoint, self._shown(headers), request_id=rid, **retry
-                        )
-                    )
-                    self._emit(
-                        make_event(
-                            Direction.OUT,
-                            Channel.BODY,
-                            raw,
-                            meta={"url": str(endpoint), **retry},
-                        )
+                    self._emit_post(
+                        endpoint, str(endpoint), headers, raw, None, rid, auth_retry=attempt
                     )
                     continue
             self._answer(response, rid, decision)
             return
-
-    async def _auth_headers(self) -> dict[str, str]:
-        return await self.auth.headers() if self.auth is not None else {}
-
-    def _shown(self, headers: dict[str, str]) -> dict[str, str]:
-        return self.auth.shown(headers) if self.auth is not None else headers
-
-    async def _ask_auth(
-        self, status: int, headers: dict[str, str], sent: dict[str, str], attempt: int
-    ) -> Denial:
-        assert self.auth is not None
-        try:
-            return await self.auth.on_denied(status, headers, sent, attempt)
-        except Exception as exc:  # a bug in the hook fails the request, not the session
-            return Denial(False, f"authorization failed: {type(exc).__name__}: {exc}")
 
     def _answer(self, response: httpx.Response, rid: Any, denial: Denial | None = None) -> None:
         ctype = content_type(response)
@@ -380,8 +318,7 @@ class SseTransport(Transport):
         meta: dict[str, Any] = {"request_id": rid}
         if response.status_code < 300 and body and "json" not in ctype:
             meta["body"] = body_excerpt(body, ctype, 200)  # "Accepted": not worth an event
-        for hop in response.history:
-            self._emit(http_in_event(hop, request_id=rid, redirect=hop.headers.get("location")))
+        self._emit_hops(response, rid)
         self._emit(http_in_event(response, **meta))
         if response.status_code < 300:
             if body.strip() and "json" in ctype:  # some servers answer in the POST body
@@ -401,32 +338,8 @@ class SseTransport(Transport):
                 )
             )
 
-    # ------------------------------------------------------------ helpers
-
-    def _emit(self, event: WireEvent) -> None:
-        if self._host is not None:
-            self._host.emit(event)
-
-    def _lose(self, lost: ConnectionLost) -> None:
-        if not self._lost and not self._closed:
-            self._lost = True
-            if self._host is not None:
-                self._host.connection_lost(lost)
-
-    async def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        await flush_cancels(self._cancels)
-        for scope in list(self._cancel_scopes):
-            scope.cancel()
+    async def _closing(self) -> None:
         if self._scope is not None:
             self._scope.cancel()
         if self._ready is not None:
             self._ready.set()
-        if self._client is not None:
-            await self._client.aclose()
-        if not self._lost:
-            self._lost = True
-            if self._host is not None:
-                self._host.connection_lost(ConnectionLost("closed", expected=True))

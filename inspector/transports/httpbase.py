@@ -1,0 +1,179 @@
+"""What the two HTTP client transports (``http`` and ``sse``) share, beyond wire helpers.
+
+One endpoint URL, its headers and client, the host they report to, the auth hook's
+headers and answers, cancels posted in the background (a close lets them go out, briefly,
+before it ends the client), and the closing itself. The protocols differ; this does not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import anyio
+import httpx
+from anyio.abc import TaskGroup
+
+from inspector.transports.authhook import AuthHook, Denial
+from inspector.transports.http11 import lean_mounts
+from inspector.transports.httpwire import (
+    check_url,
+    flush_cancels,
+    http_in_event,
+    http_out_event,
+    redirect_hooks,
+)
+from inspector.wire.events import Channel, Direction, WireEvent
+from inspector.wire.jsonrpc import make_event
+from inspector.wire.transport import ConnectionLost, Transport, TransportHost
+
+
+class HttpClientTransport(Transport):
+    """An HTTP transport's client, host, auth hook, background cancels and close."""
+
+    def __init__(
+        self,
+        url: str,
+        headers: dict[str, str] | None,
+        timeout: float,
+        verify: bool | str,
+        *,
+        follow_redirects: bool,
+        auth: AuthHook | None,
+    ) -> None:
+        self.url = url
+        self.headers = dict(headers or {})
+        self.timeout = timeout
+        self.verify = verify
+        self.follow_redirects = follow_redirects  # to another origin (same origin: always)
+        self.auth = auth  # supplies Authorization, answers 401/403 (transports.authhook)
+        self._url = httpx.URL("http://unstarted.invalid/")  # parsed and checked in start()
+        self._host: TransportHost | None = None
+        self._tg: TaskGroup | None = None
+        self._client: httpx.AsyncClient | None = None
+        self._scopes: set[anyio.CancelScope] = set()  # exchanges a close cancels
+        self._cancels: set[anyio.Event] = set()  # cancels being posted in the background
+        self._closed = False
+        self._lost = False
+
+    @property
+    def target(self) -> str:
+        return self.url
+
+    def target_info(self) -> dict[str, Any]:
+        return {
+            "transport": self.kind,
+            "target": self.url,
+            "url": self.url,
+            **self._target_details(),
+            "header_names": sorted(self.headers),
+        }
+
+    def _target_details(self) -> dict[str, Any]:
+        """What ``target_info`` adds for this transport (before the header names)."""
+        return {}
+
+    def _start_client(
+        self, host: TransportHost, task_group: TaskGroup, timeout: httpx.Timeout
+    ) -> None:
+        """Check the URL, attach the host and the auth hook, make the client."""
+        self._url = check_url(self.url)
+        self._host = host
+        self._tg = task_group
+        if self.auth is not None:
+            self.auth.attach(self._emit)
+        self._client = httpx.AsyncClient(
+            timeout=timeout,
+            verify=self.verify,
+            follow_redirects=True,
+            event_hooks=redirect_hooks(self._url, self.follow_redirects),
+            mounts=lean_mounts(),
+        )
+
+    # ------------------------------------------------------------ auth
+
+    async def _auth_headers(self) -> dict[str, str]:
+        return await self.auth.headers() if self.auth is not None else {}
+
+    def _shown(self, headers: dict[str, str]) -> dict[str, str]:
+        """Headers as an event shows them: credentials the auth hook added are masked."""
+        return self.auth.shown(headers) if self.auth is not None else headers
+
+    async def _ask_auth(
+        self, status: int, headers: dict[str, str], sent: dict[str, str], attempt: int
+    ) -> Denial:
+        assert self.auth is not None
+        try:
+            return await self.auth.on_denied(status, headers, sent, attempt)
+        except Exception as exc:  # a bug in the hook fails the request, not the session
+            return Denial(False, f"authorization failed: {type(exc).__name__}: {exc}")
+
+    # ------------------------------------------------------------ events
+
+    def _emit(self, event: WireEvent) -> None:
+        if self._host is not None:
+            self._host.emit(event)
+
+    def _emit_post(
+        self,
+        url: httpx.URL,
+        shown_url: str,
+        headers: dict[str, str],
+        raw: bytes,
+        message: Any,
+        rid: Any,
+        **retry: Any,
+    ) -> None:
+        """A POST's request line and body as events; ``shown_url`` goes in the body's meta,
+        ``retry`` (``auth_retry``) in both."""
+        self._emit(http_out_event("POST", url, self._shown(headers), request_id=rid, **retry))
+        self._emit(
+            make_event(
+                Direction.OUT, Channel.BODY, raw, meta={"url": shown_url, **retry}, message=message
+            )
+        )
+
+    def _emit_hops(self, response: httpx.Response, rid: Any, **meta: Any) -> None:
+        """The redirects followed on the way to ``response``, one status event each."""
+        for hop in response.history:
+            self._emit(
+                http_in_event(hop, request_id=rid, redirect=hop.headers.get("location"), **meta)
+            )
+
+    def _lose(self, lost: ConnectionLost) -> None:
+        if not self._lost and not self._closed:
+            self._lost = True
+            if self._host is not None:
+                self._host.connection_lost(lost)
+
+    # ------------------------------------------------------------ cancels and closing
+
+    async def _post_in_background(self, post: Callable[[anyio.Event], Awaitable[None]]) -> None:
+        """Run ``post(sent)`` for a cancel; until ``sent`` is set (its body written) or the
+        post ends, a close waits for it, briefly (``flush_cancels``)."""
+        sent = anyio.Event()
+        self._cancels.add(sent)
+        try:
+            await post(sent)
+        finally:
+            sent.set()
+            self._cancels.discard(sent)
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        await flush_cancels(self._cancels)
+        for scope in list(self._scopes):
+            scope.cancel()
+        await self._closing()
+        if self._client is not None:
+            await self._client.aclose()
+        if not self._lost:
+            self._lost = True
+            if self._host is not None:
+                self._host.connection_lost(ConnectionLost("closed", expected=True))
+
+    async def _closing(self) -> None:
+        """The transport's own part of a close: after its exchanges are cancelled, before
+        the client closes."""
