@@ -138,6 +138,8 @@ class InspectorApp(App[int]):
         Binding("d", "toggle_detail", "Detail"),
         Binding("i", "server_info", "Server"),
         Binding("r", "reconnect", "Reconnect"),
+        # a replay hides Reconnect; r there says why nothing happens, from the footer's side
+        Binding("r", "reconnect_replay", "Reconnect", show=False),
         Binding("L", "relist", "Re-list", show=False),
         Binding("w", "save_as", "Save session", show=False),
         Binding("z", "zoom_result", "Zoom result", show=False),
@@ -699,7 +701,11 @@ class InspectorApp(App[int]):
         if action == "detail":
             return self._log_with_detail()
         # a replay has no server: no Reconnect in the footer (ctrl+s stays, to say why not)
-        return not (action == "reconnect" and self.replay_source is not None)
+        if action == "reconnect":
+            return self.replay_source is None
+        if action == "reconnect_replay":
+            return self.replay_source is not None
+        return True
 
     def _log_with_detail(self) -> bool:
         """The focus is in the log rows and the detail shows: its keys work from here."""
@@ -723,6 +729,10 @@ class InspectorApp(App[int]):
 
     def action_reconnect(self) -> None:
         """r: a new connection; first asking when calls still waiting would be dropped."""
+        self.quit_reconnect.reconnect_or_ask()
+
+    def action_reconnect_replay(self) -> None:
+        """r in a replay: there is nothing to reconnect to; say so."""
         self.quit_reconnect.reconnect_or_ask()
 
     def action_relist(self) -> None:

@@ -87,6 +87,8 @@ EXPLAIN = {
     "InspectorApp.cycle_log": "log size: normal, maximized, collapsed",
     "InspectorApp.toggle_detail": "show or hide the event detail",
     "InspectorApp.reconnect": "reconnect (the log is kept)",
+    # in a replay, r says there is no server (the live binding of r is off there)
+    "InspectorApp.reconnect_replay": "reconnect (the log is kept)",
     "InspectorApp.relist": "list tools, resources, templates and prompts again (attached to "
     "a proxy, the catalog is otherwise what the host was given)",
     "InspectorApp.save_as": "save the session file (or the replayed one) as…: asks for a path",
@@ -247,7 +249,8 @@ def keys_of(
             continue
         text = explain(cls, binding)
         keys, _ = lines.setdefault(text, ([], binding))
-        keys.append(key_label(binding.key))
+        if key_label(binding.key) not in keys:  # a key bound twice, one for each mode
+            keys.append(key_label(binding.key))
     return [
         Key(" ".join(keys), text, binding.action, binding.description)
         for text, (keys, binding) in lines.items()

@@ -96,3 +96,25 @@ async def test_lists_never_recorded_say_so(tmp_path: Path) -> None:
         )
         assert "(none)" not in screen_text(app)
     source.close()
+
+
+async def test_r_in_a_replay_says_there_is_no_server(tmp_path: Path) -> None:
+    """``r`` is not in a replay's footer, but a user who presses it from habit is told
+    why nothing happens, and the replay stays as it was."""
+    path = tmp_path / "s.jsonl"
+    record(path, "--method", "tools/list")
+    source = IndexedSessionFile(path)
+    app = InspectorApp(None, source=source, replay_title=path.name)
+    async with app.run_test(size=(150, 45)) as pilot:
+        log = app.query_one(MessageLog)
+        await wait_for(pilot, lambda: log.shown == len(source) > 10)
+        await pilot.press("g")
+        await wait_for(pilot, lambda: log.lines.has_focus)
+        await pilot.press("r")
+        await wait_for(
+            pilot,
+            lambda: any("no server to reconnect to" in str(n.message) for n in app._notifications),
+        )
+        assert app.query_one("#status").state == "replay"
+        assert log.shown == len(source)
+    source.close()
