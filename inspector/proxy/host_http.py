@@ -391,12 +391,7 @@ class HttpFront:
                         return
                     await self._handle(request, stream)
                 except HttpError as exc:
-                    self.wire.note(
-                        f"answered {exc.status} to an unreadable request: {exc.message}",
-                        severity="warning",
-                        http_error=exc.status,
-                        **HOST_ORIGIN.meta(),
-                    )
+                    self._answered(exc.status, "an unreadable request", exc.message)
                     with contextlib.suppress(Exception):
                         await _error(stream, exc.status, exc.message)
                     return
@@ -441,13 +436,17 @@ class HttpFront:
         POST's body (what the host sent, though no server will see it) and why."""
         body = request.body.decode("utf-8", "replace")
         sent = f" {body[:BODY_SHOWN]}{'…' if len(body) > BODY_SHOWN else ''}" if body else ""
+        self._answered(status, f"{request.method} {request.target}{sent}", text)
+        await _error(stream, status, text, headers)
+
+    def _answered(self, status: int, what: str, why: str) -> None:
+        """The note that the front answered ``what`` itself, with ``status``."""
         self.wire.note(
-            f"answered {status} to {request.method} {request.target}{sent}: {text}",
+            f"answered {status} to {what}: {why}",
             severity="warning",
             http_error=status,
             **HOST_ORIGIN.meta(),
         )
-        await _error(stream, status, text, headers)
 
     def _refused(self, request: Request, which: str) -> None:
         self.wire.note(

@@ -139,7 +139,7 @@ class InspectorApp(App[int]):
         Binding("i", "server_info", "Server"),
         Binding("r", "reconnect", "Reconnect"),
         # a replay hides Reconnect; r there says why nothing happens, from the footer's side
-        Binding("r", "reconnect_replay", "Reconnect", show=False),
+        Binding("r", "reconnect('replay')", "Reconnect", show=False),
         Binding("L", "relist", "Re-list", show=False),
         Binding("w", "save_as", "Save session", show=False),
         Binding("z", "zoom_result", "Zoom result", show=False),
@@ -701,10 +701,8 @@ class InspectorApp(App[int]):
         if action == "detail":
             return self._log_with_detail()
         # a replay has no server: no Reconnect in the footer (ctrl+s stays, to say why not)
-        if action == "reconnect":
-            return self.replay_source is None
-        if action == "reconnect_replay":
-            return self.replay_source is not None
+        if action == "reconnect":  # the live binding, or the replay's (which says why not)
+            return (self.replay_source is not None) == (parameters == ("replay",))
         return True
 
     def _log_with_detail(self) -> bool:
@@ -727,12 +725,9 @@ class InspectorApp(App[int]):
         """q: quit, first asking when that would lose unsent input or calls in flight."""
         self.quit_reconnect.quit_or_ask()
 
-    def action_reconnect(self) -> None:
-        """r: a new connection; first asking when calls still waiting would be dropped."""
-        self.quit_reconnect.reconnect_or_ask()
-
-    def action_reconnect_replay(self) -> None:
-        """r in a replay: there is nothing to reconnect to; say so."""
+    def action_reconnect(self, mode: str = "live") -> None:
+        """r: a new connection; first asking when calls still waiting would be dropped (in
+        a replay, ``mode`` "replay": saying there is none)."""
         self.quit_reconnect.reconnect_or_ask()
 
     def action_relist(self) -> None:

@@ -87,8 +87,6 @@ EXPLAIN = {
     "InspectorApp.cycle_log": "log size: normal, maximized, collapsed",
     "InspectorApp.toggle_detail": "show or hide the event detail",
     "InspectorApp.reconnect": "reconnect (the log is kept)",
-    # in a replay, r says there is no server (the live binding of r is off there)
-    "InspectorApp.reconnect_replay": "reconnect (the log is kept)",
     "InspectorApp.relist": "list tools, resources, templates and prompts again (attached to "
     "a proxy, the catalog is otherwise what the host was given)",
     "InspectorApp.save_as": "save the session file (or the replayed one) as…: asks for a path",
