@@ -431,13 +431,22 @@ class HttpFront:
         status: int,
         text: str,
         headers: dict[str, str] | None = None,
+        body: bytes | None = None,
     ) -> None:
-        """Answer ``status`` with ``text``, and say so on the wire: the request line, a
-        POST's body (what the host sent, though no server will see it) and why."""
-        body = request.body.decode("utf-8", "replace")
-        sent = f" {body[:BODY_SHOWN]}{'…' if len(body) > BODY_SHOWN else ''}" if body else ""
+        """Answer ``status`` with ``text`` (or with ``body``, when given), and say so on the
+        wire: the request line, a POST's body (what the host sent, though no server will
+        see it) and why."""
+        sent_text = request.body.decode("utf-8", "replace")
+        sent = (
+            f" {sent_text[:BODY_SHOWN]}{'…' if len(sent_text) > BODY_SHOWN else ''}"
+            if sent_text
+            else ""
+        )
         self._answered(status, f"{request.method} {request.target}{sent}", text)
-        await _error(stream, status, text, headers)
+        if body is None:
+            await _error(stream, status, text, headers)
+        else:
+            await respond(stream, status, body, headers=headers)
 
     def _answered(self, status: int, what: str, why: str) -> None:
         """The note that the front answered ``what`` itself, with ``status``."""
@@ -483,11 +492,8 @@ class HttpFront:
             return
         message, error = jsonrpc.decode(request.body)
         if error is not None:
-            await respond(
-                stream,
-                400,
-                jsonrpc.encode(jsonrpc.error_response(None, jsonrpc.PARSE_ERROR, error)),
-            )
+            answer = jsonrpc.encode(jsonrpc.error_response(None, jsonrpc.PARSE_ERROR, error))
+            await self._refuse(request, stream, 400, f"not JSON: {error}", body=answer)
             return
         items = message if isinstance(message, list) else [message]
         opening = any(

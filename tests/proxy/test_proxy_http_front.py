@@ -37,6 +37,7 @@ from tests.npm_packages import NODE, bin_entry, npm_env
 CONFORMANCE = "@modelcontextprotocol/conformance"
 CONFORMANCE_VERSION = "0.1.16"  # pinned: its scenarios change between releases
 SCENARIO = "dns-rebinding-protection"
+JSON = "application/json"
 DUMP: dict[str, Any] = {"by_alias": True, "exclude_none": True, "mode": "json"}
 INIT = {
     "jsonrpc": "2.0",
@@ -128,7 +129,8 @@ def test_rebinding_is_refused_before_anything_happens(tmp_path: Path) -> None:
 
 def test_what_the_front_refuses_is_on_the_wire(tmp_path: Path) -> None:
     """A host's request the front answers itself (a 2026-07-28 era probe before any
-    session, a wrong Content-Type, an unknown session, a request it cannot read) never
+    session, a wrong Content-Type, an unknown session, a body that is not JSON, a request
+    it cannot read) never
     reaches a server, but the recording says what came and what was answered."""
     record = tmp_path / "p.jsonl"
     probe = {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {}}
@@ -137,11 +139,16 @@ def test_what_the_front_refuses_is_on_the_wire(tmp_path: Path) -> None:
             refused = client.post(url, json=probe)
             wrong_type = client.post(url, content=b"{}", headers={"Content-Type": "text/plain"})
             unknown = client.post(url, json=probe, headers={"Mcp-Session-Id": "nope"})
+            not_json = client.post(
+                url, content=b'{"jsonrpc": "2.0", "id": 1,', headers={"Content-Type": JSON}
+            )
         target = httpx.URL(url)
         with socket.create_connection((target.host, target.port or 80), timeout=30) as raw:
             raw.sendall(b"NOT HTTP\r\n\r\n")
             unreadable = raw.recv(1024)
     assert [refused.status_code, wrong_type.status_code, unknown.status_code] == [400, 415, 404]
+    assert not_json.status_code == 400
+    assert not_json.json()["error"]["code"] == -32700  # a JSON-RPC parse error, as the spec says
     assert unreadable.startswith(b"HTTP/1.1 400")
     notes = [e["raw"] for e in events(record) if e["dir"] == "local"]
     said = [n for n in notes if n.startswith("answered ")]
@@ -151,7 +158,8 @@ def test_what_the_front_refuses_is_on_the_wire(tmp_path: Path) -> None:
     assert said[0].endswith("send initialize first")
     assert said[1].startswith("answered 415 to POST /mcp {}")
     assert "answered 404 to POST /mcp" in said[2] and said[2].endswith("initialize again")
-    assert said[3].startswith("answered 400 to an unreadable request: not an HTTP/1.x request line")
+    assert said[3].startswith('answered 400 to POST /mcp {"jsonrpc": "2.0", "id": 1,: not JSON')
+    assert said[4].startswith("answered 400 to an unreadable request: not an HTTP/1.x request line")
     assert not [e for e in events(record) if "started pid" in e["raw"]]  # no server for any
 
 
