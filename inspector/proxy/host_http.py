@@ -492,8 +492,8 @@ class HttpFront:
             return
         message, error = jsonrpc.decode(request.body)
         if error is not None:
-            answer = jsonrpc.encode(jsonrpc.error_response(None, jsonrpc.PARSE_ERROR, error))
-            await self._refuse(request, stream, 400, f"not JSON: {error}", body=answer)
+            parse_error = jsonrpc.encode(jsonrpc.error_response(None, jsonrpc.PARSE_ERROR, error))
+            await self._refuse(request, stream, 400, f"not JSON: {error}", body=parse_error)
             return
         items = message if isinstance(message, list) else [message]
         opening = any(
