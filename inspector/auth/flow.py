@@ -141,6 +141,10 @@ class Authorizer:
         return mask_headers(headers)
 
     async def headers(self, *, refresh: bool = True) -> dict[str, str]:
+        if not self._lock.locked():
+            quick = self._ready_headers(refresh)
+            if quick is not None:
+                return quick  # every request asks: nothing to wait for or to do
         async with self._lock:
             if self.tokens is not None and not self._announced:
                 self._announced = True
@@ -158,6 +162,15 @@ class Authorizer:
             if self.tokens is None:
                 return {}
             return {"Authorization": f"{self.tokens.token_type} {self.tokens.access_token}"}
+
+    def _ready_headers(self, refresh: bool) -> dict[str, str] | None:
+        """The headers when they need no step (no note, no refresh), else None."""
+        tokens = self.tokens
+        if tokens is None:
+            return {}
+        if not self._announced or (refresh and tokens.refresh_token and tokens.due_for_refresh()):
+            return None
+        return {"Authorization": f"{tokens.token_type} {tokens.access_token}"}
 
     async def on_denied(
         self, status: int, headers: Mapping[str, str], sent: Mapping[str, str], attempt: int

@@ -136,6 +136,8 @@ class Redactor:
         registered secrets (what is found by name is registered first)."""
         if not self.enabled:
             return value
+        if "=" not in value and "@" not in value:  # most header values: no URL rule applies
+            return self.text(value)
 
         def query(match: re.Match[str]) -> str:
             if not credential_name(match["name"]) or not match["value"]:
