@@ -350,9 +350,7 @@ class StreamableHttpTransport(HttpClientTransport):
         attempt = 0
         while True:
             try:
-                async with self._client.stream(
-                    "POST", self._url, content=raw, headers=headers
-                ) as response:
+                async with self._streamed_post(self._url, raw, headers) as response:
                     denied = await self._request_response(response, message, headers, first)
             except httpx.HTTPError as exc:
                 self._network_failure(exc, rid, first)
