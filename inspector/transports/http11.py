@@ -33,11 +33,12 @@ from typing import cast
 
 import httpx
 
+from inspector.transports.aioconn import LimitExceeded, StreamProtocol
+
 KEEPALIVE_EXPIRY = 4.0  # seconds idle after which a connection is not reused
 MAX_IDLE_PER_ORIGIN = 20
 MAX_CONNECTIONS = 100
 MAX_HEAD = 64 << 10
-READ_HIGH = 1 << 20  # stop reading the socket while this much is buffered unread
 CHUNK = 64 << 10  # the most one body chunk carries to httpx
 
 Origin = tuple[str, int]
@@ -52,56 +53,12 @@ def lean_mounts() -> dict[str, httpx.AsyncBaseTransport]:
     return {"http://": Http11Transport()}
 
 
-class _Connection(asyncio.Protocol):
-    """One TCP connection: arriving bytes buffered, writes with flow control."""
+class _Connection(StreamProtocol):
+    """One TCP connection to a server: a stream protocol that knows when it went idle."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
-        self.transport: asyncio.Transport | None = None
-        self.buffer = bytearray()
-        self.closed = False  # end of stream from the server, or the connection is gone
-        self.error: BaseException | None = None
+        super().__init__(loop)
         self.idle_since = 0.0
-        self._waiter: asyncio.Future[None] | None = None
-        self._write_paused = False
-        self._read_paused = False
-
-    # ------------------------------------------------------------ asyncio protocol
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
-
-    def data_received(self, data: bytes) -> None:
-        self.buffer += data
-        if len(self.buffer) > READ_HIGH and not self._read_paused and self.transport:
-            self._read_paused = True
-            self.transport.pause_reading()
-        self._wake()
-
-    def eof_received(self) -> bool:
-        self.closed = True
-        self._wake()
-        return False  # close our side too
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.closed = True
-        self.error = exc
-        self._wake()
-
-    def pause_writing(self) -> None:
-        self._write_paused = True
-
-    def resume_writing(self) -> None:
-        self._write_paused = False
-        self._wake()
-
-    def _wake(self) -> None:
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
-
-    # ------------------------------------------------------------ used by the transport
 
     @property
     def reusable(self) -> bool:
@@ -112,71 +69,11 @@ class _Connection(asyncio.Protocol):
             and time.monotonic() - self.idle_since < KEEPALIVE_EXPIRY
         )
 
-    async def wait(self, timeout: float | None) -> None:
-        """Until something changes (bytes, end of stream, writable); TimeoutError after
-        ``timeout`` seconds."""
-        self._waiter = waiter = self.loop.create_future()
-        timer = self.loop.call_later(timeout, _expire, waiter) if timeout is not None else None
-        try:
-            await waiter
-        finally:
-            self._waiter = None
-            if timer is not None:
-                timer.cancel()
-
-    async def write(self, data: bytes, timeout: float | None) -> None:
-        if self.closed or self.transport is None:
-            raise ConnectionResetError("the server closed the connection")
-        self.transport.write(data)
-        while self._write_paused and not self.closed:
-            await self.wait(timeout)
-        if self.closed and self.error is not None:
-            raise self.error
-
-    def take(self, size: int) -> bytes:
-        """Up to ``size`` buffered bytes, removed from the buffer."""
-        data = bytes(self.buffer[:size])
-        del self.buffer[:size]
-        if self._read_paused and len(self.buffer) < READ_HIGH // 2 and self.transport:
-            self._read_paused = False
-            self.transport.resume_reading()
-        return data
-
-    async def fill(self, timeout: float | None) -> bool:
-        """Wait for more bytes; False at the end of the stream."""
-        if self.closed:
-            return False
-        await self.wait(timeout)
-        return bool(self.buffer) or not self.closed
-
     async def read_until(self, delimiter: bytes, limit: int, timeout: float | None) -> bytes:
-        """The bytes up to and including ``delimiter``; EOFError if the stream ends first."""
-        start = 0
-        while True:
-            found = self.buffer.find(delimiter, start)
-            if found >= 0:
-                return self.take(found + len(delimiter))
-            if len(self.buffer) > limit:
-                raise httpx.RemoteProtocolError(f"a response line or head over {limit} bytes")
-            start = max(0, len(self.buffer) - len(delimiter) + 1)
-            if not await self.fill(timeout):
-                raise EOFError
-
-    async def read_exactly(self, size: int, timeout: float | None) -> bytes:
-        while len(self.buffer) < size:
-            if not await self.fill(timeout):
-                raise EOFError
-        return self.take(size)
-
-    def close(self) -> None:
-        self.closed = True
-        if self.transport is not None:
-            self.transport.close()
-
-
-def _expire(waiter: asyncio.Future[None]) -> None:
-    if not waiter.done():
-        waiter.set_exception(TimeoutError())
+        try:
+            return await super().read_until(delimiter, limit, timeout)
+        except LimitExceeded:
+            raise httpx.RemoteProtocolError(f"a response line or head over {limit} bytes") from None
 
 
 class Http11Transport(httpx.AsyncBaseTransport):
