@@ -22,6 +22,7 @@ POST stream, or (none open) it waits for the next stream.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import itertools
 import json
@@ -34,17 +35,17 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import anyio
-from anyio.abc import ByteStream, SocketAttribute, SocketStream, TaskGroup
-from anyio.streams.buffered import BufferedByteReceiveStream
-from anyio.streams.stapled import MultiListener
+from anyio.abc import TaskGroup
 
 from inspector.engine.session import first_failure
 from inspector.proxy.httpserve import (
     ChunkedResponse,
+    FrontConnection,
     HttpError,
     Request,
     read_request,
     respond,
+    response_bytes,
     sse_event,
 )
 from inspector.proxy.intercept import Interceptor
@@ -106,62 +107,99 @@ def origin_allowed(value: str | None) -> bool:
 
 class OutStream:
     """One response stream to the host: a POST's (until its requests are answered) or the
-    standing GET stream."""
+    standing GET stream. Messages are written to the host's connection as they are put,
+    from the task that puts them; until the handler attaches the connection (and says SSE
+    or JSON), they wait here."""
 
     def __init__(self, waiting: set[str | int] | None) -> None:
         self.waiting = waiting  # None: the GET stream, never done by itself
-        self._send, self._receive = anyio.create_memory_object_stream[bytes](math.inf)
         self.done = False
+        self._conn: FrontConnection | None = None
+        self._sse = True
+        self._batch = False
+        self._headers: dict[str, str] = {}
+        self._items: list[bytes] = []  # before the connection is attached, or JSON answers
+        self._out: list[bytes] = []  # SSE bytes not yet written
+        self._ended: asyncio.Future[None] | None = None
 
-    def put(self, raw: bytes) -> None:
-        if not self.done:
-            self._send.send_nowait(raw)
+    def put(self, raw: bytes, *, more: bool = False) -> None:
+        """One message for the host; ``more``: another write follows at once (one write)."""
+        if self.done:
+            return
+        if self._conn is None or not self._sse:
+            self._items.append(raw)
+            return
+        self._out.append(ChunkedResponse.chunk(sse_event(raw)))
+        if not more:
+            self._flush()
 
     def answered(self, key: str | int) -> None:
         if self.waiting is not None:
             self.waiting.discard(key)
             if not self.waiting:
                 self.finish()
+                return
+        self._flush()
 
     def finish(self) -> None:
-        if not self.done:
-            self.done = True
-            self._send.close()
+        if self.done:
+            return
+        self.done = True
+        if self._conn is not None:
+            if self._sse:
+                self._out.append(ChunkedResponse.END)
+                self._flush()
+            else:
+                self._conn.write_now(self._json_response())
+        if self._ended is not None and not self._ended.done():
+            self._ended.set_result(None)
 
-    async def serve_sse(self, stream: ByteStream, headers: dict[str, str]) -> None:
-        """The events as they come; what is ready at once goes in one write (the head, the
-        answer and the end of a quick request: one wake-up of the host, not three)."""
-        response = ChunkedResponse(stream)
-        head = response.head(
-            200, {**headers, "Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
-        )
-        ended = False
-        while not ended:
-            try:
-                raw = await self._receive.receive()
-            except anyio.EndOfStream:
-                await stream.send(head + response.END)
-                return
-            batch = [head, response.chunk(sse_event(raw))]
-            head = b""
-            while True:
-                try:
-                    batch.append(response.chunk(sse_event(self._receive.receive_nowait())))
-                except anyio.WouldBlock:
-                    break
-                except anyio.EndOfStream:
-                    batch.append(response.END)
-                    ended = True
-                    break
-            await stream.send(b"".join(batch))
+    async def serve(
+        self, conn: FrontConnection, headers: dict[str, str], *, sse: bool, batch: bool = False
+    ) -> None:
+        """Answer on ``conn`` (SSE, or one JSON body) until the stream is done or the host
+        has gone; what was put before goes in the first write."""
+        self._conn, self._sse, self._batch, self._headers = conn, sse, batch, headers
+        self._ended = conn.loop.create_future()
+        # the GET stream ends when the host ends its side; a POST's answer still goes to a
+        # host that only half-closed after sending it
+        gone = conn.on_lost if self.waiting is not None else conn.on_eof
+        gone.append(self.finish)
+        if sse:
+            self._out.append(
+                ChunkedResponse.head(
+                    200,
+                    {**headers, "Content-Type": "text/event-stream", "Cache-Control": "no-cache"},
+                )
+            )
+            pending, self._items = self._items, []
+            self._out.extend(ChunkedResponse.chunk(sse_event(raw)) for raw in pending)
+            if self.done:
+                self._out.append(ChunkedResponse.END)
+            self._flush()
+        elif self.done:
+            conn.write_now(self._json_response())
+        try:
+            if not self.done:
+                await self._ended
+            await conn.drain(None)
+        finally:
+            with contextlib.suppress(ValueError):
+                gone.remove(self.finish)
 
-    async def serve_json(self, stream: ByteStream, headers: dict[str, str], batch: bool) -> None:
-        answers = [raw async for raw in self._receive]
-        if batch or len(answers) != 1:
+    def _flush(self) -> None:
+        if self._conn is not None and self._out:
+            data = b"".join(self._out)
+            self._out.clear()
+            self._conn.write_now(data)
+
+    def _json_response(self) -> bytes:
+        answers, self._items = self._items, []
+        if self._batch or len(answers) != 1:
             body = b"[" + b",".join(a.strip() for a in answers) + b"]"
         else:
             body = answers[0].strip()
-        await respond(stream, 200, body, headers=headers)
+        return response_bytes(200, body, headers=self._headers)
 
 
 class FrontSession:
@@ -199,7 +237,7 @@ class FrontSession:
             key = jsonrpc.id_key(first.get("id"))
             stream = self.pending.pop(key, None) if key is not None else None
             if stream is not None and key is not None:
-                stream.put(raw)
+                stream.put(raw, more=True)  # the answer and the stream's end: one write
                 stream.answered(key)
                 for item in message if isinstance(message, list) else []:
                     other = jsonrpc.id_key(item.get("id")) if isinstance(item, dict) else None
@@ -319,7 +357,7 @@ class HttpFront:
         self.latest: FrontSession | None = None
         self._numbers = itertools.count(1)
         self._tg: TaskGroup | None = None
-        self._listener: MultiListener[SocketStream] | None = None
+        self._server: asyncio.Server | None = None
         self.ready = anyio.Event()
 
     @property
@@ -335,24 +373,37 @@ class HttpFront:
 
     async def listen(self) -> None:
         """Bind the port (raises OSError when it cannot be)."""
-        self._listener = await anyio.create_tcp_listener(local_host=self.host, local_port=self.port)
-        self.port = self._listener.extra(SocketAttribute.local_port)
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(
+            self._accept, self.host, self.port, start_serving=False
+        )
+        self.port = self._server.sockets[0].getsockname()[1]
         self.wire.note(f"listening on {self.url} (loopback only)", url=self.url)
 
     async def serve(self) -> None:
         """Serve until cancelled (after ``listen``)."""
-        listener = self._listener
-        assert listener is not None
+        server = self._server
+        assert server is not None
         try:
             async with anyio.create_task_group() as tg:
                 self._tg = tg
                 if self.idle_timeout is not None:
                     tg.start_soon(self._reap_idle, self.idle_timeout)
+                await server.start_serving()
                 self.ready.set()
-                await listener.serve(self._connection)
+                await anyio.sleep_forever()
         finally:
-            with anyio.CancelScope(shield=True):
-                await listener.aclose()
+            self._tg = None
+            server.close()
+
+    def _accept(self) -> FrontConnection:
+        """A new connection (the event loop asks): a task of its own serves it."""
+        conn = FrontConnection(asyncio.get_running_loop())
+        if self._tg is None:  # not serving any more
+            conn.refused = True
+        else:
+            self._tg.start_soon(self._connection, conn)
+        return conn
 
     async def stop(self) -> None:
         """Shut every session's server down (the proxy is ending)."""
@@ -381,26 +432,27 @@ class HttpFront:
 
     # -- one connection ------------------------------------------------------------------
 
-    async def _connection(self, stream: SocketStream) -> None:
-        reader = BufferedByteReceiveStream(stream)
-        async with stream:
+    async def _connection(self, conn: FrontConnection) -> None:
+        try:
             while True:
                 try:
-                    request = await read_request(reader)
+                    request = await read_request(conn)
                     if request is None:
                         return
-                    await self._handle(request, stream)
+                    await self._handle(request, conn)
                 except HttpError as exc:
                     self._answered(exc.status, "an unreadable request", exc.message)
                     with contextlib.suppress(Exception):
-                        await _error(stream, exc.status, exc.message)
+                        await _error(conn, exc.status, exc.message)
                     return
-                except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+                except OSError:
                     return  # the host hung up
                 if not request.keep_alive:
                     return
+        finally:
+            conn.close()
 
-    async def _handle(self, request: Request, stream: ByteStream) -> None:
+    async def _handle(self, request: Request, stream: FrontConnection) -> None:
         headers = request.headers
         if not host_allowed(headers.get("host"), self.port):
             self._refused(request, "Host")
@@ -427,7 +479,7 @@ class HttpFront:
     async def _refuse(
         self,
         request: Request,
-        stream: ByteStream,
+        stream: FrontConnection,
         status: int,
         text: str,
         headers: dict[str, str] | None = None,
@@ -485,7 +537,7 @@ class HttpFront:
         raw = f"{request.method} {request.target}".encode()
         self.wire.emit(WireEvent(Direction.OUT, Channel.HTTP, raw, meta=meta))
 
-    async def _post(self, request: Request, stream: ByteStream) -> None:
+    async def _post(self, request: Request, stream: FrontConnection) -> None:
         ctype = request.headers.get("content-type", "")
         if "application/json" not in ctype:
             await self._refuse(request, stream, 415, "Content-Type must be application/json")
@@ -522,10 +574,8 @@ class HttpFront:
         accept = request.headers.get("accept", "")
         session.streams += 1
         try:
-            if "text/event-stream" in accept or "application/json" not in accept:
-                await answer.serve_sse(stream, headers)
-            else:
-                await answer.serve_json(stream, headers, batch=isinstance(message, list))
+            sse = "text/event-stream" in accept or "application/json" not in accept
+            await answer.serve(stream, headers, sse=sse, batch=isinstance(message, list))
         finally:
             session.streams -= 1
             session.last_active = time.monotonic()
@@ -558,7 +608,7 @@ class HttpFront:
             self.sessions.pop(session.sid, None)
             self.wire.note(f"host session {session.number} ended", link=session.number)
 
-    async def _get(self, request: Request, stream: ByteStream) -> None:
+    async def _get(self, request: Request, stream: FrontConnection) -> None:
         if "text/event-stream" not in request.headers.get("accept", ""):
             await self._refuse(
                 request, stream, 406, "GET opens an event stream: Accept: text/event-stream"
@@ -579,13 +629,13 @@ class HttpFront:
         standing = session.open_get()
         session.streams += 1
         try:
-            await standing.serve_sse(stream, {SESSION_HEADER: session.sid})
+            await standing.serve(stream, {SESSION_HEADER: session.sid}, sse=True)
         finally:
             standing.finish()
             session.streams -= 1
             session.last_active = time.monotonic()
 
-    async def _delete(self, request: Request, stream: ByteStream) -> None:
+    async def _delete(self, request: Request, stream: FrontConnection) -> None:
         session = self._session(request)
         if session is None:
             await self._refuse(request, stream, 404, "no such session")
@@ -606,7 +656,7 @@ def _one_line(body: bytes, message: Any) -> bytes:
 
 
 async def _error(
-    stream: ByteStream, status: int, text: str, headers: dict[str, str] | None = None
+    stream: FrontConnection, status: int, text: str, headers: dict[str, str] | None = None
 ) -> None:
     body = json.dumps({"error": text}).encode()
     await respond(stream, status, body, headers=headers)

@@ -1,21 +1,23 @@
-"""A small HTTP/1.1 server side on anyio streams: what the proxy's Streamable HTTP front needs.
+"""A small HTTP/1.1 server side on asyncio protocols: what the proxy's Streamable HTTP
+front needs.
 
 Requests with a body of known length or chunked, keep-alive, responses with a body or
-streamed in chunks (server-sent events). The standard library's ``http.server`` blocks a
+streamed in chunks (server-sent events). A connection is a ``StreamProtocol``: the relay
+writes a server's answer to the host's socket from the task that received it, with no
+hop through a queue and a waiting task. The standard library's ``http.server`` blocks a
 thread per connection and cannot stream from an event loop; a web framework would be a
 new dependency for four methods on one path.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
 
-import anyio
-from anyio.abc import ByteStream
-from anyio.streams.buffered import BufferedByteReceiveStream
-
 from inspector.errors import InspectorError
+from inspector.transports.aioconn import LimitExceeded, StreamProtocol
 
 MAX_HEAD = 64 << 10
 MAX_BODY = 64 << 20
@@ -51,16 +53,54 @@ class Request:
         return connection != "close"
 
 
-async def read_request(reader: BufferedByteReceiveStream) -> Request | None:
-    """The next request on a connection; None when the client closed it between requests."""
+class FrontConnection(StreamProtocol):
+    """One host connection to the front: requests read from it, answers written to it."""
+
+    eof_closes = False  # a host that ends its side after a request still gets the answer
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(loop)
+        self.on_lost: list[Callable[[], None]] = []  # called once when the host is gone
+        self.on_eof: list[Callable[[], None]] = []  # ... or has ended its side
+        self.refused = False  # accepted while the front is stopping: closed at once
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        if self.refused:
+            self.close()
+
+    def eof_received(self) -> bool:
+        keep_open = super().eof_received()
+        self._call(self.on_eof)
+        return keep_open
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        self._call(self.on_eof)
+        self._call(self.on_lost)
+
+    @staticmethod
+    def _call(callbacks: list[Callable[[], None]]) -> None:
+        pending = list(callbacks)
+        callbacks.clear()
+        for callback in pending:
+            callback()
+
+    async def send(self, data: bytes) -> None:
+        """Write, and wait while the host is behind in reading."""
+        await self.write(data, None)
+
+
+async def read_request(conn: FrontConnection) -> Request | None:
+    """The next request on a connection; None when the host closed it (or went quiet for
+    ``IDLE_TIMEOUT``) between requests."""
     try:
-        with anyio.fail_after(IDLE_TIMEOUT):
-            head = await reader.receive_until(b"\r\n\r\n", MAX_HEAD)
-    except (anyio.IncompleteRead, anyio.EndOfStream, anyio.BrokenResourceError, TimeoutError):
+        head = await conn.read_until(b"\r\n\r\n", MAX_HEAD, IDLE_TIMEOUT)
+    except (EOFError, TimeoutError, OSError):
         return None
-    except anyio.DelimiterNotFound:
+    except LimitExceeded:
         raise HttpError(431, "request head too large") from None
-    lines = head.decode("latin-1").split("\r\n")
+    lines = head[:-4].decode("latin-1").split("\r\n")
     parts = lines[0].split(" ")
     if len(parts) != 3 or not parts[2].startswith("HTTP/1."):
         raise HttpError(400, f"not an HTTP/1.x request line: {lines[0][:80]!r}")
@@ -70,36 +110,31 @@ async def read_request(reader: BufferedByteReceiveStream) -> Request | None:
         if not sep:
             raise HttpError(400, f"malformed header line: {line[:80]!r}")
         request.headers[name.strip().lower()] = value.strip()
-    request.body = await _read_body(reader, request.headers)
+    request.body = await _read_body(conn, request.headers)
     return request
 
 
-async def _read_body(reader: BufferedByteReceiveStream, headers: dict[str, str]) -> bytes:
+async def _read_body(conn: FrontConnection, headers: dict[str, str]) -> bytes:
     try:
         if "chunked" in headers.get("transfer-encoding", "").lower():
             body = bytearray()
             while True:
-                size_line = await reader.receive_until(b"\r\n", 1024)
+                size_line = await conn.read_until(b"\r\n", 1024, IDLE_TIMEOUT)
                 size = int(size_line.split(b";", 1)[0].strip() or b"0", 16)
                 if size == 0:
-                    await reader.receive_until(b"\r\n", MAX_HEAD)  # the (empty) trailer
+                    await conn.read_until(b"\r\n\r\n", MAX_HEAD, IDLE_TIMEOUT)  # the trailer
                     return bytes(body)
                 if len(body) + size > MAX_BODY:
                     raise HttpError(413, "request body too large")
-                body += await reader.receive_exactly(size)
-                await reader.receive_exactly(2)
+                body += await conn.read_exactly(size, IDLE_TIMEOUT)
+                await conn.read_exactly(2, IDLE_TIMEOUT)
         length = int(headers.get("content-length") or 0)
-    except ValueError:
+        if length > MAX_BODY:
+            raise HttpError(413, "request body too large")
+        return await conn.read_exactly(length, IDLE_TIMEOUT) if length else b""
+    except ValueError:  # LimitExceeded too: a chunk-size line without its end
         raise HttpError(400, "bad Content-Length or chunk size") from None
-    except (anyio.IncompleteRead, anyio.EndOfStream, anyio.DelimiterNotFound):
-        raise HttpError(400, "the request body ended early") from None
-    if length > MAX_BODY:
-        raise HttpError(413, "request body too large")
-    if length == 0:
-        return b""
-    try:
-        return await reader.receive_exactly(length)
-    except (anyio.IncompleteRead, anyio.EndOfStream):
+    except (EOFError, TimeoutError, OSError):
         raise HttpError(400, "the request body ended early") from None
 
 
@@ -110,19 +145,29 @@ def _head(status: int, headers: dict[str, str]) -> bytes:
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
+def response_bytes(
+    status: int,
+    body: bytes = b"",
+    content_type: str | None = "application/json",
+    headers: dict[str, str] | None = None,
+) -> bytes:
+    """A whole response, head and body."""
+    all_headers = dict(headers or {})
+    if body and content_type:
+        all_headers["Content-Type"] = content_type
+    all_headers["Content-Length"] = str(len(body))
+    return _head(status, all_headers) + body
+
+
 async def respond(
-    stream: ByteStream,
+    stream: FrontConnection,
     status: int,
     body: bytes = b"",
     content_type: str | None = "application/json",
     headers: dict[str, str] | None = None,
 ) -> None:
-    """A whole response."""
-    all_headers = dict(headers or {})
-    if body and content_type:
-        all_headers["Content-Type"] = content_type
-    all_headers["Content-Length"] = str(len(body))
-    await stream.send(_head(status, all_headers) + body)
+    """A whole response, written (waiting while the host is behind)."""
+    await stream.send(response_bytes(status, body, content_type, headers))
 
 
 class ChunkedResponse:
@@ -130,9 +175,6 @@ class ChunkedResponse:
     each as bytes, so a caller can write several in one go."""
 
     END = b"0\r\n\r\n"
-
-    def __init__(self, stream: ByteStream) -> None:
-        self.stream = stream
 
     @staticmethod
     def head(status: int, headers: dict[str, str]) -> bytes:

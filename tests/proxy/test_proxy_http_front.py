@@ -381,3 +381,35 @@ async def test_a_killed_server_ends_its_host_session_only(tmp_path: Path) -> Non
     notes = [e["raw"] for e in events(record) if e["ch"] == "system"]
     assert any("the server's side ended" in n for n in notes), notes
     assert not any("the host closed its side" in n for n in notes), notes
+
+
+async def test_a_closed_get_stream_loses_no_server_message(tmp_path: Path) -> None:
+    """The host closes its GET stream; a notification the server sends after that is not
+    written into the dead stream (where the host would never see it): the front noticed
+    the close at once, so it goes on the next open stream, the POST that caused it."""
+    record = tmp_path / "p.jsonl"
+    sse = {"Accept": "application/json, text/event-stream"}
+    with listening_proxy("--no-attach", "--record", str(record), "--", *DEMO) as (_proc, url):
+        async with httpx.AsyncClient(timeout=30) as client:
+            opened = await client.post(url, json=INIT, headers=sse)
+            session = {**sse, "Mcp-Session-Id": opened.headers["mcp-session-id"]}
+            initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+            assert (await client.post(url, json=initialized, headers=session)).status_code == 202
+            get_headers = {**session, "Accept": "text/event-stream"}
+            async with client.stream("GET", url, headers=get_headers) as standing:
+                assert standing.status_code == 200
+            ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+            assert (await client.post(url, json=ping, headers=session)).status_code == 200
+            toggle = {
+                "jsonrpc": "2.0",
+                "id": 3,
+                "method": "tools/call",
+                "params": {"name": "toggle_extra_tool", "arguments": {}},
+            }
+            answer = await client.post(url, json=toggle, headers=session)
+    got = [json.loads(line[5:]) for line in answer.text.splitlines() if line.startswith("data:")]
+    assert [m.get("method") or m.get("id") for m in got] == [
+        "notifications/tools/list_changed",
+        "notifications/prompts/list_changed",
+        3,
+    ]
