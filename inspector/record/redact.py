@@ -34,6 +34,7 @@ from inspector.credentials import credential_name
 
 REDACTED = "«redacted»"
 MIN_SECRET = 4
+HEADER_SETS_KEPT = 256  # distinct header sets whose redaction is remembered
 
 BODY_FIELDS = (
     "access_token",
@@ -90,6 +91,7 @@ class Redactor:
         self._secrets: set[str] = set()
         self._fields: set[str] = set()
         self._pattern: re.Pattern[str] | None = None
+        self._headers_seen: dict[tuple[Any, ...], dict[str, Any]] = {}
         for secret in secrets:
             self.add_secret(secret)
         for name in fields:
@@ -171,6 +173,21 @@ class Redactor:
         """Values of credential headers replaced whole (and registered); the rest cleaned."""
         if not self.enabled:
             return dict(headers)
+        # every request of a session carries nearly the same headers: remembered per set of
+        # rules (a new secret makes a new pattern, so nothing stale is reused)
+        try:
+            key = (self._pattern, tuple(headers.items()))
+            known = self._headers_seen.get(key)
+        except TypeError:  # a value that cannot be a key (a list): not remembered
+            return self._clean_headers(headers)
+        if known is None:
+            known = self._clean_headers(headers)
+            if len(self._headers_seen) >= HEADER_SETS_KEPT:
+                self._headers_seen.clear()
+            self._headers_seen[key] = known
+        return dict(known)
+
+    def _clean_headers(self, headers: Mapping[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for name, value in headers.items():
             if credential_name(str(name)) and value not in (None, ""):
@@ -184,12 +201,15 @@ class Redactor:
         """Transport facts: header dicts by name, every string by the URL rule and secrets."""
         if not self.enabled or not meta or self._plain(meta):
             return meta
-        return {
-            key: self.headers(value)
-            if isinstance(value, Mapping) and ("headers" in key or key == "env")
-            else self.value(value)
-            for key, value in meta.items()
-        }
+        out: dict[str, Any] = {}
+        for key, value in meta.items():
+            if type(value) is str:
+                out[key] = self.url_text(value)
+            elif isinstance(value, Mapping) and ("headers" in key or key == "env"):
+                out[key] = self.headers(value)
+            else:
+                out[key] = self.value(value)
+        return out
 
     def _plain(self, meta: dict[str, Any]) -> bool:
         """Nothing in ``meta`` a rule could touch (the common case of every frame's

@@ -232,6 +232,23 @@ def test_secret_added_at_run_time_covers_later_events() -> None:
     assert "raw_b64" in line and b"late-secret" not in _b64(line)
 
 
+def test_headers_seen_before_a_secret_is_learned_are_redacted_after() -> None:
+    """Header sets are remembered once cleaned (every request repeats them); a secret
+    learned later must still come out of the very same headers."""
+    redactor = Redactor()
+    event = WireEvent(
+        Direction.OUT, Channel.HTTP, b"POST /mcp", meta={"headers": {"X-Trace": "tr-77-secret"}}
+    )
+    assert "tr-77-secret" in stored(redactor, event)
+    assert "tr-77-secret" in stored(redactor, event)  # the remembered set, the same answer
+    redactor.add_secret("tr-77-secret")
+    assert "tr-77-secret" not in stored(redactor, event)
+    auth = {"headers": {"Authorization": "Bearer tok-9f8e7d", "X-Trace": "tok-9f8e7d"}}
+    for _ in range(2):  # the credential header's value is learned, and covers its copy
+        line = stored(redactor, WireEvent(Direction.OUT, Channel.HTTP, b"POST /mcp", meta=auth))
+        assert "tok-9f8e7d" not in line
+
+
 def test_findings_and_meta_are_redacted() -> None:
     event = WireEvent(
         Direction.IN,
