@@ -37,6 +37,7 @@ RESPONSE_HEADERS = (
     "allow",
     "retry-after",
 )
+_SHOWN = frozenset(RESPONSE_HEADERS)
 FATAL_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.UnsupportedProtocol)
 CANCEL_FLUSH = 0.25  # the most a close waits for cancels on their way to be sent
 
@@ -238,7 +239,7 @@ def http_in_event(response: httpx.Response, **meta: Any) -> WireEvent:
     line = f"HTTP {response.status_code} {response.reason_phrase}".rstrip()
     if ctype:
         line += f" {ctype}"
-    headers = {k: response.headers[k] for k in RESPONSE_HEADERS if k in response.headers}
+    headers = _shown_headers(response.headers)
     return WireEvent(
         Direction.IN,
         Channel.HTTP,
@@ -251,6 +252,20 @@ def http_in_event(response: httpx.Response, **meta: Any) -> WireEvent:
             **{k: v for k, v in meta.items() if v is not None},
         },
     )
+
+
+def _shown_headers(headers: httpx.Headers) -> dict[str, str]:
+    """The ``RESPONSE_HEADERS`` a response has, in that order, a repeated one joined with
+    commas (as ``headers[name]`` joins them): one pass over the raw list, where a lookup
+    a name would walk it once each."""
+    encoding = headers.encoding
+    found: dict[str, str] = {}
+    for key, value in headers.raw:
+        name = key.decode(encoding).lower()
+        if name in _SHOWN:
+            text = value.decode(encoding)
+            found[name] = f"{found[name]}, {text}" if name in found else text
+    return {name: found[name] for name in RESPONSE_HEADERS if name in found}
 
 
 def body_event(body: bytes, status: int, ctype: str, **meta: Any) -> WireEvent:
