@@ -1,0 +1,31 @@
+"""The status line event of an HTTP response: which headers it keeps, and how."""
+
+from __future__ import annotations
+
+import httpx
+
+from inspector.transports.httpwire import RESPONSE_HEADERS, http_in_event
+
+
+def test_a_status_event_keeps_the_protocols_headers_in_order_and_joins_repeats() -> None:
+    response = httpx.Response(
+        405,
+        headers=[
+            (b"Date", b"Mon, 23 Nov 2026 21:00:00 GMT"),
+            (b"Allow", b"GET"),
+            (b"Content-Type", b"application/json"),
+            (b"X-Other", b"not shown"),
+            (b"allow", b"POST"),
+            (b"Mcp-Session-Id", b"s-1"),
+        ],
+        request=httpx.Request("POST", "http://127.0.0.1:9/mcp"),
+    )
+    event = http_in_event(response, request_id=4, stream=None)
+    assert list(event.meta["headers"].items()) == [
+        ("content-type", "application/json"),
+        ("mcp-session-id", "s-1"),
+        ("allow", "GET, POST"),  # as httpx's headers[name] joins them
+    ]
+    assert list(event.meta["headers"]) == [h for h in RESPONSE_HEADERS if h in event.meta["headers"]]
+    assert event.raw == b"HTTP 405 Method Not Allowed application/json"
+    assert event.meta["request_id"] == 4 and "stream" not in event.meta
