@@ -206,7 +206,10 @@ class AttachTransport(Transport):
         self._stream, self._lines, self.welcome = await _hello(self.path, probe=False)
         self._shown_through = self.resume.welcomed(self.welcome)
         number = self.welcome.get("attach")
-        self.number = number if isinstance(number, int) else None
+        if not isinstance(number, int):
+            await self._stream.aclose()
+            raise TransportError(self._nothing_to_join())
+        self.number = number
         self.intercept_filter = str(self.welcome.get("intercept") or "")
         self.held = {h["held"]: h for h in self.welcome.get("held") or [] if "held" in h}
         with contextlib.suppress(ValueError):
@@ -221,6 +224,16 @@ class AttachTransport(Transport):
             )
         )
         task_group.start_soon(self._read)
+
+    def _nothing_to_join(self) -> str:
+        """Why a proxy answered without an attach number: it has no host session (an HTTP
+        front before any host connected, or after the last one left)."""
+        url = self.welcome.get("url")
+        where = f" at {url}" if url else ""
+        return (
+            f"{self.target} has no host session to join: its HTTP front{where} waits for a "
+            "host to connect. Start the host (or send it a request), then attach again."
+        )
 
     async def _read(self) -> None:
         assert self._host is not None and self._lines is not None

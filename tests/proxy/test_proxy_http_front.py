@@ -31,6 +31,7 @@ from proxy_support import (
 from inspector.engine.client import McpClient
 from inspector.proxy.host_http import host_allowed, origin_allowed, parse_listen
 from inspector.wire.events import WireEvent
+from inspector.wire.transport import TransportError
 from tests.everything import everything_command
 from tests.npm_packages import NODE, bin_entry, npm_env
 
@@ -268,6 +269,20 @@ async def test_an_inspector_attached_to_an_http_front(runtime: Path) -> None:
                 assert f"{n} + 1000 = {n + 1000}" in mine[n]
                 assert f"{n} + 100 = {n + 100}" in theirs[n]
     assert any(e.meta.get("observed") and e.meta.get("side") == "host" for e in seen)
+
+
+async def test_attaching_before_any_host_says_what_to_do(runtime: Path) -> None:
+    """An HTTP front with no host session has nothing to join: attach says so, and where
+    the host should connect (it said "the proxy went away" while the proxy ran on)."""
+    with listening_proxy("--name", "empty", "--", *DEMO, runtime=runtime) as (proc, url):
+        path = await wait_for_proxy("empty")
+        with pytest.raises(TransportError) as caught:
+            async with inspector_on(path, []):
+                pass
+        assert proc.poll() is None  # the proxy is still there
+    message = str(caught.value)
+    assert "no host session to join" in message and url in message
+    assert "attach again" in message
 
 
 async def test_an_idle_session_ends_and_its_server_stops(tmp_path: Path) -> None:
