@@ -202,10 +202,9 @@ async def http_rounds(calls: int, busy: int, rounds: int, window: int, record: P
             ):
                 async with http_client(target) as client:
                     lat = await latencies(client, calls)
-                    cpu = cpu_ms(pid)
-                    rate = await throughput(client, busy, window)
-                    cpu = (cpu_ms(pid) - cpu) / (busy // window * window)
-                result[label] = (lat, rate, cpu)
+                    relay = pid if pid != server.pid else None
+                    rate, parts = await measured_throughput(client, busy, window, server.pid, relay)
+                result[label] = (lat, rate, parts["relay" if relay else "server"], parts)
             out.append(result)
     finally:
         for proc in (proxy, bare, server):
@@ -239,6 +238,35 @@ async def throughput(client: LineClient | HttpClient, calls: int, window: int) -
     return done / (time.perf_counter() - start)
 
 
+async def measured_throughput(
+    client: LineClient | HttpClient, calls: int, window: int, server: int, relay: int | None
+) -> tuple[float, dict[str, float]]:
+    """The throughput, and the CPU a call of the client (this process), the server and the
+    relay between them (None: direct)."""
+    pids = {"server": server, **({"relay": relay} if relay is not None else {})}
+    before = {name: cpu_ms(pid) for name, pid in pids.items()}
+    mine = time.process_time()
+    rate = await throughput(client, calls, window)
+    done = calls // window * window
+    parts = {name: (cpu_ms(pid) - before[name]) / done for name, pid in pids.items()}
+    parts["client"] = (time.process_time() - mine) * 1000 / done
+    return rate, parts
+
+
+def cpu_ceiling(parts: dict[str, float], cpus: int) -> float:
+    """Calls a second when CPU is all that limits them: the processes share ``cpus``, and
+    none runs on more than one."""
+    return min(cpus / sum(parts.values()), 1 / max(parts.values())) * 1000
+
+
+def children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(p) for p in text.split()]
+
+
 def cpu_ms(pid: int) -> float:
     """CPU time (user + system) a process used so far, in ms (Linux /proc)."""
     try:
@@ -253,7 +281,8 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-Round = dict[str, tuple[list[float], float, float]]  # latencies, rate, CPU ms a call
+# latencies, rate, CPU ms a call (the relay's, or the server's direct), the CPU of each part
+Round = dict[str, tuple[list[float], float, float, dict[str, float]]]
 
 
 async def stdio_round(calls: int, busy: int, window: int, record: Path) -> Round:
@@ -262,10 +291,15 @@ async def stdio_round(calls: int, busy: int, window: int, record: Path) -> Round
     for label, command in (("direct", DEMO), ("proxied", proxied(DEMO, record)), ("bare", bare)):
         async with stdio_client(command) as client:
             lat = await latencies(client, calls)
-            cpu = cpu_ms(client.proc.pid)
-            rate = await throughput(client, busy, window)
-            cpu = (cpu_ms(client.proc.pid) - cpu) / (busy // window * window)
-        results[label] = (lat, rate, cpu)
+            pid = client.proc.pid
+            if label == "direct":
+                rate, parts = await measured_throughput(client, busy, window, pid, None)
+                cpu = parts["server"]
+            else:
+                server = (children(pid) or [pid])[0]
+                rate, parts = await measured_throughput(client, busy, window, server, pid)
+                cpu = parts["relay"]
+        results[label] = (lat, rate, cpu, parts)
     return results
 
 
@@ -291,6 +325,17 @@ def report(title: str, rounds: list[Round]) -> None:
         f"CPU a call     the proxy {proxy_cpu:.3f} ms   (the server alone, direct: "
         f"{statistics.median(r['direct'][2] for r in rounds):.3f} ms); load average "
         f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )
+    cpus = os.cpu_count() or 1
+    d_parts = [r["direct"][3] for r in rounds]
+    p_parts = [r["proxied"][3] for r in rounds]
+    ceiling = statistics.median(
+        cpu_ceiling(p, cpus) / cpu_ceiling(d, cpus) for d, p in zip(d_parts, p_parts, strict=True)
+    )
+    print(
+        f"CPU bound      client {statistics.median(p['client'] for p in p_parts):.3f} + server "
+        f"{statistics.median(p['server'] for p in p_parts):.3f} + proxy {proxy_cpu:.3f} ms a call "
+        f"on {cpus} CPUs: were CPU all that limits them, the ratio would be {ceiling:.2f}"
     )
     if "bare" in rounds[0]:  # the peer: what any Python relay costs here
         bare = [v for r in rounds for v in r["bare"][0]]

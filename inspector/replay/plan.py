@@ -259,7 +259,9 @@ def _client_notification(
     plan.steps.append(Step(0, method, params, notification=True))
 
 
-def id_key(value: Any) -> Any:
+def typed_id_key(value: Any) -> Any:
+    """A request id as replay matches it: its type too (a recorded ``"1"`` is not ``1``,
+    as a server must not take one for the other); None for an id that cannot match."""
     return (type(value).__name__, value) if isinstance(value, str | int) else None
 
 
@@ -276,5 +278,5 @@ def side_scope(event: WireEvent) -> tuple[Any, ...]:
 
 
 def scoped(scope: tuple[Any, ...], value: Any) -> Any:
-    key = id_key(value)
+    key = typed_id_key(value)
     return None if key is None else (*scope, *key)

@@ -41,8 +41,8 @@ from inspector.replay.plan import (
     Plan,
     ServerExchange,
     Step,
-    id_key,
     messages_of,
+    typed_id_key,
 )
 from inspector.wire import jsonrpc
 from inspector.wire.events import Direction, Kind, WireEvent, classify_message
@@ -257,15 +257,15 @@ class _Runner:
             if event.direction is Direction.OUT and kind is Kind.REQUEST:
                 if msg.get("method") in OPENINGS and self.init_id is None:
                     self.init_id = msg.get("id")
-                self.notices.request(msg.get("id"), id_key(msg.get("id")), msg.get("params"))
-                if (sent := self.on_sent.pop(id_key(msg.get("id")), None)) is not None:
+                self.notices.request(msg.get("id"), typed_id_key(msg.get("id")), msg.get("params"))
+                if (sent := self.on_sent.pop(typed_id_key(msg.get("id")), None)) is not None:
                     sent.set()
             elif event.direction is Direction.OUT and kind is Kind.NOTIFICATION:
                 params = msg.get("params")
                 if msg.get("method") == "notifications/cancelled" and isinstance(params, dict):
                     self.notices.finished(params.get("requestId"))
             elif kind in (Kind.RESPONSE, Kind.ERROR) and event.direction is not Direction.OUT:
-                self.responses.setdefault(id_key(msg.get("id")), msg)
+                self.responses.setdefault(typed_id_key(msg.get("id")), msg)
                 self.notices.finished(msg.get("id"))
             elif kind is Kind.REQUEST and event.direction is Direction.IN:
                 self.live_server_requests.append(msg)
@@ -280,12 +280,12 @@ class _Runner:
         except ConnectionClosedError:
             raise  # no server to compare with: a connection failure, not a difference
         except (RpcError, Exception) as exc:
-            live = self.responses.get(id_key(self.init_id))
+            live = self.responses.get(typed_id_key(self.init_id))
             self._init_item(init, live, f"initialize failed: {exc}")
             self._rest_missing(0, "no session: initialize failed")
             return
         del result
-        self._init_item(init, self.responses.get(id_key(self.init_id)), "", self.init_id)
+        self._init_item(init, self.responses.get(typed_id_key(self.init_id)), "", self.init_id)
         steps = self.plan.steps
         n = 0
         while n < len(steps):
@@ -383,7 +383,7 @@ class _Runner:
             on_progress = _ignore_progress  # the session makes a fresh token
         rid = session.next_id()
         if sent is not None:
-            self.on_sent[id_key(rid)] = sent
+            self.on_sent[typed_id_key(rid)] = sent
         reason = ""
         returned: Any = None
         unanswered = step.response is None
@@ -402,7 +402,7 @@ class _Runner:
                         timeout=limit + 1.0,
                         on_progress=on_progress,
                     )
-                if id_key(rid) not in self.responses and session.lost is None:
+                if typed_id_key(rid) not in self.responses and session.lost is None:
                     await session.notify(
                         "notifications/cancelled",
                         {"requestId": rid, "reason": "replay: the recording never got an answer"},
@@ -417,7 +417,7 @@ class _Runner:
             reason = f"connection lost: {exc.lost.describe()}"
         except RpcError:
             pass  # an error response: compared like any other
-        live = self.responses.get(id_key(rid))
+        live = self.responses.get(typed_id_key(rid))
         if step.settled is not None and returned is not None:
             # the live final answer (after the session's own retries) vs the recorded one
             live = {"jsonrpc": "2.0", "id": rid, "result": returned}
@@ -465,7 +465,7 @@ class _Runner:
         item.detail = _detail(step.params)
         self.report.items.append(item)
         if live_id is not None:
-            self.compared.append((item, step, id_key(live_id)))
+            self.compared.append((item, step, typed_id_key(live_id)))
 
     def compare_notifications(self) -> None:
         """Each request's notifications, recorded vs live, once the run is over (progress

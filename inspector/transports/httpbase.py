@@ -29,6 +29,8 @@ from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.jsonrpc import make_event
 from inspector.wire.transport import ConnectionLost, Transport, TransportHost
 
+HEADER_SETS_KEPT = 64  # distinct request header sets kept built
+
 
 class HttpClientTransport(Transport):
     """An HTTP transport's client, host, auth hook, background cancels and close."""
@@ -56,6 +58,7 @@ class HttpClientTransport(Transport):
         self._lean: Http11Transport | None = None  # the client's transport for http://
         self._timeouts: dict[str, float | None] = {}
         self._default_headers: list[tuple[str, str]] = []  # the client's own
+        self._header_sets: dict[tuple[Any, ...], httpx.Headers] = {}
         self._scopes: set[anyio.CancelScope] = set()  # exchanges a close cancels
         self._cancels: set[anyio.Event] = set()  # cancels being posted in the background
         self._closed = False
@@ -127,6 +130,28 @@ class HttpClientTransport(Transport):
         finally:
             await response.aclose()
 
+    def _request_headers(
+        self, url: httpx.URL, headers: dict[str, str], length: int
+    ) -> httpx.Headers:
+        """The headers httpx's client would send, in its order: Host, its defaults that
+        ours do not replace, ours, Content-Length. Built once a set (a session's requests
+        repeat them; building httpx headers is most of the cost of a request object)."""
+        key = (url.netloc, tuple(headers.items()))
+        known = self._header_sets.get(key)
+        if known is None:
+            ours = {name.lower() for name in headers}
+            merged = [item for item in self._default_headers if item[0].lower() not in ours]
+            merged.extend(headers.items())
+            if "host" not in ours:
+                merged.insert(0, ("Host", url.netloc.decode("ascii")))
+            if len(self._header_sets) >= HEADER_SETS_KEPT:
+                self._header_sets.clear()
+            known = self._header_sets[key] = httpx.Headers(merged)
+        sent = httpx.Headers(known)  # a copy: a request hook may change it
+        if "content-length" not in sent:
+            sent["Content-Length"] = str(length)
+        return sent
+
     async def _direct_post(
         self,
         client: httpx.AsyncClient,
@@ -135,17 +160,14 @@ class HttpClientTransport(Transport):
         content: bytes,
         headers: dict[str, str],
     ) -> httpx.Response:
-        # as the client merges: its defaults that ours do not replace, then ours
-        ours = {name.lower() for name in headers}
-        merged = [item for item in self._default_headers if item[0].lower() not in ours]
-        merged.extend(headers.items())
         request = httpx.Request(
             "POST",
             url,
-            headers=merged,
-            content=content,
+            headers=self._request_headers(url, headers, len(content)),
+            stream=httpx.ByteStream(content),
             extensions={"timeout": self._timeouts},
         )
+        request.read()
         for hook in client.event_hooks["request"]:
             await hook(request)
         response = await lean.handle_async_request(request)
