@@ -33,7 +33,8 @@ from inspector.commands.options import (
     resolve_target,
 )
 from inspector.config import ConfigError
-from inspector.proxy.host_http import IDLE_TIMEOUT, parse_listen
+from inspector.proxy.host_http import IDLE_TIMEOUT
+from inspector.proxy.loopback import parse_listen
 from inspector.proxy.run import ProxyError, ProxySetup, relayed, run_http_proxy, run_stdio_proxy
 from inspector.proxy.wrap import read_config, render, wrap_config, write_config
 from inspector.record.recorder import Recorder

@@ -1,8 +1,8 @@
 """``proxy --listen 127.0.0.1:PORT``: a Streamable HTTP front for hosts that connect by URL.
 
 Loopback only, and every request's ``Host`` (and ``Origin``, when a browser sends one)
-must name the loopback: a web page whose name an attacker points at 127.0.0.1 (DNS
-rebinding) is refused with 421/403 before anything else happens.
+must name the loopback (see ``loopback``): a web page whose name an attacker points at
+127.0.0.1 (DNS rebinding) is refused with 421/403 before anything else happens.
 
 Each host session (an ``initialize`` POST without ``Mcp-Session-Id``) gets its own
 connection to the server behind (a stdio server started for it, or a session of the HTTP
@@ -12,12 +12,8 @@ JSON, for a host that accepts only JSON); a POST of notifications or responses g
 GET opens the standing stream; DELETE ends the session and shuts its server down. A
 session that sees no request for ``idle_timeout`` seconds, with no stream open, ends the
 same way (a host that went away without a DELETE leaves no server running): its id then
-gets 404, which tells a host that comes back to initialize again.
-
-Where the server's own messages go: a response to the POST that asked; a message that
-an HTTP server sent on a request's stream, or a progress notification with a request's
-token, to that request's stream; anything else to the GET stream, or the oldest open
-POST stream, or (none open) it waits for the next stream.
+gets 404, which tells a host that comes back to initialize again. A session's end and
+where its server's messages go are ``front_session``'s.
 """
 
 from __future__ import annotations
@@ -26,29 +22,19 @@ import asyncio
 import contextlib
 import itertools
 import json
-import math
 import secrets
-import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlsplit
 
 import anyio
 from anyio.abc import TaskGroup
 
 from inspector.engine.session import first_failure
-from inspector.proxy.httpserve import (
-    ChunkedResponse,
-    FrontConnection,
-    HttpError,
-    Request,
-    read_request,
-    respond,
-    response_bytes,
-    sse_event,
-)
+from inspector.proxy.front_session import FrontSession
+from inspector.proxy.httpserve import FrontConnection, HttpError, Request, read_request, respond
 from inspector.proxy.intercept import Interceptor
+from inspector.proxy.loopback import host_allowed, origin_allowed
 from inspector.proxy.origin import HOST_ORIGIN
 from inspector.proxy.relay import Relay
 from inspector.proxy.wire import ProxyWire
@@ -56,281 +42,11 @@ from inspector.wire import jsonrpc
 from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.transport import Transport, TransportError
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 ENDPOINT = "/mcp"
 SESSION_HEADER = "Mcp-Session-Id"
 HOST_HEADERS = ("content-type", "accept", "mcp-protocol-version", "origin", "user-agent")
 IDLE_TIMEOUT = 1800.0  # seconds without a request before a host session is ended
 BODY_SHOWN = 300  # characters of a refused POST's body in the note that says so
-
-
-def parse_listen(text: str) -> tuple[str, int]:
-    """``127.0.0.1:8808``, ``localhost:8808``, ``[::1]:8808`` or ``:8808`` (loopback only)."""
-    host, sep, port_text = text.rpartition(":")
-    if not sep or not port_text.isdigit():
-        raise ValueError(f"--listen expects HOST:PORT (e.g. 127.0.0.1:8808), got {text!r}")
-    host = host.strip("[]") or "127.0.0.1"
-    if host.lower() not in LOOPBACK:
-        raise ValueError(
-            f"--listen {text}: the proxy listens on the loopback only (127.0.0.1, localhost "
-            "or [::1]): an MCP endpoint on a network interface would let anyone call your "
-            "server"
-        )
-    port = int(port_text)
-    if port > 65535:
-        raise ValueError(f"--listen {text}: no such port")
-    return ("127.0.0.1" if host.lower() == "localhost" else host), port
-
-
-def host_allowed(value: str | None, port: int) -> bool:
-    """The ``Host`` header names the loopback (with our port, or none)."""
-    if not value:
-        return False
-    host, _, rest = value.rpartition("]") if value.startswith("[") else ("", "", value)
-    if host:
-        name, port_text = host + "]", rest.removeprefix(":")
-    else:
-        name, _, port_text = rest.partition(":")
-    return name.lower() in ("127.0.0.1", "localhost", "[::1]") and port_text in ("", str(port))
-
-
-def origin_allowed(value: str | None) -> bool:
-    """No ``Origin`` (not a browser), or a page served from the loopback."""
-    if value is None:
-        return True
-    try:
-        parts = urlsplit(value)
-    except ValueError:
-        return False
-    return parts.scheme in ("http", "https") and (parts.hostname or "").lower() in LOOPBACK
-
-
-class OutStream:
-    """One response stream to the host: a POST's (until its requests are answered) or the
-    standing GET stream. Messages are written to the host's connection as they are put,
-    from the task that puts them; until the handler attaches the connection (and says SSE
-    or JSON), they wait here."""
-
-    def __init__(self, waiting: set[str | int] | None) -> None:
-        self.waiting = waiting  # None: the GET stream, never done by itself
-        self.done = False
-        self._conn: FrontConnection | None = None
-        self._sse = True
-        self._batch = False
-        self._headers: dict[str, str] = {}
-        self._items: list[bytes] = []  # before the connection is attached, or JSON answers
-        self._out: list[bytes] = []  # SSE bytes not yet written
-        self._ended: asyncio.Future[None] | None = None
-
-    def put(self, raw: bytes, *, more: bool = False) -> None:
-        """One message for the host; ``more``: another write follows at once (one write)."""
-        if self.done:
-            return
-        if self._conn is None or not self._sse:
-            self._items.append(raw)
-            return
-        self._out.append(ChunkedResponse.chunk(sse_event(raw)))
-        if not more:
-            self._flush()
-
-    def answered(self, key: str | int) -> None:
-        if self.waiting is not None:
-            self.waiting.discard(key)
-            if not self.waiting:
-                self.finish()
-                return
-        self._flush()
-
-    def finish(self) -> None:
-        if self.done:
-            return
-        self.done = True
-        if self._conn is not None:
-            if self._sse:
-                self._out.append(ChunkedResponse.END)
-                self._flush()
-            else:
-                self._conn.write_now(self._json_response())
-        if self._ended is not None and not self._ended.done():
-            self._ended.set_result(None)
-
-    async def serve(
-        self, conn: FrontConnection, headers: dict[str, str], *, sse: bool, batch: bool = False
-    ) -> None:
-        """Answer on ``conn`` (SSE, or one JSON body) until the stream is done or the host
-        has gone; what was put before goes in the first write."""
-        self._conn, self._sse, self._batch, self._headers = conn, sse, batch, headers
-        self._ended = conn.loop.create_future()
-        # the GET stream ends when the host ends its side; a POST's answer still goes to a
-        # host that only half-closed after sending it
-        gone = conn.on_lost if self.waiting is not None else conn.on_eof
-        gone.append(self.finish)
-        if sse:
-            self._out.append(
-                ChunkedResponse.head(
-                    200,
-                    {**headers, "Content-Type": "text/event-stream", "Cache-Control": "no-cache"},
-                )
-            )
-            pending, self._items = self._items, []
-            self._out.extend(ChunkedResponse.chunk(sse_event(raw)) for raw in pending)
-            if self.done:
-                self._out.append(ChunkedResponse.END)
-            self._flush()
-        elif self.done:
-            conn.write_now(self._json_response())
-        try:
-            if not self.done:
-                await self._ended
-            await conn.drain(None)
-        finally:
-            with contextlib.suppress(ValueError):
-                gone.remove(self.finish)
-
-    def _flush(self) -> None:
-        if self._conn is not None and self._out:
-            data = b"".join(self._out)
-            self._out.clear()
-            self._conn.write_now(data)
-
-    def _json_response(self) -> bytes:
-        answers, self._items = self._items, []
-        if self._batch or len(answers) != 1:
-            body = b"[" + b",".join(a.strip() for a in answers) + b"]"
-        else:
-            body = answers[0].strip()
-        return response_bytes(200, body, headers=self._headers)
-
-
-class FrontSession:
-    """One host session on the HTTP front: the host end of its relay."""
-
-    kind = "http"
-
-    def __init__(self, sid: str, number: int) -> None:
-        self.sid = sid
-        self.number = number
-        self.relay: Relay | None = None
-        self.pending: dict[str | int, OutStream] = {}  # the host's request id -> its stream
-        self.tokens: dict[str | int, OutStream] = {}  # progress token -> its request's stream
-        self.get_stream: OutStream | None = None
-        self.backlog: list[bytes] = []  # server messages waiting for a stream
-        self.closed = False
-        self.last_active = time.monotonic()
-        self.streams = 0  # response streams open to the host (a POST's, the GET's)
-        self._frames, self._frames_out = anyio.create_memory_object_stream[bytes](math.inf)
-
-    def idle_for(self, now: float) -> float:
-        """Seconds since the host last did anything (0 while a stream is open)."""
-        return 0.0 if self.streams else now - self.last_active
-
-    # -- the relay's side ----------------------------------------------------------------
-
-    async def frames(self) -> AsyncIterator[tuple[bytes, bool]]:
-        async for raw in self._frames_out:
-            yield raw, True
-
-    def send(self, raw: bytes, event: WireEvent) -> None:
-        message = event.message
-        first = message[0] if isinstance(message, list) and message else message
-        if isinstance(first, dict) and jsonrpc.is_response(first):
-            key = jsonrpc.id_key(first.get("id"))
-            stream = self.pending.pop(key, None) if key is not None else None
-            if stream is not None and key is not None:
-                stream.put(raw, more=True)  # the answer and the stream's end: one write
-                stream.answered(key)
-                for item in message if isinstance(message, list) else []:
-                    other = jsonrpc.id_key(item.get("id")) if isinstance(item, dict) else None
-                    if other is not None:
-                        self.pending.pop(other, None)
-                        stream.answered(other)
-                self._forget_tokens()
-                return
-        stream = self._stream_for(event)
-        if stream is None:
-            self.backlog.append(raw)
-        else:
-            stream.put(raw)
-
-    def _stream_for(self, event: WireEvent) -> OutStream | None:
-        name = str(event.meta.get("stream", ""))
-        if name.startswith("post:"):  # an HTTP server sent it on that request's stream
-            for key, waiting in self.pending.items():
-                if str(key) == name[5:]:
-                    return waiting
-        message = event.message
-        if isinstance(message, dict) and message.get("method") == "notifications/progress":
-            params = message.get("params")
-            token = params.get("progressToken") if isinstance(params, dict) else None
-            token_key = jsonrpc.id_key(token)
-            holder = self.tokens.get(token_key) if token_key is not None else None
-            if holder is not None and not holder.done:
-                return holder
-        if self.get_stream is not None and not self.get_stream.done:
-            return self.get_stream
-        return next((s for s in self.pending.values() if not s.done), None)
-
-    def _forget_tokens(self) -> None:
-        self.tokens = {k: s for k, s in self.tokens.items() if not s.done}
-
-    def stderr(self, line: bytes) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            sys.stderr.buffer.write(line + b"\n")
-            sys.stderr.buffer.flush()
-
-    async def close(self) -> None:
-        """The relay ended: every stream ends (a request still waiting gets no answer)."""
-        self.closed = True
-        for stream in {*self.pending.values(), *([self.get_stream] if self.get_stream else [])}:
-            stream.finish()
-        self.pending.clear()
-
-    # -- the host's side -----------------------------------------------------------------
-
-    def push(self, raw: bytes) -> None:
-        self._frames.send_nowait(raw)
-
-    def host_left(self) -> None:
-        """DELETE: the relay sees the end of the host's frames and shuts the server down."""
-        self._frames.close()
-
-    def open_post(self, items: list[Any]) -> OutStream | None:
-        """The stream for a POST's requests (None when it holds none)."""
-        ids = {
-            k
-            for m in items
-            if jsonrpc.is_request(m) and (k := jsonrpc.id_key(m.get("id"))) is not None
-        }
-        if not ids:
-            return None
-        stream = OutStream(set(ids))
-        for key in ids:
-            self.pending[key] = stream
-        for item in items:
-            params = item.get("params") if isinstance(item, dict) else None
-            meta = params.get("_meta") if isinstance(params, dict) else None
-            token = jsonrpc.id_key(meta.get("progressToken")) if isinstance(meta, dict) else None
-            if token is not None:
-                self.tokens[token] = stream
-        self._flush_backlog(stream)
-        return stream
-
-    def open_get(self) -> OutStream:
-        self.get_stream = OutStream(None)
-        self._flush_backlog(self.get_stream)
-        return self.get_stream
-
-    def _flush_backlog(self, stream: OutStream) -> None:
-        for raw in self.backlog:
-            stream.put(raw)
-        self.backlog.clear()
-
-    def fail_pending(self, text: str) -> None:
-        """The server could not be reached: each waiting request gets an error answer."""
-        for key, stream in list(self.pending.items()):
-            stream.put(jsonrpc.encode(jsonrpc.error_response(key, jsonrpc.CONNECTION_CLOSED, text)))
-            stream.answered(key)
-        self.pending.clear()
 
 
 class HttpFront:

@@ -29,7 +29,7 @@ from proxy_support import (
 )
 
 from inspector.engine.client import McpClient
-from inspector.proxy.host_http import host_allowed, origin_allowed, parse_listen
+from inspector.proxy.loopback import host_allowed, origin_allowed, parse_listen
 from inspector.wire.events import WireEvent
 from inspector.wire.transport import TransportError
 from tests.everything import everything_command

@@ -150,6 +150,10 @@ class Terminal:
     def hang_up(self) -> None:
         os.close(self.master)
 
+    def drained(self) -> None:
+        """Everything the app wrote is in ``screen`` (the app has exited)."""
+        self._drain.join(10)
+
     def close(self) -> None:
         if self.process.poll() is None:
             self.process.kill()
@@ -158,9 +162,10 @@ class Terminal:
             os.close(self.master)
 
 
-@pytest.mark.parametrize("how", ["hangup", "kill-9"])
+@pytest.mark.parametrize("how", ["hangup", "sigterm", "kill-9"])
 def test_real_tui_in_a_terminal(how: str, tmp_path: Path, reaper: list[int]) -> None:
-    """SIGHUP: the orderly shutdown (the session file ends with the server stopped).
+    """SIGHUP and SIGTERM: the orderly shutdown (the session file ends with the server
+    stopped; SIGTERM leaves the terminal open, so no traceback may reach it either).
     kill -9: nothing of ours runs; the lifeline watchdog ends the group."""
     pidfile = tmp_path / "pids"
     env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "TERM": "xterm-256color"}
@@ -176,14 +181,23 @@ def test_real_tui_in_a_terminal(how: str, tmp_path: Path, reaper: list[int]) -> 
         assert alive(grandchild)
         if how == "hangup":
             term.hang_up()
+        elif how == "sigterm":
+            term.process.send_signal(signal.SIGTERM)
         else:
             term.process.kill()
         wait_gone(server, grandchild)
-        if how == "hangup":
+        if how in ("hangup", "sigterm"):
             term.process.wait(BOUND)
-            assert term.process.returncode != -signal.SIGHUP  # it was handled
+            handled = signal.SIGHUP if how == "hangup" else signal.SIGTERM
+            assert term.process.returncode != -handled  # it was handled
             (session_file,) = sessions.glob("*.jsonl")
             assert last_note(session_file).startswith("closed: server stopped")
+            header = json.loads(session_file.read_text().splitlines()[0])
+            assert isinstance(header, dict)  # the file is whole: every line is JSON
+        if how == "sigterm":
+            assert term.process.returncode == 0
+            term.drained()
+            assert b"Traceback" not in term.screen, bytes(term.screen[-3000:])
     finally:
         term.close()
 

@@ -1,0 +1,253 @@
+"""One host session on the proxy's HTTP front: the host end of its relay, and the
+response streams its server's messages are written to.
+
+Where the server's own messages go: a response to the POST that asked; a message that
+an HTTP server sent on a request's stream, or a progress notification with a request's
+token, to that request's stream; anything else to the GET stream, or the oldest open
+POST stream, or (none open) it waits for the next stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import sys
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import anyio
+
+from inspector.proxy.httpserve import ChunkedResponse, FrontConnection, response_bytes, sse_event
+from inspector.proxy.relay import Relay
+from inspector.wire import jsonrpc
+from inspector.wire.events import WireEvent
+
+
+class OutStream:
+    """One response stream to the host: a POST's (until its requests are answered) or the
+    standing GET stream. Messages are written to the host's connection as they are put,
+    from the task that puts them; until the handler attaches the connection (and says SSE
+    or JSON), they wait here."""
+
+    def __init__(self, waiting: set[str | int] | None) -> None:
+        self.waiting = waiting  # None: the GET stream, never done by itself
+        self.done = False
+        self._conn: FrontConnection | None = None
+        self._sse = True
+        self._batch = False
+        self._headers: dict[str, str] = {}
+        self._items: list[bytes] = []  # before the connection is attached, or JSON answers
+        self._out: list[bytes] = []  # SSE bytes not yet written
+        self._ended: asyncio.Future[None] | None = None
+
+    def put(self, raw: bytes, *, more: bool = False) -> None:
+        """One message for the host; ``more``: another write follows at once (one write)."""
+        if self.done:
+            return
+        if self._conn is None or not self._sse:
+            self._items.append(raw)
+            return
+        self._out.append(ChunkedResponse.chunk(sse_event(raw)))
+        if not more:
+            self._flush()
+
+    def answered(self, key: str | int) -> None:
+        if self.waiting is not None:
+            self.waiting.discard(key)
+            if not self.waiting:
+                self.finish()
+                return
+        self._flush()
+
+    def finish(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        if self._conn is not None:
+            if self._sse:
+                self._out.append(ChunkedResponse.END)
+                self._flush()
+            else:
+                self._conn.write_now(self._json_response())
+        if self._ended is not None and not self._ended.done():
+            self._ended.set_result(None)
+
+    async def serve(
+        self, conn: FrontConnection, headers: dict[str, str], *, sse: bool, batch: bool = False
+    ) -> None:
+        """Answer on ``conn`` (SSE, or one JSON body) until the stream is done or the host
+        has gone; what was put before goes in the first write."""
+        self._conn, self._sse, self._batch, self._headers = conn, sse, batch, headers
+        self._ended = conn.loop.create_future()
+        # the GET stream ends when the host ends its side; a POST's answer still goes to a
+        # host that only half-closed after sending it
+        gone = conn.on_lost if self.waiting is not None else conn.on_eof
+        gone.append(self.finish)
+        if sse:
+            self._out.append(
+                ChunkedResponse.head(
+                    200,
+                    {**headers, "Content-Type": "text/event-stream", "Cache-Control": "no-cache"},
+                )
+            )
+            pending, self._items = self._items, []
+            self._out.extend(ChunkedResponse.chunk(sse_event(raw)) for raw in pending)
+            if self.done:
+                self._out.append(ChunkedResponse.END)
+            self._flush()
+        elif self.done:
+            conn.write_now(self._json_response())
+        try:
+            if not self.done:
+                await self._ended
+            await conn.drain(None)
+        finally:
+            with contextlib.suppress(ValueError):
+                gone.remove(self.finish)
+
+    def _flush(self) -> None:
+        if self._conn is not None and self._out:
+            data = b"".join(self._out)
+            self._out.clear()
+            self._conn.write_now(data)
+
+    def _json_response(self) -> bytes:
+        answers, self._items = self._items, []
+        if self._batch or len(answers) != 1:
+            body = b"[" + b",".join(a.strip() for a in answers) + b"]"
+        else:
+            body = answers[0].strip()
+        return response_bytes(200, body, headers=self._headers)
+
+
+class FrontSession:
+    """One host session on the HTTP front: the host end of its relay."""
+
+    kind = "http"
+
+    def __init__(self, sid: str, number: int) -> None:
+        self.sid = sid
+        self.number = number
+        self.relay: Relay | None = None
+        self.pending: dict[str | int, OutStream] = {}  # the host's request id -> its stream
+        self.tokens: dict[str | int, OutStream] = {}  # progress token -> its request's stream
+        self.get_stream: OutStream | None = None
+        self.backlog: list[bytes] = []  # server messages waiting for a stream
+        self.closed = False
+        self.last_active = time.monotonic()
+        self.streams = 0  # response streams open to the host (a POST's, the GET's)
+        self._frames, self._frames_out = anyio.create_memory_object_stream[bytes](math.inf)
+
+    def idle_for(self, now: float) -> float:
+        """Seconds since the host last did anything (0 while a stream is open)."""
+        return 0.0 if self.streams else now - self.last_active
+
+    # -- the relay's side ----------------------------------------------------------------
+
+    async def frames(self) -> AsyncIterator[tuple[bytes, bool]]:
+        async for raw in self._frames_out:
+            yield raw, True
+
+    def send(self, raw: bytes, event: WireEvent) -> None:
+        message = event.message
+        first = message[0] if isinstance(message, list) and message else message
+        if isinstance(first, dict) and jsonrpc.is_response(first):
+            key = jsonrpc.id_key(first.get("id"))
+            stream = self.pending.pop(key, None) if key is not None else None
+            if stream is not None and key is not None:
+                stream.put(raw, more=True)  # the answer and the stream's end: one write
+                stream.answered(key)
+                for item in message if isinstance(message, list) else []:
+                    other = jsonrpc.id_key(item.get("id")) if isinstance(item, dict) else None
+                    if other is not None:
+                        self.pending.pop(other, None)
+                        stream.answered(other)
+                self._forget_tokens()
+                return
+        stream = self._stream_for(event)
+        if stream is None:
+            self.backlog.append(raw)
+        else:
+            stream.put(raw)
+
+    def _stream_for(self, event: WireEvent) -> OutStream | None:
+        name = str(event.meta.get("stream", ""))
+        if name.startswith("post:"):  # an HTTP server sent it on that request's stream
+            for key, waiting in self.pending.items():
+                if str(key) == name[5:]:
+                    return waiting
+        message = event.message
+        if isinstance(message, dict) and message.get("method") == "notifications/progress":
+            params = message.get("params")
+            token = params.get("progressToken") if isinstance(params, dict) else None
+            token_key = jsonrpc.id_key(token)
+            holder = self.tokens.get(token_key) if token_key is not None else None
+            if holder is not None and not holder.done:
+                return holder
+        if self.get_stream is not None and not self.get_stream.done:
+            return self.get_stream
+        return next((s for s in self.pending.values() if not s.done), None)
+
+    def _forget_tokens(self) -> None:
+        self.tokens = {k: s for k, s in self.tokens.items() if not s.done}
+
+    def stderr(self, line: bytes) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.buffer.write(line + b"\n")
+            sys.stderr.buffer.flush()
+
+    async def close(self) -> None:
+        """The relay ended: every stream ends (a request still waiting gets no answer)."""
+        self.closed = True
+        for stream in {*self.pending.values(), *([self.get_stream] if self.get_stream else [])}:
+            stream.finish()
+        self.pending.clear()
+
+    # -- the host's side -----------------------------------------------------------------
+
+    def push(self, raw: bytes) -> None:
+        self._frames.send_nowait(raw)
+
+    def host_left(self) -> None:
+        """DELETE: the relay sees the end of the host's frames and shuts the server down."""
+        self._frames.close()
+
+    def open_post(self, items: list[Any]) -> OutStream | None:
+        """The stream for a POST's requests (None when it holds none)."""
+        ids = {
+            k
+            for m in items
+            if jsonrpc.is_request(m) and (k := jsonrpc.id_key(m.get("id"))) is not None
+        }
+        if not ids:
+            return None
+        stream = OutStream(set(ids))
+        for key in ids:
+            self.pending[key] = stream
+        for item in items:
+            params = item.get("params") if isinstance(item, dict) else None
+            meta = params.get("_meta") if isinstance(params, dict) else None
+            token = jsonrpc.id_key(meta.get("progressToken")) if isinstance(meta, dict) else None
+            if token is not None:
+                self.tokens[token] = stream
+        self._flush_backlog(stream)
+        return stream
+
+    def open_get(self) -> OutStream:
+        self.get_stream = OutStream(None)
+        self._flush_backlog(self.get_stream)
+        return self.get_stream
+
+    def _flush_backlog(self, stream: OutStream) -> None:
+        for raw in self.backlog:
+            stream.put(raw)
+        self.backlog.clear()
+
+    def fail_pending(self, text: str) -> None:
+        """The server could not be reached: each waiting request gets an error answer."""
+        for key, stream in list(self.pending.items()):
+            stream.put(jsonrpc.encode(jsonrpc.error_response(key, jsonrpc.CONNECTION_CLOSED, text)))
+            stream.answered(key)
+        self.pending.clear()
