@@ -155,6 +155,8 @@ def build_plan(events: Iterable[WireEvent]) -> Plan:
                     if step.method in OPENINGS and plan.initialize is None and not plan.steps:
                         plan.initialize = step
                         opened = scope
+                    elif _after_probe(plan, step, scope, opened):
+                        plan.initialize = step  # the era probe was refused: this opened it
                     elif step.method in OPENINGS and scope != opened:
                         pass  # another host session's opening (a proxy's HTTP front): one is made
                     else:
@@ -191,6 +193,19 @@ def build_plan(events: Iterable[WireEvent]) -> Plan:
         step.notifications = notices.of(step.seq)
     _fold_retries(plan)
     return plan
+
+
+def _after_probe(plan: Plan, step: Step, scope: tuple[Any, ...], opened: tuple[Any, ...]) -> bool:
+    """``step`` is the ``initialize`` that followed a ``server/discover`` era probe on the
+    same side (refused, or unanswered in time): the session opened in the handshake era."""
+    probe = plan.initialize
+    return (
+        step.method == "initialize"
+        and probe is not None
+        and probe.method == "server/discover"
+        and scope == opened
+        and not plan.steps
+    )
 
 
 def _fold_retries(plan: Plan) -> None:

@@ -213,3 +213,37 @@ def test_a_handshake_recording_serves_a_stateless_client(recording: Path, tmp_pa
     assert sent[:2] == ["server/discover", "tools/list"] and "initialize" not in sent
     chosen = [e.meta["era"] for e in events if e.meta.get("era", {}).get("step") == "chosen"]
     assert chosen[0]["era"] == "stateless"
+
+
+async def test_a_first_recording_after_a_refused_era_probe_is_a_handshake_one(
+    tmp_path: Path,
+) -> None:
+    """A server's first recording (no era remembered yet) opens with the server/discover
+    probe the server refused, then initialize. It was taken for a stateless recording:
+    --serve refused the SDK client's initialize and --against re-ran it at 2026-07-28."""
+    path = tmp_path / "first.jsonl"
+    made = await anyio.to_thread.run_sync(
+        lambda: cli("--cli", "--record", str(path), "--method", "tools/list")
+    )
+    assert made.returncode == 0, made.stderr
+    events = read_session(path).events
+    assert any(b'"server/discover"' in e.raw for e in events)  # the probe is recorded
+    plan = build_plan(events)
+    assert plan.initialize is not None and plan.initialize.method == "initialize"
+    assert not plan.stateless and plan.protocol_version == "2025-11-25"
+    assert "initialize" not in [s.method for s in plan.steps]
+    with anyio.fail_after(30):
+        async with (
+            stdio_client(serve_params(path)) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            init = await session.initialize()
+            assert init.server_info.name == "mcp-inspect-demo"
+            assert "echo" in {t.name for t in (await session.list_tools()).tools}
+    rerun = await anyio.to_thread.run_sync(
+        lambda: cli("--cli", "replay", str(path), "--against", "--", PY, "-m", "inspector.demo")
+    )
+    assert rerun.returncode == 0, rerun.stderr + rerun.stdout
+    report = json.loads(rerun.stdout)
+    assert report["summary"]["changed"] == 0 and report["summary"]["missing"] == 0
+    assert "stateless" not in rerun.stdout + rerun.stderr
