@@ -130,7 +130,9 @@ async def test_hold_and_edit_the_servers_answer(runtime: Path, tmp_path: Path) -
     assert "changed on the way" in note["meta"]["delivered"]  # as the host got it
 
 
-async def test_the_last_inspector_leaving_lets_held_frames_go(runtime: Path, tmp_path: Path) -> None:
+async def test_the_last_inspector_leaving_lets_held_frames_go(
+    runtime: Path, tmp_path: Path
+) -> None:
     """An inspector sets a filter, a host's call is held, the inspector quits: nobody can
     release it any more, so the proxy forwards it and stops intercepting (the host's call
     hung for good before)."""
