@@ -7,6 +7,7 @@
     ├── PathError                   replay.diff: an --ignore path that does not parse (a ValueError)
     ├── TransportError              wire.transport: a transport cannot start or carry a frame
     ├── RedirectRefused             transports.httpwire: a redirect to another origin, refused
+    ├── LimitExceeded               transports.aioconn: a read found no delimiter (a ValueError)
     ├── SseError                    transports.sse_parser: an SSE stream cannot be parsed further
     ├── Terminal                    transports.httpstreams: a stream cannot continue
     ├── VersionError                engine.era: a protocol version this client does not speak

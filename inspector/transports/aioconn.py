@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import asyncio
 
+from inspector.errors import InspectorError
+
 READ_HIGH = 1 << 20  # stop reading the socket while this much is buffered unread
 
 
-class LimitExceeded(ValueError):
+class LimitExceeded(InspectorError, ValueError):
     """``read_until`` found no delimiter within its limit."""
 
 
