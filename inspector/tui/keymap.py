@@ -99,7 +99,7 @@ EXPLAIN = {
     "InspectorApp.quit_or_ask": "quit (the server is shut down cleanly); asks first when a "
     "form holds input that was not sent or calls are in flight",
     "Catalog.filter": "filter the list as you type: name, title, URI, description; the best "
-    "matches first",
+    "matches first; again, the filter kept is selected (typing replaces it)",
     "Catalog.clear_filter": "clear the list's filter",
     "ListFilter.list": "(in the filter) move in the list; Enter opens the highlighted item",
     "ListFilter.clear": "(in the filter) clear it and go back to the list",

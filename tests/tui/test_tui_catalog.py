@@ -76,6 +76,24 @@ async def test_slash_filters_the_list_as_you_type_and_esc_clears() -> None:
         assert not box.display
 
 
+async def test_slash_again_replaces_the_filter_kept_from_before() -> None:
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_connected(pilot)
+        options = app.query_one("#list-tools", OptionList)
+        await wait_for(pilot, lambda: options.has_focus)
+        await pilot.press("slash", *"wthr", "enter")  # opens get_weather: the form has focus
+        panel = app.query_one(ItemPanel)
+        await wait_for(pilot, lambda: (panel.item or {}).get("name") == "get_weather")
+        await pilot.press("escape")  # back in the list, the filter still shown
+        await wait_for(pilot, lambda: options.has_focus)
+        box = app.query_one("#filter-tools", ListFilter)
+        await pilot.press("slash", *"create")
+        await wait_for(pilot, lambda: box.has_focus)
+        assert box.value == "create"
+        await wait_for(pilot, lambda: shown(app)[:1] == ["create_user"])
+
+
 async def test_three_hundred_tools_filter_with_bounded_work_per_key() -> None:
     app = InspectorApp(MANY)
     async with app.run_test(size=(140, 40)) as pilot:
