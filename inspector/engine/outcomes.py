@@ -39,6 +39,22 @@ CANCELLED_OUTCOME = "cancelled"
 TIMEOUT = "timeout"
 LOST = "lost"  # the connection ended first
 LATE = "late"  # a response after the client gave up (the request already finished)
+TOOL_ERROR = "tool error"  # a result whose isError is true: the tool failed, the call did not
+
+
+def result_outcome(result: Any) -> tuple[str, str]:
+    """OK, or TOOL_ERROR and the error's first line: a tool that failed answers with a
+    result (``isError``), not a JSON-RPC error, and a list of requests must not say ok."""
+    if not isinstance(result, dict) or result.get("isError") is not True:
+        return OK, ""
+    content = result.get("content")
+    texts = [
+        str(item.get("text", ""))
+        for item in (content if isinstance(content, list) else [])
+        if isinstance(item, dict) and item.get("type") == "text"
+    ]
+    first = "\n".join(texts).strip().split("\n", 1)[0]
+    return TOOL_ERROR, first
 
 
 @dataclass(frozen=True)
@@ -53,7 +69,7 @@ class RequestFinished:
     id: Any
     method: str | None
     params: Any
-    outcome: str  # OK | ERROR | CANCELLED_OUTCOME | TIMEOUT | LOST | LATE
+    outcome: str  # OK | TOOL_ERROR | ERROR | CANCELLED_OUTCOME | TIMEOUT | LOST | LATE
     started: float
     ended: float
     detail: str = ""  # the error's message, the cancel's reason
@@ -177,8 +193,11 @@ class Outcomes:
             return
         method, params, started = self._by_hand.pop(id_, (None, None, now))
         error = message.get("error")
-        detail = str(error.get("message", "")) if isinstance(error, dict) else ""
-        outcome = ERROR if error is not None else OK
+        if error is not None:
+            outcome = ERROR
+            detail = str(error.get("message", "")) if isinstance(error, dict) else ""
+        else:
+            outcome, detail = result_outcome(message.get("result"))
         self._report(
             RequestFinished(id_, method, params, outcome, started, now, detail, None, True)
         )

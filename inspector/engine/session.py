@@ -40,11 +40,11 @@ from inspector.engine.outcomes import (
     CANCELLED_OUTCOME,
     ERROR,
     LOST,
-    OK,
     TIMED_OUT,
     TIMEOUT,
     FinishedCallback,
     Outcomes,
+    result_outcome,
 )
 from inspector.engine.responders import Responders
 from inspector.wire import jsonrpc
@@ -672,7 +672,7 @@ class Session:
             self._outcomes.report_pending(pending, ERROR, detail)
         else:
             pending.result = message.get("result")
-            self._outcomes.report_pending(pending, OK)
+            self._outcomes.report_pending(pending, *result_outcome(pending.result))
         pending.done.set()
 
     def _dispatch_notification(self, message: dict[str, Any]) -> None:

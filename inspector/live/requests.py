@@ -72,7 +72,7 @@ class Finished:
     label: str
     started: float
     ended: float
-    outcome: str  # ok | error | cancelled | timeout
+    outcome: str  # ok | tool error | error | cancelled | timeout
     detail: str = ""
     late: float | None = None  # seconds after giving up that a late response came
 

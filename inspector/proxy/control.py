@@ -259,6 +259,19 @@ class ControlServer:
                 await relay.detach(number)
             if not relay.done.is_set():
                 self.wire.note(f"inspector {number} detached", attach=number)
+            if not self.attachments:
+                self._intercept_unattended()
+
+    def _intercept_unattended(self) -> None:
+        """The last inspector left: nobody can forward, edit or drop a held frame any more,
+        so intercept stops and what it held goes on (a host would wait forever)."""
+        interceptor = self.interceptor
+        if interceptor is None or not (interceptor.query or interceptor.held):
+            return
+        who = "the proxy: no inspector attached"
+        interceptor.release_all(who)
+        if interceptor.query:
+            interceptor.set_filter("", who)
 
     async def _send(self, relay: Relay, attachment: Attachment, raw: bytes) -> None:
         number = attachment.number

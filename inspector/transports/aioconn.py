@@ -136,10 +136,18 @@ class StreamProtocol(asyncio.Protocol):
                 raise EOFError
 
     async def read_exactly(self, size: int, timeout: float | None) -> bytes:
-        while len(self.buffer) < size:
-            if not await self.fill(timeout):
+        """``size`` bytes; EOFError if the stream ends first. Taken as they come: waiting
+        for all of them in the buffer would wait forever past ``READ_HIGH``, where reading
+        pauses until the buffer is taken from."""
+        parts: list[bytes] = []
+        remaining = size
+        while remaining:
+            if not self.buffer and not await self.fill(timeout):
                 raise EOFError
-        return self.take(size)
+            part = self.take(min(remaining, len(self.buffer)))
+            parts.append(part)
+            remaining -= len(part)
+        return b"".join(parts) if len(parts) != 1 else parts[0]
 
     def close(self) -> None:
         self.closed = True

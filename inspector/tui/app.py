@@ -22,7 +22,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, TabbedContent, TabPane
+from textual.widgets import DataTable, TabbedContent, TabPane
 
 from inspector.engine.kinds import KIND
 from inspector.engine.responders import Responders
@@ -60,6 +60,7 @@ from inspector.tui.status_feed import StatusFeed
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.item_panel import ItemPanel
+from inspector.tui.widgets.key_footer import KeyFooter
 from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import Outcome, ResultView
@@ -240,7 +241,7 @@ class InspectorApp(App[int]):
                     with TabPane(title, id=f"tab-{pane}"):
                         yield view
             yield MessageDetail(id="detail")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.call_after_refresh(heap.freeze)  # once the screen is built

@@ -428,3 +428,27 @@ async def test_a_closed_get_stream_loses_no_server_message(tmp_path: Path) -> No
         "notifications/prompts/list_changed",
         3,
     ]
+
+
+async def test_a_request_larger_than_the_read_buffer_passes(tmp_path: Path) -> None:
+    """A host's POST of several MB (the front pauses reading past 1 MB buffered): the
+    whole body must still be read, passed on and answered, not wait forever."""
+    big = "x" * (3 << 20)
+    sse = {"Accept": "application/json, text/event-stream"}
+    with listening_proxy("--no-attach", "--", *DEMO) as (_proc, url):
+        async with httpx.AsyncClient(timeout=60) as client:
+            opened = await client.post(url, json=INIT, headers=sse)
+            session = {
+                "Accept": "application/json",
+                "Mcp-Session-Id": opened.headers["mcp-session-id"],
+            }
+            echo = {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": "echo", "arguments": {"message": big}},
+            }
+            with anyio.fail_after(60):
+                answer = await client.post(url, json=echo, headers=session)
+    assert answer.status_code == 200
+    assert answer.json()["result"]["content"][0]["text"] == big

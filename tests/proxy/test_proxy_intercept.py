@@ -128,3 +128,32 @@ async def test_hold_and_edit_the_servers_answer(runtime: Path, tmp_path: Path) -
     assert "changed on the way" not in got["raw"]  # as the server sent it
     note = next(e for e in recorded if e["raw"].startswith("edited #"))
     assert "changed on the way" in note["meta"]["delivered"]  # as the host got it
+
+
+async def test_the_last_inspector_leaving_lets_held_frames_go(
+    runtime: Path, tmp_path: Path
+) -> None:
+    """An inspector sets a filter, a host's call is held, the inspector quits: nobody can
+    release it any more, so the proxy forwards it and stops intercepting (the host's call
+    hung for good before)."""
+    record = tmp_path / "p.jsonl"
+    async with host_through_proxy(runtime, record, [], name="gone") as host:
+        client = McpClient(host)
+        results: list[str] = []
+
+        async def call() -> None:
+            results.append(text_of(await client.call_tool("add", {"a": 1, "b": 2})))
+
+        async with anyio.create_task_group() as tg:
+            async with inspector_on(await wait_for_proxy("gone"), []) as inspector:
+                control = transport_of(inspector)
+                await control.set_intercept("method:tools/call")
+                await until(lambda: control.intercept_filter == "method:tools/call")
+                tg.start_soon(call)
+                await until(lambda: len(control.held) == 1)
+            await until(lambda: results == ["1 + 2 = 3"])  # forwarded once it detached
+        again = await client.call_tool("add", {"a": 2, "b": 2})  # and not held any more
+        assert text_of(again).startswith("2 + 2 = 4")
+    notes = [e["raw"] for e in events(record) if e["dir"] == "local"]
+    assert any("forwarded #" in n and "no inspector attached" in n for n in notes)
+    assert any(n.startswith("intercept off") for n in notes)

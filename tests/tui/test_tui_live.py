@@ -180,3 +180,20 @@ async def test_ctrl_s_on_a_task_required_tool_calls_it_as_a_task() -> None:
             if isinstance(e.message, dict) and e.message.get("method") == "tools/call"
         ]
     assert len(calls) == 1 and "task" in calls[0]["params"]  # no plain call that must fail
+
+
+async def test_a_tool_error_is_not_ok_in_the_in_flight_tab() -> None:
+    """A tool that fails answers with a result whose isError is true: the call worked, the
+    tool did not; the list of finished requests said "ok" in green."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await fill(pilot, app, "divide", {"dividend": 1, "divisor": 0})
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: bool(result_text(app)))
+        await pilot.press("escape", "f")
+        inflight = app.query_one(InFlightView)
+        await wait_for(pilot, lambda: bool(inflight.finished))
+        (done,) = [d for d in inflight.finished.values() if d.label.startswith("tools/call")]
+        assert done.outcome == "tool error"
+        assert "zero" in done.detail.lower()

@@ -176,7 +176,13 @@ class InFlightView(Widget):
 
     @staticmethod
     def _outcome(done: Finished) -> Text:
-        styles = {"ok": "green", "error": "red", "cancelled": "yellow", "timeout": "yellow"}
+        styles = {
+            "ok": "green",
+            "tool error": "red",
+            "error": "red",
+            "cancelled": "yellow",
+            "timeout": "yellow",
+        }
         text = Text()
         text.append(done.outcome, style=styles.get(done.outcome, ""))
         if done.detail:

@@ -1,0 +1,40 @@
+"""The footer: Textual's, with Help and Quit first on a narrow terminal.
+
+Textual's footer lists the focused widget's keys first and the app's last, and cuts what
+does not fit at the right; at 80 columns that cut ``? Help`` and ``q Quit``, the two keys a
+new user needs to find everything else (and to leave)."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.app import ComposeResult
+from textual.widget import Widget
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey  # not exported; the footer's own key widget
+
+NARROW = 110  # columns below which the footer may not hold every key
+FIRST = ("help", "quit_or_ask")  # actions shown first when it may not
+
+
+class KeyFooter(Footer):
+    """Help and Quit first when the terminal is narrow."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._narrow: bool | None = None
+
+    def compose(self) -> ComposeResult:
+        items: list[Widget] = list(super().compose())
+        if self.app.size.width < NARROW:
+            first = sorted(
+                (i for i in items if isinstance(i, FooterKey) and i.action in FIRST),
+                key=lambda key: FIRST.index(key.action),
+            )
+            items = first + [i for i in items if i not in first]
+        yield from items
+
+    def on_resize(self, event: events.Resize) -> None:
+        narrow = self.app.size.width < NARROW
+        if self._narrow is not None and narrow != self._narrow:
+            self.call_later(self.recompose)
+        self._narrow = narrow
