@@ -75,6 +75,7 @@ async def select_item(pilot: Pilot[Any], kind: str, name: str) -> None:
     await wait_for(pilot, lambda: options.has_focus)
     await pilot.press("enter")
     # typing may start at once: wait until the panel shows the item and holds the focus
+    # (a resource is read at once and the list keeps the focus)
     panel = app.query_one(ItemPanel)
     item = catalog.items[kind][index]
     await wait_for(
@@ -82,7 +83,7 @@ async def select_item(pilot: Pilot[Any], kind: str, name: str) -> None:
         lambda: (
             panel.item == item
             and app.focused is not None
-            and panel in app.focused.ancestors_with_self
+            and (options if kind == "resources" else panel) in app.focused.ancestors_with_self
         ),
     )
 

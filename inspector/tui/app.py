@@ -428,9 +428,13 @@ class InspectorApp(App[int]):
         panel = self.query_one(ItemPanel)
         await panel.select(message.kind, message.item, subscribable=subscribable)
         self._attach_completions(panel)
-        self.call_after_refresh(panel.focus_form)
         if message.kind == "resources" and not panel.read_only:
-            panel.submit()  # a resource has nothing to fill in: Enter reads it
+            # a resource has nothing to fill in: Enter reads it, and the focus stays in
+            # the list (on the Read button, typed keys are the form's: digits, q, ? and
+            # the arrows did nothing), so Down, Enter reads the next one
+            panel.submit()
+        else:
+            self.call_after_refresh(panel.focus_form)
 
     def _attach_completions(self, panel: ItemPanel) -> None:
         if panel.kind is None or panel.item is None:

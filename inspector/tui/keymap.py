@@ -99,7 +99,7 @@ EXPLAIN = {
     "InspectorApp.quit_or_ask": "quit (the server is shut down cleanly); asks first when a "
     "form holds input that was not sent or calls are in flight",
     "Catalog.filter": "filter the list as you type: name, title, URI, description; the best "
-    "matches first",
+    "matches first; again, the filter kept is selected (typing replaces it)",
     "Catalog.clear_filter": "clear the list's filter",
     "ListFilter.list": "(in the filter) move in the list; Enter opens the highlighted item",
     "ListFilter.clear": "(in the filter) clear it and go back to the list",
@@ -171,7 +171,7 @@ EXPLAIN = {
 EXTRA: dict[str, list[tuple[str, str]]] = {
     "catalog": [
         ("↑ ↓ PgUp PgDn", "move in the list"),
-        ("Enter", "open the item (a resource is read at once)"),
+        ("Enter", "open the item (a resource is read at once, the list keeps the focus)"),
     ],
     "form": [
         ("Tab shift+Tab", "the next, the previous field (an array item is one stop)"),
@@ -311,7 +311,7 @@ def _textual_keys() -> list[Key]:
 
 WORKFLOW = (
     "1. Pick an item in the catalog on the left: 1-4 switch lists, / filters the list, "
-    "Enter opens the item (a resource is read at once).",
+    "Enter opens the item (a resource is read at once, the list keeps the focus).",
     "2. Fill its form and send it with ctrl+s: the result shows under the form (z zooms it).",
     "3. Every frame is in the message log (g): Enter opens its detail, / filters the log, "
     "p jumps between a request and its response.",

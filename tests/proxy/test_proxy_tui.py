@@ -9,10 +9,11 @@ import anyio
 import pytest
 from proxy_support import events, host_through_proxy, runtime_folder, wait_for_proxy
 from textual.widgets import Input, TextArea
-from tui_helpers import plain, select_item, wait_connected, wait_for
+from tui_helpers import plain, screen_text, select_item, wait_connected, wait_for
 
 from inspector.engine.client import McpClient
 from inspector.engine.responders import Responders
+from inspector.engine.session import RequestTimeoutError
 from inspector.proxy.attach import AttachResume
 from inspector.target import Target
 from inspector.tui.app import InspectorApp
@@ -184,6 +185,61 @@ async def test_intercept_from_the_tui_holds_and_forwards_an_edit(
                 await pilot.press("ctrl+f")
             assert results == ["9 + 2 = 11"]
             await wait_for(pilot, lambda: not screen.transport.held)
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: not isinstance(app.screen, InterceptScreen))
+
+
+async def test_intercept_keys_work_in_the_filter_and_the_editor_and_are_shown(
+    runtime: Path, tmp_path: Path
+) -> None:
+    """ctrl+d and ctrl+a are text keys of Input/TextArea: the dialog's decisions win
+    wherever the focus is, and the dialog names its keys (it has no footer)."""
+    async with host_through_proxy(runtime, tmp_path / "p.jsonl", [], name="ikeys") as host:
+        host_client = McpClient(host)
+        app = attached_app(await wait_for_proxy("ikeys"))
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_connected(pilot)
+            await pilot.press("I")
+            await wait_for(pilot, lambda: isinstance(app.screen, InterceptScreen))
+            screen = app.screen
+            assert isinstance(screen, InterceptScreen)
+            shown = screen_text(app)
+            for key in ("Forward (ctrl+f)", "Drop (ctrl+d)", "Forward all (ctrl+a)", "esc"):
+                assert key in shown
+            filter_input = screen.query_one("#filter", Input)
+            await wait_for(pilot, lambda: filter_input.has_focus)
+            await pilot.press(*"method:tools/call", "enter")
+            await wait_for(pilot, lambda: screen.transport.intercept_filter == "method:tools/call")
+
+            async def dropped() -> None:
+                with pytest.raises(RequestTimeoutError):
+                    await host.request(
+                        "tools/call", {"name": "echo", "arguments": {"message": "x"}}, timeout=3
+                    )
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(dropped)
+                await wait_for(pilot, lambda: len(screen.transport.held) == 1)
+                assert filter_input.has_focus  # where the user typed the filter
+                filter_input.cursor_position = 0  # ctrl+d would delete the "m"
+                await pilot.press("ctrl+d")
+                await wait_for(pilot, lambda: not screen.transport.held)
+            assert filter_input.value == "method:tools/call"
+
+            results: list[str] = []
+
+            async def call() -> None:
+                results.append(text_of(await host_client.call_tool("add", {"a": 1, "b": 1})))
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(call)
+                editor = screen.query_one("#frame", TextArea)
+                await wait_for(pilot, lambda: '"add"' in editor.text)
+                await pilot.press("tab", "tab")  # filter -> held list -> the frame's editor
+                await wait_for(pilot, lambda: editor.has_focus)
+                await pilot.press("ctrl+a")
+                await wait_for(pilot, lambda: bool(results))
+            assert results == ["1 + 1 = 2"]
             await pilot.press("escape")
             await wait_for(pilot, lambda: not isinstance(app.screen, InterceptScreen))
 

@@ -353,6 +353,8 @@ async def test_filter_bar_counts_and_follows_new_events() -> None:
         await pilot.press("enter")
         await wait_for(pilot, lambda: not log.scanning and log.shown == 4_000)
         assert log.lines.has_focus
+        # Enter went to the rows: once scanned, the newest match is lit (Enter opens it)
+        await wait_for(pilot, lambda: log.lines.cursor_row == 3_999)
         assert "4,000 / 20,000 shown" in static_text(app, "#filter-count")
         lines = log.lines
         assert all("tools/call" in row_text(lines, y) for y in range(5))

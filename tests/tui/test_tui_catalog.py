@@ -76,6 +76,24 @@ async def test_slash_filters_the_list_as_you_type_and_esc_clears() -> None:
         assert not box.display
 
 
+async def test_slash_again_replaces_the_filter_kept_from_before() -> None:
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_connected(pilot)
+        options = app.query_one("#list-tools", OptionList)
+        await wait_for(pilot, lambda: options.has_focus)
+        await pilot.press("slash", *"wthr", "enter")  # opens get_weather: the form has focus
+        panel = app.query_one(ItemPanel)
+        await wait_for(pilot, lambda: (panel.item or {}).get("name") == "get_weather")
+        await pilot.press("escape")  # back in the list, the filter still shown
+        await wait_for(pilot, lambda: options.has_focus)
+        box = app.query_one("#filter-tools", ListFilter)
+        await pilot.press("slash", *"create")
+        await wait_for(pilot, lambda: box.has_focus)
+        assert box.value == "create"
+        await wait_for(pilot, lambda: shown(app)[:1] == ["create_user"])
+
+
 async def test_three_hundred_tools_filter_with_bounded_work_per_key() -> None:
     app = InspectorApp(MANY)
     async with app.run_test(size=(140, 40)) as pilot:
@@ -133,6 +151,34 @@ async def test_enter_on_a_resource_reads_it() -> None:
         outcome = view.outcome
         assert outcome is not None and outcome.result is not None
         assert outcome.result["contents"][0]["uri"] == "demo://readme"
+
+
+async def test_after_enter_on_a_resource_the_list_keeps_the_keys() -> None:
+    """Enter reads a resource and leaves the focus in the list: Down, Enter reads the
+    next one, and the digits switch lists (on the Read button they were typed keys)."""
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_connected(pilot)
+        await pilot.press("2")
+        options = app.query_one("#list-resources", OptionList)
+        await wait_for(pilot, lambda: options.has_focus)
+        items = app.query_one(Catalog).items["resources"]
+        view = app.query_one(ResultView)
+
+        def read_uri() -> object:
+            outcome = view.outcome
+            if outcome is None or outcome.result is None:
+                return None
+            return outcome.result["contents"][0]["uri"]
+
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: read_uri() == items[0]["uri"])
+        await pilot.pause(0.2)  # the focus would have moved after the refresh
+        assert options.has_focus
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: read_uri() == items[1]["uri"])
+        await pilot.press("1")
+        await wait_for(pilot, lambda: app.query_one("#list-tools", OptionList).has_focus)
 
 
 def test_names_match_letters_in_order_descriptions_match_text() -> None:

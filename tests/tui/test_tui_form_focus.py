@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import anyio
 from test_tui_typing_keys import form_of, make_app
-from textual.widgets import Button, Input, SelectionList, Static
+from textual.widgets import Button, Input, OptionList, SelectionList, Static
 from tui_helpers import focus, select_item, wait_connected, wait_for
 
+from inspector.target import demo_target
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.form_fields import FieldWidget
+from inspector.tui.widgets.item_panel import ItemPanel
 
 SIZE = (140, 50)
 
@@ -121,3 +123,28 @@ async def test_opening_a_form_focuses_a_field_that_is_shown() -> None:
             assert all(node.display for node in focused.ancestors_with_self)
             await select_item(pilot, "tools", "echo")
             await wait_for(pilot, lambda: isinstance(app.focused, Input))
+
+
+async def test_one_esc_leaves_the_json_editor_as_it_leaves_the_form() -> None:
+    """ctrl+j, then Esc: back in the catalog at once (the code editor took the first Esc
+    to move the focus on, so it took two), as from a field of the form."""
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_connected(pilot)
+        await select_item(pilot, "tools", "get_weather")
+        options = app.query_one("#list-tools", OptionList)
+        await pilot.press("escape")  # from the form's first field: one Esc
+        await wait_for(pilot, lambda: options.has_focus)
+        await pilot.press("enter")
+        form = app.query_one(ItemPanel).form
+        await wait_for(pilot, lambda: form is not None and not options.has_focus)
+        assert form is not None
+        await pilot.press("ctrl+j")
+        editor = form.editor.text_area
+        await wait_for(pilot, lambda: form.json_mode and editor.has_focus)
+        before = editor.text
+        await pilot.press("tab")  # Tab still indents in the editor
+        await wait_for(pilot, lambda: editor.text != before)
+        assert editor.has_focus
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: options.has_focus)

@@ -166,3 +166,25 @@ async def test_the_detail_keys_work_from_the_log_while_the_detail_shows(tmp_path
         await pilot.press("enter")
         await wait_for(pilot, lambda: (tmp_path / "response.json").exists())
         assert (tmp_path / "response.json").read_bytes() == source.raw(response)
+
+
+async def test_enter_in_the_filter_lights_a_row_and_the_next_enter_opens_it() -> None:
+    """g, /, a filter, Tab, Enter: the rows get the focus with the newest match lit (as
+    End does), so the next Enter opens its detail."""
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        log = app.query_one(MessageLog)
+        bar = await open_filter(pilot)
+        assert log.cursor_index is None  # nothing lit yet: the user only looked
+        await pilot.press(*"method:tools/li", "tab")
+        await wait_for(pilot, lambda: bar.query_text == "method:tools/list")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: log.lines.has_focus)
+        await wait_for(pilot, lambda: log.cursor_index is not None)
+        index = log.cursor_index
+        assert index is not None and log.source.method(index) == "tools/list"
+        assert log.lines.cursor_row == log.shown - 1  # the newest match
+        await pilot.press("enter")
+        detail = app.query_one(MessageDetail)
+        await wait_for(pilot, lambda: detail.display and detail.index == index)

@@ -4,7 +4,8 @@ The filter is the log's language (``method:tools/call``, ``dir:in kind:response`
 the proxy holds the host's and the server's frames that match until a decision here
 (or in another attached inspector). The held frame shows in an editor: ``ctrl+f``
 forwards it as it reads there (edited or not), ``ctrl+d`` drops it, ``ctrl+a`` forwards
-everything held.
+everything held. The keys work wherever the focus is in the dialog (the filter and the
+editor would otherwise take ``ctrl+a``/``ctrl+d`` as text keys), and buttons name them.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from typing import Any, ClassVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Input, OptionList, Static, TextArea
+from textual.widgets import Button, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from inspector.engine.session import Session
@@ -57,11 +58,15 @@ class InterceptScreen(ModalScreen[None]):
     InterceptScreen #held { height: 8; }
     InterceptScreen #frame { height: 1fr; }
     InterceptScreen #state { height: auto; color: $text-muted; }
+    InterceptScreen #buttons { height: auto; align-horizontal: right; }
+    InterceptScreen #buttons Button { margin-left: 1; }
     """
+    # priority: the filter Input and the frame TextArea bind ctrl+a (home) and ctrl+d
+    # (delete right); the dialog's decisions must win wherever the focus is in it
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+f", "forward", "Forward"),
-        Binding("ctrl+d", "drop", "Drop"),
-        Binding("ctrl+a", "forward_all", "Forward all"),
+        Binding("ctrl+f", "forward", "Forward", priority=True),
+        Binding("ctrl+d", "drop", "Drop", priority=True),
+        Binding("ctrl+a", "forward_all", "Forward all", priority=True),
         Binding("escape", "close", "Close"),
     ]
 
@@ -82,6 +87,11 @@ class InterceptScreen(ModalScreen[None]):
             yield Static("", id="state")
             yield OptionList(id="held")
             yield TextArea("", id="frame", language="json", soft_wrap=True)
+            with Horizontal(id="buttons"):
+                yield Button("Close (esc)", id="close", compact=True)
+                yield Button("Forward all (ctrl+a)", id="forward_all", compact=True)
+                yield Button("Drop (ctrl+d)", id="drop", variant="error", compact=True)
+                yield Button("Forward (ctrl+f)", id="forward", variant="primary", compact=True)
 
     def on_mount(self) -> None:
         self.refresh_held()
@@ -115,6 +125,16 @@ class InterceptScreen(ModalScreen[None]):
         number = int(event.option.id or 0)
         if number != self._shown and number in self.transport.held:
             self._show(number)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        actions = {
+            "forward": self.action_forward,
+            "drop": self.action_drop,
+            "forward_all": self.action_forward_all,
+            "close": self.action_close,
+        }
+        actions.get(event.button.id or "", self.action_close)()
 
     @on(Input.Submitted, "#filter")
     def _filter(self, event: Input.Submitted) -> None:

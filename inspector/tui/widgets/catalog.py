@@ -256,6 +256,9 @@ class Catalog(Static):
         box = self.query_one(f"#filter-{self.active_kind}", ListFilter)
         box.add_class("-shown")
         box.focus()
+        # the filter kept from before is selected: typing replaces it (it was appended
+        # to: "lorem" then "create" filtered on "loremcreate"), arrows keep and edit it
+        box.select_all()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "clear_filter":  # else Esc goes on to the app (back to the catalog)

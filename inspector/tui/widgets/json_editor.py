@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.timer import Timer
@@ -24,11 +24,24 @@ CHECK_AFTER = 0.3  # seconds of no typing before the text is parsed
 CHECK_LIMIT = 1 << 20  # characters; a longer text is parsed when sent, not while typed
 
 
+class JsonText(TextArea):
+    """The editor proper: Tab indents, and Esc is left to the keys around it.
+
+    A code editor takes Esc to move the focus on (its way out, as Tab indents); in a
+    form that took a second Esc to leave where the form's fields need one.
+    """
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.key == "escape":
+            # skips TextArea's own handler only: the key still bubbles to the bindings
+            event.prevent_default()
+
+
 def _editor(text: str) -> TextArea:
     try:
-        return TextArea.code_editor(text, language="json", soft_wrap=True, id="json-text")
+        return JsonText.code_editor(text, language="json", soft_wrap=True, id="json-text")
     except Exception:  # no tree-sitter JSON grammar: plain text still works
-        return TextArea.code_editor(text, soft_wrap=True, id="json-text")
+        return JsonText.code_editor(text, soft_wrap=True, id="json-text")
 
 
 class JsonEditor(Vertical):

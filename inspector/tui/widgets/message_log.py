@@ -400,6 +400,7 @@ class MessageLog(Vertical):
         self.filter = LogFilter()
         self._lines = LogLines(self.source, id="log-lines")
         self._want_index: int | None = None  # cursor event to find again while scanning
+        self._cursor_when_scanned = False  # Enter in the filter: a row once the scan ends
         self._bar = LogFilterBar(methods=self.source.method_names, id="log-filter")
 
     def compose(self) -> ComposeResult:
@@ -478,6 +479,7 @@ class MessageLog(Vertical):
             return
         keep = lines.cursor_index
         self.filter = flt
+        self._cursor_when_scanned = False
         if flt.is_empty:
             lines.view = None
         else:
@@ -526,6 +528,8 @@ class MessageLog(Vertical):
             self._lines.rows_changed()
             self._find_wanted()
             self._update_count()
+            if self._cursor_when_scanned:
+                self._cursor_on_a_row()
 
     def _update_count(self) -> None:
         view = self._lines.view
@@ -545,6 +549,20 @@ class MessageLog(Vertical):
         self.set_filter(event.query)
         if event.submitted:
             self._lines.focus()
+            self._cursor_on_a_row()
+
+    def _cursor_on_a_row(self) -> None:
+        """Enter in the filter goes to the rows: with the cursor on no match (none yet, or
+        its event filtered out) the newest match gets it, as End does, so the next Enter
+        opens its detail (no row was lit and Enter did nothing)."""
+        lines = self._lines
+        self._cursor_when_scanned = False
+        if lines.cursor_row is not None:
+            return
+        if self.scanning:  # the newest match is not known yet (nor whether the cursor's is)
+            self._cursor_when_scanned = True
+        elif lines.row_count:
+            lines.action_last()
 
     @on(LogFilterBar.Closed)
     def _filter_closed(self) -> None:
