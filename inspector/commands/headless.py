@@ -126,6 +126,10 @@ class Performed:
     problem: CliError | None = None
 
 
+def ignore_progress(progress: float, total: float | None, message: str | None) -> None:
+    """Asking for progress is what matters (it resets the timeout); nothing is shown."""
+
+
 async def perform(client: McpClient, request: CliRequest) -> Performed:
     """Run the one method (``check_request`` passed) and return its result."""
     method = request.method
@@ -147,7 +151,9 @@ async def perform(client: McpClient, request: CliRequest) -> Performed:
         if task_mode(client, call, request.task):
             result = await call_as_task(client, call)
         else:
-            result = await client.call_tool(call.name, call.arguments)
+            # A progressToken, so the server's progress resets --timeout as documented;
+            # stdout is the result only, so progress itself is not printed.
+            result = await client.call_tool(call.name, call.arguments, on_progress=ignore_progress)
         return Performed(result, output_problem(call, result) if request.validate else None)
     if method == "resources/read":
         return Performed(await client.read_resource(request.uri or ""))

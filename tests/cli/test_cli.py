@@ -130,6 +130,26 @@ def test_timeout_exit_5() -> None:
     assert error_of(done)["kind"] == "timeout"
 
 
+def test_progress_resets_the_timeout() -> None:
+    """README: ``--timeout`` is "reset by progress": the CLI asks for progress (a
+    progressToken), so a call longer than the timeout that reports progress succeeds."""
+    done = cli(
+        "--cli",
+        "--timeout",
+        "1",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "slow_count",
+        "--tool-arg",
+        "seconds=3",
+        "--tool-arg",
+        "steps=6",
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Counted to 6" in json.loads(done.stdout)["content"][0]["text"]
+
+
 def test_record_redacts_env_values(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
     done = cli(
