@@ -67,6 +67,7 @@ def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     parser.add_argument(
         "words",
         nargs="*",
+        default=[],  # without a default argparse lists a "*" positional as required
         metavar="TARGET",
         help="the rest of a server command given after --against",
     )

@@ -192,6 +192,14 @@ def test_a_subcommand_has_its_own_help(capsys: pytest.CaptureFixture[str]) -> No
     assert "--against" in out and "--method" not in out
 
 
+def test_replay_without_a_file_names_only_the_file(capsys: pytest.CaptureFixture[str]) -> None:
+    """TARGET is optional (``FILE [TARGET ...]``): the message asks for FILE alone."""
+    assert main(["replay"]) == 2
+    err = capsys.readouterr().err
+    assert "the following arguments are required: FILE " in err
+    assert "TARGET" not in err
+
+
 def test_usage_errors_of_cli_are_json_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--cli", "replay", "f.jsonl", "--bogus"]) == 2
     captured = capsys.readouterr()
