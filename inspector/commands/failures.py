@@ -162,6 +162,8 @@ def _connection_closed(exc: ConnectionClosedError, session_expired: bool) -> Cli
         details["serverExitCode"] = lost.exit_code
     if lost.stderr_tail:
         details["stderr"] = lost.stderr_tail
+    if lost.stdout_noise:
+        details["stdout"] = lost.stdout_noise
     if session_expired:
         return CliError(
             "session-expired",

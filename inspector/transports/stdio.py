@@ -31,6 +31,8 @@ from inspector.wire.transport import ConnectionLost, Transport, TransportError, 
 
 READ_CHUNK = 1 << 16
 STDERR_TAIL = 20
+NOISE_TAIL = 5
+NOISE_WIDTH = 200  # a stray line may be megabytes: its start is the clue
 GRACE_SECONDS = 2.0
 EXIT_POLL = 0.25  # how often a running server is checked for having exited
 CLOSE_POLL = 0.02  # the same while closing
@@ -105,6 +107,7 @@ class StdioTransport(Transport):
         self.process: asyncio.subprocess.Process | None = None
         self.lifeline: Lifeline | None = None
         self._stderr: deque[str] = deque(maxlen=STDERR_TAIL)
+        self._noise: deque[str] = deque(maxlen=NOISE_TAIL)  # stdout lines not JSON-RPC
         self._host: TransportHost | None = None
         self._closing = False
         self._reported = False
@@ -185,7 +188,11 @@ class StdioTransport(Transport):
         def on_line(line: bytes, terminated: bool) -> None:
             if keep_blank or line.strip():
                 meta = {} if terminated else {"unterminated": True}
-                host.emit(make_event(Direction.IN, Channel.STDOUT, line, meta=meta))
+                event = make_event(Direction.IN, Channel.STDOUT, line, meta=meta)
+                if event.error is not None:
+                    text = line[:NOISE_WIDTH].rstrip(b"\r").decode("utf-8", errors="replace")
+                    self._noise.append(text + ("…" if len(line) > NOISE_WIDTH else ""))
+                host.emit(event)
 
         await _read_lines(self.process.stdout, on_line)
         self._stdout_done.set()
@@ -237,7 +244,12 @@ class StdioTransport(Transport):
         else:
             what = "the server closed its stdout" if code is None else "the server exited"
             self._host.connection_lost(
-                ConnectionLost(what, exit_code=code, stderr_tail=list(self._stderr)[-8:])
+                ConnectionLost(
+                    what,
+                    exit_code=code,
+                    stderr_tail=list(self._stderr)[-8:],
+                    stdout_noise=list(self._noise),
+                )
             )
 
     async def send_raw(self, raw: bytes, message: Any = None) -> None:

@@ -38,6 +38,8 @@ class ConnectionLost:
     message: str
     exit_code: int | None = None
     stderr_tail: list[str] = field(default_factory=list)
+    # what a stdio server wrote on stdout that was not JSON-RPC: often a banner, the clue
+    stdout_noise: list[str] = field(default_factory=list)
     http_status: int | None = None
     expected: bool = False  # True when we closed it ourselves
 
@@ -50,6 +52,8 @@ class ConnectionLost:
         text = "; ".join(parts)
         if self.stderr_tail:
             text += "\nlast stderr lines:\n  " + "\n  ".join(self.stderr_tail)
+        if self.stdout_noise:
+            text += "\nlast non-JSON stdout lines:\n  " + "\n  ".join(self.stdout_noise)
         return text
 
 

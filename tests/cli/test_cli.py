@@ -106,6 +106,18 @@ def test_connection_errors_exit_3_with_reason() -> None:
     assert not done.stdout
 
 
+def test_a_server_that_exits_shows_what_it_printed_on_stdout() -> None:
+    """A banner on stdout is usually the clue: its non-JSON lines are in the message."""
+    note = '{"jsonrpc": "2.0", "method": "notifications/x"}'
+    script = f"print('hello not json'); print({note!r}); raise SystemExit(1)"
+    done = cli("--cli", "--method", "ping", "--", PY, "-c", script)
+    assert done.returncode == 3
+    error = error_of(done)
+    assert error["serverExitCode"] == 1
+    assert "last non-JSON stdout lines:\n  hello not json" in error["message"]
+    assert error["stdout"] == ["hello not json"]  # the JSON-RPC line is not noise
+
+
 def test_protocol_error_exit_4() -> None:
     done = cli(
         "--cli", "--method", "prompts/get", "--prompt-name", "no-such-prompt", "--", *SDK_SERVER
