@@ -21,6 +21,7 @@ from inspector.commands.options import (
     add_recording_options,
     default_session_path,
     make_recorder,
+    names_no_server,
     private_state_dir,
     require_terminal,
     resolve_target,
@@ -52,8 +53,7 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
     words = list(opts.target) + command
     target = resolve_target(opts, words)
     if opts.cli:
-        demo = not words and not opts.config and not opts.server_url
-        return headless.run_from_options(opts, target, demo=demo)
+        return headless.run_from_options(opts, target, demo=names_no_server(opts, words))
     return run_tui(opts, target)
 
 

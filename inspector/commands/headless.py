@@ -27,7 +27,12 @@ from inspector.commands.failures import (
     unwrap_failure,
     write_error,
 )
-from inspector.commands.options import PROG, UsageError, make_recorder, responders_from
+from inspector.commands.options import (
+    UsageError,
+    make_recorder,
+    responders_from,
+    say_demo,
+)
 from inspector.commands.tool_call import (
     call_as_task,
     json_arguments,
@@ -345,10 +350,7 @@ def run_from_options(opts: argparse.Namespace, target: Target, *, demo: bool = F
     except CliError as exc:
         return write_error(exc)
     if demo:
-        sys.stderr.write(
-            f"{PROG}: no server given: using the bundled demo server "
-            f"({target.describe()}); name yours after -- or as a URL\n"
-        )
+        say_demo(target)
     responders = responders_from(opts)
     recorder = make_recorder(opts, target, opts.record)
     try:

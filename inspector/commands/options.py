@@ -162,6 +162,19 @@ def parse_headers(values: list[str]) -> dict[str, str]:
     return headers
 
 
+def names_no_server(opts: argparse.Namespace, words: list[str]) -> bool:
+    """No TARGET, ``--config`` or ``--server-url``: the bundled demo server answers."""
+    return not words and not opts.config and not opts.server_url
+
+
+def say_demo(target: Target, who: str = PROG) -> None:
+    """On stderr (``--cli``'s, a proxy host's log): the bundled demo server is the one."""
+    sys.stderr.write(
+        f"{who}: no server given: using the bundled demo server "
+        f"({target.describe()}); name yours after -- or as a URL\n"
+    )
+
+
 def resolve_target(opts: argparse.Namespace, words: list[str]) -> Target:
     """The server the connection options and TARGET words (or ``--config``) name; an HTTP
     server's OAuth settings from the OAuth flags over the config entry's ``oauth``."""

@@ -30,7 +30,9 @@ from inspector.commands.options import (
     add_recording_options,
     default_session_path,
     make_recorder,
+    names_no_server,
     resolve_target,
+    say_demo,
 )
 from inspector.config import ConfigError
 from inspector.proxy.host_http import IDLE_TIMEOUT
@@ -93,7 +95,10 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
         return _wrap(opts)
     if opts.write:
         raise UsageError("--write goes with --wrap CONFIG")
-    target = resolve_target(opts, list(opts.target) + command)
+    words = list(opts.target) + command
+    target = resolve_target(opts, words)
+    if names_no_server(opts, words):
+        say_demo(target, f"{PROG} proxy")
     name = opts.name or _default_name(target)
     try:
         listen = parse_listen(opts.listen) if opts.listen else None

@@ -200,6 +200,20 @@ def test_replay_without_a_file_names_only_the_file(capsys: pytest.CaptureFixture
     assert "TARGET" not in err
 
 
+def test_proxy_without_a_target_says_it_uses_the_demo_like_cli() -> None:
+    """Both modes name the bundled demo on stderr in the same words (the host's log)."""
+    notice = "no server given: using the bundled demo server ("
+    proxy = cli("proxy", "--no-record", input="")
+    assert proxy.returncode == 0, proxy.stderr
+    assert f"mcp-inspect proxy: {notice}" in proxy.stderr
+    assert "-m inspector.demo); name yours after -- or as a URL" in proxy.stderr
+    assert not proxy.stdout  # the host's channel carries JSON-RPC only
+    headless = cli("--cli", "--method", "ping")
+    assert f"mcp-inspect: {notice}" in headless.stderr
+    named = cli("proxy", "--no-record", "--", PY, "-m", "inspector.demo", input="")
+    assert notice not in named.stderr
+
+
 def test_usage_errors_of_cli_are_json_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--cli", "replay", "f.jsonl", "--bogus"]) == 2
     captured = capsys.readouterr()
