@@ -8,12 +8,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import cli
 from paths import ROOT
 from rich.cells import cell_len
 from tui_helpers import screen_text, wait_connected, wait_for
 
 from inspector.commands.options import default_session_path
 from inspector.record.format import SessionHeader
+from inspector.record.indexed import IndexedSessionFile
 from inspector.record.recorder import Recorder
 from inspector.target import Target, demo_target, target_info
 from inspector.tui.app import InspectorApp
@@ -130,3 +132,24 @@ async def test_a_narrow_bar_drops_the_least_needed_facts_first(width: int) -> No
     if width == 40:  # the facts at their shortest, the server's label shortened
         assert "2025" not in line and line.endswith(" ev"), line
         assert "  mcp-inspect" in line and "…" in line, line
+
+
+@pytest.mark.parametrize("width", [160, 80])
+async def test_a_replay_label_is_cut_only_for_want_of_room(width: int, tmp_path: Path) -> None:
+    """The server's label in a replay is long ("... (replay of FILE)"): whole when the bar
+    has room, else cut with a plain ellipsis, never the "… N more chars" of folded content."""
+    path = tmp_path / "20261123-213214-demo-server-session.jsonl"
+    done = cli("--cli", "--record", str(path), "--method", "ping")
+    assert done.returncode == 0, done.stderr
+    app = InspectorApp(None, source=IndexedSessionFile(path), replay_title=path.name)
+    async with app.run_test(size=(width, 30)) as pilot:
+        await wait_for(pilot, lambda: "replay of" in app.query_one("#status").server)
+        await pilot.pause()
+        line = screen_text(app).splitlines()[0].rstrip()
+    assert "more chars" not in line, line
+    assert cell_len(line) <= width
+    label = f"mcp-inspect demo server 0.1.0 (replay of {path.name})"
+    if width == 160:
+        assert f"  {label}  " in line, line
+    else:
+        assert "  mcp-inspect demo server" in line and "…  offline  " in line, line

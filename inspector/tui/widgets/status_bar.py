@@ -26,6 +26,7 @@ STATE_STYLES = {
 FILE_MARK = "  ⏺ "
 ELLIPSIS = "…"
 MIN_PATH = 24  # cells the session file keeps (the server's label gives way first) ...
+MAX_LABEL = 1000  # characters of the server's label ever shown (wider than any bar)
 MIN_SERVER = 12  # ... down to this
 FACT_LEVELS = 5  # how far the facts shorten for a narrow bar (see StatusBar.facts)
 
@@ -132,7 +133,9 @@ class StatusBar(Static):
     def render(self) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(f"● {self.state}", style=STATE_STYLES.get(self.state, "white"))
-        server = one_line(self.server, 60)
+        # cut below for want of room only, with a plain ellipsis (not content folding);
+        # the cap just bounds the work for a hostile megabyte-long name
+        server = one_line(self.server[:MAX_LABEL], -1)
         extra = Text(f"  {self.extra}", style="magenta") if self.extra else Text()
         path = self.session_file
         width = self.content_size.width
