@@ -161,14 +161,18 @@ async def perform(client: McpClient, request: CliRequest) -> Performed:
             result = await client.call_tool(call.name, call.arguments, on_progress=ignore_progress)
         return Performed(result, output_problem(call, result) if request.validate else None)
     if method == "resources/read":
-        return Performed(await client.read_resource(request.uri or ""))
+        return Performed(await client.read_resource(request.uri or "", on_progress=ignore_progress))
     if method == "resources/subscribe":
         return Performed(await client.subscribe(request.uri or ""))
     if method == "resources/unsubscribe":
         return Performed(await client.unsubscribe(request.uri or ""))
     if method == "prompts/get":
         arguments = split_pairs(request.prompt_args, "--prompt-args")
-        return Performed(await client.get_prompt(request.prompt_name or "", arguments))
+        return Performed(
+            await client.get_prompt(
+                request.prompt_name or "", arguments, on_progress=ignore_progress
+            )
+        )
     if method == "logging/setLevel":
         return Performed(await client.set_logging_level(request.log_level or ""))
     raise CliError(

@@ -196,8 +196,12 @@ class McpClient:
             )
         return state.result
 
-    async def read_resource(self, uri: str) -> dict[str, Any]:
-        result: dict[str, Any] = await self.session.request("resources/read", {"uri": uri})
+    async def read_resource(
+        self, uri: str, *, on_progress: ProgressCallback | None = None
+    ) -> dict[str, Any]:
+        result: dict[str, Any] = await self.session.request(
+            "resources/read", {"uri": uri}, on_progress=on_progress
+        )
         return result
 
     async def subscribe(self, uri: str) -> dict[str, Any]:
@@ -221,12 +225,18 @@ class McpClient:
         return result
 
     async def get_prompt(
-        self, name: str, arguments: dict[str, str] | None = None
+        self,
+        name: str,
+        arguments: dict[str, str] | None = None,
+        *,
+        on_progress: ProgressCallback | None = None,
     ) -> dict[str, Any]:
         params: dict[str, Any] = {"name": name}
         if arguments:
             params["arguments"] = arguments
-        result: dict[str, Any] = await self.session.request("prompts/get", params)
+        result: dict[str, Any] = await self.session.request(
+            "prompts/get", params, on_progress=on_progress
+        )
         return result
 
     async def complete(

@@ -7,8 +7,12 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 from cli_runner import cli
 from paths import PY, SERVERS
+
+from inspector.record.reader import read_session
+from inspector.wire.events import Direction
 
 SDK_SERVER = [PY, str(SERVERS / "sdk_stdio_server.py")]
 
@@ -104,6 +108,29 @@ def test_connection_errors_exit_3_with_reason() -> None:
     error = error_of(done)
     assert error["serverExitCode"] == 2 and "missing API_KEY" in error["message"]
     assert not done.stdout
+
+
+@pytest.mark.parametrize(
+    ("method", "args"),
+    [
+        ("tools/call", ["--tool-name", "echo", "--tool-arg", "message=hi"]),
+        ("resources/read", ["--uri", "demo://readme"]),
+        ("prompts/get", ["--prompt-name", "simple"]),
+    ],
+)
+def test_long_requests_ask_for_progress(method: str, args: list[str], tmp_path: Path) -> None:
+    """Each request that may run long carries a progressToken: progress resets --timeout."""
+    path = tmp_path / "s.jsonl"
+    done = cli("--cli", "--record", str(path), "--method", method, *args)
+    assert done.returncode == 0, done.stderr
+    request = next(
+        e.message
+        for e in read_session(path).events
+        if e.direction is Direction.OUT
+        and isinstance(e.message, dict)
+        and e.message.get("method") == method
+    )
+    assert request["params"]["_meta"]["progressToken"], request
 
 
 def test_a_server_that_exits_shows_what_it_printed_on_stdout() -> None:
