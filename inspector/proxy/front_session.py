@@ -139,6 +139,9 @@ class FrontSession:
         self.last_active = time.monotonic()
         self.streams = 0  # response streams open to the host (a POST's, the GET's)
         self._frames, self._frames_out = anyio.create_memory_object_stream[bytes](math.inf)
+        self._queued = 0  # frames pushed that the relay has not begun to pass on
+        self._passing = False  # a frame is on its way (passed by the pump, or directly)
+        self._idle: asyncio.Future[None] | None = None  # the pump waits for a direct pass
 
     def idle_for(self, now: float) -> float:
         """Seconds since the host last did anything (0 while a stream is open)."""
@@ -148,7 +151,15 @@ class FrontSession:
 
     async def frames(self) -> AsyncIterator[tuple[bytes, bool]]:
         async for raw in self._frames_out:
-            yield raw, True
+            while self._passing:  # a frame passed on directly is still on its way
+                self._idle = asyncio.get_running_loop().create_future()
+                await self._idle
+            self._queued -= 1
+            self._passing = True
+            try:
+                yield raw, True
+            finally:
+                self._passing = False
 
     def send(self, raw: bytes, event: WireEvent) -> None:
         message = event.message
@@ -208,7 +219,30 @@ class FrontSession:
     # -- the host's side -----------------------------------------------------------------
 
     def push(self, raw: bytes) -> None:
+        self._queued += 1
         self._frames.send_nowait(raw)
+
+    async def deliver(self, raw: bytes) -> None:
+        """A host frame to the relay: passed on from this task when nothing is queued or on
+        its way (one task hop less a request), else queued behind the others, in order."""
+        relay = self.relay
+        if (
+            relay is None
+            or not relay.pumping
+            or relay.done.is_set()
+            or self._passing
+            or self._queued
+        ):
+            self.push(raw)
+            return
+        self._passing = True
+        try:
+            await relay.host_frame(raw)
+        finally:
+            self._passing = False
+            idle = self._idle
+            if idle is not None and not idle.done():
+                idle.set_result(None)
 
     def host_left(self) -> None:
         """DELETE: the relay sees the end of the host's frames and shuts the server down."""

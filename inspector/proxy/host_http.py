@@ -282,7 +282,7 @@ class HttpFront:
             return
         self._record(request, session)
         answer = session.open_post([m for m in items if isinstance(m, dict)])
-        session.push(_one_line(request.body, message))
+        await session.deliver(_one_line(request.body, message))
         headers = {SESSION_HEADER: session.sid}
         if answer is None:
             await respond(stream, 202, headers=headers)

@@ -84,6 +84,7 @@ class Relay:
         self.handshake = anyio.Event()  # the host's initialize was answered
         self.done = anyio.Event()
         self.link: int | None = None  # which host session, when a front has several
+        self.pumping = False  # the host's frames are being read (a front may pass them in)
         self._stdio_back = isinstance(back, StdioTransport)
         if isinstance(back, StdioTransport):
             back.before_write = wire.sync  # its writes are batched: the recording first
@@ -139,16 +140,31 @@ class Relay:
 
     async def _pump_host(self) -> None:
         SENDER.set(HOST_ORIGIN)
+        self.pumping = True
         try:
             async for line, terminated in self.host.frames():
                 await self.from_host(line, terminated)
         except TransportError as exc:
+            self.pumping = False
             await self._server_unreachable(exc)
             return
+        finally:
+            self.pumping = False
         if not self.done.is_set():
             self.host_left = True
             self._note("the host closed its side: shutting the server down")
             self.done.set()
+
+    async def host_frame(self, line: bytes) -> None:
+        """One host frame passed on from the front's own task, as the pump passes it (a
+        front does so only while the pump runs and has nothing queued: the order holds)."""
+        token = SENDER.set(HOST_ORIGIN)
+        try:
+            await self.from_host(line)
+        except TransportError as exc:
+            await self._server_unreachable(exc)
+        finally:
+            SENDER.reset(token)
 
     async def _server_unreachable(self, exc: TransportError) -> None:
         """A host frame could not be passed on: the server's side is gone, not the host.
