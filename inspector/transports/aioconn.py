@@ -91,13 +91,15 @@ class StreamProtocol(asyncio.Protocol):
     def write_now(self, data: bytes) -> None:
         """Write without waiting for the peer to read (dropped once the connection is
         going: a peer that left gets nothing more)."""
-        if self.transport is not None and not self.transport.is_closing():
+        if self.writable:
+            assert self.transport is not None
             self.transport.write(data)
 
     async def write(self, data: bytes, timeout: float | None) -> None:
         """Write, then wait while the peer is behind (TimeoutError after ``timeout``)."""
-        if self.transport is None or self.transport.is_closing():
+        if not self.writable:
             raise ConnectionResetError("the peer closed the connection")
+        assert self.transport is not None
         self.transport.write(data)
         await self.drain(timeout)
 
