@@ -38,6 +38,7 @@ from inspector.proxy.loopback import host_allowed, origin_allowed
 from inspector.proxy.origin import HOST_ORIGIN
 from inspector.proxy.relay import Relay
 from inspector.proxy.wire import ProxyWire
+from inspector.transports.readsize import read_in_heap_sized_chunks
 from inspector.wire import jsonrpc
 from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.transport import Transport, TransportError
@@ -90,6 +91,7 @@ class HttpFront:
     async def listen(self) -> None:
         """Bind the port (raises OSError when it cannot be)."""
         loop = asyncio.get_running_loop()
+        read_in_heap_sized_chunks()
         self._server = await loop.create_server(
             self._accept, self.host, self.port, start_serving=False
         )

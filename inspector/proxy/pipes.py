@@ -15,6 +15,8 @@ import stat
 import threading
 from collections.abc import Callable
 
+from inspector.transports.readsize import read_in_heap_sized_chunks
+
 READ_CHUNK = 1 << 16
 FLUSH_AT = 1 << 16  # queued bytes that are written at once, not at the end of the turn
 
@@ -23,6 +25,7 @@ async def open_reader(fd: int) -> asyncio.StreamReader:
     """A StreamReader over ``fd`` (which stays open: the caller owns it)."""
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=READ_CHUNK)
+    read_in_heap_sized_chunks()
     if _pollable(fd):
         pipe = open(fd, "rb", buffering=0, closefd=False)  # noqa: SIM115 - the transport closes it
         try:

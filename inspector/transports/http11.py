@@ -34,6 +34,7 @@ from typing import cast
 import httpx
 
 from inspector.transports.aioconn import LimitExceeded, StreamProtocol
+from inspector.transports.readsize import read_in_heap_sized_chunks
 
 KEEPALIVE_EXPIRY = 4.0  # seconds idle after which a connection is not reused
 MAX_IDLE_PER_ORIGIN = 20
@@ -182,6 +183,7 @@ class Http11Transport(httpx.AsyncBaseTransport):
         host, port = origin
         try:
             async with asyncio.timeout(timeout):
+                read_in_heap_sized_chunks()
                 _, conn = await loop.create_connection(lambda: _Connection(loop), host, port)
         except TimeoutError:
             raise httpx.ConnectTimeout(

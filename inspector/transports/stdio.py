@@ -25,6 +25,7 @@ import anyio
 from anyio.abc import TaskGroup
 
 from inspector.transports.lifeline import Lifeline
+from inspector.transports.readsize import read_in_heap_sized_chunks
 from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.jsonrpc import make_event
 from inspector.wire.transport import ConnectionLost, Transport, TransportError, TransportHost
@@ -147,6 +148,7 @@ class StdioTransport(Transport):
                 "path (the server command comes after `--`)"
             )
         preexec: Callable[[], None] | None = _die_with_parent if sys.platform == "linux" else None
+        read_in_heap_sized_chunks()
         try:
             self.process = await asyncio.create_subprocess_exec(
                 executable,
