@@ -12,12 +12,14 @@ bytes (over HTTP a TCP relay), as the floor any Python relay costs on this machi
   few seconds: shorter runs measure the scheduler more than the proxy); calls per
   second, proxied / direct.
 
-Over stdio (the host starts the proxy; the demo server behind it) and over HTTP (the
+Over stdio (the host starts the proxy; behind it the demo server, the cheapest server there
+is, where the proxy's share of the work is largest, and a server written with the official
+SDK, like most servers; ``--stdio-servers``) and over HTTP (the
 host posts to ``proxy --listen``; an official-SDK Streamable HTTP server behind it,
 against posting to that server directly) when ``--http`` is given.
 
     python bench/proxy_overhead.py [--calls 2000] [--throughput-calls 12000] [--rounds 3]
-        [--window 16] [--http | --http-only]
+        [--window 16] [--stdio-servers demo,sdk] [--http | --http-only]
 
 Targets: p50 added <= 1 ms, throughput >= 90 % of direct.
 """
@@ -40,6 +42,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 DEMO = [PY, "-m", "inspector.demo"]
+SDK_STDIO = [PY, str(ROOT / "tests" / "servers" / "sdk_stdio_server.py")]
+# the stdio servers measured: the demo (the cheapest server there is, so the proxy's share
+# of the work is at its largest) and one written with the official SDK (what most are)
+STDIO_SERVERS = {"demo": ("demo server", DEMO), "sdk": ("official SDK server", SDK_STDIO)}
 WARMUP = 50
 CALL = {"name": "add", "arguments": {"a": 2, "b": 40}}
 
@@ -285,10 +291,16 @@ def pct(values: list[float], q: float) -> float:
 Round = dict[str, tuple[list[float], float, float, dict[str, float]]]
 
 
-async def stdio_round(calls: int, busy: int, window: int, record: Path) -> Round:
+async def stdio_round(
+    server_command: list[str], calls: int, busy: int, window: int, record: Path
+) -> Round:
     results: Round = {}
-    bare = [PY, str(ROOT / "bench" / "bare_relay.py"), *DEMO]
-    for label, command in (("direct", DEMO), ("proxied", proxied(DEMO, record)), ("bare", bare)):
+    bare = [PY, str(ROOT / "bench" / "bare_relay.py"), *server_command]
+    for label, command in (
+        ("direct", server_command),
+        ("proxied", proxied(server_command, record)),
+        ("bare", bare),
+    ):
         async with stdio_client(command) as client:
             lat = await latencies(client, calls)
             pid = client.proc.pid
@@ -356,15 +368,24 @@ async def main() -> None:
     parser.add_argument("--window", type=int, default=16)
     parser.add_argument("--http", action="store_true", help="also measure the HTTP front")
     parser.add_argument("--http-only", action="store_true", help="measure the HTTP front only")
+    parser.add_argument(
+        "--stdio-servers",
+        default="demo,sdk",
+        help="which stdio servers, comma-separated: demo, sdk (default: both)",
+    )
     opts = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         record = Path(tmp) / "bench.jsonl"
         busy = opts.throughput_calls
-        if not opts.http_only:
+        for key in [] if opts.http_only else opts.stdio_servers.split(","):
+            if key not in STDIO_SERVERS:
+                parser.error(f"--stdio-servers: no server {key!r} (demo, sdk)")
+            title, command = STDIO_SERVERS[key]
             rounds = [
-                await stdio_round(opts.calls, busy, opts.window, record) for _ in range(opts.rounds)
+                await stdio_round(command, opts.calls, busy, opts.window, record)
+                for _ in range(opts.rounds)
             ]
-            report(f"stdio: demo server, {opts.calls} calls x {opts.rounds} rounds", rounds)
+            report(f"stdio: {title}, {opts.calls} calls x {opts.rounds} rounds", rounds)
         if opts.http or opts.http_only:
             report(
                 f"HTTP: SDK server (JSON responses), {opts.calls} calls x {opts.rounds} "
