@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspector.engine.kinds import CATALOG_KINDS
 from inspector.engine.session import Session
-from inspector.engine.signals import quit_on_signals
+from inspector.engine.signals import quit_on_signals, signal_exit_code
 from inspector.live.requests import calls
 from inspector.tui.controller import SessionController
 from inspector.tui.screens.confirm import ConfirmScreen
@@ -76,6 +76,7 @@ class QuitReconnect:
         self.unsent = unsent
         self.connect = connect
         self.quitting = False
+        self.exit_code = 0  # 128 + N after signal N, as a shell reports a process it ended
         self._signals: contextlib.ExitStack | None = None
 
     def _session(self) -> Session | None:
@@ -94,9 +95,16 @@ class QuitReconnect:
     # -- quitting ----------------------------------------------------------------------
 
     def quit_on_signals(self) -> None:
-        """From now until ``closed``, SIGHUP and SIGTERM quit like ``q`` (the terminal app)."""
+        """From now until ``closed``, SIGHUP and SIGTERM quit like ``q`` (the terminal app),
+        with the exit status a shell gives a process the signal ended (``timeout``, a
+        script: the session did not finish on its own)."""
         self._signals = contextlib.ExitStack()
-        self._signals.enter_context(quit_on_signals(lambda _: self.quit(), terminal=True))
+        self._signals.enter_context(quit_on_signals(self._on_signal, terminal=True))
+
+    def _on_signal(self, signum: int) -> None:
+        if not self.quitting:
+            self.exit_code = signal_exit_code(signum)
+        self.quit()
 
     def quit_or_ask(self) -> None:
         """Quit, first asking when that would lose something: input typed in a form and
@@ -123,7 +131,7 @@ class QuitReconnect:
         controller = self.controller()
         if controller is not None:
             await controller.shutdown()
-        self.app.exit()
+        self.app.exit(return_code=self.exit_code)
 
     async def closed(self) -> None:
         """The app is unmounting (any way out: an error, ``exit()``): the same shutdown,
