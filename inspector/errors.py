@@ -25,6 +25,7 @@
     ├── PrivateKeyError             auth.errors: a private key that cannot sign (a ValueError)
     ├── UsageError                  commands.options: a wrong flag, a missing file
     ├── CliError                    commands.failures: a failure as the command line reports it
+    ├── UnsupportedSchema           forms.fastcheck: a schema left to jsonschema (never escapes)
     └── Cancelled                   demo.context: the demo server's request was cancelled
 
 Each class lives with the code that raises it (the module named above) and keeps its

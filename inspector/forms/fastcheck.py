@@ -19,6 +19,7 @@ from urllib.parse import unquote
 
 from jsonschema import exceptions as js_exc
 
+from inspector.errors import InspectorError
 from inspector.forms.formats import format_checker
 from inspector.forms.validate import validator_class
 
@@ -75,8 +76,8 @@ _DIALECTS = {
 }
 
 
-class _Unsupported(Exception):
-    """The schema uses something this module does not check exactly."""
+class UnsupportedSchema(InspectorError):
+    """The schema uses something this module does not check exactly (never leaves it)."""
 
 
 def _is_number(value: Any) -> bool:
@@ -127,9 +128,9 @@ class _Compiler:
         if schema is False:
             return lambda _: False
         if not isinstance(schema, dict):
-            raise _Unsupported
+            raise UnsupportedSchema
         if schema.keys() - _HANDLED - _ANNOTATIONS:
-            raise _Unsupported
+            raise UnsupportedSchema
         if self.ref_hides_siblings and "$ref" in schema:
             return self._ref(schema["$ref"])
         checks = [
@@ -149,7 +150,7 @@ class _Compiler:
         if key == "type":
             names = value if isinstance(value, list) else [value]
             if not all(isinstance(n, str) and n in _TYPES for n in names):
-                raise _Unsupported
+                raise UnsupportedSchema
             kinds = [_TYPES[n] for n in names]
             return kinds[0] if len(kinds) == 1 else (lambda v: any(k(v) for k in kinds))
         if key == "enum":
@@ -159,7 +160,7 @@ class _Compiler:
             return lambda v: _equal(v, value)
         if key == "items":
             if isinstance(value, list):  # draft-07 tuples
-                raise _Unsupported
+                raise UnsupportedSchema
             item = self.compile(value)
             return lambda v: not isinstance(v, list) or all(map(item, v))
         if key in ("minItems", "maxItems"):
@@ -183,7 +184,7 @@ class _Compiler:
             return lambda v: sum(1 for p in parts if p(v)) == 1
         if key == "$ref":
             return self._ref(value)
-        raise _Unsupported
+        raise UnsupportedSchema
 
     def _object(self, schema: dict[str, Any]) -> Check:
         """properties, required and additionalProperties, in one pass over the keys."""
@@ -213,7 +214,7 @@ class _Compiler:
         """A ``#/...`` pointer into the root (others are jsonschema's); compiled once,
         looked up when called, so a recursive schema compiles."""
         if not isinstance(ref, str) or not ref.startswith("#"):
-            raise _Unsupported
+            raise UnsupportedSchema
         if ref not in self.refs:
             self.refs[ref] = lambda _: False  # while compiling it: never "surely valid"
             self.refs[ref] = self.compile(self._resolve(ref))
@@ -224,7 +225,7 @@ class _Compiler:
         target = self.root
         pointer = unquote(ref[1:])
         if pointer and not pointer.startswith("/"):
-            raise _Unsupported  # an anchor
+            raise UnsupportedSchema  # an anchor
         for part in pointer.split("/")[1:]:
             part = part.replace("~1", "/").replace("~0", "~")
             if isinstance(target, dict) and part in target:
@@ -232,13 +233,13 @@ class _Compiler:
             elif isinstance(target, list) and part.isdigit() and int(part) < len(target):
                 target = target[int(part)]
             else:
-                raise _Unsupported
+                raise UnsupportedSchema
         return target
 
 
 def _bound(key: str, limit: Any, kind: type[Sized]) -> Check:
     if not isinstance(limit, int) or isinstance(limit, bool):
-        raise _Unsupported
+        raise UnsupportedSchema
     if key.startswith("min"):
         return lambda v: not isinstance(v, kind) or len(v) >= limit
     return lambda v: not isinstance(v, kind) or len(v) <= limit
@@ -246,7 +247,7 @@ def _bound(key: str, limit: Any, kind: type[Sized]) -> Check:
 
 def _limit(key: str, limit: Any) -> Check:
     if not _is_number(limit):
-        raise _Unsupported
+        raise UnsupportedSchema
     compare: Callable[[Any], bool] = {
         "minimum": lambda v: v >= limit,
         "maximum": lambda v: v <= limit,
@@ -270,7 +271,7 @@ def compile_check(schema: Any) -> Check | None:
     try:
         cls.check_schema(schema)
         return _Compiler(schema, format_checker(cls.FORMAT_CHECKER), hides).compile(schema)
-    except (_Unsupported, js_exc.SchemaError, re.error, TypeError):
+    except (UnsupportedSchema, js_exc.SchemaError, re.error, TypeError):
         return None
 
 
