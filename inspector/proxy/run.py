@@ -140,8 +140,6 @@ async def _run_http_proxy(setup: ProxySetup, listen: tuple[str, int]) -> int:
             f"cannot listen on {listen[0]}:{listen[1]}: {exc.strerror or exc}"
         ) from None
     setup.extra["url"] = front.url
-    sys.stderr.write(f"mcp-inspect proxy: listening on {front.url}\n")
-    sys.stderr.flush()
     stopped = anyio.Event()
 
     def stop(why: str) -> None:
@@ -150,6 +148,11 @@ async def _run_http_proxy(setup: ProxySetup, listen: tuple[str, int]) -> int:
 
     async with anyio.create_task_group() as tg, _stop_on_signals(tg, stop):
         tg.start_soon(front.serve)
+        # said once connections are accepted: a script that connects on this line must
+        # not find the port bound but not yet listening (connection refused)
+        await front.ready.wait()
+        sys.stderr.write(f"mcp-inspect proxy: listening on {front.url}\n")
+        sys.stderr.flush()
         async with _attach_socket(setup, wire, front.latest_relay, "http", interceptor) as control:
             await stopped.wait()
             await front.stop()

@@ -452,3 +452,13 @@ async def test_a_request_larger_than_the_read_buffer_passes(tmp_path: Path) -> N
                 answer = await client.post(url, json=echo, headers=session)
     assert answer.status_code == 200
     assert answer.json()["result"]["content"][0]["text"] == big
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_the_port_takes_connections_as_soon_as_listening_is_said(attempt: int) -> None:
+    """A script connects on the ``listening on`` line: the port must be listening already
+    (it was bound but not yet accepting, and a connect right away was refused)."""
+    with listening_proxy("--", *DEMO) as (_proc, url):
+        port = int(url.rsplit(":", 1)[1].split("/", 1)[0])
+        with socket.create_connection(("127.0.0.1", port), timeout=5):
+            pass
