@@ -24,6 +24,8 @@ from inspector.proxy.relay import Relay
 from inspector.wire import jsonrpc
 from inspector.wire.events import WireEvent
 
+HEAD_WAIT = 0.05  # seconds a POST's SSE head waits to go out with the answer
+
 
 class OutStream:
     """One response stream to the host: a POST's (until its requests are answered) or the
@@ -41,6 +43,7 @@ class OutStream:
         self._items: list[bytes] = []  # before the connection is attached, or JSON answers
         self._out: list[bytes] = []  # SSE bytes not yet written
         self._ended: asyncio.Future[None] | None = None
+        self._head_timer: asyncio.TimerHandle | None = None  # the SSE head, held a moment
 
     def put(self, raw: bytes, *, more: bool = False) -> None:
         """One message for the host; ``more``: another write follows at once (one write)."""
@@ -96,7 +99,13 @@ class OutStream:
             self._out.extend(ChunkedResponse.chunk(sse_event(raw)) for raw in pending)
             if self.done:
                 self._out.append(ChunkedResponse.END)
-            self._flush()
+            if pending or self.done or self.waiting is None:
+                self._flush()
+            else:
+                # the head waits a moment for the answer: a quick call is then one write
+                # (head, event, end) and one read for the host, not two; a slow one gets
+                # its head after HEAD_WAIT all the same (a host may time its wait for it)
+                self._head_timer = conn.loop.call_later(HEAD_WAIT, self._flush)
         elif self.done:
             conn.write_now(self._json_response())
         try:
@@ -108,6 +117,9 @@ class OutStream:
                 gone.remove(self.finish)
 
     def _flush(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
         if self._conn is not None and self._out:
             data = b"".join(self._out)
             self._out.clear()

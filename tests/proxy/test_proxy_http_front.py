@@ -462,3 +462,53 @@ def test_the_port_takes_connections_as_soon_as_listening_is_said(attempt: int) -
         port = int(url.rsplit(":", 1)[1].split("/", 1)[0])
         with socket.create_connection(("127.0.0.1", port), timeout=5):
             pass
+
+
+def _post_raw(raw: socket.socket, host: str, body: dict[str, Any], sid: str = "") -> None:
+    data = json.dumps(body).encode()
+    head = (
+        f"POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: {JSON}\r\n"
+        f"Accept: {JSON}, text/event-stream\r\nContent-Length: {len(data)}\r\n"
+        + (f"Mcp-Session-Id: {sid}\r\nMCP-Protocol-Version: 2025-11-25\r\n" if sid else "")
+        + "\r\n"
+    )
+    raw.sendall(head.encode() + data)
+
+
+def _until_end(raw: socket.socket, got: bytes) -> bytes:
+    while not got.endswith(b"0\r\n\r\n"):
+        more = raw.recv(65536)
+        assert more, got
+        got += more
+    return got
+
+
+def test_a_quick_answer_is_one_write_and_a_slow_one_gets_its_head_first() -> None:
+    """A POST answered within the head's wait: head, event and end reach the host in one
+    write (one read for it, one send for the proxy); a slow call still gets its head at
+    once (a host may time its wait for it), the answer when it comes."""
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call"}
+    with listening_proxy("--no-attach", "--", *DEMO) as (_proc, url):
+        target = httpx.URL(url)
+        host = f"{target.host}:{target.port}"
+        with socket.create_connection((target.host, target.port or 80), timeout=30) as raw:
+            _post_raw(raw, host, INIT)
+            opened = _until_end(raw, raw.recv(65536))
+            sid = opened.lower().split(b"mcp-session-id: ", 1)[1].split(b"\r\n", 1)[0].decode()
+            note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+            _post_raw(raw, host, note, sid)
+            assert raw.recv(65536).startswith(b"HTTP/1.1 202")
+
+            _post_raw(
+                raw, host, {**call, "params": {"name": "add", "arguments": {"a": 2, "b": 40}}}, sid
+            )
+            first = raw.recv(65536)
+            assert first.startswith(b"HTTP/1.1 200") and first.endswith(b"0\r\n\r\n"), first
+            assert b'"id":2' in first.replace(b" ", b"") and b"42" in first
+
+            slow = {"name": "slow_count", "arguments": {"seconds": 1, "steps": 1}}
+            _post_raw(raw, host, {**call, "id": 3, "params": slow}, sid)
+            head = raw.recv(65536)
+            assert head.startswith(b"HTTP/1.1 200") and b"text/event-stream" in head
+            assert b"Counted to" not in head  # the head came before the answer
+            assert b"Counted to" in _until_end(raw, head)
