@@ -1,10 +1,11 @@
 """What the proxy costs: per-request latency added (p50, p99) and throughput, against direct.
 
-A minimal client (raw JSON-RPC lines, no SDK on top, so the proxy's cost is not hidden
-in the client's) talks to the same server directly and through ``mcp-inspect proxy``
-(recording on, as by default), in the same run, rounds alternating so machine noise hits
-both alike; over stdio also through ``bench/bare_relay.py``, a relay that only passes
-bytes (over HTTP a TCP relay), as the floor any Python relay costs on this machine:
+A minimal client (raw JSON-RPC lines over stdio, raw HTTP/1.1 keep-alive POSTs over
+HTTP; no SDK or client library on top, so the proxy's cost is not hidden in the client's)
+talks to the same server directly and through ``mcp-inspect proxy`` (recording on, as by
+default), in the same run, rounds alternating so machine noise hits both alike; over stdio
+also through ``bench/bare_relay.py``, a relay that only passes bytes (over HTTP a TCP
+relay), as the floor any Python relay costs on this machine:
 
 - latency: sequential ``tools/call`` round trips; the proxy adds (proxied - direct) at
   the 50th and 99th percentiles;
@@ -38,6 +39,7 @@ import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -115,28 +117,78 @@ async def stdio_client(command: list[str]) -> AsyncIterator[LineClient]:
         client.reader.cancel()
 
 
+class HttpConnection:
+    """One keep-alive HTTP/1.1 connection: a POST written, the response read whole
+    (Content-Length or chunked), nothing else parsed."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+
+    async def post(self, head: bytes, body: bytes) -> tuple[dict[str, str], bytes]:
+        self.writer.write(head + b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        status = await self.reader.readline()
+        if not status.startswith(b"HTTP/1.1 2"):
+            raise SystemExit(f"unexpected status: {status!r}")
+        headers: dict[str, str] = {}
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            headers[name.strip().lower()] = value.strip()
+        if "content-length" in headers:
+            return headers, await self.reader.readexactly(int(headers["content-length"]))
+        if headers.get("transfer-encoding", "").lower() != "chunked":
+            raise SystemExit(f"no length, not chunked: {headers}")
+        chunks: list[bytes] = []
+        while size := int((await self.reader.readline()).split(b";")[0], 16):
+            chunks.append(await self.reader.readexactly(size))
+            await self.reader.readline()
+        await self.reader.readline()  # the empty line after the last chunk
+        return headers, b"".join(chunks)
+
+
 class HttpClient:
-    """JSON-RPC over Streamable HTTP, one POST a message (the answer as JSON or SSE)."""
+    """JSON-RPC over Streamable HTTP, one POST a message (the answer as JSON or SSE), on
+    raw keep-alive connections (one per request in flight): like ``LineClient``, no
+    client library on top, so the proxy's cost is not hidden in the client's."""
 
     def __init__(self, url: str) -> None:
-        import httpx
-
-        self.url = url
-        self.http = httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=64))
+        target = urlsplit(url)
+        self.address = (target.hostname or "127.0.0.1", target.port or 80)
+        self.path = target.path or "/"
+        self.host = target.netloc
         self.headers = {
             "Accept": "application/json, text/event-stream",
             "Content-Type": "application/json",
         }
+        self.idle: list[HttpConnection] = []
+        self.open: list[HttpConnection] = []
         self.ids = 0
+
+    async def _connection(self) -> HttpConnection:
+        if self.idle:
+            return self.idle.pop()
+        reader, writer = await asyncio.open_connection(*self.address, limit=1 << 24)
+        connection = HttpConnection(reader, writer)
+        self.open.append(connection)
+        return connection
+
+    async def _post(self, body: bytes) -> tuple[dict[str, str], bytes]:
+        head = f"POST {self.path} HTTP/1.1\r\nHost: {self.host}\r\n" + "".join(
+            f"{name}: {value}\r\n" for name, value in self.headers.items()
+        )
+        connection = await self._connection()
+        headers, content = await connection.post(head.encode(), body)
+        self.idle.append(connection)
+        if "mcp-session-id" in headers:
+            self.headers["Mcp-Session-Id"] = headers["mcp-session-id"]
+        return headers, content
 
     async def request(self, method: str, params: dict[str, object] | None = None) -> None:
         self.ids += 1
         body = {"jsonrpc": "2.0", "id": self.ids, "method": method, "params": params or {}}
-        response = await self.http.post(self.url, content=json.dumps(body), headers=self.headers)
-        if "mcp-session-id" in response.headers:
-            self.headers["Mcp-Session-Id"] = response.headers["mcp-session-id"]
-        text = response.text
-        if response.headers.get("content-type", "").startswith("text/event-stream"):
+        headers, content = await self._post(json.dumps(body).encode())
+        text = content.decode()
+        if headers.get("content-type", "").startswith("text/event-stream"):
             text = "\n".join(
                 line[5:].strip() for line in text.splitlines() if line.startswith("data:")
             )
@@ -144,8 +196,11 @@ class HttpClient:
             raise SystemExit(f"unexpected answer: {text[:200]}")
 
     async def notify(self, method: str) -> None:
-        body = json.dumps({"jsonrpc": "2.0", "method": method})
-        await self.http.post(self.url, content=body, headers=self.headers)
+        await self._post(json.dumps({"jsonrpc": "2.0", "method": method}).encode())
+
+    async def aclose(self) -> None:
+        for connection in self.open:
+            connection.writer.close()
 
 
 @contextlib.asynccontextmanager
@@ -164,7 +219,7 @@ async def http_client(url: str) -> AsyncIterator[HttpClient]:
         await client.notify("notifications/initialized")
         yield client
     finally:
-        await client.http.aclose()
+        await client.aclose()
 
 
 async def started(command: list[str], marker: bytes, on_stderr: bool) -> tuple[Any, str]:
