@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from textual.geometry import Region
 from textual.widget import Widget
-from textual.widgets import Button, TabbedContent, Tabs
+from textual.widgets import Button, Checkbox, TabbedContent, Tabs
 from tui_helpers import screen_text, select_item, wait_connected, wait_for
 
 from inspector.engine.responders import Responders, path_to_root
@@ -130,6 +130,30 @@ async def test_sampling_dialog_reject_is_clickable_at_80x24() -> None:
         await wait_for(pilot, lambda: view.outcome is not None)
         assert not isinstance(app.screen, SamplingScreen)
         assert "rejected" in str(view.outcome.result) + str(view.outcome.error)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (140, 40)])
+async def test_sampling_dialog_checkbox_label_is_read_whole(size: tuple[int, int]) -> None:
+    """The "Always answer" checkbox's label is drawn whole (wrapped when the dialog is
+    narrow, never cut at the dialog's edge), and Space still ticks it."""
+    app = interactive_app()
+    async with app.run_test(size=size) as pilot:
+        await wait_connected(pilot)
+        await select_item(pilot, "tools", "ask_llm")
+        await pilot.press(*"hi", "ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, SamplingScreen))
+        screen = app.screen
+        await pilot.pause()
+        box = screen.query_one("#remember", Checkbox)
+        assert on_screen(box), (box.region, screen.region)
+        region = box.content_region
+        rows = screen_text(app).splitlines()[region.y : region.bottom]
+        drawn = " ".join(row[region.x : region.right].strip() for row in rows)
+        label = str(box.label)
+        assert " ".join(label.split()) in " ".join(drawn.split()), (drawn, label)
+        box.focus()
+        await pilot.press("space")
+        assert box.value
 
 
 @pytest.mark.parametrize("size", SMALL)
