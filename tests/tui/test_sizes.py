@@ -269,3 +269,38 @@ async def test_roots_dialog_close_stays_on_screen_with_many_roots() -> None:
             assert on_screen(app.screen.query_one(f"#{name}", Button)), name
         await pilot.click("#close")
         await wait_for(pilot, lambda: not isinstance(app.screen, RootsScreen))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (140, 40)])
+async def test_server_tab_takes_the_width_when_narrow(size: tuple[int, int]) -> None:
+    """5 opens the Server tab: its JSON gets the whole width (the work pane steps aside),
+    so a line of the server info is read on one row; 1 brings the work pane back."""
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=size) as pilot:
+        await wait_connected(pilot)
+        left, work = app.query_one("#left"), app.query_one("#work")
+        narrow_left = left.size.width
+        await pilot.press("5")
+        tabs = app.query_one("#catalog-tabs", TabbedContent)
+        await wait_for(pilot, lambda: tabs.active == "tab-server")
+        await pilot.pause()
+        assert not work.display and left.size.width >= size[0] - 1, (left.size, size)
+        rows = screen_text(app).splitlines()
+        assert any('"title": "mcp-inspect demo server",' in row for row in rows), rows
+        assert any('"description": "Exercises every part of the Model' in r for r in rows), rows
+        await pilot.press("1")
+        await wait_for(pilot, lambda: tabs.active == "tab-tools")
+        await pilot.pause()
+        assert work.display and left.size.width == narrow_left
+
+
+async def test_server_tab_keeps_the_work_pane_when_wide() -> None:
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=(200, 50)) as pilot:
+        await wait_connected(pilot)
+        await pilot.press("5")
+        tabs = app.query_one("#catalog-tabs", TabbedContent)
+        await wait_for(pilot, lambda: tabs.active == "tab-server")
+        await pilot.pause()
+        assert app.query_one("#work").display
+        assert app.query_one("#left").size.width >= 70
