@@ -5,12 +5,13 @@ UI thread by ``DocumentView``, which asks only for the rows on screen:
 
 - ``Block``: small rich content (a header, a panel, a short text) rendered whole with
   Rich at the current width, as a ``Static`` would, and cached for that width.
-- ``Lines``: many lines (a 13 MB text, 2,000 lines of pretty JSON). Each line is folded
-  at the width, so its height is its cell length divided by the width: a new width sums
-  a histogram of cell lengths per block of lines (the cost does not grow with the
-  text), indexes line by line only the blocks on screen, and only the rows on screen
-  are ever rendered. A big text is kept once, as
-  the string it arrived in plus an array of line offsets.
+- ``Lines``: many lines (a 13 MB text, 2,000 lines of pretty JSON). Each line is wrapped
+  at word boundaries (a word longer than the width is folded): a line that fits is one
+  row, known from a histogram of cell lengths per block of lines; the rows of the longer
+  ones are counted with one regular expression a block (C speed) for plain ASCII text, line
+  by line otherwise. Only the blocks on screen are indexed line by line, and only the
+  rows on screen are ever rendered. A big text is kept once, as the string it arrived in
+  plus an array of line offsets.
 
 ``DocBuilder`` turns parts into sections: small parts are grouped into blocks, a body
 with more than ``LAZY_LINES`` lines or ``LAZY_CHARS`` characters becomes lazy lines.
@@ -24,9 +25,10 @@ from array import array
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from itertools import accumulate
 
-from rich.cells import cell_len
+from rich.cells import cell_len, get_character_cell_size
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.segment import Segment
 from rich.style import Style
@@ -41,6 +43,10 @@ LAZY_CHARS = 64_000  # ... or with more characters
 PIECE = 4_096  # a longer line is cut in pieces of this many characters (a 13 MB JSON line)
 BLOCK = 4_096  # lines a block: a new width indexes only the blocks on screen line by line
 WIDTHS_KEPT = 4  # row indexes kept per section (the pane, the zoomed pane, the screen)
+# lazy lines of at most this many cells in all are wrapped at word boundaries (a new width
+# counts the rows of every long line: ~40 ms for 13 MB of prose at 80 columns); more are
+# folded at the width, a new width then costing the same for any size
+WORD_WRAP_CELLS = 16_000_000
 
 # The ASCII characters ``visible`` changes (newlines end lines): an ASCII text without them
 # shows as it is, one cell a character (each is looked for with one memchr).
@@ -90,10 +96,50 @@ class Block(Section):
         yield self.renderable
 
 
+@lru_cache(maxsize=16)
+def _row_pattern(width: int) -> re.Pattern[str]:
+    """One row of ASCII text at ``width``, as a regular expression (group 1, without the
+    spaces at the break): the longest run of at most ``width`` characters that ends a
+    word, else ``width`` characters of a longer word. Never crosses a newline."""
+    # atomic and possessive: nothing after a row can fail, so nothing is tried again
+    return re.compile(rf"((?>[^\n]{{0,{width - 1}}}[^\n ](?= |\n|$)|[^\n]{{1,{width}}})) *+")
+
+
+def wrap_spans(line: str, width: int) -> list[tuple[int, int]]:
+    """The rows of ``line`` wrapped at ``width`` cells, as (start, end) cell offsets: at
+    word boundaries (spaces), a word longer than the width folded. At least one row."""
+    if line.isascii():  # a character a cell: the regular expression does it
+        spans = [m.span(1) for m in _row_pattern(width).finditer(line)]
+        return spans or [(0, 0)]
+    cells = [0]  # cell offset of each character (wide characters take two)
+    for char in line:
+        cells.append(cells[-1] + get_character_cell_size(char))
+    spans, pos, end = [], 0, len(line)
+    while pos < end:
+        # the most characters from pos that fit (at least one: a character wider than
+        # the width still takes a row)
+        fit = max(pos + 1, bisect_right(cells, cells[pos] + width, pos) - 1)
+        if fit >= end:
+            spans.append((cells[pos], cells[end]))
+            break
+        cut = next((k for k in range(fit, pos, -1) if line[k - 1] != " " and line[k] == " "), fit)
+        spans.append((cells[pos], cells[cut]))
+        pos = cut
+        while pos < end and line[pos] == " ":
+            pos += 1
+    return spans or [(0, 0)]
+
+
 class LineSource(ABC):
     """Logical lines (no newlines) with their cell lengths known in advance."""
 
     cells: Sequence[int]
+    # the lines are the source's text between newlines, ASCII, a character a cell
+    # (their rows can be counted a block at a time in ``text``)
+    plain_ascii = False
+    source: str = ""
+    starts: Sequence[int] = ()
+    ends: Sequence[int] = ()
 
     def __len__(self) -> int:
         return len(self.cells)
@@ -105,6 +151,10 @@ class LineSource(ABC):
     @abstractmethod
     def text(self, index: int) -> Text:
         """Line ``index`` as a Rich ``Text``."""
+
+    @abstractmethod
+    def plain(self, index: int) -> str:
+        """Line ``index`` as shown, without styles (what is wrapped)."""
 
 
 class StringLines(LineSource):
@@ -118,11 +168,13 @@ class StringLines(LineSource):
         self.style = Style.parse(style) if isinstance(style, str) else style
         self.starts, self.ends = _line_bounds(text)
         lengths = array("I", map(int.__sub__, self.ends, self.starts))
-        if max(lengths, default=0) > PIECE:
+        cut = max(lengths, default=0) > PIECE
+        if cut:
             self.starts, self.ends = _cut_long_lines(self.starts, self.ends)
             lengths = array("I", map(int.__sub__, self.ends, self.starts))
         if text.isascii() and not any(ch in text for ch in _ASCII_SPECIAL):
             self.cells = lengths
+            self.plain_ascii = not cut  # pieces are lines the text does not end
         else:  # what ``visible`` makes of a line, or wide characters: measured line by line
             self.cells = array("I", (cell_len(self.line(i)) for i in range(len(self.starts))))
 
@@ -135,6 +187,9 @@ class StringLines(LineSource):
 
     def text(self, index: int) -> Text:
         return Text(self.line(index), style=self.style, end="")
+
+    def plain(self, index: int) -> str:
+        return self.line(index)
 
 
 class TextLines(LineSource):
@@ -150,15 +205,20 @@ class TextLines(LineSource):
     def text(self, index: int) -> Text:
         return self.lines[index]
 
+    def plain(self, index: int) -> str:
+        return self.lines[index].plain
+
 
 class Lines(Section):
-    """Many lines, each folded at the width; only the rows asked for are rendered.
+    """Many lines, each wrapped at the width (``wrap_spans``); only the rows asked for are
+    rendered.
 
-    A new width costs the same for 1,000 lines or 1,000,000 (a resize): the lines are
-    kept in blocks of ``BLOCK`` with a histogram of their cell lengths each (lines are
-    at most ``PIECE`` cells, so a block has few distinct lengths), so a block's rows at a
-    width come from its histogram, and only the blocks on screen are indexed line by
-    line."""
+    The lines are kept in blocks of ``BLOCK`` with a histogram of their cell lengths each:
+    a line that fits the width is one row, so only the longer lines of a block are
+    wrapped to count its rows at a new width, with one regular expression over the
+    block's text when the text is plain ASCII (``LineSource.plain_ascii``), and only the
+    blocks on screen are indexed line by line. Above ``WORD_WRAP_CELLS`` the lines are
+    folded at the width instead: a block's rows then come from its histogram alone."""
 
     def __init__(self, source: LineSource) -> None:
         self.source = source
@@ -170,16 +230,57 @@ class Lines(Section):
         self._starts: LRUCache[int, array[int]] = LRUCache(WIDTHS_KEPT)  # width -> block rows
         self._ends: LRUCache[tuple[int, int], array[int]] = LRUCache(64)  # (width, block)
         self._strips: LRUCache[int, Strip] = LRUCache(256)  # line -> unwrapped strip
+        self._spans: LRUCache[tuple[int, int], list[tuple[int, int]]] = LRUCache(1024)
+        self.word_wrap = sum(cells) <= WORD_WRAP_CELLS
+
+    def spans(self, index: int, width: int) -> list[tuple[int, int]]:
+        """Line ``index``'s rows at ``width`` (cell offsets)."""
+        cells = self.source.cells[index]
+        if cells <= width:
+            return [(0, cells)]
+        if not self.word_wrap:
+            return [(at, min(at + width, cells)) for at in range(0, cells, width)]
+        key = (index, width)
+        spans = self._spans.get(key)
+        if spans is None:
+            spans = self._spans[key] = wrap_spans(self.source.plain(index), width)
+        return spans
+
+    def _line_rows(self, index: int, cells: int, width: int) -> int:
+        if cells <= width:
+            return 1
+        if not self.word_wrap:
+            return (cells + width - 1) // width
+        return len(self.spans(index, width))
+
+    def _block_rows(self, block: int, width: int) -> int:
+        """The rows of ``block`` at ``width``."""
+        hist = self._hists[block]
+        if not self.word_wrap:  # folded: from the histogram alone
+            less = width - 1
+            return sum(count * ((cells + less) // width or 1) for cells, count in hist)
+        fitting = sum(count for cells, count in hist if cells <= width)
+        if all(cells <= width for cells, _ in hist):
+            return fitting
+        first = block * BLOCK
+        last = min(first + BLOCK, len(self.source)) - 1
+        source = self.source
+        if source.plain_ascii:  # one pass of the regular expression over the block's text
+            empty = sum(count for cells, count in hist if cells == 0)
+            text, start, end = source.source, source.starts[first], source.ends[last]
+            return empty + len(_row_pattern(width).findall(text, start, end))
+        cells = source.cells
+        return fitting + sum(
+            self._line_rows(index, cells[index], width)
+            for index in range(first, last + 1)
+            if cells[index] > width
+        )
 
     def block_starts(self, width: int) -> array[int]:
         """The first row of each block at ``width``, then the height."""
         starts = self._starts.get(width)
         if starts is None:
-            less = width - 1
-            rows = (
-                sum(count * ((cells + less) // width or 1) for cells, count in hist)
-                for hist in self._hists
-            )
+            rows = (self._block_rows(block, width) for block in range(len(self._hists)))
             starts = array("Q", [0])
             starts.extend(accumulate(rows))
             self._starts[width] = starts
@@ -189,9 +290,10 @@ class Lines(Section):
         """For each line of ``block``, the row after its last one, from the block's first."""
         ends = self._ends.get((width, block))
         if ends is None:
-            less = width - 1
-            cells = self.source.cells[block * BLOCK : (block + 1) * BLOCK]
-            ends = array("I", accumulate((c + less) // width or 1 for c in cells))
+            first = block * BLOCK
+            cells = self.source.cells[first : first + BLOCK]
+            rows = (self._line_rows(first + i, c, width) for i, c in enumerate(cells))
+            ends = array("I", accumulate(rows))
             self._ends[width, block] = ends
         return ends
 
@@ -208,8 +310,8 @@ class Lines(Section):
         strip = self._strips.get(index)
         if strip is None:
             strip = self._strips[index] = self.source.strip(index, console)
-        start = (row - first) * width
-        return strip.crop(start, start + width)
+        start, end = self.spans(index, width)[row - first]
+        return strip.crop(start, end)
 
     def renderables(self) -> Iterable[RenderableType]:
         for index in range(len(self.source)):

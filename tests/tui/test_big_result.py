@@ -275,3 +275,32 @@ async def test_a_screenshot_that_cannot_be_saved_says_why(
         app.deliver_screenshot()
         await wait_for(pilot, lambda: bool(notes))
         assert "could not save it in" in notes[0] and "Not a directory" in notes[0]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (140, 40)])
+async def test_a_big_result_wraps_between_words(size: tuple[int, int]) -> None:
+    """lorem's 1,000 lines (over 400: wrapped lazily) break between words at the pane's
+    width, as a small result does: every word on screen is whole."""
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=size) as pilot:
+        await wait_connected(pilot)
+        await select_item(pilot, "tools", "lorem")
+        await pilot.press("end", "backspace", "backspace", "backspace", *"1000", "ctrl+s")
+        view = app.query_one(ResultView)
+        await wait_for(pilot, lambda: shown(view), 60)
+        assert view.outcome is not None and len(view.document.sections) > 1
+        await pilot.press("escape", "z")  # the whole pane: more rows to read
+        await wait_for(pilot, lambda: view.has_focus)
+        await pilot.pause()
+        words = set(result_view_words()) | {str(n) for n in range(1, 1001)}
+        rows = [row.rstrip() for row in on_screen(view).splitlines()]
+        rows = [row for row in rows if row and not row.startswith("tool lorem")]  # the head
+        assert any(len(row) > view.size.width - 14 for row in rows)  # rows are full
+        broken = [row for row in rows if not set(row.split()) <= words]
+        assert not broken and len(rows) > 5, (broken, rows)
+
+
+def result_view_words() -> list[str]:
+    from inspector.demo.tools_basic import _LOREM
+
+    return _LOREM.split()

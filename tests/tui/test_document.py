@@ -4,6 +4,7 @@ made safe; JSON sizes worked out without serializing; file names for saved block
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
@@ -13,7 +14,15 @@ from rich.text import Text
 
 from inspector.tui import document as document_module
 from inspector.tui import json_size
-from inspector.tui.document import PIECE, Block, DocBuilder, Document, Lines, StringLines
+from inspector.tui.document import (
+    PIECE,
+    Block,
+    DocBuilder,
+    Document,
+    Lines,
+    StringLines,
+    wrap_spans,
+)
 from inspector.tui.json_size import json_length, rough_size
 from inspector.tui.save_files import file_name
 
@@ -24,7 +33,7 @@ def rows(document: Document, width: int) -> list[str]:
     return [document.row(r, width, CONSOLE).text for r in range(document.height(width, CONSOLE))]
 
 
-def test_big_text_is_folded_at_the_width_and_kept_once() -> None:
+def test_big_text_is_wrapped_at_the_width_and_kept_once() -> None:
     text = "\n".join(f"{n:5d} " + "x" * 20 for n in range(1, 1001))
     builder = DocBuilder()
     builder.add(Text("title"))
@@ -36,19 +45,24 @@ def test_big_text_is_folded_at_the_width_and_kept_once() -> None:
     assert isinstance(lines, Lines) and isinstance(lines.source, StringLines)
     assert lines.source.source is text  # the payload itself, not a copy
     assert document.height(26, CONSOLE) == 1 + 1000 + 1
-    assert document.height(13, CONSOLE) == 1 + 2000 + 1  # each 26-cell line on two rows
-    assert document.row(1, 13, CONSOLE).text == "    1 xxxxxxx"
+    # each 26-cell line on three rows: the number, then its word folded (longer than 13)
+    assert document.height(13, CONSOLE) == 1 + 3000 + 1
+    assert document.row(1, 13, CONSOLE).text == "    1"
     assert document.row(2, 13, CONSOLE).text == "x" * 13
-    assert document.row(2000, 13, CONSOLE).text == "x" * 13
-    assert document.row(2001, 13, CONSOLE).text == "the end"
+    assert document.row(3, 13, CONSOLE).text == "x" * 7
+    assert document.row(3000, 13, CONSOLE).text == "x" * 7
+    assert document.row(3001, 13, CONSOLE).text == "the end"
 
 
 def test_lines_in_blocks_fold_like_one_index(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Rows found through per-block histograms (a resize does not index every line) are
-    the rows of folding each line in turn, across block boundaries and at any width."""
+    """Above WORD_WRAP_CELLS lines are folded: rows found through per-block histograms (a
+    resize does not index every line) are the rows of folding each line in turn, across
+    block boundaries and at any width."""
     monkeypatch.setattr(document_module, "BLOCK", 7)
-    text = "\n".join("" if n % 5 == 0 else f"{n}:" + "ab" * (n * 7 % 23) for n in range(100))
+    text = "\n".join("" if n % 5 == 0 else f"{n}:" + "ab " * (n * 7 % 23) for n in range(100))
+    monkeypatch.setattr(document_module, "WORD_WRAP_CELLS", 10)
     lines = Lines(StringLines(text))
+    assert not lines.word_wrap
     for width in (1, 3, 10, 47, 200):
         expected = []
         for index in range(len(lines.source)):
@@ -56,6 +70,75 @@ def test_lines_in_blocks_fold_like_one_index(monkeypatch: pytest.MonkeyPatch) ->
             expected += [line[at : at + width] for at in range(0, len(line), width)] or [""]
         assert lines.height(width, CONSOLE) == len(expected)
         assert [lines.row(r, width, CONSOLE).text for r in range(len(expected))] == expected
+
+
+def _words_text(seed: int, lines: int) -> str:
+    """Lines of words: short and long ones, single and double spaces, indents, empty
+    lines and lines of spaces only."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(lines):
+        kind = rng.random()
+        if kind < 0.08:
+            out.append("")
+        elif kind < 0.12:
+            out.append(" " * rng.randint(1, 30))
+        else:
+            words = ["w" * rng.choice([1, 2, 3, 5, 8, 13, 40]) for _ in range(rng.randint(1, 14))]
+            out.append(" " * rng.choice([0, 0, 2, 4]) + rng.choice([" ", "  "]).join(words))
+    return "\n".join(out)
+
+
+def test_big_text_wraps_at_word_boundaries_as_rich_does() -> None:
+    """Lazily wrapped lines break between words, as Rich wraps a small text (a word
+    longer than the width is folded), and nothing in the text is lost but the spaces
+    at a break."""
+    rng = random.Random(7)
+    words = ["a", "to", "the", "wire", "frames", "protocol", "[red]inspector[/red]", "x" * 30]
+    text = "\n".join(" ".join(rng.choice(words) for _ in range(25)) for _ in range(500))
+    lines = Lines(StringLines(text))
+    assert lines.source.plain_ascii
+    for width in (7, 13, 40, 80):
+        expected = []
+        for line in text.split("\n"):
+            wrapped = Text(line).wrap(CONSOLE, width, overflow="fold")
+            expected += [part.plain.rstrip(" ") for part in wrapped]
+        assert lines.height(width, CONSOLE) == len(expected), width
+        shown = [lines.row(r, width, CONSOLE).text for r in range(len(expected))]
+        assert shown == expected, width
+    assert "[red]inspector[/red]" in "".join(shown)  # server text: no markup read
+
+
+def test_rows_counted_a_block_at_a_time_are_the_rows_of_each_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Plain ASCII text counts a block's rows with one regular expression over it; that
+    is the count of wrapping each of its lines, across block boundaries, at any width;
+    and a text that is not ASCII (é for e) wraps the same, line by line."""
+    monkeypatch.setattr(document_module, "BLOCK", 7)
+    text = _words_text(3, 120)
+    fast = Lines(StringLines(text))
+    slow = Lines(StringLines(text.replace("w", "é")))
+    assert fast.source.plain_ascii and not slow.source.plain_ascii
+    for width in (1, 2, 5, 13, 47, 200):
+        expected = []
+        for line in text.split("\n"):
+            spans = wrap_spans(line, width)
+            assert all(end - start <= width for start, end in spans)
+            expected += [line[start:end] for start, end in spans]
+        assert fast.height(width, CONSOLE) == len(expected), width
+        assert slow.height(width, CONSOLE) == len(expected), width
+        assert [fast.row(r, width, CONSOLE).text for r in range(len(expected))] == expected
+        assert [
+            slow.row(r, width, CONSOLE).text.replace("é", "w") for r in range(len(expected))
+        ] == expected
+
+
+def test_wide_characters_wrap_by_cells_at_spaces() -> None:
+    assert wrap_spans("界界 界界界 a", 6) == [(0, 4), (5, 11), (12, 13)]
+    assert wrap_spans("界界界界", 3) == [(0, 2), (2, 4), (4, 6), (6, 8)]  # folded
+    assert wrap_spans("界", 1) == [(0, 2)]  # wider than the width: a row of its own
+    assert wrap_spans("", 5) == [(0, 0)]
 
 
 def test_a_long_line_is_cut_in_pieces_and_control_characters_are_visible() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from textual.geometry import Region
 from textual.widget import Widget
-from textual.widgets import Button, TabbedContent, Tabs
+from textual.widgets import Button, Checkbox, TabbedContent, Tabs
 from tui_helpers import screen_text, select_item, wait_connected, wait_for
 
 from inspector.engine.responders import Responders, path_to_root
@@ -132,6 +132,30 @@ async def test_sampling_dialog_reject_is_clickable_at_80x24() -> None:
         assert "rejected" in str(view.outcome.result) + str(view.outcome.error)
 
 
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (140, 40)])
+async def test_sampling_dialog_checkbox_label_is_read_whole(size: tuple[int, int]) -> None:
+    """The "Always answer" checkbox's label is drawn whole (wrapped when the dialog is
+    narrow, never cut at the dialog's edge), and Space still ticks it."""
+    app = interactive_app()
+    async with app.run_test(size=size) as pilot:
+        await wait_connected(pilot)
+        await select_item(pilot, "tools", "ask_llm")
+        await pilot.press(*"hi", "ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, SamplingScreen))
+        screen = app.screen
+        await pilot.pause()
+        box = screen.query_one("#remember", Checkbox)
+        assert on_screen(box), (box.region, screen.region)
+        region = box.content_region
+        rows = screen_text(app).splitlines()[region.y : region.bottom]
+        drawn = " ".join(row[region.x : region.right].strip() for row in rows)
+        label = str(box.label)
+        assert " ".join(label.split()) in " ".join(drawn.split()), (drawn, label)
+        box.focus()
+        await pilot.press("space")
+        assert box.value
+
+
 @pytest.mark.parametrize("size", SMALL)
 async def test_form_fields_are_reached_by_tab_and_scrolled_into_view(
     size: tuple[int, int],
@@ -245,3 +269,38 @@ async def test_roots_dialog_close_stays_on_screen_with_many_roots() -> None:
             assert on_screen(app.screen.query_one(f"#{name}", Button)), name
         await pilot.click("#close")
         await wait_for(pilot, lambda: not isinstance(app.screen, RootsScreen))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (140, 40)])
+async def test_server_tab_takes_the_width_when_narrow(size: tuple[int, int]) -> None:
+    """5 opens the Server tab: its JSON gets the whole width (the work pane steps aside),
+    so a line of the server info is read on one row; 1 brings the work pane back."""
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=size) as pilot:
+        await wait_connected(pilot)
+        left, work = app.query_one("#left"), app.query_one("#work")
+        narrow_left = left.size.width
+        await pilot.press("5")
+        tabs = app.query_one("#catalog-tabs", TabbedContent)
+        await wait_for(pilot, lambda: tabs.active == "tab-server")
+        await pilot.pause()
+        assert not work.display and left.size.width >= size[0] - 1, (left.size, size)
+        rows = screen_text(app).splitlines()
+        assert any('"title": "mcp-inspect demo server",' in row for row in rows), rows
+        assert any('"description": "Exercises every part of the Model' in r for r in rows), rows
+        await pilot.press("1")
+        await wait_for(pilot, lambda: tabs.active == "tab-tools")
+        await pilot.pause()
+        assert work.display and left.size.width == narrow_left
+
+
+async def test_server_tab_keeps_the_work_pane_when_wide() -> None:
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=(200, 50)) as pilot:
+        await wait_connected(pilot)
+        await pilot.press("5")
+        tabs = app.query_one("#catalog-tabs", TabbedContent)
+        await wait_for(pilot, lambda: tabs.active == "tab-server")
+        await pilot.pause()
+        assert app.query_one("#work").display
+        assert app.query_one("#left").size.width >= 70

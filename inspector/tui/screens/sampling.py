@@ -22,6 +22,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static, TextArea
 
@@ -198,6 +199,17 @@ def default_model(params: dict[str, Any]) -> str:
     return DEFAULT_MODEL
 
 
+class WrappingCheckbox(Checkbox):
+    """A checkbox whose label wraps to its width: never cut off in a narrow dialog."""
+
+    DEFAULT_CSS = """
+    WrappingCheckbox { width: 100%; height: auto; text-wrap: wrap; text-overflow: fold; }
+    """
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return max(1, len(self.render().wrap(width)))
+
+
 class ServerRequestScreen(ModalScreen[ResultT]):
     """A dialog that answers a server request; the server may withdraw it (cancel)."""
 
@@ -340,8 +352,8 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
                     )
                 yield TextArea("", id="raw", language="json", soft_wrap=True)
                 yield Static("", id="error")
-                yield Checkbox(
-                    "Always answer with this text (standing rule, switch off any time)",
+                yield WrappingCheckbox(
+                    "Always answer with this text (a standing rule: switch it off any time)",
                     id="remember",
                 )
             with Horizontal(id="buttons"):
