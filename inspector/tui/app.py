@@ -17,6 +17,7 @@ from time import monotonic
 from typing import Any, ClassVar
 
 from textual import on, work
+from textual.actions import parse as parse_action
 from textual.app import App, ComposeResult, ScreenStackError, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -121,6 +122,8 @@ class InspectorApp(App[int]):
     AUTO_FOCUS = "#list-tools"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "send", "Send"),
+        # a replay cannot send: no Send in the footer; ctrl+s there says why nothing happens
+        Binding("ctrl+s", "send('replay')", "Send", show=False),
         Binding("1", "catalog('tools')", "Tools", show=False),
         Binding("2", "catalog('resources')", "Resources", show=False),
         Binding("3", "catalog('resource_templates')", "Templates", show=False),
@@ -666,7 +669,8 @@ class InspectorApp(App[int]):
     def action_focus_log(self) -> None:
         self.action_bottom("log")
 
-    def action_send(self) -> None:
+    def action_send(self, mode: str = "live") -> None:
+        """ctrl+s: send the open item (in a replay, ``mode`` "replay": saying it cannot)."""
         self.query_one(ItemPanel).submit()
 
     def action_zoom_result(self) -> None:
@@ -705,8 +709,9 @@ class InspectorApp(App[int]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "detail":
             return self._log_with_detail()
-        # a replay has no server: no Reconnect in the footer (ctrl+s stays, to say why not)
-        if action == "reconnect":  # the live binding, or the replay's (which says why not)
+        # a replay has no server: no Send or Reconnect in the footer; their keys there are
+        # the hidden bindings that say why nothing happens
+        if action in ("send", "reconnect"):  # the live binding, or the replay's
             return (self.replay_source is not None) == (parameters == ("replay",))
         return True
 
@@ -784,6 +789,9 @@ class InspectorApp(App[int]):
             if command.title not in ("Quit", "Keys"):
                 yield command
         for title, help_text, action in palette_entries(type(self)):
+            _, name, parameters = parse_action(action)
+            if self.check_action(name, parameters) is False:
+                continue  # the live or the replay binding of one key: the one that applies
             yield SystemCommand(title, help_text, functools.partial(self.run_action, action))
         yield SystemCommand(
             "Filter the log",
