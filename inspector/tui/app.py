@@ -42,7 +42,16 @@ from inspector.safe_text import one_line
 from inspector.target import Target
 from inspector.tui import heap, messages
 from inspector.tui.auth_ui import AuthUi, ObservedAuth
-from inspector.tui.calls import EXPIRED, RENEWED, call_name, call_title, finish, perform
+from inspector.tui.calls import (
+    EXPIRED,
+    RENEWED,
+    SUBSCRIPTION,
+    call_name,
+    call_title,
+    finish,
+    perform,
+    subscription_title,
+)
 from inspector.tui.completions import attach_completions
 from inspector.tui.controller import SessionController, session_expired
 from inspector.tui.interactive import SamplingRuleBar
@@ -496,7 +505,23 @@ class InspectorApp(App[int]):
             self.notify(f"{call_name(item)} requires a task (taskSupport): calling it as a task")
             action = "task"
         title = call_title(kind, item)
-        result_view.show_text(f"{title}: waiting for the server…", "yellow")
+        uri = str(item.get("uri"))
+        if kind == "resources" and action in SUBSCRIPTION:
+            title = subscription_title(action, uri)
+        shown = result_view.outcome
+        # (un)subscribing to the resource whose read is shown: the read stays, and what
+        # became of the (un)subscribe is said under its title (an error replaces it)
+        keep_read = (
+            kind == "resources"
+            and action in SUBSCRIPTION
+            and shown is not None
+            and shown.uri == uri
+            and shown.error is None
+        )
+        if keep_read:
+            result_view.set_status(f"{title}: waiting for the server…", "yellow")
+        else:
+            result_view.show_text(f"{title}: waiting for the server…", "yellow")
         started = monotonic()
         outcome = Outcome(title=title)
         session = self.controller.session
@@ -530,7 +555,12 @@ class InspectorApp(App[int]):
                 renewed = self.controller.connected and self.controller.session is not session
                 outcome.note = RENEWED if renewed else EXPIRED
         finish(outcome, started)
-        result_view.show(outcome)
+        failed = outcome.error is not None or outcome.cancelled or outcome.no_answer
+        if keep_read and shown is result_view.outcome and not failed and not outcome.note:
+            took = f"{outcome.latency_ms:,.0f} ms" if outcome.latency_ms is not None else ""
+            result_view.set_status(f"✓ {outcome.title}  {took}".rstrip(), "green")
+        else:
+            result_view.show(outcome)
 
     async def _run_task(self, name: str, arguments: dict[str, Any]) -> None:
         tasks = self.query_one(TasksView)
