@@ -115,6 +115,11 @@ class LiveState:
     # -- taking --------------------------------------------------------------------------
 
     @property
+    def offline(self) -> bool:
+        """A recording is shown (replay): there is no session to send anything to."""
+        return not isinstance(self.events, EventStore)
+
+    @property
     def store(self) -> EventStore:
         """The in-memory store of a live session (a replay reads its file instead)."""
         if not isinstance(self.events, EventStore):

@@ -17,6 +17,7 @@ from time import monotonic
 from typing import Any, ClassVar
 
 from textual import on, work
+from textual.actions import parse as parse_action
 from textual.app import App, ComposeResult, ScreenStackError, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -41,7 +42,16 @@ from inspector.safe_text import one_line
 from inspector.target import Target
 from inspector.tui import heap, messages
 from inspector.tui.auth_ui import AuthUi, ObservedAuth
-from inspector.tui.calls import EXPIRED, RENEWED, call_name, call_title, finish, perform
+from inspector.tui.calls import (
+    EXPIRED,
+    RENEWED,
+    SUBSCRIPTION,
+    call_name,
+    call_title,
+    finish,
+    perform,
+    subscription_title,
+)
 from inspector.tui.completions import attach_completions
 from inspector.tui.controller import SessionController, session_expired
 from inspector.tui.interactive import SamplingRuleBar
@@ -121,6 +131,8 @@ class InspectorApp(App[int]):
     AUTO_FOCUS = "#list-tools"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "send", "Send"),
+        # a replay cannot send: no Send in the footer; ctrl+s there says why nothing happens
+        Binding("ctrl+s", "send('replay')", "Send", show=False),
         Binding("1", "catalog('tools')", "Tools", show=False),
         Binding("2", "catalog('resources')", "Resources", show=False),
         Binding("3", "catalog('resource_templates')", "Templates", show=False),
@@ -499,7 +511,23 @@ class InspectorApp(App[int]):
             self.notify(f"{call_name(item)} requires a task (taskSupport): calling it as a task")
             action = "task"
         title = call_title(kind, item)
-        result_view.show_text(f"{title}: waiting for the server…", "yellow")
+        uri = str(item.get("uri"))
+        if kind == "resources" and action in SUBSCRIPTION:
+            title = subscription_title(action, uri)
+        shown = result_view.outcome
+        # (un)subscribing to the resource whose read is shown: the read stays, and what
+        # became of the (un)subscribe is said under its title (an error replaces it)
+        keep_read = (
+            kind == "resources"
+            and action in SUBSCRIPTION
+            and shown is not None
+            and shown.uri == uri
+            and shown.error is None
+        )
+        if keep_read:
+            result_view.set_status(f"{title}: waiting for the server…", "yellow")
+        else:
+            result_view.show_text(f"{title}: waiting for the server…", "yellow")
         started = monotonic()
         outcome = Outcome(title=title)
         session = self.controller.session
@@ -533,7 +561,12 @@ class InspectorApp(App[int]):
                 renewed = self.controller.connected and self.controller.session is not session
                 outcome.note = RENEWED if renewed else EXPIRED
         finish(outcome, started)
-        result_view.show(outcome)
+        failed = outcome.error is not None or outcome.cancelled or outcome.no_answer
+        if keep_read and shown is result_view.outcome and not failed and not outcome.note:
+            took = f"{outcome.latency_ms:,.0f} ms" if outcome.latency_ms is not None else ""
+            result_view.set_status(f"✓ {outcome.title}  {took}".rstrip(), "green")
+        else:
+            result_view.show(outcome)
 
     async def _run_task(self, name: str, arguments: dict[str, Any]) -> None:
         tasks = self.query_one(TasksView)
@@ -672,7 +705,8 @@ class InspectorApp(App[int]):
     def action_focus_log(self) -> None:
         self.action_bottom("log")
 
-    def action_send(self) -> None:
+    def action_send(self, mode: str = "live") -> None:
+        """ctrl+s: send the open item (in a replay, ``mode`` "replay": saying it cannot)."""
         self.query_one(ItemPanel).submit()
 
     def action_zoom_result(self) -> None:
@@ -711,8 +745,9 @@ class InspectorApp(App[int]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "detail":
             return self._log_with_detail()
-        # a replay has no server: no Reconnect in the footer (ctrl+s stays, to say why not)
-        if action == "reconnect":  # the live binding, or the replay's (which says why not)
+        # a replay has no server: no Send or Reconnect in the footer; their keys there are
+        # the hidden bindings that say why nothing happens
+        if action in ("send", "reconnect"):  # the live binding, or the replay's
             return (self.replay_source is not None) == (parameters == ("replay",))
         return True
 
@@ -790,6 +825,9 @@ class InspectorApp(App[int]):
             if command.title not in ("Quit", "Keys"):
                 yield command
         for title, help_text, action in palette_entries(type(self)):
+            _, name, parameters = parse_action(action)
+            if self.check_action(name, parameters) is False:
+                continue  # the live or the replay binding of one key: the one that applies
             yield SystemCommand(title, help_text, functools.partial(self.run_action, action))
         yield SystemCommand(
             "Filter the log",

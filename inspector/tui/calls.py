@@ -22,6 +22,14 @@ RENEWED = (
 )
 
 
+SUBSCRIPTION = ("subscribe", "unsubscribe")
+
+
+def subscription_title(action: str, uri: str, *, done: bool = False) -> str:
+    """ "subscribe to demo://readme"; done: "subscribed to …", "unsubscribed from …"."""
+    return f"{action}{'d' * done} {'to' if action == 'subscribe' else 'from'} {uri}"
+
+
 def call_name(item: dict[str, Any]) -> str:
     return str(item.get("name") or item.get("uri") or item.get("uriTemplate"))
 
@@ -53,15 +61,18 @@ async def perform(
 
         uri = expand(str(item.get("uriTemplate", "")), arguments or {})
         outcome.title = f"read {uri}"
+        outcome.uri = uri
         outcome.result = await client.read_resource(uri)
-    elif action == "subscribe":
-        outcome.result = await client.subscribe(str(item.get("uri")))
-        outcome.title = f"subscribed to {item.get('uri')}"
-    elif action == "unsubscribe":
-        outcome.result = await client.unsubscribe(str(item.get("uri")))
-        outcome.title = f"unsubscribed from {item.get('uri')}"
+    elif action in SUBSCRIPTION:
+        # titled before the call: an error is the (un)subscribe's, not a read's
+        uri = str(item.get("uri"))
+        outcome.title = subscription_title(action, uri)
+        call = client.subscribe if action == "subscribe" else client.unsubscribe
+        outcome.result = await call(uri)
+        outcome.title = subscription_title(action, uri, done=True)
     else:
-        outcome.result = await client.read_resource(str(item.get("uri")))
+        outcome.uri = str(item.get("uri"))
+        outcome.result = await client.read_resource(outcome.uri)
 
 
 def finish(outcome: Outcome, started: float) -> Outcome:

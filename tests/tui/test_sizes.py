@@ -57,6 +57,11 @@ def test_labels_shorten_in_steps_until_they_fit() -> None:
     assert choose(labels, 15) == (["Tools 23", "Res 9"], True)
     assert choose(labels, 10) == (["Tools", "Res"], True)
     assert choose(labels, 3) == (["Tools", "Res"], True)  # nothing fits: the shortest
+    # a filter on: its count (matching/total) is the last to go
+    labels = [TabLabel("Tools", "Tools", "10/23", True), TabLabel("Resources", "Res", "9")]
+    assert choose(labels, 18) == (["Tools 10/23", "Res 9"], True)
+    assert choose(labels, 16) == (["Tools 10/23", "Res"], True)
+    assert choose(labels, 10) == (["Tools", "Res"], True)
 
 
 @pytest.mark.parametrize("size", SMALL)

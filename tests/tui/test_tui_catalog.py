@@ -76,6 +76,26 @@ async def test_slash_filters_the_list_as_you_type_and_esc_clears() -> None:
         assert not box.display
 
 
+async def test_a_filtered_tab_keeps_its_count_at_80_columns() -> None:
+    """At 80 columns "Tools 10/23 Res 9 Tmpl 3 Prm 4 Srv" does not fit: typing a filter
+    dropped every count ("Tools Res Tmpl Prm Srv"). The filtered tab keeps matching/total;
+    cleared, the plain counts are back."""
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_connected(pilot)
+        total = len(app.query_one(Catalog).items["tools"])
+        await wait_for(pilot, lambda: app.query_one("#list-tools").has_focus)
+        assert tab_label(app) == f"Tools {total}"
+        await pilot.press("slash", *"ec")
+        await wait_for(pilot, lambda: tab_label(app) != f"Tools {total}")
+        assert tab_label(app) == f"Tools {len(shown(app))}/{total}"
+        assert 0 < len(shown(app)) < total
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: tab_label(app) == f"Tools {total}")
+        resources = len(app.query_one(Catalog).items["resources"])
+        assert tab_label(app, "resources") == f"Res {resources}"
+
+
 async def test_slash_again_replaces_the_filter_kept_from_before() -> None:
     app = InspectorApp(demo_target())
     async with app.run_test(size=(140, 40)) as pilot:

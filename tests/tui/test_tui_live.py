@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets import TextArea
-from tui_helpers import plain, select_item, wait_connected, wait_for
+from textual.widgets import OptionList, TextArea
+from tui_helpers import plain, select_item, view_text, wait_connected, wait_for
 
 from inspector.engine.responders import Responders
 from inspector.target import demo_target
@@ -148,6 +148,36 @@ async def test_subscription_update_is_flagged_and_re_read_automatically() -> Non
         await pilot.press("escape", "U")
         await client.call_tool("update_note", {"id": "1", "body": "second change"})
         await wait_for(pilot, lambda: "second change" in result_text(app))
+
+
+async def test_subscribing_keeps_the_read_content_and_says_it_subscribed() -> None:
+    """Enter reads a resource; its Subscribe button then replaced the read content with
+    the subscribe's empty result. The content stays; the line under its title says
+    "subscribed to …" (then "unsubscribed from …")."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await pilot.press("2")
+        options = app.query_one("#list-resources", OptionList)
+        await wait_for(pilot, lambda: options.has_focus)
+        assert options.highlighted_option is not None
+        assert options.highlighted_option.id == "resources:0"  # demo://readme
+        await pilot.press("enter")
+        view = app.query_one(ResultView)
+        await wait_for(pilot, lambda: "A small MCP server" in view_text(view))
+        for _ in range(6):  # Tab from the list to the Subscribe button, as a user does
+            if app.focused is not None and app.focused.id == "subscribe":
+                break
+            await pilot.press("tab")
+        assert app.focused is not None and app.focused.id == "subscribe"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "✓ subscribed to demo://readme" in view_text(view))
+        assert "A small MCP server" in view_text(view)  # the read content is still there
+        assert view_text(view).startswith("resource readme")
+        await pilot.press("tab", "enter")  # Unsubscribe
+        await wait_for(pilot, lambda: "✓ unsubscribed from demo://readme" in view_text(view))
+        assert "A small MCP server" in view_text(view)
+        assert "subscribed to" not in view_text(view).replace("unsubscribed from", "")
 
 
 async def test_list_changed_refreshes_the_catalog_and_says_so() -> None:

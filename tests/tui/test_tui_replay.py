@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from cli_runner import cli
-from textual.widgets import TabbedContent
+from textual.widgets import Button, TabbedContent
+from textual.widgets._footer import FooterKey
 from tui_helpers import screen_text, wait_for
 
 from inspector.record.indexed import IndexedSessionFile
@@ -117,4 +118,58 @@ async def test_r_in_a_replay_says_there_is_no_server(tmp_path: Path) -> None:
         )
         assert app.query_one("#status").state == "replay"
         assert log.shown == len(source)
+    source.close()
+
+
+def footer_keys(app: InspectorApp) -> list[str]:
+    """The keys the footer shows, as "key description"."""
+    return [f"{k.key} {k.description}" for k in app.query(FooterKey) if k.display]
+
+
+async def test_a_replay_s_footer_shows_no_key_that_needs_a_server(tmp_path: Path) -> None:
+    """A replay cannot send: Send (ctrl+s) was in its footer in the catalog and in a form
+    (and in the disabled button's label), and the Tasks and In flight tabs offered
+    refresh, cancel and fetch. None of them is shown; ctrl+s still says why nothing is
+    sent."""
+    path = tmp_path / "s.jsonl"
+    record(path, "--method", "tools/list")
+    source = IndexedSessionFile(path)
+    app = InspectorApp(None, source=source, replay_title=path.name)
+    async with app.run_test(size=(150, 45)) as pilot:
+        await wait_for(pilot, lambda: len(app.query_one(Catalog).items["tools"]) == 23)
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "list-tools")
+        await pilot.pause()
+        shown = footer_keys(app)
+        assert "slash Filter list" in shown and "question_mark Help" in shown
+        assert not [k for k in shown if "Send" in k or "Reconnect" in k]
+        # the palette lists the binding that applies (the replay's), once
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert titles.count("Send") == 1 and titles.count("Reconnect") == 1
+        await pilot.press("enter")  # the tool's form
+        panel = app.query_one(ItemPanel)
+        await wait_for(pilot, lambda: panel.form is not None and panel.form.has_focus_within)
+        await pilot.pause()
+        shown = footer_keys(app)
+        assert "ctrl+j JSON/form" in shown
+        assert not [k for k in shown if "Send" in k]
+        run = app.query_one("#run", Button)  # disabled, and no key in its label either
+        assert run.disabled and str(run.label) == "Call"
+        await pilot.press("ctrl+s")
+        await wait_for(
+            pilot, lambda: any("calls are disabled" in str(n.message) for n in app._notifications)
+        )
+        await pilot.press("escape", "t")  # the Tasks tab
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "tasks-table")
+        await pilot.pause()
+        shown = footer_keys(app)
+        assert "q Quit" in shown
+        assert not [k for k in shown if "Refresh" in k or "Cancel" in k or "Fetch" in k]
+        await pilot.press("f")  # the In flight tab
+        await wait_for(
+            pilot, lambda: app.focused is not None and app.focused.id == "inflight-table"
+        )
+        await pilot.pause()
+        shown = footer_keys(app)
+        assert "q Quit" in shown
+        assert not [k for k in shown if "Cancel" in k]
     source.close()

@@ -221,9 +221,12 @@ class Catalog(Static):
         tabs = self.query_one(TabbedContent)
         label = KIND[kind].label
         count = str(len(items)) if items else "–" if self.unknown[kind] else ""
-        if query and items:
+        filtered = bool(query and items)
+        if filtered:
             count = f"{sum(1 for o in shown if not o.disabled)}/{len(items)}"
-        self.tab_labels[f"tab-{kind}"] = TabLabel(label, SHORT_LABELS.get(kind, label), count)
+        self.tab_labels[f"tab-{kind}"] = TabLabel(
+            label, SHORT_LABELS.get(kind, label), count, filtered
+        )
         fit_tabs(tabs, self.tab_labels)
 
     def add_tab(self, pane_id: str, label: TabLabel, content: Widget) -> AwaitComplete:

@@ -203,6 +203,11 @@ class InFlightView(Widget):
                 return item
         return None
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("cancel", "reopen_listen"):
+            return not self.state.offline  # a replay has nothing in flight: not in the footer
+        return True
+
     def action_reopen_listen(self) -> None:
         self.post_message(self.ReopenListen())
 

@@ -302,6 +302,7 @@ class ItemPanel(Vertical):
                     schema,
                     self.last_arguments.get(item_key(kind, item)),
                     send_button=False,
+                    sends=not self.read_only,
                     id="item-form",
                 )
             )
@@ -309,7 +310,8 @@ class ItemPanel(Vertical):
         await actions.remove_children()
         buttons = [
             Button(
-                f"{KIND[kind].verb} (ctrl+s)",
+                # a replay's button is disabled: no key to advertise
+                KIND[kind].verb if self.read_only else f"{KIND[kind].verb} (ctrl+s)",
                 id="run",
                 variant="primary",
                 disabled=self.read_only,

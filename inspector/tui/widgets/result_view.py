@@ -62,6 +62,10 @@ class Outcome:
     # the client gave up without an answer (timed out, connection lost): what happened, in
     # the engine's words; not a JSON-RPC error, none came over the wire
     no_answer: str = ""
+    uri: str = ""  # the resource a read showed (a subscribe to it keeps it on screen)
+    # a line under the title: what happened since, with its style ("subscribed to …")
+    status: str = ""
+    status_style: str = "green"
     # a big result of many objects, once shown, is kept as its compact JSON (~1x its
     # size) instead of a tree of Python objects (~3.7x): ``value`` parses it again
     parked: bytes | None = field(default=None, repr=False)
@@ -236,7 +240,7 @@ def format_outcome(outcome: Outcome, *, quick: bool = False) -> Formatted:
         outcome.size = json_length(result)
     writer = _OutcomeWriter(quick)
     doc = writer.doc
-    writer.out.header = doc.section(_title(outcome))
+    writer.out.header = doc.section(*_header(outcome))
     if outcome.note:
         doc.add(safe_text(outcome.note, "bold yellow", multiline=True))
     if outcome.cancelled:
@@ -264,10 +268,16 @@ def complete_outcome(outcome: Outcome, quick: Formatted) -> Formatted:
     if outcome.size is None and result is not None:
         outcome.size = measured.size
     sections = list(quick.document.sections)
-    sections[quick.header] = Block(stack(_title(outcome)))
+    sections[quick.header] = Block(stack(*_header(outcome)))
     if quick.check is not None and isinstance(result, dict):
         sections[quick.check] = Block(stack(*_output_lines(measured.check)))
     return replace(quick, document=Document(sections), complete=True, blob=measured.blob)
+
+
+def _header(outcome: Outcome) -> list[RenderableType]:
+    """The title line, and the status line under it when there is one."""
+    status = [safe_text(outcome.status, outcome.status_style)] if outcome.status else []
+    return [_title(outcome), *status]
 
 
 def _title(outcome: Outcome) -> Text:
@@ -363,6 +373,21 @@ class ResultView(DocumentView):
         if not self.formatter.submit(lambda: format_outcome(outcome, quick=quick), size):
             note = f"more than {THREAD_BYTES:,}" if outcome.size is None else f"{size:,}"
             self.show_message(f"{one_line(outcome.title, 80)}: formatting {note} bytes…", "yellow")
+
+    def set_status(self, text: str, style: str = "green") -> bool:
+        """Say ``text`` under the title of the outcome shown, which stays as it is (a
+        subscribe to the resource read); False when no outcome is shown."""
+        outcome = self.outcome
+        if outcome is None:
+            return False
+        outcome.status, outcome.status_style = text, style
+        if self.document is self.shown.document and self.shown.document.sections:
+            sections = list(self.shown.document.sections)
+            sections[self.shown.header] = Block(stack(*_header(outcome)))
+            self.shown = replace(self.shown, document=Document(sections))
+            self.show_document(self.shown.document, home=False)
+        # still being formatted: the header is made from the outcome, status included
+        return True
 
     def show_text(self, text: str, style: str = "dim") -> None:
         self.formatter.cancel()

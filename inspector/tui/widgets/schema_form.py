@@ -139,6 +139,7 @@ class SchemaForm(TypingScope, Widget, can_focus=False):
         initial: Any = None,
         *,
         send_button: bool = True,
+        sends: bool = True,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -149,6 +150,7 @@ class SchemaForm(TypingScope, Widget, can_focus=False):
         if initial is not None:
             self.root.set_value(initial)
         self.send_button = send_button
+        self.sends = sends  # ctrl+s sends (a replay's form does not: no Send in the footer)
         self._issues: list[ValidationIssue] = []
         self._checked = False  # issues were shown: check again on every edit
         self._edited = False  # the user changed a field since the form was built or sent
@@ -363,6 +365,11 @@ class SchemaForm(TypingScope, Widget, can_focus=False):
 
     def _set_toggle_label(self, label: str) -> None:
         self.query_one("#toggle-json", Button).label = label
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "submit":
+            return self.sends
+        return True
 
     def action_submit(self) -> None:
         value, issues = self.get_arguments()

@@ -26,6 +26,7 @@ class TabLabel:
     full: str
     short: str
     count: str = ""
+    filtered: bool = False  # the count is "matching/total": a filter is on
 
 
 def _join(name: str, count: str) -> str:
@@ -41,6 +42,7 @@ def choose(labels: Sequence[TabLabel], width: int) -> tuple[list[str], bool]:
         ([_join(t.full, t.count) for t in labels], False),
         ([_join(t.short, t.count) for t in labels], False),
         ([_join(t.short, t.count) for t in labels], True),
+        ([_join(t.short, t.count) if t.filtered else t.short for t in labels], True),
         ([t.short for t in labels], True),
     ]
     for texts, tight in steps:

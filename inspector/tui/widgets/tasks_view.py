@@ -218,6 +218,11 @@ class TasksView(Widget):
 
     # -- actions -----------------------------------------------------------------------
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("refresh_tasks", "cancel_task", "fetch_result"):
+            return not self.state.offline  # a replay has no server to ask: not in the footer
+        return True
+
     async def action_refresh_tasks(self) -> None:
         if self.manager is None:
             return
