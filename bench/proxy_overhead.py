@@ -387,6 +387,9 @@ def report(title: str, rounds: list[Round]) -> None:
         f"throughput     direct {d_rate:8.0f} calls/s   proxied {p_rate:8.0f} calls/s   "
         f"ratio {p_rate / d_rate:.2f}  (target >= 0.90)"
     )
+    # each round's own ratio: three processes on few cores swing between placements
+    each = " ".join(f"{r['proxied'][1] / r['direct'][1]:.2f}" for r in rounds)
+    print(f"               ratio round by round: {each}")
     proxy_cpu = statistics.median(r["proxied"][2] for r in rounds)
     print(
         f"CPU a call     the proxy {proxy_cpu:.3f} ms   (the server alone, direct: "
