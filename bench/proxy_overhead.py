@@ -20,7 +20,7 @@ host posts to ``proxy --listen``; an official-SDK Streamable HTTP server behind 
 against posting to that server directly) when ``--http`` is given.
 
     python bench/proxy_overhead.py [--calls 2000] [--throughput-calls 12000] [--rounds 3]
-        [--window 16] [--stdio-servers demo,sdk] [--http | --http-only]
+        [--window 16] [--stdio-servers demo,sdk] [--placements] [--http | --http-only]
 
 Targets: p50 added <= 1 ms, throughput >= 90 % of direct.
 """
@@ -346,6 +346,39 @@ def pct(values: list[float], q: float) -> float:
 Round = dict[str, tuple[list[float], float, float, dict[str, float]]]
 
 
+# where the processes run, for --placements: (client, relay, server) CPUs; None: no relay
+PLACEMENTS = {
+    "direct, client | server": (0, None, 1),
+    "direct, all on one CPU": (0, None, 0),
+    "proxied, client + proxy | server": (0, 0, 1),
+    "proxied, client | proxy + server": (0, 1, 1),
+    "proxied, client + server | proxy": (0, 1, 0),
+}
+
+
+async def placements(server_command: list[str], calls: int, window: int, record: Path) -> None:
+    """Throughput with each process pinned to a CPU (Linux, 2 CPUs or more): over stdio the
+    kernel's choice of where three busy processes run moves the figure more than the
+    proxy does; each setup's best placement against the other's is the proxy's own cost."""
+    best: dict[str, float] = {}
+    for label, (mine, relay_cpu, server_cpu) in PLACEMENTS.items():
+        command = server_command if relay_cpu is None else proxied(server_command, record)
+        async with stdio_client(command) as client:
+            pid = client.proc.pid
+            server = pid if relay_cpu is None else (children(pid) or [pid])[0]
+            os.sched_setaffinity(0, {mine})
+            os.sched_setaffinity(server, {server_cpu})
+            if relay_cpu is not None:
+                os.sched_setaffinity(pid, {relay_cpu})
+            await throughput(client, calls // 4, window)  # settle
+            rate = statistics.median([await throughput(client, calls, window) for _ in range(3)])
+            os.sched_setaffinity(0, range(os.cpu_count() or 1))
+        kind = label.split(",")[0]
+        best[kind] = max(best.get(kind, 0.0), rate)
+        print(f"  {label:36s} {rate:8.0f} calls/s")
+    print(f"  best against best: ratio {best['proxied'] / best['direct']:.2f}  (target >= 0.90)")
+
+
 async def stdio_round(
     server_command: list[str], calls: int, busy: int, window: int, record: Path
 ) -> Round:
@@ -424,6 +457,11 @@ async def main() -> None:
     parser.add_argument("--throughput-calls", type=int, default=12000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--window", type=int, default=16)
+    parser.add_argument(
+        "--placements",
+        action="store_true",
+        help="over stdio, also the throughput with the processes pinned to CPUs, each way",
+    )
     parser.add_argument("--http", action="store_true", help="also measure the HTTP front")
     parser.add_argument("--http-only", action="store_true", help="measure the HTTP front only")
     parser.add_argument(
@@ -432,6 +470,8 @@ async def main() -> None:
         help="which stdio servers, comma-separated: demo, sdk (default: both)",
     )
     opts = parser.parse_args()
+    if opts.placements and (os.cpu_count() or 1) < 2:
+        parser.error("--placements needs 2 CPUs or more")
     with tempfile.TemporaryDirectory() as tmp:
         record = Path(tmp) / "bench.jsonl"
         busy = opts.throughput_calls
@@ -444,6 +484,9 @@ async def main() -> None:
                 for _ in range(opts.rounds)
             ]
             report(f"stdio: {title}, {opts.calls} calls x {opts.rounds} rounds", rounds)
+            if opts.placements:
+                print("placements   (client | relay | server pinned; throughput, median of 3)")
+                await placements(command, busy, opts.window, record)
         if opts.http or opts.http_only:
             report(
                 f"HTTP: SDK server (JSON responses), {opts.calls} calls x {opts.rounds} "
