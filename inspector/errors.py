@@ -12,9 +12,9 @@
     ├── Terminal                    transports.httpstreams: a stream cannot continue
     ├── VersionError                engine.era: a protocol version this client does not speak
     ├── RpcError                    wire.jsonrpc: a JSON-RPC error, or a local failure as one
-    │   ├── ConnectionClosedError   engine.session: the connection ended with the request pending
-    │   ├── RequestTimeoutError     engine.session: no response within the timeout
-    │   └── RequestCancelledError   engine.session: the request was cancelled
+    │   ├── ConnectionClosedError   engine.request_errors: the connection ended before the response
+    │   ├── RequestTimeoutError     engine.request_errors: no response within the timeout
+    │   └── RequestCancelledError   engine.request_errors: the request was cancelled
     ├── ProxyError                  proxy.run: the proxy could not start
     ├── RuntimeDirError             proxy.runtime: the attach socket's folder is not safe to use
     ├── ChannelError                proxy.channel: an attach socket's peer broke the protocol

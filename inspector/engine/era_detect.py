@@ -33,6 +33,7 @@ from inspector.engine.era import (
     StatelessEra,
     VersionError,
 )
+from inspector.engine.request_errors import RequestTimeoutError
 from inspector.wire.jsonrpc import RpcError
 
 if TYPE_CHECKING:
@@ -165,8 +166,6 @@ async def _probe(session: Session, *, remembered: bool = False) -> dict[str, Any
 
 def _refusal(exc: RpcError, timeout: float) -> str:
     """What the refusal said, for the note; raises when it proves an incompatibility."""
-    from inspector.engine.session import RequestTimeoutError  # (session imports this module)
-
     if isinstance(exc, RequestTimeoutError):
         return f"not answered within {timeout:g} s"
     if exc.code == UNSUPPORTED_PROTOCOL_VERSION:
@@ -196,8 +195,6 @@ async def _fall_back(
 ) -> dict[str, Any]:
     """The handshake on the same connection, the transport told to forget the probe.
     After an unanswered probe, initialize gets what is left of the opening's time."""
-    from inspector.engine.session import RequestTimeoutError  # (session imports this module)
-
     handshake = HandshakeEra()
     session.era = handshake
     session.transport.reset_protocol_version()

@@ -82,7 +82,7 @@ class RequestFinished:
 
 
 class Pending(Protocol):
-    """A request in flight, as its report reads it (``session.PendingRequest``)."""
+    """A request in flight, as its report reads it (``pending.PendingRequest``)."""
 
     id: RequestId
     method: str
@@ -92,7 +92,8 @@ class Pending(Protocol):
 
 
 class InFlight(Protocol):
-    """The session's requests in flight, as following the wire reads them (``Session``)."""
+    """The session's requests in flight, as following the wire reads them
+    (``pending.PendingRequests``)."""
 
     @property
     def pending(self) -> Mapping[RequestId, Pending]: ...

@@ -1,6 +1,9 @@
 """The MCP session: the wire (seq, lint, record, observe), the opening (its era's), request
-correlation, timeouts reset by progress, cancellation and server-request dispatch.
-``outcomes`` reports how each request ended (requests sent by hand too).
+correlation, cancellation and routing. Its parts, each a module: ``pending`` (the requests
+in flight, their timeouts reset by progress), ``server_requests`` (answering the
+server's requests), ``request_errors`` (how a request fails), ``outcomes`` (how each
+request ended, requests sent by hand too). ``PendingRequest``, ``ProgressCallback``, the
+request errors and ``first_failure`` are re-exported: the package imports them from here.
 
 Every event reaches the recorder before anything acts on it (write-ahead), then
 the observers (the log), then the routing (futures, responders, notification
@@ -14,10 +17,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
-import math
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from time import monotonic
 from types import TracebackType
 from typing import Any, Protocol
 
@@ -46,7 +46,15 @@ from inspector.engine.outcomes import (
     Outcomes,
     result_outcome,
 )
+from inspector.engine.pending import PendingRequest as PendingRequest
+from inspector.engine.pending import PendingRequests
+from inspector.engine.pending import ProgressCallback as ProgressCallback
+from inspector.engine.request_errors import ConnectionClosedError as ConnectionClosedError
+from inspector.engine.request_errors import RequestCancelledError as RequestCancelledError
+from inspector.engine.request_errors import RequestTimeoutError as RequestTimeoutError
+from inspector.engine.request_errors import first_failure as first_failure
 from inspector.engine.responders import Responders
+from inspector.engine.server_requests import ServerRequests, respond_with
 from inspector.wire import jsonrpc
 from inspector.wire.events import Channel, Direction, Finding, WireEvent
 from inspector.wire.jsonrpc import RequestId, RpcError
@@ -54,81 +62,16 @@ from inspector.wire.transport import ConnectionLost, Transport
 
 log = logging.getLogger(__name__)
 
-ProgressCallback = Callable[[float, float | None, str | None], None]
 Observer = Callable[[WireEvent], None]
 NotificationCallback = Callable[[dict[str, Any]], None]
 
 
-FINISHED_IDS_KEPT = 4096  # given-up request ids remembered to mark late responses
 DEFAULT_MAX_TIMEOUT = 600.0  # the hard maximum when none is given (or the timeout, if longer)
 CANCEL_SEND_BOUND = 0.5  # the most a timed-out request waits to hand over its cancel
 
 
-def first_failure(exc: BaseException) -> BaseException:
-    """The failure inside task-group wrappers (the first one of each group)."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    return exc
-
-
 class EventRecorder(Protocol):
     def write(self, event: WireEvent) -> None: ...
-
-
-class ConnectionClosedError(RpcError):
-    """The connection ended while a request was pending (or before it was sent)."""
-
-    def __init__(self, lost: ConnectionLost) -> None:
-        super().__init__(jsonrpc.CONNECTION_CLOSED, f"connection closed: {lost.describe()}")
-        self.lost = lost
-
-
-class RequestTimeoutError(RpcError):
-    def __init__(self, method: str, seconds: float, hard: bool) -> None:
-        what, flag = ("hard maximum", "--max-timeout") if hard else ("timeout", "--timeout")
-        super().__init__(
-            jsonrpc.REQUEST_TIMEOUT,
-            f"{method}: no response within the {what} of {seconds:g} s "
-            f"(notifications/cancelled sent); raise it with {flag}",
-        )
-
-
-class RequestCancelledError(RpcError):
-    """The client cancelled a request (``notifications/cancelled`` went out): no answer came
-    over the wire, the code is only the SDKs' convention. ``by_user``: the user asked for it
-    (not the inspector itself, e.g. re-opening a listen stream)."""
-
-    def __init__(self, method: str, reason: str, *, by_user: bool = False) -> None:
-        super().__init__(jsonrpc.REQUEST_TIMEOUT, f"{method}: cancelled ({reason})")
-        self.reason = reason
-        self.by_user = by_user
-
-
-HOLD_POLL = 0.5  # seconds between looks at a held request (is it done, is the hold over)
-
-
-@dataclass
-class PendingRequest:
-    """A request in flight: what the in-flight view and the timeout logic read."""
-
-    id: RequestId
-    method: str
-    params: Any
-    started: float = field(default_factory=monotonic)
-    last_activity: float = field(default_factory=monotonic)
-    progress_token: str | None = None
-    progress: float | None = None
-    total: float | None = None
-    message: str | None = None
-    on_progress: ProgressCallback | None = None
-    held: float = 0.0  # seconds spent waiting on a person (authorization): not timed
-    done: anyio.Event = field(default_factory=anyio.Event)
-    result: Any = None
-    error: RpcError | None = None
-
-    @property
-    def elapsed(self) -> float:
-        return monotonic() - self.started
 
 
 class Session:
@@ -165,7 +108,8 @@ class Session:
         self.era: Era = era_for(protocol_version) if protocol_version else HandshakeEra()
         self.era_memory = era_memory
         self.extra_capabilities = capabilities or {}
-        self.pending: dict[RequestId, PendingRequest] = {}
+        self._requests = PendingRequests()
+        self.pending = self._requests.pending  # the requests in flight, by id
         self.server_info: dict[str, Any] = {}
         self.server_capabilities: dict[str, Any] = {}
         self.protocol_version: str | None = None
@@ -176,16 +120,12 @@ class Session:
         self._seq = sequence if sequence is not None else itertools.count(1)
         self._ids = itertools.count(1)
         self._observers: list[Observer] = []
-        self._outcomes = Outcomes(self)
+        self._outcomes = Outcomes(self._requests)
         self._lost_callbacks: list[Callable[[ConnectionLost], None]] = []
         self._notification_callbacks: dict[str, list[NotificationCallback]] = {}
-        self._progress_owner: dict[Any, PendingRequest] = {}
-        self._finished_ids: dict[RequestId, str] = {}  # id -> why it was given up on
-        self._server_request_scopes: dict[Any, anyio.CancelScope] = {}
+        self._server_requests = ServerRequests()
         self._tg: TaskGroup | None = None
         self._closing = False
-        self._held_since: float | None = None  # an authorization waits on a person
-        self._sends: dict[anyio.CancelScope, float] = {}  # sends in progress: seconds left
         self._close_task: asyncio.Task[None] | None = None
 
     # -- lifecycle -----------------------------------------------------------------
@@ -327,50 +267,29 @@ class Session:
                 **(params.get("_meta") or {}),
                 "progressToken": pending.progress_token,
             }
-            self._progress_owner[pending.progress_token] = pending
-        self.pending[id_] = pending
+        self._requests.add(pending)
         limit = timeout if timeout is not None else self.timeout
         try:
             # handing the request to the transport counts against its time too (a full
             # pipe, a legacy POST the server does not answer)
             hard = self.max_timeout < limit
             with anyio.CancelScope() as sending:
-                self._bound_send(sending, self.max_timeout if hard else limit)
+                self._requests.bound_send(sending, self.max_timeout if hard else limit)
                 try:
                     await self.transport.send(jsonrpc.request(id_, method, params))
                 finally:
-                    self._sends.pop(sending, None)
+                    self._requests.sent(sending)
             if sending.cancelled_caught:
                 await self._time_out(pending, self.max_timeout if hard else limit, hard)
             else:
-                await self._wait(pending, limit)
+                passed = await self._requests.wait(pending, limit, self.max_timeout)
+                if passed is not None:  # no response in time: (seconds, hard)
+                    await self._time_out(pending, *passed)
         finally:
-            self.pending.pop(id_, None)
-            if pending.progress_token is not None:
-                self._progress_owner.pop(pending.progress_token, None)
+            self._requests.discard(pending)
         if pending.error is not None:
             raise pending.error
         return pending.result
-
-    async def _wait(self, pending: PendingRequest, limit: float) -> None:
-        """Until the response, the soft deadline (``limit`` after the last progress) or
-        the hard one (``max_timeout`` after the start), whichever comes first; time spent
-        waiting on a person who authorizes (``hold``) does not count."""
-        while not pending.done.is_set():
-            if self._held_since is not None:  # a person is authorizing: no timeout
-                with anyio.move_on_after(HOLD_POLL):
-                    await pending.done.wait()
-                continue
-            hard_deadline = pending.started + pending.held + self.max_timeout
-            soft_deadline = pending.last_activity + limit
-            deadline = min(soft_deadline, hard_deadline)
-            remaining = deadline - monotonic()
-            if remaining <= 0:
-                hard = deadline >= hard_deadline
-                await self._time_out(pending, self.max_timeout if hard else limit, hard)
-                return
-            with anyio.move_on_after(remaining):
-                await pending.done.wait()
 
     async def _time_out(self, pending: PendingRequest, seconds: float, hard: bool) -> None:
         """Fail the request now; its cancel goes out without spending the user's time."""
@@ -438,13 +357,10 @@ class Session:
     def given_up(self, request_id: Any) -> str | None:
         """Why the client gave up on ``request_id`` (``TIMED_OUT``, ``CANCELLED``,
         ``CANCELLED_BY_USER``), or None if it did not (it was answered, or is pending)."""
-        key = jsonrpc.id_key(request_id)
-        return self._finished_ids.get(key) if key is not None else None
+        return self._requests.given_up(request_id)
 
     async def _send_cancel(self, request_id: RequestId, reason: str, why: str) -> None:
-        self._finished_ids[request_id] = why
-        if len(self._finished_ids) > FINISHED_IDS_KEPT:  # a long session must not grow it forever
-            del self._finished_ids[next(iter(self._finished_ids))]
+        self._requests.give_up(request_id, why)
         if self.lost is None:
             params = {"requestId": request_id, "reason": reason}
             # transports hand a cancel over at once (HTTP posts it in the background); the
@@ -511,7 +427,7 @@ class Session:
         """Every frame comes through here: seq, findings, record, observers, routing."""
         event.seq = next(self._seq)
         if event.channel is Channel.AUTH:  # OAuth HTTP, not JSON-RPC: no lint, no routing
-            self._hold(event.meta.get("hold"))
+            self._requests.hold(event.meta.get("hold"))
             self._record_and_observe(event)
             return
         # a frame seen on a proxy's wire that is not ours (the host's): shown, not acted on
@@ -535,33 +451,6 @@ class Session:
                 observer(event)
             except Exception:  # an observer's bug must not take the session down
                 log.exception("observer failed")
-
-    def _bound_send(self, scope: anyio.CancelScope, seconds: float) -> None:
-        """A send may take ``seconds``, not counting a hold (an authorization can run
-        inside a send: the transport asks for credentials first)."""
-        self._sends[scope] = seconds
-        scope.deadline = (
-            math.inf if self._held_since is not None else anyio.current_time() + seconds
-        )
-
-    def _hold(self, hold: Any) -> None:
-        """An authorization started (True) or stopped (False) waiting on a person: request
-        timeouts measure the server, so that time does not count."""
-        now = monotonic()
-        if hold is True and self._held_since is None:
-            self._held_since = now
-            clock = anyio.current_time()
-            for scope in self._sends:
-                self._sends[scope] = max(scope.deadline - clock, 0.0)
-                scope.deadline = math.inf
-        elif hold is False and self._held_since is not None:
-            held, self._held_since = now - self._held_since, None
-            for pending in self.pending.values():
-                pending.held += held
-                pending.last_activity = now
-            clock = anyio.current_time()
-            for scope, left in self._sends.items():
-                scope.deadline = clock + left
 
     def connection_lost(self, lost: ConnectionLost) -> None:
         if self.lost is not None:
@@ -600,50 +489,12 @@ class Session:
                 found.extend(
                     self.era.findings(msg, self.pending[id_].method, self.declared_capabilities())
                 )
-                if self.pending[id_].done.is_set():
-                    found.append(
-                        Finding(
-                            "late-response", "response after the request was given up on", "warning"
-                        )
-                    )
-            elif id_ in self._finished_ids:
-                found.append(
-                    Finding(
-                        "late-response",
-                        f"late response to a request that was {self._finished_ids[id_]}",
-                        "warning",
-                    )
-                )
-            elif self._alias(id_) is not None:
-                found.append(
-                    Finding(
-                        "id-type-mismatch",
-                        f"response id {id_!r} has a different JSON type from the request id",
-                        "warning",
-                    )
-                )
-            else:
-                found.append(
-                    Finding("unknown-id", f"response to unknown request id {id_!r}", "error")
-                )
+            found.extend(self._requests.response_findings(id_))
         return found
 
     def answered_by(self, id_: Any) -> PendingRequest | None:
         """The pending request a response with ``id_`` answers, a wrongly typed id too."""
-        id_ = jsonrpc.id_key(id_)
-        if id_ is None:
-            return None
-        pending = self.pending.get(id_)
-        if pending is None and (alias := self._alias(id_)) is not None:
-            pending = self.pending.get(alias)
-        return pending
-
-    def _alias(self, id_: Any) -> RequestId | None:
-        """The pending id a wrongly typed response id stands for (``"1"`` for ``1``)."""
-        for key in self.pending:
-            if str(key) == str(id_) and key != id_:
-                return key
-        return None
+        return self._requests.answered_by(id_)
 
     def _route(self, message: Any) -> None:
         if isinstance(message, list):
@@ -680,73 +531,27 @@ class Session:
         params = message.get("params")
         params = params if isinstance(params, dict) else {}
         if method == "notifications/progress":
-            token = jsonrpc.id_key(params.get("progressToken"))
-            owner = self._progress_owner.get(token) if token is not None else None
-            if owner is not None:
-                self._on_progress(owner, params)
+            self._requests.progress(params)
         elif method == "notifications/cancelled":
-            request_id = jsonrpc.id_key(params.get("requestId"))
-            scope = self._server_request_scopes.get(request_id) if request_id is not None else None
-            if scope is not None:
-                scope.cancel()
+            self._server_requests.cancel(params.get("requestId"))
         for callback in self._notification_callbacks.get(str(method), []):
             try:
                 callback(params)
             except Exception:
                 log.exception("notification callback failed for %s", method)
 
-    def _on_progress(self, pending: PendingRequest, params: dict[str, Any]) -> None:
-        progress = params.get("progress")
-        if isinstance(progress, int | float):
-            pending.progress = float(progress)
-        total = params.get("total")
-        pending.total = float(total) if isinstance(total, int | float) else None
-        message = params.get("message")
-        pending.message = message if isinstance(message, str) else None
-        pending.last_activity = monotonic()  # progress resets the soft timeout
-        if pending.on_progress is not None and pending.progress is not None:
-            try:
-                pending.on_progress(pending.progress, pending.total, pending.message)
-            except Exception:
-                log.exception("progress callback failed")
-
     async def respond(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         """The client's answer to a server's request (sent on its own, or embedded in an
         ``input_required`` result); raises ``RpcError``."""
-        if method == "ping":
-            return {}
-        responder = self.responders.for_method(method)
-        if responder is None:
-            raise RpcError(
-                jsonrpc.METHOD_NOT_FOUND, f"method not supported by the client: {method}"
-            )
-        return await responder(params)
+        return await respond_with(self.responders, method, params)
 
     async def _answer_server_request(self, message: dict[str, Any]) -> None:
-        id_ = message.get("id")
-        method = str(message.get("method"))
-        params = message.get("params")
-        params = params if isinstance(params, dict) else {}
-        reply: dict[str, Any] | None = None
-        key = jsonrpc.id_key(id_)  # an invalid id is answered as sent, but cannot be cancelled
-        with anyio.CancelScope() as scope:
-            if key is not None:
-                self._server_request_scopes[key] = scope
-            try:
-                reply = jsonrpc.response(id_, await self.respond(method, params))
-            except RpcError as exc:
-                reply = jsonrpc.error_response(id_, exc.code, exc.message, exc.data)
-            except Exception as exc:
-                reply = jsonrpc.error_response(
-                    id_, jsonrpc.INTERNAL_ERROR, f"client responder failed: {exc}"
-                )
-            finally:
-                if key is not None:
-                    self._server_request_scopes.pop(key, None)
-        if scope.cancelled_caught:
+        id_, method = message.get("id"), str(message.get("method"))
+        reply = await self._server_requests.answer(message, self.respond)
+        if reply is None:
             self.note(f"server cancelled its {method} request {id_!r}; no answer sent")
             return
-        if reply is not None and self.lost is None:
+        if self.lost is None:
             try:
                 await self.transport.send(reply)
             except Exception as exc:

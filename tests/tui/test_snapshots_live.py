@@ -22,7 +22,7 @@ from textual.widgets import DataTable, Input, TabbedContent
 from tui_helpers import select_item, wait_connected, wait_for
 
 import inspector.engine.outcomes as outcomes_module
-import inspector.engine.session as session_module
+import inspector.engine.pending as pending_module
 import inspector.engine.tasks as tasks_module
 import inspector.tui.widgets.tasks_view as tasks_view_module
 from inspector.engine.responders import Responders
@@ -73,7 +73,7 @@ class Stamp:
 def clock(monkeypatch: pytest.MonkeyPatch) -> SteadyClock:
     clock = SteadyClock()
     # the session times requests, its outcome reports say when they ended
-    for module in (session_module, outcomes_module, tasks_view_module):
+    for module in (pending_module, outcomes_module, tasks_view_module):
         monkeypatch.setattr(module, "monotonic", clock)
     for cls, name in (
         (PendingRequest, "started"),
