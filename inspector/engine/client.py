@@ -46,6 +46,8 @@ class McpClient:
             lambda text: session.note(text, severity="warning"),
         )
         self._subscribed: list[str] = []  # stateless: resource URIs on the listen stream
+        # resources subscribed to on this session (either era), as the server accepted
+        self.subscriptions: set[str] = set()
         self._listen_id: RequestId | None = None
         self._listening = False
         self.listen_closed = False  # the user cancelled the listen stream: not re-opened
@@ -210,8 +212,10 @@ class McpClient:
                 self._subscribed.append(uri)
             self.listen_closed = False  # the user's own change: the stream is wanted
             await self._relisten()
+            self.subscriptions.add(uri)
             return {}
         result: dict[str, Any] = await self.session.request("resources/subscribe", {"uri": uri})
+        self.subscriptions.add(uri)
         return result
 
     async def unsubscribe(self, uri: str) -> dict[str, Any]:
@@ -220,8 +224,10 @@ class McpClient:
                 self._subscribed.remove(uri)
             self.listen_closed = False
             await self._relisten()
+            self.subscriptions.discard(uri)
             return {}
         result: dict[str, Any] = await self.session.request("resources/unsubscribe", {"uri": uri})
+        self.subscriptions.discard(uri)
         return result
 
     async def get_prompt(

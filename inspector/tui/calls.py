@@ -73,6 +73,9 @@ async def perform(
     else:
         outcome.uri = str(item.get("uri"))
         outcome.result = await client.read_resource(outcome.uri)
+    if outcome.uri and outcome.uri in client.subscriptions:
+        # a read (a re-read on resources/updated) of a subscribed resource says so
+        outcome.status = f"✓ {subscription_title('subscribe', outcome.uri, done=True)}"
 
 
 def finish(outcome: Outcome, started: float) -> Outcome:

@@ -180,6 +180,46 @@ async def test_subscribing_keeps_the_read_content_and_says_it_subscribed() -> No
         assert "subscribed to" not in view_text(view).replace("unsubscribed from", "")
 
 
+async def test_an_automatic_re_read_keeps_saying_subscribed() -> None:
+    """With auto re-read on (U), a resources/updated notification reads the subscribed
+    resource again; the new read lost the "✓ subscribed to …" line under its title. It
+    says it while subscribed, and not once unsubscribed."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await select_item(pilot, "resources", "demo://notes/1")
+        view = app.query_one(ResultView)
+        await wait_for(pilot, lambda: "resource demo://notes/1" in view_text(view))
+        await pilot.press("U")
+        for _ in range(6):  # Tab from the list to the Subscribe button, as a user does
+            if app.focused is not None and app.focused.id == "subscribe":
+                break
+            await pilot.press("tab")
+        assert app.focused is not None and app.focused.id == "subscribe"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "✓ subscribed to demo://notes/1" in view_text(view))
+        # another client changes the note: the server says so, the view reads it again
+        client = app.controller.client  # type: ignore[union-attr]
+        await client.call_tool("update_note", {"id": "1", "body": "first change"})
+        await wait_for(pilot, lambda: "first change" in view_text(view))
+        assert "✓ subscribed to demo://notes/1" in view_text(view)
+        await client.call_tool("update_note", {"id": "1", "body": "second change"})
+        await wait_for(pilot, lambda: "second change" in view_text(view))
+        assert "✓ subscribed to demo://notes/1" in view_text(view)
+        # ctrl+s (Read) while subscribed says it too; unsubscribed, a read does not
+        shown = view.outcome
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: view.outcome is not shown and view.complete)
+        assert "✓ subscribed to demo://notes/1" in view_text(view)
+        await pilot.press("tab", "enter")  # Unsubscribe
+        await wait_for(pilot, lambda: "✓ unsubscribed from demo://notes/1" in view_text(view))
+        shown = view.outcome
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: view.outcome is not shown and view.complete)
+        assert "subscribed" not in view_text(view)
+        assert "second change" in view_text(view)
+
+
 async def test_list_changed_refreshes_the_catalog_and_says_so() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

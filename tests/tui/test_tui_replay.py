@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cli_runner import cli
-from textual.widgets import Button, TabbedContent
+from textual.widgets import Button, Select, Static, TabbedContent
 from textual.widgets._footer import FooterKey
 from tui_helpers import screen_text, wait_for
 
@@ -172,4 +172,32 @@ async def test_a_replay_s_footer_shows_no_key_that_needs_a_server(tmp_path: Path
         shown = footer_keys(app)
         assert "q Quit" in shown
         assert not [k for k in shown if "Cancel" in k]
+    source.close()
+
+
+async def test_a_replay_s_server_log_level_picker_cannot_be_used(tmp_path: Path) -> None:
+    """The Server log tab's level picker sends logging/setLevel: in a replay it opened,
+    took a level and showed it as chosen, then said "not connected". It is disabled there
+    (as the form's Call button is), and its status line says why."""
+    path = tmp_path / "s.jsonl"
+    record(path, "--method", "tools/list")
+    source = IndexedSessionFile(path)
+    app = InspectorApp(None, source=source, replay_title=path.name)
+    async with app.run_test(size=(150, 45)) as pilot:
+        await wait_for(pilot, lambda: len(app.query_one(Catalog).items["tools"]) == 23)
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "list-tools")
+        await pilot.press("o")  # the Server log tab
+        tabs = app.query_one("#bottom-tabs", TabbedContent)
+        await wait_for(pilot, lambda: tabs.active == "tab-serverlog")
+        await pilot.pause()
+        level = app.query_one("#level", Select)
+        assert level.disabled and not level.has_focus
+        assert app.focused is not None and app.focused.id == "server-log"
+        assert "replay" in str(app.query_one("#level-status", Static).render())
+        # a user tabbing back to it and picking a level: nothing is chosen
+        await pilot.press("shift+tab", "enter", "down", "enter")
+        await pilot.click("#level")
+        await pilot.pause()
+        assert level.is_blank() and not level.expanded
+        assert "not connected" not in str(app.query_one("#level-status", Static).render())
     source.close()

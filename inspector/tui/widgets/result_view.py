@@ -336,6 +336,10 @@ class ResultView(DocumentView):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "save", "Save binary"),
         Binding("o", "open_link", "Open link"),
+        # nothing to save or open in what is shown: the keys leave the footer, and these
+        # hidden ones still say why (``o`` would otherwise go on to the app's Server log)
+        Binding("s", "save('none')", "Save binary", show=False),
+        Binding("o", "open_link('none')", "Open link", show=False),
     ]
 
     class OpenLink(Message):
@@ -346,10 +350,28 @@ class ResultView(DocumentView):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.outcome: Outcome | None = None
-        self.shown = Formatted(Document())
+        self._shown = Formatted(Document())
         self.formatter: Formatter[Formatted] = Formatter(
             self, self._formatted, self._failed, group="result-format"
         )
+
+    @property
+    def shown(self) -> Formatted:
+        """The outcome as shown: its document, and what ``s`` and ``o`` act on."""
+        return self._shown
+
+    @shown.setter
+    def shown(self, formatted: Formatted) -> None:
+        had = (bool(self._shown.binaries), bool(self._shown.links))
+        self._shown = formatted
+        if had != (bool(formatted.binaries), bool(formatted.links)):
+            self.refresh_bindings()  # s and o in the footer follow what is shown
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("save", "open_link"):  # the footer's binding, or the hidden one
+            there = self._shown.binaries if action == "save" else self._shown.links
+            return bool(there) == (parameters != ("none",))
+        return super().check_action(action, parameters)
 
     @property
     def formatting(self) -> bool:
@@ -410,13 +432,13 @@ class ResultView(DocumentView):
     def _failed(self, message: str) -> None:
         self.show_message(message, "bold red")
 
-    def action_save(self) -> None:
+    def action_save(self, nothing: str = "") -> None:
         if not self.shown.binaries:
             self.notify("nothing binary to save in this result", severity="warning")
             return
         save_files_dialog(self.app, list(self.shown.binaries))
 
-    def action_open_link(self) -> None:
+    def action_open_link(self, nothing: str = "") -> None:
         if not self.shown.links:
             self.notify("no resource link in this result", severity="warning")
             return

@@ -40,6 +40,7 @@ LEVEL_STYLES = {
     "alert": "bold white on red",
     "emergency": "bold reverse red",
 }
+OFFLINE = "replay: the level is set on a live server (logging/setLevel)"
 DATA_LIMIT = 4000  # characters of one message's data shown (the wire log has it all)
 
 
@@ -95,9 +96,13 @@ class ServerLogView(Widget):
         with Horizontal(id="log-bar"):
             yield Label("server log level")
             yield Select(
-                [(level, level) for level in LOG_LEVELS], id="level", prompt="(server default)"
+                [(level, level) for level in LOG_LEVELS],
+                id="level",
+                prompt="(server default)",
+                disabled=self.state.offline,  # a replay has no server to set it on
             )
-            yield Static("", id="level-status")
+            # (on_mount is too early for _status: the widget is not counted mounted yet)
+            yield Static(OFFLINE if self.state.offline else "", id="level-status")
         yield RichLog(
             id="server-log", max_lines=self.max_lines, wrap=True, markup=False, highlight=False
         )
@@ -107,6 +112,9 @@ class ServerLogView(Widget):
 
     @on(messages.SessionAttached)
     def _show_capability(self) -> None:
+        if self.state.offline:
+            self._status(OFFLINE)
+            return
         session = self.state.session
         if session is None:
             self._status("not connected")
@@ -132,6 +140,9 @@ class ServerLogView(Widget):
     async def set_level(self, level: str) -> bool:
         """Send ``logging/setLevel``; True if the server accepted it."""
         client = self.state.client
+        if self.state.offline:
+            self._status(OFFLINE)
+            return False
         if client is None:
             self._status("not connected")
             return False

@@ -1,0 +1,77 @@
+"""The result view's footer offers ``s`` (save binary) and ``o`` (open link) only when
+the result shown has something to save or to open."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import TabbedContent
+from textual.widgets._footer import FooterKey
+from tui_helpers import select_item, view_text, wait_connected, wait_for
+
+from inspector.engine.responders import Responders
+from inspector.target import demo_target
+from inspector.tui.app import InspectorApp
+from inspector.tui.interactive_setup import interactive_responders
+from inspector.tui.widgets.item_panel import ItemPanel
+from inspector.tui.widgets.result_view import ResultView
+
+SIZE = (150, 45)
+
+
+def make_app() -> InspectorApp:
+    responders = Responders()
+    app = InspectorApp(demo_target(), responders=responders)
+    interactive_responders(app, responders)
+    return app
+
+
+def footer_keys(app: InspectorApp) -> list[str]:
+    return [f"{k.key} {k.description}" for k in app.query(FooterKey) if k.display]
+
+
+def notified(app: InspectorApp, text: str) -> bool:
+    return any(text in str(n.message) for n in app._notifications)
+
+
+async def call_and_focus_result(pilot: Any, app: InspectorApp, tool: str, words: str) -> None:
+    """Select ``tool``, type ``words`` in its first field, ctrl+s, then Tab to the result
+    as a user does."""
+    await select_item(pilot, "tools", tool)
+    view = app.query_one(ItemPanel).result
+    if words:
+        await pilot.press(*words)
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: view.outcome is not None and view.complete)
+    for _ in range(8):
+        if app.focused is view:
+            break
+        await pilot.press("tab")
+    assert app.focused is view
+    await pilot.pause()
+
+
+async def test_result_footer_offers_save_and_open_only_when_they_do_something() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        # echo: text only - nothing to save, no link to open
+        await call_and_focus_result(pilot, app, "echo", "hello")
+        view = app.query_one(ResultView)
+        assert "hello" in view_text(view)
+        shown = footer_keys(app)
+        assert "q Quit" in shown
+        assert "s Save binary" not in shown and "o Open link" not in shown
+        # pressed anyway: a notice, and the focus stays (o is not the app's Server log)
+        bottom = app.query_one("#bottom-tabs", TabbedContent)
+        before = bottom.active
+        await pilot.press("s")
+        await wait_for(pilot, lambda: notified(app, "nothing binary to save"))
+        await pilot.press("o")
+        await wait_for(pilot, lambda: notified(app, "no resource link"))
+        assert bottom.active == before and app.focused is view
+        # show_media: an image, audio, a resource link and a blob - both keys work
+        await pilot.press("escape")
+        await call_and_focus_result(pilot, app, "show_media", "")
+        shown = footer_keys(app)
+        assert "s Save binary" in shown and "o Open link" in shown
