@@ -101,14 +101,12 @@ class ServerLogView(Widget):
                 prompt="(server default)",
                 disabled=self.state.offline,  # a replay has no server to set it on
             )
-            # (on_mount is too early for _status: the widget is not counted mounted yet)
+            # said here: the status line is only updated once mounted, and the session's
+            # news comes with SessionAttached (a replay has none)
             yield Static(OFFLINE if self.state.offline else "", id="level-status")
         yield RichLog(
             id="server-log", max_lines=self.max_lines, wrap=True, markup=False, highlight=False
         )
-
-    def on_mount(self) -> None:
-        self._show_capability()
 
     @on(messages.SessionAttached)
     def _show_capability(self) -> None:
