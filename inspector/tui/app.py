@@ -5,15 +5,16 @@ shows lives in one headless ``LiveState`` (``inspector.live``), fed by the
 ``SessionController`` (a live session) or ``replay_mode`` (a recording); the
 ``LiveFeed`` posts its changes in batches to the widgets that render it, which handle
 them with ``@on``; widgets post messages up. The wiring with one job each lives beside
-it: ``status_feed``, ``calls``, ``completions``, ``save_as``, ``quit_reconnect``
-(quitting and reconnecting, asking first when that would lose the user's work).
+it: ``status_feed``, ``connection_view`` (what the connection's messages show),
+``call_runner`` (an item selected, its calls made and shown; with ``calls`` and
+``completions``), ``save_as``, ``quit_reconnect`` (quitting and reconnecting, asking
+first when that would lose the user's work).
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
-from time import monotonic
 from typing import Any, ClassVar
 
 from textual import on, work
@@ -27,33 +28,17 @@ from textual.widgets import DataTable, TabbedContent, TabPane
 
 from inspector.engine.kinds import KIND
 from inspector.engine.responders import Responders
-from inspector.engine.session import (
-    ConnectionClosedError,
-    RequestCancelledError,
-    RequestTimeoutError,
-    Session,
-)
-from inspector.engine.tasks import must_run_as_task
+from inspector.engine.session import Session
 from inspector.live.state import LiveState
 from inspector.record.indexed import IndexedSessionFile
 from inspector.record.recorder import Recorder
 from inspector.record.state import sessions_home
-from inspector.safe_text import one_line
 from inspector.target import Target
 from inspector.tui import heap, messages
 from inspector.tui.auth_ui import AuthUi, ObservedAuth
-from inspector.tui.calls import (
-    EXPIRED,
-    RENEWED,
-    SUBSCRIPTION,
-    call_name,
-    call_title,
-    finish,
-    perform,
-    subscription_title,
-)
-from inspector.tui.completions import attach_completions
-from inspector.tui.controller import SessionController, session_expired
+from inspector.tui.call_runner import CallRunner
+from inspector.tui.connection_view import ConnectionView
+from inspector.tui.controller import SessionController
 from inspector.tui.interactive import SamplingRuleBar
 from inspector.tui.keymap import Section, palette_entries, section_for, sections
 from inspector.tui.live_feed import LiveFeed
@@ -61,7 +46,6 @@ from inspector.tui.quit_reconnect import QuitReconnect
 from inspector.tui.replay_mode import HINT, ReplayMode
 from inspector.tui.save_as import save_session_as, session_file
 from inspector.tui.save_files import default_folder
-from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.screens.help import HelpScreen
 from inspector.tui.screens.intercept import open_intercept
 from inspector.tui.screens.main import MainScreen
@@ -73,14 +57,13 @@ from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.key_footer import KeyFooter
 from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import MessageLog
-from inspector.tui.widgets.result_view import Outcome, ResultView
+from inspector.tui.widgets.result_view import ResultView
 from inspector.tui.widgets.schema_form import SchemaForm
 from inspector.tui.widgets.server_log import ServerLogView
 from inspector.tui.widgets.server_pane import ServerPane
 from inspector.tui.widgets.status_bar import StatusBar
 from inspector.tui.widgets.tab_fit import TabLabel
 from inspector.tui.widgets.tasks_view import TasksView
-from inspector.wire.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 
 LOG_LAYOUTS = ("normal", "max", "min")
 BOTTOM_TABS = (
@@ -188,11 +171,9 @@ class InspectorApp(App[int]):
         self.recorder = recorder
         self.replay_source = source
         self.replay_title = replay_title
-        self.confirm_destructive = confirm_destructive
         self.log_layout = "normal"
         self.state = LiveState(source)  # the one owner of what the widgets show
         self.feed = LiveFeed(self.state)
-        self.auto_reread = False  # re-read a subscribed resource when it is updated
         self.controller: SessionController | None = None
         self._responders = responders
         self._timeout = timeout
@@ -208,11 +189,32 @@ class InspectorApp(App[int]):
             lambda: self.query_one(ItemPanel).unsent(),
             self.connect,
         )
+        self.calls = CallRunner(
+            self,
+            self.state,
+            lambda: self.controller,
+            lambda: self.bridge,
+            self.execute,
+            self.action_bottom,
+            confirm_destructive=confirm_destructive,
+        )
+        self.connection = ConnectionView(
+            self, lambda: self.controller, lambda: self.status_feed, lambda: self.bridge
+        )
 
     @property
     def quitting(self) -> bool:
         """Quitting has started (the server is being stopped, then the app exits)."""
         return self.quit_reconnect.quitting
+
+    @property
+    def confirm_destructive(self) -> bool:
+        """Ask before calling a tool marked destructive (off after "always")."""
+        return self.calls.confirm_destructive
+
+    @confirm_destructive.setter
+    def confirm_destructive(self, value: bool) -> None:
+        self.calls.confirm_destructive = value
 
     @property
     def tasks_manager(self) -> Any:
@@ -332,91 +334,27 @@ class InspectorApp(App[int]):
 
     @while_mounted
     def on_connecting(self, message: messages.Connecting) -> None:
-        status = self.query_one(StatusBar)
-        status.state = "connecting"
-        status.server = message.target
-        view = self.query_one(ResultView)
-        if message.renewal and view.outcome is not None:
-            return  # the last call's outcome (maybe failed by the expiry) stays in view
-        what = (
-            "the server's session expired: starting a new session"
-            if message.renewal
-            else f"connecting to {message.target}"
-        )
-        view.show_text(f"{what} (attempt {message.attempt})…", "yellow")
+        self.connection.connecting(message)
 
     @while_mounted
     def on_connected(self, message: messages.Connected) -> None:
-        assert self.controller is not None and self.controller.session is not None
-        session = self.controller.session
-        self.status_feed.connected(session)
-        if self.bridge is not None:
-            self.bridge.attach(session)
-        view = self.query_one(ResultView)
-        if message.renewal and view.outcome is not None:
-            if view.outcome.note == EXPIRED:
-                view.outcome.note = RENEWED  # the call failed; now it can be made again
-                view.show(view.outcome)
-        else:
-            renewed = (
-                "a new session started (the server expired the old one); "
-                if message.renewal
-                else ""
-            )
-            view.show_text(
-                f"connected; {renewed}pick an item on the left (1-4 switch lists, "
-                "g goes to the log)",
-                "green",
-            )
-        self._refresh_server_pane()
+        self.connection.connected(message)
 
     @while_mounted
     def on_connect_failed(self, message: messages.ConnectFailed) -> None:
-        self.query_one(StatusBar).state = "failed"
-        self.query_one(ResultView).show_text(
-            f"could not connect:\n{message.error}\n\npress r to retry", "red"
-        )
-        self.notify(
-            message.error.splitlines()[0], title="connection failed", severity="error", timeout=8
-        )
+        self.connection.connect_failed(message)
 
     @while_mounted
     def on_disconnected(self, message: messages.Disconnected) -> None:
-        self.query_one(StatusBar).state = "disconnected"
-        if message.lost.expected:
-            return
-        self.query_one(ResultView).show_text(
-            f"connection lost: {message.lost.describe()}\n\npress r to reconnect (the log is kept)",
-            "red",
-        )
-        self.notify(message.lost.message, title="connection lost", severity="error", timeout=8)
-        self._refresh_server_pane()
+        self.connection.disconnected(message)
 
     @while_mounted
     def on_catalog_loaded(self, message: messages.CatalogLoaded) -> None:
-        self.query_one(Catalog).set_items(message.kind, message.items, message.error)
-        if message.change:  # said only when something did change
-            label = KIND[message.kind].label
-            self.notify(
-                f"{label}: {one_line(message.change.describe(), 300)} (now {len(message.items)})",
-                title="list_changed",
-                markup=False,
-            )
+        self.connection.catalog_loaded(message)
 
-    def _refresh_server_pane(self) -> None:
-        session = self.controller.session if self.controller else None
-        if session is None:
-            return
-        stderr = session.transport.stderr_tail
-        self.query_one(ServerPane).refresh_from(
-            info=session.server_info,
-            protocol=session.protocol_version,
-            server_caps=session.server_capabilities,
-            client_caps=session.responders.capabilities(),
-            instructions=session.instructions,
-            stderr_tail=stderr,
-            target=session.transport.target,
-        )
+    @on(InFlightView.ReopenListen)
+    def _reopen_listen(self) -> None:
+        self.connection.reopen_listen()
 
     # -- replay ------------------------------------------------------------------------
 
@@ -440,185 +378,40 @@ class InspectorApp(App[int]):
 
     @on(Catalog.ItemSelected)
     async def _item_selected(self, message: Catalog.ItemSelected) -> None:
-        session = self.controller.session if self.controller else None
-        caps = session.server_capabilities if session else {}
-        subscribable = bool((caps.get("resources") or {}).get("subscribe"))
-        panel = self.query_one(ItemPanel)
-        await panel.select(message.kind, message.item, subscribable=subscribable)
-        self._attach_completions(panel)
-        if message.kind == "resources" and not panel.read_only:
-            # a resource has nothing to fill in: Enter reads it, and the focus stays in
-            # the list (on the Read button, typed keys are the form's: digits, q, ? and
-            # the arrows did nothing), so Down, Enter reads the next one
-            panel.submit()
-        else:
-            self.call_after_refresh(panel.focus_form)
-
-    def _attach_completions(self, panel: ItemPanel) -> None:
-        if panel.kind is None or panel.item is None:
-            return
-        attach_completions(
-            panel.form,
-            panel.kind,
-            panel.item,
-            self.controller.session if self.controller else None,
-            self.controller.client if self.controller else None,
-        )
+        await self.calls.select(message.kind, message.item)
 
     @on(SchemaForm.FieldsBuilt)
     def _fields_built(self, message: SchemaForm.FieldsBuilt) -> None:
         panel = self.query_one(ItemPanel)
         if message.form is panel.form:
-            self._attach_completions(panel)
+            self.calls.attach_completions(panel)
 
     @on(ItemPanel.Run)
     def _run_item(self, message: ItemPanel.Run) -> None:
-        def go(answer: str | None = "once") -> None:
-            if answer is None:
-                return
-            if answer == "always":
-                self.confirm_destructive = False
-            self.execute(message.kind, message.item, message.arguments, message.action)
-
-        if (
-            message.kind == "tools"
-            and self.confirm_destructive
-            and (message.item.get("annotations") or {}).get("destructiveHint")
-        ):
-            name = str(message.item.get("name"))
-            self.push_screen(
-                ConfirmScreen(f"{name} is marked destructive (destructiveHint). Call it?"), go
-            )
-        else:
-            go()
+        self.calls.run(message.kind, message.item, message.arguments, message.action)
 
     @work(group="calls", exit_on_error=False)
     async def execute(
         self, kind: str, item: dict[str, Any], arguments: Any, action: str = "run"
     ) -> None:
-        result_view = self.query_one(ResultView)
-        client = self.controller.client if self.controller else None
-        if client is None or not self.controller or not self.controller.connected:
-            self.notify("not connected: press r to reconnect", severity="error")
-            return
-        if (
-            kind == "tools"
-            and action == "run"
-            and self.controller.session is not None
-            and must_run_as_task(self.controller.session.server_capabilities, item)
-        ):
-            # a plain call must fail (the server requires a task): send what works
-            self.notify(f"{call_name(item)} requires a task (taskSupport): calling it as a task")
-            action = "task"
-        title = call_title(kind, item)
-        uri = str(item.get("uri"))
-        if kind == "resources" and action in SUBSCRIPTION:
-            title = subscription_title(action, uri)
-        shown = result_view.outcome
-        # (un)subscribing to the resource whose read is shown: the read stays, and what
-        # became of the (un)subscribe is said under its title (an error replaces it)
-        keep_read = (
-            kind == "resources"
-            and action in SUBSCRIPTION
-            and shown is not None
-            and shown.uri == uri
-            and shown.error is None
-        )
-        if keep_read:
-            result_view.set_status(f"{title}: waiting for the server…", "yellow")
-        else:
-            result_view.show_text(f"{title}: waiting for the server…", "yellow")
-        started = monotonic()
-        outcome = Outcome(title=title)
-        session = self.controller.session
-        try:
-            if kind == "tools" and action == "task":
-                await self._run_task(call_name(item), arguments or {})
-                return
-            await perform(
-                client, kind, item, arguments, action, outcome, self._progress(result_view, title)
-            )
-            if kind == "resources" and action not in ("subscribe", "unsubscribe"):
-                self.state.read(str(item.get("uri")))
-        except RpcError as exc:
-            if (
-                exc.code == URL_ELICITATION_REQUIRED
-                and self.bridge is not None
-                and action != "retry"
-                and await self.bridge.complete_url_elicitations(exc)
-            ):
-                self.notify("calling again after the URL elicitation")
-                self.execute(kind, item, arguments, "retry")
-                return
-            if isinstance(exc, RequestCancelledError) and exc.by_user:
-                outcome.cancelled = True  # no answer came: not a JSON-RPC error
-            elif isinstance(exc, RequestTimeoutError | ConnectionClosedError):
-                outcome.no_answer = exc.message  # the code is the SDKs' convention, not wire
-            else:
-                outcome.error = exc.to_error()
-            if isinstance(exc, ConnectionClosedError) and session_expired(session):
-                # the controller renews the session; say so here, where the user looks
-                renewed = self.controller.connected and self.controller.session is not session
-                outcome.note = RENEWED if renewed else EXPIRED
-        finish(outcome, started)
-        failed = outcome.error is not None or outcome.cancelled or outcome.no_answer
-        if keep_read and shown is result_view.outcome and not failed and not outcome.note:
-            took = f"{outcome.latency_ms:,.0f} ms" if outcome.latency_ms is not None else ""
-            result_view.set_status(f"✓ {outcome.title}  {took}".rstrip(), "green")
-        else:
-            result_view.show(outcome)
-
-    async def _run_task(self, name: str, arguments: dict[str, Any]) -> None:
-        tasks = self.query_one(TasksView)
-        state = await tasks.run_tool(name, arguments)
-        self.query_one(ResultView).show_text(
-            f"task {state.task_id} created for {name} ({state.status}); following it in "
-            "the Tasks tab (t)",
-            "yellow",
-        )
-        self.action_bottom("tasks")
-
-    @on(InFlightView.ReopenListen)
-    def _reopen_listen(self) -> None:
-        client = self.controller.client if self.controller else None
-        if client is None or not client.session.era.stateless:
-            self.notify("no listen stream: it exists in the stateless era (2026-07-28) only")
-        elif not client.listen_closed:
-            self.notify("the listen stream is open (c on its row closes it)")
-        else:
-            client.reopen_listen()
-            self.notify("listening again: lists update by themselves")
+        await self.calls.execute(kind, item, arguments, action)
 
     @on(messages.TaskFinished)
     @while_mounted
     def _task_finished(self, message: messages.TaskFinished) -> None:
-        state = message.state
-        outcome = Outcome(title=f"task {state.task_id} ({state.tool}): {state.status}")
-        if state.error is not None:
-            outcome.error = state.error.to_error()
-        else:
-            outcome.result = state.result
-        self.query_one(ResultView).show(outcome)
+        self.calls.task_finished(message.state)
 
     @on(messages.ResourceUpdated)
     @while_mounted
     def _resource_updated(self, message: messages.ResourceUpdated) -> None:
-        uri = message.uri
-        panel = self.query_one(ItemPanel)
-        current = panel.item.get("uri") if panel.item and panel.kind == "resources" else None
-        if self.auto_reread and current == uri:
-            self.execute("resources", panel.item or {"uri": uri}, None)
-            return
-        hint = "select it and ctrl+s to re-read; U re-reads automatically"
-        self.notify(f"{uri} was updated ({hint})", title="resources/updated", timeout=4)
+        self.calls.resource_updated(message.uri)
 
     def action_toggle_auto_reread(self) -> None:
-        self.auto_reread = not self.auto_reread
-        self.notify(
-            "subscribed resources are re-read when updated"
-            if self.auto_reread
-            else "automatic re-read off"
-        )
+        self.calls.toggle_auto_reread()
+
+    @on(ResultView.OpenLink)
+    def _open_link(self, message: ResultView.OpenLink) -> None:
+        self.execute("resources", {"uri": message.uri, "name": message.uri}, None)
 
     def action_bottom(self, pane: str) -> None:
         if pane == "auth" and not self.query("#auth"):
@@ -655,18 +448,6 @@ class InspectorApp(App[int]):
             self.notify("roots are fixed by --root here", severity="warning")
             return
         self.push_screen(self.bridge.roots_screen())
-
-    def _progress(self, view: ResultView, title: str) -> Any:
-        def on_progress(progress: float, total: float | None, message: str | None) -> None:
-            of = f"/{total:g}" if total else ""
-            note = f" {message}" if message else ""
-            view.show_text(f"{title}: progress {progress:g}{of}{note}", "yellow")
-
-        return on_progress
-
-    @on(ResultView.OpenLink)
-    def _open_link(self, message: ResultView.OpenLink) -> None:
-        self.execute("resources", {"uri": message.uri, "name": message.uri}, None)
 
     # -- the log -----------------------------------------------------------------------
 
@@ -739,7 +520,7 @@ class InspectorApp(App[int]):
         self.refresh_bindings()
 
     def action_server_info(self) -> None:
-        self._refresh_server_pane()
+        self.connection.refresh_server_pane()
         self.query_one("#catalog-tabs", TabbedContent).active = "tab-server"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

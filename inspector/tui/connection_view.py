@@ -1,0 +1,141 @@
+"""What the live session's connection shows: the controller's messages (connecting,
+connected, failed, lost, a list loaded) become the status bar's state, a line in the
+result view, a notification, the catalog's lists and the Server pane.
+
+The app keeps the message handlers (guarded: the widgets may be gone while it closes)
+and hands over the controller (None before ``on_mount`` and in a replay), the status
+feed (made in ``on_mount``) and the interactive bridge (None without one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from inspector.engine.kinds import KIND
+from inspector.safe_text import one_line
+from inspector.tui import messages
+from inspector.tui.calls import EXPIRED, RENEWED
+from inspector.tui.controller import SessionController
+from inspector.tui.status_feed import StatusFeed
+from inspector.tui.widgets.catalog import Catalog
+from inspector.tui.widgets.result_view import ResultView
+from inspector.tui.widgets.server_pane import ServerPane
+from inspector.tui.widgets.status_bar import StatusBar
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+
+class ConnectionView:
+    """Shows one app's connection as the controller reports it."""
+
+    def __init__(
+        self,
+        app: App[Any],
+        controller: Callable[[], SessionController | None],
+        status_feed: Callable[[], StatusFeed],
+        bridge: Callable[[], Any],
+    ) -> None:
+        self.app = app
+        self.controller = controller
+        self.status_feed = status_feed
+        self.bridge = bridge
+
+    def connecting(self, message: messages.Connecting) -> None:
+        status = self.app.query_one(StatusBar)
+        status.state = "connecting"
+        status.server = message.target
+        view = self.app.query_one(ResultView)
+        if message.renewal and view.outcome is not None:
+            return  # the last call's outcome (maybe failed by the expiry) stays in view
+        what = (
+            "the server's session expired: starting a new session"
+            if message.renewal
+            else f"connecting to {message.target}"
+        )
+        view.show_text(f"{what} (attempt {message.attempt})…", "yellow")
+
+    def connected(self, message: messages.Connected) -> None:
+        controller = self.controller()
+        assert controller is not None and controller.session is not None
+        session = controller.session
+        self.status_feed().connected(session)
+        bridge = self.bridge()
+        if bridge is not None:
+            bridge.attach(session)
+        view = self.app.query_one(ResultView)
+        if message.renewal and view.outcome is not None:
+            if view.outcome.note == EXPIRED:
+                view.outcome.note = RENEWED  # the call failed; now it can be made again
+                view.show(view.outcome)
+        else:
+            renewed = (
+                "a new session started (the server expired the old one); "
+                if message.renewal
+                else ""
+            )
+            view.show_text(
+                f"connected; {renewed}pick an item on the left (1-4 switch lists, "
+                "g goes to the log)",
+                "green",
+            )
+        self.refresh_server_pane()
+
+    def connect_failed(self, message: messages.ConnectFailed) -> None:
+        self.app.query_one(StatusBar).state = "failed"
+        self.app.query_one(ResultView).show_text(
+            f"could not connect:\n{message.error}\n\npress r to retry", "red"
+        )
+        self.app.notify(
+            message.error.splitlines()[0], title="connection failed", severity="error", timeout=8
+        )
+
+    def disconnected(self, message: messages.Disconnected) -> None:
+        self.app.query_one(StatusBar).state = "disconnected"
+        if message.lost.expected:
+            return
+        self.app.query_one(ResultView).show_text(
+            f"connection lost: {message.lost.describe()}\n\npress r to reconnect (the log is kept)",
+            "red",
+        )
+        self.app.notify(message.lost.message, title="connection lost", severity="error", timeout=8)
+        self.refresh_server_pane()
+
+    def catalog_loaded(self, message: messages.CatalogLoaded) -> None:
+        self.app.query_one(Catalog).set_items(message.kind, message.items, message.error)
+        if message.change:  # said only when something did change
+            label = KIND[message.kind].label
+            self.app.notify(
+                f"{label}: {one_line(message.change.describe(), 300)} (now {len(message.items)})",
+                title="list_changed",
+                markup=False,
+            )
+
+    def refresh_server_pane(self) -> None:
+        controller = self.controller()
+        session = controller.session if controller else None
+        if session is None:
+            return
+        stderr = session.transport.stderr_tail
+        self.app.query_one(ServerPane).refresh_from(
+            info=session.server_info,
+            protocol=session.protocol_version,
+            server_caps=session.server_capabilities,
+            client_caps=session.responders.capabilities(),
+            instructions=session.instructions,
+            stderr_tail=stderr,
+            target=session.transport.target,
+        )
+
+    def reopen_listen(self) -> None:
+        """The In flight tab's request to open the listen stream again."""
+        controller = self.controller()
+        client = controller.client if controller else None
+        if client is None or not client.session.era.stateless:
+            self.app.notify("no listen stream: it exists in the stateless era (2026-07-28) only")
+        elif not client.listen_closed:
+            self.app.notify("the listen stream is open (c on its row closes it)")
+        else:
+            client.reopen_listen()
+            self.app.notify("listening again: lists update by themselves")
