@@ -8,11 +8,38 @@ from typing import Any
 import anyio
 from rich.console import Console
 from textual.pilot import Pilot
+from textual.widgets._footer import FooterKey
 
+from inspector.engine.responders import Responders
+from inspector.target import demo_target
 from inspector.tui.app import InspectorApp
+from inspector.tui.interactive_setup import interactive_responders
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_log import MessageLog
+
+
+def interactive_demo_app() -> InspectorApp:
+    """The app on the demo server, answering its requests with the TUI's dialogs."""
+    responders = Responders()
+    app = InspectorApp(demo_target(), responders=responders)
+    interactive_responders(app, responders)
+    return app
+
+
+def footer_keys(app: InspectorApp) -> list[str]:
+    """The keys the footer shows, as "key description"."""
+    return [f"{k.key} {k.description}" for k in app.query(FooterKey) if k.display]
+
+
+async def tab_to(pilot: Pilot[Any], widget_id: str, presses: int = 6) -> None:
+    """Press Tab, as a user does, until the widget ``widget_id`` has the focus."""
+    app = pilot.app
+    for _ in range(presses):
+        if app.focused is not None and app.focused.id == widget_id:
+            break
+        await pilot.press("tab")
+    assert app.focused is not None and app.focused.id == widget_id
 
 
 async def wait_for(pilot: Pilot[Any], condition: Any, timeout: float = 15.0) -> None:

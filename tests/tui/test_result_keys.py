@@ -6,28 +6,20 @@ from __future__ import annotations
 from typing import Any
 
 from textual.widgets import TabbedContent
-from textual.widgets._footer import FooterKey
-from tui_helpers import select_item, view_text, wait_connected, wait_for
+from tui_helpers import (
+    footer_keys,
+    interactive_demo_app,
+    select_item,
+    view_text,
+    wait_connected,
+    wait_for,
+)
 
-from inspector.engine.responders import Responders
-from inspector.target import demo_target
 from inspector.tui.app import InspectorApp
-from inspector.tui.interactive_setup import interactive_responders
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.result_view import ResultView
 
 SIZE = (150, 45)
-
-
-def make_app() -> InspectorApp:
-    responders = Responders()
-    app = InspectorApp(demo_target(), responders=responders)
-    interactive_responders(app, responders)
-    return app
-
-
-def footer_keys(app: InspectorApp) -> list[str]:
-    return [f"{k.key} {k.description}" for k in app.query(FooterKey) if k.display]
 
 
 def notified(app: InspectorApp, text: str) -> bool:
@@ -52,7 +44,7 @@ async def call_and_focus_result(pilot: Any, app: InspectorApp, tool: str, words:
 
 
 async def test_result_footer_offers_save_and_open_only_when_they_do_something() -> None:
-    app = make_app()
+    app = interactive_demo_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         # echo: text only - nothing to save, no link to open

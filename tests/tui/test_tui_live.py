@@ -5,12 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from textual.widgets import OptionList, TextArea
-from tui_helpers import plain, select_item, view_text, wait_connected, wait_for
+from tui_helpers import (
+    interactive_demo_app,
+    plain,
+    select_item,
+    tab_to,
+    view_text,
+    wait_connected,
+    wait_for,
+)
 
-from inspector.engine.responders import Responders
-from inspector.target import demo_target
 from inspector.tui.app import InspectorApp
-from inspector.tui.interactive_setup import interactive_responders
 from inspector.tui.screens.elicitation import ElicitationScreen
 from inspector.tui.screens.sampling import SamplingScreen
 from inspector.tui.widgets.inflight import InFlightView
@@ -19,13 +24,6 @@ from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView, render_outcome
 
 SIZE = (150, 45)
-
-
-def make_app() -> InspectorApp:
-    responders = Responders()
-    app = InspectorApp(demo_target(), responders=responders)
-    interactive_responders(app, responders)
-    return app
 
 
 def result_text(app: InspectorApp) -> str:
@@ -42,7 +40,7 @@ async def fill(pilot: Any, app: InspectorApp, tool: str, arguments: dict[str, An
 
 
 async def test_sampling_request_is_answered_in_a_dialog() -> None:
-    app = make_app()
+    app = interactive_demo_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await fill(pilot, app, "ask_llm", {"question": "meaning of life?"})
@@ -56,7 +54,7 @@ async def test_sampling_request_is_answered_in_a_dialog() -> None:
 
 
 async def test_sampling_rejected_with_escape() -> None:
-    app = make_app()
+    app = interactive_demo_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await fill(pilot, app, "ask_llm", {"question": "q"})
@@ -67,7 +65,7 @@ async def test_sampling_rejected_with_escape() -> None:
 
 
 async def test_elicitation_defaults_sent_when_untouched() -> None:
-    app = make_app()
+    app = interactive_demo_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await fill(pilot, app, "book_table", {})
@@ -80,7 +78,7 @@ async def test_elicitation_defaults_sent_when_untouched() -> None:
 
 
 async def test_slow_call_shows_in_flight_and_is_cancelled() -> None:
-    app = make_app()
+    app = interactive_demo_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await fill(pilot, app, "slow_count", {"seconds": 20, "steps": 20})
@@ -102,7 +100,7 @@ async def test_slow_call_shows_in_flight_and_is_cancelled() -> None:
 
 
 async def test_call_as_task_shows_result() -> None:
-    app = make_app()
+    app = interactive_demo_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await fill(pilot, app, "slow_count", {"seconds": 0.5, "steps": 2})
@@ -115,7 +113,7 @@ async def test_call_as_task_shows_result() -> None:
 
 
 async def test_completion_offers_server_values() -> None:
-    app = make_app()
+    app = interactive_demo_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await select_item(pilot, "prompts", "greeting")
@@ -130,7 +128,7 @@ async def test_completion_offers_server_values() -> None:
 
 
 async def test_subscription_update_is_flagged_and_re_read_automatically() -> None:
-    app = make_app()
+    app = interactive_demo_app()
     app.confirm_destructive = False
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
@@ -154,7 +152,7 @@ async def test_subscribing_keeps_the_read_content_and_says_it_subscribed() -> No
     """Enter reads a resource; its Subscribe button then replaced the read content with
     the subscribe's empty result. The content stays; the line under its title says
     "subscribed to …" (then "unsubscribed from …")."""
-    app = make_app()
+    app = interactive_demo_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await pilot.press("2")
@@ -165,11 +163,7 @@ async def test_subscribing_keeps_the_read_content_and_says_it_subscribed() -> No
         await pilot.press("enter")
         view = app.query_one(ResultView)
         await wait_for(pilot, lambda: "A small MCP server" in view_text(view))
-        for _ in range(6):  # Tab from the list to the Subscribe button, as a user does
-            if app.focused is not None and app.focused.id == "subscribe":
-                break
-            await pilot.press("tab")
-        assert app.focused is not None and app.focused.id == "subscribe"
+        await tab_to(pilot, "subscribe")  # from the list to the Subscribe button
         await pilot.press("enter")
         await wait_for(pilot, lambda: "✓ subscribed to demo://readme" in view_text(view))
         assert "A small MCP server" in view_text(view)  # the read content is still there
@@ -184,18 +178,14 @@ async def test_an_automatic_re_read_keeps_saying_subscribed() -> None:
     """With auto re-read on (U), a resources/updated notification reads the subscribed
     resource again; the new read lost the "✓ subscribed to …" line under its title. It
     says it while subscribed, and not once unsubscribed."""
-    app = make_app()
+    app = interactive_demo_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await select_item(pilot, "resources", "demo://notes/1")
         view = app.query_one(ResultView)
         await wait_for(pilot, lambda: "resource demo://notes/1" in view_text(view))
         await pilot.press("U")
-        for _ in range(6):  # Tab from the list to the Subscribe button, as a user does
-            if app.focused is not None and app.focused.id == "subscribe":
-                break
-            await pilot.press("tab")
-        assert app.focused is not None and app.focused.id == "subscribe"
+        await tab_to(pilot, "subscribe")  # from the list to the Subscribe button
         await pilot.press("enter")
         await wait_for(pilot, lambda: "✓ subscribed to demo://notes/1" in view_text(view))
         # another client changes the note: the server says so, the view reads it again
@@ -221,7 +211,7 @@ async def test_an_automatic_re_read_keeps_saying_subscribed() -> None:
 
 
 async def test_list_changed_refreshes_the_catalog_and_says_so() -> None:
-    app = make_app()
+    app = interactive_demo_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         catalog = app.query_one("#catalog")
@@ -234,7 +224,7 @@ async def test_list_changed_refreshes_the_catalog_and_says_so() -> None:
 
 
 async def test_ctrl_s_on_a_task_required_tool_calls_it_as_a_task() -> None:
-    app = make_app()
+    app = interactive_demo_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await fill(pilot, app, "generate_report", {"topic": "ops", "seconds": 0.3})
@@ -255,7 +245,7 @@ async def test_ctrl_s_on_a_task_required_tool_calls_it_as_a_task() -> None:
 async def test_a_tool_error_is_not_ok_in_the_in_flight_tab() -> None:
     """A tool that fails answers with a result whose isError is true: the call worked, the
     tool did not; the list of finished requests said "ok" in green."""
-    app = make_app()
+    app = interactive_demo_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await fill(pilot, app, "divide", {"dividend": 1, "divisor": 0})

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from cli_runner import cli
 from textual.widgets import Button, Select, Static, TabbedContent
-from textual.widgets._footer import FooterKey
-from tui_helpers import screen_text, wait_for
+from tui_helpers import footer_keys, screen_text, wait_for
 
 from inspector.record.indexed import IndexedSessionFile
 from inspector.tui.app import InspectorApp
@@ -22,9 +22,17 @@ def record(path: Path, *args: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
-async def test_replay_rebuilds_catalog_steps_and_refuses_calls(tmp_path: Path) -> None:
-    path = tmp_path / "s.jsonl"
+@pytest.fixture(scope="module")
+def tools_listed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A session that listed the tools, recorded once for the tests that only read it
+    (each recording is a ``--cli`` run with its server)."""
+    path = tmp_path_factory.mktemp("replay") / "s.jsonl"
     record(path, "--method", "tools/list")
+    return path
+
+
+async def test_replay_rebuilds_catalog_steps_and_refuses_calls(tools_listed: Path) -> None:
+    path = tools_listed
     source = IndexedSessionFile(path)
     app = InspectorApp(None, source=source, replay_title=path.name)
     async with app.run_test(size=(150, 45)) as pilot:
@@ -57,10 +65,9 @@ async def test_replay_rebuilds_catalog_steps_and_refuses_calls(tmp_path: Path) -
     source.close()
 
 
-async def test_torn_file_opens_with_a_notice(tmp_path: Path) -> None:
+async def test_torn_file_opens_with_a_notice(tmp_path: Path, tools_listed: Path) -> None:
     path = tmp_path / "torn.jsonl"
-    record(path, "--method", "tools/list")
-    data = path.read_bytes()
+    data = tools_listed.read_bytes()
     path.write_bytes(data[: len(data) - 40])  # cut the last line in the middle
     source = IndexedSessionFile(path)
     app = InspectorApp(None, source=source, replay_title=path.name)
@@ -70,10 +77,9 @@ async def test_torn_file_opens_with_a_notice(tmp_path: Path) -> None:
     source.close()
 
 
-async def test_lists_never_recorded_say_so(tmp_path: Path) -> None:
+async def test_lists_never_recorded_say_so(tools_listed: Path) -> None:
     """Only tools/list was recorded: the other tabs say "not recorded", not "(none)"."""
-    path = tmp_path / "tools-only.jsonl"
-    record(path, "--method", "tools/list")
+    path = tools_listed
     source = IndexedSessionFile(path)
     app = InspectorApp(None, source=source, replay_title=path.name)
     async with app.run_test(size=(150, 45)) as pilot:
@@ -99,11 +105,10 @@ async def test_lists_never_recorded_say_so(tmp_path: Path) -> None:
     source.close()
 
 
-async def test_r_in_a_replay_says_there_is_no_server(tmp_path: Path) -> None:
+async def test_r_in_a_replay_says_there_is_no_server(tools_listed: Path) -> None:
     """``r`` is not in a replay's footer, but a user who presses it from habit is told
     why nothing happens, and the replay stays as it was."""
-    path = tmp_path / "s.jsonl"
-    record(path, "--method", "tools/list")
+    path = tools_listed
     source = IndexedSessionFile(path)
     app = InspectorApp(None, source=source, replay_title=path.name)
     async with app.run_test(size=(150, 45)) as pilot:
@@ -121,18 +126,12 @@ async def test_r_in_a_replay_says_there_is_no_server(tmp_path: Path) -> None:
     source.close()
 
 
-def footer_keys(app: InspectorApp) -> list[str]:
-    """The keys the footer shows, as "key description"."""
-    return [f"{k.key} {k.description}" for k in app.query(FooterKey) if k.display]
-
-
-async def test_a_replay_s_footer_shows_no_key_that_needs_a_server(tmp_path: Path) -> None:
+async def test_a_replay_s_footer_shows_no_key_that_needs_a_server(tools_listed: Path) -> None:
     """A replay cannot send: Send (ctrl+s) was in its footer in the catalog and in a form
     (and in the disabled button's label), and the Tasks and In flight tabs offered
     refresh, cancel and fetch. None of them is shown; ctrl+s still says why nothing is
     sent."""
-    path = tmp_path / "s.jsonl"
-    record(path, "--method", "tools/list")
+    path = tools_listed
     source = IndexedSessionFile(path)
     app = InspectorApp(None, source=source, replay_title=path.name)
     async with app.run_test(size=(150, 45)) as pilot:
@@ -175,12 +174,11 @@ async def test_a_replay_s_footer_shows_no_key_that_needs_a_server(tmp_path: Path
     source.close()
 
 
-async def test_a_replay_s_server_log_level_picker_cannot_be_used(tmp_path: Path) -> None:
+async def test_a_replay_s_server_log_level_picker_cannot_be_used(tools_listed: Path) -> None:
     """The Server log tab's level picker sends logging/setLevel: in a replay it opened,
     took a level and showed it as chosen, then said "not connected". It is disabled there
     (as the form's Call button is), and its status line says why."""
-    path = tmp_path / "s.jsonl"
-    record(path, "--method", "tools/list")
+    path = tools_listed
     source = IndexedSessionFile(path)
     app = InspectorApp(None, source=source, replay_title=path.name)
     async with app.run_test(size=(150, 45)) as pilot:
