@@ -199,3 +199,24 @@ async def test_a_replay_s_server_log_level_picker_cannot_be_used(tools_listed: P
         assert level.is_blank() and not level.expanded
         assert "not connected" not in str(app.query_one("#level-status", Static).render())
     source.close()
+
+
+async def test_quitting_a_replay_does_not_ask_about_text_typed_in_its_forms(
+    tools_listed: Path,
+) -> None:
+    """A replay's form takes typing (to try a schema) but can never be sent: ``q`` asked
+    "Quit? It would lose what you typed in Echo, never sent". It quits at once."""
+    source = IndexedSessionFile(tools_listed)
+    app = InspectorApp(None, source=source, replay_title=tools_listed.name)
+    async with app.run_test(size=(150, 45)) as pilot:
+        await wait_for(pilot, lambda: len(app.query_one(Catalog).items["tools"]) == 23)
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "list-tools")
+        await pilot.press("enter")  # Echo's form, the focus in its first field
+        panel = app.query_one(ItemPanel)
+        await wait_for(pilot, lambda: panel.form is not None and panel.form.has_focus_within)
+        await pilot.press("h", "i")
+        await wait_for(pilot, lambda: panel.form is not None and panel.form.edited)
+        await pilot.press("escape", "q")
+        await wait_for(pilot, lambda: app.quit_reconnect.quitting)
+        assert app.screen is app.screen_stack[0]  # no question asked
+    source.close()

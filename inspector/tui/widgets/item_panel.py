@@ -367,7 +367,10 @@ class ItemPanel(Vertical):
                 self._unsent[key] = display_name(self.item)
 
     def unsent(self) -> list[str]:
-        """The names of the items whose form holds input that was never sent."""
+        """The names of the items whose form holds input that was never sent (none in a
+        replay: its forms can never be sent, so quitting loses nothing of them)."""
+        if self.read_only:
+            return []
         names = dict(self._unsent)
         form = self.form
         if form is not None and form.edited and self.kind is not None and self.item is not None:
