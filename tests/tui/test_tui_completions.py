@@ -10,9 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 import anyio
-from test_tui_live import make_app
 from textual.widgets import OptionList
-from tui_helpers import select_item, wait_connected, wait_for
+from tui_helpers import interactive_demo_app, select_item, wait_connected, wait_for
 
 from inspector.engine.completion import Completion
 from inspector.tui.app import InspectorApp
@@ -34,7 +33,7 @@ def box_and_menu(app: InspectorApp, name: str) -> tuple[FieldInput, CompletionMe
 
 
 async def test_bobs_150_files_are_listed_scrolled_narrowed_and_picked() -> None:
-    app = make_app()
+    app = interactive_demo_app()
     with anyio.fail_after(60):
         async with app.run_test(size=SIZE) as pilot:
             await wait_connected(pilot)
@@ -91,7 +90,7 @@ async def test_bobs_150_files_are_listed_scrolled_narrowed_and_picked() -> None:
 
 
 async def test_a_click_on_a_value_picks_it_and_tab_closes_the_list() -> None:
-    app = make_app()
+    app = interactive_demo_app()
     with anyio.fail_after(60):
         async with app.run_test(size=SIZE) as pilot:
             await wait_connected(pilot)
@@ -124,7 +123,7 @@ def test_count_line_says_what_the_server_holds_back() -> None:
 
 
 async def test_the_list_comes_back_after_the_json_editor_rebuilt_the_fields() -> None:
-    app = make_app()
+    app = interactive_demo_app()
     with anyio.fail_after(60):
         async with app.run_test(size=SIZE) as pilot:
             await wait_connected(pilot)
