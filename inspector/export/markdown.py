@@ -1,6 +1,7 @@
 """A session as a Markdown transcript, for a bug report or a pull request.
 
-Frames in the order they happened: each JSON-RPC message under a line saying who sent
+Frames in the order they happened (with ``--filter``, those it picks, and the answer to
+each request it picks): each JSON-RPC message under a line saying who sent
 what (``→ tools/call `add` · id 3``, ``← result · id 3 · 4 ms``), its JSON pretty-printed
 in a fenced block, folded into ``<details>`` past a size; stderr lines and notes as
 text; findings called out as quotes. Server text is data: fences are longer than any
@@ -58,6 +59,7 @@ class MarkdownWriter:
         self.out = out
         self.filter = LogFilter.parse(query) if query else None
         self._sent: dict[str, float] = {}  # request key -> when it was sent (for latency)
+        self._picked: set[str] = set()  # requests the filter picked: their answers follow
         self.count = 0
         target = str(header.target.get("describe") or header.target.get("url") or "?")
         out.write(f"# MCP session: {_code(target)}\n\n")
@@ -67,11 +69,12 @@ class MarkdownWriter:
         out.write(".\n\n")
 
     def write(self, event: WireEvent) -> None:
-        if self.filter is not None and not self.filter.matches(event):
-            self._remember(event)
-            return
-        self.count += 1
+        if self._shown(event):
+            self.count += 1
+            self._render(event)
         self._remember(event)
+
+    def _render(self, event: WireEvent) -> None:
         kind = event.kind
         when = _clock(event.time)
         if kind is Kind.STDERR:
@@ -123,6 +126,24 @@ class MarkdownWriter:
         if event.channel is Channel.STDERR:
             parts.append("(stderr)")
         return " ".join(parts)
+
+    def _shown(self, event: WireEvent) -> bool:
+        """Whether the filter picks ``event``: a picked request brings its answer along,
+        so the transcript holds whole exchanges."""
+        if self.filter is None:
+            return True
+        if self.filter.matches(event):
+            msg = event.message
+            if isinstance(msg, dict) and "method" in msg and "id" in msg:
+                self._picked.add(self._key(event, msg["id"], asker=False))
+            return True
+        msg = event.message
+        if isinstance(msg, dict) and "method" not in msg and "id" in msg:
+            key = self._key(event, msg["id"], asker=True)
+            if key in self._picked:
+                self._picked.discard(key)
+                return True
+        return False
 
     def _remember(self, event: WireEvent) -> None:
         msg = event.message
