@@ -31,7 +31,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # server log, catalog: fed by the engine's session or a recording, shown by the TUI)
     ("record", "replay", "live"),
     ("auth",),  # OAuth: flows over HTTP, tokens masked with the recorder's marker
-    ("proxy", "demo"),  # the proxy (relays over transports, records); the demo server
+    # the proxy (relays over transports, records); the demo server; exports of recordings
+    ("proxy", "demo", "export"),
     ("target",),  # what to connect to: a command, a URL (maybe OAuth), an attached proxy
     ("tui",),
     ("commands",),
@@ -73,6 +74,19 @@ ALLOWED: dict[str, set[str]] = {
         "record",
     },
     "demo": {"inspector", "errors", "wire"},
+    # recordings out (spans, HAR, Markdown, JSON) and a HAR back in as a recording:
+    # reads session files (record), pairs frames as replay does, the log's filter,
+    # the SSE parser for a HAR's streams
+    "export": {
+        "inspector",
+        "errors",
+        "safe_text",
+        "wire",
+        "transports",
+        "logstore",
+        "record",
+        "replay",
+    },
     "target": {"errors", "wire", "transports", "credentials", "auth", "proxy"},  # proxy: attach
     "tui": {
         "errors",
@@ -98,10 +112,12 @@ ALLOWED: dict[str, set[str]] = {
         "forms",
         "engine",
         "transports",
+        "logstore",
         "record",
         "replay",
         "auth",
         "proxy",
+        "export",
         "target",
         "tui",
     },
