@@ -62,7 +62,7 @@ ALLOWED: dict[str, set[str]] = {
     "replay": {"errors", "wire", "engine", "logstore"},  # plan, run, diff, serve
     "live": {"wire", "engine", "logstore"},  # the log's events are a logstore source
     # OAuth: its flows speak HTTP (transports' helpers), mask with the recorder's marker
-    "auth": {"inspector", "errors", "wire", "transports", "record"},
+    "auth": {"inspector", "errors", "wire", "transports", "record", "credentials"},
     "proxy": {
         "inspector",
         "errors",

@@ -5,6 +5,9 @@
     mcp-inspect https://host/mcp             the TUI on an HTTP server
     mcp-inspect --cli --method tools/list -- python server.py
     mcp-inspect replay FILE [--against TARGET | --serve]
+    mcp-inspect proxy [--name NAME] -- python server.py   between a host and its server
+    mcp-inspect attach [NAME]                the TUI on a running proxy
+    mcp-inspect proxies                      the running proxies
     mcp-inspect auth list|clear [URL]        the stored OAuth tokens
 
 Which one runs: the first word that the default mode would take as TARGET (options
@@ -41,7 +44,7 @@ from inspector.commands.failures import CliError, ExitCode, write_error
 from inspector.commands.options import PROG, ArgParser, Subparsers, UsageError, split_dashdash
 
 # name -> module. Imported only when named (or for --help): start-up, since --cli
-# and the TUI never load a subcommand's code. Next: proxy, attach, proxies.
+# and the TUI never load a subcommand's code.
 SUBCOMMANDS: dict[str, str] = {
     "replay": "inspector.commands.replay",
     "proxy": "inspector.commands.proxy",
