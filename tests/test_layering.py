@@ -32,7 +32,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("record", "replay", "live"),
     ("auth",),  # OAuth: flows over HTTP, tokens masked with the recorder's marker
     # the proxy (relays over transports, records); the demo server; exports of recordings
-    ("proxy", "demo", "export"),
+    ("proxy", "demo", "export", "load"),
     ("target",),  # what to connect to: a command, a URL (maybe OAuth), an attached proxy
     ("tui",),
     ("commands",),
@@ -77,6 +77,9 @@ ALLOWED: dict[str, set[str]] = {
     # recordings out (spans, HAR, Markdown, JSON) and a HAR back in as a recording:
     # reads session files (record), pairs frames as replay does, the log's filter,
     # the SSE parser for a HAR's streams
+    # load runs: calls over the engine's sessions (how a server is reached is the
+    # caller's), HDR histograms, a sampled recording
+    "load": {"errors", "safe_text", "wire", "engine", "record"},
     "export": {
         "inspector",
         "errors",
@@ -118,6 +121,7 @@ ALLOWED: dict[str, set[str]] = {
         "auth",
         "proxy",
         "export",
+        "load",
         "target",
         "tui",
     },

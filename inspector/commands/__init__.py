@@ -52,6 +52,7 @@ SUBCOMMANDS: dict[str, str] = {
     "proxies": "inspector.commands.proxies",
     "auth": "inspector.commands.auth",
     "export": "inspector.commands.export",
+    "load": "inspector.commands.load",
 }
 
 USAGE = f"""{PROG} [options] [TARGET ...] [-- COMMAND ...]
