@@ -36,6 +36,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("target",),  # what to connect to: a command, a URL (maybe OAuth), an attached proxy
     ("tui",),
     ("commands",),
+    # Locust's user class and locustfile: Locust runs them, built on the command line's
+    # connection (a front of its own, loaded only by Locust)
+    ("locust",),
     ("__main__",),
 )
 LAYER = {part: level for level, parts in enumerate(LAYERS) for part in parts}
@@ -125,6 +128,7 @@ ALLOWED: dict[str, set[str]] = {
         "target",
         "tui",
     },
+    "locust": {"engine", "wire", "load", "target", "commands"},
     "__main__": {"commands"},
 }
 

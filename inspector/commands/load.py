@@ -126,6 +126,11 @@ def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
         metavar="N",
         help="with --record: keep 1 in N successful calls (every failed one is kept)",
     )
+    how.add_argument(
+        "--locustfile",
+        action="store_true",
+        help="print the path of the ready locustfile (for Locust, past one machine) and exit",
+    )
     out = parser.add_argument_group("report")
     out.add_argument("--json", metavar="FILE", help="the numbers as JSON (for --compare)")
     out.add_argument("--csv", metavar="FILE", help="the numbers as CSV")
@@ -138,6 +143,11 @@ def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
 
 
 def run(opts: argparse.Namespace, command: list[str]) -> int:
+    if opts.locustfile:
+        # the path only: importing it would load Locust (and gevent's patches) here
+        sys.stdout.write(str(Path(__file__).resolve().parent.parent / "locust" / "locustfile.py"))
+        sys.stdout.write("\n")
+        return ExitCode.OK
     if opts.duration is None and opts.requests is None:
         raise UsageError("say how long: --duration 30s or --requests N")
     if opts.rate is not None and opts.rate <= 0:
