@@ -27,11 +27,16 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("wire", "config", "forms"),
     # the client engine, the transports, the in-memory log and its filter language
     ("engine", "transports", "logstore"),
+    # two catalogs compared by name, each change classified (diff, replay --against)
+    ("compare",),
     # session files; replaying one; the live session's state (events, requests, tasks,
     # server log, catalog: fed by the engine's session or a recording, shown by the TUI)
     ("record", "replay", "live"),
-    ("auth",),  # OAuth: flows over HTTP, tokens masked with the recorder's marker
-    ("proxy", "demo"),  # the proxy (relays over transports, records); the demo server
+    # OAuth: flows over HTTP, tokens masked with the recorder's marker; a server's
+    # catalog and findings, surveyed live over a transport or read from a session file
+    ("auth", "survey"),
+    # the proxy (relays over transports, records); the demo server; the lint rules
+    ("proxy", "demo", "lint"),
     ("target",),  # what to connect to: a command, a URL (maybe OAuth), an attached proxy
     ("tui",),
     ("commands",),
@@ -56,9 +61,10 @@ ALLOWED: dict[str, set[str]] = {
     "engine": {"inspector", "errors", "wire"},
     "transports": {"errors", "wire", "credentials"},
     "logstore": {"wire"},
+    "compare": {"engine"},  # the catalog kinds
     # an indexed session file is a log source (logstore's EventSource and filter)
     "record": {"inspector", "errors", "wire", "logstore", "credentials"},
-    "replay": {"errors", "wire", "engine", "logstore"},  # plan, run, diff, serve
+    "replay": {"errors", "wire", "engine", "logstore", "compare"},  # plan, run, diff, serve
     "live": {"wire", "engine", "logstore"},  # the log's events are a logstore source
     # OAuth: its flows speak HTTP (transports' helpers), mask with the recorder's marker
     "auth": {"inspector", "errors", "wire", "transports", "record"},
@@ -73,6 +79,9 @@ ALLOWED: dict[str, set[str]] = {
         "record",
     },
     "demo": {"inspector", "errors", "wire"},
+    # a session opened and listed over a transport, or a session file read
+    "survey": {"errors", "wire", "engine", "logstore", "record", "replay", "compare"},
+    "lint": {"wire", "engine", "compare", "survey"},  # rules over a survey
     "target": {"errors", "wire", "transports", "credentials", "auth", "proxy"},  # proxy: attach
     "tui": {
         "errors",

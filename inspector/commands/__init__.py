@@ -48,6 +48,8 @@ SUBCOMMANDS: dict[str, str] = {
     "attach": "inspector.commands.attach",
     "proxies": "inspector.commands.proxies",
     "auth": "inspector.commands.auth",
+    "diff": "inspector.commands.diff",
+    "lint": "inspector.commands.lint",
 }
 
 USAGE = f"""{PROG} [options] [TARGET ...] [-- COMMAND ...]
