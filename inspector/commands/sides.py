@@ -18,6 +18,7 @@ from inspector.commands.failures import CliError, ExitCode, classify_failure, un
 from inspector.commands.options import UsageError, config_target, parse_env, parse_headers
 from inspector.config import ConfigError, load_server_config
 from inspector.record.format import SessionFileError
+from inspector.record.recorder import Recorder
 from inspector.survey.survey import Survey, survey_file, survey_live
 from inspector.target import Target, build_transport, target_from_words
 
@@ -78,8 +79,11 @@ def _named(opts: argparse.Namespace, word: str) -> bool:
     return True
 
 
-def survey(side: Side, timeout: float, max_timeout: float | None) -> Survey:
-    """The side's survey; a failure is a :class:`CliError` naming the side."""
+def survey(
+    side: Side, timeout: float, max_timeout: float | None, recorder: Recorder | None = None
+) -> Survey:
+    """The side's survey (a live one written to ``recorder`` too); a failure is a
+    :class:`CliError` naming the side."""
     try:
         if side.file is not None:
             return survey_file(side.file)
@@ -89,7 +93,11 @@ def survey(side: Side, timeout: float, max_timeout: float | None) -> Survey:
         async def go() -> Survey:
             transport = build_transport(target, timeout=timeout, max_timeout=max_timeout)
             return await survey_live(
-                transport, side.describe(), timeout=timeout, max_timeout=max_timeout
+                transport,
+                side.describe(),
+                timeout=timeout,
+                max_timeout=max_timeout,
+                recorder=recorder,
             )
 
         return anyio.run(go)
