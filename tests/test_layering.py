@@ -81,7 +81,12 @@ ALLOWED: dict[str, set[str]] = {
     "demo": {"inspector", "errors", "wire"},
     # a session opened and listed over a transport, or a session file read
     "survey": {"errors", "wire", "engine", "logstore", "record", "replay", "compare"},
-    "lint": {"inspector", "forms", "engine", "survey"},  # rules over a survey (inspector: the version in SARIF)
+    "lint": {
+        "inspector",
+        "forms",
+        "engine",
+        "survey",
+    },  # rules over a survey (inspector: the version in SARIF)
     "target": {"errors", "wire", "transports", "credentials", "auth", "proxy"},  # proxy: attach
     "tui": {
         "errors",

@@ -173,7 +173,7 @@ def _schema(root: dict[str, Any], where: str, name: str, input_side: bool) -> li
             )
         )
     if refs and input_side and not any(i.rule == "ref-unresolved" for i in found):
-        found.append(_issue("ref-used", f"{name} uses $ref ({len(refs)} references)", where))
+        found.append(_issue("ref-used", f"{name} uses $ref {len(refs)} time(s)", where))
     return found
 
 

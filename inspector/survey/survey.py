@@ -16,6 +16,7 @@ from inspector.engine.client import McpClient
 from inspector.engine.kinds import CATALOG_KINDS
 from inspector.engine.session import EventRecorder, RequestTimeoutError, Session
 from inspector.logstore.store import EventSource, EventStore
+from inspector.record.era_memory import FileEraMemory
 from inspector.record.indexed import IndexedSessionFile
 from inspector.replay.recorded_catalog import rebuild_catalog
 from inspector.wire.events import Direction, Finding, Kind
@@ -117,7 +118,14 @@ async def survey_live(
     A list the server refuses is kept as its error (the survey says so); a connection
     failure or a timeout raises, as for ``--cli``."""
     store = EventStore()
-    session = Session(transport, timeout=timeout, max_timeout=max_timeout, recorder=recorder)
+    session = Session(
+        transport,
+        timeout=timeout,
+        max_timeout=max_timeout,
+        recorder=recorder,
+        protocol_version=None,  # the newest era the server speaks, as --cli finds it
+        era_memory=FileEraMemory(),
+    )
     session.add_observer(store.append)
     async with session:
         await session.initialize()
