@@ -19,7 +19,7 @@ from inspector.logstore.store import EventSource, EventStore
 from inspector.record.era_memory import FileEraMemory
 from inspector.record.indexed import IndexedSessionFile
 from inspector.replay.recorded_catalog import rebuild_catalog
-from inspector.wire.events import Direction, Finding, Kind
+from inspector.wire.events import Direction, Finding, Kind, WireEvent
 from inspector.wire.jsonrpc import RpcError
 from inspector.wire.transport import Transport
 
@@ -126,7 +126,11 @@ async def survey_live(
         protocol_version=None,  # the newest era the server speaks, as --cli finds it
         era_memory=FileEraMemory(),
     )
-    session.add_observer(store.append)
+
+    def keep(event: WireEvent) -> None:
+        store.append(event)
+
+    session.add_observer(keep)
     async with session:
         await session.initialize()
         client = McpClient(session)

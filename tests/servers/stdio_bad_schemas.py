@@ -1,6 +1,6 @@
 """A stdio server that lists tools whose schemas are not object schemas (the official
 SDK refuses to serve them): ``scalar_input`` (inputSchema type string) and
-``list_output`` (outputSchema type array). Everything else is answered empty."""
+``list_output`` (outputSchema type array). Anything else is method not found."""
 
 import json
 import sys
@@ -27,7 +27,10 @@ for line in sys.stdin:
         }
     elif msg.get("method") == "tools/list":
         result = {"tools": TOOLS}
-    else:
-        result = {}
+    else:  # server/discover too: a 2025 server
+        error = {"code": -32601, "message": "Method not found"}
+        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "error": error}) + "\n")
+        sys.stdout.flush()
+        continue
     sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}) + "\n")
     sys.stdout.flush()
