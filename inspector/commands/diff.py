@@ -24,7 +24,8 @@ from inspector.commands.options import ArgParser, Subparsers, UsageError
 from inspector.commands.sides import side_from_word, survey
 from inspector.compare.catalog import compare_catalogs
 from inspector.compare.changes import LEVELS, RANK, counts, worst
-from inspector.replay.diff import PathError, parse_rules
+from inspector.replay.diff import IgnoreRule, PathError, parse_rules
+from inspector.survey.survey import Survey
 from inspector.target import TRANSPORT_CHOICES
 
 NAME = "diff"
@@ -101,22 +102,7 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
         old, new = (survey(side, opts.timeout, opts.max_timeout) for side in sides)
     except CliError as exc:
         return write_error(exc)
-    differences = compare_catalogs(
-        old.catalog, new.catalog, lambda path: any(rule.matches(path) for rule in rules)
-    )
-    top = worst(differences)
-    failed = top is not None and RANK[top] >= RANK[opts.fail_on]
-    code = 1 if failed else ExitCode.OK
-    data: dict[str, Any] = {
-        "old": old.to_json(),
-        "new": new.to_json(),
-        "failOn": opts.fail_on,
-        "exitCode": code,
-        "summary": counts(differences),
-        "worst": top,
-        "differences": [d.to_json() for d in differences],
-        "ignore": [r.text for r in rules],
-    }
+    data = report(old, new, opts.fail_on, rules)
     if opts.format == "json":
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
     elif opts.format == "markdown":
@@ -127,4 +113,23 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
         from inspector.commands.diff_report import print_text
 
         print_text(data)
-    return code
+    return int(data["exitCode"])
+
+
+def report(old: Survey, new: Survey, fail_on: str, rules: list[IgnoreRule]) -> dict[str, Any]:
+    """The comparison as every output shows it, with the exit code it makes."""
+    differences = compare_catalogs(
+        old.catalog, new.catalog, lambda path: any(rule.matches(path) for rule in rules)
+    )
+    top = worst(differences)
+    failed = top is not None and RANK[top] >= RANK[fail_on]
+    return {
+        "old": old.to_json(),
+        "new": new.to_json(),
+        "failOn": fail_on,
+        "exitCode": 1 if failed else ExitCode.OK,
+        "summary": counts(differences),
+        "worst": top,
+        "differences": [d.to_json() for d in differences],
+        "ignore": [r.text for r in rules],
+    }

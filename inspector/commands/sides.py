@@ -1,8 +1,9 @@
 """What ``lint`` and ``diff`` survey: a session file (offline) or a live server.
 
-A side given as one word (``diff OLD NEW``) is a session file when such a file exists,
-an http(s) URL, a server name of ``--config``, or else a stdio command in one quoted
-string (``"python server.py --flag"``, split as a shell would).
+A side given as one word (``diff OLD NEW``) is a session file (an existing ``.jsonl``
+file, or one that starts with a session header), an http(s) URL, a server name of
+``--config``, or else a stdio command in one quoted string (``"python server.py
+--flag"``, split as a shell would).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from inspector.commands.failures import CliError, ExitCode, classify_failure, un
 from inspector.commands.options import UsageError, config_target, parse_env, parse_headers
 from inspector.config import ConfigError, load_server_config
 from inspector.record.format import SessionFileError
+from inspector.record.reader import open_header
 from inspector.record.recorder import Recorder
 from inspector.survey.survey import Survey, survey_file, survey_live
 from inspector.target import Target, build_transport, target_from_words
@@ -39,8 +41,18 @@ class Side:
 
 
 def looks_like_file(word: str) -> bool:
-    """A session file: an existing file (a URL or a command is not one)."""
-    return not word.startswith(("http://", "https://")) and Path(word).is_file()
+    """A session file: an existing ``.jsonl`` file, or a file whose first line is a
+    session header (``server.py`` is a command to start, not a file to read)."""
+    path = Path(word)
+    if word.startswith(("http://", "https://")) or not path.is_file():
+        return False
+    if path.suffix == ".jsonl":
+        return True
+    try:
+        open_header(path)
+    except SessionFileError:
+        return False
+    return True
 
 
 def side_from_word(opts: argparse.Namespace, word: str, label: str) -> Side:

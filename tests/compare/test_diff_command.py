@@ -155,7 +155,7 @@ def test_fail_on_and_ignore_set_the_exit_code(
 
 
 def test_usage_and_connection_failures_keep_their_codes(tmp_path: Path) -> None:
-    not_a_session = tmp_path / "notes.txt"
+    not_a_session = tmp_path / "notes.jsonl"
     not_a_session.write_text("hello\n")
     done = cli("diff", str(not_a_session), command("old"))
     assert done.returncode == 2, done.stderr
