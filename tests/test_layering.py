@@ -101,6 +101,7 @@ ALLOWED: dict[str, set[str]] = {
         "replay",
         "auth",
         "proxy",
+        "lint",  # the catalog's lint badges
         "target",
     },
     "commands": {

@@ -54,12 +54,8 @@ def lint(survey: Survey) -> list[Issue]:
                 )
             )
         issues.extend(_duplicates(kind.name, items))
-        for item in items:
-            where = f"{kind.name}/{item.get(kind.identity)}"
-            if kind.name in NAMED:
-                issues.extend(_names(item, where))
-            if kind.name == "tools":
-                issues.extend(_tool(item, where))
+        for found in item_issues(kind.name, items):
+            issues.extend(found)
     issues.extend(_structured(survey))
     for located in survey.findings:
         level = SEVERITIES.get(located.finding.severity, WARNING)
@@ -72,6 +68,20 @@ def lint(survey: Survey) -> list[Issue]:
             )
         )
     return issues
+
+
+def item_issues(kind: str, items: list[dict[str, Any]]) -> list[list[Issue]]:
+    """Each item's own issues (its name, description, schemas), in list order: what
+    the TUI's catalog badges show. Duplicates are a list's issue (:func:`lint`)."""
+    identity = KIND[kind].identity
+    found: list[list[Issue]] = []
+    for item in items:
+        where = f"{kind}/{item.get(identity)}"
+        issues = _names(item, where) if kind in NAMED else []
+        if kind == "tools":
+            issues.extend(_tool(item, where))
+        found.append(issues)
+    return found
 
 
 def _issue(rule: str, message: str, item: str) -> Issue:
