@@ -22,7 +22,7 @@ from typing import Any
 from inspector.commands.failures import CliError, ExitCode, write_error
 from inspector.commands.options import ArgParser, Subparsers, UsageError
 from inspector.commands.sides import side_from_word, survey
-from inspector.compare.catalog import compare_catalogs
+from inspector.compare.catalog import compare_catalogs, not_compared
 from inspector.compare.changes import LEVELS, RANK, counts, worst
 from inspector.replay.diff import IgnoreRule, PathError, parse_rules
 from inspector.survey.survey import Survey
@@ -131,5 +131,6 @@ def report(old: Survey, new: Survey, fail_on: str, rules: list[IgnoreRule]) -> d
         "summary": counts(differences),
         "worst": top,
         "differences": [d.to_json() for d in differences],
+        "notCompared": not_compared(old.catalog, new.catalog),
         "ignore": [r.text for r in rules],
     }

@@ -58,6 +58,8 @@ def print_text(data: dict[str, Any], console: Console | None = None) -> None:
             line.append(f"  {_values(difference)}")
             line.append(f"  [{difference['rule']}]", style="dim")
             out.print(line)
+    for key in data["notCompared"]:
+        out.print(Text(f"note: {key} not compared (a recording never listed them)", style="dim"))
     summary = Text(headline(data), style="bold")
     summary.append(f"  (fails on {data['failOn']} and above: exit {data['exitCode']})", style="dim")
     out.print(summary)
@@ -90,6 +92,8 @@ def markdown(data: dict[str, Any]) -> str:
                     f"| {_md(d['path'])} | {d['rule']} | {_md(_values(d))} |"
                 )
         lines.append("")
+    for key in data["notCompared"]:
+        lines.append(f"{key} not compared (a recording never listed them).  ")
     lines.append(f"Fails on **{data['failOn']}** and above: exit {data['exitCode']}.")
     return "\n".join(lines) + "\n"
 

@@ -37,6 +37,7 @@ class Catalog:
     instructions: str | None = None
     lists: dict[str, Items] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
+    unlisted: set[str] = field(default_factory=set)  # declared, never listed (a recording)
 
     @classmethod
     def from_initialize(cls, result: dict[str, Any] | None) -> Catalog:
@@ -87,6 +88,8 @@ def compare_catalogs(
     found.extend(compare_capabilities(old.capabilities, new.capabilities, ("capabilities",)))
     for kind in CATALOG_KINDS:
         key = kind.key
+        if kind.name in old.unlisted or kind.name in new.unlisted:
+            continue  # unknown on one side: nothing to say (see :func:`not_compared`)
         if kind.name in new.errors and kind.name not in old.errors and kind.name in old.lists:
             found.append(Difference("list-failed", "changed", (key,), None, new.errors[kind.name]))
             continue
@@ -96,6 +99,14 @@ def compare_catalogs(
             )
         )
     return [d for d in found if ignored is None or not ignored(d.path)]
+
+
+def not_compared(old: Catalog, new: Catalog) -> list[str]:
+    """The kinds a side declares but never listed (a recording that did not list them):
+    left out of the comparison rather than reported as added or removed."""
+    return [
+        kind.key for kind in CATALOG_KINDS if kind.name in old.unlisted or kind.name in new.unlisted
+    ]
 
 
 def _how(before: Any, after: Any) -> str:

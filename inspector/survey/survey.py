@@ -65,6 +65,11 @@ def from_source(source: EventSource, describe: str) -> Survey:
     catalog = Catalog.from_initialize(recorded.initialize)
     catalog.lists = dict(recorded.lists)
     catalog.errors = dict(recorded.errors)
+    catalog.unlisted = {
+        kind.name
+        for kind in CATALOG_KINDS
+        if kind.capability in catalog.capabilities and not recorded.recorded(kind.name)
+    }
     survey = Survey(describe, catalog, stateless=recorded.stateless)
     for i in range(len(source)):
         if source.has_findings(i):

@@ -114,6 +114,19 @@ def test_recordings_compare_as_the_live_servers(
     assert data["differences"] == live["differences"]
 
 
+def test_kinds_a_recording_never_listed_are_not_compared(tmp_path: Path) -> None:
+    tools_only = tmp_path / "tools.jsonl"
+    done = cli(
+        "--cli", "--method", "tools/list", "--record", str(tools_only), "--", PY, str(SERVER), "old"
+    )
+    assert done.returncode == 0, done.stderr
+    code, data, err = run_diff(str(tools_only), command("new"))
+    assert code == 1, err
+    assert data["notCompared"] == ["resources", "resourceTemplates", "prompts"]
+    assert not [d for d in data["differences"] if d["path"].startswith(("$.prompts", "$.resource"))]
+    assert "$.tools.legacy" in {d["path"] for d in data["differences"]}
+
+
 def test_http_urls_compare_as_the_stdio_servers(live: dict[str, Any]) -> None:
     with (
         sdk_server("old:http", script="diff_server.py") as old,
