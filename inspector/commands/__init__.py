@@ -6,6 +6,8 @@
     mcp-inspect --cli --method tools/list -- python server.py
     mcp-inspect replay FILE [--against TARGET | --serve]
     mcp-inspect auth list|clear [URL]        the stored OAuth tokens
+    mcp-inspect lint TARGET                  check a server against the lint rules
+    mcp-inspect diff OLD NEW                 what changed between two servers
 
 Which one runs: the first word that the default mode would take as TARGET (options
 and their values skipped, words after ``--`` never looked at) names a subcommand when
