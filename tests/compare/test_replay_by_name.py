@@ -70,3 +70,17 @@ def test_ignore_paths_apply_to_named_items(recording: Path) -> None:
     [item] = listings(report)
     assert not [c for c in item["changes"] if c["path"].endswith(".description")]
     assert item["ignoredChanges"] >= 1
+
+
+def test_a_live_listing_that_fails_is_changed(tmp_path: Path) -> None:
+    path = tmp_path / "templates.jsonl"
+    done = cli(
+        "--cli", "--method", "resources/templates/list", "--record", str(path),
+        "--", PY, SERVER, "old",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    code, report = replay(path, "new")  # NEW's templates list answers an error
+    assert code == 1
+    [item] = [i for i in report["items"] if i["method"] == "resources/templates/list"]
+    assert item["status"] == "changed" and item["reason"] == "the live listing failed"
+    assert item["live"]["error"]["message"] == "templates are down"
