@@ -19,7 +19,7 @@ def print_text(data: dict[str, Any], console: Console | None = None) -> None:
     head = Text("lint ", style="bold")
     head.append(one_line(str(data["source"]), 120))
     name = f"{server.get('name', '?')} {server.get('version', '')}".strip()
-    listed = ", ".join(f"{n} {key}" for key, n in data["listed"].items())
+    listed = ", ".join(f"{n} {key}" for key, n in data["listed"].items()) or "nothing listed"
     head.append(
         f"  ({one_line(name, 60)}, protocol {data.get('protocolVersion') or '?'}; {listed})",
         style="dim",
