@@ -27,12 +27,17 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("wire", "config", "forms"),
     # the client engine, the transports, the in-memory log and its filter language
     ("engine", "transports", "logstore"),
+    # two catalogs compared by name, each change classified (diff, replay --against)
+    ("compare",),
     # session files; replaying one; the live session's state (events, requests, tasks,
     # server log, catalog: fed by the engine's session or a recording, shown by the TUI)
     ("record", "replay", "live"),
-    ("auth",),  # OAuth: flows over HTTP, tokens masked with the recorder's marker
-    # the proxy (relays over transports, records); the demo server; exports of recordings
-    ("proxy", "demo", "export", "load"),
+    # OAuth: flows over HTTP, tokens masked with the recorder's marker; a server's
+    # catalog and findings, surveyed live over a transport or read from a session file
+    ("auth", "survey"),
+    # the proxy (relays over transports, records); the demo server; the lint rules;
+    # exports of recordings; load runs
+    ("proxy", "demo", "lint", "export", "load"),
     ("target",),  # what to connect to: a command, a URL (maybe OAuth), an attached proxy
     ("tui",),
     ("commands",),
@@ -60,9 +65,10 @@ ALLOWED: dict[str, set[str]] = {
     "engine": {"inspector", "errors", "wire"},
     "transports": {"errors", "wire", "credentials"},
     "logstore": {"wire"},
+    "compare": {"engine"},  # the catalog kinds
     # an indexed session file is a log source (logstore's EventSource and filter)
     "record": {"inspector", "errors", "wire", "logstore", "credentials"},
-    "replay": {"errors", "wire", "engine", "logstore"},  # plan, run, diff, serve
+    "replay": {"errors", "wire", "engine", "logstore", "compare"},  # plan, run, diff, serve
     "live": {"wire", "engine", "logstore"},  # the log's events are a logstore source
     # OAuth: its flows speak HTTP (transports' helpers), mask with the recorder's marker
     "auth": {"inspector", "errors", "wire", "transports", "record", "credentials"},
@@ -77,6 +83,14 @@ ALLOWED: dict[str, set[str]] = {
         "record",
     },
     "demo": {"inspector", "errors", "wire"},
+    # a session opened and listed over a transport, or a session file read
+    "survey": {"errors", "wire", "engine", "logstore", "record", "replay", "compare"},
+    "lint": {
+        "inspector",
+        "forms",
+        "engine",
+        "survey",
+    },  # rules over a survey (inspector: the version in SARIF)
     # recordings out (spans, HAR, Markdown, JSON) and a HAR back in as a recording:
     # reads session files (record), pairs frames as replay does, the log's filter,
     # the SSE parser for a HAR's streams
@@ -107,6 +121,7 @@ ALLOWED: dict[str, set[str]] = {
         "replay",
         "auth",
         "proxy",
+        "lint",  # the catalog's lint badges
         "target",
     },
     "commands": {
@@ -119,8 +134,11 @@ ALLOWED: dict[str, set[str]] = {
         "engine",
         "transports",
         "logstore",
+        "compare",
         "record",
         "replay",
+        "survey",
+        "lint",
         "auth",
         "proxy",
         "export",

@@ -9,6 +9,8 @@
     mcp-inspect attach [NAME]                the TUI on a running proxy
     mcp-inspect proxies                      the running proxies
     mcp-inspect auth list|clear [URL]        the stored OAuth tokens
+    mcp-inspect lint TARGET                  check a server against the lint rules
+    mcp-inspect diff OLD NEW                 what changed between two servers
 
 Which one runs: the first word that the default mode would take as TARGET (options
 and their values skipped, words after ``--`` never looked at) names a subcommand when
@@ -53,6 +55,8 @@ SUBCOMMANDS: dict[str, str] = {
     "auth": "inspector.commands.auth",
     "export": "inspector.commands.export",
     "load": "inspector.commands.load",
+    "diff": "inspector.commands.diff",
+    "lint": "inspector.commands.lint",
 }
 
 USAGE = f"""{PROG} [options] [TARGET ...] [-- COMMAND ...]

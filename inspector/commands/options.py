@@ -202,28 +202,7 @@ def _resolve_target(opts: argparse.Namespace, words: list[str]) -> Target:
     if opts.config:
         if words:
             raise UsageError("give either --config or a TARGET, not both")
-        try:
-            config = load_server_config(opts.config, opts.server)
-        except ConfigError as exc:
-            raise UsageError(str(exc)) from exc
-        target = Target(
-            command=config.command,
-            args=list(config.args),
-            env=dict(config.env),
-            cwd=config.cwd,
-            url=config.url,
-            headers=dict(config.headers),
-            transport=config.transport,
-            name=config.name,
-            oauth_config=dict(config.oauth),
-        )
-        target.env.update(env)
-        target.headers.update(headers)
-        if opts.cwd:
-            target.cwd = opts.cwd
-        if opts.transport != "auto":
-            target.transport = opts.transport
-        return target
+        return config_target(opts, opts.server)
     if opts.server:
         raise UsageError("--server needs --config FILE")
     try:
@@ -232,6 +211,33 @@ def _resolve_target(opts: argparse.Namespace, words: list[str]) -> Target:
         )
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
+
+
+def config_target(opts: argparse.Namespace, name: str | None) -> Target:
+    """Server ``name`` of ``--config`` (the only one when None), with ``-e``, ``-H``,
+    ``--cwd`` and ``--transport`` over the entry's own."""
+    try:
+        config = load_server_config(opts.config, name)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from exc
+    target = Target(
+        command=config.command,
+        args=list(config.args),
+        env=dict(config.env),
+        cwd=config.cwd,
+        url=config.url,
+        headers=dict(config.headers),
+        transport=config.transport,
+        name=config.name,
+        oauth_config=dict(config.oauth),
+    )
+    target.env.update(parse_env(opts.env))
+    target.headers.update(parse_headers(opts.header))
+    if opts.cwd:
+        target.cwd = opts.cwd
+    if opts.transport != "auto":
+        target.transport = opts.transport
+    return target
 
 
 def responders_from(opts: argparse.Namespace) -> Responders:
