@@ -363,7 +363,7 @@ class StreamableHttpTransport(HttpClientTransport):
         stream = Stream(f"post:{rid}")
         if await read_stream(response, stream, rid, self._url, emit):
             return
-        if not self.era.resumes_streams:  # 2026-07-28's: the request is lost
+        if not self.era.resumes_streams:  # 2026-07-28 streams: the request is lost
             emit(
                 failed_request_event(
                     rid,
