@@ -19,7 +19,11 @@ from inspector.auth.errors import AuthError, OptionError, PrivateKeyError, Store
 from inspector.commands.options import UsageError
 from inspector.config import ConfigError
 from inspector.engine.era import VersionError
-from inspector.engine.session import ConnectionClosedError, RequestTimeoutError, first_failure
+from inspector.engine.request_errors import (
+    ConnectionClosedError,
+    RequestTimeoutError,
+    first_failure,
+)
 from inspector.errors import InspectorError
 from inspector.record.format import SessionFileError
 from inspector.replay.diff import PathError

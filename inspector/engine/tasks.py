@@ -29,7 +29,8 @@ from typing import Any
 import anyio
 
 from inspector.engine.era import TASKS, answer_input
-from inspector.engine.session import ProgressCallback, Session
+from inspector.engine.pending import ProgressCallback
+from inspector.engine.session import Session
 from inspector.wire.jsonrpc import INTERNAL_ERROR, RpcError
 
 log = logging.getLogger(__name__)

@@ -86,7 +86,7 @@ async def _run_stdio_proxy(setup: ProxySetup) -> int:
     back = relayed(setup.make_back())
     host = await StdioHost.open(*setup.fds, before=wire.sync)
     interceptor = Interceptor(wire)
-    relay = Relay(wire, back, host, interceptor)
+    relay = Relay(wire, back, host, interceptor, host_coalesces=host.coalesces)
     not_started: str | None = None
     wire.note(
         f"proxy {setup.name}: host on stdio, server {setup.describe}",

@@ -27,13 +27,9 @@ import anyio
 from inspector.engine.era import (
     is_stateless,
 )
+from inspector.engine.request_errors import ConnectionClosedError, RequestTimeoutError
 from inspector.engine.responders import Responders
-from inspector.engine.session import (
-    ConnectionClosedError,
-    EventRecorder,
-    RequestTimeoutError,
-    Session,
-)
+from inspector.engine.session import EventRecorder, Session
 from inspector.replay.diff import IgnoreRule, diff
 from inspector.replay.listing import next_pages, replay_listing, starts_listing
 from inspector.replay.notices import METHODS, Attributor, NoticeResult, compare

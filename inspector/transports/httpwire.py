@@ -346,6 +346,32 @@ def failed_request_event(
     )
 
 
+def unanswered_event(body: bytes, status: int, ctype: str, request_id: Any) -> WireEvent | None:
+    """What a request's plain (not SSE) 2xx answer earns: None when its JSON body holds the
+    response, else the failure of that request (no response in the JSON, an empty 202/204,
+    a Content-Type that is neither JSON nor an event stream)."""
+    if ctype == "application/json" or ctype.endswith("+json"):
+        parsed, _ = decode(body)
+        if has_response(parsed, request_id):
+            return None
+        text = f"HTTP {status}: the JSON body holds no response to request {request_id!r}"
+        return failed_request_event(request_id, status, text, body)
+    if status in (202, 204):
+        return failed_request_event(
+            request_id,
+            status,
+            f"HTTP {status}: the server accepted the request but sent no "
+            "response (a request must be answered with JSON or an SSE stream)",
+        )
+    return failed_request_event(
+        request_id,
+        status,
+        f"HTTP {status}: unexpected Content-Type {ctype or 'none'!r} "
+        "(expected application/json or text/event-stream)",
+        body,
+    )
+
+
 def body_excerpt(body: bytes, ctype: str, limit: int = 300) -> str:
     """A short, one-line summary of an error body (a JSON-RPC error's message, a page title)."""
     if not body:

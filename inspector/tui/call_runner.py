@@ -14,7 +14,7 @@ from collections.abc import Callable
 from time import monotonic
 from typing import TYPE_CHECKING, Any
 
-from inspector.engine.session import (
+from inspector.engine.request_errors import (
     ConnectionClosedError,
     RequestCancelledError,
     RequestTimeoutError,

@@ -21,8 +21,9 @@ import anyio
 from inspector.engine.client import McpClient
 from inspector.engine.kinds import KIND
 from inspector.engine.lists import ListUpdate
+from inspector.engine.request_errors import first_failure
 from inspector.engine.responders import Responders
-from inspector.engine.session import EventRecorder, Session, first_failure
+from inspector.engine.session import EventRecorder, Session
 from inspector.live.state import LiveState
 from inspector.proxy.attach import AttachResume, AttachTransport
 from inspector.proxy.passed import PassedCatalog

@@ -24,7 +24,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 from textual.widgets.data_table import RowDoesNotExist
 
-from inspector.engine.session import PendingRequest
+from inspector.engine.pending import PendingRequest
 from inspector.live.requests import Finished, describe, is_listen
 from inspector.live.state import LiveState
 from inspector.safe_text import one_line, safe_text
