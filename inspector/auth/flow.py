@@ -193,6 +193,8 @@ class Authorizer:
                 self.wire.note(text, "error", auth="gave-up")
                 return Denial(False, text)
             try:
+                if status == 401 and self.tokens is not None:
+                    await self._rediscover(challenge)
                 if (
                     status == 401
                     and attempt == 0
@@ -296,6 +298,27 @@ class Authorizer:
             issuer=self.server_meta.issuer,
             resource=self.resource,
         )
+
+    async def _rediscover(self, challenge: Challenge) -> None:
+        """A token was refused: read the resource metadata again, since the resource may
+        have moved to another authorization server (SEP-2352). Tokens of the old one are
+        dropped (never refreshed there, never offered to the new one), and its client
+        registration is not reused: registrations are per issuer."""
+        self._discovered = False
+        await self._discover(challenge)
+        assert self.server_meta is not None
+        tokens = self.tokens
+        if tokens is not None and tokens.issuer and tokens.issuer != self.server_meta.issuer:
+            self.wire.note(
+                f"the resource's authorization server changed from {tokens.issuer} to "
+                f"{self.server_meta.issuer}: its tokens are dropped, authorizing there",
+                "warning",
+                auth="migrated",
+                previous=tokens.issuer,
+                issuer=self.server_meta.issuer,
+            )
+            self.tokens = None
+            self.store.drop_tokens(self.server_url)
 
     def _scopes(self, challenge: Challenge, step_up: bool) -> list[str] | None:
         """The challenge's scope, else the resource's scopes_supported, else none; the

@@ -208,7 +208,9 @@ class StatelessEra:
     def supported(self) -> tuple[str, ...]:
         return STATELESS_VERSIONS
 
-    async def open(self, session: Session, timeout: float | None = None) -> dict[str, Any]:
+    async def open(
+        self, session: Session, timeout: float | None = None, *, retried: bool = False
+    ) -> dict[str, Any]:
         """``server/discover`` (optional for servers) for server info and capabilities."""
         # headers from the first POST
         session.transport.set_protocol_version(self.requested, stateless=self.stateless)
@@ -223,6 +225,9 @@ class StatelessEra:
                     severity="warning",
                 )
                 return {}
+            version = listed_stateless(exc)
+            if version is not None and not retried:
+                return await StatelessEra(version).retry(session, exc, timeout)
             raise self._refusal(exc) from exc
         if not isinstance(result, dict):
             raise VersionError(f"the server/discover result is not an object: {result!r:.200}")
@@ -233,6 +238,22 @@ class StatelessEra:
                 f"{self.requested}{_retry_hint(versions)}"
             )
         return self.adopt(session, result)
+
+    async def retry(
+        self, session: Session, refused: RpcError, timeout: float | None = None
+    ) -> dict[str, Any]:
+        """A -32022 refusal listed this version: ask once more at it (SEP-2575: a client
+        retries with a version the server supports), never in a loop."""
+        session.era = self
+        listed = (refused.data or {}).get("supported") if isinstance(refused.data, dict) else []
+        session.note(
+            f"era: the server refused the request with {UNSUPPORTED_PROTOCOL_VERSION} "
+            f"(supported: {', '.join(map(str, listed or []))}): retrying server/discover "
+            f"at {self.requested}",
+            severity="warning",
+            era={"step": "retry", "version": self.requested},
+        )
+        return await self.open(session, timeout, retried=True)
 
     def adopt(self, session: Session, result: dict[str, Any]) -> dict[str, Any]:
         """Keep what a ``server/discover`` result says: the session is open."""
@@ -417,6 +438,15 @@ async def answer_input(session: Session, key: str, ask: Any) -> dict[str, Any]:
 
 def _ask_names(asks: dict[str, Any]) -> list[str]:
     return [str(a.get("method")) if isinstance(a, dict) else "?" for a in asks.values()]
+
+
+def listed_stateless(exc: RpcError) -> str | None:
+    """The stateless version we speak that a -32022 refusal lists as supported, if any."""
+    data = exc.data if isinstance(exc.data, dict) else {}
+    listed = data.get("supported")
+    if exc.code != UNSUPPORTED_PROTOCOL_VERSION or not isinstance(listed, list):
+        return None
+    return next((v for v in STATELESS_VERSIONS if v in listed), None)
 
 
 def _retry_hint(versions: list[Any]) -> str:
