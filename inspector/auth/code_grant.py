@@ -115,6 +115,7 @@ async def authorization_code(ctx: GrantContext, scopes: list[str] | None) -> Tok
         form,
         resource=ctx.resource,
         requested=scopes or [],
+        dpop=ctx.dpop,
     )
 
 

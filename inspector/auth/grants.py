@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from inspector.auth.client import ClientIdentity
 from inspector.auth.discovery import ResourceMetadata, ServerMetadata, origin
+from inspector.auth.dpop import DpopKey
 from inspector.auth.errors import AuthError
 from inspector.auth.jwt import PrivateKey
 from inspector.auth.settings import AuthSettings
@@ -39,6 +40,7 @@ class GrantContext:
     resource_meta: ResourceMetadata | None
     private_key: Callable[[], PrivateKey | None]
     learned: Callable[[str | None], None]  # a secret obtained on the way (to redact it)
+    dpop: DpopKey | None = None  # the key tokens are bound to, when the server binds them
 
 
 async def client_credentials(ctx: GrantContext, scopes: list[str] | None) -> TokenSet:
@@ -66,6 +68,7 @@ async def client_credentials(ctx: GrantContext, scopes: list[str] | None) -> Tok
         form,
         resource=ctx.resource,
         requested=scopes or [],
+        dpop=ctx.dpop,
     )
 
 
@@ -127,4 +130,5 @@ async def cross_app(ctx: GrantContext, scopes: list[str] | None) -> TokenSet:
         form,
         resource=ctx.resource,
         requested=scopes or [],
+        dpop=ctx.dpop,
     )

@@ -497,7 +497,7 @@ class StreamableHttpTransport(HttpClientTransport):
         attempt = 0
         while True:
             headers = self._headers("GET", stream.last_id)
-            headers.update(await self._auth_headers())
+            headers.update(await self._auth_headers("GET"))
             answer = await self._open_stream_once(stream, rid, headers)
             if not isinstance(answer, _Denied):
                 return answer
@@ -693,7 +693,9 @@ class StreamableHttpTransport(HttpClientTransport):
         del headers["Accept"]
         if self.auth is not None:
             with anyio.move_on_after(CLOSE_TIMEOUT, shield=True):
-                headers.update(await self.auth.headers(refresh=False))
+                headers.update(
+                    await self.auth.headers(refresh=False, method="DELETE", url=str(self._url))
+                )
         self._emit(http_out_event("DELETE", self._url, self._shown(headers)))
         with anyio.move_on_after(CLOSE_TIMEOUT, shield=True) as scope:
             try:
