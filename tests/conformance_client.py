@@ -136,6 +136,9 @@ def auth_flags(scenario: str, context: dict[str, Any]) -> list[str]:
             "--idp-id-token-file",
             token_file,
         ]
+    if scenario == "auth/wif-jwt-bearer":  # the platform's token, in a file as CI gets it
+        token_file = _secret_file(str(context["valid_jwt"]), ".jwt")
+        return [*flags, "--client-id", context["client_id"], "--workload-token-file", token_file]
     flags.append("--auth-follow")
     if scenario == "auth/pre-registration":
         flags += ["--client-id", context["client_id"], "--client-secret", context["client_secret"]]

@@ -39,7 +39,7 @@ from inspector.auth.discovery import (
 from inspector.auth.dpop import DpopKey, nonce_asked, proof_note
 from inspector.auth.dpop import supported as dpop_supported
 from inspector.auth.errors import AuthError, PrivateKeyError, StoreError
-from inspector.auth.grants import GrantContext, client_credentials, cross_app
+from inspector.auth.grants import GrantContext, client_credentials, cross_app, workload_identity
 from inspector.auth.jwt import PrivateKey, load_private_key
 from inspector.auth.person import Interaction, NoPerson
 from inspector.auth.redact import mask_headers, mask_url
@@ -277,6 +277,8 @@ class Authorizer:
             tokens = await cross_app(ctx, scopes)
         elif grant == "client-credentials":
             tokens = await client_credentials(ctx, scopes)
+        elif grant == "workload-identity":
+            tokens = await workload_identity(ctx, scopes)
         else:
             tokens = await authorization_code(ctx, scopes)
         self.authorizations += 1

@@ -27,6 +27,8 @@ class AuthSettings:
     idp_client_id: str | None = None
     idp_client_secret: str | None = None
     idp_id_token: str | None = None
+    workload_token_file: Path | None = None  # workload identity: the JWT bearer grant
+    insecure: bool = False  # OAuth over plain http:// on hosts other than loopback (labs)
     follow: bool = False  # request the authorization URL ourselves and follow its redirect
     paste: bool = False  # the person pastes the redirected URL (SSH: browser elsewhere)
     step: bool = False  # TUI: pause before each request of a flow (debugging a server)
@@ -48,9 +50,12 @@ class AuthSettings:
 
     @property
     def grant(self) -> str:
-        """The grant a challenge starts: cross-app, client-credentials or authorization-code."""
+        """The grant a challenge starts: cross-app, workload-identity, client-credentials or
+        authorization-code."""
         if self.idp_token_endpoint:
             return "cross-app"
+        if self.workload_token_file is not None:
+            return "workload-identity"
         if self.client_credentials:
             return "client-credentials"
         return "authorization-code"

@@ -7,6 +7,7 @@ compared exactly (RFC 9207), a resource that moved to another authorization serv
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -93,3 +94,48 @@ async def test_a_moved_authorization_server_is_followed_and_registered_with() ->
     assert script.form(token)["client_id"] == "client-of-as2.example"
     assert auth.tokens is not None and auth.tokens.access_token == "token-of-as2.example"
     assert [e.meta["previous"] for e in events if e.meta.get("auth") == "migrated"] == [AS1]
+
+
+JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+
+
+def wif_script(refuse: bool) -> ScriptedAuth:
+    def token(request: Any) -> Any:
+        import httpx
+
+        if refuse:
+            return httpx.Response(
+                400, json={"error": "invalid_grant", "error_description": "audience is wrong"}
+            )
+        return httpx.Response(200, json={"access_token": "wif-token", "token_type": "Bearer"})
+
+    issuer = as_metadata(AS1, grant_types_supported=[JWT_BEARER])
+    del issuer["registration_endpoint"]
+    return ScriptedAuth({AS1: issuer}, AS1, token=token)
+
+
+async def test_workload_identity_sends_the_platform_token_as_the_assertion(
+    tmp_path: Path,
+) -> None:
+    token_file = tmp_path / "workload.jwt"
+    token_file.write_text("eyJ.workload.jwt\n")
+    script = wif_script(refuse=False)
+    auth, denial, events = await run(script, client_id="workload-1", workload_token_file=token_file)
+    assert denial.retry and auth.tokens is not None
+    (request,) = script.requests[-1:]
+    form = script.form(request)
+    assert form["grant_type"] == JWT_BEARER and form["assertion"] == "eyJ.workload.jwt"
+    assert form["client_id"] == "workload-1" and form["resource"] == SERVER
+    assert not script.at(AS1, "/authorize") and not script.at(AS1, "/register")
+    shown = [e.raw.decode() for e in events]
+    assert not any("eyJ.workload.jwt" in text for text in shown)  # masked on the wire
+
+
+async def test_a_refused_workload_token_is_said_once_and_not_retried(tmp_path: Path) -> None:
+    token_file = tmp_path / "workload.jwt"
+    token_file.write_text("eyJ.expired")
+    script = wif_script(refuse=True)
+    _, denial, _ = await run(script, client_id="workload-1", workload_token_file=token_file)
+    assert not denial.retry
+    assert "jwt bearer step" in (denial.reason or "") and "invalid_grant" in (denial.reason or "")
+    assert len(script.at(AS1, "/token")) == 1
