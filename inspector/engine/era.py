@@ -3,7 +3,7 @@
 The handshake era (2024-11-05 .. 2025-11-25) opens a session with ``initialize``.
 The stateless era (2026-07-28) has no handshake: each request carries version, client
 info and capabilities in ``params._meta``, ``server/discover`` tells what the server is
-(servers must serve it; a server that does not is tolerated, with a warning), and a
+(servers must serve it; one that does not know it speaks the handshake era), and a
 server that needs input answers ``input_required`` (multi round-trip requests) instead
 of sending requests of its own.
 
@@ -218,13 +218,14 @@ class StatelessEra:
             result = await session.request("server/discover", timeout=timeout)
         except RpcError as exc:
             if exc.code == jsonrpc.METHOD_NOT_FOUND:
-                session.opened(self.requested, {}, None)
-                session.note(
-                    f"stateless (protocol {self.requested}): the server does not offer "
-                    "server/discover (servers MUST); its capabilities are unknown",
-                    severity="warning",
-                )
-                return {}
+                # every 2026-07-28 server serves it: one that does not know it speaks the
+                # handshake era, over stdio as over HTTP (where it answers an HTTP error)
+                raise VersionError(
+                    f"the server does not know server/discover ({exc.code}: "
+                    f"{_first_line(exc.message)}), which every {self.requested} server "
+                    "serves: it speaks only the handshake era; try without "
+                    "--protocol-version (mcp-inspect then finds the era itself)"
+                ) from exc
             version = listed_stateless(exc)
             if version is not None and not retried:
                 return await StatelessEra(version).retry(session, exc, timeout)
@@ -438,6 +439,10 @@ async def answer_input(session: Session, key: str, ask: Any) -> dict[str, Any]:
 
 def _ask_names(asks: dict[str, Any]) -> list[str]:
     return [str(a.get("method")) if isinstance(a, dict) else "?" for a in asks.values()]
+
+
+def _first_line(text: str | None) -> str:
+    return text.splitlines()[0][:160] if text else ""
 
 
 def listed_stateless(exc: RpcError) -> str | None:
