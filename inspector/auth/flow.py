@@ -115,7 +115,12 @@ class Authorizer:
     def wire(self) -> AuthWire:
         if self._wire is None:
             self._wire = AuthWire(
-                self._emit, verify=self.verify, pause=self._pause, transport=self.http_transport
+                self._emit,
+                verify=self.verify,
+                timeout=self.settings.exchange_timeout,
+                pause=self._pause,
+                transport=self.http_transport,
+                insecure=self.settings.insecure,
             )
         return self._wire
 

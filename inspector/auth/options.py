@@ -143,6 +143,9 @@ def auth_settings(
         timeout=float(opts.auth_timeout),
         store=not opts.no_store,
     )
+    timeout = getattr(opts, "timeout", None)
+    if isinstance(timeout, int | float) and timeout > 0:
+        settings.exchange_timeout = min(settings.exchange_timeout, float(timeout))
     _check(settings)
     return settings
 

@@ -155,6 +155,13 @@ async def token_request(
             nonce = asked
             continue
         break
+    if response.truncated:
+        raise AuthError(
+            step,
+            f"the token endpoint {url} answered more than {len(response.body)} bytes (HTTP "
+            f"{response.status}): too big for a token response, so it was not read whole",
+            status=response.status,
+        )
     if response.status != 200:
         said = oauth_error_text(data) or _excerpt(response.body)
         raise AuthError(
