@@ -300,6 +300,12 @@ def test_flags_win_over_the_config_object_and_the_secret_comes_from_env() -> Non
         ([], {"callbackPort": "x"}, "callbackPort must be a number"),
         ([], {"scopes": 5}, "oauth.scopes"),
         (["--private-key", "/nonexistent.pem"], {}, "no such file"),
+        (["--workload-token-file", "/nonexistent.jwt"], {}, "--workload-token-file: cannot read"),
+        (
+            ["--workload-token-file", __file__, "--client-credentials", "--client-id", "c"],
+            {},
+            "a grant of its own",
+        ),
     ],
 )
 def test_bad_oauth_options_say_what_is_wrong(
