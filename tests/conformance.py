@@ -71,8 +71,9 @@ def client_scenarios(version: str = VERSION, *, requirements: str | None = None)
     return names
 
 
-def extension_scenarios(version: str = VERSION) -> list[str]:
-    """The client scenarios ``conformance list`` tags ``[extension]``."""
+def tagged_scenarios(version: str, tag: str) -> list[str]:
+    """The client scenarios ``conformance list`` tags with ``tag`` (``extension``, or a
+    spec revision they apply to)."""
     done = subprocess.run(
         [*conformance_command(version), "list", "--client"],
         env=npm_env(),
@@ -81,8 +82,13 @@ def extension_scenarios(version: str = VERSION) -> list[str]:
         timeout=120,
         check=True,
     )
-    found = re.findall(r"^\s+-\s+(\S+)\s+\[extension\]", done.stdout, re.MULTILINE)
-    return list(found)
+    found = re.findall(r"^\s+-\s+(\S+)\s+\[([^\]]*)\]", done.stdout, re.MULTILINE)
+    return [name for name, tags in found if tag in tags.split(",")]
+
+
+def extension_scenarios(version: str = VERSION) -> list[str]:
+    """The client scenarios ``conformance list`` tags ``[extension]``."""
+    return tagged_scenarios(version, "extension")
 
 
 @dataclass

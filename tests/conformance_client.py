@@ -52,6 +52,9 @@ def scenario_commands(scenario: str, context: dict[str, Any]) -> list[list[str]]
         ]
     if scenario == "http-invalid-tool-headers":
         return [["--method", "tools/list"], [*CALL, "valid_tool", "--tool-arg", "region=us"]]
+    if scenario == "json-schema-2020-12-preservation":
+        # the tool's inputSchema as tools/list printed it, passed back to the echo tool
+        return [["--method", "tools/list"], [ECHO_LISTED_SCHEMA]]
     if scenario == "http-standard-headers":  # Mcp-Method and Mcp-Name on each kind of call
         return [
             [*CALL, "my-hyphenated-tool"],
@@ -62,13 +65,20 @@ def scenario_commands(scenario: str, context: dict[str, Any]) -> list[list[str]]
 
 
 CALL = ["--method", "tools/call", "--tool-name"]
+# a command line made from the previous one's output (what a user copies from it)
+ECHO_LISTED_SCHEMA = "<echo the listed schema>"
+
+
+def echo_listed_schema(listed: str) -> list[str]:
+    """Call json_schema_echo with json_schema_2020_12_tool's inputSchema, verbatim."""
+    tools = json.loads(listed)["tools"]
+    schema = next(t["inputSchema"] for t in tools if t["name"] == "json_schema_2020_12_tool")
+    return [*CALL, "json_schema_echo", "--tool-args-json", json.dumps({"schema": schema})]
 
 
 def scenario_flags(scenario: str, context: dict[str, Any]) -> list[str]:
     """The flags for a scenario run with one command line."""
     if scenario in ("initialize", "request-metadata", "json-schema-ref-no-deref"):
-        return ["--method", "tools/list"]
-    if scenario == "json-schema-2020-12-preservation":
         return ["--method", "tools/list"]
     if scenario == "tools_call":
         return [
@@ -172,7 +182,10 @@ def main() -> None:
     program = Path(sys.executable).with_name("mcp-inspect")
     command = [str(program)] if program.exists() else [sys.executable, "-m", "inspector"]
     worst = 0
+    printed = ""
     for number, flags in enumerate(lines, 1):
+        if flags == [ECHO_LISTED_SCHEMA]:
+            flags = echo_listed_schema(printed)
         argv = ["--cli", *flags]
         if record_dir:
             argv += ["--record", str(Path(record_dir) / record_name(scenario, number))]
@@ -181,7 +194,11 @@ def main() -> None:
         sys.stderr.flush()
         if len(lines) == 1:
             os.execv(command[0], [*command, *argv])  # what the user typed, as it exits
-        worst = max(worst, subprocess.run([*command, *argv], check=False).returncode)
+        done = subprocess.run([*command, *argv], stdout=subprocess.PIPE, text=True, check=False)
+        printed = done.stdout
+        sys.stdout.write(printed)
+        sys.stdout.flush()
+        worst = max(worst, done.returncode)
     sys.exit(worst)
 
 

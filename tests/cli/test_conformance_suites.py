@@ -30,6 +30,7 @@ from tests.conformance import (
     client_scenarios,
     extension_scenarios,
     run_client_scenario,
+    tagged_scenarios,
 )
 from tests.conformance_client import record_name
 
@@ -195,8 +196,13 @@ def run_suite(version: str, plan: list[tuple[str, str | None]], folder: Path) ->
 def table(version: str, plan: list[tuple[str, str | None]], rows: dict[str, str]) -> str:
     width = max(len(name) for name, _ in plan)
     lines = [f"conformance {version}: client scenarios through mcp-inspect --cli"]
+    required = (
+        set(client_scenarios(version, requirements=REVISION)) if version == PRERELEASE else set()
+    )
     for scenario, revision in plan:
-        kind = "required" if revision else ("extension" if version == PRERELEASE else "")
+        kind = "" if version != PRERELEASE else "extension"
+        if revision:
+            kind = "required" if scenario in required else "not scored (added after release)"
         mark = "PASS" if rows[scenario] == "pass" else "FAIL"
         note = "" if mark == "PASS" else f"  {rows[scenario]}"
         if scenario in ELSEWHERE:
@@ -214,7 +220,10 @@ def suite_plan(version: str) -> list[tuple[str, str | None]]:
     if version == VERSION:
         return [(s, None) for s in client_scenarios(version)]
     required = client_scenarios(version, requirements=REVISION)
-    return [(s, REVISION) for s in required] + [(s, None) for s in extension_scenarios(version)]
+    later = [s for s in tagged_scenarios(version, REVISION) if s not in required]
+    return [(s, REVISION) for s in [*required, *later]] + [
+        (s, None) for s in extension_scenarios(version)
+    ]
 
 
 @pytest.mark.slow
