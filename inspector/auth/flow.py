@@ -86,6 +86,7 @@ class Authorizer:
         self._announced = False
         self._sinks: list[Callable[[str], None]] = []
         self._rs_nonce: str | None = None  # the MCP server's DPoP nonce, once it asked
+        self._bound: tuple[TokenSet, DpopKey | None] | None = None  # tokens -> their key
 
     def add_secret_sink(self, sink: Callable[[str], None]) -> None:
         """Tell ``sink`` (a recorder's ``add_secret``) every token and secret this
@@ -186,7 +187,9 @@ class Authorizer:
     def _presented(self, tokens: TokenSet, method: str, url: str | None) -> dict[str, str]:
         """The token as a request presents it: Bearer, or DPoP with a fresh proof (its
         ``jti`` shown on the auth channel) for this request's method and URL."""
-        key = tokens.dpop
+        if self._bound is None or self._bound[0] is not tokens:
+            self._bound = (tokens, tokens.dpop)  # loaded once, not for every request
+        key = self._bound[1]
         if key is None:
             return {"Authorization": f"{tokens.token_type} {tokens.access_token}"}
         proof = key.proof(

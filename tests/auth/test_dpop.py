@@ -118,6 +118,8 @@ async def test_tokens_are_bound_nonces_answered_and_the_key_never_shown(tmp_path
     stored = json.loads((tmp_path / "oauth.json").read_text())["servers"][SERVER]
     assert stored["token_type"] == "DPoP" and stored["dpop_key"]["d"]
     assert stat.S_IMODE((tmp_path / "oauth.json").stat().st_mode) == 0o600
+    (listed,) = store.listing()["servers"]  # mcp-inspect auth list
+    assert listed["dpopBound"] is True and stored["dpop_key"]["d"] not in json.dumps(listed)
     # every proof is shown on the auth channel with its jti, the private key never
     notes = [e for e in events if e.meta.get("auth") == "dpop-proof"]
     assert [n.meta["claims"]["jti"] for n in notes[:2]] == [c["jti"] for _, c in proofs]
