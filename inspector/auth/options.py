@@ -69,6 +69,19 @@ def add_oauth_options(parser: argparse.ArgumentParser) -> None:
         help="cross-app access: a file holding the provider's ID token for the user",
     )
     group.add_argument(
+        "--workload-token-file",
+        metavar="FILE",
+        help="workload identity federation: a file holding the workload's JWT from its "
+        "platform (a CI or cloud identity token), exchanged for an access token in the JWT "
+        "bearer grant (RFC 7523); read again at each authorization, as platforms rotate it",
+    )
+    group.add_argument(
+        "--insecure-oauth",
+        action="store_true",
+        help="allow OAuth endpoints and metadata over plain http:// on hosts other than "
+        "loopback (lab setups only: codes, tokens and secrets then travel in clear)",
+    )
+    group.add_argument(
         "--auth-follow",
         action="store_true",
         help="request the authorization URL ourselves and follow its redirect (servers that "
@@ -119,13 +132,20 @@ def auth_settings(
         idp_token_endpoint=opts.idp_token_endpoint,
         idp_client_id=opts.idp_client_id,
         idp_client_secret=opts.idp_client_secret,
-        idp_id_token=_read_token(opts.idp_id_token_file) if opts.idp_id_token_file else None,
+        idp_id_token=_read_token(opts.idp_id_token_file, "--idp-id-token-file")
+        if opts.idp_id_token_file
+        else None,
+        workload_token_file=Path(opts.workload_token_file) if opts.workload_token_file else None,
+        insecure=bool(getattr(opts, "insecure_oauth", False)),
         follow=bool(opts.auth_follow),
         paste=bool(opts.auth_paste),
         step=bool(getattr(opts, "auth_step", False)),
         timeout=float(opts.auth_timeout),
         store=not opts.no_store,
     )
+    timeout = getattr(opts, "timeout", None)
+    if isinstance(timeout, int | float) and timeout > 0:
+        settings.exchange_timeout = min(settings.exchange_timeout, float(timeout))
     _check(settings)
     return settings
 
@@ -143,6 +163,13 @@ def _check(settings: AuthSettings) -> None:
             f"--client-metadata-url {url!r}: a client ID metadata document's URL is an https "
             "URL with a path"
         )
+    if settings.workload_token_file is not None:
+        read_workload_token(settings.workload_token_file)  # a missing file is said now
+        if settings.client_credentials or settings.idp_token_endpoint:
+            raise OptionError(
+                "--workload-token-file is a grant of its own: not with --client-credentials "
+                "or cross-app access"
+            )
     if settings.client_credentials and not settings.client_id:
         raise OptionError("--client-credentials needs --client-id")
     cross_app = (settings.idp_token_endpoint, settings.idp_client_id, settings.idp_id_token)
@@ -183,16 +210,19 @@ def _port(value: Any) -> int:
     return value
 
 
-def _read_token(path: str) -> str:
+def _read_token(path: str | Path, flag: str) -> str:
     try:
         token = Path(path).read_text("utf-8").strip()
     except OSError as exc:
-        raise OptionError(
-            f"--idp-id-token-file: cannot read {path}: {exc.strerror or exc}"
-        ) from exc
+        raise OptionError(f"{flag}: cannot read {path}: {exc.strerror or exc}") from exc
     if not token:
-        raise OptionError(f"--idp-id-token-file: {path} is empty")
+        raise OptionError(f"{flag}: {path} is empty")
     return token
+
+
+def read_workload_token(path: Path) -> str:
+    """The workload's JWT, read when an authorization needs it."""
+    return _read_token(path, "--workload-token-file")
 
 
 def make_authorizer(

@@ -412,7 +412,7 @@ class StreamableHttpTransport(HttpClientTransport):
 
         async def once(_attempt: int) -> bool | Denied:
             headers = self._headers("GET", stream.last_id)
-            headers.update(await self._auth_headers())
+            headers.update(await self._auth_headers("GET"))
             return await self._open_stream_once(emit, stream, rid, headers)
 
         answer = await self._send_handling_auth(once)
@@ -575,7 +575,9 @@ class StreamableHttpTransport(HttpClientTransport):
         del headers["Accept"]
         if self.auth is not None:
             with anyio.move_on_after(CLOSE_TIMEOUT, shield=True):
-                headers.update(await self.auth.headers(refresh=False))
+                headers.update(
+                    await self.auth.headers(refresh=False, method="DELETE", url=str(self._url))
+                )
         self._emit(http_out_event("DELETE", self._url, self._shown(headers)))
         with anyio.move_on_after(CLOSE_TIMEOUT, shield=True) as scope:
             try:

@@ -241,8 +241,12 @@ class HttpClientTransport(Transport):
 
     # ------------------------------------------------------------ auth
 
-    async def _auth_headers(self) -> dict[str, str]:
-        return await self.auth.headers() if self.auth is not None else {}
+    async def _auth_headers(
+        self, method: str = "POST", url: httpx.URL | str | None = None
+    ) -> dict[str, str]:
+        if self.auth is None:
+            return {}
+        return await self.auth.headers(method=method, url=str(url or self._url))
 
     def _shown(self, headers: dict[str, str]) -> dict[str, str]:
         """Headers as an event shows them: credentials the auth hook added are masked."""

@@ -102,7 +102,7 @@ class SseTransport(HttpClientTransport):
         with self._scope:
             while True:  # again after an authorization the auth hook ran for a 401/403
                 headers = {"Accept": "text/event-stream", **self.headers}
-                headers.update(await self._auth_headers())
+                headers.update(await self._auth_headers("GET"))
                 self._emit(http_out_event("GET", self._url, self._shown(headers), stream=STREAM))
                 denied: tuple[int, dict[str, str], str] | None = None
                 try:
@@ -237,7 +237,7 @@ class SseTransport(HttpClientTransport):
             self._emit(system_note("not sent: the SSE connection is not open", "warning"))
             return
         headers = {"Content-Type": "application/json", **self.headers}
-        headers.update(await self._auth_headers())
+        headers.update(await self._auth_headers("POST", self.endpoint))
         self._emit_post(self.endpoint, str(self.endpoint), headers, raw, message, rid, meta=meta)
         if method == "notifications/cancelled" and self._tg is not None:
             # a cancel is posted in the background: the request is already given up on
@@ -322,7 +322,7 @@ class SseTransport(HttpClientTransport):
                         )
                     attempt += 1
                     headers = {k: v for k, v in headers.items() if k.lower() != "authorization"}
-                    headers.update(await self._auth_headers())
+                    headers.update(await self._auth_headers("POST", endpoint))
                     self._emit_post(
                         endpoint,
                         str(endpoint),
