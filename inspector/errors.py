@@ -23,6 +23,13 @@
     ├── StoreError                  auth.errors: the OAuth token file cannot be read or written
     ├── OptionError                 auth.errors: a bad OAuth flag or config value (a ValueError)
     ├── PrivateKeyError             auth.errors: a private key that cannot sign (a ValueError)
+    ├── HarError                    export.har_import: a file that is not a HAR this can read
+    ├── OtelMissing                 export.otlp_sdk: the otel extra is not installed
+    ├── ExportFailed                export.otlp_sdk: the OTLP exporter refused the spans
+    ├── LoadError                   load.runner: a load run could not start
+    ├── WorkloadError               load.workload: a workload file that cannot be used
+    ├── CompareError                load.report: --compare names no earlier run's JSON
+    ├── CallFailed                  locust.user: a call's failure as Locust reports it
     ├── UsageError                  commands.options: a wrong flag, a missing file
     ├── CliError                    commands.failures: a failure as the command line reports it
     ├── UnsupportedSchema           forms.fastcheck: a schema left to jsonschema (never escapes)

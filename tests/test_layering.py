@@ -146,7 +146,7 @@ ALLOWED: dict[str, set[str]] = {
         "target",
         "tui",
     },
-    "locust": {"engine", "wire", "load", "target", "commands"},
+    "locust": {"errors", "engine", "wire", "load", "target", "commands"},
     "__main__": {"commands"},
 }
 

@@ -14,6 +14,7 @@ from locust.env import Environment
 
 from inspector.commands.connect import Connection
 from inspector.engine.session import Session
+from inspector.errors import InspectorError
 from inspector.load.stats import error_kind
 from inspector.load.workload import Call, read_workload, tool_call
 from inspector.locust.bridge import LoopThread
@@ -30,7 +31,7 @@ def loop_thread() -> LoopThread:
     return _loop
 
 
-class CallFailed(Exception):
+class CallFailed(InspectorError):
     """What Locust counts as the failure's reason."""
 
 
