@@ -31,14 +31,16 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # server log, catalog: fed by the engine's session or a recording, shown by the TUI)
     ("record", "replay", "live"),
     ("auth",),  # OAuth: flows over HTTP, tokens masked with the recorder's marker
-    ("proxy", "demo"),  # the proxy (relays over transports, records); the demo server
+    # the proxy (relays over transports, records); the demo server; collections (calls
+    # with expectations, judged with replay's diff and the forms' checks)
+    ("proxy", "demo", "collection"),
     ("target",),  # what to connect to: a command, a URL (maybe OAuth), an attached proxy
     ("tui",),
     ("commands",),
-    ("__main__",),
+    ("__main__", "pytest_plugin"),
 )
 LAYER = {part: level for level, parts in enumerate(LAYERS) for part in parts}
-FRONTS = ("tui", "commands", "__main__")  # the TUI and the command line
+FRONTS = ("tui", "commands", "__main__", "pytest_plugin")  # the TUI and the command line
 HEADLESS = tuple(part for part in LAYER if LAYER[part] < LAYER["tui"])
 
 # part -> the parts it may import (each on a lower layer). A new arrow is a decision:
@@ -73,6 +75,7 @@ ALLOWED: dict[str, set[str]] = {
         "record",
     },
     "demo": {"inspector", "errors", "wire"},
+    "collection": {"errors", "wire", "forms", "engine", "record", "replay"},
     "target": {"errors", "wire", "transports", "credentials", "auth", "proxy"},  # proxy: attach
     "tui": {
         "errors",
@@ -104,8 +107,11 @@ ALLOWED: dict[str, set[str]] = {
         "proxy",
         "target",
         "tui",
+        "collection",
     },
     "__main__": {"commands"},
+    # the pytest plugin: collections as test items, a client fixture (connects as --cli)
+    "pytest_plugin": {"errors", "wire", "engine", "record", "target", "collection", "commands"},
 }
 
 

@@ -48,6 +48,7 @@ SUBCOMMANDS: dict[str, str] = {
     "attach": "inspector.commands.attach",
     "proxies": "inspector.commands.proxies",
     "auth": "inspector.commands.auth",
+    "test": "inspector.commands.testrun",
 }
 
 USAGE = f"""{PROG} [options] [TARGET ...] [-- COMMAND ...]

@@ -1,0 +1,103 @@
+"""One connection as the command line opens it: the target's transport (with its OAuth
+hook for an HTTP server), the session (era found by a probe, or remembered), the opening.
+
+``--cli``, ``mcp-inspect test`` and the pytest plugin's fixture connect through here, so
+a server is reached the same way by each.
+"""
+
+from __future__ import annotations
+
+from contextlib import AsyncExitStack
+from types import TracebackType
+from typing import Any
+
+from inspector.commands.failures import CliError, ExitCode
+from inspector.engine.responders import Responders
+from inspector.engine.session import Session
+from inspector.record.era_memory import FileEraMemory
+from inspector.record.recorder import Recorder
+from inspector.target import Target, build_transport
+from inspector.wire.transport import Transport
+
+
+def authorizer(target: Target) -> Any:
+    """The OAuth hook of an HTTP target (None: stdio, --no-auth, or an Authorization
+    header given): a person at this terminal completes a browser authorization (the URL on
+    stderr, the redirect on a loopback listener or pasted), unless the grant needs none."""
+    if target.url is None or target.oauth is None:
+        return None
+    from inspector.auth.errors import StoreError
+    from inspector.auth.options import make_authorizer
+    from inspector.auth.terminal import TerminalInteraction
+
+    try:
+        return make_authorizer(
+            target.url, target.headers, target.oauth, TerminalInteraction(paste=target.oauth.paste)
+        )
+    except StoreError as exc:
+        raise CliError("usage", str(exc), ExitCode.USAGE) from exc
+
+
+class Connection:
+    """``async with Connection(target, ...) as session``: connected and opened; on the way
+    out the session is closed (a stdio server's whole process group stopped) and the OAuth
+    hook with it. ``transport`` stays readable after a failure (``session_expired``)."""
+
+    def __init__(
+        self,
+        target: Target,
+        *,
+        responders: Responders | None = None,
+        recorder: Recorder | None = None,
+        timeout: float = 60.0,
+        max_timeout: float | None = None,
+        protocol_version: str | None = None,
+    ) -> None:
+        self.target = target
+        self.responders = responders or Responders()
+        self.recorder = recorder
+        self.timeout = timeout
+        self.max_timeout = max_timeout
+        self.protocol_version = protocol_version
+        self.transport: Transport | None = None
+        self.session: Session | None = None
+        self._stack: AsyncExitStack | None = None
+
+    @property
+    def session_expired(self) -> bool:
+        """The HTTP transport saw its session expire (404 to a request carrying its id)."""
+        return self.transport is not None and self.transport.session_expired
+
+    async def __aenter__(self) -> Session:
+        async with AsyncExitStack() as stack:
+            auth = authorizer(self.target)
+            if auth is not None:
+                stack.push_async_callback(auth.aclose)
+                if self.recorder is not None:
+                    auth.add_secret_sink(self.recorder.redactor.add_secret)
+            self.transport = build_transport(
+                self.target, timeout=self.timeout, max_timeout=self.max_timeout, auth=auth
+            )
+            session = Session(
+                self.transport,
+                responders=self.responders,
+                timeout=self.timeout,
+                max_timeout=self.max_timeout,
+                recorder=self.recorder,
+                protocol_version=self.protocol_version,
+                era_memory=FileEraMemory(),
+            )
+            await stack.enter_async_context(session)
+            await session.initialize()
+            self.session = session
+            self._stack = stack.pop_all()
+        return session
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        assert self._stack is not None
+        return await self._stack.__aexit__(exc_type, exc, tb)
