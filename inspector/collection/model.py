@@ -25,7 +25,7 @@ class CollectionFileError(InspectorError):
         self.line = line
         self.key = key
         self.message = message
-        super().__init__(f"{self.path}:{line}: {key}: {message}" if key else message)
+        super().__init__(f"{self.path}:{line}: " + (f"{key}: {message}" if key else message))
 
 
 @dataclass

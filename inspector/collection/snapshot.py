@@ -43,14 +43,17 @@ class Snapshots:
         self._rules: list[IgnoreRule] = parse_rules([])
 
     def _load(self) -> dict[str, Any]:
+        """The stored copies; ``ValueError`` saying why when the file cannot be read."""
         if self._stored is None:
             try:
                 data = json.loads(self.path.read_text(encoding="utf-8"))
             except FileNotFoundError:
                 data = {}
             except (OSError, ValueError) as exc:
-                raise OSError(f"{self.path}: cannot read the snapshots: {exc}") from exc
-            self._stored = data if isinstance(data, dict) else {}
+                raise ValueError(f"cannot read {self.path}: {exc}") from None
+            if not isinstance(data, dict):
+                raise ValueError(f"{self.path} is not a JSON object of golden copies")
+            self._stored = data
         return self._stored
 
     def check(self, step: Step, outcome: Outcome) -> list[Failure]:
@@ -58,7 +61,12 @@ class Snapshots:
         from inspector.replay.diff import diff
 
         key = self.keys[step.index]
-        stored = self._load()
+        try:
+            stored = self._load()
+        except ValueError as exc:
+            if not self.update:
+                return [Failure("snapshot", f"snapshot: {exc} (--update writes it anew)")]
+            stored = self._stored = {}
         body = outcome.body()
         if self.update:
             if stored.get(key) != body:

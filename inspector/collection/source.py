@@ -52,20 +52,16 @@ def read_source(path: Path) -> Source:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise CollectionFileError(path, 1, "", f"{path}: cannot read: {exc}") from exc
+        raise CollectionFileError(path, 1, "", f"cannot read: {exc}") from exc
     is_json = path.suffix.lower() == ".json"
     try:
         data = json.loads(text) if is_json else yaml.safe_load(text)
     except json.JSONDecodeError as exc:
-        raise CollectionFileError(
-            path, exc.lineno, "", f"{path}:{exc.lineno}: not valid JSON: {exc.msg}"
-        ) from exc
+        raise CollectionFileError(path, exc.lineno, "", f"not valid JSON: {exc.msg}") from exc
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1
-        raise CollectionFileError(
-            path, line, "", f"{path}:{line}: not valid YAML: {_yaml_problem(exc)}"
-        ) from exc
+        raise CollectionFileError(path, line, "", f"not valid YAML: {_yaml_problem(exc)}") from exc
     lines: dict[Where, int] = {}
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)

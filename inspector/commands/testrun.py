@@ -79,6 +79,7 @@ def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     )
     add_connection_options(parser)
     add_oauth_options(parser)
+    parser.set_defaults(no_record=False)  # make_recorder's: --record DIR is the only switch
     return parser
 
 
