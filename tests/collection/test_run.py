@@ -5,12 +5,14 @@ server's requests, secrets, --fail-fast, JUnit (read by junitparser), annotation
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 from pathlib import Path
 
 from cli_runner import cli
 from collections_support import BAD_OUTPUT, SDK, demo_file, run_json, steps, write
 from junitparser import Error, Failure, JUnitXml, Skipped
+from paths import DEMO
 
 PASSING = textwrap.dedent(
     """\
@@ -249,7 +251,10 @@ def test_save_fills_later_steps_and_vars_keep_their_type(tmp_path: Path) -> None
 
 
 def test_snapshots_are_written_then_compared(tmp_path: Path) -> None:
-    body = "steps:\n  - name: sum\n    call: add\n    arguments: {a: 1, b: 2}\n    expect: {snapshot: true}\n"
+    body = (
+        "steps:\n  - name: sum\n    call: add\n    arguments: {a: 1, b: 2}\n"
+        "    expect: {snapshot: true}\n"
+    )
     path = demo_file(tmp_path / "snap.mcp.yaml", body)
     golden = tmp_path / "__snapshots__" / "snap.mcp.yaml.json"
     done = cli("test", str(path), "--update")
@@ -285,7 +290,7 @@ def test_env_secrets_are_never_printed_nor_recorded(tmp_path: Path) -> None:
     path = demo_file(tmp_path / "secret.mcp.yaml", body)
     record = tmp_path / "sessions"
     junit = tmp_path / "report.xml"
-    env = {**__import__("os").environ, "HC_TEST_TOKEN": secret, "GITHUB_ACTIONS": "true"}
+    env = {**os.environ, "HC_TEST_TOKEN": secret, "GITHUB_ACTIONS": "true"}
     done = cli("test", str(path), "--record", str(record), "--junit", str(junit), env=env)
     assert done.returncode == 1
     assert "«redacted»" in done.stdout
@@ -311,7 +316,7 @@ def test_fail_fast_skips_the_rest_and_annotations_name_the_line(tmp_path: Path) 
     )
     path = demo_file(tmp_path / "ff.mcp.yaml", body)
     junit = tmp_path / "report.xml"
-    env = {**__import__("os").environ, "GITHUB_ACTIONS": "true"}
+    env = {**os.environ, "GITHUB_ACTIONS": "true"}
     done = cli("test", str(path), "--fail-fast", "--junit", str(junit), env=env)
     assert done.returncode == 1
     assert "  SKIP  list tools: not run: --fail-fast, steps[0] call add failed" in done.stdout
@@ -319,21 +324,19 @@ def test_fail_fast_skips_the_rest_and_annotations_name_the_line(tmp_path: Path) 
         f'::error file={path},line=6,title=call add::text: expected "4", got "1 + 2 = 3"'
         in done.stdout
     )
-    cases = list(list(JUnitXml.fromfile(str(junit)))[0])
+    cases = list(next(iter(JUnitXml.fromfile(str(junit)))))
     assert isinstance(cases[1].result[0], Skipped)
 
 
 def test_a_target_overrides_the_server_and_a_dead_one_is_exit_3(tmp_path: Path) -> None:
-    body = "server: {command: [no-such-server-hc]}\nsteps:\n  - call: add\n    arguments: {a: 1, b: 1}\n"
+    body = "server: {command: [no-such-server-hc]}\nsteps:\n  - call: add\n    arguments: {a: 1}\n"
     path = tmp_path / "o.mcp.yaml"
     path.write_text(body)
     junit = tmp_path / "report.xml"
     done = cli("test", str(path), "--junit", str(junit))
     assert done.returncode == 3, done.stdout + done.stderr
     assert "ERROR cannot run this file:" in done.stdout and "no-such-server-hc" in done.stdout
-    (case,) = list(list(JUnitXml.fromfile(str(junit)))[0])
+    (case,) = list(next(iter(JUnitXml.fromfile(str(junit)))))
     assert isinstance(case.result[0], Error)
-    from paths import DEMO
-
     done = cli("test", str(path), "--", *DEMO)
     assert done.returncode == 0, done.stdout + done.stderr
