@@ -127,7 +127,7 @@ class StepItem(pytest.Item):
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Path, int, str]:
-        return self.path, self.step.line - 1, f"{self.step.verb}: {self.step.title}"
+        return self.path, self.step.line - 1, self.name
 
 
 @pytest.fixture

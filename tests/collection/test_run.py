@@ -329,7 +329,7 @@ def test_fail_fast_skips_the_rest_and_annotations_name_the_line(tmp_path: Path) 
 
 
 def test_a_target_overrides_the_server_and_a_dead_one_is_exit_3(tmp_path: Path) -> None:
-    body = "server: {command: [no-such-server-hc]}\nsteps:\n  - call: add\n    arguments: {a: 1}\n"
+    body = "server: {command: [no-such-server-hc]}\nsteps:\n  - list: tools\n"
     path = tmp_path / "o.mcp.yaml"
     path.write_text(body)
     junit = tmp_path / "report.xml"
