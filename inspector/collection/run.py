@@ -18,7 +18,7 @@ from typing import Any
 from inspector.collection.answers import KEYS, StepAnswers
 from inspector.collection.expect import Failure, Outcome, check, output_schema
 from inspector.collection.interpolate import MissingVariable, from_vars, substitute
-from inspector.collection.model import LIST_KINDS, Collection, Step
+from inspector.collection.model import LIST_KINDS, Answers, Collection, Step
 from inspector.collection.paths import find
 from inspector.collection.snapshot import Snapshots
 from inspector.engine.client import McpClient
@@ -140,7 +140,7 @@ class Runner:
                     )
                 ],
             )
-        self.answers.start(step.answers)
+        self.answers.start(filled["answers"])
         outcome = Outcome()
         try:
             sent = time.perf_counter()
@@ -184,6 +184,11 @@ class Runner:
             "target": substitute(step.target, lookup),
             "arguments": substitute(step.arguments, lookup),
             "expect": substitute(step.expect, lookup),
+            "answers": Answers(
+                elicit=substitute(step.answers.elicit, lookup),
+                sample=substitute(step.answers.sample, lookup),
+                roots=step.answers.roots,
+            ),
         }
 
     async def _send(self, step: Step, filled: dict[str, Any]) -> Any:

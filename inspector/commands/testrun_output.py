@@ -84,7 +84,7 @@ class RichPrinter:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-        self.console = Console()
+        self.console = Console(highlight=False)  # server text is shown as it is
         self.progress = Progress(
             TextColumn("{task.description}"),
             BarColumn(),

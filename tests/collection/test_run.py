@@ -9,10 +9,10 @@ import os
 import textwrap
 from pathlib import Path
 
-from cli_runner import cli
+from cli_runner import cli, inspector_argv
 from collections_support import BAD_OUTPUT, SDK, demo_file, run_json, steps, write
 from junitparser import Error, Failure, JUnitXml, Skipped
-from paths import DEMO
+from paths import DEMO, ROOT
 
 PASSING = textwrap.dedent(
     """\
@@ -53,8 +53,8 @@ PASSING = textwrap.dedent(
         expect: {error: {code: -32603}}
       - call: ask_llm
         arguments: {question: "what is six times seven?"}
-        answers: {sample: "forty-two"}
-        expect: {contains: forty-two}
+        answers: {sample: "forty-two ${title}"}
+        expect: {contains: forty-two groceries}
       - call: book_table
         arguments: {restaurant: Chez Test}
         answers: {elicit: {party_size: 3, name: Ada, date: "2026-12-01"}}
@@ -169,6 +169,8 @@ FAILING = textwrap.dedent(
       - call: add
         arguments: {a: 1, b: 2}
         save: {missing: $.structuredContent.nothing}
+      - call: echo
+        arguments: {message: "${missing}"}
       - call: book_table
         arguments: {}
       - request: {method: no/such/method}
@@ -189,6 +191,7 @@ KINDS = [
     ("latency_ms", "expected under 0.001 ms"),
     ("snapshot", "no golden copy"),
     ("save missing", "save missing: $.structuredContent.nothing found nothing"),
+    ("save", "${missing} has no value: the step that saves it did not find it"),
     ("answers", "the server sent elicitation/create during this step, which has no answers.elicit"),
     ("error", "error: JSON-RPC error -32601"),
 ]
@@ -212,7 +215,7 @@ def test_each_expectation_kind_fails_once_naming_itself(tmp_path: Path) -> None:
         assert step["status"] == "failed", step
         failure = next(f for f in step["failures"] if f["expectation"] == kind)
         assert words in failure["message"], (kind, failure["message"])
-    assert [len(s["failures"]) for s in got if s["name"] != "call book_table"] == [1] * 15
+    assert [len(s["failures"]) for s in got if s["name"] != "call book_table"] == [1] * 16
     output = steps(report, 1)
     assert output[0]["failures"][0]["expectation"] == "outputSchema"
     assert "temp: " in output[0]["failures"][0]["message"]
@@ -227,7 +230,7 @@ def test_each_expectation_kind_fails_once_naming_itself(tmp_path: Path) -> None:
     assert isinstance(result, Failure)
     assert result.type == "text" and result.message.startswith('text: expected "3"')
     assert 'expected: "3"' in (result.text or "") and 'actual: "1 + 2 = 3"' in (result.text or "")
-    assert (suites[0].tests, suites[0].failures) == (16, 16)
+    assert (suites[0].tests, suites[0].failures) == (17, 17)
     assert (suites[1].tests, suites[1].failures) == (2, 1)
 
 
@@ -340,3 +343,36 @@ def test_a_target_overrides_the_server_and_a_dead_one_is_exit_3(tmp_path: Path) 
     assert isinstance(case.result[0], Error)
     done = cli("test", str(path), "--", *DEMO)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_on_a_terminal_the_lines_run_under_a_progress_bar(tmp_path: Path) -> None:
+    """stdout a terminal: Rich draws the lines (coloured) and a progress bar, same words."""
+    import pty
+    import subprocess
+
+    path = demo_file(
+        tmp_path / "tty.mcp.yaml",
+        "steps:\n  - list: tools\n  - call: echo\n"
+        "    arguments: {message: hi}\n    expect: {text: nope}\n",
+    )
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        inspector_argv("test", str(path)), stdout=follower, stderr=subprocess.PIPE, cwd=ROOT
+    )
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal's other end closed: the process is done
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    assert proc.wait(60) == 1
+    os.close(leader)
+    screen = b"".join(chunks).decode(errors="replace")
+    assert "\x1b[" in screen  # coloured: Rich, not the plain lines
+    assert "PASS" in screen and "list tools" in screen
+    assert 'text: expected "nope", got "hi"' in screen
+    assert "1 passed, 1 failed" in screen
