@@ -211,6 +211,7 @@ async def run(
         timeout=request.timeout,
         max_timeout=request.max_timeout,
         protocol_version=request.protocol_version,
+        observers=[pass_stderr] if request.show_stderr else [],
     )
     stopped_by: list[int] = []
     try:
@@ -223,8 +224,6 @@ async def run(
 
             with quit_on_signals(stop):
                 async with connection as session:
-                    if request.show_stderr:
-                        session.add_observer(pass_stderr)
                     performed = await perform(McpClient(session), request)
         if stopped_by:
             name = signal.Signals(stopped_by[0]).name

@@ -52,7 +52,10 @@ class Live:
         self._portal_cm = start_blocking_portal("asyncio")
         self._portal = self._portal_cm.__enter__()
         connection = Connection(
-            self.target, responders=self.responders, timeout=default_options().timeout
+            self.target,
+            responders=self.responders,
+            timeout=default_options().timeout,
+            observers=[self.events.append],  # the opening's events too
         )
         self._connection = self._portal.wrap_async_context_manager(connection)
         try:
@@ -67,7 +70,6 @@ class Live:
             raise ConnectFailed(
                 f"cannot connect to {self.target.describe()}: {error.message}"
             ) from None
-        self.session.add_observer(self.events.append)
         return self.session
 
     def call(self, func: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:

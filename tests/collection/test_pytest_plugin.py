@@ -89,6 +89,7 @@ def test_weather_is_structured(mcp_client):
     sent = [m for m in mcp_client.messages if m.get("method") == "tools/call"]
     assert sent[-1]["params"]["arguments"] == {"city": "Oslo"}
     assert any(e.direction == "in" and e.method is None for e in mcp_client.events)
+    assert mcp_client.messages[0]["method"] in ("initialize", "server/discover")  # all of it
 
 
 def test_errors(mcp_client):
