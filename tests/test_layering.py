@@ -91,6 +91,8 @@ ALLOWED: dict[str, set[str]] = {
         "auth",
         "proxy",
         "target",
+        "collection",  # k keeps a call as a collection step
+        "credentials",  # ... with secrets as ${env:...}
     },
     "commands": {
         "inspector",

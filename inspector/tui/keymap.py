@@ -24,6 +24,7 @@ from inspector.tui.interactive import SamplingRuleBar
 from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.screens.elicitation import CompletionWaitScreen, ElicitationScreen
 from inspector.tui.screens.intercept import InterceptScreen
+from inspector.tui.screens.keep_step import KeepStepScreen
 from inspector.tui.screens.roots import RootsEditor, RootsScreen
 from inspector.tui.screens.sampling import SamplingScreen
 from inspector.tui.screens.save_as import SaveAsScreen
@@ -114,6 +115,8 @@ EXPLAIN = {
     "FieldInput.close_choices": "(the list open) close it, staying in the field",
     "ResultView.save": "save the result's binary blocks into a folder",
     "ResultView.open_link": "read the result's resource link",
+    "ResultView.keep": "keep the call (arguments as sent) as a step of a collection file, "
+    "its result's state as the expectation (the file is asked once; mcp-inspect test runs it)",
     "DocumentView.scroll_up": "scroll",
     "DocumentView.scroll_down": "scroll",
     "DocumentView.page_up": "scroll a page",
@@ -161,6 +164,7 @@ EXPLAIN = {
     "RootsEditor.remove": "remove the highlighted root",
     "SaveAsScreen.cancel": "cancel",
     "SaveFilesScreen.cancel": "cancel",
+    "KeepStepScreen.cancel": "cancel",
     "InterceptScreen.forward": "forward the frame shown, as edited",
     "InterceptScreen.drop": "drop the frame shown",
     "InterceptScreen.forward_all": "forward every held frame",
@@ -377,6 +381,7 @@ def sections(
         ("Roots", RootsScreen, RootsEditor),
         ("Save as", SaveAsScreen),
         ("Save files", SaveFilesScreen),
+        ("Keep as a check", KeepStepScreen),
         ("Intercept (proxy)", InterceptScreen),
     )
     return (
