@@ -21,6 +21,7 @@ from textual.widget import Widget
 
 from inspector.logstore.filter_query import KEYS as FILTER_KEYS
 from inspector.tui.interactive import SamplingRuleBar
+from inspector.tui.screens.collections import CollectionsScreen
 from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.screens.elicitation import CompletionWaitScreen, ElicitationScreen
 from inspector.tui.screens.intercept import InterceptScreen
@@ -81,6 +82,8 @@ EXPLAIN = {
     "InspectorApp.focus_log": "the message log",
     "InspectorApp.bottom": "the In flight, Server log, Tasks and Auth tabs",
     "InspectorApp.roots": "edit the roots offered to the server",
+    "InspectorApp.collections": "the Collections view: run a collection file's steps on this "
+    "connection, each step's pass or fail with what differed",
     "InspectorApp.intercept": "(attached to a proxy) intercept: hold matching frames, "
     "forward, edit or drop them",
     "InspectorApp.toggle_auto_reread": "re-read subscribed resources when they are updated",
@@ -164,6 +167,7 @@ EXPLAIN = {
     "RootsEditor.remove": "remove the highlighted root",
     "SaveAsScreen.cancel": "cancel",
     "SaveFilesScreen.cancel": "cancel",
+    "CollectionsScreen.close": "close",
     "KeepStepScreen.cancel": "cancel",
     "InterceptScreen.forward": "forward the frame shown, as edited",
     "InterceptScreen.drop": "drop the frame shown",
@@ -382,6 +386,7 @@ def sections(
         ("Save as", SaveAsScreen),
         ("Save files", SaveFilesScreen),
         ("Keep as a check", KeepStepScreen),
+        ("Collections", CollectionsScreen),
         ("Intercept (proxy)", InterceptScreen),
     )
     return (
