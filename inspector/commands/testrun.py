@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import copy
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -38,6 +39,7 @@ from inspector.commands.options import (
     resolve_target,
 )
 from inspector.commands.testrun_output import Printer, github_annotations, make_printer
+from inspector.engine.signals import quit_on_signals, signal_exit_code
 from inspector.record.redact import Redactor
 from inspector.target import Target
 
@@ -158,7 +160,8 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
         return ExitCode.USAGE
     targets = [given or target_for(c.server or ServerSpec(), opts) for c in collections]
     printer = make_printer(opts.json, sum(len(c.steps) for c in collections))
-    reports = anyio.run(_run_all, collections, targets, opts, printer)
+    stopped_by: list[int] = []
+    reports = anyio.run(_run_all, collections, targets, opts, printer, stopped_by)
     printer.finish(reports)
     if opts.json:
         import json
@@ -172,6 +175,10 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
             return ExitCode.USAGE
     if os.environ.get("GITHUB_ACTIONS") == "true":
         sys.stdout.write(github_annotations(reports))
+    if stopped_by:
+        name = signal.Signals(stopped_by[0]).name
+        sys.stderr.write(f"{PROG} test: stopped by {name}; the server was shut down\n")
+        return signal_exit_code(stopped_by[0])
     return exit_code(reports)
 
 
@@ -190,14 +197,24 @@ async def _run_all(
     targets: list[Target],
     opts: argparse.Namespace,
     printer: Printer,
+    stopped_by: list[int],
 ) -> list[FileReport]:
-    reports = []
-    for collection, target in zip(collections, targets, strict=True):
-        printer.start_file(collection)
-        report = await run_file(collection, target, opts, printer)
-        if report.error is not None:
-            printer.file_error(report)
-        reports.append(report)
+    """Each file in turn; SIGTERM or SIGHUP (noted in ``stopped_by``) stop the run the
+    way ``--cli`` stops: the file's server is shut down, the files done are reported."""
+    reports: list[FileReport] = []
+    with anyio.CancelScope() as scope:
+
+        def stop(signum: int) -> None:
+            stopped_by.append(signum)
+            scope.cancel()
+
+        with quit_on_signals(stop):
+            for collection, target in zip(collections, targets, strict=True):
+                printer.start_file(collection)
+                report = await run_file(collection, target, opts, printer)
+                if report.error is not None:
+                    printer.file_error(report)
+                reports.append(report)
     return reports
 
 
