@@ -58,6 +58,17 @@ def test_collections_are_collected_one_item_per_step(tmp_path: Path) -> None:
     assert "1 passed" in picked.stdout, picked.stdout
 
 
+def test_mcp_update_writes_the_snapshots_then_they_are_compared(tmp_path: Path) -> None:
+    demo_file(
+        tmp_path / "snap.mcp.yaml",
+        "steps:\n  - call: add\n    arguments: {a: 1, b: 2}\n    expect: {snapshot: true}\n",
+    )
+    assert "no golden copy" in pytest_in(tmp_path).stdout
+    assert "1 passed" in pytest_in(tmp_path, "--mcp-update").stdout
+    assert "1 + 2 = 3" in (tmp_path / "__snapshots__" / "snap.mcp.yaml.json").read_text()
+    assert "1 passed" in pytest_in(tmp_path).stdout
+
+
 def test_a_bad_collection_is_a_collection_error_with_its_line(tmp_path: Path) -> None:
     demo_file(tmp_path / "bad.mcp.yaml", "steps:\n  - call: add\n    expcet: {}\n")
     done = pytest_in(tmp_path)
