@@ -174,6 +174,9 @@ class Runner:
                 )
             )
         failures = [self._clean_failure(f) for f in failures]
+        # judged: the result itself is let go (a file of a thousand big results would
+        # otherwise hold them all); the session file keeps every byte of it
+        outcome.result = None
         return StepResult(
             step, FAILED if failures else PASSED, failures, outcome, time.perf_counter() - started
         )
