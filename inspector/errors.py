@@ -30,6 +30,10 @@
     ├── WorkloadError               load.workload: a workload file that cannot be used
     ├── CompareError                load.report: --compare names no earlier run's JSON
     ├── CallFailed                  locust.user: a call's failure as Locust reports it
+    ├── CollectionFileError         collection.model: a collection file that cannot be run
+    ├── MissingVariable             collection.interpolate: a ${name} with no value (a KeyError)
+    ├── StepFailed                  pytest_plugin: a collection step whose expectations failed
+    ├── ConnectFailed               pytest_plugin.live: the fixture's server could not be opened
     ├── UsageError                  commands.options: a wrong flag, a missing file
     ├── CliError                    commands.failures: a failure as the command line reports it
     ├── UnsupportedSchema           forms.fastcheck: a schema left to jsonschema (never escapes)

@@ -36,18 +36,18 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # catalog and findings, surveyed live over a transport or read from a session file
     ("auth", "survey"),
     # the proxy (relays over transports, records); the demo server; the lint rules;
-    # exports of recordings; load runs
-    ("proxy", "demo", "lint", "export", "load"),
+    # exports of recordings; load runs; collections (calls with expectations, judged
+    # with replay's diff and the forms' checks)
+    ("proxy", "demo", "lint", "export", "load", "collection"),
     ("target",),  # what to connect to: a command, a URL (maybe OAuth), an attached proxy
     ("tui",),
     ("commands",),
-    # Locust's user class and locustfile: Locust runs them, built on the command line's
-    # connection (a front of its own, loaded only by Locust)
-    ("locust",),
-    ("__main__",),
+    # fronts run by other programs on the command line's connection: the pytest plugin
+    # (pytest loads it) and Locust's user class and locustfile (Locust runs them)
+    ("__main__", "pytest_plugin", "locust"),
 )
 LAYER = {part: level for level, parts in enumerate(LAYERS) for part in parts}
-FRONTS = ("tui", "commands", "__main__")  # the TUI and the command line
+FRONTS = ("tui", "commands", "__main__", "pytest_plugin", "locust")  # the TUI, the command line
 HEADLESS = tuple(part for part in LAYER if LAYER[part] < LAYER["tui"])
 
 # part -> the parts it may import (each on a lower layer). A new arrow is a decision:
@@ -107,6 +107,7 @@ ALLOWED: dict[str, set[str]] = {
         "record",
         "replay",
     },
+    "collection": {"errors", "wire", "forms", "engine", "record", "replay"},
     "target": {"errors", "wire", "transports", "credentials", "auth", "proxy"},  # proxy: attach
     "tui": {
         "errors",
@@ -123,6 +124,8 @@ ALLOWED: dict[str, set[str]] = {
         "proxy",
         "lint",  # the catalog's lint badges
         "target",
+        "collection",  # k keeps a call as a collection step
+        "credentials",  # ... with secrets as ${env:...}
     },
     "commands": {
         "inspector",
@@ -145,9 +148,12 @@ ALLOWED: dict[str, set[str]] = {
         "load",
         "target",
         "tui",
+        "collection",
     },
     "locust": {"errors", "engine", "wire", "load", "target", "commands"},
     "__main__": {"commands"},
+    # the pytest plugin: collections as test items, a client fixture (connects as --cli)
+    "pytest_plugin": {"errors", "wire", "engine", "record", "target", "collection", "commands"},
 }
 
 

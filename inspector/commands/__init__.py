@@ -57,6 +57,7 @@ SUBCOMMANDS: dict[str, str] = {
     "load": "inspector.commands.load",
     "diff": "inspector.commands.diff",
     "lint": "inspector.commands.lint",
+    "test": "inspector.commands.testrun",
 }
 
 USAGE = f"""{PROG} [options] [TARGET ...] [-- COMMAND ...]

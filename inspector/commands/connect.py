@@ -7,6 +7,7 @@ a server is reached the same way by each.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
 from types import TracebackType
 from typing import Any
@@ -17,6 +18,7 @@ from inspector.engine.session import Session
 from inspector.record.era_memory import FileEraMemory
 from inspector.record.recorder import Recorder
 from inspector.target import Target, build_transport
+from inspector.wire.events import WireEvent
 from inspector.wire.transport import Transport
 
 
@@ -52,13 +54,16 @@ class Connection:
         timeout: float = 60.0,
         max_timeout: float | None = None,
         protocol_version: str | None = None,
+        observers: Sequence[Callable[[WireEvent], None]] = (),
     ) -> None:
+        """``observers`` see every event from the first (the opening's too)."""
         self.target = target
         self.responders = responders or Responders()
         self.recorder = recorder
         self.timeout = timeout
         self.max_timeout = max_timeout
         self.protocol_version = protocol_version
+        self.observers = list(observers)
         self.transport: Transport | None = None
         self.session: Session | None = None
         self._stack: AsyncExitStack | None = None
@@ -87,6 +92,8 @@ class Connection:
                 protocol_version=self.protocol_version,
                 era_memory=FileEraMemory(),
             )
+            for observer in self.observers:
+                session.add_observer(observer)
             await stack.enter_async_context(session)
             await session.initialize()
             self.session = session

@@ -20,6 +20,7 @@ from typing import Any
 
 import anyio
 
+from inspector.commands.connect import Connection
 from inspector.commands.failures import (
     CliError,
     ExitCode,
@@ -44,11 +45,9 @@ from inspector.commands.tool_call import (
 from inspector.engine.client import LOG_LEVELS, McpClient
 from inspector.engine.kinds import BY_LIST_METHOD
 from inspector.engine.responders import Responders
-from inspector.engine.session import Session
 from inspector.engine.signals import quit_on_signals, signal_exit_code
-from inspector.record.era_memory import FileEraMemory
 from inspector.record.recorder import Recorder
-from inspector.target import Target, build_transport
+from inspector.target import Target
 from inspector.wire.events import Channel, WireEvent
 
 # Every --method the CLI performs (the one list: --help, the usage errors, perform).
@@ -205,8 +204,15 @@ async def run(
 
     SIGHUP and SIGTERM end the call the way the TUI's quit does: the session is closed
     (the server's whole process group stopped), then the exit is 128 + the signal."""
-    transport = None
-    auth = None
+    connection = Connection(
+        target,
+        responders=responders,
+        recorder=recorder,
+        timeout=request.timeout,
+        max_timeout=request.max_timeout,
+        protocol_version=request.protocol_version,
+        observers=[pass_stderr] if request.show_stderr else [],
+    )
     stopped_by: list[int] = []
     try:
         check_request(request)
@@ -217,25 +223,7 @@ async def run(
                 scope.cancel()
 
             with quit_on_signals(stop):
-                auth = authorizer(target)
-                if auth is not None and recorder is not None:
-                    auth.add_secret_sink(recorder.redactor.add_secret)
-                transport = build_transport(
-                    target, timeout=request.timeout, max_timeout=request.max_timeout, auth=auth
-                )
-                session = Session(
-                    transport,
-                    responders=responders,
-                    timeout=request.timeout,
-                    max_timeout=request.max_timeout,
-                    recorder=recorder,
-                    protocol_version=request.protocol_version,
-                    era_memory=FileEraMemory(),
-                )
-                if request.show_stderr:
-                    session.add_observer(pass_stderr)
-                async with session:
-                    await session.initialize()
+                async with connection as session:
                     performed = await perform(McpClient(session), request)
         if stopped_by:
             name = signal.Signals(stopped_by[0]).name
@@ -248,11 +236,7 @@ async def run(
         failure = unwrap_failure(exc)
         if failure is None:
             raise
-        expired = transport is not None and transport.session_expired
-        return write_error(classify_failure(failure, expired))
-    finally:
-        if auth is not None:
-            await auth.aclose()
+        return write_error(classify_failure(failure, connection.session_expired))
     result = performed.result
     print_result(result, request.output)
     if request.method == "tools/call" and isinstance(result, dict) and result.get("isError"):
@@ -260,24 +244,6 @@ async def run(
     if performed.problem is not None:
         return write_error(performed.problem)
     return ExitCode.OK
-
-
-def authorizer(target: Target) -> Any:
-    """The OAuth hook of an HTTP target (None: stdio, --no-auth, or an Authorization
-    header given): a person at this terminal completes a browser authorization (the URL on
-    stderr, the redirect on a loopback listener or pasted), unless the grant needs none."""
-    if target.url is None or target.oauth is None:
-        return None
-    from inspector.auth.errors import StoreError
-    from inspector.auth.options import make_authorizer
-    from inspector.auth.terminal import TerminalInteraction
-
-    try:
-        return make_authorizer(
-            target.url, target.headers, target.oauth, TerminalInteraction(paste=target.oauth.paste)
-        )
-    except StoreError as exc:
-        raise CliError("usage", str(exc), ExitCode.USAGE) from exc
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:

@@ -127,6 +127,7 @@ class InspectorApp(App[int]):
         Binding("t", "bottom('tasks')", "Tasks", show=False),
         Binding("A", "bottom('auth')", "Auth", show=False),
         Binding("R", "roots", "Roots", show=False),
+        Binding("C", "collections", "Collections", show=False),
         Binding("I", "intercept", "Intercept", show=False),
         Binding("U", "toggle_auto_reread", "Auto re-read", show=False),
         Binding("escape", "focus_catalog", "Catalog", show=False),
@@ -442,6 +443,11 @@ class InspectorApp(App[int]):
 
     def action_intercept(self) -> None:
         open_intercept(self, self._session())
+
+    def action_collections(self) -> None:
+        from inspector.tui.collections_view import open_collections
+
+        open_collections(self)
 
     def action_roots(self) -> None:
         if self.bridge is None:

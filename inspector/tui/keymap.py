@@ -21,9 +21,11 @@ from textual.widget import Widget
 
 from inspector.logstore.filter_query import KEYS as FILTER_KEYS
 from inspector.tui.interactive import SamplingRuleBar
+from inspector.tui.screens.collections import CollectionsScreen
 from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.screens.elicitation import CompletionWaitScreen, ElicitationScreen
 from inspector.tui.screens.intercept import InterceptScreen
+from inspector.tui.screens.keep_step import KeepStepScreen
 from inspector.tui.screens.roots import RootsEditor, RootsScreen
 from inspector.tui.screens.sampling import SamplingScreen
 from inspector.tui.screens.save_as import SaveAsScreen
@@ -80,6 +82,8 @@ EXPLAIN = {
     "InspectorApp.focus_log": "the message log",
     "InspectorApp.bottom": "the In flight, Server log, Tasks and Auth tabs",
     "InspectorApp.roots": "edit the roots offered to the server",
+    "InspectorApp.collections": "the Collections view: run a collection file's steps on this "
+    "connection, each step's pass or fail with what differed",
     "InspectorApp.intercept": "(attached to a proxy) intercept: hold matching frames, "
     "forward, edit or drop them",
     "InspectorApp.toggle_auto_reread": "re-read subscribed resources when they are updated",
@@ -114,6 +118,8 @@ EXPLAIN = {
     "FieldInput.close_choices": "(the list open) close it, staying in the field",
     "ResultView.save": "save the result's binary blocks into a folder",
     "ResultView.open_link": "read the result's resource link",
+    "ResultView.keep": "keep the call (arguments as sent) as a step of a collection file, "
+    "its result's state as the expectation (the file is asked once; mcp-inspect test runs it)",
     "DocumentView.scroll_up": "scroll",
     "DocumentView.scroll_down": "scroll",
     "DocumentView.page_up": "scroll a page",
@@ -161,6 +167,8 @@ EXPLAIN = {
     "RootsEditor.remove": "remove the highlighted root",
     "SaveAsScreen.cancel": "cancel",
     "SaveFilesScreen.cancel": "cancel",
+    "CollectionsScreen.close": "close",
+    "KeepStepScreen.cancel": "cancel",
     "InterceptScreen.forward": "forward the frame shown, as edited",
     "InterceptScreen.drop": "drop the frame shown",
     "InterceptScreen.forward_all": "forward every held frame",
@@ -377,6 +385,8 @@ def sections(
         ("Roots", RootsScreen, RootsEditor),
         ("Save as", SaveAsScreen),
         ("Save files", SaveFilesScreen),
+        ("Keep as a check", KeepStepScreen),
+        ("Collections", CollectionsScreen),
         ("Intercept (proxy)", InterceptScreen),
     )
     return (
