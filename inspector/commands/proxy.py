@@ -34,8 +34,8 @@ from inspector.commands.options import (
     resolve_target,
     say_demo,
 )
+from inspector.commands.proxy_front import add_front_options, front_setup
 from inspector.config import ConfigError
-from inspector.proxy.host_http import IDLE_TIMEOUT
 from inspector.proxy.loopback import parse_listen
 from inspector.proxy.run import ProxyError, ProxySetup, relayed, run_http_proxy, run_stdio_proxy
 from inspector.proxy.wrap import read_config, render, wrap_config, write_config
@@ -60,19 +60,7 @@ def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     )
     parser.add_argument("target", nargs="*", metavar="TARGET", help="URL or server command")
     parser.add_argument("--name", help="the proxy's name for attach (default: the server's)")
-    parser.add_argument(
-        "--listen",
-        metavar="HOST:PORT",
-        help="serve Streamable HTTP on the loopback (127.0.0.1:PORT, [::1]:PORT; port 0 "
-        "picks one) instead of stdio",
-    )
-    parser.add_argument(
-        "--idle-timeout",
-        type=float,
-        metavar="SECONDS",
-        help=f"--listen: end a host session after this long without a request, shutting "
-        f"its server down (default {IDLE_TIMEOUT:g}; 0: never)",
-    )
+    add_front_options(parser)
     parser.add_argument(
         "--no-attach", action="store_true", help="open no attach socket (nothing can attach)"
     )
@@ -105,10 +93,7 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
     front = "http" if listen else "stdio"
-    if opts.idle_timeout is not None and listen is None:
-        raise UsageError("--idle-timeout goes with --listen (a stdio host ends its session)")
-    if opts.idle_timeout is not None and opts.idle_timeout < 0:
-        raise UsageError("--idle-timeout: seconds, 0 or more")
+    token, limits, idle_timeout = front_setup(opts, name, listen is not None)
     path = None
     if not opts.no_record:
         path = opts.record or str(default_session_path(Target(name=f"proxy-{name}")))
@@ -122,7 +107,9 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
         recorder=recorder,
         attach=not opts.no_attach,
         auth=auth,
-        idle_timeout=IDLE_TIMEOUT if opts.idle_timeout is None else opts.idle_timeout,
+        idle_timeout=idle_timeout,
+        front_token=token,
+        limits=limits,
     )
     try:
         if listen is not None:

@@ -150,6 +150,7 @@ class FrontSession:
         self.closed = False
         self.last_active = time.monotonic()
         self.streams = 0  # response streams open to the host (a POST's, the GET's)
+        self.used = False  # the host sent a request after initialize (else it ends sooner)
         self._frames, self._frames_out = anyio.create_memory_object_stream[bytes](math.inf)
         self._queued = 0  # frames pushed that the relay has not begun to pass on
         self._passing = False  # a frame is on its way (passed by the pump, or directly)
