@@ -164,6 +164,7 @@ def listening_proxy(
                 url = line.decode().split("listening on ", 1)[1].strip()
             elif not line:
                 break
+    proc.said = seen  # type: ignore[attr-defined]  # stderr up to "listening on"
     if not url:
         proc.kill()
         raise AssertionError(f"the proxy did not listen: {seen.decode(errors='replace')}")

@@ -33,8 +33,15 @@ def add_front_options(parser: argparse.ArgumentParser) -> None:
         type=float,
         metavar="SECONDS",
         help=f"end a host session after this long without a request, shutting its server "
-        f"down (default {IDLE_TIMEOUT:g}; 0: never; a session with no request after "
-        f"initialize: {_DEFAULTS.fresh_timeout:g} at most)",
+        f"down (default {IDLE_TIMEOUT:g}; 0: never)",
+    )
+    front.add_argument(
+        "--fresh-timeout",
+        type=float,
+        metavar="SECONDS",
+        default=_DEFAULTS.fresh_timeout,
+        help=f"... and sooner, after this long, a session that sent no request after its "
+        f"initialize (default {_DEFAULTS.fresh_timeout:g})",
     )
     front.add_argument(
         "--max-connections",
@@ -84,6 +91,7 @@ def front_setup(
             ("--max-sessions", opts.max_sessions, _DEFAULTS.max_sessions),
             ("--max-buffer", opts.max_buffer, _DEFAULTS.max_buffer // MB),
             ("--head-timeout", opts.head_timeout, _DEFAULTS.head_timeout),
+            ("--fresh-timeout", opts.fresh_timeout, _DEFAULTS.fresh_timeout),
         )
         if value != default
     ]
@@ -96,6 +104,7 @@ def front_setup(
         ("--max-sessions", opts.max_sessions),
         ("--max-buffer", opts.max_buffer),
         ("--head-timeout", opts.head_timeout),
+        ("--fresh-timeout", opts.fresh_timeout),
     ):
         if value <= 0:
             raise UsageError(f"{flag}: more than 0")
@@ -104,6 +113,7 @@ def front_setup(
         max_sessions=opts.max_sessions,
         max_buffer=opts.max_buffer * MB,
         head_timeout=opts.head_timeout,
+        fresh_timeout=opts.fresh_timeout,
     )
     idle = IDLE_TIMEOUT if opts.idle_timeout is None else opts.idle_timeout
     if not listening:

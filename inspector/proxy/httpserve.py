@@ -66,6 +66,8 @@ class Budget:
         self.used = 0
 
     def take(self, size: int) -> None:
+        if size > self.limit:
+            raise HttpError(413, f"a body of {size} bytes is more than --max-buffer allows")
         if self.used + size > self.limit:
             raise busy(f"the proxy holds {self.used} bytes of request bodies (--max-buffer)")
         self.used += size
@@ -172,12 +174,12 @@ async def read_head(conn: FrontConnection, head_timeout: float = HEAD_TIMEOUT) -
             return None
         deadline = conn.loop.time() + head_timeout
         head = await _until(conn, b"\r\n\r\n", MAX_HEAD, deadline)
-    except (EOFError, OSError):
-        return None
-    except TimeoutError:
+    except TimeoutError:  # before OSError, of which it is one
         if conn.buffer:
             late = f"the request head did not arrive within {head_timeout:g} s"
             raise HttpError(408, late) from None
+        return None
+    except (EOFError, OSError):
         return None
     except LimitExceeded:
         raise HttpError(431, "request head too large") from None
