@@ -41,6 +41,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from inspector.proxy.fronttoken import read_token
+
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 DEMO = [PY, "-m", "inspector.demo"]
@@ -49,6 +51,8 @@ SDK_STDIO = [PY, str(ROOT / "tests" / "servers" / "sdk_stdio_server.py")]
 # of the work is at its largest) and one written with the official SDK (what most are)
 STDIO_SERVERS = {"demo": ("demo server", DEMO), "sdk": ("official SDK server", SDK_STDIO)}
 WARMUP = 50
+PROXY = [PY, "-m", "inspector", "proxy"]
+FRONT_NAME = "bench-front"  # the proxy's name over HTTP: its front token is kept under it
 CALL = {"name": "add", "arguments": {"a": 2, "b": 40}}
 
 
@@ -204,8 +208,11 @@ class HttpClient:
 
 
 @contextlib.asynccontextmanager
-async def http_client(url: str) -> AsyncIterator[HttpClient]:
+async def http_client(url: str, token: str | None = None) -> AsyncIterator[HttpClient]:
+    """A session on ``url``; ``token``: the proxy front's, sent as a host sends it."""
     client = HttpClient(url)
+    if token is not None:
+        client.headers["Authorization"] = f"Bearer {token}"
     try:
         await client.request(
             "initialize",
@@ -245,10 +252,11 @@ async def http_rounds(calls: int, busy: int, rounds: int, window: int, record: P
     )
     url = f"http://127.0.0.1:{port}/mcp"
     proxy, front = await started(
-        [PY, "-m", "inspector", "proxy", "--record", str(record), "--listen", "127.0.0.1:0", url],
+        [*PROXY, "--name", FRONT_NAME, "--record", str(record), "--listen", "127.0.0.1:0", url],
         b"listening on ",
         True,
     )
+    token = read_token(FRONT_NAME)  # the front asks for it, as a host's config gives it
     bare, bare_front = await started(
         [PY, str(ROOT / "bench" / "bare_relay.py"), "--tcp", url], b"listening on ", True
     )
@@ -261,7 +269,7 @@ async def http_rounds(calls: int, busy: int, rounds: int, window: int, record: P
                 ("proxied", front, proxy.pid),
                 ("bare", bare_front, bare.pid),
             ):
-                async with http_client(target) as client:
+                async with http_client(target, token if label == "proxied" else None) as client:
                     lat = await latencies(client, calls)
                     relay = pid if pid != server.pid else None
                     rate, parts = await measured_throughput(client, busy, window, server.pid, relay)
