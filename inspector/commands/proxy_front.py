@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import itertools
+import os
 import sys
+from pathlib import Path
 
 from inspector.commands.options import PROG, UsageError
 from inspector.proxy.fronttoken import front_token, token_path
@@ -131,3 +134,41 @@ def front_setup(
             f"cannot keep the front's token in {token_path(name)}: {exc.strerror or exc}"
         ) from exc
     return token, limits, idle
+
+
+def env_headers(pairs: list[str], http: bool) -> dict[str, str]:
+    """``--env-header NAME=VAR``: the headers, their values read from the environment."""
+    if pairs and not http:
+        raise UsageError("--env-header goes with a URL (headers are sent to an HTTP server)")
+    headers: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, var = pair.partition("=")
+        if not sep or not name.strip() or not var.strip():
+            raise UsageError(f"--env-header expects NAME=VAR, got {pair!r}")
+        value = os.environ.get(var.strip())
+        if value is None:
+            raise UsageError(
+                f"--env-header {pair}: the environment variable {var.strip()} is not set "
+                "(the host config's env gives it)"
+            )
+        headers[name.strip()] = value
+    return headers
+
+
+def unused_path(path: Path) -> Path:
+    """``--record FILE``: FILE when it is new (or not a regular file: /dev/stdout), else
+    FILE-1, FILE-2... before its suffix: a host that restarts the proxy never overwrites
+    the last session. The name is claimed (created empty, 0600) so two starts at once
+    cannot pick the same."""
+    if not path.exists() or not path.is_file():
+        return path
+    for number in itertools.count(1):
+        candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
+        try:
+            os.close(os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except FileExistsError:
+            continue
+        except OSError:
+            return path  # the recorder says why it cannot write there
+        return candidate
+    raise AssertionError("unreachable")
