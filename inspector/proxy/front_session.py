@@ -151,6 +151,7 @@ class FrontSession:
         self.last_active = time.monotonic()
         self.streams = 0  # response streams open to the host (a POST's, the GET's)
         self.used = False  # the host sent a request after initialize (else it ends sooner)
+        self.unsent = 0  # server lines not JSON, kept from the host
         self._frames, self._frames_out = anyio.create_memory_object_stream[bytes](math.inf)
         self._queued = 0  # frames pushed that the relay has not begun to pass on
         self._passing = False  # a frame is on its way (passed by the pump, or directly)
@@ -175,7 +176,10 @@ class FrontSession:
                 self._passing = False
 
     def send(self, raw: bytes, event: WireEvent) -> None:
-        message = event.message
+        message = event.message if raw is event.raw else jsonrpc.decode(raw)[0]
+        if not isinstance(message, dict | list):
+            self._not_sent()
+            return
         first = message[0] if isinstance(message, list) and message else message
         if isinstance(first, dict) and jsonrpc.is_response(first):
             key = jsonrpc.id_key(first.get("id"))
@@ -190,19 +194,31 @@ class FrontSession:
                         stream.answered(other)
                 self._forget_tokens()
                 return
-        stream = self._stream_for(event)
+        stream = self._stream_for(event, message)
         if stream is None:
             self.backlog.append(raw)
         else:
             stream.put(raw)
 
-    def _stream_for(self, event: WireEvent) -> OutStream | None:
+    def _not_sent(self) -> None:
+        """A server line that is not JSON (a banner, a debugging print, a blank line): on
+        the wire, recorded and shown, but no message for an HTTP host, whose client could
+        not parse it. Said once a session (a chatty server would flood the notes)."""
+        if self.unsent == 0 and self.relay is not None:
+            self.relay.wire.note(
+                f"host session {self.number}: a server line that is not JSON is not sent "
+                "to the HTTP host (nor any after it; each is recorded)",
+                severity="warning",
+                link=self.number,
+            )
+        self.unsent += 1
+
+    def _stream_for(self, event: WireEvent, message: Any) -> OutStream | None:
         name = str(event.meta.get("stream", ""))
         if name.startswith("post:"):  # an HTTP server sent it on that request's stream
             for key, waiting in self.pending.items():
                 if str(key) == name[5:]:
                     return waiting
-        message = event.message
         if isinstance(message, dict) and message.get("method") == "notifications/progress":
             params = message.get("params")
             token = params.get("progressToken") if isinstance(params, dict) else None

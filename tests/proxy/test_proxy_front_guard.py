@@ -17,12 +17,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx
 import pytest
 from cli_runner import inspector_argv
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
-from paths import DEMO, ROOT, SERVERS
+from paths import DEMO, PY, ROOT, SERVERS
 from proxy_support import events, listening_proxy, wait_until
 
 from inspector.proxy.fronttoken import token_path
@@ -329,3 +330,33 @@ def test_out_of_descriptors_is_one_line_and_the_front_recovers() -> None:
     text = err.decode()
     assert "cannot accept a connection: Too many open files; retrying" in text
     assert "Traceback" not in text
+
+
+# -- 4. a stdio server's lines that are not JSON ---------------------------------------
+
+
+async def test_a_servers_banner_is_recorded_but_never_sent_to_an_http_host(
+    tmp_path: Path,
+) -> None:
+    """The official SDK client through the front, in front of a server that prints a
+    banner (and a blank line, and a line in its tool) on stdout."""
+    record = tmp_path / "p.jsonl"
+    server = [PY, str(SERVERS / "sdk_banner_server.py")]
+    with (
+        anyio.fail_after(90),
+        listening_proxy("--no-attach", "--record", str(record), "--", *server) as (_proc, url),
+    ):
+        async with (
+            streamable_http_client(url) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            added = await session.call_tool("add", {"a": 2, "b": 40})
+            again = await session.call_tool("add", {"a": 1, "b": 1})
+    assert not added.is_error and not again.is_error
+    assert added.structured_content == {"result": 42}
+    recorded = events(record)
+    lines = [e["raw"] for e in recorded if e["dir"] == "in"]
+    assert "Banner Server v1.0 ready on stdio" in lines and "adding 2 and 40" in lines
+    notes = [e["raw"] for e in recorded if "is not sent to the HTTP host" in e["raw"]]
+    assert len(notes) == 1
