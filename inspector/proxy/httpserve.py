@@ -25,7 +25,8 @@ MAX_BODY = 64 << 20
 IDLE_TIMEOUT = 300.0  # a keep-alive connection with no request for this long is closed
 HEAD_TIMEOUT = 10.0  # a request head must arrive whole within this, from its first byte
 BODY_TIMEOUT = 60.0  # a body that stops arriving for this long is given up
-_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # a header name (RFC 9110 5.6.2)
+# a header line: its name a token (RFC 9110 5.6.2), no space before the colon
+_FIELDS = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+:.*(?:\r\n[!#$%&'*+.^_`|~0-9A-Za-z-]+:.*)*")
 _HEX = re.compile(rb"[0-9A-Fa-f]{1,16}")
 RETRY_AFTER = 1  # seconds a host is asked to wait past a cap
 FAREWELL_LINGER = 2.0  # seconds a connection refused at a cap lingers after its answer
@@ -207,26 +208,28 @@ def parse_head(head: bytes) -> Request:
     """A request head, strictly (RFC 9112): CRLF line ends only, no folded lines, one
     framing (a length or chunked, never both, never two lengths that differ); what two
     parsers could read differently (request smuggling) is refused."""
-    text = head.decode("latin-1")
-    lines = text.split("\r\n")
-    if any(c in line for line in lines for c in "\r\n\0"):
+    crlf = head.count(b"\r\n")
+    if head.count(b"\r") != crlf or head.count(b"\n") != crlf or b"\0" in head:
         raise HttpError(400, "a bare CR or LF (or NUL) in the request head")
-    parts = lines[0].split(" ")
+    line, _, block = head.decode("latin-1").partition("\r\n")
+    parts = line.split(" ")
     if len(parts) != 3 or parts[2] not in ("HTTP/1.1", "HTTP/1.0") or not parts[1]:
-        raise HttpError(400, f"not an HTTP/1.x request line: {lines[0][:80]!r}")
+        raise HttpError(400, f"not an HTTP/1.x request line: {line[:80]!r}")
+    if block and not _FIELDS.fullmatch(block):  # one pass in C; the line that fails is named
+        bad = next(f for f in block.split("\r\n") if not _FIELDS.fullmatch(f))
+        why = "a folded header line" if bad[:1] in (" ", "\t") else "a malformed header line"
+        raise HttpError(400, f"{why}: {bad[:80]!r}")
     request = Request(parts[0], parts[1], parts[2])
+    headers = request.headers
     lengths: set[str] = set()
-    for line in lines[1:]:
-        name, sep, value = line.partition(":")
-        if not sep or not _TOKEN.fullmatch(name):
-            why = "a folded header line" if line[:1] in (" ", "\t") else "a malformed header line"
-            raise HttpError(400, f"{why}: {line[:80]!r}")
+    for item in block.split("\r\n") if block else ():
+        name, _, value = item.partition(":")
         key, value = name.lower(), value.strip(" \t")
         if key == "content-length":
-            lengths.update(v.strip() for v in value.split(","))
-        elif key in request.headers:  # repeated: one value, as RFC 9110 5.3 joins them
-            value = f"{request.headers[key]}, {value}"
-        request.headers[key] = value
+            lengths.update(v.strip(" \t") for v in value.split(","))
+        elif key in headers:  # repeated: one value, as RFC 9110 5.3 joins them
+            value = f"{headers[key]}, {value}"
+        headers[key] = value
     if "transfer-encoding" in request.headers:
         if lengths:
             raise HttpError(400, "both Content-Length and Transfer-Encoding")
