@@ -25,6 +25,7 @@ from inspector.wire import jsonrpc
 from inspector.wire.events import WireEvent
 
 HEAD_WAIT = 0.05  # seconds a POST's SSE head waits to go out with the answer
+BACKLOG_MAX = 16 << 20  # bytes of server messages a session keeps for a stream to come
 
 
 class OutStream:
@@ -147,6 +148,8 @@ class FrontSession:
         self.tokens: dict[str | int, OutStream] = {}  # progress token -> its request's stream
         self.get_stream: OutStream | None = None
         self.backlog: list[bytes] = []  # server messages waiting for a stream
+        self._backlog_bytes = 0
+        self._dropped = 0  # messages let go from a full backlog
         self.closed = False
         self.last_active = time.monotonic()
         self.streams = 0  # response streams open to the host (a POST's, the GET's)
@@ -196,9 +199,29 @@ class FrontSession:
                 return
         stream = self._stream_for(event, message)
         if stream is None:
-            self.backlog.append(raw)
+            self._wait(raw)
         else:
             stream.put(raw)
+
+    def _wait(self, raw: bytes) -> None:
+        """A message that waits for the host's next stream; past ``BACKLOG_MAX`` bytes the
+        oldest are let go (each is recorded: a host that never opens a stream must not
+        make the proxy hold a chatty server's every message)."""
+        self.backlog.append(raw)
+        self._backlog_bytes += len(raw)
+        dropped = 0
+        while self._backlog_bytes > BACKLOG_MAX and len(self.backlog) > 1:
+            self._backlog_bytes -= len(self.backlog.pop(0))
+            dropped += 1
+        if dropped and not self._dropped and self.relay is not None:
+            self.relay.wire.note(
+                f"host session {self.number}: more than {BACKLOG_MAX >> 20} MB of server "
+                "messages wait for a stream the host has not opened; the oldest are not "
+                "sent (each is recorded)",
+                severity="warning",
+                link=self.number,
+            )
+        self._dropped += dropped
 
     def _not_sent(self) -> None:
         """A server line that is not JSON (a banner, a debugging print, a blank line): on
@@ -307,6 +330,7 @@ class FrontSession:
         for raw in self.backlog:
             stream.put(raw)
         self.backlog.clear()
+        self._backlog_bytes = 0
 
     def fail_pending(self, text: str) -> None:
         """The server could not be reached: each waiting request gets an error answer."""

@@ -360,3 +360,31 @@ async def test_a_servers_banner_is_recorded_but_never_sent_to_an_http_host(
     assert "Banner Server v1.0 ready on stdio" in lines and "adding 2 and 40" in lines
     notes = [e["raw"] for e in recorded if "is not sent to the HTTP host" in e["raw"]]
     assert len(notes) == 1
+
+
+async def test_messages_waiting_for_a_stream_are_bounded(tmp_path: Path) -> None:
+    """24 MB of notifications while the host has no stream open: the proxy keeps the
+    newest 16 MB for the host's next stream, says so once, and records every one."""
+    record = tmp_path / "p.jsonl"
+    server = [PY, str(SERVERS / "stdio_chatty.py"), "24", "1024"]
+    with listening_proxy("--no-attach", "--record", str(record), "--", *server) as (_proc, url):
+        async with httpx.AsyncClient(timeout=30, headers=ACCEPT) as client:
+            init = await client.post(url, json=INIT)
+            session = {"Mcp-Session-Id": init.headers["mcp-session-id"]}
+            done = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+            assert (await client.post(url, json=done, headers=session)).status_code == 202
+            wait_until(  # the file as it is written: its last line may be half there
+                lambda: record.read_bytes().count(b"notifications/message") == 24,
+                what="the server's 24 notifications on the wire",
+            )
+            numbers: list[int] = []
+            async with client.stream("GET", url, headers=session) as standing:
+                async for line in standing.aiter_lines():
+                    if line.startswith("data: "):
+                        numbers.append(json.loads(line[6:])["params"]["data"]["n"])
+                        if numbers[-1] == 23:
+                            break
+    assert numbers == list(range(24 - len(numbers), 24))  # the newest, in order
+    assert 12 <= len(numbers) <= 16
+    notes = [e["raw"] for e in events(record) if "wait for a stream" in e["raw"]]
+    assert len(notes) == 1
