@@ -71,6 +71,7 @@ ALLOWED: dict[str, set[str]] = {
         "transports",
         "logstore",
         "record",
+        "credentials",  # --wrap: which of a URL entry's headers go through the env
     },
     "demo": {"inspector", "errors", "wire"},
     "target": {"errors", "wire", "transports", "credentials", "auth", "proxy"},  # proxy: attach
