@@ -133,7 +133,11 @@ class FrontConnection(StreamProtocol):
         # answered without reading the request; the host's bytes are read and dropped for
         # a moment so that closing does not reset the connection before it reads this
         self.write_now(self.farewell)
-        self.transport.write_eof()  # type: ignore[union-attr]
+        try:
+            transport.write_eof()  # type: ignore[attr-defined]
+        except (OSError, RuntimeError):  # the host has gone already
+            self.close()
+            return
         self.loop.call_later(FAREWELL_LINGER, self.close)
 
     def data_received(self, data: bytes) -> None:

@@ -40,6 +40,9 @@ from inspector.wire.transport import Transport, TransportError
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 ACCEPT_ERRNOS = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
+FILES_KEPT = 64  # descriptors for the proxy itself (recording, attach socket, inspectors)
+FILES_PER_SESSION = 8  # a session's server: its pipes, its process
+MIN_CONNECTIONS = 4
 
 
 class ProxyError(InspectorError):
@@ -142,7 +145,7 @@ async def _run_http_proxy(setup: ProxySetup, listen: tuple[str, int]) -> int:
         token=setup.front_token,
         limits=setup.limits,
     )
-    raise_file_limit()
+    _fit_connections(front, raise_file_limit())
     asyncio.get_running_loop().set_exception_handler(_accept_errors(wire))
     try:
         await front.listen()
@@ -173,15 +176,31 @@ async def _run_http_proxy(setup: ProxySetup, listen: tuple[str, int]) -> int:
     return 0
 
 
-def raise_file_limit() -> None:
+def raise_file_limit() -> int:
     """The soft limit on open files raised to the hard one: each host connection and each
     session's server take descriptors, and the soft default (often 1024) is the first to
-    run out under many clients."""
+    run out under many clients. Returns the limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     with contextlib.suppress(ValueError, OSError):
-        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         if hard == resource.RLIM_INFINITY or hard > soft:
             target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16)
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+    return soft
+
+
+def _fit_connections(front: HttpFront, files: int) -> None:
+    """Fewer connections than ``--max-connections`` when the file limit cannot hold them
+    beside the sessions' servers (descriptors then never run out for connections)."""
+    limits = front.limits
+    room = files - FILES_KEPT - FILES_PER_SESSION * limits.max_sessions
+    if room < limits.max_connections:
+        limits.max_connections = max(MIN_CONNECTIONS, room)
+        front.wire.note(
+            f"only {files} open files allowed (ulimit -n): at most {limits.max_connections} "
+            "host connections at once",
+            severity="warning",
+        )
 
 
 def _accept_errors(wire: ProxyWire) -> Callable[[asyncio.AbstractEventLoop, dict[str, Any]], None]:

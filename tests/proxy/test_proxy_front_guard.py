@@ -311,6 +311,24 @@ def test_the_soft_file_limit_is_raised_to_the_hard_one() -> None:
     assert row.split()[3:5] == ["4096", "4096"]
 
 
+def test_connections_fit_the_file_limit(tmp_path: Path) -> None:
+    """200 files, 16 sessions' servers beside: 8 connections at most, the 9th gets 503."""
+    record = tmp_path / "p.jsonl"
+    args = ("--no-attach", "--record", str(record), "--", *DEMO)
+    with listening_proxy(*args, preexec_fn=_limit_files(200, 200)) as (_proc, url):
+        host, port = address(url)
+        held = [socket.create_connection((host, port), timeout=10) for _ in range(8)]
+        try:
+            time.sleep(0.3)
+            answer = raw_request(url, "GET /mcp HTTP/1.1\r\nHost: HOSTPORT\r\n\r\n", timeout=10)
+        finally:
+            for conn in held:
+                conn.close()
+    assert answer.startswith(b"HTTP/1.1 503")
+    notes = [e["raw"] for e in events(record) if "ulimit -n" in e["raw"]]
+    assert notes == ["only 200 open files allowed (ulimit -n): at most 8 host connections at once"]
+
+
 def test_out_of_descriptors_is_one_line_and_the_front_recovers() -> None:
     """A hard limit of 64 descriptors and the connection cap above it: accept fails with
     EMFILE; the proxy says so in a line (no traceback) and serves again once they close."""
