@@ -196,10 +196,12 @@ class HttpFront:
 
     async def _connection(self, conn: FrontConnection) -> None:
         try:
+            first = True
             while True:
                 request: Request | None = None
                 try:
-                    request = await read_head(conn, self.limits.head_timeout)
+                    request = await read_head(conn, self.limits.head_timeout, first)
+                    first = False
                     if request is None or not await self._handle(request, conn):
                         return
                 except HttpError as exc:
@@ -226,18 +228,19 @@ class HttpFront:
         """Answer one request; False when the connection cannot go on (a body was left
         unread). Everything the head can say is checked before a body is read."""
         headers = request.headers
-        close = CLOSE if request.has_body else {}
+        # a stranger (no loopback Host or Origin, no token) keeps no connection open
         if not host_allowed(headers.get("host"), self.port):
             self._refused(request, "Host")
-            await _error(stream, 421, f"Host {headers.get('host')!r} is not this server's", close)
-            return not close
+            await _error(stream, 421, f"Host {headers.get('host')!r} is not this server's", CLOSE)
+            return False
         if not origin_allowed(headers.get("origin")):
             self._refused(request, "Origin")
-            await _error(stream, 403, f"Origin {headers.get('origin')!r} is not allowed", close)
-            return not close
+            await _error(stream, 403, f"Origin {headers.get('origin')!r} is not allowed", CLOSE)
+            return False
         refusal = self._head_refusal(request)
         if refusal is not None:
-            await self._refuse(request, stream, *refusal, close=bool(close))
+            close = request.has_body or refusal[0] == 401
+            await self._refuse(request, stream, *refusal, close=close)
             return not close
         await read_body(stream, request, self.budget)
         if request.method == "POST":
@@ -293,6 +296,7 @@ class HttpFront:
         )
         if close:
             headers = {**(headers or {}), **CLOSE}
+        if close and request.has_body:
             size = "chunked" if request.chunked else f"{request.length} bytes"
             sent = f" (its body, {size}, not read)"
         self._answered(status, f"{request.method} {request.target}{sent}", text)

@@ -169,13 +169,17 @@ class FrontConnection(StreamProtocol):
         await self.write(data, None)
 
 
-async def read_head(conn: FrontConnection, head_timeout: float = HEAD_TIMEOUT) -> Request | None:
+async def read_head(
+    conn: FrontConnection, head_timeout: float = HEAD_TIMEOUT, first: bool = False
+) -> Request | None:
     """The next request's head on a connection (its body still unread); None when the host
     closed it (or went quiet for ``IDLE_TIMEOUT``) between requests. A head must arrive
-    whole within ``head_timeout`` seconds of its first byte: a client that sends a byte
-    every few minutes does not hold a connection."""
+    whole within ``head_timeout`` seconds of its first byte (and a new connection's
+    ``first`` head begin within it): a client that connects and says nothing, or sends a
+    byte every few minutes, does not hold a connection."""
     try:
-        if not conn.buffer and not await conn.fill(IDLE_TIMEOUT):
+        wait = head_timeout if first else IDLE_TIMEOUT
+        if not conn.buffer and not await conn.fill(wait):
             return None
         deadline = conn.loop.time() + head_timeout
         head = await _until(conn, b"\r\n\r\n", MAX_HEAD, deadline)

@@ -296,6 +296,25 @@ def test_a_head_must_arrive_within_the_bound() -> None:
     assert took < 5
 
 
+def test_strangers_keep_no_connection_open() -> None:
+    """A connection that says nothing, or sends no token, is closed: only a host with the
+    token keeps an idle connection (a cap of connections held by strangers would be a
+    denial of service)."""
+    args = ("--no-attach", "--name", "strangers", "--head-timeout", "1", "--", *DEMO)
+    with listening_proxy(*args, token=True) as (_proc, url):
+        host, port = address(url)
+        with socket.create_connection((host, port), timeout=10) as silent:
+            started = time.monotonic()
+            assert silent.recv(100) == b""  # closed, nothing said
+            assert time.monotonic() - started < 5
+        with socket.create_connection((host, port), timeout=10) as stranger:
+            stranger.sendall(f"GET /mcp HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+            answer = b""
+            while chunk := stranger.recv(4096):
+                answer += chunk
+    assert answer.startswith(b"HTTP/1.1 401") and b"Connection: close" in answer
+
+
 def _limit_files(soft: int, hard: int) -> Any:
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
