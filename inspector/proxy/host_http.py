@@ -183,14 +183,32 @@ class HttpFront:
                 limit = timeout if session.used else fresh
                 if session.idle_for(now) > limit:
                     after = "" if session.used else " after initialize"
-                    self.wire.note(
-                        f"host session {session.number}: no request for {limit:g} s{after}; "
-                        "ending it (its server is shut down)",
-                        link=session.number,
-                        idle=limit,
-                    )
-                    self.sessions.pop(session.sid, None)
-                    session.host_left()
+                    self._end(session, f"no request for {limit:g} s{after}", idle=limit)
+
+    def _end(self, session: FrontSession, why: str, **meta: Any) -> None:
+        """End a host session the host left (its server is shut down), saying why."""
+        self.wire.note(
+            f"host session {session.number}: {why}; ending it (its server is shut down)",
+            link=session.number,
+            **meta,
+        )
+        self.sessions.pop(session.sid, None)
+        session.host_left()
+
+    def _room_for_a_session(self) -> bool:
+        """Below ``--max-sessions``, or made so by ending the session idle longest, when it
+        has been idle ``fresh_timeout`` at least (a client that never ends its sessions,
+        such as the official Inspector's CLI, must not lock others out for the idle
+        timeout; a host that comes back to it gets 404 and initializes again)."""
+        if len(self.sessions) < self.limits.max_sessions:
+            return True
+        now = time.monotonic()
+        idlest = max(self.sessions.values(), key=lambda s: s.idle_for(now))
+        idle = idlest.idle_for(now)
+        if idle < self.limits.fresh_timeout:
+            return False
+        self._end(idlest, f"idle {idle:.0f} s, the oldest of {len(self.sessions)} (--max-sessions)")
+        return True
 
     # -- one connection ------------------------------------------------------------------
 
@@ -269,7 +287,7 @@ class HttpFront:
         sid = headers.get(SESSION_HEADER.lower())
         if sid and sid not in self.sessions:
             return 404, "no such session (it ended): initialize again", {}
-        if request.method == "POST" and not sid and len(self.sessions) >= self.limits.max_sessions:
+        if request.method == "POST" and not sid and not self._room_for_a_session():
             error = busy(f"{len(self.sessions)} host sessions are open (--max-sessions)", 5)
             return error.status, error.message, error.headers
         return None

@@ -250,6 +250,26 @@ def test_bodies_past_the_buffer_cap_get_503_or_413() -> None:
     assert too_big.startswith(b"HTTP/1.1 413")
 
 
+def test_at_the_session_cap_the_idlest_old_session_makes_room(tmp_path: Path) -> None:
+    """A client that never ends its sessions (the official Inspector's CLI) does not lock
+    others out: at the cap, a session idle for --fresh-timeout gives its place."""
+    args = ("--no-attach", "--max-sessions", "2", "--fresh-timeout", "1", "--", *DEMO)
+    ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+    with listening_proxy(*args) as (_proc, url), httpx.Client(timeout=30, headers=ACCEPT) as c:
+        sids = [c.post(url, json=INIT).headers["mcp-session-id"] for _ in range(2)]
+        for sid in sids:
+            assert c.post(url, json=ping, headers={"Mcp-Session-Id": sid}).status_code == 200
+        time.sleep(0.6)
+        c.post(url, json=ping, headers={"Mcp-Session-Id": sids[1]})  # the newer stays busy
+        time.sleep(0.6)
+        third = c.post(url, json=INIT)
+        first_again = c.post(url, json=ping, headers={"Mcp-Session-Id": sids[0]})
+        second_again = c.post(url, json=ping, headers={"Mcp-Session-Id": sids[1]})
+    assert third.status_code == 200
+    assert first_again.status_code == 404  # initialize again, as the spec has it
+    assert second_again.status_code == 200
+
+
 async def test_a_session_with_nothing_after_initialize_ends_soon(tmp_path: Path) -> None:
     record = tmp_path / "p.jsonl"
     args = ("--no-attach", "--fresh-timeout", "1", "--record", str(record), "--", *DEMO)
