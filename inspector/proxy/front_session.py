@@ -14,7 +14,7 @@ import contextlib
 import math
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import anyio
@@ -26,6 +26,7 @@ from inspector.wire.events import WireEvent
 
 HEAD_WAIT = 0.05  # seconds a POST's SSE head waits to go out with the answer
 BACKLOG_MAX = 16 << 20  # bytes of server messages a session keeps for a stream to come
+UNREAD_MAX = 16 << 20  # bytes written to a host's stream that it has not read: it is gone
 
 
 class OutStream:
@@ -34,8 +35,11 @@ class OutStream:
     from the task that puts them; until the handler attaches the connection (and says SSE
     or JSON), they wait here."""
 
-    def __init__(self, waiting: set[str | int] | None) -> None:
+    def __init__(
+        self, waiting: set[str | int] | None, on_stuck: Callable[[int], None] | None = None
+    ) -> None:
         self.waiting = waiting  # None: the GET stream, never done by itself
+        self.on_stuck = on_stuck  # told the bytes, when the host stopped reading
         self.done = False
         self._conn: FrontConnection | None = None
         self._sse = True
@@ -125,6 +129,13 @@ class OutStream:
             data = b"".join(self._out)
             self._out.clear()
             self._conn.write_now(data)
+            transport = self._conn.transport
+            waiting = transport.get_write_buffer_size() if transport is not None else 0
+            if waiting > UNREAD_MAX and transport is not None:
+                # the host does not read: what it left unread is let go with its connection
+                transport.abort()
+                if self.on_stuck is not None:
+                    self.on_stuck(waiting)
 
     def _json_response(self) -> bytes:
         answers, self._items = self._items, []
@@ -223,6 +234,15 @@ class FrontSession:
             )
         self._dropped += dropped
 
+    def _stuck(self, waiting: int) -> None:
+        if self.relay is not None:
+            self.relay.wire.note(
+                f"host session {self.number}: the host left {waiting} bytes of a response "
+                f"stream unread (more than {UNREAD_MAX >> 20} MB); its connection is closed",
+                severity="warning",
+                link=self.number,
+            )
+
     def _not_sent(self) -> None:
         """A server line that is not JSON (a banner, a debugging print, a blank line): on
         the wire, recorded and shown, but no message for an HTTP host, whose client could
@@ -309,7 +329,7 @@ class FrontSession:
         }
         if not ids:
             return None
-        stream = OutStream(set(ids))
+        stream = OutStream(set(ids), self._stuck)
         for key in ids:
             self.pending[key] = stream
         for item in items:
@@ -322,7 +342,7 @@ class FrontSession:
         return stream
 
     def open_get(self) -> OutStream:
-        self.get_stream = OutStream(None)
+        self.get_stream = OutStream(None, self._stuck)
         self._flush_backlog(self.get_stream)
         return self.get_stream
 

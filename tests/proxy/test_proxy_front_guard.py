@@ -445,3 +445,33 @@ async def test_messages_waiting_for_a_stream_are_bounded(tmp_path: Path) -> None
     assert 12 <= len(numbers) <= 16
     notes = [e["raw"] for e in events(record) if "wait for a stream" in e["raw"]]
     assert len(notes) == 1
+
+
+async def test_a_host_that_stops_reading_its_stream_is_let_go(tmp_path: Path) -> None:
+    """The host opens its GET stream and never reads it while the server sends 40 MB: past
+    16 MB unread the proxy closes that connection (it held every byte), and says so."""
+    record = tmp_path / "p.jsonl"
+    server = [PY, str(SERVERS / "stdio_chatty.py"), "40", "1024"]
+    with listening_proxy("--no-attach", "--record", str(record), "--", *server) as (_proc, url):
+        host, port = address(url)
+        async with httpx.AsyncClient(timeout=30, headers=ACCEPT) as client:
+            init = await client.post(url, json=INIT)
+            sid = init.headers["mcp-session-id"]
+            deaf = socket.socket()
+            deaf.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            deaf.connect((host, port))
+            deaf.sendall(
+                f"GET /mcp HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: text/event-stream\r\n"
+                f"Mcp-Session-Id: {sid}\r\n\r\n".encode()
+            )
+            time.sleep(0.5)  # the stream is open
+            done = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+            session = {"Mcp-Session-Id": sid}
+            assert (await client.post(url, json=done, headers=session)).status_code == 202
+            wait_until(
+                lambda: b"unread (more than 16 MB)" in record.read_bytes(),
+                what="the proxy to let the deaf stream go",
+            )
+            deaf.close()
+            ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+            assert (await client.post(url, json=ping, headers=session)).status_code == 200
