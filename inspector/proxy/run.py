@@ -12,6 +12,7 @@ import contextlib
 import errno
 import os
 import resource
+import shlex
 import signal
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -166,6 +167,11 @@ async def _run_http_proxy(setup: ProxySetup, listen: tuple[str, int]) -> int:
         # not find the port bound but not yet listening (connection refused)
         await front.ready.wait()
         sys.stderr.write(f"mcp-inspect proxy: listening on {front.url}\n")
+        if setup.front_token is not None:
+            sys.stderr.write(
+                "mcp-inspect proxy: hosts send its token as 'Authorization: Bearer TOKEN'; "
+                f"`mcp-inspect proxies --token {shlex.quote(setup.name)}` prints it\n"
+            )
         sys.stderr.flush()
         async with _attach_socket(setup, wire, front.latest_relay, "http", interceptor) as control:
             await stopped.wait()
