@@ -387,7 +387,15 @@ class HttpFront:
             return
         self._record(request, session)
         answer = session.open_post([m for m in items if isinstance(m, dict)])
-        await session.deliver(_one_line(request.body, message))
+        batch = isinstance(message, list)
+        frame = _one_line(request.body, message)
+        # passed on: the body is the relay's now; its bytes leave the buffer budget while
+        # the answer is awaited (a long call must not hold its arguments' share)
+        del message, items
+        self.budget.give(request.held)
+        request.held, request.body = 0, b""
+        await session.deliver(frame)
+        del frame
         headers = {SESSION_HEADER: session.sid}
         if answer is None:
             await respond(stream, 202, headers=headers)
@@ -396,7 +404,7 @@ class HttpFront:
         session.streams += 1
         try:
             sse = "text/event-stream" in accept or "application/json" not in accept
-            await answer.serve(stream, headers, sse=sse, batch=isinstance(message, list))
+            await answer.serve(stream, headers, sse=sse, batch=batch)
         finally:
             session.streams -= 1
             session.last_active = time.monotonic()

@@ -475,3 +475,32 @@ async def test_a_host_that_stops_reading_its_stream_is_let_go(tmp_path: Path) ->
             deaf.close()
             ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
             assert (await client.post(url, json=ping, headers=session)).status_code == 200
+
+
+async def test_a_long_call_does_not_hold_its_share_of_the_buffer() -> None:
+    """A 700 kB call that takes 3 s, then another 700 kB request under --max-buffer 1:
+    the first body left the budget once passed on, so the second is not refused."""
+    pad = "x" * 700_000
+    with listening_proxy("--no-attach", "--max-buffer", "1", "--", *DEMO) as (_proc, url):
+        async with httpx.AsyncClient(timeout=30, headers=ACCEPT) as client:
+            sid = (await client.post(url, json=INIT)).headers["mcp-session-id"]
+            session = {"Mcp-Session-Id": sid}
+            arguments = {"seconds": 3, "steps": 3, "pad": pad}
+            slow = {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": "slow_count", "arguments": arguments},
+            }
+            ping = {"jsonrpc": "2.0", "id": 3, "method": "ping", "params": {"pad": pad}}
+            async with anyio.create_task_group() as tg:
+                answers: dict[str, int] = {}
+
+                async def post(name: str, body: dict[str, Any]) -> None:
+                    answers[name] = (await client.post(url, json=body, headers=session)).status_code
+
+                tg.start_soon(post, "slow", slow)
+                await anyio.sleep(0.8)
+                await post("ping", ping)
+                assert "slow" not in answers  # still running
+    assert answers == {"ping": 200, "slow": 200}
