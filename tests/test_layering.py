@@ -81,6 +81,7 @@ ALLOWED: dict[str, set[str]] = {
         "transports",
         "logstore",
         "record",
+        "credentials",  # --wrap: which of a URL entry's headers go through the env
     },
     "demo": {"inspector", "errors", "wire"},
     # a session opened and listed over a transport, or a session file read
