@@ -39,6 +39,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # exports of recordings; load runs
     ("proxy", "demo", "lint", "export", "load"),
     ("target",),  # what to connect to: a command, a URL (maybe OAuth), an attached proxy
+    ("connection",),  # a target opened as the command line does (transport, OAuth hook, session)
+    # the inspector as an MCP server for coding agents (``mcp-inspect mcp``): headless
+    ("bridge",),
     ("tui",),
     ("commands",),
     # Locust's user class and locustfile: Locust runs them, built on the command line's
@@ -108,6 +111,28 @@ ALLOWED: dict[str, set[str]] = {
         "replay",
     },
     "target": {"errors", "wire", "transports", "credentials", "auth", "proxy"},  # proxy: attach
+    # the OAuth hook is the caller's; the era found is remembered in the state folder
+    "connection": {"engine", "record", "target", "wire"},
+    "bridge": {
+        "inspector",
+        "errors",
+        "safe_text",
+        "wire",
+        "config",
+        "forms",
+        "engine",
+        "transports",
+        "logstore",
+        "compare",
+        "record",
+        "replay",
+        "survey",
+        "lint",
+        "auth",
+        "proxy",
+        "target",
+        "connection",
+    },
     "tui": {
         "errors",
         "safe_text",
@@ -144,6 +169,8 @@ ALLOWED: dict[str, set[str]] = {
         "export",
         "load",
         "target",
+        "connection",
+        "bridge",
         "tui",
     },
     "locust": {"engine", "wire", "load", "target", "commands"},
