@@ -54,3 +54,20 @@ def cut_text(text: str, offset: int, max_chars: int) -> tuple[str, int | None]:
     offset = max(0, offset)
     end = offset + max(1, max_chars)
     return text[offset:end], (end if end < len(text) else None)
+
+
+def bounded_list(items: list[Any], max_chars: int) -> tuple[list[Any], bool]:
+    """The first items of ``items`` (each shrunk) that fit in about ``max_chars``, and
+    whether any was left out or shrunk (the list's own schema holds: no marker item)."""
+    kept: list[Any] = []
+    used = 2
+    cut = False
+    for item in items:
+        small = shrink(item)
+        cut = cut or small != item
+        size = json_size(small) + 1
+        if used + size > max_chars and kept:
+            return kept, True
+        kept.append(small)
+        used += size
+    return kept, cut

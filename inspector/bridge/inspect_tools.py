@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from inspector.bridge.bounded import DEFAULT_MAX_CHARS, bounded, cut_text
+from inspector.bridge.bounded import DEFAULT_MAX_CHARS, bounded_list, cut_text
 from inspector.bridge.connections import BridgeError, Connections, Live
 from inspector.bridge.exchange import failure_message
 from inspector.bridge.schema import (
@@ -235,7 +235,7 @@ class InspectTools:
         live = self.connections.get(args.get("connection"))
         issues = lint(await self._survey(live))
         levels = Counter(i.level for i in issues)
-        shown, _, cut = bounded([i.to_json() for i in issues], _max(args))
+        shown, cut = bounded_list([i.to_json() for i in issues], _max(args))
         return {
             "summary": {level: levels.get(level, 0) for level in reversed(LEVELS)},
             "issues": shown,
@@ -267,7 +267,7 @@ class InspectTools:
         old = await self._side(args.get("a"), "a")
         new = await self._side(args.get("b"), "b")
         differences = compare_catalogs(old.catalog, new.catalog)
-        shown, _, cut = bounded([d.to_json() for d in differences], _max(args))
+        shown, cut = bounded_list([d.to_json() for d in differences], _max(args))
         out: dict[str, Any] = {
             "summary": counts(differences),
             "differences": shown,
@@ -284,6 +284,7 @@ class InspectTools:
     async def replay(self, args: dict[str, Any]) -> dict[str, Any]:
         from inspector.record.format import SessionFileError
         from inspector.record.reader import iter_events
+        from inspector.replay.diff import parse_rules
         from inspector.replay.plan import build_plan
         from inspector.replay.run import ReplayOptions, replay
         from inspector.target import build_transport
@@ -304,7 +305,8 @@ class InspectTools:
             raise BridgeError(f"recording {path}: {exc}") from exc
         try:
             transport = build_transport(target, auth=store_only(target))
-            report = await replay(plan, transport, ReplayOptions())
+            options = ReplayOptions(rules=parse_rules([]))  # ids, timestamps... as replay's
+            report = await replay(plan, transport, options)
         except BridgeError:
             raise
         except Exception as exc:
@@ -314,7 +316,7 @@ class InspectTools:
                 f"replay against {target.describe()}: {failure_message_text(exc)}"
             ) from exc
         data = report.to_json()
-        data["items"], _, data["truncated"] = bounded(data["items"], _max(args))
+        data["items"], data["truncated"] = bounded_list(data["items"], _max(args))
         data["notes"] = [*warnings, *data["notes"]]
         return data
 
@@ -323,12 +325,13 @@ class InspectTools:
         path = Path(str(args.get("path") or "")).expanduser()
         if not str(args.get("path") or "").strip():
             raise BridgeError("save needs path: where to write the session file")
-        if live.recorder is None:
-            raise BridgeError(f"{live.id} is not recorded (the bridge runs with --no-record)")
-        live.recorder.flush()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(live.recorder.path, path)
+            if live.recorder is not None:  # its redactor knows the OAuth tokens obtained
+                live.recorder.flush()
+                shutil.copyfile(live.recorder.path, path)
+            else:  # --no-record: the log's frames, written as a recording would be
+                _write_session(live, path)
         except OSError as exc:
             raise BridgeError(f"cannot write {path}: {exc.strerror or exc}") from exc
         return {
@@ -336,6 +339,20 @@ class InspectTools:
             "events": len(live.store),
             "open_with": f"mcp-inspect replay {path}",
         }
+
+
+def _write_session(live: Live, path: Path) -> None:
+    from inspector.record.format import Redactor, SessionHeader
+    from inspector.record.recorder import Recorder
+    from inspector.target import target_info
+
+    header = SessionHeader(target=target_info(live.target), extra={"bridge": True})
+    recorder = Recorder(path, header, Redactor(live.target.secrets()))
+    try:
+        for i in range(len(live.store)):
+            recorder.write(live.store.event(i), flush=False)
+    finally:
+        recorder.close()
 
 
 def _max(args: dict[str, Any]) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.bridge.answers import ANSWERS_SCHEMA
-from inspector.bridge.bounded import DEFAULT_MAX_CHARS, bounded, shrink
+from inspector.bridge.bounded import DEFAULT_MAX_CHARS, bounded_list, shrink
 from inspector.bridge.connections import BridgeError, Connections, Live
 from inspector.bridge.exchange import exchange, failure_message
 from inspector.bridge.schema import (
@@ -305,7 +305,7 @@ class SessionTools:
         full = bool(args.get("full")) or wanted is not None
         shown = page if full else [self._brief(kind.identity, i) for i in page]
         max_chars = int(args.get("max_chars") or DEFAULT_MAX_CHARS)
-        bounded_items, _, cut = bounded(shown, max_chars)
+        bounded_items, cut = bounded_list(shown, max_chars)
         out: dict[str, Any] = {
             "kind": kind.name,
             "total": len(items),
