@@ -119,8 +119,13 @@ def store_only(target: Target) -> Any:
 def auth_failure(target: Target, exc: BaseException) -> BridgeError | None:
     """An authorization the bridge cannot complete, as a message naming the command."""
     from inspector.auth.errors import AuthError
+    from inspector.engine.request_errors import first_failure
 
+    exc = first_failure(exc)
     status = getattr(exc, "status", None)
+    data = getattr(exc, "data", None)  # the transports' HTTP failure: {"status": 401...}
+    if isinstance(data, dict):
+        status = data.get("status", status)
     if isinstance(exc, AuthError) or status in (401, 403):
         hint = AUTHORIZE_HINT.format(url=target.url or target.describe())
         return BridgeError(f"{target.describe()} needs authorization ({exc}): {hint}")

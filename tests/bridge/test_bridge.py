@@ -228,3 +228,40 @@ async def test_skill_is_printed() -> None:
     )
     assert done.returncode == 0
     assert "## The debugging workflow" in done.stdout and "log {connection, seq}" in done.stdout
+
+
+async def test_server_requests_are_declined_by_default_and_answered_by_the_calls_policy() -> None:
+    async with bridge() as agent:
+        c = (await call(agent, "connect", target=DEMO_LINE))["connection"]
+        declined = await call(
+            agent, "call", connection=c, tool="ask_llm", arguments={"question": "hi?"}
+        )
+        assert declined["serverRequests"] == [
+            {"method": "sampling/createMessage", "answer": "rejected"}
+        ]
+        answered = await call(
+            agent,
+            "call",
+            connection=c,
+            tool="ask_llm",
+            arguments={"question": "hi?"},
+            answers={"sampling": "forty-two"},
+        )
+        assert "forty-two" in json.dumps(answered["result"])
+        booked = await call(
+            agent,
+            "call",
+            connection=c,
+            tool="book_table",
+            arguments={},
+            answers={"elicitation": "decline"},
+        )
+        assert booked["serverRequests"][0]["answer"] == "decline"
+
+
+async def test_oauth_without_a_stored_token_names_the_command_a_person_runs() -> None:
+    with sdk_server("3600", script="oauth_sdk_server.py") as base:
+        async with bridge() as agent:
+            message = await fails(agent, "connect", target=base + "/mcp")
+            assert "needs authorization" in message
+            assert f"mcp-inspect --cli --method ping {base}/mcp" in message
