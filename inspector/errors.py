@@ -25,6 +25,7 @@
     ├── PrivateKeyError             auth.errors: a private key that cannot sign (a ValueError)
     ├── UsageError                  commands.options: a wrong flag, a missing file
     ├── CliError                    commands.failures: a failure as the command line reports it
+    ├── BridgeError                 bridge.connections: a bridge tool failed (an isError result)
     ├── UnsupportedSchema           forms.fastcheck: a schema left to jsonschema (never escapes)
     └── Cancelled                   demo.context: the demo server's request was cancelled
 

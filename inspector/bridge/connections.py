@@ -21,6 +21,7 @@ from inspector.bridge.answers import Answers
 from inspector.connection import Authorize, Connection
 from inspector.engine.client import McpClient
 from inspector.engine.session import Session, first_failure
+from inspector.errors import InspectorError
 from inspector.logstore.store import EventStore
 from inspector.record.format import Redactor, SessionHeader
 from inspector.record.recorder import Recorder
@@ -29,7 +30,7 @@ from inspector.target import Target, target_info
 from inspector.wire.events import WireEvent
 
 
-class BridgeError(Exception):
+class BridgeError(InspectorError):
     """A tool failure an agent can act on: the message says what happened and what to do."""
 
 

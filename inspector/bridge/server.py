@@ -34,6 +34,7 @@ from inspector.wire.jsonrpc import (
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
     PARSE_ERROR,
+    RpcError,
     decode,
     encode,
     error_response,
@@ -113,7 +114,7 @@ class BridgeServer:
             self._running[req_id] = scope
             try:
                 reply = response(req_id, await self._handle(method, params or {}))
-            except _Failure as exc:
+            except RpcError as exc:
                 reply = error_response(req_id, exc.code, exc.message)
             except Exception as exc:  # never let one request end the bridge
                 reply = error_response(req_id, INTERNAL_ERROR, f"{type(exc).__name__}: {exc}")
@@ -141,13 +142,13 @@ class BridgeServer:
             return {"tools": [tool.listed() for tool in self.tools.values()]}
         if method == "tools/call":
             return await self._call(params)
-        raise _Failure(METHOD_NOT_FOUND, f"Method not found: {method}")
+        raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method}")
 
     async def _call(self, params: dict[str, Any]) -> dict[str, Any]:
         name = params.get("name")
         tool = self.tools.get(name) if isinstance(name, str) else None
         if tool is None:
-            raise _Failure(
+            raise RpcError(
                 INVALID_PARAMS, f"Unknown tool: {name!r} (tools: {', '.join(self.tools)})"
             )
         arguments = params.get("arguments") or {}
@@ -161,13 +162,6 @@ class BridgeServer:
             return _error_result(f"{name}: bad arguments: {exc}")
         text = json.dumps(structured, ensure_ascii=False, separators=(",", ":"))
         return {"content": [{"type": "text", "text": text}], "structuredContent": structured}
-
-
-class _Failure(Exception):
-    def __init__(self, code: int, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 def _error_result(message: str) -> dict[str, Any]:
