@@ -265,3 +265,38 @@ async def test_oauth_without_a_stored_token_names_the_command_a_person_runs() ->
             message = await fails(agent, "connect", target=base + "/mcp")
             assert "needs authorization" in message
             assert f"mcp-inspect --cli --method ping {base}/mcp" in message
+
+
+async def test_read_get_prompt_request_and_a_diff_against_a_session_file(tmp_path: Path) -> None:
+    async with bridge() as agent:
+        c = (await call(agent, "connect", target=DEMO_LINE))["connection"]
+        prompts = await call(agent, "list", connection=c, kind="prompts")
+        templates = await call(agent, "list", connection=c, kind="resource_templates")
+        assert {"uriTemplate": "demo://notes/{id}", "name": "note"} in [
+            {k: i[k] for k in ("uriTemplate", "name")} for i in templates["items"]
+        ]
+        resources = await call(agent, "list", connection=c, kind="resources", limit=1)
+        uri = resources["items"][0]["uri"]
+        read = await call(agent, "read", connection=c, uri=uri)
+        assert read["result"]["contents"][0]["uri"] == uri
+        name = prompts["items"][0]["name"]
+        got = await call(agent, "get_prompt", connection=c, name=name, arguments={})
+        assert "messages" in got["result"] or got["findings"]
+        pong = await call(agent, "request", connection=c, method="ping")
+        assert pong["result"] == {} and pong["latency_ms"] >= 0
+        missing = await fails(agent, "request", connection=c, method="no/such")
+        assert "-32601" in missing
+        saved = await call(agent, "save", connection=c, path=str(tmp_path / "demo.jsonl"))
+        same = await call(agent, "diff", a=saved["path"], b=c)
+        assert same["differences"] == [] and "worst" not in same
+
+
+async def test_the_bridge_ending_stops_the_servers_it_started() -> None:
+    async with bridge() as agent:
+        c = (await call(agent, "connect", target=PEER_LINE))["connection"]
+        got = await call(agent, "call", connection=c, tool="pid", arguments={})
+        pid = int(got["result"]["content"][0]["text"])
+    deadline = time.monotonic() + 10
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(pid)
