@@ -18,6 +18,7 @@ import anyio
 from anyio.abc import TaskGroup
 
 from inspector.bridge.answers import Answers
+from inspector.bridge.watch import SessionWire, watch_socket
 from inspector.connection import Authorize, Connection
 from inspector.engine.client import McpClient
 from inspector.engine.session import Session, first_failure
@@ -42,6 +43,10 @@ class Live:
     target: Target
     store: EventStore = field(default_factory=EventStore)
     answers: Answers = field(default_factory=Answers)
+    wire: SessionWire = field(default_factory=SessionWire)  # what attached TUIs see
+    watch: str | None = None  # the name ``mcp-inspect attach`` takes
+    # the tools as last listed (call checks arguments against them), until list_changed
+    tools: list[dict[str, Any]] | None = None
     recorder: Recorder | None = None
     session: Session | None = None
     client: McpClient | None = None
@@ -55,6 +60,10 @@ class Live:
 
     def keep(self, event: WireEvent) -> None:
         self.store.append(event)
+        self.wire.show(event)
+
+    def forget_tools(self, params: dict[str, Any]) -> None:
+        self.tools = None
 
     def ready(self) -> tuple[Session, McpClient]:
         """The open session, or an error saying the connection is gone and why."""
@@ -135,9 +144,15 @@ class Connections:
             session = await self._enter(connection, live)
             if session is not None:
                 live.session, live.client = session, McpClient(session)
-                opened.set()
+                session.on_notification("notifications/tools/list_changed", live.forget_tools)
+                record = str(live.recording) if live.recording is not None else None
                 try:
-                    await live._stop.wait()
+                    async with watch_socket(
+                        live.wire, session, live.id, live.target, record
+                    ) as name:
+                        live.watch = name
+                        opened.set()
+                        await live._stop.wait()
                 finally:  # not shielded here: the session's task group is the inner scope
                     await connection.__aexit__(None, None, None)
         except Exception as exc:  # a close that fails still ends the connection

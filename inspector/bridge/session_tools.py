@@ -105,6 +105,7 @@ class SessionTools:
                     instructions=string("The server's instructions, if any."),
                     counts=any_object("Items per kind (tools, resources...); null: failed."),
                     recording=string("The session file this connection is recorded to."),
+                    watch=string("The command a person runs to watch it live in the TUI."),
                 ),
                 self.connect,
             ),
@@ -250,6 +251,8 @@ class SessionTools:
             out["listErrors"] = errors
         if live.recording is not None:
             out["recording"] = str(live.recording)
+        if live.watch is not None:
+            out["watch"] = f"mcp-inspect attach {live.watch}"
         return out
 
     async def _counts(self, live: Live) -> tuple[dict[str, int | None], dict[str, str]]:
@@ -260,7 +263,10 @@ class SessionTools:
             if kind.capability not in session.server_capabilities:
                 continue
             try:
-                counts[kind.name] = len(await client.list_all(kind.name))
+                items = await client.list_all(kind.name)
+                counts[kind.name] = len(items)
+                if kind.name == "tools":
+                    live.tools = items
             except Exception as exc:
                 counts[kind.name] = None
                 errors[kind.name] = str(failure_message(live, kind.method, exc))
@@ -288,6 +294,8 @@ class SessionTools:
             items = await client.list_all(kind.name)
         except Exception as exc:
             raise failure_message(live, kind.method, exc) from exc
+        if kind.name == "tools":
+            live.tools = items
         from inspector.bridge.exchange import findings_between
 
         findings = findings_between(live.store, start, len(live.store))
@@ -365,10 +373,12 @@ class SessionTools:
 
     async def _tool(self, live: Live, name: str) -> dict[str, Any]:
         _, client = live.ready()
-        try:
-            tools = await client.list_tools()
-        except Exception as exc:
-            raise failure_message(live, "tools/list", exc) from exc
+        if live.tools is None:  # listed once, again after notifications/tools/list_changed
+            try:
+                live.tools = await client.list_tools()
+            except Exception as exc:
+                raise failure_message(live, "tools/list", exc) from exc
+        tools = live.tools
         for tool in tools:
             if tool.get("name") == name:
                 return tool
