@@ -300,3 +300,15 @@ async def test_the_bridge_ending_stops_the_servers_it_started() -> None:
     while alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not alive(pid)
+
+
+async def test_without_recording_save_still_writes_a_replayable_session(tmp_path: Path) -> None:
+    async with bridge("--no-record") as agent:
+        opened = await call(agent, "connect", target=DEMO_LINE)
+        assert "recording" not in opened
+        c = opened["connection"]
+        await call(agent, "call", connection=c, tool="echo", arguments={"message": "kept"})
+        saved = await call(agent, "save", connection=c, path=str(tmp_path / "n.jsonl"))
+        assert saved["events"] > 0 and "kept" in (tmp_path / "n.jsonl").read_text()
+        report = await call(agent, "replay", recording=saved["path"], target=DEMO_LINE)
+        assert not report["differs"], report
