@@ -123,6 +123,31 @@ class SessionTools:
                 self.disconnect,
             ),
             Tool(
+                "connections",
+                "The open connections: id, target, server, protocol version, whether the "
+                "server is still there, frames logged, recording and watch command.",
+                obj(),
+                obj(
+                    ("connections",),
+                    connections={
+                        "type": "array",
+                        "items": obj(
+                            ("connection", "target", "open"),
+                            connection=string("The connection id."),
+                            target=string("What it connects to."),
+                            server=string("The server's name and version."),
+                            protocolVersion=string("The protocol version agreed."),
+                            open={"type": "boolean", "description": "False: the server is gone."},
+                            lost=string("Why the connection was lost, when it was."),
+                            frames=integer("Frames in its log."),
+                            recording=string("Its session file."),
+                            watch=string("The command a person runs to watch it."),
+                        ),
+                    },
+                ),
+                self.connections_open,
+            ),
+            Tool(
                 "list",
                 "List a connection's tools, resources, resource_templates or prompts: names "
                 "and one-line descriptions by default (paged with cursor and limit); "
@@ -279,6 +304,30 @@ class SessionTools:
         if live.recording is not None:
             out["recording"] = str(live.recording)
         return out
+
+    async def connections_open(self, args: dict[str, Any]) -> dict[str, Any]:
+        rows = []
+        for live in self.connections.open_ones.values():
+            session = live.session
+            row: dict[str, Any] = {
+                "connection": live.id,
+                "target": live.target.describe(),
+                "open": session is not None and not session.closed and session.lost is None,
+                "frames": len(live.store),
+            }
+            if session is not None:
+                info = session.server_info
+                row["server"] = f"{info.get('name', '?')} {info.get('version', '')}".strip()
+                if session.protocol_version:
+                    row["protocolVersion"] = session.protocol_version
+                if session.lost is not None:
+                    row["lost"] = session.lost.describe()
+            if live.recording is not None:
+                row["recording"] = str(live.recording)
+            if live.watch is not None:
+                row["watch"] = f"mcp-inspect attach {live.watch}"
+            rows.append(row)
+        return {"connections": rows}
 
     # -- list ------------------------------------------------------------------------------
 

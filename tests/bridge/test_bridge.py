@@ -146,6 +146,9 @@ async def test_crash_mid_call_is_an_error_result_and_the_bridge_lives_on() -> No
         assert "was lost" in await fails(agent, "call", connection=c, tool="pid", arguments={})
         other = await call(agent, "connect", target=DEMO_LINE)  # the bridge still serves
         assert other["counts"]["tools"] > 0
+        rows = {r["connection"]: r for r in (await call(agent, "connections"))["connections"]}
+        assert not rows[c]["open"] and "exit code 3" in rows[c]["lost"]
+        assert rows[other["connection"]]["open"] and rows[other["connection"]]["frames"] > 0
 
 
 async def test_a_13_mb_result_is_bounded_and_pageable() -> None:
@@ -206,7 +209,7 @@ async def test_the_bridges_own_tools_pass_lint() -> None:
         c = await call(agent, "connect", target=f"{PY} -m inspector mcp --no-record")
         checked = await call(agent, "lint", connection=c["connection"])
         assert checked["issues"] == [], checked["issues"]
-        assert c["counts"]["tools"] == 12
+        assert c["counts"]["tools"] == 13
     import subprocess
 
     cli = [PY, "-m", "inspector", "lint", "--format", "json", "--no-record", "--"]
