@@ -6,8 +6,9 @@ stdio MCP server, on our JSON-RPC layer), ``connections`` (open sessions, each i
 own task, logged and recorded), ``session_tools`` and ``inspect_tools`` (the tools),
 ``exchange`` (one request's result, latency, findings), ``answers`` (the server's own
 requests, answered by the call's policy), ``bounded`` (results kept to a size),
-``targets`` (what connect names; OAuth from the token store only), ``skill.md`` (the
-agent skill ``mcp-inspect mcp --skill`` prints).
+``targets`` (what connect names; OAuth from the token store only), ``watch`` (each
+connection's attach socket: a person watches it live in the TUI), ``skill.md`` (the agent
+skill ``mcp-inspect mcp --skill`` prints).
 """
 
 from __future__ import annotations
