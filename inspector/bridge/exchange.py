@@ -5,9 +5,12 @@ exchange's frames, the server requests answered; a failure as a message to act o
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+import anyio
 
 from inspector.bridge.bounded import bounded
 from inspector.bridge.connections import BridgeError, Live
@@ -18,7 +21,7 @@ from inspector.engine.request_errors import (
 )
 from inspector.engine.session import Session
 from inspector.logstore.store import EventStore
-from inspector.wire.events import Direction, Kind
+from inspector.wire.events import Direction, Kind, WireEvent
 from inspector.wire.jsonrpc import RpcError
 from inspector.wire.transport import TransportError
 
@@ -42,6 +45,16 @@ def response_of(store: EventStore, start: int, stop: int, method: str) -> int | 
         ):
             return store.find_response(i)
     return None
+
+
+async def _cancel(session: Session, ids: list[Any]) -> None:
+    """notifications/cancelled for requests whose answer no one will read any more."""
+    for request_id in ids:
+        with contextlib.suppress(Exception):  # the connection may be gone: nothing to stop
+            await session.notify(
+                "notifications/cancelled",
+                {"requestId": request_id, "reason": "cancelled by the agent"},
+            )
 
 
 def failure_message(live: Live, method: str, exc: BaseException) -> BridgeError:
@@ -76,10 +89,23 @@ async def exchange(
     live.answers.start(answers)
     start = len(live.store)
     began = time.monotonic()
+    sent: list[Any] = []  # the ids of this exchange's requests, to cancel them
+
+    def ours(event: WireEvent) -> None:
+        if event.direction is Direction.OUT and event.method == method and not sent:
+            sent.append(event.msg_id)
+
+    session.add_observer(ours)
     try:
         result = await send(session)
+    except anyio.get_cancelled_exc_class():
+        with anyio.CancelScope(shield=True):  # the agent cancelled: so does the server
+            await _cancel(session, sent)
+        raise
     except Exception as exc:
         raise failure_message(live, method, exc) from exc
+    finally:
+        session.remove_observer(ours)
     latency = round((time.monotonic() - began) * 1000, 1)
     stop = len(live.store)
     at = response_of(live.store, start, stop, method)
