@@ -71,7 +71,7 @@ async def test_a_cancelled_call_is_cancelled_at_the_server() -> None:
                         "arguments": {
                             "connection": c,
                             "tool": "slow_count",
-                            "arguments": {"count": 100},
+                            "arguments": {"seconds": 30},
                         },
                     },
                 }
