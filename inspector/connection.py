@@ -10,7 +10,7 @@ terminal, the bridge only uses the token store.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
 from types import TracebackType
 from typing import Any
@@ -44,8 +44,9 @@ class Connection:
         timeout: float = 60.0,
         max_timeout: float | None = None,
         protocol_version: str | None = None,
-        observer: Observer | None = None,
+        observers: Sequence[Observer] = (),
     ) -> None:
+        """``observers`` see every event from the first (the opening's too)."""
         self.target = target
         self.authorize = authorize
         self.responders = responders or Responders()
@@ -53,7 +54,7 @@ class Connection:
         self.timeout = timeout
         self.max_timeout = max_timeout
         self.protocol_version = protocol_version
-        self.observer = observer  # sees every frame, the opening's too
+        self.observers = list(observers)
         self.transport: Transport | None = None
         self.session: Session | None = None
         self._stack: AsyncExitStack | None = None
@@ -82,8 +83,8 @@ class Connection:
                 protocol_version=self.protocol_version,
                 era_memory=FileEraMemory(),
             )
-            if self.observer is not None:
-                session.add_observer(self.observer)
+            for observer in self.observers:
+                session.add_observer(observer)
             await stack.enter_async_context(session)
             await session.initialize()
             self.session = session

@@ -138,7 +138,7 @@ class Connections:
             responders=live.answers.responders(),
             recorder=live.recorder,
             timeout=self.timeout,
-            observer=live.keep,
+            observers=[live.keep],
         )
         try:
             session = await self._enter(connection, live)

@@ -7,11 +7,13 @@ a server is reached the same way by each.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from inspector import connection
 from inspector.commands.failures import CliError, ExitCode
 from inspector.engine.responders import Responders
+from inspector.engine.session import Observer
 from inspector.record.recorder import Recorder
 from inspector.target import Target
 
@@ -47,6 +49,7 @@ class Connection(connection.Connection):
         timeout: float = 60.0,
         max_timeout: float | None = None,
         protocol_version: str | None = None,
+        observers: Sequence[Observer] = (),
     ) -> None:
         super().__init__(
             target,
@@ -56,4 +59,5 @@ class Connection(connection.Connection):
             timeout=timeout,
             max_timeout=max_timeout,
             protocol_version=protocol_version,
+            observers=observers,
         )
