@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 from collections.abc import Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -302,8 +300,7 @@ def private_state_dir() -> None:
 
 def default_session_path(target: Target) -> Path:
     """A new file under :func:`state_dir` named after the time and the server."""
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    from inspector.record.state import new_session_path
+
     name = target.name or (target.url or target.command or "server")
-    slug = re.sub(r"[^A-Za-z0-9]+", "-", Path(name).name if not target.url else name)
-    slug = slug.strip("-")[:40] or "server"
-    return state_dir() / f"{stamp}-{slug}.jsonl"
+    return new_session_path(name, is_url=bool(target.url))
