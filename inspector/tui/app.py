@@ -183,6 +183,7 @@ class InspectorApp(App[int]):
         self.replay: ReplayMode | None = None
         self.auth_ui: AuthUi | None = None  # HTTP targets with OAuth: the Auth tab
         self.observed_auth: ObservedAuth | None = None  # attached: the proxy's OAuth, followed
+        self.main = MainScreen(id="_default")  # the panes, by name (helpers ask it)
         self.quit_reconnect = QuitReconnect(
             self,
             lambda: self.controller,
@@ -191,6 +192,7 @@ class InspectorApp(App[int]):
         )
         self.calls = CallRunner(
             self,
+            self.main,
             self.state,
             lambda: self.controller,
             lambda: self.bridge,
@@ -199,7 +201,7 @@ class InspectorApp(App[int]):
             confirm_destructive=confirm_destructive,
         )
         self.connection = ConnectionView(
-            self, lambda: self.controller, lambda: self.status_feed, lambda: self.bridge
+            self, self.main, lambda: self.controller, lambda: self.status_feed, lambda: self.bridge
         )
 
     @property
@@ -228,7 +230,7 @@ class InspectorApp(App[int]):
     # -- layout ------------------------------------------------------------------------
 
     def get_default_screen(self) -> Screen[Any]:
-        return MainScreen(id="_default")
+        return self.main
 
     def compose(self) -> ComposeResult:
         status = StatusBar(id="status")
@@ -280,7 +282,7 @@ class InspectorApp(App[int]):
             self.auth_ui.mount(self.query_one("#bottom-tabs", TabbedContent))
             observer = self.auth_ui.observe
         elif self.target.attach:
-            self.observed_auth = ObservedAuth(self, self._proxied_server)
+            self.observed_auth = ObservedAuth(self, self.main, self._proxied_server)
             observer = self.observed_auth.observe
         self.controller = SessionController(
             self,

@@ -37,11 +37,12 @@ from inspector.tui.controller import SessionController, session_expired
 from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.result_view import Outcome, ResultView
-from inspector.tui.widgets.tasks_view import TasksView
 from inspector.wire.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 
 if TYPE_CHECKING:
     from textual.app import App
+
+    from inspector.tui.screens.main import MainScreen
 
 Execute = Callable[[str, dict[str, Any], Any, str], object]
 
@@ -52,6 +53,7 @@ class CallRunner:
     def __init__(
         self,
         app: App[Any],
+        screen: MainScreen,
         state: LiveState,
         controller: Callable[[], SessionController | None],
         bridge: Callable[[], Any],
@@ -61,6 +63,7 @@ class CallRunner:
         confirm_destructive: bool = True,
     ) -> None:
         self.app = app
+        self.screen = screen
         self.state = state
         self.controller = controller
         self.bridge = bridge
@@ -76,7 +79,7 @@ class CallRunner:
         session = controller.session if controller else None
         caps = session.server_capabilities if session else {}
         subscribable = bool((caps.get("resources") or {}).get("subscribe"))
-        panel = self.app.query_one(ItemPanel)
+        panel = self.screen.item_panel
         await panel.select(kind, item, subscribable=subscribable)
         self.attach_completions(panel)
         if kind == "resources" and not panel.read_only:
@@ -128,7 +131,7 @@ class CallRunner:
     ) -> None:
         """Make one call and show its outcome (the body of the app's ``execute`` worker)."""
         app = self.app
-        result_view = app.query_one(ResultView)
+        result_view = self.screen.result_view
         controller = self.controller()
         client = controller.client if controller else None
         if client is None or not controller or not controller.connected:
@@ -203,9 +206,9 @@ class CallRunner:
             result_view.show(outcome)
 
     async def _run_task(self, name: str, arguments: dict[str, Any]) -> None:
-        tasks = self.app.query_one(TasksView)
+        tasks = self.screen.tasks_view
         state = await tasks.run_tool(name, arguments)
-        self.app.query_one(ResultView).show_text(
+        self.screen.result_view.show_text(
             f"task {state.task_id} created for {name} ({state.status}); following it in "
             "the Tasks tab (t)",
             "yellow",
@@ -218,13 +221,13 @@ class CallRunner:
             outcome.error = state.error.to_error()
         else:
             outcome.result = state.result
-        self.app.query_one(ResultView).show(outcome)
+        self.screen.result_view.show(outcome)
 
     # -- resources/updated -------------------------------------------------------------
 
     def resource_updated(self, uri: str) -> None:
         """Re-read the open resource (when re-reading automatically), else say so."""
-        panel = self.app.query_one(ItemPanel)
+        panel = self.screen.item_panel
         current = panel.item.get("uri") if panel.item and panel.kind == "resources" else None
         if self.auto_reread and current == uri:
             self.execute_again("resources", panel.item or {"uri": uri}, None, "run")

@@ -18,13 +18,11 @@ from inspector.tui import messages
 from inspector.tui.calls import EXPIRED, RENEWED
 from inspector.tui.controller import SessionController
 from inspector.tui.status_feed import StatusFeed
-from inspector.tui.widgets.catalog import Catalog
-from inspector.tui.widgets.result_view import ResultView
-from inspector.tui.widgets.server_pane import ServerPane
-from inspector.tui.widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
     from textual.app import App
+
+    from inspector.tui.screens.main import MainScreen
 
 
 class ConnectionView:
@@ -33,20 +31,22 @@ class ConnectionView:
     def __init__(
         self,
         app: App[Any],
+        screen: MainScreen,
         controller: Callable[[], SessionController | None],
         status_feed: Callable[[], StatusFeed],
         bridge: Callable[[], Any],
     ) -> None:
         self.app = app
+        self.screen = screen
         self.controller = controller
         self.status_feed = status_feed
         self.bridge = bridge
 
     def connecting(self, message: messages.Connecting) -> None:
-        status = self.app.query_one(StatusBar)
+        status = self.screen.status_bar
         status.state = "connecting"
         status.server = message.target
-        view = self.app.query_one(ResultView)
+        view = self.screen.result_view
         if message.renewal and view.outcome is not None:
             return  # the last call's outcome (maybe failed by the expiry) stays in view
         what = (
@@ -64,7 +64,7 @@ class ConnectionView:
         bridge = self.bridge()
         if bridge is not None:
             bridge.attach(session)
-        view = self.app.query_one(ResultView)
+        view = self.screen.result_view
         if message.renewal and view.outcome is not None:
             if view.outcome.note == EXPIRED:
                 view.outcome.note = RENEWED  # the call failed; now it can be made again
@@ -83,8 +83,8 @@ class ConnectionView:
         self.refresh_server_pane()
 
     def connect_failed(self, message: messages.ConnectFailed) -> None:
-        self.app.query_one(StatusBar).state = "failed"
-        self.app.query_one(ResultView).show_text(
+        self.screen.status_bar.state = "failed"
+        self.screen.result_view.show_text(
             f"could not connect:\n{message.error}\n\npress r to retry", "red"
         )
         self.app.notify(
@@ -92,10 +92,10 @@ class ConnectionView:
         )
 
     def disconnected(self, message: messages.Disconnected) -> None:
-        self.app.query_one(StatusBar).state = "disconnected"
+        self.screen.status_bar.state = "disconnected"
         if message.lost.expected:
             return
-        self.app.query_one(ResultView).show_text(
+        self.screen.result_view.show_text(
             f"connection lost: {message.lost.describe()}\n\npress r to reconnect (the log is kept)",
             "red",
         )
@@ -103,7 +103,7 @@ class ConnectionView:
         self.refresh_server_pane()
 
     def catalog_loaded(self, message: messages.CatalogLoaded) -> None:
-        self.app.query_one(Catalog).set_items(message.kind, message.items, message.error)
+        self.screen.catalog.set_items(message.kind, message.items, message.error)
         if message.change:  # said only when something did change
             label = KIND[message.kind].label
             self.app.notify(
@@ -118,7 +118,7 @@ class ConnectionView:
         if session is None:
             return
         stderr = session.transport.stderr_tail
-        self.app.query_one(ServerPane).refresh_from(
+        self.screen.server_pane.refresh_from(
             info=session.server_info,
             protocol=session.protocol_version,
             server_caps=session.server_capabilities,
