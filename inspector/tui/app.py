@@ -29,6 +29,7 @@ from textual.widgets import DataTable, TabbedContent, TabPane
 from inspector.engine.kinds import KIND
 from inspector.engine.responders import Responders
 from inspector.engine.session import Session
+from inspector.engine.tasks import TaskManager
 from inspector.live.state import LiveState
 from inspector.record.indexed import IndexedSessionFile
 from inspector.record.recorder import Recorder
@@ -39,7 +40,7 @@ from inspector.tui.auth_ui import AuthUi, ObservedAuth
 from inspector.tui.call_runner import CallRunner
 from inspector.tui.connection_view import ConnectionView
 from inspector.tui.controller import SessionController
-from inspector.tui.interactive import SamplingRuleBar
+from inspector.tui.interactive import InteractiveResponders, SamplingRuleBar
 from inspector.tui.keymap import Section, palette_entries, section_for, sections
 from inspector.tui.live_feed import LiveFeed
 from inspector.tui.quit_reconnect import QuitReconnect
@@ -50,6 +51,7 @@ from inspector.tui.screens.help import HelpScreen
 from inspector.tui.screens.intercept import open_intercept
 from inspector.tui.screens.main import MainScreen
 from inspector.tui.screenshot import save_screenshot, screenshot_folder
+from inspector.tui.server import Server
 from inspector.tui.status_feed import StatusFeed
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.inflight import InFlightView
@@ -172,37 +174,56 @@ class InspectorApp(App[int]):
         self.replay_source = source
         self.replay_title = replay_title
         self.log_layout = "normal"
-        self.state = LiveState(source)  # the one owner of what the widgets show
+        # the server shown: its state is the one owner of what the widgets show
+        self.server = Server(LiveState(source), target=target, recorder=recorder)
         self.feed = LiveFeed(self.state)
-        self.controller: SessionController | None = None
         self._responders = responders
         self._timeout = timeout
         self._max_timeout = max_timeout
         self._protocol_version = protocol_version
-        self.bridge: Any = None  # InteractiveResponders, when the TUI answers server requests
-        self.replay: ReplayMode | None = None
-        self.auth_ui: AuthUi | None = None  # HTTP targets with OAuth: the Auth tab
-        self.observed_auth: ObservedAuth | None = None  # attached: the proxy's OAuth, followed
         self.main = MainScreen(id="_default")  # the panes, by name (helpers ask it)
-        self.quit_reconnect = QuitReconnect(
-            self,
-            lambda: self.controller,
-            lambda: self.query_one(ItemPanel).unsent(),
-            self.connect,
-        )
+        self.quit_reconnect = QuitReconnect(self, self.main, self.server, self.connect)
         self.calls = CallRunner(
             self,
             self.main,
-            self.state,
-            lambda: self.controller,
-            lambda: self.bridge,
+            self.server,
             self.execute,
             self.action_bottom,
             confirm_destructive=confirm_destructive,
         )
-        self.connection = ConnectionView(
-            self, self.main, lambda: self.controller, lambda: self.status_feed, lambda: self.bridge
-        )
+        self.status_feed = StatusFeed(self.main, self.server)
+        self.connection = ConnectionView(self, self.main, self.server, self.status_feed)
+
+    # -- the server shown (tests and the palette read these) ---------------------------
+
+    @property
+    def state(self) -> LiveState:
+        return self.server.state
+
+    @property
+    def controller(self) -> SessionController | None:
+        return self.server.controller
+
+    @property
+    def bridge(self) -> InteractiveResponders | None:
+        """Answers the server's requests in dialogs (None: the responders do)."""
+        return self.server.bridge
+
+    @bridge.setter
+    def bridge(self, bridge: InteractiveResponders | None) -> None:
+        self.server.bridge = bridge
+
+    @property
+    def replay(self) -> ReplayMode | None:
+        return self.server.replay
+
+    @property
+    def auth_ui(self) -> AuthUi | None:
+        return self.server.auth_ui
+
+    @property
+    def observed_auth(self) -> ObservedAuth | None:
+        return self.server.observed_auth
 
     @property
     def quitting(self) -> bool:
@@ -219,7 +240,7 @@ class InspectorApp(App[int]):
         self.calls.confirm_destructive = value
 
     @property
-    def tasks_manager(self) -> Any:
+    def tasks_manager(self) -> TaskManager | None:
         return self.state.tasks
 
     @property
@@ -262,13 +283,10 @@ class InspectorApp(App[int]):
     def on_mount(self) -> None:
         self.call_after_refresh(heap.freeze)  # once the screen is built
         self.query_one("#detail").display = False
-        server = ServerPane(id="server")
-        self.feed.subscribe(server)
+        pane = ServerPane(id="server")
+        self.feed.subscribe(pane)
         server_tab_ready = self.query_one(Catalog).add_tab(
-            "tab-server", TabLabel("Server", "Srv"), server
-        )
-        self.status_feed = StatusFeed(
-            self.query_one(StatusBar), self.state, self._session, self.recorder
+            "tab-server", TabLabel("Server", "Srv"), pane
         )
         self.feed.start(self)
         if self.replay_source is not None:
@@ -276,15 +294,16 @@ class InspectorApp(App[int]):
             self.status_feed.start()
             return
         assert self.target is not None
-        self.auth_ui = AuthUi.for_target(self, self.target, self.recorder)
+        server = self.server
+        server.auth_ui = auth_ui = AuthUi.for_target(self, self.target, self.recorder)
         observer = None
-        if self.auth_ui is not None:
-            self.auth_ui.mount(self.query_one("#bottom-tabs", TabbedContent))
-            observer = self.auth_ui.observe
+        if auth_ui is not None:
+            auth_ui.mount(self.main.bottom_tabs)
+            observer = auth_ui.observe
         elif self.target.attach:
-            self.observed_auth = ObservedAuth(self, self.main, self._proxied_server)
-            observer = self.observed_auth.observe
-        self.controller = SessionController(
+            server.observed_auth = ObservedAuth(self, self.main, self._proxied_server)
+            observer = server.observed_auth.observe
+        server.controller = SessionController(
             self,
             self.target,
             state=self.state,
@@ -295,7 +314,7 @@ class InspectorApp(App[int]):
             timeout=self._timeout,
             max_timeout=self._max_timeout,
             protocol_version=self._protocol_version,
-            auth=self.auth_ui.authorizer if self.auth_ui is not None else None,
+            auth=auth_ui.authorizer if auth_ui is not None else None,
         )
         self.query_one(StatusBar).transport = (
             self.target.transport if self.target.is_http or self.target.attach else "stdio"
@@ -307,7 +326,7 @@ class InspectorApp(App[int]):
 
     def _proxied_server(self) -> str:
         """What the proxy this app is attached to is in front of (for the Auth tab)."""
-        session = self.controller.session if self.controller is not None else None
+        session = self.server.session
         proxied = session.transport.target_info().get("proxied") if session else None
         return str(proxied or "the proxy's server")
 
@@ -332,7 +351,7 @@ class InspectorApp(App[int]):
         await self.controller.run()
 
     def _session(self) -> Session | None:
-        return self.controller.session if self.controller else None
+        return self.server.session
 
     @while_mounted
     def on_connecting(self, message: messages.Connecting) -> None:
@@ -367,8 +386,9 @@ class InspectorApp(App[int]):
         status.transport = "offline"
         self.query_one(ItemPanel).read_only = True
         self.query_one(ResultView).show_text(HINT, "cyan")
-        self.replay = ReplayMode(self, self.state, source, self.feed, self.replay_title)
-        self.replay.start(server_tab_ready)
+        replay = ReplayMode(self, self.state, source, self.feed, self.replay_title)
+        self.server.replay = replay
+        replay.start(server_tab_ready)
 
     @on(TabbedContent.TabActivated, "#catalog-tabs")
     def _catalog_tab(self, event: TabbedContent.TabActivated) -> None:
@@ -446,10 +466,11 @@ class InspectorApp(App[int]):
         open_intercept(self, self._session())
 
     def action_roots(self) -> None:
-        if self.bridge is None:
+        bridge = self.bridge
+        if bridge is None:
             self.notify("roots are fixed by --root here", severity="warning")
             return
-        self.push_screen(self.bridge.roots_screen())
+        self.push_screen(bridge.roots_screen())
 
     # -- the log -----------------------------------------------------------------------
 

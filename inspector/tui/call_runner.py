@@ -3,9 +3,10 @@ asks first for a tool marked destructive, then makes the call and shows its outc
 (a task's too), with progress; an updated resource is re-read or announced.
 
 The app keeps the ``@on`` handlers and the ``execute`` worker and hands over what this
-needs: the controller (None before ``on_mount`` and in a replay), the interactive
-bridge (None without one), ``execute`` (a call again, in a new worker) and ``show_tab``
-(the bottom tabs' action: the Tasks tab for a task).
+needs: the main screen (its panes), the ``Server`` (its controller: None before
+``on_mount`` and in a replay; its interactive bridge: None without one), ``execute`` (a
+call again, in a new worker) and ``show_tab`` (the bottom tabs' action: the Tasks tab
+for a task).
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from inspector.engine.session import (
     RequestTimeoutError,
 )
 from inspector.engine.tasks import TaskState, must_run_as_task
-from inspector.live.state import LiveState
 from inspector.tui.calls import (
     EXPIRED,
     RENEWED,
@@ -33,7 +33,7 @@ from inspector.tui.calls import (
     subscription_title,
 )
 from inspector.tui.completions import attach_completions
-from inspector.tui.controller import SessionController, session_expired
+from inspector.tui.controller import session_expired
 from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.result_view import Outcome, ResultView
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from inspector.tui.screens.main import MainScreen
+    from inspector.tui.server import Server
 
 Execute = Callable[[str, dict[str, Any], Any, str], object]
 
@@ -54,9 +55,7 @@ class CallRunner:
         self,
         app: App[Any],
         screen: MainScreen,
-        state: LiveState,
-        controller: Callable[[], SessionController | None],
-        bridge: Callable[[], Any],
+        server: Server,
         execute: Execute,
         show_tab: Callable[[str], None],
         *,
@@ -64,9 +63,7 @@ class CallRunner:
     ) -> None:
         self.app = app
         self.screen = screen
-        self.state = state
-        self.controller = controller
-        self.bridge = bridge
+        self.server = server
         self.execute_again = execute
         self.show_tab = show_tab
         self.confirm_destructive = confirm_destructive  # "always" in the dialog turns it off
@@ -75,8 +72,7 @@ class CallRunner:
     # -- selecting an item -------------------------------------------------------------
 
     async def select(self, kind: str, item: dict[str, Any]) -> None:
-        controller = self.controller()
-        session = controller.session if controller else None
+        session = self.server.session
         caps = session.server_capabilities if session else {}
         subscribable = bool((caps.get("resources") or {}).get("subscribe"))
         panel = self.screen.item_panel
@@ -93,14 +89,8 @@ class CallRunner:
     def attach_completions(self, panel: ItemPanel) -> None:
         if panel.kind is None or panel.item is None:
             return
-        controller = self.controller()
-        attach_completions(
-            panel.form,
-            panel.kind,
-            panel.item,
-            controller.session if controller else None,
-            controller.client if controller else None,
-        )
+        server = self.server
+        attach_completions(panel.form, panel.kind, panel.item, server.session, server.client)
 
     # -- calling -----------------------------------------------------------------------
 
@@ -132,7 +122,7 @@ class CallRunner:
         """Make one call and show its outcome (the body of the app's ``execute`` worker)."""
         app = self.app
         result_view = self.screen.result_view
-        controller = self.controller()
+        controller = self.server.controller
         client = controller.client if controller else None
         if client is None or not controller or not controller.connected:
             app.notify("not connected: press r to reconnect", severity="error")
@@ -175,9 +165,9 @@ class CallRunner:
                 client, kind, item, arguments, action, outcome, _progress(result_view, title)
             )
             if kind == "resources" and action not in ("subscribe", "unsubscribe"):
-                self.state.read(str(item.get("uri")))
+                self.server.state.read(str(item.get("uri")))
         except RpcError as exc:
-            bridge = self.bridge()
+            bridge = self.server.bridge
             if (
                 exc.code == URL_ELICITATION_REQUIRED
                 and bridge is not None

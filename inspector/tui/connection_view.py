@@ -3,26 +3,26 @@ connected, failed, lost, a list loaded) become the status bar's state, a line in
 result view, a notification, the catalog's lists and the Server pane.
 
 The app keeps the message handlers (guarded: the widgets may be gone while it closes)
-and hands over the controller (None before ``on_mount`` and in a replay), the status
-feed (made in ``on_mount``) and the interactive bridge (None without one).
+and hands over the main screen (its panes), the ``Server`` (its controller: None before
+``on_mount`` and in a replay; its interactive bridge: None without one) and the status
+feed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from inspector.engine.kinds import KIND
 from inspector.safe_text import one_line
 from inspector.tui import messages
 from inspector.tui.calls import EXPIRED, RENEWED
-from inspector.tui.controller import SessionController
 from inspector.tui.status_feed import StatusFeed
 
 if TYPE_CHECKING:
     from textual.app import App
 
     from inspector.tui.screens.main import MainScreen
+    from inspector.tui.server import Server
 
 
 class ConnectionView:
@@ -32,15 +32,13 @@ class ConnectionView:
         self,
         app: App[Any],
         screen: MainScreen,
-        controller: Callable[[], SessionController | None],
-        status_feed: Callable[[], StatusFeed],
-        bridge: Callable[[], Any],
+        server: Server,
+        status_feed: StatusFeed,
     ) -> None:
         self.app = app
         self.screen = screen
-        self.controller = controller
+        self.server = server
         self.status_feed = status_feed
-        self.bridge = bridge
 
     def connecting(self, message: messages.Connecting) -> None:
         status = self.screen.status_bar
@@ -57,11 +55,10 @@ class ConnectionView:
         view.show_text(f"{what} (attempt {message.attempt})…", "yellow")
 
     def connected(self, message: messages.Connected) -> None:
-        controller = self.controller()
-        assert controller is not None and controller.session is not None
-        session = controller.session
-        self.status_feed().connected(session)
-        bridge = self.bridge()
+        session = self.server.session
+        assert session is not None
+        self.status_feed.connected(session)
+        bridge = self.server.bridge
         if bridge is not None:
             bridge.attach(session)
         view = self.screen.result_view
@@ -113,8 +110,7 @@ class ConnectionView:
             )
 
     def refresh_server_pane(self) -> None:
-        controller = self.controller()
-        session = controller.session if controller else None
+        session = self.server.session
         if session is None:
             return
         stderr = session.transport.stderr_tail
@@ -130,8 +126,7 @@ class ConnectionView:
 
     def reopen_listen(self) -> None:
         """The In flight tab's request to open the listen stream again."""
-        controller = self.controller()
-        client = controller.client if controller else None
+        client = self.server.client
         if client is None or not client.session.era.stateless:
             self.app.notify("no listen stream: it exists in the stateless era (2026-07-28) only")
         elif not client.listen_closed:

@@ -1,0 +1,60 @@
+"""One server the app shows, and everything that is its own.
+
+    server = Server(LiveState(), target=target, recorder=recorder)
+    server.bridge = InteractiveResponders(app)            # the TUI answers its requests
+    server.controller = SessionController(app, target, state=server.state, ...)  # on mount
+
+The helpers (``call_runner``, ``connection_controller``, ``quit_reconnect``,
+``status_feed``) hold the ``Server`` they work for and read its controller and bridge
+from it, so a workspace of several servers can hold one each and show any of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from inspector.live.state import LiveState
+
+if TYPE_CHECKING:
+    from inspector.engine.client import McpClient
+    from inspector.engine.session import Session
+    from inspector.record.recorder import Recorder
+    from inspector.target import Target
+    from inspector.tui.auth_ui import AuthUi, ObservedAuth
+    from inspector.tui.controller import SessionController
+    from inspector.tui.interactive import InteractiveResponders
+    from inspector.tui.replay_mode import ReplayMode
+
+
+@dataclass(eq=False)
+class Server:
+    """A server's live state (events, requests, tasks, catalog), what feeds it (the
+    controller of a live session, or replay mode), and what answers and authorizes it."""
+
+    state: LiveState
+    target: Target | None = None  # None: a recording shown offline
+    recorder: Recorder | None = None
+    controller: SessionController | None = None  # live, from on_mount
+    replay: ReplayMode | None = None  # offline, from on_mount
+    bridge: InteractiveResponders | None = None  # the TUI answers sampling, elicitation, roots
+    auth_ui: AuthUi | None = None  # HTTP targets with OAuth: the Auth tab
+    observed_auth: ObservedAuth | None = None  # attached: the proxy's OAuth, followed
+
+    @property
+    def session(self) -> Session | None:
+        """The current session (None before the first connection and in a replay)."""
+        return self.controller.session if self.controller is not None else None
+
+    @property
+    def client(self) -> McpClient | None:
+        return self.controller.client if self.controller is not None else None
+
+    @property
+    def connected(self) -> bool:
+        return self.controller is not None and self.controller.connected
+
+    @property
+    def catalog(self) -> dict[str, list[dict[str, Any]]]:
+        """The catalog as listed (or as recorded)."""
+        return self.state.catalog
