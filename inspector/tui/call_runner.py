@@ -196,8 +196,7 @@ class CallRunner:
             result_view.show(outcome)
 
     async def _run_task(self, name: str, arguments: dict[str, Any]) -> None:
-        tasks = self.screen.tasks_view
-        state = await tasks.run_tool(name, arguments)
+        state = await self.server.state.run_task(name, arguments)
         self.screen.result_view.show_text(
             f"task {state.task_id} created for {name} ({state.status}); following it in "
             "the Tasks tab (t)",
