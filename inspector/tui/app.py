@@ -5,7 +5,7 @@ shows lives in one headless ``LiveState`` (``inspector.live``), fed by the
 ``SessionController`` (a live session) or ``replay_mode`` (a recording); the
 ``LiveFeed`` posts its changes in batches to the widgets that render it, which handle
 them with ``@on``; widgets post messages up. The wiring with one job each lives beside
-it: ``status_feed``, ``connection_view`` (what the connection's messages show),
+it: ``status_feed``, ``connection_controller`` (what the connection's messages show),
 ``call_runner`` (an item selected, its calls made and shown; with ``calls`` and
 ``completions``), ``save_as``, ``quit_reconnect`` (quitting and reconnecting, asking
 first when that would lose the user's work).
@@ -38,7 +38,7 @@ from inspector.target import Target
 from inspector.tui import heap, messages
 from inspector.tui.auth_ui import AuthUi, ObservedAuth
 from inspector.tui.call_runner import CallRunner
-from inspector.tui.connection_view import ConnectionView
+from inspector.tui.connection_controller import ConnectionController
 from inspector.tui.controller import SessionController
 from inspector.tui.interactive import InteractiveResponders, SamplingRuleBar
 from inspector.tui.keymap import Section, palette_entries, section_for, sections
@@ -192,7 +192,7 @@ class InspectorApp(App[int]):
             confirm_destructive=confirm_destructive,
         )
         self.status_feed = StatusFeed(self.main, self.server)
-        self.connection = ConnectionView(self, self.main, self.server, self.status_feed)
+        self.connection = ConnectionController(self, self.main, self.server, self.status_feed)
 
     # -- the server shown (tests and the palette read these) ---------------------------
 

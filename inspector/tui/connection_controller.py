@@ -25,8 +25,9 @@ if TYPE_CHECKING:
     from inspector.tui.server import Server
 
 
-class ConnectionView:
-    """Shows one app's connection as the controller reports it."""
+class ConnectionController:
+    """Shows one server's connection as its session controller reports it: it handles the
+    controller's messages for the app (a controller of the view, not a widget)."""
 
     def __init__(
         self,
