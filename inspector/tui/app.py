@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from textual import on, work
@@ -27,6 +28,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, TabbedContent, TabPane
 
 from inspector.engine.kinds import KIND
+from inspector.engine.options import SessionOptions
 from inspector.engine.responders import Responders
 from inspector.engine.session import Session
 from inspector.engine.tasks import TaskManager
@@ -74,6 +76,23 @@ BOTTOM_TABS = (
     ("Server log", "serverlog"),
     ("Tasks", "tasks"),
 )
+
+
+def with_short_options(
+    options: SessionOptions | None,
+    *,
+    timeout: float | None,
+    max_timeout: float | None,
+    protocol_version: str | None,
+) -> SessionOptions:
+    """``options`` with those of the short keywords that were given."""
+    options = options or SessionOptions()
+    return replace(
+        options,
+        timeout=options.timeout if timeout is None else timeout,
+        max_timeout=options.max_timeout if max_timeout is None else max_timeout,
+        protocol_version=options.protocol_version if protocol_version is None else protocol_version,
+    )
 
 
 def while_mounted(handler: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
@@ -155,19 +174,25 @@ class InspectorApp(App[int]):
         self,
         target: Target | None = None,
         *,
+        options: SessionOptions | None = None,
         responders: Responders | None = None,
         recorder: Recorder | None = None,
-        timeout: float = 60.0,
-        max_timeout: float | None = None,
-        protocol_version: str | None = None,
         source: IndexedSessionFile | None = None,
         replay_title: str | None = None,
         confirm_destructive: bool = True,
         handle_signals: bool = False,
+        # the short spelling of tests and scripts, over ``options``
+        timeout: float | None = None,
+        max_timeout: float | None = None,
+        protocol_version: str | None = None,
     ) -> None:
-        """``handle_signals``: SIGHUP and SIGTERM quit like ``q`` (the real terminal app;
+        """``options``: the session's (the command line builds them once);
+        ``handle_signals``: SIGHUP and SIGTERM quit like ``q`` (the real terminal app;
         tests leave their process's signals alone)."""
         super().__init__()
+        self.options = with_short_options(
+            options, timeout=timeout, max_timeout=max_timeout, protocol_version=protocol_version
+        )
         self.handle_signals = handle_signals
         self.target = target
         self.recorder = recorder
@@ -178,9 +203,6 @@ class InspectorApp(App[int]):
         self.server = Server(LiveState(source), target=target, recorder=recorder)
         self.feed = LiveFeed(self.state)
         self._responders = responders
-        self._timeout = timeout
-        self._max_timeout = max_timeout
-        self._protocol_version = protocol_version
         self.main = MainScreen(id="_default")  # the panes, by name (helpers ask it)
         self.quit_reconnect = QuitReconnect(self, self.main, self.server, self.connect)
         self.calls = CallRunner(
@@ -306,14 +328,12 @@ class InspectorApp(App[int]):
         server.controller = SessionController(
             self,
             self.target,
+            self.options,
             state=self.state,
             # the Auth tab follows the OAuth exchanges on the wire
             observer=observer,
             responders=self._responders,
             recorder=self.recorder,
-            timeout=self._timeout,
-            max_timeout=self._max_timeout,
-            protocol_version=self._protocol_version,
             auth=auth_ui.authorizer if auth_ui is not None else None,
         )
         self.query_one(StatusBar).transport = (

@@ -6,6 +6,7 @@ and builds the responders and the recorder; this module only runs the app.
 
 from __future__ import annotations
 
+from inspector.engine.options import SessionOptions
 from inspector.engine.responders import Responders
 from inspector.record.indexed import IndexedSessionFile
 from inspector.record.recorder import Recorder
@@ -16,25 +17,21 @@ from inspector.tui.interactive_setup import interactive_responders
 
 def run_inspector(
     target: Target,
+    options: SessionOptions,
     *,
     responders: Responders,
     recorder: Recorder | None,
-    timeout: float,
-    max_timeout: float | None,
-    protocol_version: str | None,
-    roots: list[str],
 ) -> int:
-    """The inspector on ``target``; unset responders are answered interactively."""
+    """The inspector on ``target``; unset responders are answered interactively (the
+    roots editor starts from ``options.roots``)."""
     app = InspectorApp(
         target,
+        options=options,
         responders=responders,
         recorder=recorder,
-        timeout=timeout,
-        max_timeout=max_timeout,
-        protocol_version=protocol_version,
         handle_signals=True,  # a hangup or SIGTERM quits like q: the server stopped first
     )
-    interactive_responders(app, responders, roots=roots)
+    interactive_responders(app, responders, roots=list(options.roots))
     app.run()
     return app.return_code or 0
 
