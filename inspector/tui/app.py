@@ -45,6 +45,7 @@ from inspector.tui.controller import SessionController
 from inspector.tui.interactive import InteractiveResponders, SamplingRuleBar
 from inspector.tui.keymap import Section, palette_entries, section_for, sections
 from inspector.tui.live_feed import LiveFeed
+from inspector.tui.mode import LIVE_ONLY, Live, Mode, Replay
 from inspector.tui.quit_reconnect import QuitReconnect
 from inspector.tui.replay_mode import HINT, ReplayMode
 from inspector.tui.save_as import save_session_as, session_file
@@ -76,6 +77,19 @@ BOTTOM_TABS = (
     ("Server log", "serverlog"),
     ("Tasks", "tasks"),
 )
+
+
+def as_mode(
+    mode: Mode | Target | None, source: IndexedSessionFile | None, title: str | None
+) -> Mode:
+    """The mode the arguments name: a bare target is live; ``None`` with a source a replay."""
+    if isinstance(mode, Target):
+        return Live(mode)
+    if mode is None:
+        if source is None:
+            raise TypeError("InspectorApp needs a target or a recording (source=)")
+        return Replay(source, title)
+    return mode
 
 
 def with_short_options(
@@ -134,9 +148,9 @@ class InspectorApp(App[int]):
     # a replay's first chunk) took the focus back from a user who had already moved on
     AUTO_FOCUS = "#list-tools"
     BINDINGS: ClassVar[list[BindingType]] = [
+        # a replay cannot send nor reconnect: its footer leaves them out (mode.LIVE_ONLY);
+        # the keys there say why nothing happens
         Binding("ctrl+s", "send", "Send"),
-        # a replay cannot send: no Send in the footer; ctrl+s there says why nothing happens
-        Binding("ctrl+s", "send('replay')", "Send", show=False),
         Binding("1", "catalog('tools')", "Tools", show=False),
         Binding("2", "catalog('resources')", "Resources", show=False),
         Binding("3", "catalog('resource_templates')", "Templates", show=False),
@@ -155,8 +169,6 @@ class InspectorApp(App[int]):
         Binding("d", "toggle_detail", "Detail"),
         Binding("i", "server_info", "Server"),
         Binding("r", "reconnect", "Reconnect"),
-        # a replay hides Reconnect; r there says why nothing happens, from the footer's side
-        Binding("r", "reconnect('replay')", "Reconnect", show=False),
         Binding("L", "relist", "Re-list", show=False),
         Binding("w", "save_as", "Save session", show=False),
         Binding("z", "zoom_result", "Zoom result", show=False),
@@ -172,7 +184,7 @@ class InspectorApp(App[int]):
 
     def __init__(
         self,
-        target: Target | None = None,
+        mode: Mode | Target | None = None,
         *,
         options: SessionOptions | None = None,
         responders: Responders | None = None,
@@ -186,7 +198,9 @@ class InspectorApp(App[int]):
         max_timeout: float | None = None,
         protocol_version: str | None = None,
     ) -> None:
-        """``options``: the session's (the command line builds them once);
+        """``mode``: ``Live(target)`` or ``Replay(source)`` (a bare ``Target`` is live; the
+        short spelling ``None, source=..., replay_title=...`` a replay);
+        ``options``: the session's (the command line builds them once);
         ``handle_signals``: SIGHUP and SIGTERM quit like ``q`` (the real terminal app;
         tests leave their process's signals alone)."""
         super().__init__()
@@ -194,13 +208,11 @@ class InspectorApp(App[int]):
             options, timeout=timeout, max_timeout=max_timeout, protocol_version=protocol_version
         )
         self.handle_signals = handle_signals
-        self.target = target
+        self.mode = as_mode(mode, source, replay_title)
         self.recorder = recorder
-        self.replay_source = source
-        self.replay_title = replay_title
         self.log_layout = "normal"
         # the server shown: its state is the one owner of what the widgets show
-        self.server = Server(LiveState(source), target=target, recorder=recorder)
+        self.server = Server(LiveState(self.replay_source), self.mode, recorder=recorder)
         self.feed = LiveFeed(self.state)
         self._responders = responders
         self.main = MainScreen(id="_default")  # the panes, by name (helpers ask it)
@@ -217,6 +229,16 @@ class InspectorApp(App[int]):
         self.connection = ConnectionController(self, self.main, self.server, self.status_feed)
 
     # -- the server shown (tests and the palette read these) ---------------------------
+
+    @property
+    def target(self) -> Target | None:
+        """The live session's server (None in a replay)."""
+        return self.mode.target if isinstance(self.mode, Live) else None
+
+    @property
+    def replay_source(self) -> IndexedSessionFile | None:
+        """The recording a replay shows (None live)."""
+        return self.mode.source if isinstance(self.mode, Replay) else None
 
     @property
     def state(self) -> LiveState:
@@ -300,7 +322,7 @@ class InspectorApp(App[int]):
                     with TabPane(title, id=f"tab-{pane}"):
                         yield view
             yield MessageDetail(id="detail")
-        yield KeyFooter()
+        yield KeyFooter(hidden=() if self.mode.live else LIVE_ONLY)
 
     def on_mount(self) -> None:
         self.call_after_refresh(heap.freeze)  # once the screen is built
@@ -311,23 +333,24 @@ class InspectorApp(App[int]):
             "tab-server", TabLabel("Server", "Srv"), pane
         )
         self.feed.start(self)
-        if self.replay_source is not None:
-            self._start_replay(self.replay_source, server_tab_ready)
+        mode = self.mode
+        if isinstance(mode, Replay):
+            self._start_replay(mode, server_tab_ready)
             self.status_feed.start()
             return
-        assert self.target is not None
+        target = mode.target
         server = self.server
-        server.auth_ui = auth_ui = AuthUi.for_target(self, self.target, self.recorder)
+        server.auth_ui = auth_ui = AuthUi.for_target(self, target, self.recorder)
         observer = None
         if auth_ui is not None:
             auth_ui.mount(self.main.bottom_tabs)
             observer = auth_ui.observe
-        elif self.target.attach:
+        elif target.attach:
             server.observed_auth = ObservedAuth(self, self.main, self._proxied_server)
             observer = server.observed_auth.observe
         server.controller = SessionController(
             self,
-            self.target,
+            target,
             self.options,
             state=self.state,
             # the Auth tab follows the OAuth exchanges on the wire
@@ -337,7 +360,7 @@ class InspectorApp(App[int]):
             auth=auth_ui.authorizer if auth_ui is not None else None,
         )
         self.query_one(StatusBar).transport = (
-            self.target.transport if self.target.is_http or self.target.attach else "stdio"
+            target.transport if target.is_http or target.attach else "stdio"
         )
         self.status_feed.start()
         if self.handle_signals:
@@ -399,14 +422,14 @@ class InspectorApp(App[int]):
 
     # -- replay ------------------------------------------------------------------------
 
-    def _start_replay(self, source: IndexedSessionFile, server_tab_ready: Any) -> None:
+    def _start_replay(self, mode: Replay, server_tab_ready: Any) -> None:
         status = self.query_one(StatusBar)
         status.state = "replay"
-        status.server = self.replay_title or "replay"
+        status.server = mode.title or "replay"
         status.transport = "offline"
         self.query_one(ItemPanel).read_only = True
         self.query_one(ResultView).show_text(HINT, "cyan")
-        replay = ReplayMode(self, self.state, source, self.feed, self.replay_title)
+        replay = ReplayMode(self, self.state, mode.source, self.feed, mode.title)
         self.server.replay = replay
         replay.start(server_tab_ready)
 
@@ -529,8 +552,8 @@ class InspectorApp(App[int]):
     def action_focus_log(self) -> None:
         self.action_bottom("log")
 
-    def action_send(self, mode: str = "live") -> None:
-        """ctrl+s: send the open item (in a replay, ``mode`` "replay": saying it cannot)."""
+    def action_send(self) -> None:
+        """ctrl+s: send the open item (in a replay, the read-only panel says it cannot)."""
         self.query_one(ItemPanel).submit()
 
     def action_zoom_result(self) -> None:
@@ -569,10 +592,6 @@ class InspectorApp(App[int]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "detail":
             return self._log_with_detail()
-        # a replay has no server: no Send or Reconnect in the footer; their keys there are
-        # the hidden bindings that say why nothing happens
-        if action in ("send", "reconnect"):  # the live binding, or the replay's
-            return (self.replay_source is not None) == (parameters == ("replay",))
         return True
 
     def _log_with_detail(self) -> bool:
@@ -595,16 +614,16 @@ class InspectorApp(App[int]):
         """q: quit, first asking when that would lose unsent input or calls in flight."""
         self.quit_reconnect.quit_or_ask()
 
-    def action_reconnect(self, mode: str = "live") -> None:
+    def action_reconnect(self) -> None:
         """r: a new connection; first asking when calls still waiting would be dropped (in
-        a replay, ``mode`` "replay": saying there is none)."""
+        a replay, saying there is none)."""
         self.quit_reconnect.reconnect_or_ask()
 
     def action_relist(self) -> None:
         """List tools, resources, templates and prompts again (attached to a proxy, the
         catalog otherwise follows what the host was given)."""
         controller = self.controller
-        if self.replay_source is not None or controller is None or not controller.connected:
+        if not self.mode.live or controller is None or not controller.connected:
             self.notify("not connected: no lists to ask for", severity="warning")
             return
 

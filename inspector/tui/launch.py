@@ -13,6 +13,7 @@ from inspector.record.recorder import Recorder
 from inspector.target import Target
 from inspector.tui.app import InspectorApp
 from inspector.tui.interactive_setup import interactive_responders
+from inspector.tui.mode import Live, Replay
 
 
 def run_inspector(
@@ -25,7 +26,7 @@ def run_inspector(
     """The inspector on ``target``; unset responders are answered interactively (the
     roots editor starts from ``options.roots``)."""
     app = InspectorApp(
-        target,
+        Live(target),
         options=options,
         responders=responders,
         recorder=recorder,
@@ -38,6 +39,6 @@ def run_inspector(
 
 def run_replay(source: IndexedSessionFile, title: str) -> int:
     """A saved session opened offline (``mcp-inspect replay FILE``)."""
-    app = InspectorApp(None, source=source, replay_title=title)
+    app = InspectorApp(Replay(source, title))
     app.run()
     return app.return_code or 0

@@ -1,6 +1,6 @@
 """One server the app shows, and everything that is its own.
 
-    server = Server(LiveState(), target=target, recorder=recorder)
+    server = Server(LiveState(), Live(target), recorder=recorder)
     server.bridge = InteractiveResponders(app)            # the TUI answers its requests
     server.controller = SessionController(app, target, state=server.state, ...)  # on mount
 
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from inspector.live.state import LiveState
+from inspector.tui.mode import Live, Mode
 
 if TYPE_CHECKING:
     from inspector.engine.client import McpClient
@@ -33,13 +34,17 @@ class Server:
     controller of a live session, or replay mode), and what answers and authorizes it."""
 
     state: LiveState
-    target: Target | None = None  # None: a recording shown offline
+    mode: Mode  # a live session on a target, or a recording shown offline
     recorder: Recorder | None = None
     controller: SessionController | None = None  # live, from on_mount
     replay: ReplayMode | None = None  # offline, from on_mount
     bridge: InteractiveResponders | None = None  # the TUI answers sampling, elicitation, roots
     auth_ui: AuthUi | None = None  # HTTP targets with OAuth: the Auth tab
     observed_auth: ObservedAuth | None = None  # attached: the proxy's OAuth, followed
+
+    @property
+    def target(self) -> Target | None:
+        return self.mode.target if isinstance(self.mode, Live) else None
 
     @property
     def session(self) -> Session | None:
