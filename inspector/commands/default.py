@@ -12,8 +12,8 @@ import argparse
 import sys
 
 from inspector import __version__
-from inspector.auth.options import add_oauth_options
 from inspector.commands import headless
+from inspector.commands.oauth_options import add_oauth_options
 from inspector.commands.options import (
     PROG,
     add_answer_options,

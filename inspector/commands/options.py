@@ -184,7 +184,7 @@ def resolve_target(opts: argparse.Namespace, words: list[str]) -> Target:
     if target.url is not None and hasattr(opts, "no_auth"):
         # Start-up: the OAuth settings module is small and loads no HTTP code.
         from inspector.auth.errors import OptionError
-        from inspector.auth.options import auth_settings
+        from inspector.commands.oauth_options import auth_settings
 
         try:
             target.oauth = auth_settings(opts, target.oauth_config)
