@@ -342,10 +342,9 @@ class ResultView(DocumentView):
         Binding("o", "open_link('none')", "Open link", show=False),
     ]
 
+    @dataclass
     class OpenLink(Message):
-        def __init__(self, uri: str) -> None:
-            super().__init__()
-            self.uri = uri
+        uri: str
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

@@ -14,6 +14,7 @@ Keys: ``r`` refreshes from ``tasks/list``, ``c`` cancels (``tasks/cancel``), ``e
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from time import monotonic
 from typing import Any, ClassVar
 
@@ -82,10 +83,9 @@ class TasksView(Widget):
     }
     """
 
+    @dataclass
     class Created(Message):
-        def __init__(self, state: TaskState) -> None:
-            super().__init__()
-            self.state = state
+        state: TaskState
 
     def __init__(self, state: LiveState, *, id: str | None = None) -> None:
         super().__init__(id=id)
