@@ -1,14 +1,15 @@
 """The inspector app: status bar, catalog, work pane, live log with detail.
 
-The composition root: layout, bindings, commands and message routing. What a session
-shows lives in one headless ``LiveState`` (``inspector.live``), fed by the
-``SessionController`` (a live session) or ``replay_mode`` (a recording); the
-``LiveFeed`` posts its changes in batches to the widgets that render it, which handle
-them with ``@on``; widgets post messages up. The wiring with one job each lives beside
-it: ``status_feed``, ``connection_controller`` (what the connection's messages show),
-``call_runner`` (an item selected, its calls made and shown; with ``calls`` and
-``completions``), ``save_as``, ``quit_reconnect`` (quitting and reconnecting, asking
-first when that would lose the user's work).
+The composition root: layout, bindings, commands and message routing. The app shows one
+``Server`` (``server``: its mode, ``Live`` or ``Replay``; its headless ``LiveState``, fed
+by the ``SessionController`` of a live session or by ``replay_mode`` from a recording;
+its bridge and Auth tab); the ``LiveFeed`` posts the state's changes in batches to the
+widgets that render it, which handle them with ``@on``; widgets post messages up. The
+panes are the ``MainScreen``'s, by name. The wiring with one job each lives beside it and
+holds the main screen and the server: ``status_feed``, ``connection_controller`` (what
+the connection's messages show), ``call_runner`` (an item selected, its calls made and
+shown; with ``calls`` and ``completions``), ``save_session``, ``quit_reconnect``
+(quitting and reconnecting, asking first when that would lose the user's work).
 """
 
 from __future__ import annotations
@@ -48,8 +49,8 @@ from inspector.tui.live_feed import LiveFeed
 from inspector.tui.mode import LIVE_ONLY, Live, Mode, Replay
 from inspector.tui.quit_reconnect import QuitReconnect
 from inspector.tui.replay_mode import HINT, ReplayMode
-from inspector.tui.save_as import save_session_as, session_file
-from inspector.tui.save_files import default_folder
+from inspector.tui.result_files import default_folder
+from inspector.tui.save_session import save_session_as, session_file
 from inspector.tui.screens.help import HelpScreen
 from inspector.tui.screens.intercept import open_intercept
 from inspector.tui.screens.main import MainScreen

@@ -29,7 +29,7 @@ from inspector.safe_text import one_line, safe_text
 from inspector.tui.document import Block, DocBuilder, Document, stack
 from inspector.tui.json_size import json_length, rough_size
 from inspector.tui.result_check import measure
-from inspector.tui.save_files import file_name, save_files_dialog
+from inspector.tui.result_files import file_name, save_files_dialog
 from inspector.tui.widgets.document_view import (
     THREAD_BYTES,
     DocumentView,
