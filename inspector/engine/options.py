@@ -9,7 +9,7 @@ option as a keyword. Headless: no Textual, no argparse.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 DEFAULT_TIMEOUT = 60.0  # seconds, reset by progress
 
@@ -22,3 +22,20 @@ class SessionOptions:
     max_timeout: float | None = None  # hard maximum per request (None: the session's default)
     protocol_version: str | None = None  # None: find the newest era the server speaks
     roots: tuple[str, ...] = ()  # paths offered as roots (the TUI's roots editor starts here)
+
+    def with_given(
+        self,
+        *,
+        timeout: float | None = None,
+        max_timeout: float | None = None,
+        protocol_version: str | None = None,
+    ) -> SessionOptions:
+        """These options with those given (not None) in their place."""
+        return replace(
+            self,
+            timeout=self.timeout if timeout is None else timeout,
+            max_timeout=self.max_timeout if max_timeout is None else max_timeout,
+            protocol_version=self.protocol_version
+            if protocol_version is None
+            else protocol_version,
+        )

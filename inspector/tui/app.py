@@ -15,8 +15,7 @@ shown; with ``calls`` and ``completions``), ``save_session``, ``quit_reconnect``
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
-from dataclasses import replace
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from textual import on, work
@@ -26,7 +25,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import DataTable, TabbedContent, TabPane
+from textual.widgets import TabbedContent, TabPane
 
 from inspector.engine.kinds import KIND
 from inspector.engine.options import SessionOptions
@@ -41,12 +40,12 @@ from inspector.target import Target
 from inspector.tui import heap, messages
 from inspector.tui.auth_ui import AuthUi, ObservedAuth
 from inspector.tui.call_runner import CallRunner
-from inspector.tui.connection_controller import ConnectionController
+from inspector.tui.connection_controller import ConnectionController, while_mounted
 from inspector.tui.controller import SessionController
 from inspector.tui.interactive import InteractiveResponders, SamplingRuleBar
 from inspector.tui.keymap import Section, palette_entries, section_for, sections
 from inspector.tui.live_feed import LiveFeed
-from inspector.tui.mode import LIVE_ONLY, Live, Mode, Replay
+from inspector.tui.mode import LIVE_ONLY, Live, Mode, Replay, as_mode
 from inspector.tui.quit_reconnect import QuitReconnect
 from inspector.tui.replay_mode import HINT, ReplayMode
 from inspector.tui.result_files import default_folder
@@ -78,52 +77,6 @@ BOTTOM_TABS = (
     ("Server log", "serverlog"),
     ("Tasks", "tasks"),
 )
-
-
-def as_mode(
-    mode: Mode | Target | None, source: IndexedSessionFile | None, title: str | None
-) -> Mode:
-    """The mode the arguments name: a bare target is live; ``None`` with a source a replay."""
-    if isinstance(mode, Target):
-        return Live(mode)
-    if mode is None:
-        if source is None:
-            raise TypeError("InspectorApp needs a target or a recording (source=)")
-        return Replay(source, title)
-    return mode
-
-
-def with_short_options(
-    options: SessionOptions | None,
-    *,
-    timeout: float | None,
-    max_timeout: float | None,
-    protocol_version: str | None,
-) -> SessionOptions:
-    """``options`` with those of the short keywords that were given."""
-    options = options or SessionOptions()
-    return replace(
-        options,
-        timeout=options.timeout if timeout is None else timeout,
-        max_timeout=options.max_timeout if max_timeout is None else max_timeout,
-        protocol_version=options.protocol_version if protocol_version is None else protocol_version,
-    )
-
-
-def while_mounted(handler: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
-    """The controller's messages can arrive while the app closes and its widgets are already
-    gone (a list answered during shutdown): drop them then instead of failing a query."""
-
-    @functools.wraps(handler)
-    def guarded(app: Any, message: Any) -> None:
-        try:
-            mounted = bool(app.query(StatusBar))
-        except ScreenStackError:  # the last screen is already gone
-            mounted = False
-        if mounted:
-            handler(app, message)
-
-    return guarded
 
 
 class InspectorApp(App[int]):
@@ -205,8 +158,8 @@ class InspectorApp(App[int]):
         ``handle_signals``: SIGHUP and SIGTERM quit like ``q`` (the real terminal app;
         tests leave their process's signals alone)."""
         super().__init__()
-        self.options = with_short_options(
-            options, timeout=timeout, max_timeout=max_timeout, protocol_version=protocol_version
+        self.options = (options or SessionOptions()).with_given(
+            timeout=timeout, max_timeout=max_timeout, protocol_version=protocol_version
         )
         self.handle_signals = handle_signals
         self.mode = as_mode(mode, source, replay_title)
@@ -257,10 +210,6 @@ class InspectorApp(App[int]):
     @bridge.setter
     def bridge(self, bridge: InteractiveResponders | None) -> None:
         self.server.bridge = bridge
-
-    @property
-    def replay(self) -> ReplayMode | None:
-        return self.server.replay
 
     @property
     def auth_ui(self) -> AuthUi | None:
@@ -340,26 +289,7 @@ class InspectorApp(App[int]):
             self.status_feed.start()
             return
         target = mode.target
-        server = self.server
-        server.auth_ui = auth_ui = AuthUi.for_target(self, target, self.recorder)
-        observer = None
-        if auth_ui is not None:
-            auth_ui.mount(self.main.bottom_tabs)
-            observer = auth_ui.observe
-        elif target.attach:
-            server.observed_auth = ObservedAuth(self, self.main, self._proxied_server)
-            observer = server.observed_auth.observe
-        server.controller = SessionController(
-            self,
-            target,
-            self.options,
-            state=self.state,
-            # the Auth tab follows the OAuth exchanges on the wire
-            observer=observer,
-            responders=self._responders,
-            recorder=self.recorder,
-            auth=auth_ui.authorizer if auth_ui is not None else None,
-        )
+        self.server.start_live(self, self.main, target, self.options, self._responders)
         self.query_one(StatusBar).transport = (
             target.transport if target.is_http or target.attach else "stdio"
         )
@@ -367,12 +297,6 @@ class InspectorApp(App[int]):
         if self.handle_signals:
             self.quit_reconnect.quit_on_signals()
         self.connect()
-
-    def _proxied_server(self) -> str:
-        """What the proxy this app is attached to is in front of (for the Auth tab)."""
-        session = self.server.session
-        proxied = session.transport.target_info().get("proxied") if session else None
-        return str(proxied or "the proxy's server")
 
     # -- quitting: every way out closes the session first (quit_reconnect) -------------
 
@@ -487,24 +411,10 @@ class InspectorApp(App[int]):
                 else "no OAuth here (stdio, --no-auth, or an Authorization header)"
             )
             return
-        self.query_one("#bottom-tabs", TabbedContent).active = f"tab-{pane}"
+        self.main.bottom_tabs.active = f"tab-{pane}"
         if self.log_layout == "min":
             self.action_cycle_log()
-        widget = self.query_one(
-            {
-                "log": "#log-lines",
-                "inflight": "#inflight",
-                "serverlog": "#serverlog",
-                "tasks": "#tasks",
-                "auth": "#auth",
-            }[pane]
-        )
-        focusable = [widget] if widget.can_focus else [w for w in widget.query("*") if w.focusable]
-        if focusable:
-            focusable[0].focus()
-        if pane == "inflight" and isinstance(widget, InFlightView) and widget.pending():
-            widget.refresh_rows()
-            widget.query_one("#inflight-table", DataTable).move_cursor(row=0)  # the oldest pending
+        self.main.focus_bottom(pane)
 
     def action_intercept(self) -> None:
         open_intercept(self, self._session())

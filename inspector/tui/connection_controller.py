@@ -10,19 +10,40 @@ feed.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from textual.app import ScreenStackError
 
 from inspector.engine.kinds import KIND
 from inspector.safe_text import one_line
 from inspector.tui import messages
 from inspector.tui.calls import EXPIRED, RENEWED
 from inspector.tui.status_feed import StatusFeed
+from inspector.tui.widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
     from textual.app import App
 
     from inspector.tui.screens.main import MainScreen
     from inspector.tui.server import Server
+
+
+def while_mounted(handler: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
+    """The controller's messages can arrive while the app closes and its widgets are already
+    gone (a list answered during shutdown): drop them then instead of failing a query."""
+
+    @functools.wraps(handler)
+    def guarded(app: Any, message: Any) -> None:
+        try:
+            mounted = bool(app.query(StatusBar))
+        except ScreenStackError:  # the last screen is already gone
+            mounted = False
+        if mounted:
+            handler(app, message)
+
+    return guarded
 
 
 class ConnectionController:

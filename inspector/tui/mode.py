@@ -37,3 +37,16 @@ Mode = Live | Replay
 
 # what a replay cannot do: its footer leaves these keys out (pressed, they say why)
 LIVE_ONLY = ("send", "reconnect")
+
+
+def as_mode(
+    mode: Mode | Target | None, source: IndexedSessionFile | None, title: str | None
+) -> Mode:
+    """The mode the arguments name: a bare target is live; ``None`` with a source a replay."""
+    if isinstance(mode, Target):
+        return Live(mode)
+    if mode is None:
+        if source is None:
+            raise TypeError("InspectorApp needs a target or a recording (source=)")
+        return Replay(source, title)
+    return mode

@@ -2,7 +2,7 @@
 
     server = Server(LiveState(), Live(target), recorder=recorder)
     server.bridge = InteractiveResponders(app)            # the TUI answers its requests
-    server.controller = SessionController(app, target, state=server.state, ...)  # on mount
+    server.start_live(app, screen, target, options, responders)  # on mount: the controller
 
 The helpers (``call_runner``, ``connection_controller``, ``quit_reconnect``,
 ``status_feed``) hold the ``Server`` they work for and read its controller and bridge
@@ -18,7 +18,11 @@ from inspector.live.state import LiveState
 from inspector.tui.mode import Live, Mode
 
 if TYPE_CHECKING:
+    from textual.app import App
+
     from inspector.engine.client import McpClient
+    from inspector.engine.options import SessionOptions
+    from inspector.engine.responders import Responders
     from inspector.engine.session import Session
     from inspector.record.recorder import Recorder
     from inspector.target import Target
@@ -26,6 +30,7 @@ if TYPE_CHECKING:
     from inspector.tui.controller import SessionController
     from inspector.tui.interactive import InteractiveResponders
     from inspector.tui.replay_mode import ReplayMode
+    from inspector.tui.screens.main import MainScreen
 
 
 @dataclass(eq=False)
@@ -58,6 +63,45 @@ class Server:
     @property
     def connected(self) -> bool:
         return self.controller is not None and self.controller.connected
+
+    def start_live(
+        self,
+        app: App[Any],
+        screen: MainScreen,
+        target: Target,
+        options: SessionOptions,
+        responders: Responders | None,
+    ) -> SessionController:
+        """Make the live session's controller, with the Auth tab of an HTTP target with
+        OAuth (mounted on ``screen``), or, attached to a proxy, the proxy's OAuth followed."""
+        from inspector.tui.auth_ui import AuthUi, ObservedAuth
+        from inspector.tui.controller import SessionController
+
+        self.auth_ui = auth_ui = AuthUi.for_target(app, target, self.recorder)
+        observer = None
+        if auth_ui is not None:
+            auth_ui.mount(screen.bottom_tabs)
+            observer = auth_ui.observe
+        elif target.attach:
+            self.observed_auth = ObservedAuth(app, screen, self._proxied_server)
+            observer = self.observed_auth.observe
+        self.controller = SessionController(
+            app,
+            target,
+            options,
+            state=self.state,
+            observer=observer,  # the Auth tab follows the OAuth exchanges on the wire
+            responders=responders,
+            recorder=self.recorder,
+            auth=auth_ui.authorizer if auth_ui is not None else None,
+        )
+        return self.controller
+
+    def _proxied_server(self) -> str:
+        """What the proxy this app is attached to is in front of (for the Auth tab)."""
+        session = self.session
+        proxied = session.transport.target_info().get("proxied") if session else None
+        return str(proxied or "the proxy's server")
 
     @property
     def catalog(self) -> dict[str, list[dict[str, Any]]]:

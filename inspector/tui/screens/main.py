@@ -20,9 +20,10 @@ from collections.abc import Sequence
 
 from textual import events
 from textual.screen import Screen
-from textual.widgets import TabbedContent
+from textual.widgets import DataTable, TabbedContent
 
 from inspector.tui.widgets.catalog import Catalog
+from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import MessageLog
@@ -36,6 +37,15 @@ Breakpoints = Sequence[tuple[int, str]]
 # what inspector.tcss reads (dialogs keep the app's own, finer, classes)
 HORIZONTAL: Breakpoints = ((0, "-not-wide"), (180, "-wide"))
 VERTICAL: Breakpoints = ((0, "-short"), (32, "-not-short"))
+
+# what the focus goes to in each bottom tab
+BOTTOM_FOCUS = {
+    "log": "#log-lines",
+    "inflight": "#inflight",
+    "serverlog": "#serverlog",
+    "tasks": "#tasks",
+    "auth": "#auth",
+}
 
 
 def size_classes(cells: int, breakpoints: Breakpoints) -> dict[str, bool]:
@@ -86,6 +96,17 @@ class MainScreen(Screen[None]):
     def bottom_tabs(self) -> TabbedContent:
         """Log, In flight, Server log, Tasks (and Auth)."""
         return self.query_one("#bottom-tabs", TabbedContent)
+
+    def focus_bottom(self, pane: str) -> None:
+        """Focus the bottom tab ``pane``'s first focusable widget (In flight: its oldest
+        pending request)."""
+        widget = self.query_one(BOTTOM_FOCUS[pane])
+        focusable = [widget] if widget.can_focus else [w for w in widget.query("*") if w.focusable]
+        if focusable:
+            focusable[0].focus()
+        if pane == "inflight" and isinstance(widget, InFlightView) and widget.pending():
+            widget.refresh_rows()
+            widget.query_one("#inflight-table", DataTable).move_cursor(row=0)
 
     @property
     def tasks_view(self) -> TasksView:
