@@ -71,31 +71,12 @@ def target_of(args: dict[str, Any]) -> Target:
 
 def _oauth(target: Target) -> Any:
     """OAuth settings from the config entry's ``oauth``, tokens from the store."""
-    import argparse
-
     from inspector.auth.errors import OptionError
-    from inspector.auth.options import auth_settings
-    from inspector.auth.settings import DEFAULT_TIMEOUT
+    from inspector.auth.options import over_config
+    from inspector.auth.settings import AuthSettings
 
-    flags = argparse.Namespace(
-        client_id=None,
-        client_secret=None,
-        client_metadata_url=None,
-        scope=None,
-        callback_port=0,
-        client_credentials=False,
-        private_key=None,
-        idp_token_endpoint=None,
-        idp_client_id=None,
-        idp_client_secret=None,
-        idp_id_token_file=None,
-        auth_follow=False,
-        auth_paste=False,
-        auth_timeout=DEFAULT_TIMEOUT,
-        no_store=False,
-    )
     try:
-        return auth_settings(flags, target.oauth_config)
+        return over_config(AuthSettings(), target.oauth_config)
     except OptionError as exc:
         raise BridgeError(f"the config entry's oauth settings: {exc}") from exc
 

@@ -12,8 +12,8 @@ import argparse
 import sys
 
 from inspector import __version__
-from inspector.auth.options import add_oauth_options
 from inspector.commands import headless
+from inspector.commands.oauth_options import add_oauth_options
 from inspector.commands.options import (
     PROG,
     add_answer_options,
@@ -26,6 +26,7 @@ from inspector.commands.options import (
     require_terminal,
     resolve_target,
     responders_from,
+    session_options,
 )
 from inspector.target import Target
 
@@ -70,13 +71,7 @@ def run_tui(opts: argparse.Namespace, target: Target) -> int:
         from inspector.tui.launch import run_inspector
 
         return run_inspector(
-            target,
-            responders=responders,
-            recorder=recorder,
-            timeout=opts.timeout,
-            max_timeout=opts.max_timeout,
-            protocol_version=opts.protocol_version,
-            roots=opts.root,
+            target, session_options(opts), responders=responders, recorder=recorder
         )
     finally:
         if recorder is not None:

@@ -20,8 +20,8 @@ from typing import Any, cast
 
 import anyio
 
-from inspector.auth.options import add_oauth_options
 from inspector.commands.failures import ExitCode
+from inspector.commands.oauth_options import add_oauth_options
 from inspector.commands.options import (
     PROG,
     ArgParser,
