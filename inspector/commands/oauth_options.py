@@ -135,4 +135,10 @@ def auth_settings(
         timeout=float(opts.auth_timeout),
         store=not opts.no_store,
     )
-    return over_config(flags, config, environ)
+    settings = over_config(flags, config, environ)
+    # an OAuth exchange has its own bound, and --timeout caps it (a silent token endpoint
+    # is then named within the user's timeout)
+    timeout = getattr(opts, "timeout", None)
+    if isinstance(timeout, int | float) and timeout > 0:
+        settings.exchange_timeout = min(settings.exchange_timeout, float(timeout))
+    return settings
