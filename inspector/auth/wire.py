@@ -29,7 +29,12 @@ import httpx
 from inspector import __version__
 from inspector.auth.errors import AuthError
 from inspector.auth.redact import mask_body, mask_headers, mask_url
-from inspector.transports.httpwire import ERROR_BODY_CAP, describe_network_error, read_capped
+from inspector.transports.httpwire import (
+    ERROR_BODY_CAP,
+    describe_network_error,
+    read_capped,
+    tls_context,
+)
 from inspector.wire.events import Channel, Direction, WireEvent
 
 Emit = Callable[[WireEvent], None]
@@ -94,7 +99,7 @@ class AuthWire:
         self.timeout = timeout
         self.cap = cap
         self._client = httpx.AsyncClient(
-            verify=verify,
+            verify=tls_context(verify, trust_env=False),
             timeout=timeout,
             follow_redirects=False,
             trust_env=False,

@@ -29,6 +29,7 @@ from inspector.transports.httpwire import (
     read_capped,
     redirect_hooks,
     redirect_target,
+    tls_context,
 )
 from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.jsonrpc import make_event
@@ -140,7 +141,7 @@ class HttpClientTransport(Transport):
         self._timeouts = timeout.as_dict()
         self._client = httpx.AsyncClient(
             timeout=timeout,
-            verify=self.verify,
+            verify=tls_context(self.verify),
             follow_redirects=True,
             event_hooks=redirect_hooks(self._url, self.follow_redirects),
             mounts=mounts,

@@ -9,8 +9,10 @@ vocabulary is described in ``inspector.transports.http``.
 from __future__ import annotations
 
 import base64
+import functools
 import importlib.util
 import re
+import ssl
 import sys
 from typing import Any
 
@@ -51,6 +53,14 @@ def _skip_missing_sniffio() -> None:
 
 
 _skip_missing_sniffio()
+
+
+@functools.lru_cache(maxsize=8)
+def tls_context(verify: bool | str, trust_env: bool = True) -> ssl.SSLContext:
+    """The TLS context for ``verify`` (True, False, or a CA bundle's path), made once per
+    process: building one loads the CA store (tens to hundreds of ms), and every HTTP
+    client (a load run's sessions, OAuth's exchanges) would otherwise build its own."""
+    return httpx.create_ssl_context(verify=verify, trust_env=trust_env)
 
 
 def check_url(url: str) -> httpx.URL:
