@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -156,6 +157,7 @@ def _servers_running(marker: str) -> list[str]:
 
 
 def test_no_server_process_is_left_after_the_run(tmp_path: Path) -> None:
+    tag = f"load-leftover-{uuid.uuid4().hex}"  # this test's servers only (others run beside)
     code, data, text = load(
         tmp_path,
         "--tool-name",
@@ -168,9 +170,10 @@ def test_no_server_process_is_left_after_the_run(tmp_path: Path) -> None:
         "1s",
         "--",
         *SDK,
+        tag,
     )
     assert code == 0 and data["calls"] > 0, text
-    assert _servers_running("sdk_load_server.py") == []
+    assert _servers_running(tag) == []
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,8 @@
 """An official-SDK (mcp 2.x MCPServer) server for the load tests: known latencies, a tool
 that fails one call in ten, one that never answers.
 
-Usage: python sdk_load_server.py [http]: stdio by default; ``http`` binds 127.0.0.1 on a
+Usage: python sdk_load_server.py [http | TAG]: stdio by default (any other word is a tag
+that only marks the process, for a test that looks for it); ``http`` binds 127.0.0.1 on a
 free port (Streamable HTTP at /mcp) and prints ``PORT <n>`` once listening.
 """
 
@@ -42,7 +43,7 @@ async def hang() -> str:
 
 
 def main() -> None:
-    if sys.argv[1:] != ["http"]:
+    if sys.argv[1:2] != ["http"]:
         mcp.run()
         return
     import uvicorn
