@@ -10,16 +10,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.commands.failures import CliError, ExitCode
 from inspector.engine.responders import Responders
 from inspector.engine.session import Session
 from inspector.record.era_memory import FileEraMemory
-from inspector.record.recorder import Recorder
-from inspector.target import Target, build_transport
+from inspector.record.format import Redactor, SessionHeader
+from inspector.record.recorder import Recorder, redact_target
+from inspector.target import Target, build_transport, target_info
 from inspector.wire.events import WireEvent
 from inspector.wire.transport import Transport
+
+if TYPE_CHECKING:
+    from inspector.engine.session import EventRecorder
+    from inspector.export.live import LiveExport, SessionTrace
 
 
 def authorizer(target: Target) -> Any:
@@ -40,6 +45,18 @@ def authorizer(target: Target) -> Any:
         raise CliError("usage", str(exc), ExitCode.USAGE) from exc
 
 
+def trace_header(target: Target, recorder: EventRecorder | None) -> tuple[SessionHeader, Redactor]:
+    """The header and redactor a live trace takes its ids and frames from: the session
+    file's (so its export later gives the same spans), else a header of its own (a load
+    run's user: each user its own trace)."""
+    if isinstance(recorder, Recorder):
+        return recorder.header, recorder.redactor
+    redactor = getattr(recorder, "redactor", None)
+    if not isinstance(redactor, Redactor):
+        redactor = Redactor(target.secrets())
+    return SessionHeader(target=redact_target(target_info(target), redactor)), redactor
+
+
 class Connection:
     """``async with Connection(target, ...) as session``: connected and opened; on the way
     out the session is closed (a stdio server's whole process group stopped) and the OAuth
@@ -55,8 +72,10 @@ class Connection:
         max_timeout: float | None = None,
         protocol_version: str | None = None,
         observers: Sequence[Callable[[WireEvent], None]] = (),
+        trace: LiveExport | None = None,
     ) -> None:
-        """``observers`` see every event from the first (the opening's too)."""
+        """``observers`` see every event from the first (the opening's too); ``trace``
+        (``--otlp-endpoint``, ``--propagate``) sees them too and stamps the requests."""
         self.target = target
         self.responders = responders or Responders()
         self.recorder = recorder
@@ -64,6 +83,8 @@ class Connection:
         self.max_timeout = max_timeout
         self.protocol_version = protocol_version
         self.observers = list(observers)
+        self.trace = trace
+        self._trace: SessionTrace | None = None
         self.transport: Transport | None = None
         self.session: Session | None = None
         self._stack: AsyncExitStack | None = None
@@ -94,6 +115,10 @@ class Connection:
             )
             for observer in self.observers:
                 session.add_observer(observer)
+            if self.trace is not None:
+                self._trace = self.trace.session(*trace_header(self.target, self.recorder))
+                self._trace.attach(session)
+                stack.callback(self._trace.finish)  # once the session has closed
             await stack.enter_async_context(session)
             await session.initialize()
             self.session = session

@@ -19,6 +19,7 @@ from inspector.commands.options import (
     add_answer_options,
     add_connection_options,
     add_recording_options,
+    add_trace_options,
     default_session_path,
     make_recorder,
     names_no_server,
@@ -43,6 +44,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         "server speaks, found with one server/discover probe and remembered per server",
     )
     add_recording_options(parser)
+    add_trace_options(parser)
     add_answer_options(parser)
     headless.add_options(parser)
     add_oauth_options(parser)

@@ -12,10 +12,10 @@ import argparse
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from inspector.config import ConfigError, load_server_config
 from inspector.engine.responders import Responders, RootsList, elicitation_policy, fixed_sampling
@@ -23,6 +23,9 @@ from inspector.errors import InspectorError
 from inspector.record.format import Redactor, SessionHeader
 from inspector.record.recorder import Recorder
 from inspector.record.state import sessions_home
+
+if TYPE_CHECKING:
+    from inspector.export.live import LiveExport
 from inspector.target import TRANSPORT_CHOICES, Target, target_from_words, target_info
 
 PROG = "mcp-inspect"
@@ -307,3 +310,48 @@ def default_session_path(target: Target) -> Path:
     slug = re.sub(r"[^A-Za-z0-9]+", "-", Path(name).name if not target.url else name)
     slug = slug.strip("-")[:40] or "server"
     return state_dir() / f"{stamp}-{slug}.jsonl"
+
+
+def add_trace_options(parser: argparse.ArgumentParser, *, propagate: bool = True) -> None:
+    """``--otlp-endpoint URL`` (spans sent as they end) and ``--propagate``."""
+    otel = parser.add_argument_group("OpenTelemetry")
+    otel.add_argument(
+        "--otlp-endpoint",
+        metavar="URL",
+        default=None,
+        help="send the session's spans, as they end, to this OTLP/HTTP collector "
+        "(http://host:4318; pip install 'mcp-inspect[otel]')",
+    )
+    if propagate:
+        otel.add_argument(
+            "--propagate",
+            action="store_true",
+            help="add W3C trace context (params._meta.traceparent) to each request, so a "
+            "server instrumented with OpenTelemetry joins the session's trace",
+        )
+
+
+def live_export(
+    opts: argparse.Namespace, warn: Callable[[str], None] | None = None
+) -> LiveExport | None:
+    """The ``LiveExport`` for ``--otlp-endpoint``/``--propagate`` (None: neither given);
+    ``warn`` (default: a line on stderr) hears once that spans were lost."""
+    from inspector.export.live import LiveExport, TraceOptions
+    from inspector.export.otlp_sdk import OtelMissing
+
+    options = TraceOptions(opts.otlp_endpoint, bool(getattr(opts, "propagate", False)))
+    if not options.wanted:
+        return None
+    try:
+        return LiveExport(options, warn or _stderr_warning)
+    except OtelMissing as exc:
+        raise UsageError(
+            "--otlp-endpoint needs the OpenTelemetry SDK: pip install 'mcp-inspect[otel]' "
+            "(or record the session and export it later: mcp-inspect export FILE "
+            "--format otlp --output spans.json)"
+        ) from exc
+
+
+def _stderr_warning(text: str) -> None:
+    sys.stderr.write(f"{PROG}: warning: {text}\n")
+    sys.stderr.flush()

@@ -16,13 +16,16 @@ from the first frame to the last), under it one span per operation:
   stream, a posted answer, OAuth's) hang from the root.
 
 Ids are derived from the recording (its header and each frame's ``seq``), so exporting a
-file twice gives the same trace.
+file twice gives the same trace. A request of ours that carried W3C trace context
+(``params._meta.traceparent``, sent with ``--propagate``) in this session's trace keeps
+the span id it named, so the spans a server made under it hang from ours.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -35,6 +38,14 @@ from inspector.record.format import SessionHeader
 from inspector.wire.events import Channel, Direction, WireEvent
 
 Attr = str | int | float | bool
+
+
+TRACEPARENT = re.compile(r"00-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}")
+
+
+def traceparent(trace_id: str, span_id: str) -> str:
+    """W3C trace context naming ``span_id`` as the parent (sampled)."""
+    return f"00-{trace_id}-{span_id}-01"
 
 
 class SpanKind(IntEnum):
@@ -180,6 +191,19 @@ class SpanBuilder:
     def span_id(self, *parts: object) -> str:
         return _digest(self.trace_id, *parts, size=8)
 
+    def op_id(self, request: WireEvent) -> str:
+        """The span id of the operation ``request`` opens: the one its traceparent named
+        (ours, in this trace), else derived from its ``seq``."""
+        msg = request.message
+        params = msg.get("params") if isinstance(msg, dict) else None
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        given = meta.get("traceparent") if isinstance(meta, dict) else None
+        if request.direction is Direction.OUT and isinstance(given, str):
+            match = TRACEPARENT.fullmatch(given)
+            if match is not None and match[1] == self.trace_id:
+                return match[2]
+        return self.span_id("op", request.seq)
+
     def feed(self, event: WireEvent) -> Iterator[Span]:
         if self._first is None:
             self._first = event.time
@@ -235,7 +259,7 @@ class SpanBuilder:
         attrs["mcp_inspect.seq"] = op.request.seq
         span = Span(
             self.trace_id,
-            self.span_id("op", op.request.seq),
+            self.op_id(op.request),
             self.root_id,
             f"{method} {target}" if target else method,
             _kind(op),
@@ -271,7 +295,7 @@ class SpanBuilder:
             and isinstance(body, dict)
             and "method" in body
         ):
-            parent = self.span_id("op", exchange.body.seq)
+            parent = self.op_id(exchange.body)
         attrs: dict[str, Attr] = {
             "http.request.method": exchange.method,
             "url.full": exchange.url,
