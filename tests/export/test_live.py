@@ -1,0 +1,249 @@
+"""Live OpenTelemetry export (``--otlp-endpoint`` on ``--cli`` and ``load``) and
+``--propagate``: the spans a test OTLP/HTTP receiver gets are the spans ``export`` makes
+from the same recording; a collector that is down costs one warning and nothing else;
+an official-SDK server instrumented with OpenTelemetry joins the session's trace."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from cli_runner import cli
+from paths import DEMO, PY, ROOT
+
+from inspector.export.spans import session_spans
+from inspector.record.reader import iter_events, open_header
+from tests.export.otlp_receiver import otlp_receiver, received_spans
+from tests.servers.http_support import free_port, sdk_server
+
+TRACE_SERVER = [PY, str(ROOT / "tests" / "servers" / "sdk_trace_server.py")]
+
+
+def _exported(path: Path) -> dict[str, dict[str, Any]]:
+    """``export --format otlp``'s spans of a recording, by span id, as comparable facts."""
+    spans = session_spans(open_header(path), iter_events(path, []))
+    return {
+        s.span_id: {
+            "trace": s.trace_id,
+            "parent": s.parent_id or "",
+            "name": s.name,
+            "kind": int(s.kind),
+            "times": (s.start_ns, s.end_ns),
+            "attributes": s.attributes,
+            "events": [(e.name, e.time_ns) for e in s.events],
+        }
+        for s in spans
+    }
+
+
+def _live(bodies: list[bytes]) -> dict[str, dict[str, Any]]:
+    """The received spans, by span id, as the same facts."""
+    out: dict[str, dict[str, Any]] = {}
+    for s in received_spans(bodies):
+        attrs: dict[str, Any] = {}
+        for kv in s.attributes:
+            value = kv.value
+            attrs[kv.key] = getattr(value, value.WhichOneof("value"))
+        out[s.span_id.hex()] = {
+            "trace": s.trace_id.hex(),
+            "parent": s.parent_span_id.hex(),
+            "name": s.name,
+            "kind": int(s.kind) + 0,  # protobuf's kind is OTLP's numbering, as ours
+            "times": (s.start_time_unix_nano, s.end_time_unix_nano),
+            "attributes": attrs,
+            "events": [(e.name, e.time_unix_nano) for e in s.events],
+        }
+    return out
+
+
+def test_cli_live_spans_are_the_export_of_its_recording(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    with otlp_receiver() as (url, bodies):
+        done = cli(
+            "--cli",
+            "--record",
+            str(path),
+            "--otlp-endpoint",
+            url,
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "slow_count",
+            "--tool-arg",
+            "seconds=0.2",
+            "--tool-arg",
+            "steps=2",
+            "--",
+            *DEMO,
+        )
+        assert done.returncode == 0, done.stderr
+        assert "warning" not in done.stderr
+        live = _live(bodies)
+    offline = _exported(path)
+    assert live == offline
+    names = {s["name"] for s in live.values()}
+    assert {"tools/call slow_count", "initialize", "mcp.client.session"} <= names
+    call = next(s for s in live.values() if s["name"] == "tools/call slow_count")
+    assert [e[0] for e in call["events"]] == ["progress", "progress"]
+
+
+def test_cli_live_over_http_matches_the_export(tmp_path: Path) -> None:
+    """HTTP exchanges beneath the MCP spans, the session id learnt on the way."""
+    path = tmp_path / "h.jsonl"
+    with sdk_server("sse") as base, otlp_receiver() as (url, bodies):
+        done = cli(
+            "--cli",
+            "--record",
+            str(path),
+            "--otlp-endpoint",
+            url,
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "progress_steps",
+            "--tool-arg",
+            "steps=2",
+            f"{base}/mcp",
+        )
+        assert done.returncode == 0, done.stderr
+        live = _live(bodies)
+    assert live == _exported(path)
+    assert any(s["name"] == "POST" for s in live.values())
+
+
+def test_collector_down_costs_one_warning_and_nothing_else(tmp_path: Path) -> None:
+    port = free_port()
+    done = cli(
+        "--cli",
+        "--no-record",
+        "--otlp-endpoint",
+        f"http://127.0.0.1:{port}",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "add",
+        "--tool-arg",
+        "a=2",
+        "--tool-arg",
+        "b=3",
+        "--",
+        *DEMO,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert '"5"' in done.stdout or "5" in json.loads(done.stdout)["content"][0]["text"]
+    warnings = [line for line in done.stderr.splitlines() if "warning" in line]
+    assert len(warnings) == 1, done.stderr
+    assert f"127.0.0.1:{port}" in warnings[0] and "collector" in warnings[0]
+    assert "Traceback" not in done.stderr and "Transient error" not in done.stderr
+
+
+def test_propagate_joins_an_sdk_server_to_the_trace(tmp_path: Path) -> None:
+    path = tmp_path / "p.jsonl"
+    with otlp_receiver() as (url, bodies):
+        done = cli(
+            "--cli",
+            "--propagate",
+            "--record",
+            str(path),
+            "--otlp-endpoint",
+            url,
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "traced",
+            "--",
+            *TRACE_SERVER,
+        )
+        assert done.returncode == 0, done.stderr
+        live = _live(bodies)
+    seen = json.loads(json.loads(done.stdout)["content"][0]["text"])
+    version, trace_id, parent_id, flags = seen["traceparent"].split("-")
+    assert (version, flags) == ("00", "01")
+    call_id, call = next((k, s) for k, s in live.items() if s["name"] == "tools/call traced")
+    # the request span is the traceparent's parent, in the session's trace ...
+    assert (call["trace"], call_id) == (trace_id, parent_id)
+    # ... and the server's own span (the SDK's instrumentation) hangs from it
+    assert seen["span"] == {
+        "name": "tools/call traced",
+        "trace_id": trace_id,
+        "parent_id": parent_id,
+    }
+    # the file's export gives the same ids: the recorded traceparent is kept
+    assert live == _exported(path)
+
+
+def test_propagate_alone_needs_no_collector(tmp_path: Path) -> None:
+    """Recorded now, exported later: the traceparent in the file names the span."""
+    path = tmp_path / "q.jsonl"
+    done = cli(
+        "--cli",
+        "--propagate",
+        "--record",
+        str(path),
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "traced",
+        "--",
+        *TRACE_SERVER,
+    )
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(json.loads(done.stdout)["content"][0]["text"])
+    _, trace_id, parent_id, _ = seen["traceparent"].split("-")
+    call = _exported(path)[parent_id]
+    assert call["name"] == "tools/call traced" and call["trace"] == trace_id
+
+
+def test_load_sends_each_users_spans(tmp_path: Path) -> None:
+    with otlp_receiver() as (url, bodies):
+        done = cli(
+            "load",
+            "--otlp-endpoint",
+            url,
+            "--concurrency",
+            "2",
+            "--requests",
+            "6",
+            "--tool-name",
+            "add",
+            "--tool-arg",
+            "a=1",
+            "--tool-arg",
+            "b=2",
+            "--",
+            *DEMO,
+            timeout=90,
+        )
+        assert done.returncode == 0, done.stderr
+        live = _live(bodies)
+    calls = [s for s in live.values() if s["name"] == "tools/call add"]
+    roots = [s for s in live.values() if s["name"] == "mcp.client.session"]
+    assert len(calls) >= 6
+    # one trace a session (the first lists the tool's schema, then one per user)
+    assert len({r["trace"] for r in roots}) == len(roots) >= 3
+    for span in live.values():
+        assert span["parent"] == "" or span["parent"] in live
+
+
+def test_otlp_endpoint_without_the_extra_says_what_to_install() -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['opentelemetry.exporter.otlp.proto.http.trace_exporter'] = None\n"
+        "from inspector.commands import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    done = subprocess.run(
+        [PY, "-c", code, "--cli", "--otlp-endpoint", "http://127.0.0.1:9", "--method",
+         "tools/list", "--", *DEMO],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "pip install 'mcp-inspect[otel]'" in done.stderr
+    assert "Traceback" not in done.stderr
