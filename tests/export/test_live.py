@@ -236,8 +236,18 @@ def test_otlp_endpoint_without_the_extra_says_what_to_install() -> None:
         "sys.exit(main(sys.argv[1:]))\n"
     )
     done = subprocess.run(
-        [PY, "-c", code, "--cli", "--otlp-endpoint", "http://127.0.0.1:9", "--method",
-         "tools/list", "--", *DEMO],
+        [
+            PY,
+            "-c",
+            code,
+            "--cli",
+            "--otlp-endpoint",
+            "http://127.0.0.1:9",
+            "--method",
+            "tools/list",
+            "--",
+            *DEMO,
+        ],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -247,3 +257,32 @@ def test_otlp_endpoint_without_the_extra_says_what_to_install() -> None:
     assert done.returncode == 2, done.stderr
     assert "pip install 'mcp-inspect[otel]'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_proxy_sends_the_spans_of_its_wire(tmp_path: Path) -> None:
+    from proxy_support import start_proxy
+
+    path = tmp_path / "proxy.jsonl"
+    with otlp_receiver() as (url, bodies):
+        proxy = start_proxy(
+            "--no-attach", "--record", str(path), "--otlp-endpoint", url, "--", *DEMO
+        )
+        assert proxy.stdin is not None and proxy.stdout is not None
+        for line in (
+            b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":'
+            b'"2025-06-18","capabilities":{},"clientInfo":{"name":"h","version":"1"}}}\n',
+            b'{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n',
+        ):
+            proxy.stdin.write(line)
+            proxy.stdin.flush()
+            assert json.loads(proxy.stdout.readline())["id"] == json.loads(line)["id"]
+        proxy.stdin.close()
+        assert proxy.wait(timeout=60) == 0
+        stderr = proxy.stderr.read().decode() if proxy.stderr else ""
+        proxy.stdout.close()
+        if proxy.stderr:
+            proxy.stderr.close()
+        assert "warning" not in stderr, stderr
+        live = _live(bodies)
+    assert live == _exported(path)
+    assert {"initialize", "tools/list", "mcp.client.session"} <= {s["name"] for s in live.values()}
