@@ -14,6 +14,7 @@ import sys
 from inspector import __version__
 from inspector.auth.options import add_oauth_options
 from inspector.commands import headless
+from inspector.commands.connect import trace_header
 from inspector.commands.options import (
     PROG,
     add_answer_options,
@@ -21,6 +22,7 @@ from inspector.commands.options import (
     add_recording_options,
     add_trace_options,
     default_session_path,
+    live_export,
     make_recorder,
     names_no_server,
     private_state_dir,
@@ -66,6 +68,7 @@ def run_tui(opts: argparse.Namespace, target: Target) -> int:
     path = None if opts.no_record else (opts.record or str(default_session_path(target)))
     if path is not None and not opts.record:
         private_state_dir()
+    trace = live_export(opts)
     recorder = make_recorder(opts, target, path)
     try:
         # Start-up: Textual loads only when the TUI opens; --cli never imports it.
@@ -79,8 +82,11 @@ def run_tui(opts: argparse.Namespace, target: Target) -> int:
             max_timeout=opts.max_timeout,
             protocol_version=opts.protocol_version,
             roots=opts.root,
+            trace=trace.session(*trace_header(target, recorder)) if trace else None,
         )
     finally:
+        if trace is not None:
+            trace.close()
         if recorder is not None:
             recorder.close()
             sys.stderr.write(f"{PROG}: session saved to {recorder.path}\n")

@@ -55,12 +55,13 @@ class LiveExport:
     """One front's export: the SDK sender (one queue, one warning) its sessions share.
 
     ``warn`` hears, once, that spans were lost; it is called on the event loop of the
-    first session (the SDK fails on a thread of its own)."""
+    first session attached (the SDK fails on a thread of its own), or, with none (the
+    proxy's watcher), on the SDK's thread."""
 
     def __init__(self, options: TraceOptions, warn: Warn, *, sender: SpanSender | None = None):
         """Raises ``OtelMissing`` when an endpoint is given without the ``otel`` extra."""
         self.options = options
-        self._warn = warn
+        self.warn = warn
         self.warned = False
         self.sender = sender
         if sender is None and options.endpoint is not None:
@@ -75,17 +76,19 @@ class LiveExport:
         return self.options.endpoint or "the collector"
 
     def session(self, header: SessionHeader, redactor: Redactor | None = None) -> SessionTrace:
-        """The trace of one session (one recording): ``header`` as the file has it.
-        Made on the session's event loop: the warning is said there."""
+        """The trace of one session (one recording): ``header`` as the file has it."""
+        trace = SessionTrace(self, header, redactor)
+        self._open.append(trace)
+        return trace
+
+    def bind_loop(self) -> None:
+        """The warning is said on the running event loop (the first session's)."""
         if self._loop is None:
             try:
                 self._loop = asyncio.get_running_loop()
                 self._thread = threading.get_ident()
             except RuntimeError:
                 pass
-        trace = SessionTrace(self, header, redactor)
-        self._open.append(trace)
-        return trace
 
     def close(self) -> None:
         """End every session's trace, flush the queue, and say once if spans were lost."""
@@ -119,7 +122,7 @@ class LiveExport:
     def _say(self, text: str) -> None:
         if not self.warned:
             self.warned = True
-            self._warn(text)
+            self.warn(text)
 
 
 class SessionTrace:
@@ -134,7 +137,9 @@ class SessionTrace:
         self._done = False
 
     def attach(self, session: TracedSession) -> None:
-        """Watch ``session``'s events and, with ``--propagate``, stamp its requests."""
+        """Watch ``session``'s events and, with ``--propagate``, stamp its requests
+        (on the session's event loop)."""
+        self.export.bind_loop()
         if self.export.sender is not None:
             session.add_observer(self.observe)
         if self.export.options.propagate:

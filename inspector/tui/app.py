@@ -181,6 +181,7 @@ class InspectorApp(App[int]):
         self._max_timeout = max_timeout
         self._protocol_version = protocol_version
         self.bridge: Any = None  # InteractiveResponders, when the TUI answers server requests
+        self.trace: Any = None  # --otlp-endpoint/--propagate: a SessionTrace every session joins
         self.replay: ReplayMode | None = None
         self.auth_ui: AuthUi | None = None  # HTTP targets with OAuth: the Auth tab
         self.observed_auth: ObservedAuth | None = None  # attached: the proxy's OAuth, followed
@@ -295,6 +296,7 @@ class InspectorApp(App[int]):
             max_timeout=self._max_timeout,
             protocol_version=self._protocol_version,
             auth=self.auth_ui.authorizer if self.auth_ui is not None else None,
+            trace=self.trace,
         )
         self.query_one(StatusBar).transport = (
             self.target.transport if self.target.is_http or self.target.attach else "stdio"

@@ -1,4 +1,5 @@
-"""A test OTLP/HTTP receiver: takes every POST (``/v1/traces``), keeps its protobuf body."""
+"""A test OTLP/HTTP receiver (takes every POST, keeps its protobuf body), and spans as
+comparable facts: those received, those ``export`` makes of a recording."""
 
 from __future__ import annotations
 
@@ -6,7 +7,11 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, HTTPServer
+from pathlib import Path
 from typing import Any, ClassVar
+
+from inspector.export.spans import session_spans
+from inspector.record.reader import iter_events, open_header
 
 
 class _Receiver(BaseHTTPRequestHandler):
@@ -52,3 +57,40 @@ def received_spans(bodies: list[bytes]) -> list[Any]:
             for scope in resource.scope_spans:
                 spans.extend(scope.spans)
     return spans
+
+
+def export_facts(path: Path) -> dict[str, dict[str, Any]]:
+    """``export --format otlp``'s spans of a recording, by span id, as comparable facts."""
+    spans = session_spans(open_header(path), iter_events(path, []))
+    return {
+        s.span_id: {
+            "trace": s.trace_id,
+            "parent": s.parent_id or "",
+            "name": s.name,
+            "kind": int(s.kind),
+            "times": (s.start_ns, s.end_ns),
+            "attributes": s.attributes,
+            "events": [(e.name, e.time_ns) for e in s.events],
+        }
+        for s in spans
+    }
+
+
+def live_facts(bodies: list[bytes]) -> dict[str, dict[str, Any]]:
+    """The received spans, by span id, as the same facts."""
+    out: dict[str, dict[str, Any]] = {}
+    for s in received_spans(bodies):
+        attrs: dict[str, Any] = {}
+        for kv in s.attributes:
+            value = kv.value
+            attrs[kv.key] = getattr(value, value.WhichOneof("value"))
+        out[s.span_id.hex()] = {
+            "trace": s.trace_id.hex(),
+            "parent": s.parent_span_id.hex(),
+            "name": s.name,
+            "kind": int(s.kind) + 0,  # protobuf's kind is OTLP's numbering, as ours
+            "times": (s.start_time_unix_nano, s.end_time_unix_nano),
+            "attributes": attrs,
+            "events": [(e.name, e.time_unix_nano) for e in s.events],
+        }
+    return out

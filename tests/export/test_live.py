@@ -8,54 +8,14 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
-from typing import Any
 
 from cli_runner import cli
 from paths import DEMO, PY, ROOT
 
-from inspector.export.spans import session_spans
-from inspector.record.reader import iter_events, open_header
-from tests.export.otlp_receiver import otlp_receiver, received_spans
+from tests.export.otlp_receiver import export_facts, live_facts, otlp_receiver
 from tests.servers.http_support import free_port, sdk_server
 
 TRACE_SERVER = [PY, str(ROOT / "tests" / "servers" / "sdk_trace_server.py")]
-
-
-def _exported(path: Path) -> dict[str, dict[str, Any]]:
-    """``export --format otlp``'s spans of a recording, by span id, as comparable facts."""
-    spans = session_spans(open_header(path), iter_events(path, []))
-    return {
-        s.span_id: {
-            "trace": s.trace_id,
-            "parent": s.parent_id or "",
-            "name": s.name,
-            "kind": int(s.kind),
-            "times": (s.start_ns, s.end_ns),
-            "attributes": s.attributes,
-            "events": [(e.name, e.time_ns) for e in s.events],
-        }
-        for s in spans
-    }
-
-
-def _live(bodies: list[bytes]) -> dict[str, dict[str, Any]]:
-    """The received spans, by span id, as the same facts."""
-    out: dict[str, dict[str, Any]] = {}
-    for s in received_spans(bodies):
-        attrs: dict[str, Any] = {}
-        for kv in s.attributes:
-            value = kv.value
-            attrs[kv.key] = getattr(value, value.WhichOneof("value"))
-        out[s.span_id.hex()] = {
-            "trace": s.trace_id.hex(),
-            "parent": s.parent_span_id.hex(),
-            "name": s.name,
-            "kind": int(s.kind) + 0,  # protobuf's kind is OTLP's numbering, as ours
-            "times": (s.start_time_unix_nano, s.end_time_unix_nano),
-            "attributes": attrs,
-            "events": [(e.name, e.time_unix_nano) for e in s.events],
-        }
-    return out
 
 
 def test_cli_live_spans_are_the_export_of_its_recording(tmp_path: Path) -> None:
@@ -80,8 +40,8 @@ def test_cli_live_spans_are_the_export_of_its_recording(tmp_path: Path) -> None:
         )
         assert done.returncode == 0, done.stderr
         assert "warning" not in done.stderr
-        live = _live(bodies)
-    offline = _exported(path)
+        live = live_facts(bodies)
+    offline = export_facts(path)
     assert live == offline
     names = {s["name"] for s in live.values()}
     assert {"tools/call slow_count", "initialize", "mcp.client.session"} <= names
@@ -108,8 +68,8 @@ def test_cli_live_over_http_matches_the_export(tmp_path: Path) -> None:
             f"{base}/mcp",
         )
         assert done.returncode == 0, done.stderr
-        live = _live(bodies)
-    assert live == _exported(path)
+        live = live_facts(bodies)
+    assert live == export_facts(path)
     assert any(s["name"] == "POST" for s in live.values())
 
 
@@ -158,7 +118,7 @@ def test_propagate_joins_an_sdk_server_to_the_trace(tmp_path: Path) -> None:
             *TRACE_SERVER,
         )
         assert done.returncode == 0, done.stderr
-        live = _live(bodies)
+        live = live_facts(bodies)
     seen = json.loads(json.loads(done.stdout)["content"][0]["text"])
     version, trace_id, parent_id, flags = seen["traceparent"].split("-")
     assert (version, flags) == ("00", "01")
@@ -172,7 +132,7 @@ def test_propagate_joins_an_sdk_server_to_the_trace(tmp_path: Path) -> None:
         "parent_id": parent_id,
     }
     # the file's export gives the same ids: the recorded traceparent is kept
-    assert live == _exported(path)
+    assert live == export_facts(path)
 
 
 def test_propagate_alone_needs_no_collector(tmp_path: Path) -> None:
@@ -193,7 +153,7 @@ def test_propagate_alone_needs_no_collector(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     seen = json.loads(json.loads(done.stdout)["content"][0]["text"])
     _, trace_id, parent_id, _ = seen["traceparent"].split("-")
-    call = _exported(path)[parent_id]
+    call = export_facts(path)[parent_id]
     assert call["name"] == "tools/call traced" and call["trace"] == trace_id
 
 
@@ -218,7 +178,7 @@ def test_load_sends_each_users_spans(tmp_path: Path) -> None:
             timeout=90,
         )
         assert done.returncode == 0, done.stderr
-        live = _live(bodies)
+        live = live_facts(bodies)
     calls = [s for s in live.values() if s["name"] == "tools/call add"]
     roots = [s for s in live.values() if s["name"] == "mcp.client.session"]
     assert len(calls) >= 6
@@ -283,6 +243,6 @@ def test_proxy_sends_the_spans_of_its_wire(tmp_path: Path) -> None:
         if proxy.stderr:
             proxy.stderr.close()
         assert "warning" not in stderr, stderr
-        live = _live(bodies)
-    assert live == _exported(path)
+        live = live_facts(bodies)
+    assert live == export_facts(path)
     assert {"initialize", "tools/list", "mcp.client.session"} <= {s["name"] for s in live.values()}
