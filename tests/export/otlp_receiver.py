@@ -4,6 +4,7 @@ comparable facts: those received, those ``export`` makes of a recording."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, HTTPServer
@@ -16,8 +17,12 @@ from inspector.record.reader import iter_events, open_header
 
 class _Receiver(BaseHTTPRequestHandler):
     bodies: ClassVar[list[bytes]] = []
+    delay: ClassVar[float] = 0.0
+    posting: ClassVar[threading.Event]
 
     def do_POST(self) -> None:
+        type(self).posting.set()
+        time.sleep(self.delay)  # a slow collector
         body = self.rfile.read(int(self.headers["Content-Length"]))
         type(self).bodies.append(body)
         self.send_response(200)
@@ -30,10 +35,14 @@ class _Receiver(BaseHTTPRequestHandler):
 
 
 @contextmanager
-def otlp_receiver() -> Iterator[tuple[str, list[bytes]]]:
-    """``(base URL, bodies received)`` on an ephemeral loopback port."""
+def otlp_receiver(
+    delay: float = 0.0, posting: threading.Event | None = None
+) -> Iterator[tuple[str, list[bytes]]]:
+    """``(base URL, bodies received)`` on an ephemeral loopback port; each POST takes
+    ``delay`` seconds, and sets ``posting`` when it starts."""
     bodies: list[bytes] = []
-    handler = type("Receiver", (_Receiver,), {"bodies": bodies})
+    attrs = {"bodies": bodies, "delay": delay, "posting": posting or threading.Event()}
+    handler = type("Receiver", (_Receiver,), attrs)
     server = HTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import json
 import subprocess
+import threading
+import time
 from pathlib import Path
 
 from cli_runner import cli
 from paths import DEMO, PY, ROOT
 
+from inspector.export.live import LiveExport, TraceOptions
+from inspector.record.reader import iter_events, open_header
 from tests.export.otlp_receiver import export_facts, live_facts, otlp_receiver
 from tests.servers.http_support import free_port, sdk_server
 
@@ -246,3 +250,32 @@ def test_proxy_sends_the_spans_of_its_wire(tmp_path: Path) -> None:
         live = live_facts(bodies)
     assert live == export_facts(path)
     assert {"initialize", "tools/list", "mcp.client.session"} <= {s["name"] for s in live.values()}
+
+
+def test_the_event_path_never_waits_on_a_slow_collector(tmp_path: Path) -> None:
+    """Spans are queued for the SDK's thread: while the collector takes seconds to answer
+    a batch, a whole session's events still go through the observer at once."""
+    path = tmp_path / "s.jsonl"
+    done = cli("--cli", "--record", str(path), "--method", "tools/list", "--", *DEMO)
+    assert done.returncode == 0, done.stderr
+    header, events = open_header(path), list(iter_events(path, []))
+    posting = threading.Event()
+    warnings: list[str] = []
+    with otlp_receiver(delay=2.0, posting=posting) as (url, bodies):
+        export = LiveExport(TraceOptions(url), warnings.append)
+        first = export.session(header)
+        for event in events:
+            first.observe(event)
+        first.finish()
+        assert posting.wait(10)  # the first batch is being sent, slowly
+        header.started += "+1"  # another session, another trace
+        second = export.session(header)
+        started = time.monotonic()
+        for event in events:
+            second.observe(event)
+        second.finish()
+        assert time.monotonic() - started < 0.5
+        export.close()  # waits for the slow collector: every span arrives
+        received = live_facts(bodies)
+    assert not warnings
+    assert len(received) == 2 * len(export_facts(path))
