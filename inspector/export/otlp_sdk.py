@@ -136,7 +136,10 @@ class SpanSender:
             resource=resource, id_generator=self._ids, shutdown_on_exit=False
         )
         self._processor = BatchSpanProcessor(
-            Watched(), max_queue_size=max_queue_size, schedule_delay_millis=schedule_delay_millis
+            Watched(),
+            max_queue_size=max_queue_size,
+            schedule_delay_millis=schedule_delay_millis,
+            max_export_batch_size=min(512, max_queue_size),  # the SDK's default, or less
         )
         self._provider.add_span_processor(self._processor)
         self._tracer = self._provider.get_tracer("mcp-inspect")

@@ -279,3 +279,28 @@ def test_the_event_path_never_waits_on_a_slow_collector(tmp_path: Path) -> None:
         received = live_facts(bodies)
     assert not warnings
     assert len(received) == 2 * len(export_facts(path))
+
+
+def test_a_full_queue_drops_spans_and_says_so_once(tmp_path: Path) -> None:
+    """The queue is bounded: spans past it while the collector is slow are dropped, and
+    the loss is one warning at the end (the SDK's own log line silenced)."""
+    from inspector.export.otlp_sdk import SpanSender, otlp_http_exporter
+
+    path = tmp_path / "s.jsonl"
+    done = cli("--cli", "--record", str(path), "--method", "tools/list", "--", *DEMO)
+    assert done.returncode == 0, done.stderr
+    header, events = open_header(path), list(iter_events(path, []))
+    warnings: list[str] = []
+    with otlp_receiver(delay=0.5) as (url, bodies):
+        sender = SpanSender(otlp_http_exporter(url), max_queue_size=2, schedule_delay_millis=10)
+        export = LiveExport(TraceOptions(url), warnings.append, sender=sender)
+        for n in range(5):
+            header.started += str(n)
+            trace = export.session(header)
+            for event in events:
+                trace.observe(event)
+            trace.finish()
+        export.close()
+        received = live_facts(bodies)
+    assert 0 < len(received) < sender.handed
+    assert len(warnings) == 1 and "were not sent" in warnings[0]
