@@ -51,10 +51,13 @@ def trace_header(target: Target, recorder: EventRecorder | None) -> tuple[Sessio
     run's user: each user its own trace)."""
     if isinstance(recorder, Recorder):
         return recorder.header, recorder.redactor
+    from inspector.export.live import context_from_env
+
     redactor = getattr(recorder, "redactor", None)
     if not isinstance(redactor, Redactor):
         redactor = Redactor(target.secrets())
-    return SessionHeader(target=redact_target(target_info(target), redactor)), redactor
+    target_json = redact_target(target_info(target), redactor)
+    return SessionHeader(target=target_json, extra=context_from_env()), redactor
 
 
 class Connection:

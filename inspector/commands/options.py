@@ -270,8 +270,13 @@ def make_recorder(
     if path is None or opts.no_record:
         return None
     redactor = Redactor(target.secrets(), enabled=not opts.no_redact)
+    extra = dict(header or {})
+    if getattr(opts, "otlp_endpoint", None) or getattr(opts, "propagate", False):
+        from inspector.export.live import context_from_env
+
+        extra.update(context_from_env())  # started inside a trace: the session joins it
     try:
-        first = SessionHeader(target=target_info(target), extra=dict(header or {}))
+        first = SessionHeader(target=target_info(target), extra=extra)
         return Recorder(Path(path), first, redactor)
     except OSError as exc:
         raise UsageError(f"--record {path}: cannot write: {exc.strerror or exc}") from exc

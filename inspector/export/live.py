@@ -23,12 +23,26 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from inspector.export.otlp_sdk import SpanSender, otlp_http_exporter
-from inspector.export.spans import SpanBuilder, traceparent
+from inspector.export.spans import TRACEPARENT, SpanBuilder, traceparent
 from inspector.record.format import Redactor, SessionHeader, as_stored
 from inspector.wire.events import WireEvent
 
 LIVE_TIMEOUT = 5.0  # one batch's export, retries included: a local collector answers fast
 Warn = Callable[[str], None]
+
+
+def context_from_env(environ: dict[str, str] | None = None) -> dict[str, str]:
+    """W3C trace context this process was started in (``TRACEPARENT``/``TRACESTATE``,
+    OpenTelemetry's environment carriers): for the session file's header."""
+    env = os.environ if environ is None else environ
+    parent = env.get("TRACEPARENT", "").strip().lower()
+    if TRACEPARENT.fullmatch(parent) is None:
+        return {}
+    context = {"traceparent": parent}
+    state = env.get("TRACESTATE", "").strip()
+    if state:
+        context["tracestate"] = state
+    return context
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,12 +168,15 @@ class SessionTrace:
 
     def stamp(self, method: str, params: dict[str, Any] | None) -> dict[str, Any] | None:
         """``params._meta.traceparent`` naming a new span id in this trace (the request's
-        span takes it); a ``traceparent`` the caller set is kept."""
+        span takes it), and the trace's ``tracestate`` when it has one; a
+        ``traceparent`` the caller set is kept."""
         params = dict(params or {})
         meta = params.get("_meta")
         meta = dict(meta) if isinstance(meta, dict) else {}
         if "traceparent" not in meta:
             meta["traceparent"] = traceparent(self.builder.trace_id, os.urandom(8).hex())
+            if self.builder.tracestate is not None:
+                meta["tracestate"] = self.builder.tracestate
         params["_meta"] = meta
         return params
 

@@ -18,7 +18,9 @@ from the first frame to the last), under it one span per operation:
 Ids are derived from the recording (its header and each frame's ``seq``), so exporting a
 file twice gives the same trace. A request of ours that carried W3C trace context
 (``params._meta.traceparent``, sent with ``--propagate``) in this session's trace keeps
-the span id it named, so the spans a server made under it hang from ours.
+the span id it named, so the spans a server made under it hang from ours. A header with
+a ``traceparent`` (the session started inside a trace) puts the session in that trace,
+its root under that span.
 """
 
 from __future__ import annotations
@@ -175,7 +177,18 @@ class SpanBuilder:
     """Feed a session's events in order; spans come out as their operations end."""
 
     def __init__(self, header: SessionHeader) -> None:
-        self.trace_id = _digest(header.started, json.dumps(header.target, sort_keys=True), size=16)
+        self._key = _digest(header.started, json.dumps(header.target, sort_keys=True), size=16)
+        self.trace_id = self._key
+        # a session started inside a trace (TRACEPARENT in the environment, kept in the
+        # header): its root hangs from that span, in that trace
+        self.parent_id: str | None = None
+        self.tracestate: str | None = None
+        given = header.extra.get("traceparent")
+        match = TRACEPARENT.fullmatch(given) if isinstance(given, str) else None
+        if match is not None:
+            self.trace_id, self.parent_id = match[1], match[2]
+            state = header.extra.get("tracestate")
+            self.tracestate = state if isinstance(state, str) and state else None
         self.root_id = self.span_id("session")
         self.facts = SessionFacts.from_header(header)
         self.describe = str(header.target.get("describe") or header.target.get("url") or "")
@@ -189,7 +202,7 @@ class SpanBuilder:
         self.count = 0
 
     def span_id(self, *parts: object) -> str:
-        return _digest(self.trace_id, *parts, size=8)
+        return _digest(self._key, *parts, size=8)
 
     def op_id(self, request: WireEvent) -> str:
         """The span id of the operation ``request`` opens: the one its traceparent named
@@ -231,7 +244,7 @@ class SpanBuilder:
         yield Span(
             self.trace_id,
             self.root_id,
-            None,
+            self.parent_id,
             "mcp.client.session",
             SpanKind.INTERNAL,
             _ns(start),

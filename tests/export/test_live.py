@@ -6,6 +6,7 @@ an official-SDK server instrumented with OpenTelemetry joins the session's trace
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import threading
 import time
@@ -304,3 +305,41 @@ def test_a_full_queue_drops_spans_and_says_so_once(tmp_path: Path) -> None:
         received = live_facts(bodies)
     assert 0 < len(received) < sender.handed
     assert len(warnings) == 1 and "were not sent" in warnings[0]
+
+
+def test_a_session_started_inside_a_trace_joins_it(tmp_path: Path) -> None:
+    """TRACEPARENT/TRACESTATE in the environment (OpenTelemetry's carriers, set by a
+    traced CI job): the session's root hangs from that span, the requests carry its
+    tracestate, and the file keeps them so its export agrees."""
+    path = tmp_path / "ci.jsonl"
+    outer_trace, outer_span = "0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331"
+    env = {
+        **os.environ,
+        "TRACEPARENT": f"00-{outer_trace}-{outer_span}-01",
+        "TRACESTATE": "vendor=ci",
+    }
+    with otlp_receiver() as (url, bodies):
+        done = cli(
+            "--cli",
+            "--propagate",
+            "--record",
+            str(path),
+            "--otlp-endpoint",
+            url,
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "traced",
+            "--",
+            *TRACE_SERVER,
+            env=env,
+        )
+        assert done.returncode == 0, done.stderr
+        live = live_facts(bodies)
+    seen = json.loads(json.loads(done.stdout)["content"][0]["text"])
+    assert seen["traceparent"].split("-")[1] == outer_trace
+    assert seen["tracestate"] == "vendor=ci"
+    root = next(s for s in live.values() if s["name"] == "mcp.client.session")
+    assert (root["trace"], root["parent"]) == (outer_trace, outer_span)
+    assert {s["trace"] for s in live.values()} == {outer_trace}
+    assert live == export_facts(path)

@@ -26,6 +26,7 @@ def traced(ctx: Context) -> str:  # type: ignore[type-arg]
     return json.dumps(
         {
             "traceparent": meta.get("traceparent"),
+            "tracestate": meta.get("tracestate"),
             "span": {
                 "name": getattr(span, "name", None),
                 "trace_id": format(context.trace_id, "032x"),
