@@ -36,6 +36,7 @@
     ├── ConnectFailed               pytest_plugin.live: the fixture's server could not be opened
     ├── UsageError                  commands.options: a wrong flag, a missing file
     ├── CliError                    commands.failures: a failure as the command line reports it
+    ├── BridgeError                 bridge.connections: a bridge tool failed (an isError result)
     ├── UnsupportedSchema           forms.fastcheck: a schema left to jsonschema (never escapes)
     └── Cancelled                   demo.context: the demo server's request was cancelled
 

@@ -40,6 +40,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # with replay's diff and the forms' checks)
     ("proxy", "demo", "lint", "export", "load", "collection"),
     ("target",),  # what to connect to: a command, a URL (maybe OAuth), an attached proxy
+    ("connection",),  # a target opened as the command line does (transport, OAuth hook, session)
+    # the inspector as an MCP server for coding agents (``mcp-inspect mcp``): headless
+    ("bridge",),
     ("tui",),
     ("commands",),
     # fronts run by other programs on the command line's connection: the pytest plugin
@@ -81,6 +84,7 @@ ALLOWED: dict[str, set[str]] = {
         "transports",
         "logstore",
         "record",
+        "credentials",  # --wrap: which of a URL entry's headers go through the env
     },
     "demo": {"inspector", "errors", "wire"},
     # a session opened and listed over a transport, or a session file read
@@ -109,6 +113,28 @@ ALLOWED: dict[str, set[str]] = {
     },
     "collection": {"errors", "wire", "forms", "engine", "record", "replay"},
     "target": {"errors", "wire", "transports", "credentials", "auth", "proxy"},  # proxy: attach
+    # the OAuth hook is the caller's; the era found is remembered in the state folder
+    "connection": {"engine", "record", "target", "wire"},
+    "bridge": {
+        "inspector",
+        "errors",
+        "safe_text",
+        "wire",
+        "config",
+        "forms",
+        "engine",
+        "transports",
+        "logstore",
+        "compare",
+        "record",
+        "replay",
+        "survey",
+        "lint",
+        "auth",
+        "proxy",
+        "target",
+        "connection",
+    },
     "tui": {
         "errors",
         "safe_text",
@@ -147,6 +173,8 @@ ALLOWED: dict[str, set[str]] = {
         "export",
         "load",
         "target",
+        "connection",
+        "bridge",
         "tui",
         "collection",
     },

@@ -11,6 +11,7 @@
     mcp-inspect auth list|clear [URL]        the stored OAuth tokens
     mcp-inspect lint TARGET                  check a server against the lint rules
     mcp-inspect diff OLD NEW                 what changed between two servers
+    mcp-inspect mcp [--skill]                the inspector as an MCP server for agents
 
 Which one runs: the first word that the default mode would take as TARGET (options
 and their values skipped, words after ``--`` never looked at) names a subcommand when
@@ -58,6 +59,7 @@ SUBCOMMANDS: dict[str, str] = {
     "diff": "inspector.commands.diff",
     "lint": "inspector.commands.lint",
     "test": "inspector.commands.testrun",
+    "mcp": "inspector.commands.mcp",
 }
 
 USAGE = f"""{PROG} [options] [TARGET ...] [-- COMMAND ...]

@@ -1,5 +1,5 @@
-"""One connection as the command line opens it: the target's transport (with its OAuth
-hook for an HTTP server), the session (era found by a probe, or remembered), the opening.
+"""One connection as the command line opens it: :class:`inspector.connection.Connection`
+(the target's transport, the session, the opening) with the terminal's OAuth hook.
 
 ``--cli``, ``mcp-inspect test`` and the pytest plugin's fixture connect through here, so
 a server is reached the same way by each.
@@ -8,23 +8,18 @@ a server is reached the same way by each.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from contextlib import AsyncExitStack
-from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from inspector import connection
 from inspector.commands.failures import CliError, ExitCode
 from inspector.engine.responders import Responders
-from inspector.engine.session import Session
-from inspector.record.era_memory import FileEraMemory
+from inspector.engine.session import EventRecorder, Observer, Session
 from inspector.record.format import Redactor, SessionHeader
 from inspector.record.recorder import Recorder, redact_target
-from inspector.target import Target, build_transport, target_info
-from inspector.wire.events import WireEvent
-from inspector.wire.transport import Transport
+from inspector.target import Target, target_info
 
 if TYPE_CHECKING:
-    from inspector.engine.session import EventRecorder
-    from inspector.export.live import LiveExport, SessionTrace
+    from inspector.export.live import LiveExport
 
 
 def authorizer(target: Target) -> Any:
@@ -60,10 +55,22 @@ def trace_header(target: Target, recorder: EventRecorder | None) -> tuple[Sessio
     return SessionHeader(target=target_json, extra=context_from_env()), redactor
 
 
-class Connection:
-    """``async with Connection(target, ...) as session``: connected and opened; on the way
-    out the session is closed (a stdio server's whole process group stopped) and the OAuth
-    hook with it. ``transport`` stays readable after a failure (``session_expired``)."""
+def joining(
+    trace: LiveExport, target: Target, recorder: EventRecorder | None
+) -> Callable[[Session], Callable[[], object]]:
+    """A connection's join for ``trace``: each session its trace, ended when it closes."""
+
+    def join(session: Session) -> Callable[[], object]:
+        joined = trace.session(*trace_header(target, recorder))
+        joined.attach(session)
+        return joined.finish
+
+    return join
+
+
+class Connection(connection.Connection):
+    """The headless :class:`inspector.connection.Connection` (moved there so the bridge can
+    open sessions the same way), with the terminal's OAuth hook: a person here authorizes."""
 
     def __init__(
         self,
@@ -74,65 +81,18 @@ class Connection:
         timeout: float = 60.0,
         max_timeout: float | None = None,
         protocol_version: str | None = None,
-        observers: Sequence[Callable[[WireEvent], None]] = (),
+        observers: Sequence[Observer] = (),
         trace: LiveExport | None = None,
     ) -> None:
-        """``observers`` see every event from the first (the opening's too); ``trace``
-        (``--otlp-endpoint``, ``--propagate``) sees them too and stamps the requests."""
-        self.target = target
-        self.responders = responders or Responders()
-        self.recorder = recorder
-        self.timeout = timeout
-        self.max_timeout = max_timeout
-        self.protocol_version = protocol_version
-        self.observers = list(observers)
-        self.trace = trace
-        self._trace: SessionTrace | None = None
-        self.transport: Transport | None = None
-        self.session: Session | None = None
-        self._stack: AsyncExitStack | None = None
-
-    @property
-    def session_expired(self) -> bool:
-        """The HTTP transport saw its session expire (404 to a request carrying its id)."""
-        return self.transport is not None and self.transport.session_expired
-
-    async def __aenter__(self) -> Session:
-        async with AsyncExitStack() as stack:
-            auth = authorizer(self.target)
-            if auth is not None:
-                stack.push_async_callback(auth.aclose)
-                if self.recorder is not None:
-                    auth.add_secret_sink(self.recorder.redactor.add_secret)
-            self.transport = build_transport(
-                self.target, timeout=self.timeout, max_timeout=self.max_timeout, auth=auth
-            )
-            session = Session(
-                self.transport,
-                responders=self.responders,
-                timeout=self.timeout,
-                max_timeout=self.max_timeout,
-                recorder=self.recorder,
-                protocol_version=self.protocol_version,
-                era_memory=FileEraMemory(),
-            )
-            for observer in self.observers:
-                session.add_observer(observer)
-            if self.trace is not None:
-                self._trace = self.trace.session(*trace_header(self.target, self.recorder))
-                self._trace.attach(session)
-                stack.callback(self._trace.finish)  # once the session has closed
-            await stack.enter_async_context(session)
-            await session.initialize()
-            self.session = session
-            self._stack = stack.pop_all()
-        return session
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> bool | None:
-        assert self._stack is not None
-        return await self._stack.__aexit__(exc_type, exc, tb)
+        """``trace`` (``--otlp-endpoint``, ``--propagate``): each session joins it."""
+        super().__init__(
+            target,
+            authorize=authorizer,
+            responders=responders,
+            recorder=recorder,
+            timeout=timeout,
+            max_timeout=max_timeout,
+            protocol_version=protocol_version,
+            observers=observers,
+            joins=[joining(trace, target, recorder)] if trace is not None else [],
+        )

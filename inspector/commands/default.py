@@ -12,9 +12,9 @@ import argparse
 import sys
 
 from inspector import __version__
-from inspector.auth.options import add_oauth_options
 from inspector.commands import headless
 from inspector.commands.connect import trace_header
+from inspector.commands.oauth_options import add_oauth_options
 from inspector.commands.options import (
     PROG,
     add_answer_options,
@@ -29,6 +29,7 @@ from inspector.commands.options import (
     require_terminal,
     resolve_target,
     responders_from,
+    session_options,
 )
 from inspector.target import Target
 
@@ -76,12 +77,9 @@ def run_tui(opts: argparse.Namespace, target: Target) -> int:
 
         return run_inspector(
             target,
+            session_options(opts),
             responders=responders,
             recorder=recorder,
-            timeout=opts.timeout,
-            max_timeout=opts.max_timeout,
-            protocol_version=opts.protocol_version,
-            roots=opts.root,
             trace=trace.session(*trace_header(target, recorder)) if trace else None,
         )
     finally:

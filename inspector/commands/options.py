@@ -1,23 +1,22 @@
 """What every mode of the command line shares: usage errors, option groups, targets.
 
 ``add_*_options`` put one option group on a parser, so the default mode, ``replay``
-and the subcommands to come (``proxy``, ``attach``, ``auth``) spell a flag the same
-way; ``resolve_target``, ``responders_from`` and ``make_recorder`` turn the parsed
-options into what the engine takes.
+and the subcommands (``proxy``, ``attach``, ``auth``) spell a flag the same way;
+``resolve_target``, ``session_options``, ``responders_from`` and ``make_recorder`` turn
+the parsed options into what the engine takes.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 from collections.abc import Callable, Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from inspector.config import ConfigError, load_server_config
+from inspector.engine.options import SessionOptions
 from inspector.engine.responders import Responders, RootsList, elicitation_policy, fixed_sampling
 from inspector.errors import InspectorError
 from inspector.record.format import Redactor, SessionHeader
@@ -186,7 +185,7 @@ def resolve_target(opts: argparse.Namespace, words: list[str]) -> Target:
     if target.url is not None and hasattr(opts, "no_auth"):
         # Start-up: the OAuth settings module is small and loads no HTTP code.
         from inspector.auth.errors import OptionError
-        from inspector.auth.options import auth_settings
+        from inspector.commands.oauth_options import auth_settings
 
         try:
             target.oauth = auth_settings(opts, target.oauth_config)
@@ -241,6 +240,17 @@ def config_target(opts: argparse.Namespace, name: str | None) -> Target:
     if opts.transport != "auto":
         target.transport = opts.transport
     return target
+
+
+def session_options(opts: argparse.Namespace) -> SessionOptions:
+    """The session's options from the flags, built once (``--timeout``, ``--max-timeout``,
+    ``--protocol-version``, ``--root``; a mode without one of them takes the default)."""
+    return SessionOptions(
+        timeout=opts.timeout,
+        max_timeout=opts.max_timeout,
+        protocol_version=getattr(opts, "protocol_version", None),
+        roots=tuple(getattr(opts, "root", ())),
+    )
 
 
 def responders_from(opts: argparse.Namespace) -> Responders:
@@ -310,11 +320,10 @@ def private_state_dir() -> None:
 
 def default_session_path(target: Target) -> Path:
     """A new file under :func:`state_dir` named after the time and the server."""
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    from inspector.record.state import new_session_path
+
     name = target.name or (target.url or target.command or "server")
-    slug = re.sub(r"[^A-Za-z0-9]+", "-", Path(name).name if not target.url else name)
-    slug = slug.strip("-")[:40] or "server"
-    return state_dir() / f"{stamp}-{slug}.jsonl"
+    return new_session_path(name, is_url=bool(target.url))
 
 
 def add_trace_options(parser: argparse.ArgumentParser, *, propagate: bool = True) -> None:

@@ -21,7 +21,6 @@ from pathlib import Path
 
 import anyio
 
-from inspector.auth.options import add_oauth_options
 from inspector.collection.answers import StepAnswers
 from inspector.collection.load import load_collection
 from inspector.collection.model import Collection, CollectionFileError, ServerSpec
@@ -29,6 +28,7 @@ from inspector.collection.report import FileReport, json_report, junit_xml
 from inspector.collection.run import ERROR, Runner
 from inspector.commands.connect import Connection
 from inspector.commands.failures import ExitCode, classify_failure, unwrap_failure
+from inspector.commands.oauth_options import add_oauth_options
 from inspector.commands.options import (
     PROG,
     ArgParser,

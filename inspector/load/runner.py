@@ -56,23 +56,27 @@ class LoadOptions:
 
 
 class _Budget:
-    """When the measured part ends: a deadline, a number of calls, or both."""
+    """When the measured part ends (a deadline, a number of calls, or both), and which
+    call comes next: the run takes the workload's calls in turn, so with ``--requests`` each
+    call's count is exact whatever the users' speeds."""
 
     def __init__(self, options: LoadOptions) -> None:
         self.deadline = (
             time.monotonic() + options.duration if options.duration is not None else None
         )
         self.left = options.requests
+        self.taken = 0
 
-    def take(self) -> bool:
+    def take(self) -> int | None:
+        """The number of the next call, or None when the run is over."""
         if self.deadline is not None and time.monotonic() >= self.deadline:
-            return False
-        if self.left is None:
-            return True
-        if self.left <= 0:
-            return False
-        self.left -= 1
-        return True
+            return None
+        if self.left is not None:
+            if self.left <= 0:
+                return None
+            self.left -= 1
+        self.taken += 1
+        return self.taken - 1
 
 
 async def _call(session: Session, call: Call, stats: Stats, timeout: float) -> None:
@@ -154,10 +158,11 @@ async def _closed(
 
     async def user(number: int) -> None:
         session = sessions[number % len(sessions)]
-        index = number  # users start at different calls of the list
-        while not session.closed and budget.take():
-            await _call(session, calls[index % len(calls)], stats, options.timeout)
-            index += 1
+        while not session.closed:
+            ticket = budget.take()
+            if ticket is None:
+                return
+            await _call(session, calls[ticket % len(calls)], stats, options.timeout)
 
     async with anyio.create_task_group() as tg:
         for number in range(options.concurrency):
@@ -173,7 +178,7 @@ async def _open(
     async with anyio.create_task_group() as tg:
         start = time.monotonic()
         number = 0
-        while budget.take():
+        while budget.take() is not None:
             due = start + number * period
             delay = due - time.monotonic()
             if delay > 0:

@@ -1,6 +1,7 @@
 """What a load run calls: one request given as ``--cli`` gives it, or a list of them.
 
-Each virtual user walks the list in order, round and round. A call is a method and its
+The run takes the list's calls in turn, round and round (call N of the run is entry
+N mod len), whichever user is free next. A call is a method and its
 params as sent (``tools/call`` with ``{"name", "arguments"}``, ``resources/read`` with
 ``{"uri"}``...); its label names it in the report (``tools/call add``)."""
 

@@ -21,6 +21,7 @@ import anyio
 from inspector.engine.client import McpClient
 from inspector.engine.kinds import KIND
 from inspector.engine.lists import ListUpdate
+from inspector.engine.options import SessionOptions
 from inspector.engine.request_errors import first_failure
 from inspector.engine.responders import Responders
 from inspector.engine.session import EventRecorder, Session
@@ -47,18 +48,17 @@ class SessionController:
         self,
         app: App[Any],
         target: Target,
+        options: SessionOptions,
         *,
         state: LiveState,
         observer: Callable[[WireEvent], None] | None = None,
         responders: Responders | None = None,
         recorder: EventRecorder | None = None,
-        timeout: float = 60.0,
-        max_timeout: float | None = None,
-        protocol_version: str | None = None,
         auth: Any = None,
         trace: Any = None,
     ) -> None:
-        """``auth``: the HTTP transports' auth hook (an ``inspector.auth`` authorizer),
+        """``options``: timeouts and a pinned protocol version, for every session made;
+        ``auth``: the HTTP transports' auth hook (an ``inspector.auth`` authorizer),
         kept across reconnects so its tokens are. ``observer``: sees every event too.
         ``trace``: a live trace (``inspector.export.live.SessionTrace``) every session
         of the recording joins."""
@@ -70,9 +70,7 @@ class SessionController:
         self.trace = trace
         self.responders = responders or Responders()
         self.recorder = recorder
-        self.timeout = timeout
-        self.max_timeout = max_timeout
-        self.protocol_version = protocol_version
+        self.options = options
         self.session: Session | None = None
         self.client: McpClient | None = None
         self.attempt = 0
@@ -148,17 +146,21 @@ class SessionController:
         stop = self._stop = anyio.Event()  # this connection's own: a reconnect makes another
         self.app.post_message(messages.Connecting(self.target.describe(), self.attempt, renewal))
         try:
+            options = self.options
             transport = build_transport(
-                self.target, timeout=self.timeout, max_timeout=self.max_timeout, auth=self.auth
+                self.target,
+                timeout=options.timeout,
+                max_timeout=options.max_timeout,
+                auth=self.auth,
             )
             session = Session(
                 transport,
                 responders=self.responders,
-                timeout=self.timeout,
-                max_timeout=self.max_timeout,
+                timeout=options.timeout,
+                max_timeout=options.max_timeout,
                 recorder=self.recorder,
                 sequence=self._sequence,
-                protocol_version=self.protocol_version or None,  # None: find the era
+                protocol_version=options.protocol_version or None,  # None: find the era
                 era_memory=FileEraMemory(),
             )
             self._sessions = [s for s in self._sessions if not s.closed]  # closed ones go

@@ -33,12 +33,12 @@ from inspector.auth.errors import AuthError, OptionError
 from inspector.auth.flow import Authorizer
 from inspector.auth.jwt import client_assertion, parse_private_key, sign_jwt
 from inspector.auth.loopback import LoopbackListener
-from inspector.auth.options import add_oauth_options, auth_settings
 from inspector.auth.person import NoSteps, parse_redirect
 from inspector.auth.redact import MASK, mask_body, mask_headers, mask_url
 from inspector.auth.settings import AuthSettings
 from inspector.auth.store import TokenStore
 from inspector.auth.tokens import TokenSet, auth_method
+from inspector.commands.oauth_options import add_oauth_options, auth_settings
 from inspector.wire.events import Channel, Direction, WireEvent
 
 # -- WWW-Authenticate -----------------------------------------------------------------------

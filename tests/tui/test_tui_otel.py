@@ -26,7 +26,7 @@ def traced_app(path: Path, endpoint: str, warnings: list[str]) -> tuple[Inspecto
     recorder = Recorder(path, SessionHeader(target=target_info(target)))
     export = LiveExport(TraceOptions(endpoint, propagate=True), warnings.append)
     app = InspectorApp(target, recorder=recorder)
-    app.trace = export.session(recorder.header, recorder.redactor)  # as launch does
+    app.server.trace = export.session(recorder.header, recorder.redactor)  # as launch does
     return app, export
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -130,11 +131,10 @@ class Catalog(Static):
         Binding("escape", "clear_filter", "Clear filter", show=False),
     ]
 
+    @dataclass
     class ItemSelected(Message):
-        def __init__(self, kind: str, item: dict[str, Any]) -> None:
-            super().__init__()
-            self.kind = kind
-            self.item = item
+        kind: str
+        item: dict[str, Any]
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

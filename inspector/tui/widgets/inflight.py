@@ -13,6 +13,7 @@ finding on its event; the state keeps it on the finished request).
 from __future__ import annotations
 
 import contextlib
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -74,14 +75,13 @@ class InFlightView(Widget):
     InFlightView > DataTable { height: 1fr; }
     """
 
+    @dataclass
     class Cancelled(Message):
         """The user cancelled a pending request (``sent`` is False if it had finished)."""
 
-        def __init__(self, request_id: RequestId, label: str, sent: bool) -> None:
-            super().__init__()
-            self.request_id = request_id
-            self.label = label
-            self.sent = sent
+        request_id: RequestId
+        label: str
+        sent: bool
 
     class ReopenListen(Message):
         """The user asks for the subscriptions/listen stream again (after cancelling it)."""

@@ -29,7 +29,7 @@ from inspector.safe_text import one_line, safe_text
 from inspector.tui.document import Block, DocBuilder, Document, stack
 from inspector.tui.json_size import json_length, rough_size
 from inspector.tui.result_check import measure
-from inspector.tui.save_files import file_name, save_files_dialog
+from inspector.tui.result_files import file_name, save_files_dialog
 from inspector.tui.widgets.document_view import (
     THREAD_BYTES,
     DocumentView,
@@ -346,10 +346,9 @@ class ResultView(DocumentView):
         Binding("o", "open_link('none')", "Open link", show=False),
     ]
 
+    @dataclass
     class OpenLink(Message):
-        def __init__(self, uri: str) -> None:
-            super().__init__()
-            self.uri = uri
+        uri: str
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
