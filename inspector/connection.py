@@ -23,6 +23,9 @@ from inspector.target import Target, build_transport
 from inspector.wire.transport import Transport
 
 Authorize = Callable[[Target], Any]  # the target's OAuth hook, or None
+# called with the session before it opens; what it returns is called once it has closed
+# (a live trace: ``--otlp-endpoint``/``--propagate``)
+Join = Callable[[Session], Callable[[], object]]
 
 
 def no_authorizer(target: Target) -> Any:
@@ -45,8 +48,10 @@ class Connection:
         max_timeout: float | None = None,
         protocol_version: str | None = None,
         observers: Sequence[Observer] = (),
+        joins: Sequence[Join] = (),
     ) -> None:
-        """``observers`` see every event from the first (the opening's too)."""
+        """``observers`` see every event from the first (the opening's too); ``joins``
+        see the session itself before it opens."""
         self.target = target
         self.authorize = authorize
         self.responders = responders or Responders()
@@ -55,6 +60,7 @@ class Connection:
         self.max_timeout = max_timeout
         self.protocol_version = protocol_version
         self.observers = list(observers)
+        self.joins = list(joins)
         self.transport: Transport | None = None
         self.session: Session | None = None
         self._stack: AsyncExitStack | None = None
@@ -85,6 +91,8 @@ class Connection:
             )
             for observer in self.observers:
                 session.add_observer(observer)
+            for join in self.joins:
+                stack.callback(join(session))  # called once the session has closed
             await stack.enter_async_context(session)
             await session.initialize()
             self.session = session

@@ -7,15 +7,19 @@ a server is reached the same way by each.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from inspector import connection
 from inspector.commands.failures import CliError, ExitCode
 from inspector.engine.responders import Responders
-from inspector.engine.session import Observer
-from inspector.record.recorder import Recorder
-from inspector.target import Target
+from inspector.engine.session import EventRecorder, Observer, Session
+from inspector.record.format import Redactor, SessionHeader
+from inspector.record.recorder import Recorder, redact_target
+from inspector.target import Target, target_info
+
+if TYPE_CHECKING:
+    from inspector.export.live import LiveExport
 
 
 def authorizer(target: Target) -> Any:
@@ -36,6 +40,34 @@ def authorizer(target: Target) -> Any:
         raise CliError("usage", str(exc), ExitCode.USAGE) from exc
 
 
+def trace_header(target: Target, recorder: EventRecorder | None) -> tuple[SessionHeader, Redactor]:
+    """The header and redactor a live trace takes its ids and frames from: the session
+    file's (so its export later gives the same spans), else a header of its own (a load
+    run's user: each user its own trace)."""
+    if isinstance(recorder, Recorder):
+        return recorder.header, recorder.redactor
+    from inspector.export.live import context_from_env
+
+    redactor = getattr(recorder, "redactor", None)
+    if not isinstance(redactor, Redactor):
+        redactor = Redactor(target.secrets())
+    target_json = redact_target(target_info(target), redactor)
+    return SessionHeader(target=target_json, extra=context_from_env()), redactor
+
+
+def joining(
+    trace: LiveExport, target: Target, recorder: EventRecorder | None
+) -> Callable[[Session], Callable[[], object]]:
+    """A connection's join for ``trace``: each session its trace, ended when it closes."""
+
+    def join(session: Session) -> Callable[[], object]:
+        joined = trace.session(*trace_header(target, recorder))
+        joined.attach(session)
+        return joined.finish
+
+    return join
+
+
 class Connection(connection.Connection):
     """The headless :class:`inspector.connection.Connection` (moved there so the bridge can
     open sessions the same way), with the terminal's OAuth hook: a person here authorizes."""
@@ -50,7 +82,9 @@ class Connection(connection.Connection):
         max_timeout: float | None = None,
         protocol_version: str | None = None,
         observers: Sequence[Observer] = (),
+        trace: LiveExport | None = None,
     ) -> None:
+        """``trace`` (``--otlp-endpoint``, ``--propagate``): each session joins it."""
         super().__init__(
             target,
             authorize=authorizer,
@@ -60,4 +94,5 @@ class Connection(connection.Connection):
             max_timeout=max_timeout,
             protocol_version=protocol_version,
             observers=observers,
+            joins=[joining(trace, target, recorder)] if trace is not None else [],
         )

@@ -16,7 +16,7 @@ import json
 import signal
 import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
@@ -30,6 +30,7 @@ from inspector.commands.failures import (
 )
 from inspector.commands.options import (
     UsageError,
+    live_export,
     make_recorder,
     responders_from,
     say_demo,
@@ -49,6 +50,9 @@ from inspector.engine.signals import quit_on_signals, signal_exit_code
 from inspector.record.recorder import Recorder
 from inspector.target import Target
 from inspector.wire.events import Channel, WireEvent
+
+if TYPE_CHECKING:
+    from inspector.export.live import LiveExport
 
 # Every --method the CLI performs (the one list: --help, the usage errors, perform).
 METHODS = (
@@ -198,7 +202,11 @@ def print_result(result: Any, output: str) -> None:
 
 
 async def run(
-    target: Target, request: CliRequest, responders: Responders, recorder: Recorder | None = None
+    target: Target,
+    request: CliRequest,
+    responders: Responders,
+    recorder: Recorder | None = None,
+    trace: LiveExport | None = None,
 ) -> int:
     """Connect, initialize, perform, print. Returns the exit code.
 
@@ -212,6 +220,7 @@ async def run(
         max_timeout=request.max_timeout,
         protocol_version=request.protocol_version,
         observers=[pass_stderr] if request.show_stderr else [],
+        trace=trace,
     )
     stopped_by: list[int] = []
     try:
@@ -322,10 +331,13 @@ def run_from_options(opts: argparse.Namespace, target: Target, *, demo: bool = F
     if demo:
         say_demo(target)
     responders = responders_from(opts)
+    trace = live_export(opts)
     recorder = make_recorder(opts, target, opts.record)
     try:
-        code: int = anyio.run(run, target, request, responders, recorder)
+        code: int = anyio.run(run, target, request, responders, recorder, trace)
     finally:
+        if trace is not None:
+            trace.close()  # the spans still queued, bounded; one warning if lost
         if recorder is not None:
             recorder.close()
     return code

@@ -24,7 +24,7 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
@@ -42,6 +42,8 @@ from inspector.commands.options import (
     UsageError,
     add_connection_options,
     add_recording_options,
+    add_trace_options,
+    live_export,
     make_recorder,
     resolve_target,
 )
@@ -61,6 +63,9 @@ from inspector.load.sampling import SampledRecorder
 from inspector.load.stats import Stats
 from inspector.load.workload import Call, WorkloadError, read_workload, tool_call
 from inspector.record.recorder import Recorder
+
+if TYPE_CHECKING:
+    from inspector.export.live import LiveExport
 from inspector.target import Target
 
 NAME = "load"
@@ -139,6 +144,7 @@ def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     out.add_argument("--max-error-rate", type=float, default=None, metavar="RATE")
     add_connection_options(parser, timeout=30.0)
     add_recording_options(parser)
+    add_trace_options(parser)
     return parser
 
 
@@ -165,13 +171,16 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
     )
     if opts.compare and not Path(opts.compare).is_file():
         raise UsageError(f"--compare {opts.compare}: no such file")
+    trace = live_export(opts)
     recorder = make_recorder(opts, target, opts.record, {"load": options.describe()})
     settings = {"target": target.describe(), "describe": options.describe()}
     try:
-        stats = anyio.run(_run, target, workload, options, opts, recorder)
+        stats = anyio.run(_run, target, workload, options, opts, recorder, trace)
     except CliError as exc:
         return write_error(exc)
     finally:
+        if trace is not None:
+            trace.close()
         if recorder is not None:
             recorder.close()
     sys.stdout.write(report_text(stats, settings))
@@ -238,6 +247,7 @@ async def _run(
     options: LoadOptions,
     opts: argparse.Namespace,
     recorder: Recorder | None,
+    trace: LiveExport | None = None,
 ) -> Stats:
     users = iter(range(1, 1_000_000))
     shared = [0, 0]
@@ -254,6 +264,7 @@ async def _run(
             # call's bound; each call passes --timeout itself
             timeout=max(options.timeout, OPEN_TIMEOUT),
             max_timeout=opts.max_timeout,
+            trace=trace,  # each virtual user its own trace
         )
         async with connection as session:
             yield session

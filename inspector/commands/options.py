@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from inspector.config import ConfigError, load_server_config
 from inspector.engine.options import SessionOptions
@@ -22,6 +22,9 @@ from inspector.errors import InspectorError
 from inspector.record.format import Redactor, SessionHeader
 from inspector.record.recorder import Recorder
 from inspector.record.state import sessions_home
+
+if TYPE_CHECKING:
+    from inspector.export.live import LiveExport
 from inspector.target import TRANSPORT_CHOICES, Target, target_from_words, target_info
 
 PROG = "mcp-inspect"
@@ -277,8 +280,13 @@ def make_recorder(
     if path is None or opts.no_record:
         return None
     redactor = Redactor(target.secrets(), enabled=not opts.no_redact)
+    extra = dict(header or {})
+    if getattr(opts, "otlp_endpoint", None) or getattr(opts, "propagate", False):
+        from inspector.export.live import context_from_env
+
+        extra.update(context_from_env())  # started inside a trace: the session joins it
     try:
-        first = SessionHeader(target=target_info(target), extra=dict(header or {}))
+        first = SessionHeader(target=target_info(target), extra=extra)
         return Recorder(Path(path), first, redactor)
     except OSError as exc:
         raise UsageError(f"--record {path}: cannot write: {exc.strerror or exc}") from exc
@@ -316,3 +324,48 @@ def default_session_path(target: Target) -> Path:
 
     name = target.name or (target.url or target.command or "server")
     return new_session_path(name, is_url=bool(target.url))
+
+
+def add_trace_options(parser: argparse.ArgumentParser, *, propagate: bool = True) -> None:
+    """``--otlp-endpoint URL`` (spans sent as they end) and ``--propagate``."""
+    otel = parser.add_argument_group("OpenTelemetry")
+    otel.add_argument(
+        "--otlp-endpoint",
+        metavar="URL",
+        default=None,
+        help="send the session's spans, as they end, to this OTLP/HTTP collector "
+        "(http://host:4318; pip install 'mcp-inspect[otel]')",
+    )
+    if propagate:
+        otel.add_argument(
+            "--propagate",
+            action="store_true",
+            help="add W3C trace context (params._meta.traceparent) to each request, so a "
+            "server instrumented with OpenTelemetry joins the session's trace",
+        )
+
+
+def live_export(
+    opts: argparse.Namespace, warn: Callable[[str], None] | None = None
+) -> LiveExport | None:
+    """The ``LiveExport`` for ``--otlp-endpoint``/``--propagate`` (None: neither given);
+    ``warn`` (default: a line on stderr) hears once that spans were lost."""
+    from inspector.export.live import LiveExport, TraceOptions
+    from inspector.export.otlp_sdk import OtelMissing
+
+    options = TraceOptions(opts.otlp_endpoint, bool(getattr(opts, "propagate", False)))
+    if not options.wanted:
+        return None
+    try:
+        return LiveExport(options, warn or _stderr_warning)
+    except OtelMissing as exc:
+        raise UsageError(
+            "--otlp-endpoint needs the OpenTelemetry SDK: pip install 'mcp-inspect[otel]' "
+            "(or record the session and export it later: mcp-inspect export FILE "
+            "--format otlp --output spans.json)"
+        ) from exc
+
+
+def _stderr_warning(text: str) -> None:
+    sys.stderr.write(f"{PROG}: warning: {text}\n")
+    sys.stderr.flush()

@@ -15,11 +15,13 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
 import anyio
 
+from inspector.commands.connect import trace_header
 from inspector.commands.failures import ExitCode
 from inspector.commands.oauth_options import add_oauth_options
 from inspector.commands.options import (
@@ -29,7 +31,9 @@ from inspector.commands.options import (
     UsageError,
     add_connection_options,
     add_recording_options,
+    add_trace_options,
     default_session_path,
+    live_export,
     make_recorder,
     names_no_server,
     resolve_target,
@@ -45,6 +49,7 @@ from inspector.proxy.wrap import read_config, render, wrap_config, wrap_for_fron
 from inspector.record.recorder import Recorder
 from inspector.target import Target, build_transport
 from inspector.transports.authhook import AuthHook
+from inspector.wire.events import WireEvent
 
 NAME = "proxy"
 
@@ -86,6 +91,7 @@ def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     add_connection_options(parser)
     add_oauth_options(parser)
     add_recording_options(parser)
+    add_trace_options(parser, propagate=False)  # the host's requests pass unchanged
     return parser
 
 
@@ -112,7 +118,11 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
         if path is not None and path != opts.record:
             sys.stderr.write(f"{PROG} proxy: {opts.record} exists; recording to {path}\n")
         path = path or str(default_session_path(Target(name=f"proxy-{name}")))
+    trace = live_export(opts)
     recorder = make_recorder(opts, target, path, {"proxy": {"name": name, "front": front}})
+    watchers: list[Callable[[WireEvent, Any], None]] = []
+    if trace is not None:  # the proxy's wire is one recording: one trace
+        watchers.append(trace.session(*trace_header(target, recorder)).observe)
     timeout = opts.timeout
     auth = _authorizer(target, recorder)
     setup = ProxySetup(
@@ -125,6 +135,7 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
         idle_timeout=idle_timeout,
         front_token=token,
         limits=limits,
+        watchers=watchers,
     )
     try:
         if listen is not None:
@@ -135,6 +146,8 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
         sys.stderr.write(f"{PROG} proxy: {exc}\n")
         return ExitCode.CONNECTION
     finally:
+        if trace is not None:
+            trace.close()
         if recorder is not None:
             recorder.close()
             sys.stderr.write(f"{PROG} proxy: session saved to {recorder.path}\n")

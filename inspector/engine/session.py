@@ -81,6 +81,11 @@ DEFAULT_MAX_TIMEOUT = 600.0  # the hard maximum when none is given (or the timeo
 CANCEL_SEND_BOUND = 0.5  # the most a timed-out request waits to hand over its cancel
 
 
+RequestHook = Callable[[str, "dict[str, Any] | None"], "dict[str, Any] | None"]
+"""Sees each request's params last, as they go on the wire (method, params): returns the
+params to send (``--propagate`` adds W3C trace context to ``_meta``)."""
+
+
 class EventRecorder(Protocol):
     def write(self, event: WireEvent) -> None: ...
 
@@ -136,6 +141,7 @@ class Session:
         self._tg: TaskGroup | None = None
         self._closing = False
         self._close_task: asyncio.Task[None] | None = None
+        self.request_hook: RequestHook | None = None
 
     # -- lifecycle -----------------------------------------------------------------
 
@@ -276,6 +282,8 @@ class Session:
                 **(params.get("_meta") or {}),
                 "progressToken": pending.progress_token,
             }
+        if self.request_hook is not None:
+            params = self.request_hook(method, params)
         self._requests.add(pending)
         limit = timeout if timeout is not None else self.timeout
         try:

@@ -16,13 +16,18 @@ from the first frame to the last), under it one span per operation:
   stream, a posted answer, OAuth's) hang from the root.
 
 Ids are derived from the recording (its header and each frame's ``seq``), so exporting a
-file twice gives the same trace.
+file twice gives the same trace. A request of ours that carried W3C trace context
+(``params._meta.traceparent``, sent with ``--propagate``) in this session's trace keeps
+the span id it named, so the spans a server made under it hang from ours. A header with
+a ``traceparent`` (the session started inside a trace) puts the session in that trace,
+its root under that span.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -35,6 +40,14 @@ from inspector.record.format import SessionHeader
 from inspector.wire.events import Channel, Direction, WireEvent
 
 Attr = str | int | float | bool
+
+
+TRACEPARENT = re.compile(r"00-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}")
+
+
+def traceparent(trace_id: str, span_id: str) -> str:
+    """W3C trace context naming ``span_id`` as the parent (sampled)."""
+    return f"00-{trace_id}-{span_id}-01"
 
 
 class SpanKind(IntEnum):
@@ -164,7 +177,18 @@ class SpanBuilder:
     """Feed a session's events in order; spans come out as their operations end."""
 
     def __init__(self, header: SessionHeader) -> None:
-        self.trace_id = _digest(header.started, json.dumps(header.target, sort_keys=True), size=16)
+        self._key = _digest(header.started, json.dumps(header.target, sort_keys=True), size=16)
+        self.trace_id = self._key
+        # a session started inside a trace (TRACEPARENT in the environment, kept in the
+        # header): its root hangs from that span, in that trace
+        self.parent_id: str | None = None
+        self.tracestate: str | None = None
+        given = header.extra.get("traceparent")
+        match = TRACEPARENT.fullmatch(given) if isinstance(given, str) else None
+        if match is not None:
+            self.trace_id, self.parent_id = match[1], match[2]
+            state = header.extra.get("tracestate")
+            self.tracestate = state if isinstance(state, str) and state else None
         self.root_id = self.span_id("session")
         self.facts = SessionFacts.from_header(header)
         self.describe = str(header.target.get("describe") or header.target.get("url") or "")
@@ -178,7 +202,20 @@ class SpanBuilder:
         self.count = 0
 
     def span_id(self, *parts: object) -> str:
-        return _digest(self.trace_id, *parts, size=8)
+        return _digest(self._key, *parts, size=8)
+
+    def op_id(self, request: WireEvent) -> str:
+        """The span id of the operation ``request`` opens: the one its traceparent named
+        (ours, in this trace), else derived from its ``seq``."""
+        msg = request.message
+        params = msg.get("params") if isinstance(msg, dict) else None
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        given = meta.get("traceparent") if isinstance(meta, dict) else None
+        if request.direction is Direction.OUT and isinstance(given, str):
+            match = TRACEPARENT.fullmatch(given)
+            if match is not None and match[1] == self.trace_id:
+                return match[2]
+        return self.span_id("op", request.seq)
 
     def feed(self, event: WireEvent) -> Iterator[Span]:
         if self._first is None:
@@ -207,7 +244,7 @@ class SpanBuilder:
         yield Span(
             self.trace_id,
             self.root_id,
-            None,
+            self.parent_id,
             "mcp.client.session",
             SpanKind.INTERNAL,
             _ns(start),
@@ -235,7 +272,7 @@ class SpanBuilder:
         attrs["mcp_inspect.seq"] = op.request.seq
         span = Span(
             self.trace_id,
-            self.span_id("op", op.request.seq),
+            self.op_id(op.request),
             self.root_id,
             f"{method} {target}" if target else method,
             _kind(op),
@@ -271,7 +308,7 @@ class SpanBuilder:
             and isinstance(body, dict)
             and "method" in body
         ):
-            parent = self.span_id("op", exchange.body.seq)
+            parent = self.op_id(exchange.body)
         attrs: dict[str, Attr] = {
             "http.request.method": exchange.method,
             "url.full": exchange.url,

@@ -37,6 +37,7 @@ from inspector.proxy.wire import ProxyWire
 from inspector.record.recorder import Recorder
 from inspector.transports.authhook import AuthHook
 from inspector.transports.stdio import StdioTransport
+from inspector.wire.events import WireEvent
 from inspector.wire.transport import Transport, TransportError
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
@@ -67,6 +68,8 @@ class ProxySetup:
     idle_timeout: float | None = IDLE_TIMEOUT  # --listen: a host session idle this long ends
     front_token: str | None = None  # --listen: what a host presents (None: --no-auth-front)
     limits: FrontLimits = field(default_factory=FrontLimits)  # --listen: the caps
+    # see every event and only queue it for a thread of their own (--otlp-endpoint's spans)
+    watchers: list[Callable[[WireEvent, Any], None]] = field(default_factory=list)
 
     async def aclose(self) -> None:
         """Release what the setup holds (the OAuth client)."""
@@ -92,8 +95,15 @@ async def run_stdio_proxy(setup: ProxySetup) -> int:
         await setup.aclose()
 
 
-async def _run_stdio_proxy(setup: ProxySetup) -> int:
+def _wire(setup: ProxySetup) -> ProxyWire:
     wire = ProxyWire(setup.recorder)
+    for watcher in setup.watchers:
+        wire.watch(watcher, acts_later=True)
+    return wire
+
+
+async def _run_stdio_proxy(setup: ProxySetup) -> int:
+    wire = _wire(setup)
     back = relayed(setup.make_back())
     host = await StdioHost.open(*setup.fds, before=wire.sync)
     interceptor = Interceptor(wire)
@@ -135,7 +145,7 @@ async def run_http_proxy(setup: ProxySetup, listen: tuple[str, int]) -> int:
 
 
 async def _run_http_proxy(setup: ProxySetup, listen: tuple[str, int]) -> int:
-    wire = ProxyWire(setup.recorder)
+    wire = _wire(setup)
     interceptor = Interceptor(wire)
     front = HttpFront(
         wire,

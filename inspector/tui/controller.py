@@ -55,15 +55,19 @@ class SessionController:
         responders: Responders | None = None,
         recorder: EventRecorder | None = None,
         auth: Any = None,
+        trace: Any = None,
     ) -> None:
         """``options``: timeouts and a pinned protocol version, for every session made;
         ``auth``: the HTTP transports' auth hook (an ``inspector.auth`` authorizer),
-        kept across reconnects so its tokens are. ``observer``: sees every event too."""
+        kept across reconnects so its tokens are. ``observer``: sees every event too.
+        ``trace``: a live trace (``inspector.export.live.SessionTrace``) every session
+        of the recording joins."""
         self.app = app
         self.state = state
         self.auth = auth
         self.target = target
         self.observer = observer
+        self.trace = trace
         self.responders = responders or Responders()
         self.recorder = recorder
         self.options = options
@@ -164,6 +168,8 @@ class SessionController:
             session.add_observer(self.state.observe)
             if self.observer is not None:
                 session.add_observer(self.observer)
+            if self.trace is not None:
+                self.trace.attach(session)
             if isinstance(transport, AttachTransport):
                 # a reconnect to the same proxy shows only what is new: the lists that
                 # passed before stay known

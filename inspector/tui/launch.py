@@ -6,6 +6,9 @@ and builds the responders and the recorder; this module only runs the app.
 
 from __future__ import annotations
 
+import sys
+from typing import Any
+
 from inspector.engine.options import SessionOptions
 from inspector.engine.responders import Responders
 from inspector.record.indexed import IndexedSessionFile
@@ -22,9 +25,12 @@ def run_inspector(
     *,
     responders: Responders,
     recorder: Recorder | None,
+    trace: Any = None,
 ) -> int:
     """The inspector on ``target``; unset responders are answered interactively (the
-    roots editor starts from ``options.roots``)."""
+    roots editor starts from ``options.roots``). ``trace``: a live trace
+    (``SessionTrace``) its sessions join; lost spans are a notice while the app runs
+    (a line on stderr after)."""
     app = InspectorApp(
         Live(target),
         options=options,
@@ -33,8 +39,19 @@ def run_inspector(
         handle_signals=True,  # a hangup or SIGTERM quits like q: the server stopped first
     )
     interactive_responders(app, responders, roots=list(options.roots))
+    if trace is not None:
+        app.server.trace = trace
+        trace.export.warn = lambda text: say_lost_spans(app, text)
     app.run()
     return app.return_code or 0
+
+
+def say_lost_spans(app: InspectorApp, text: str) -> None:
+    """Spans lost: a notice while the app runs, a line on stderr after."""
+    if app.is_running:
+        app.notify(text, title="OpenTelemetry", severity="warning", timeout=10)
+    else:
+        sys.stderr.write(f"mcp-inspect: warning: {text}\n")
 
 
 def run_replay(source: IndexedSessionFile, title: str) -> int:

@@ -46,6 +46,7 @@ class Server:
     bridge: InteractiveResponders | None = None  # the TUI answers sampling, elicitation, roots
     auth_ui: AuthUi | None = None  # HTTP targets with OAuth: the Auth tab
     observed_auth: ObservedAuth | None = None  # attached: the proxy's OAuth, followed
+    trace: Any = None  # --otlp-endpoint/--propagate: a SessionTrace every session joins
 
     @property
     def target(self) -> Target | None:
@@ -94,6 +95,7 @@ class Server:
             responders=responders,
             recorder=self.recorder,
             auth=auth_ui.authorizer if auth_ui is not None else None,
+            trace=self.trace,
         )
         return self.controller
 

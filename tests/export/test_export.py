@@ -7,11 +7,9 @@ OpenTelemetry SDK's in-memory exporter and through an OTLP/HTTP receiver started
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 from cli_runner import cli
@@ -21,6 +19,7 @@ from inspector.export.http_exchanges import group_exchanges
 from inspector.export.otlp_sdk import send_spans
 from inspector.export.spans import SpanKind, session_spans
 from inspector.record.reader import iter_events, open_header, read_session
+from tests.export.otlp_receiver import otlp_receiver, received_spans
 from tests.servers.http_support import free_port, sdk_server
 
 
@@ -179,51 +178,19 @@ def test_export_is_deterministic_and_otlp_json_is_well_formed(
         assert span["kind"] in (1, 2, 3)
 
 
-class _Receiver(BaseHTTPRequestHandler):
-    bodies: ClassVar[list[bytes]] = []
-
-    def do_POST(self) -> None:
-        body = self.rfile.read(int(self.headers["Content-Length"]))
-        type(self).bodies.append(body)
-        self.send_response(200)
-        self.send_header("Content-Type", "application/x-protobuf")
-        self.send_header("Content-Length", "0")
-        self.end_headers()
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture
 def receiver() -> Iterator[tuple[str, list[bytes]]]:
-    bodies: list[bytes] = []
-    handler = type("Receiver", (_Receiver,), {"bodies": bodies})
-    server = HTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", bodies
-    finally:
-        server.shutdown()
-        server.server_close()
+    with otlp_receiver() as got:
+        yield got
 
 
 def test_otlp_endpoint_receives_the_trace(
     recordings: dict[str, Path], receiver: tuple[str, list[bytes]]
 ) -> None:
-    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
-        ExportTraceServiceRequest,
-    )
-
     url, bodies = receiver
     done = cli("export", str(recordings["progress"]), "--otlp-endpoint", url)
     assert done.returncode == 0, done.stderr
-    names = []
-    for body in bodies:
-        request = ExportTraceServiceRequest.FromString(body)
-        for resource in request.resource_spans:
-            for scope in resource.scope_spans:
-                names.extend(span.name for span in scope.spans)
+    names = [span.name for span in received_spans(bodies)]
     assert "tools/call slow_count" in names and "mcp.client.session" in names
     assert f"sent {len(names)} spans" in done.stderr
 
