@@ -91,6 +91,7 @@ async def test_cli_bound_by_the_timeout(
         assert events.sent("notifications/cancelled")  # it went out, and did not hold us
 
 
+@pytest.mark.slow
 def test_cli_process_says_the_timeout_it_honoured(silent_url: str) -> None:
     url = silent_url
     started = monotonic()
@@ -101,6 +102,7 @@ def test_cli_process_says_the_timeout_it_honoured(silent_url: str) -> None:
     assert elapsed < 3 * 3  # the old path took 3 x the timeout, and the start-up on top
 
 
+@pytest.mark.slow
 async def test_tui_shows_failed_within_the_timeout(silent_url: str) -> None:
     app = InspectorApp(Target(url=silent_url), timeout=2.0)
     async with app.run_test() as pilot:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.widgets import DataTable
 from tui_helpers import select_item, wait_connected, wait_for
 
@@ -36,6 +37,7 @@ def rows(view: InFlightView) -> list[str]:
     return [" ".join(str(c) for c in table.get_row_at(i)) for i in range(table.row_count)]
 
 
+@pytest.mark.slow
 async def test_the_in_flight_table_is_drawn_only_when_shown() -> None:
     app = InspectorApp(demo_target())
     async with app.run_test(size=SIZE) as pilot:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Button, Checkbox, Input, Select, SelectionList, Static, TextArea
 from tui_helpers import WAIT, focus, screen_text, wait_for
@@ -14,6 +15,8 @@ from tui_helpers import WAIT, focus, screen_text, wait_for
 from inspector.forms.schema import ValidationIssue
 from inspector.tui.widgets.json_editor import JsonEditor
 from inspector.tui.widgets.schema_form import FieldWidget, SchemaForm
+
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
