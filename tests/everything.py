@@ -29,7 +29,7 @@ from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Static
-from tui_helpers import wait_for
+from tui_helpers import WAIT, wait_for
 
 from inspector.engine.responders import Responders
 from inspector.engine.session import Session
@@ -112,7 +112,7 @@ def shown_text(static: Static, width: int = 200) -> str:
     return console.export_text()
 
 
-async def wait_for_screen(pilot: Pilot[Any], kind: type[Any], timeout: float = 15.0) -> Any:
+async def wait_for_screen(pilot: Pilot[Any], kind: type[Any], timeout: float = WAIT) -> Any:
     """Wait until a ``kind`` screen is on top, mounted and has put focus somewhere."""
     app = pilot.app
     await wait_for(

@@ -273,6 +273,7 @@ def graph() -> dict[str, set[str]]:
     return import_graph(PACKAGE)
 
 
+@pytest.mark.slow
 def test_every_part_is_in_the_table(graph: dict[str, set[str]]) -> None:
     missing = sorted(set(graph) - set(ALLOWED))
     assert not missing, f"new parts of inspector/: add them to ALLOWED and LAYERS: {missing}"
@@ -305,6 +306,7 @@ def test_headless_parts_import_no_front(graph: dict[str, set[str]]) -> None:
         assert not graph[part] & set(FRONTS), f"{part} imports {graph[part] & set(FRONTS)}"
 
 
+@pytest.mark.slow
 def test_headless_parts_import_no_textual() -> None:
     """The headless parts run without a terminal: no Textual, not even lazily."""
     for part in HEADLESS:
@@ -356,6 +358,7 @@ def module_graph(package: Path) -> dict[str, set[str]]:
     return graph
 
 
+@pytest.mark.slow
 def test_no_import_cycles_between_modules_of_the_tui() -> None:
     """A widget that calls back into its container's module (a field into its form) is a
     cycle: it posts a message instead."""

@@ -42,7 +42,13 @@ async def tab_to(pilot: Pilot[Any], widget_id: str, presses: int = 6) -> None:
     assert app.focused is not None and app.focused.id == widget_id
 
 
-async def wait_for(pilot: Pilot[Any], condition: Any, timeout: float = 15.0) -> None:
+# How long a wait may take before the test fails: a guard against a hang, never reached by
+# a passing test, so generous: with the suite's worker processes sharing two cores an app
+# can take many seconds to start and connect.
+WAIT = 60.0
+
+
+async def wait_for(pilot: Pilot[Any], condition: Any, timeout: float = WAIT) -> None:
     """Pause the pilot until ``condition()`` is true (bounded)."""
     with anyio.fail_after(timeout):
         while not condition():

@@ -31,6 +31,8 @@ from inspector.transports.detect import connect_http
 from inspector.wire.events import Channel, Direction, WireEvent
 from tests.servers.http_support import sdk_server
 
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
+
 
 @pytest.fixture
 def server() -> Iterator[str]:

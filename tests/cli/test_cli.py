@@ -23,6 +23,7 @@ def error_of(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
     return json.loads(lines[0])["error"]  # type: ignore[no-any-return]
 
 
+@pytest.mark.slow
 def test_tools_list_after_dashdash() -> None:
     done = cli("--cli", "--method", "tools/list", "--", *SDK_SERVER)
     assert done.returncode == 0, done.stderr
@@ -36,6 +37,7 @@ def test_trailing_words_target_like_the_official_cli() -> None:
     assert json.loads(done.stdout)["tools"]
 
 
+@pytest.mark.slow
 def test_tool_args_coerced_by_schema() -> None:
     done = cli(
         "--cli",
@@ -54,6 +56,7 @@ def test_tool_args_coerced_by_schema() -> None:
     assert json.loads(done.stdout)["content"][0]["text"] == "42"
 
 
+@pytest.mark.slow
 def test_tool_args_json() -> None:
     done = cli(
         "--cli",
@@ -70,6 +73,7 @@ def test_tool_args_json() -> None:
     assert json.loads(done.stdout)["content"][0]["text"] == "2"
 
 
+@pytest.mark.slow
 def test_resources_read_and_prompts_get() -> None:
     done = cli("--cli", "--method", "resources/read", "--uri", "sdk://greeting", "--", *SDK_SERVER)
     assert json.loads(done.stdout)["contents"][0]["text"] == "hello from the SDK"
@@ -145,6 +149,7 @@ def test_a_server_that_exits_shows_what_it_printed_on_stdout() -> None:
     assert error["stdout"] == ["hello not json"]  # the JSON-RPC line is not noise
 
 
+@pytest.mark.slow
 def test_protocol_error_exit_4() -> None:
     done = cli(
         "--cli", "--method", "prompts/get", "--prompt-name", "no-such-prompt", "--", *SDK_SERVER

@@ -24,6 +24,8 @@ from servers.http_support import dead_port, sdk_server
 
 from inspector.commands.failures import ExitCode
 
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
+
 TOOLS = ["--cli", "--method", "tools/list"]
 ADD = [
     "--cli",

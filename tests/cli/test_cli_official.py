@@ -152,6 +152,7 @@ def result_of(done: subprocess.CompletedProcess[str], words: list[str]) -> Any:
     return printed["result"] if "json" in words else printed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("line", "succeeds"), [(w, ok) for _, w, ok in EXAMPLES], ids=[n for n, _, _ in EXAMPLES]
 )
@@ -177,6 +178,7 @@ def test_the_official_examples_give_the_official_result(
         assert mine.stdout.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_the_headers_and_the_server_flags_arrive(home: Path, http_url: str) -> None:
     """What the examples send is what the server gets: the header, the server's own flags."""
     done = ours(http_url, "--method", "tools/list", "--header", "X-API-Key: your-api-key")
@@ -297,6 +299,7 @@ EXIT_CODES: list[tuple[str, list[str], int, int]] = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("words", "mine", "theirs"),
     [(w, m, t) for _, w, m, t in EXIT_CODES],
@@ -338,6 +341,7 @@ def last_error(stderr: str) -> dict[str, Any]:
     return error
 
 
+@pytest.mark.slow
 def test_the_servers_stderr_passes_through_with_stderr(home: Path) -> None:
     """Theirs passes the server's stderr through by default; ours with --stderr."""
     words = [*BAD_OUTPUT, "--method", "tools/call", "--tool-name", "good"]

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from paths import ROOT
 
 from inspector.record.reader import read_session
@@ -36,6 +37,7 @@ def sent(record: Path) -> list[dict[str, Any]]:
     ]
 
 
+@pytest.mark.slow
 def test_a_task_required_tool_is_called_as_a_task_by_itself(tmp_path: Path) -> None:
     record = tmp_path / "s.jsonl"
     done = cli(record, "--method", "tools/call", "--tool-name", "generate_report")
@@ -70,6 +72,7 @@ def test_task_flag_calls_an_optional_tool_as_a_task(tmp_path: Path) -> None:
     assert json.loads(done.stdout)["content"]
 
 
+@pytest.mark.slow
 def test_without_task_an_optional_tool_is_a_plain_call(tmp_path: Path) -> None:
     record = tmp_path / "s.jsonl"
     done = cli(

@@ -200,6 +200,7 @@ def test_replay_without_a_file_names_only_the_file(capsys: pytest.CaptureFixture
     assert "TARGET" not in err
 
 
+@pytest.mark.slow
 def test_proxy_without_a_target_says_it_uses_the_demo_like_cli() -> None:
     """Both modes name the bundled demo on stderr in the same words (the host's log)."""
     notice = "no server given: using the bundled demo server ("
@@ -265,6 +266,7 @@ def test_a_server_named_like_a_subcommand_runs_after_dashdash(tmp_path: Path) ->
     assert json.loads(done.stdout) == {}
 
 
+@pytest.mark.slow
 def test_cli_never_imports_textual(tmp_path: Path) -> None:
     """--cli, --cli replay FILE and --cli replay --against, in one process."""
     session = tmp_path / "s.jsonl"
@@ -315,6 +317,7 @@ def _read_until(
     return True
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["live", "replay"])
 def test_the_tui_opens_in_a_terminal_and_quits(tmp_path: Path, mode: str) -> None:
     """``mcp-inspect`` (recording by default) and ``mcp-inspect replay FILE`` in a pty."""

@@ -59,6 +59,7 @@ def responses(events: list[WireEvent]) -> list[dict[str, object]]:
     ]
 
 
+@pytest.mark.slow
 def test_initialize(tmp_path: Path) -> None:
     result, events = run("initialize", tmp_path)
     assert result.passed, result.explain()
@@ -76,6 +77,7 @@ def test_initialize(tmp_path: Path) -> None:
     assert " --cli --method tools/list " in result.client_stderr
 
 
+@pytest.mark.slow
 def test_tools_call(tmp_path: Path) -> None:
     result, events = run("tools_call", tmp_path)
     assert result.passed, result.explain()
@@ -85,6 +87,7 @@ def test_tools_call(tmp_path: Path) -> None:
     assert "tools/call" in sent_methods(events)
 
 
+@pytest.mark.slow
 def test_elicitation_defaults(tmp_path: Path) -> None:
     result, events = run("elicitation-sep1034-client-defaults", tmp_path)
     assert result.passed, result.explain()
@@ -93,6 +96,7 @@ def test_elicitation_defaults(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.slow
 def test_sse_retry(tmp_path: Path) -> None:
     result, events = run("sse-retry", tmp_path)
     assert result.passed, result.explain()
@@ -187,6 +191,7 @@ AUTH_CODE_SCENARIOS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scenario", AUTH_CODE_SCENARIOS)
 def test_authorization_code(scenario: str, tmp_path: Path) -> None:
     result, events = run(scenario, tmp_path)
@@ -271,6 +276,7 @@ def test_retry_limit(tmp_path: Path) -> None:
     assert error["exitCode"] == 7 and "gave up after 3 authorizations" in error["message"]
 
 
+@pytest.mark.slow
 def test_resource_mismatch(tmp_path: Path) -> None:
     # the suite passes a client that does nothing: the recording shows the refusal
     result, events = run("auth/resource-mismatch", tmp_path)
@@ -283,6 +289,7 @@ def test_resource_mismatch(tmp_path: Path) -> None:
     assert error["exitCode"] == 7 and "RFC 9728" in error["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "scenario", ["auth/client-credentials-basic", "auth/client-credentials-jwt"]
 )

@@ -145,6 +145,7 @@ def test_a_silent_server_fails_within_the_timeout(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.slow
 def test_remembered_handshake_that_fails_is_probed_again(tmp_path: Path) -> None:
     target = [*ERA_SERVER]  # the mode comes from the environment: one remembered target
     done, _ = cli(tmp_path / "1.jsonl", target, env={"ERA_SERVER_MODE": "handshake-stdio"})
@@ -189,6 +190,7 @@ def test_http_stateless_only(tmp_path: Path) -> None:
     assert chosen(events)["era"] == "stateless"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["http", "http-json"])
 def test_http_sdk_speaking_both_is_used_in_the_newest(mode: str, tmp_path: Path) -> None:
     with stateless_server(mode) as url:

@@ -154,6 +154,7 @@ async def test_follow_gives_up_after_max_wait() -> None:
             await manager.cancel(created.task_id)
 
 
+@pytest.mark.slow
 async def test_everything_input_required_is_answered_through_tasks_result() -> None:
     """server-everything queues its elicitation until tasks/result: follow() must call it
     early on input_required, answer, and then see the task complete."""

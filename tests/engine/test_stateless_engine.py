@@ -55,6 +55,7 @@ def sdk_session(responders: Responders | None = None) -> Session:
     )
 
 
+@pytest.mark.slow
 async def test_sdk_stdio_discover_then_requests_carry_the_envelope() -> None:
     with anyio.fail_after(30):
         async with sdk_session() as session:
@@ -81,6 +82,7 @@ async def test_sdk_stdio_discover_then_requests_carry_the_envelope() -> None:
     assert not codes(events) - {"batch"}, codes(events)  # the SDK answers cleanly
 
 
+@pytest.mark.slow
 async def test_sdk_logs_only_when_the_request_carries_a_log_level() -> None:
     with anyio.fail_after(30):
         async with sdk_session() as session:
@@ -108,6 +110,7 @@ async def test_sdk_logs_only_when_the_request_carries_a_log_level() -> None:
     assert out[-1]["params"]["_meta"]["io.modelcontextprotocol/logLevel"] == "info"
 
 
+@pytest.mark.slow
 async def test_sdk_mrtr_roots_and_no_roots_list_changed(tmp_path: Path) -> None:
     roots = RootsList([tmp_path])
     with anyio.fail_after(30):
@@ -145,6 +148,7 @@ async def elicit_with(action: str) -> tuple[dict[str, Any], list[WireEvent], lis
     return result, events, asked
 
 
+@pytest.mark.slow
 async def test_sdk_mrtr_elicitation_goes_to_the_responder_and_the_call_is_retried() -> None:
     result, events, asked = await elicit_with("accept")
     assert result["structuredContent"] == {"result": "hello, Ada"}
@@ -174,6 +178,7 @@ async def test_sdk_mrtr_elicitation_goes_to_the_responder_and_the_call_is_retrie
     }
 
 
+@pytest.mark.slow
 async def test_sdk_mrtr_decline_reaches_the_server() -> None:
     result, _, asked = await elicit_with("decline")
     assert len(asked) == 1
@@ -181,6 +186,7 @@ async def test_sdk_mrtr_decline_reaches_the_server() -> None:
     assert "decline" in result["content"][0]["text"]
 
 
+@pytest.mark.slow
 async def test_sdk_refuses_undeclared_elicitation_clearly() -> None:
     with anyio.fail_after(30):
         async with sdk_session() as session:
@@ -437,6 +443,7 @@ async def test_a_listen_stream_that_cannot_be_reopened_ends_with_a_note(
 LISTED = {"tools": {"listChanged": True}}
 
 
+@pytest.mark.slow
 async def test_sdk_mrtr_rejected_sampling_is_left_out_not_sent_as_an_error() -> None:
     """An input response is a result, never an error: a rejected sampling request is left
     out of the retry (the SDK server then asks again, and the refusal stands, once)."""
@@ -460,6 +467,7 @@ async def test_sdk_mrtr_rejected_sampling_is_left_out_not_sent_as_an_error() -> 
     assert any(b"rejected (User rejected sampling request): left out" in e.raw for e in events)
 
 
+@pytest.mark.slow
 async def test_raw_frames_get_the_envelope_in_the_stateless_era() -> None:
     """The raw editor's frame lacks the per-request _meta: it is added (what the frame
     sets itself is kept), so the SDK server answers it instead of refusing it."""

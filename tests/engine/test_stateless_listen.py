@@ -21,6 +21,8 @@ from inspector.transports.stdio import StdioTransport
 from inspector.wire.events import Direction, WireEvent
 from inspector.wire.transport import Transport
 
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
+
 SERVER = SERVERS / "stateless_server.py"
 ACK = "notifications/subscriptions/acknowledged"
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 from paths import SERVERS
 
 from inspector.engine.client import McpClient
@@ -106,6 +107,7 @@ async def test_a_call_answered_at_once_is_a_finished_state() -> None:
     assert state.result is not None and state.result["content"][0]["text"] == "3"
 
 
+@pytest.mark.slow
 def test_cli_over_http_calls_a_task_required_tool(tmp_path: Path) -> None:
     with sdk_server("stateless-http", script="era_server.py") as base:
         done = subprocess.run(

@@ -143,6 +143,7 @@ def test_leaves_other_schemas_to_jsonschema(schema: Any) -> None:
     assert not surely_conforms(schema, "anything")
 
 
+@pytest.mark.slow
 def test_a_big_result_that_does_not_match_still_gets_jsonschemas_words() -> None:
     schema = {"type": "object", "properties": {"rows": {"type": "array", "items": ROW}}}
     rows = [{"id": n, "name": "ok"} for n in range(20_000)]

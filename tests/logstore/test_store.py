@@ -233,6 +233,7 @@ def test_filtered_view_is_incremental_and_follows_growth() -> None:
     assert view.row_of(3) == 1 and view.row_of(4) is None and view.nearest_row(4) == 1
 
 
+@pytest.mark.slow
 def test_memory_under_twice_raw_bytes() -> None:
     """100k realistic events: the store holds less than 2x their raw bytes."""
     events = []

@@ -103,6 +103,7 @@ def test_cased_blocks_hold_every_character_whose_casefold_differs() -> None:
     assert all(lo < hi for lo, hi in _CASED_BLOCKS)
 
 
+@pytest.mark.slow
 def test_long_terms_and_runs_of_multi_character_folds_stay_small() -> None:
     for term in ("s" * 60, "s" * 500, "ß" * 200, "éÉ" * 300, "x" * 2000):
         assert len(term_pattern(term).pattern) < 50_000 or term == "x" * 2000

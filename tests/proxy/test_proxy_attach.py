@@ -39,6 +39,7 @@ def text_of(result: dict[str, Any]) -> str:
     return "\n".join(c.get("text", "") for c in result["content"] if c.get("type") == "text")
 
 
+@pytest.mark.slow
 async def test_attach_calls_into_the_live_session(runtime: Path, tmp_path: Path) -> None:
     host_seen: list[WireEvent] = []
     seen: list[WireEvent] = []

@@ -94,6 +94,7 @@ def test_wrap_needs_a_name_when_there_are_several(tmp_path: Path) -> None:
     assert "name one with --server: files, weather" in done.stderr
 
 
+@pytest.mark.slow
 def test_wrap_write_runs_the_server_through_the_proxy(tmp_path: Path) -> None:
     config = tmp_path / "claude.json"
     config.write_text(json.dumps({"mcpServers": {"demo": {"command": DEMO[0], "args": DEMO[1:]}}}))

@@ -21,6 +21,8 @@ from proxy_support import events, inspector_cli, proxy_argv
 
 from tests.everything import everything_command
 
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
+
 
 def server(which: str) -> list[str]:
     if which == "sdk":

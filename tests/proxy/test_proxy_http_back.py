@@ -32,6 +32,8 @@ from inspector.engine.responders import RootsList
 from inspector.wire.events import WireEvent
 from tests.servers.http_support import everything_server, sdk_server
 
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
+
 DUMP: dict[str, Any] = {"by_alias": True, "exclude_none": True, "mode": "json"}
 
 

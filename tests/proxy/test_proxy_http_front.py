@@ -185,6 +185,7 @@ async def exercise(session: ClientSession, which: str) -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("which", ["sdk", "everything"])
 async def test_the_sdk_client_over_http_gets_what_it_gets_directly(which: str) -> None:
     command = server(which)
@@ -201,6 +202,7 @@ async def test_the_sdk_client_over_http_gets_what_it_gets_directly(which: str) -
     assert through == direct
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("which", ["sdk", "everything"])
 def test_the_official_inspector_cli_over_http(which: str, tmp_path: Path) -> None:
     tool = "add" if which == "sdk" else "get-sum"
@@ -287,6 +289,7 @@ async def test_attaching_before_any_host_says_what_to_do(runtime: Path) -> None:
     assert "attach again" in message
 
 
+@pytest.mark.slow
 async def test_an_idle_session_ends_and_its_server_stops(tmp_path: Path) -> None:
     record = tmp_path / "p.jsonl"
     args = ("--no-attach", "--idle-timeout", "2", "--record", str(record), "--", *DEMO)

@@ -74,6 +74,7 @@ def stored_tokens(state: Path, url: str) -> dict[str, Any]:
     return dict(servers[url])
 
 
+@pytest.mark.slow
 async def test_the_proxy_authorizes_for_a_stdio_host(server: str, tmp_path: Path) -> None:
     state = tmp_path / "state"
     first = tmp_path / "first.jsonl"
@@ -107,6 +108,7 @@ async def test_the_proxy_authorizes_for_a_stdio_host(server: str, tmp_path: Path
     assert 401 not in [e.meta.get("status") for e in read_session(second).events]
 
 
+@pytest.mark.slow
 async def test_a_person_completes_the_authorization_from_the_hosts_log(
     server: str, tmp_path: Path
 ) -> None:
@@ -135,6 +137,7 @@ async def test_a_person_completes_the_authorization_from_the_hosts_log(
     assert stored_tokens(state, server)["access_token"] not in record.read_text()
 
 
+@pytest.mark.slow
 async def test_headers_go_with_every_request_and_credentials_are_masked(
     server: str, tmp_path: Path
 ) -> None:
@@ -166,6 +169,7 @@ async def test_headers_go_with_every_request_and_credentials_are_masked(
     assert token not in record.read_text()
 
 
+@pytest.mark.slow
 async def test_an_http_front_authorizes_once_for_every_host_session(
     server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -194,6 +198,7 @@ async def test_an_http_front_authorizes_once_for_every_host_session(
     assert "registration" in steps
 
 
+@pytest.mark.slow
 async def test_an_authorization_nobody_completes_fails_the_hosts_request(
     server: str, tmp_path: Path
 ) -> None:

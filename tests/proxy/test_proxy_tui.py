@@ -61,6 +61,7 @@ def text_of(result: dict[str, object]) -> str:
     return "".join(c.get("text", "") for c in content)
 
 
+@pytest.mark.slow
 async def test_attached_tui_fills_live_and_calls_into_the_session(
     runtime: Path, tmp_path: Path
 ) -> None:
@@ -122,6 +123,7 @@ def listings(record: Path, side: str) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 async def test_the_catalog_is_what_the_host_was_given_and_can_be_relisted(
     runtime: Path, tmp_path: Path
 ) -> None:
@@ -156,6 +158,7 @@ async def test_the_catalog_is_what_the_host_was_given_and_can_be_relisted(
         assert "tools/list" in listings(record, "host")
 
 
+@pytest.mark.slow
 async def test_intercept_from_the_tui_holds_and_forwards_an_edit(
     runtime: Path, tmp_path: Path
 ) -> None:
@@ -189,6 +192,7 @@ async def test_intercept_from_the_tui_holds_and_forwards_an_edit(
             await wait_for(pilot, lambda: not isinstance(app.screen, InterceptScreen))
 
 
+@pytest.mark.slow
 async def test_intercept_keys_work_in_the_filter_and_the_editor_and_are_shown(
     runtime: Path, tmp_path: Path
 ) -> None:
@@ -244,6 +248,7 @@ async def test_intercept_keys_work_in_the_filter_and_the_editor_and_are_shown(
             await wait_for(pilot, lambda: not isinstance(app.screen, InterceptScreen))
 
 
+@pytest.mark.slow
 async def test_intercept_needs_an_attached_proxy() -> None:
     from inspector.target import demo_target
 

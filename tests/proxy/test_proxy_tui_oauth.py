@@ -22,6 +22,8 @@ from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.auth_view import AuthView
 from tests.servers.http_support import sdk_server
 
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
+
 SIZE = (150, 45)
 
 

@@ -42,6 +42,7 @@ def store_of(path: Path) -> EventStore:
     return store
 
 
+@pytest.mark.slow
 def test_is_an_event_source_that_agrees_with_the_store(recording: Path) -> None:
     store = store_of(recording)
     with IndexedSessionFile(recording) as f:
@@ -140,6 +141,7 @@ def test_unreadable_lines_are_counted_and_reported(recording: Path, tmp_path: Pa
         assert f.event(5) == read_session(recording).events[5]
 
 
+@pytest.mark.slow
 def test_big_file_first_screen_then_background_index(big: tuple[Path, int]) -> None:
     path, count = big
     size = path.stat().st_size
@@ -234,6 +236,7 @@ def test_event_lines_with_other_key_orders_are_kept(recording: Path, tmp_path: P
         assert [f.event(i) for i in range(len(f))] == read_session(recording).events
 
 
+@pytest.mark.slow
 def test_background_facts_make_column_filters_cheap(big: tuple[Path, int]) -> None:
     path, count = big
     with IndexedSessionFile(path) as f:
@@ -244,6 +247,7 @@ def test_background_facts_make_column_filters_cheap(big: tuple[Path, int]) -> No
         assert len(hits) == count // PER_EXCHANGE and not f._cache  # nothing decoded
 
 
+@pytest.mark.slow
 def test_filtered_view_scans_a_growing_file(big: tuple[Path, int]) -> None:
     """The log's FilteredView reads it like the live store, while the index grows."""
     from inspector.logstore.store import FilteredView

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import anyio
+import pytest
 from cli_runner import cli
 from leak_check import leaks, raw_b64_count
 from paths import PY, ROOT, SERVERS
@@ -53,6 +54,7 @@ def leak_call(path: Path, *extra: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
+@pytest.mark.slow
 def test_cli_stdio_secrets_redacted_in_every_representation(tmp_path: Path) -> None:
     redacted, kept = tmp_path / "redacted.jsonl", tmp_path / "kept.jsonl"
     leak_call(redacted)
@@ -69,6 +71,7 @@ def test_cli_stdio_secrets_redacted_in_every_representation(tmp_path: Path) -> N
     )
 
 
+@pytest.mark.slow
 async def test_tui_default_recording_is_redacted(tmp_path: Path) -> None:
     """The recorder the TUI makes for its default session file, through the real app."""
     path = tmp_path / "tui.jsonl"
@@ -102,6 +105,7 @@ async def echo_500(req: Request, conn: Conn) -> None:
     await conn.respond(500, b"\xff\xfe proxy error: " + echo.encode())
 
 
+@pytest.mark.slow
 async def test_cli_http_bearer_and_query_secrets_redacted(tmp_path: Path) -> None:
     secrets = ["SECRET789", "QUERYKEY55", "s1gn4ture"]
     async with ScriptedServer(echo_500) as server:

@@ -46,6 +46,7 @@ def items_by(report: dict[str, Any], method: str, detail: str = "") -> list[dict
     ]
 
 
+@pytest.mark.slow
 def test_same_server_nothing_differs(recording: Path) -> None:
     done = cli("--cli", "replay", str(recording), "--against", "--", PY, SERVER)
     assert done.returncode == 0, done.stderr + done.stdout
@@ -64,6 +65,7 @@ def test_same_server_nothing_differs(recording: Path) -> None:
     assert errors[0]["status"] == "same"
 
 
+@pytest.mark.slow
 def test_changed_server_differences_exit_1(recording: Path) -> None:
     done = cli(
         "--cli", "replay", str(recording), "--against", "--", PY, SERVER, "--variant", "changed"
@@ -92,6 +94,7 @@ def test_changed_server_differences_exit_1(recording: Path) -> None:
     assert items_by(report, "tools/call", "echo")[0]["status"] == "same"
 
 
+@pytest.mark.slow
 def test_ignore_rules_keep_fields_out_of_the_verdict(recording: Path) -> None:
     done = cli(
         "--cli",
@@ -118,6 +121,7 @@ def test_ignore_rules_keep_fields_out_of_the_verdict(recording: Path) -> None:
     assert items_by(report, "tools/call", "add")[0]["ignoredChanges"] == 2
 
 
+@pytest.mark.slow
 def test_human_report_is_colored_text(recording: Path) -> None:
     done = cli("replay", str(recording), "--against", "--", PY, SERVER, "--variant", "changed")
     assert done.returncode == 1
@@ -191,6 +195,7 @@ def test_newer_format_has_a_clear_message(tmp_path: Path) -> None:
     assert "format 99" in message and "Upgrade mcp-inspect" in message
 
 
+@pytest.mark.slow
 def test_torn_recording_replays_with_a_warning(recording: Path, tmp_path: Path) -> None:
     torn = tmp_path / "torn.jsonl"
     data = recording.read_bytes()
@@ -265,6 +270,7 @@ def test_plan_pairs_cancels_and_notifications() -> None:
     assert exchange.method == "roots/list" and exchange.answer is not None
 
 
+@pytest.mark.slow
 async def test_replay_in_process_renews_progress_tokens(recording: Path) -> None:
     """The recorded progress token is not reused: the session makes a fresh one and the
     server's progress notifications carry it."""
@@ -324,6 +330,7 @@ def demo_recordings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]
     return paths
 
 
+@pytest.mark.slow
 def test_demo_recording_replays_clean(demo_recordings: dict[str, Path]) -> None:
     for path in demo_recordings.values():
         done = cli("--cli", "replay", str(path), "--against", "--", PY, "-m", "inspector.demo")
@@ -332,6 +339,7 @@ def test_demo_recording_replays_clean(demo_recordings: dict[str, Path]) -> None:
         assert report["summary"]["changed"] == 0 and report["summary"]["same"] >= 2
 
 
+@pytest.mark.slow
 def test_demo_changed_variant_is_caught(demo_recordings: dict[str, Path]) -> None:
     done = cli(
         "--cli",
@@ -367,6 +375,7 @@ def test_demo_changed_variant_is_caught(demo_recordings: dict[str, Path]) -> Non
     assert done.returncode == 1 and "legacy_search" in done.stdout
 
 
+@pytest.mark.slow
 def test_http_recording_replays_against_the_url(tmp_path: Path) -> None:
     """Recorded over Streamable HTTP (SSE responses), replayed against the same URL:
     HTTP status lines and session ids stay out of the comparison."""
@@ -399,6 +408,7 @@ def test_http_recording_replays_against_the_url(tmp_path: Path) -> None:
         assert methods == ["server/discover", "tools/list", "tools/call"]
 
 
+@pytest.mark.slow
 def test_volatile_ids_are_mapped_and_cancelled_requests_cancelled(tmp_path: Path) -> None:
     """The server hands out a new task id on each run: the recorded one is mapped to the
     live one in later params. The request the user cancelled is cancelled again."""

@@ -38,6 +38,7 @@ def test_plan_groups_requests_sent_before_any_answer(recording: Path) -> None:
     assert listed.group == listed.seq  # sent after the answers: alone
 
 
+@pytest.mark.slow
 def test_replay_sends_the_group_before_awaiting(recording: Path, tmp_path: Path) -> None:
     replayed = tmp_path / "replayed.jsonl"
     done = subprocess.run(

@@ -69,6 +69,7 @@ def test_plan_files_notifications_under_their_request(recording: Path) -> None:
     assert listed.notifications == []
 
 
+@pytest.mark.slow
 def test_same_server_methods_same_values_volatile(recording: Path) -> None:
     code, report = replay_json(recording)
     assert code == 0, report
@@ -83,6 +84,7 @@ def test_same_server_methods_same_values_volatile(recording: Path) -> None:
     assert report["notifications"] == {"mode": "methods", "same": 1, "changed": 0, "volatile": 1}
 
 
+@pytest.mark.slow
 def test_changed_server_method_sequence_counts(recording: Path) -> None:
     code, report = replay_json(recording, variant="changed")
     assert code == 1
@@ -113,6 +115,7 @@ def test_changed_server_method_sequence_counts(recording: Path) -> None:
     } in work["notifications"]["changes"]
 
 
+@pytest.mark.slow
 def test_strict_counts_values_and_ignore_rules_apply(recording: Path) -> None:
     code, report = replay_json(recording, "--notifications", "strict")
     assert code == 1  # the log's timestamp counts now

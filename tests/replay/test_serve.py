@@ -66,6 +66,7 @@ async def test_official_sdk_client_against_the_recording(recording: Path) -> Non
                 await session.read_resource("replay://nothing-here")
 
 
+@pytest.mark.slow
 async def test_official_sdk_client_against_a_lone_cli_call(tmp_path: Path) -> None:
     """A recording of one ``--cli`` tools/call holds tools/list too, which the SDK client
     asks for after the call (to check the result against the outputSchema)."""
@@ -95,6 +96,7 @@ async def test_official_sdk_client_against_a_lone_cli_call(tmp_path: Path) -> No
             assert result.structured_content == {"result": 3}
 
 
+@pytest.mark.slow
 def test_our_cli_against_the_recording(recording: Path) -> None:
     done = cli(
         "--cli",
@@ -215,6 +217,7 @@ def test_a_handshake_recording_serves_a_stateless_client(recording: Path, tmp_pa
     assert chosen[0]["era"] == "stateless"
 
 
+@pytest.mark.slow
 async def test_a_first_recording_after_a_refused_era_probe_is_a_handshake_one(
     tmp_path: Path,
 ) -> None:

@@ -65,6 +65,7 @@ async def call_draft(recording: Path, errlog: Path, **callbacks: Any) -> str:
             return text
 
 
+@pytest.mark.slow
 def test_plan_ties_the_sampling_request_to_the_call(sampling: Path) -> None:
     plan = build_plan(read_session(sampling).events)
     listed, draft = plan.requests
@@ -114,6 +115,7 @@ async def test_a_client_without_sampling_is_noted(sampling: Path, tmp_path: Path
     assert '$.error added: {"code": -32600, "message": "Sampling not supported"}' in err
 
 
+@pytest.mark.slow
 async def test_sdk_elicitation_callback(tmp_path: Path) -> None:
     """The replay_server recording: ``ask`` elicits a name while it is answered."""
     recording = tmp_path / "ask.jsonl"

@@ -60,6 +60,7 @@ def mrtr(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
 
 
+@pytest.mark.slow
 def test_plan_opens_with_discover_in_the_recorded_era(listing: Path) -> None:
     plan = build_plan(read_session(listing).events)
     assert plan.stateless and plan.initialize is not None
@@ -71,6 +72,7 @@ def test_plan_opens_with_discover_in_the_recorded_era(listing: Path) -> None:
     assert [s.method for s in plan.requests] == ["tools/list"]
 
 
+@pytest.mark.slow
 def test_replay_against_the_server_opens_statelessly(listing: Path) -> None:
     done = cli("--cli", "replay", str(listing), "--against", "--", PY, SERVER, "stdio")
     assert done.returncode == 0, done.stderr + done.stdout
@@ -81,6 +83,7 @@ def test_replay_against_the_server_opens_statelessly(listing: Path) -> None:
     assert any("stateless recording" in note for note in report["notes"])
 
 
+@pytest.mark.slow
 async def test_mrtr_retries_are_one_exchange_answered_from_the_recording(mrtr: Path) -> None:
     plan = build_plan(read_session(mrtr).events)
     calls = [s for s in plan.requests if s.method == "tools/call"]
@@ -153,6 +156,7 @@ def test_serve_answers_a_stateless_client(fixture: str, request: pytest.FixtureR
     ]
 
 
+@pytest.mark.slow
 def test_serve_answers_a_client_of_either_era(listing: Path) -> None:
     serve = ["--", PY, "-m", "inspector", "replay", str(listing), "--serve"]
     # no --protocol-version: the probe is answered from the recorded server/discover
@@ -189,6 +193,7 @@ def test_recorded_catalog_from_discover(listing: Path) -> None:
     assert {t["name"] for t in catalog.lists["tools"]} >= {"add", "greet"}
 
 
+@pytest.mark.slow
 async def test_offline_tui_replay_of_a_stateless_recording(listing: Path) -> None:
     source = IndexedSessionFile(listing)
     app = InspectorApp(None, source=source, replay_title=listing.name)

@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import select
+import shutil
 import socket
 import subprocess
 import sys
@@ -196,51 +197,60 @@ def sdk_server(
         log_path.unlink(missing_ok=True)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+_HELD: list[socket.socket] = []  # dead ports, held until the test process ends
 
 
 def dead_port() -> int:
-    """A port nothing listens on (bound then released)."""
-    return free_port()
+    """A port nothing listens on, and nothing can: bound (without ``SO_REUSEADDR``, so no
+    other process's server may take it) but never listening, so a connection is refused.
+    A port bound and released would be free for another test process's server."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    _HELD.append(sock)
+    port: int = sock.getsockname()[1]
+    return port
 
 
 # ------------------------------------------------------------------ server-everything (npm)
 
 
+def _wait_for_port(
+    proc: subprocess.Popen[bytes], port_file: Path, log_path: Path, what: str, timeout: float
+) -> int:
+    """The port the server wrote (``report_port.cjs``), once it accepts connections."""
+    deadline = time.monotonic() + timeout
+    while True:
+        with contextlib.suppress(OSError, ValueError):
+            port = int(port_file.read_text())
+            with socket.create_connection(("127.0.0.1", port), 0.5):
+                return port
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise AssertionError(
+                f"{what} did not listen within {timeout} s: "
+                + log_path.read_text(errors="replace")[-2000:]
+            )
+        time.sleep(0.1)
+
+
 @contextlib.contextmanager
 def everything_server(mode: str, timeout: float = 60.0) -> Iterator[str]:
-    """Run server-everything in ``mode`` (streamableHttp | sse); yields its base URL."""
+    """Run server-everything in ``mode`` (streamableHttp | sse) on a port of its own
+    (``PORT=0``; it reports the port through ``report_port.cjs``); yields its base URL."""
     from tests.everything import everything_command  # the shared, locked installer
 
     node, args = everything_command(mode)  # installs the pinned package when missing
-    port = free_port()
-    with tempfile.NamedTemporaryFile(
-        prefix=f"everything-{mode}-", suffix=".log", delete=False
-    ) as log:
-        log_path = Path(log.name)
+    folder = Path(tempfile.mkdtemp(prefix=f"everything-{mode}-"))
+    log_path, port_file = folder / "server.log", folder / "port"
     with log_path.open("wb") as out:
         proc = subprocess.Popen(
-            [node, *args],
-            env={**os.environ, "PORT": str(port)},
+            [node, "--require", str(HERE / "report_port.cjs"), *args],
+            env={**os.environ, "PORT": "0", "MCP_TEST_PORT_FILE": str(port_file)},
             stdout=out,
             stderr=subprocess.STDOUT,
         )
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5):
-                break
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise AssertionError(
-                    f"server-everything {mode} did not listen on {port}: "
-                    + log_path.read_text(errors="replace")[-2000:]
-                )
-            time.sleep(0.1)
+        port = _wait_for_port(proc, port_file, log_path, f"server-everything {mode}", timeout)
         yield f"http://127.0.0.1:{port}"
     finally:
         proc.terminate()
@@ -249,7 +259,7 @@ def everything_server(mode: str, timeout: float = 60.0) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(5)
-        log_path.unlink(missing_ok=True)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def tool_text(result: dict[str, Any]) -> str:

@@ -96,6 +96,7 @@ async def _sdk_exchange(url: str) -> Host:
     return host
 
 
+@pytest.mark.slow
 async def test_sdk_streamable_sse_mode(sdk_sse: str) -> None:
     host = await _sdk_exchange(sdk_sse)
     msgs = [
@@ -129,6 +130,7 @@ async def test_sdk_streamable_sse_mode(sdk_sse: str) -> None:
     assert host.lost is not None and host.lost.expected
 
 
+@pytest.mark.slow
 async def test_sdk_streamable_json_mode(sdk_json: str) -> None:
     host = await _sdk_exchange(sdk_json)
     replies = [e for e in host.events if e.direction is Direction.IN and e.message is not None]
@@ -136,6 +138,7 @@ async def test_sdk_streamable_json_mode(sdk_json: str) -> None:
     assert replies[0].meta["content_type"] == "application/json"
 
 
+@pytest.mark.slow
 async def test_sdk_stateless_mode() -> None:
     with sdk_server("stateless") as base:
         transport = StreamableHttpTransport(base + "/mcp")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from cli_runner import cli_async
 from servers.http_scripted import Conn, Handler, Request, ScriptedServer, answer_basics, ok
 
@@ -54,6 +55,7 @@ async def test_cross_origin_redirect_is_refused_and_names_both_origins(tmp_path:
     assert hops and hops[0]["meta"]["status"] == 307  # the log shows the redirect
 
 
+@pytest.mark.slow
 async def test_follow_redirects_goes_there_without_credentials() -> None:
     async with (
         ScriptedServer(mcp_server) as other,
@@ -70,6 +72,7 @@ async def test_follow_redirects_goes_there_without_credentials() -> None:
         assert "mcp-session-id" not in request.headers
 
 
+@pytest.mark.slow
 async def test_same_origin_redirect_is_followed_and_shown(tmp_path: Path) -> None:
     record = tmp_path / "s.jsonl"
 
@@ -89,6 +92,7 @@ async def test_same_origin_redirect_is_followed_and_shown(tmp_path: Path) -> Non
     assert any(e.get("meta", {}).get("status") == 307 for e in events)
 
 
+@pytest.mark.slow
 async def test_302_that_makes_the_post_a_get_names_who_answered() -> None:
     async def handler(req: Request, conn: Conn) -> None:
         if req.path == "/mcp":
@@ -104,6 +108,7 @@ async def test_302_that_makes_the_post_a_get_names_who_answered() -> None:
     assert f"redirected from POST {server.url} by 302, which made it a GET" in message
 
 
+@pytest.mark.slow
 async def test_legacy_sse_stream_redirect_to_another_origin_is_refused() -> None:
     async with (
         ScriptedServer(mcp_server, path="/sse") as other,

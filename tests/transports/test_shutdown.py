@@ -69,6 +69,7 @@ def last_note(session_file: Path) -> str:
 # ------------------------------------------------------------------ the TUI (Pilot)
 
 
+@pytest.mark.slow
 async def test_tui_q_ends_the_servers_children(tmp_path: Path, reaper: list[int]) -> None:
     pidfile = tmp_path / "pids"
     app = InspectorApp(Target(command=PY, args=[SERVER, str(pidfile)]))
@@ -84,6 +85,7 @@ async def test_tui_q_ends_the_servers_children(tmp_path: Path, reaper: list[int]
         assert app.quitting
 
 
+@pytest.mark.slow
 async def test_tui_teardown_without_q_ends_them_too(tmp_path: Path, reaper: list[int]) -> None:
     """The app's own exit (an error, exit()): the same shutdown runs before the loop ends."""
     pidfile = tmp_path / "pids"
@@ -162,6 +164,7 @@ class Terminal:
             os.close(self.master)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["hangup", "sigterm", "kill-9"])
 def test_real_tui_in_a_terminal(how: str, tmp_path: Path, reaper: list[int]) -> None:
     """SIGHUP and SIGTERM: the orderly shutdown (the session file ends with the server
@@ -245,6 +248,7 @@ def test_cli_sigterm_closes_the_session_first(tmp_path: Path, reaper: list[int])
     assert last_note(record).startswith("closed: server stopped")
 
 
+@pytest.mark.slow
 def test_cli_kill_9_leaves_nothing(tmp_path: Path, reaper: list[int]) -> None:
     pidfile = tmp_path / "pids"
     cli = subprocess.Popen(

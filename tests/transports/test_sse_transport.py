@@ -47,6 +47,7 @@ def legacy_handler(endpoint: str, *, on_post: Any = None) -> Any:
     return handler
 
 
+@pytest.mark.slow
 async def test_sdk_legacy_server_through_session() -> None:
     with sdk_server("legacy") as base:
         events: list[Any] = []
@@ -73,6 +74,7 @@ async def test_sdk_legacy_server_through_session() -> None:
     assert replies and all(e.meta["event_type"] == "message" for e in replies)
 
 
+@pytest.mark.slow
 async def test_everything_server_legacy_sse() -> None:
     with everything_server("sse") as base:
         session = Session(SseTransport(base + "/sse"))
@@ -189,6 +191,7 @@ async def test_failed_post_fails_that_request_only() -> None:
 # ------------------------------------------------------------------ auto-detection
 
 
+@pytest.mark.slow
 async def test_auto_falls_back_to_legacy_sse_on_the_sdk_server() -> None:
     with sdk_server("legacy") as base:
         events: list[Any] = []
@@ -210,6 +213,7 @@ async def test_auto_falls_back_to_legacy_sse_on_the_sdk_server() -> None:
     assert not any(e.channel is Channel.SYSTEM and e.message for e in events)
 
 
+@pytest.mark.slow
 async def test_auto_stays_on_streamable_http() -> None:
     with sdk_server("sse") as base:
         transport = connect_http(base + "/mcp", transport="auto")

@@ -43,6 +43,7 @@ def codes(events: list[WireEvent]) -> set[str]:
     return {f.code for e in events for f in e.findings}
 
 
+@pytest.mark.slow
 async def test_requests_carry_routing_headers_and_no_session(url: str) -> None:
     async def answer(params: dict[str, Any]) -> dict[str, Any]:
         return {"action": "accept", "content": {"name": "Grace"}}
@@ -87,6 +88,7 @@ async def test_requests_carry_routing_headers_and_no_session(url: str) -> None:
     assert not codes(events), codes(events)
 
 
+@pytest.mark.slow
 async def test_tool_arguments_are_mirrored_into_mcp_param_headers(url: str) -> None:
     events: list[WireEvent] = []
     with anyio.fail_after(30):
@@ -154,6 +156,7 @@ async def test_a_timed_out_request_closes_its_stream_instead_of_posting_a_cancel
     assert any(b"closing the response stream" in e.raw for e in events)
 
 
+@pytest.mark.slow
 async def test_cli_over_http(url: str) -> None:
     result = await cli(
         "--cli",
@@ -200,6 +203,7 @@ async def test_cli_over_http(url: str) -> None:
     assert thought["structuredContent"] == {"result": "four"}  # MRTR sampling
 
 
+@pytest.mark.slow
 async def test_cli_over_stdio() -> None:
     target = ["--", sys.executable, str(SERVER), "stdio"]
     result = await cli(

@@ -31,6 +31,7 @@ async def open_session(transport: StdioTransport, events: list[WireEvent], **kw:
     return session
 
 
+@pytest.mark.slow
 async def test_sdk_server_over_stdio() -> None:
     events: list[WireEvent] = []
     transport = StdioTransport(PY, [str(SERVERS / "sdk_stdio_server.py")])
@@ -203,6 +204,7 @@ def test_no_orphan_when_the_inspector_is_killed(tmp_path: Path) -> None:
     assert not alive(server_pid)
 
 
+@pytest.mark.slow
 def test_engine_never_imports_textual() -> None:
     code = (
         "import sys, inspector.engine.session, inspector.engine.client, "

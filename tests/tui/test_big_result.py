@@ -21,6 +21,8 @@ from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView
 
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
+
 SIZE = (140, 40)
 LINES = 30_000  # lorem lines: ~4 MB of text, formatted off the UI thread
 

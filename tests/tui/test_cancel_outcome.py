@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 from memory_peer import handshake
 from textual.widgets import DataTable
 from tui_helpers import screen_text, select_item, wait_connected, wait_for
@@ -66,6 +67,7 @@ def _inflight_rows(app: InspectorApp) -> list[str]:
     return [" ".join(str(c) for c in table.get_row_at(i)) for i in range(table.row_count)]
 
 
+@pytest.mark.slow
 async def test_a_cancelled_call_says_cancelled_by_you(tmp_path: Path) -> None:
     target = demo_target()
     path = tmp_path / "cancel.jsonl"

@@ -89,6 +89,7 @@ def _words_text(seed: int, lines: int) -> str:
     return "\n".join(out)
 
 
+@pytest.mark.slow
 def test_big_text_wraps_at_word_boundaries_as_rich_does() -> None:
     """Lazily wrapped lines break between words, as Rich wraps a small text (a word
     longer than the width is folded), and nothing in the text is lost but the spaces
@@ -109,6 +110,7 @@ def test_big_text_wraps_at_word_boundaries_as_rich_does() -> None:
     assert "[red]inspector[/red]" in "".join(shown)  # server text: no markup read
 
 
+@pytest.mark.slow
 def test_rows_counted_a_block_at_a_time_are_the_rows_of_each_line(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -149,6 +151,7 @@ def test_a_long_line_is_cut_in_pieces_and_control_characters_are_visible() -> No
     assert all("\x1b" not in source.text(i).plain for i in range(len(source)))
 
 
+@pytest.mark.slow
 def test_wide_characters_fold_by_cells() -> None:
     builder = DocBuilder()
     builder.add_text("界" * 40_000)  # big: lazily folded

@@ -60,6 +60,7 @@ async def _needed(client: McpClient, count: int = 1) -> RpcError:
     return needed.value
 
 
+@pytest.mark.slow
 async def test_complete_while_the_dialog_is_open_is_shown_in_it() -> None:
     app = NotingApp()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -87,6 +88,7 @@ async def test_complete_while_the_dialog_is_open_is_shown_in_it() -> None:
     assert _text(out["result"]) == "action: accept"
 
 
+@pytest.mark.slow
 async def test_complete_after_accept_is_announced_and_after_decline_ignored() -> None:
     app = NotingApp()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -112,6 +114,7 @@ async def test_complete_after_accept_is_announced_and_after_decline_ignored() ->
     assert opened == ["https://auth.example.com/flow"]
 
 
+@pytest.mark.slow
 async def test_required_error_waits_for_every_completion_then_retry_succeeds() -> None:
     app = NotingApp()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -151,6 +154,7 @@ async def test_required_error_waits_for_every_completion_then_retry_succeeds() -
     assert _completes(app, "vault-1") == 1 and _completes(app, "vault-2") == 1
 
 
+@pytest.mark.slow
 async def test_wait_retry_now_cancel_timeout_and_early_completion() -> None:
     app = NotingApp()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -192,6 +196,7 @@ async def test_wait_retry_now_cancel_timeout_and_early_completion() -> None:
             assert done[-1] is True and not isinstance(app.screen, CompletionWaitScreen)
 
 
+@pytest.mark.slow
 def test_cli_reports_the_urls_of_a_url_elicitation_required_error() -> None:
     done = cli(
         "--cli",

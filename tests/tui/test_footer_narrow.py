@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets._footer import FooterKey
 from tui_helpers import wait_connected, wait_for
 
@@ -20,6 +21,7 @@ def shown_actions(app: InspectorApp) -> list[str]:
     return [k.action for k in keys if k.region.width and k.region.right <= width]
 
 
+@pytest.mark.slow
 async def test_help_and_quit_stay_in_view_at_80_columns_and_after_a_resize() -> None:
     app = InspectorApp(demo_target())
     async with app.run_test(size=(140, 40)) as pilot:

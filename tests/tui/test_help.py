@@ -8,6 +8,7 @@ import pkgutil
 import re
 from typing import Any
 
+import pytest
 from paths import ROOT
 from textual.binding import Binding
 from textual.widgets import OptionList
@@ -106,6 +107,7 @@ async def help_section(pilot: Any, key: str = "question_mark") -> str:
     return section
 
 
+@pytest.mark.slow
 async def test_help_opens_on_the_section_of_where_the_focus_is() -> None:
     app = InspectorApp(demo_target(), confirm_destructive=True)
     async with app.run_test(size=SIZE) as pilot:
@@ -137,6 +139,7 @@ async def test_help_opens_on_the_section_of_where_the_focus_is() -> None:
         assert isinstance(app.screen, ConfirmScreen)  # closing the help left the dialog
 
 
+@pytest.mark.slow
 async def test_the_help_screen_shows_every_area_and_moves_between_them() -> None:
     app = InspectorApp(demo_target())
     async with app.run_test(size=(80, 24)) as pilot:
@@ -156,6 +159,7 @@ async def test_the_help_screen_shows_every_area_and_moves_between_them() -> None
         await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen))
 
 
+@pytest.mark.slow
 async def test_the_palette_lists_the_help_s_actions_and_runs_them() -> None:
     app = InspectorApp(demo_target())
     async with app.run_test(size=SIZE) as pilot:

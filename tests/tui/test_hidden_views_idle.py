@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.widgets import DataTable
 from tui_helpers import select_item, wait_connected, wait_for
 
@@ -36,6 +37,7 @@ def rows(view: InFlightView) -> list[str]:
     return [" ".join(str(c) for c in table.get_row_at(i)) for i in range(table.row_count)]
 
 
+@pytest.mark.slow
 async def test_the_in_flight_table_is_drawn_only_when_shown() -> None:
     app = InspectorApp(demo_target())
     async with app.run_test(size=SIZE) as pilot:
@@ -45,7 +47,9 @@ async def test_the_in_flight_table_is_drawn_only_when_shown() -> None:
         await select_item(pilot, "tools", "slow_count")
         form = app.query_one(ItemPanel).form
         assert form is not None
-        form.set_arguments({"seconds": 8, "steps": 80})
+        # long enough to be in flight however slowly the machine runs the keys below
+        # (an 8 s call could end before the tab was shown, on a loaded machine)
+        form.set_arguments({"seconds": 60, "steps": 600})
         await pilot.pause(0.1)
         await pilot.press("ctrl+s")  # a call with progress, the Log tab in front
         await wait_for(pilot, lambda: app.query_one("#tab-inflight").display is False)
@@ -53,7 +57,7 @@ async def test_the_in_flight_table_is_drawn_only_when_shown() -> None:
         assert rebuilds[0] == 0
         await pilot.press("escape")  # out of the form: letter keys act
         await pilot.press("f")  # the In flight tab
-        await wait_for(pilot, lambda: any("slow_count" in r and "/80" in r for r in rows(view)))
+        await wait_for(pilot, lambda: any("slow_count" in r and "/600" in r for r in rows(view)))
         shown = rebuilds[0]
         assert shown >= 1  # caught up when shown
         await pilot.pause(0.8)

@@ -15,6 +15,8 @@ from inspector.target import demo_target
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.inflight import REFRESH
 
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
+
 
 async def test_idle_app_lays_nothing_out(monkeypatch: pytest.MonkeyPatch) -> None:
     app = InspectorApp(demo_target())

@@ -5,12 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import anyio
+import pytest
 from textual.app import App, ComposeResult
 from tui_helpers import wait_for
 
 from inspector.demo.schemas import SCHEDULE_EVENT
 from inspector.tui.widgets.item_panel import ItemPanel, item_key
 from inspector.tui.widgets.result_view import Outcome, ResultView
+
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
 
 TOOL: dict[str, Any] = {
     "name": "schedule_event",

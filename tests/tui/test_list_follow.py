@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import anyio
+import pytest
 from memory_peer import handshake
 from tui_helpers import select_item, wait_connected, wait_for
 
@@ -224,6 +225,7 @@ def _tools_list_traffic(app: InspectorApp) -> list[tuple[str, Any]]:
     return traffic
 
 
+@pytest.mark.slow
 async def test_server_everything_burst_is_one_relist_and_no_toast() -> None:
     command, args = everything_command()
     responders = Responders()  # as mcp-inspect offers them: server-everything then adds
@@ -260,6 +262,7 @@ async def test_server_everything_burst_is_one_relist_and_no_toast() -> None:
     assert not [t for t in toasts if "Tools" in t], toasts  # the list did not change
 
 
+@pytest.mark.slow
 async def test_a_changed_tools_list_says_what_was_added_and_removed() -> None:
     app = InspectorApp(demo_target())
     app.confirm_destructive = False

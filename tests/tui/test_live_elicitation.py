@@ -50,6 +50,7 @@ def _answers(session: Session) -> list[dict[str, Any]]:
     return sent
 
 
+@pytest.mark.slow
 async def test_demo_untouched_form_sends_every_default() -> None:
     app = HostApp()
     async with app.run_test(size=(120, 45)) as pilot:
@@ -85,6 +86,7 @@ async def test_demo_untouched_form_sends_every_default() -> None:
     assert "for 2 under the name Ada Lovelace on 2026-12-24" in _text(out["result"])
 
 
+@pytest.mark.slow
 async def test_demo_edited_field_and_invalid_value_blocks_accept() -> None:
     app = HostApp()
     async with app.run_test(size=(120, 45)) as pilot:
@@ -127,6 +129,7 @@ async def test_demo_edited_field_and_invalid_value_blocks_accept() -> None:
     assert "for 7 under the name Grace Hopper" in _text(out["result"])
 
 
+@pytest.mark.slow
 async def test_demo_decline_and_cancel() -> None:
     app = HostApp()
     async with app.run_test(size=(120, 45)) as pilot:
@@ -156,6 +159,7 @@ async def _list_until(client: McpClient, tool: str) -> None:
             await anyio.sleep(0.1)
 
 
+@pytest.mark.slow
 async def test_everything_form_with_required_field_and_titled_enums() -> None:
     app = HostApp()
     async with app.run_test(size=(120, 50)) as pilot:
@@ -191,6 +195,7 @@ async def test_everything_form_with_required_field_and_titled_enums() -> None:
     assert "User provided the requested information" in _text(out["result"])
 
 
+@pytest.mark.slow
 async def test_everything_url_mode_shows_url_asks_consent_and_opens_browser() -> None:
     opened: list[str] = []
     app = HostApp()

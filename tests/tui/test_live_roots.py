@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 from textual.widgets import OptionList, Static
 from tui_helpers import wait_for
 
@@ -31,6 +32,7 @@ def _methods(events: list[WireEvent], direction: str) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 async def test_demo_roots_editor_adds_removes_and_notifies(tmp_path: Path) -> None:
     (tmp_path / "project").mkdir()
     app = HostApp()
@@ -77,6 +79,7 @@ async def test_demo_roots_editor_adds_removes_and_notifies(tmp_path: Path) -> No
             await wait_for(pilot, lambda: not isinstance(app.screen, RootsScreen))
 
 
+@pytest.mark.slow
 async def test_everything_refetches_roots_after_list_changed(tmp_path: Path) -> None:
     app = HostApp()
     async with app.run_test(size=(110, 30)) as pilot:

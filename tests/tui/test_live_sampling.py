@@ -66,6 +66,7 @@ async def test_demo_sampling_reply_is_sent_back() -> None:
     assert bridge.last_reply == "four"
 
 
+@pytest.mark.slow
 async def test_demo_sampling_reject_sends_error_minus_one() -> None:
     app = HostApp()
     async with app.run_test(size=(120, 40)) as pilot:

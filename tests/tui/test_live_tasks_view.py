@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import anyio
 from textual.widgets import DataTable, Static
-from tui_helpers import wait_for
+from tui_helpers import WAIT, wait_for
 
 from inspector.engine.tasks import TaskState
 from inspector.live.state import LiveState
@@ -71,6 +72,11 @@ async def test_run_as_task_follow_cancel_list_and_fetch() -> None:
             {"name": "slow_count", "arguments": {"seconds": 0.1, "steps": 1}, "task": {}},
         )
         other_id = other["task"]["taskId"]
+        # finished on the server before "r" lists it, as the steps below expect: on a loaded
+        # machine its 0.1 s of work can outlast the keys pressed before the list
+        with anyio.fail_after(WAIT):
+            while (await session.request("tasks/get", {"taskId": other_id}))["status"] == "working":
+                await anyio.sleep(0.05)
         await pilot.press("r")
         await wait_for(pilot, lambda: other_id in manager.tasks)
         await wait_for(pilot, lambda: manager.tasks[other_id].terminal)

@@ -212,6 +212,7 @@ def static_text(app: App[None], selector: str) -> str:
     return "\n".join(p.plain if isinstance(p, Text) else str(p) for p in parts)
 
 
+@pytest.mark.slow
 async def test_100k_events_in_batches_follow_the_tail() -> None:
     app = LogApp()
     async with app.run_test(size=(120, 30)) as pilot:
@@ -285,6 +286,7 @@ async def test_click_selects_row() -> None:
         assert "latency 59ms" in detail_text(app)
 
 
+@pytest.mark.slow
 async def test_detail_keys_raw_pair_copy_save(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -342,6 +344,7 @@ async def test_invalid_utf8_and_hostile_text_shown_safely() -> None:
         assert "␛[2J[bold red]x[/]" in body
 
 
+@pytest.mark.slow
 async def test_filter_bar_counts_and_follows_new_events() -> None:
     app = LogApp(flood(0, 20_000))
     async with app.run_test(size=(120, 30)) as pilot:
@@ -369,6 +372,7 @@ async def test_filter_bar_counts_and_follows_new_events() -> None:
         assert not bar.is_open
 
 
+@pytest.mark.slow
 async def test_filter_over_100k_is_chunked_and_keeps_cursor() -> None:
     events = flood(0, 100_000)
     app = LogApp(events)
@@ -426,6 +430,7 @@ def test_pretty_json_deep_nesting_is_folded() -> None:
     assert "nested deeper than 48" in text and "bottom" not in text
 
 
+@pytest.mark.slow
 def test_snapshot_log_and_detail(snap_compare: Callable[..., bool]) -> None:
     async def run_before(pilot: Pilot[None]) -> None:
         app = pilot.app
@@ -448,6 +453,7 @@ def big_response(n: int, marker: str, rows: int = 30_000) -> WireEvent:
     return ev(IN, Channel.STDOUT, rpc_response(n, result), 4.0 + n, 100 + n)
 
 
+@pytest.mark.slow
 async def test_big_frame_is_formatted_off_the_ui_thread_and_the_newest_selection_wins() -> None:
     from inspector.tui.widgets.document_view import THREAD_BYTES
 

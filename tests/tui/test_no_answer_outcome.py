@@ -7,6 +7,7 @@ import os
 import signal
 from typing import Any
 
+import pytest
 from tui_helpers import screen_text, select_item, wait_connected, wait_for
 
 from inspector.target import demo_target
@@ -14,6 +15,8 @@ from inspector.transports.stdio import StdioTransport
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.result_view import ResultView
+
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
 
 SIZE = (140, 45)
 

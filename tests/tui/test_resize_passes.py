@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import pytest
 from rich.segment import Segment
 from textual.geometry import Region, Size
 from textual.pilot import Pilot
@@ -17,6 +18,8 @@ from inspector.target import demo_target
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.result_view import ResultView
+
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
 
 T = TypeVar("T")
 

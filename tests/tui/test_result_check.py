@@ -57,6 +57,7 @@ def test_encode_is_compact_json(value: Any) -> None:
     assert encode(value) == compact(value)
 
 
+@pytest.mark.slow
 def test_a_result_of_many_objects_is_measured_and_checked_in_a_child() -> None:
     result = structured(1_500_000)
     assert many_containers(result)
@@ -70,6 +71,7 @@ def test_a_result_of_many_objects_is_measured_and_checked_in_a_child() -> None:
     assert [issue.path for issue in bad.check.issues] == [("rows", 7, "id")]
 
 
+@pytest.mark.slow
 def test_without_a_child_the_check_is_made_here(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(result_check.sys, "executable", str(ROOT / "no-such-python"))
     result = structured(1_500_000)
@@ -79,6 +81,7 @@ def test_without_a_child_the_check_is_made_here(monkeypatch: pytest.MonkeyPatch)
     assert measured.size == json_length(result)
 
 
+@pytest.mark.slow
 def test_a_shown_structured_result_keeps_about_its_size() -> None:
     """Parked, a 5 MB result of 50,000 objects keeps its bytes, not a tree of ~3.7x."""
     frame = compact({"jsonrpc": "2.0", "id": 1, "result": structured(5_000_000)})
@@ -102,6 +105,7 @@ def test_a_shown_structured_result_keeps_about_its_size() -> None:
     assert outcome.value() == json.loads(frame)["result"]
 
 
+@pytest.mark.slow
 async def test_the_result_view_parks_a_big_structured_result() -> None:
     """Through the app against a real server: shown, checked, then kept as bytes; shown
     again from them."""
@@ -131,6 +135,7 @@ async def test_the_result_view_parks_a_big_structured_result() -> None:
         assert '"rows": [' in view_text(view)
 
 
+@pytest.mark.slow
 async def test_threads_take_short_turns_while_a_result_is_formatted(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

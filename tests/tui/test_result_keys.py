@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.widgets import TabbedContent
 from tui_helpers import (
     footer_keys,
@@ -43,6 +44,7 @@ async def call_and_focus_result(pilot: Any, app: InspectorApp, tool: str, words:
     await pilot.pause()
 
 
+@pytest.mark.slow
 async def test_result_footer_offers_save_and_open_only_when_they_do_something() -> None:
     app = interactive_demo_app()
     async with app.run_test(size=SIZE) as pilot:

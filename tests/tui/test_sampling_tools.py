@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 import anyio
+import pytest
 from paths import SERVERS
 from textual.widgets import Select, Static, TextArea
 from tui_helpers import wait_for
@@ -57,6 +58,7 @@ async def test_without_the_capability_the_sdk_server_does_not_send_tools() -> No
     assert "sampling tools" in out["result"]["refused"]
 
 
+@pytest.mark.slow
 async def test_tool_use_reply_then_tool_result_shown_and_final_text() -> None:
     app = HostApp()
     async with app.run_test(size=(120, 50)) as pilot:
@@ -115,6 +117,7 @@ async def test_tool_use_reply_then_tool_result_shown_and_final_text() -> None:
     assert final["content"]["text"] == "sunny" and final["stopReason"] == "endTurn"
 
 
+@pytest.mark.slow
 async def test_required_tool_choice_flags_text_reply_and_sends_it_anyway() -> None:
     app = HostApp()
     async with app.run_test(size=(120, 50)) as pilot:
@@ -218,6 +221,7 @@ TOOLS_PARAMS: dict[str, Any] = {
 }
 
 
+@pytest.mark.slow
 async def test_json_mode_round_trip_and_parallel_tool_uses() -> None:
     app = HostApp()
     async with app.run_test(size=(120, 50)) as pilot:

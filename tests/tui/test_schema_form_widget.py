@@ -7,13 +7,16 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Button, Checkbox, Input, Select, SelectionList, Static, TextArea
-from tui_helpers import focus, screen_text, wait_for
+from tui_helpers import WAIT, focus, screen_text, wait_for
 
 from inspector.forms.schema import ValidationIssue
 from inspector.tui.widgets.json_editor import JsonEditor
 from inspector.tui.widgets.schema_form import FieldWidget, SchemaForm
+
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -95,7 +98,7 @@ async def click(pilot: Any, widget: Any) -> None:
 
 async def test_keyboard_fills_fields_in_tab_order_including_a_nested_object() -> None:
     app = FormApp(SCHEMA)
-    with anyio.fail_after(30):
+    with anyio.fail_after(WAIT):
         async with app.run_test(size=(100, 60)) as pilot:
             form = app.query_one(SchemaForm)
             await click(pilot, field(form, "name").query_one(Input))
@@ -113,7 +116,7 @@ async def test_keyboard_fills_fields_in_tab_order_including_a_nested_object() ->
 
 async def test_array_items_add_move_remove_by_mouse() -> None:
     app = FormApp(SCHEMA)
-    with anyio.fail_after(30):
+    with anyio.fail_after(WAIT):
         async with app.run_test(size=(100, 60)) as pilot:
             form = app.query_one(SchemaForm)
             for text in ("a", "b"):
@@ -133,7 +136,7 @@ async def test_array_items_add_move_remove_by_mouse() -> None:
 async def test_array_by_keyboard_focus_follows_the_item() -> None:
     """An item is one Tab stop; alt+↑ alt+↓ move it and ctrl+r removes it, from the item."""
     app = FormApp(SCHEMA)
-    with anyio.fail_after(30):
+    with anyio.fail_after(WAIT):
         async with app.run_test(size=(100, 60)) as pilot:
             form = app.query_one(SchemaForm)
             for text in ("x", "y", "z"):
@@ -173,7 +176,7 @@ async def test_array_by_keyboard_focus_follows_the_item() -> None:
 
 async def test_pick_a_union_variant_and_toggle_null() -> None:
     app = FormApp(SCHEMA)
-    with anyio.fail_after(30):
+    with anyio.fail_after(WAIT):
         async with app.run_test(size=(100, 60)) as pilot:
             form = app.query_one(SchemaForm)
             assert form.root.value()["pet"] is None
@@ -195,7 +198,7 @@ async def test_pick_a_union_variant_and_toggle_null() -> None:
 
 async def test_enum_multi_select_map_rows_and_recursive_expand() -> None:
     app = FormApp(SCHEMA)
-    with anyio.fail_after(30):
+    with anyio.fail_after(WAIT):
         async with app.run_test(size=(100, 60)) as pilot:
             form = app.query_one(SchemaForm)
             role = field(form, "role").query_one(Select)
@@ -228,7 +231,7 @@ async def test_json_editor_round_trip_keeps_input_and_refuses_bad_json() -> None
         SCHEMA,
         initial={"name": "Ada", "age": 3, "tags": ["x"], "pet": {"kind": "dog", "good": False}},
     )
-    with anyio.fail_after(30):
+    with anyio.fail_after(WAIT):
         async with app.run_test(size=(100, 60)) as pilot:
             form = app.query_one(SchemaForm)
             field(form, "address", "street").query_one(Input).value = "Elm"
@@ -265,7 +268,7 @@ async def test_json_editor_round_trip_keeps_input_and_refuses_bad_json() -> None
 
 async def test_validation_errors_show_on_fields_and_submitted_is_posted() -> None:
     app = FormApp(SCHEMA)
-    with anyio.fail_after(30):
+    with anyio.fail_after(WAIT):
         async with app.run_test(size=(100, 60)) as pilot:
             form = app.query_one(SchemaForm)
             field(form, "age").query_one(Input).value = "-5"
@@ -302,7 +305,7 @@ async def test_validation_errors_show_on_fields_and_submitted_is_posted() -> Non
 
 async def test_server_text_is_shown_literally() -> None:
     app = FormApp(SCHEMA)
-    with anyio.fail_after(30):
+    with anyio.fail_after(WAIT):
         async with app.run_test(size=(100, 60)) as pilot:
             await pilot.pause()
             form = app.query_one(SchemaForm)
@@ -325,7 +328,7 @@ async def test_hostile_property_names_and_enum_labels_stay_literal() -> None:
         "$defs": {"Loop": {"type": "object", "properties": {"again": {"$ref": "#/$defs/Loop"}}}},
     }
     app = FormApp(schema, initial={"m": {"k\x1b": 1}})
-    with anyio.fail_after(30):
+    with anyio.fail_after(WAIT):
         async with app.run_test(size=(100, 60)) as pilot:
             await pilot.pause()
             form = app.query_one(SchemaForm)
@@ -352,7 +355,7 @@ async def test_screenshot(tmp_path: Path) -> None:
             "env": {"HOME": "/root"},
         },
     )
-    with anyio.fail_after(30):
+    with anyio.fail_after(WAIT):
         async with app.run_test(size=(100, 70)) as pilot:
             form = app.query_one(SchemaForm)
             form.get_arguments()
@@ -377,7 +380,7 @@ async def test_one_blank_row_between_fields_none_doubled_after_a_union_box() -> 
     from inspector.demo.schemas import SCHEDULE_EVENT
 
     app = FormApp(SCHEDULE_EVENT, SCHEDULE_ARGS)
-    with anyio.fail_after(30):
+    with anyio.fail_after(WAIT):
         async with app.run_test(size=(90, 80)) as pilot:
             form = app.query_one(SchemaForm)
             await wait_for(
@@ -409,7 +412,7 @@ async def test_long_form_scrolls_to_its_last_field_inside_a_short_box() -> None:
 
     app = FormApp(SCHEDULE_EVENT, SCHEDULE_ARGS)
     app.CSS = "SchemaForm { max-height: 20; }"
-    with anyio.fail_after(30):
+    with anyio.fail_after(WAIT):
         async with app.run_test(size=(90, 40)) as pilot:
             form = app.query_one(SchemaForm)
             scroll = form.query_one(".form-fields")
@@ -427,7 +430,7 @@ async def test_long_form_scrolls_to_its_last_field_inside_a_short_box() -> None:
 
 async def test_json_editor_says_where_the_json_breaks_while_typing() -> None:
     app = FormApp(SCHEMA, initial={"name": "Ada", "age": 3})
-    with anyio.fail_after(30):
+    with anyio.fail_after(WAIT):
         async with app.run_test(size=(100, 60)) as pilot:
             form = app.query_one(SchemaForm)
             await pilot.press("ctrl+j")

@@ -64,6 +64,7 @@ def test_labels_shorten_in_steps_until_they_fit() -> None:
     assert choose(labels, 10) == (["Tools", "Res"], True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SMALL)
 async def test_every_catalog_tab_is_on_screen(size: tuple[int, int]) -> None:
     app = InspectorApp(demo_target())
@@ -86,6 +87,7 @@ async def test_every_catalog_tab_is_on_screen(size: tuple[int, int]) -> None:
         await wait_for(pilot, lambda: tabs.active == "tab-server")
 
 
+@pytest.mark.slow
 async def test_wide_catalog_names_its_tabs_in_full() -> None:
     app = InspectorApp(demo_target())
     async with app.run_test(size=(140, 40)) as pilot:
@@ -97,6 +99,7 @@ async def test_wide_catalog_names_its_tabs_in_full() -> None:
         assert labels == ["Tools 23", "Resources 9", "Templates 3", "Prompts 4", "Server"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SMALL)
 async def test_sampling_dialog_send_and_reject_are_on_screen(size: tuple[int, int]) -> None:
     app = interactive_app()
@@ -122,6 +125,7 @@ async def test_sampling_dialog_send_and_reject_are_on_screen(size: tuple[int, in
         )
 
 
+@pytest.mark.slow
 async def test_sampling_dialog_reject_is_clickable_at_80x24() -> None:
     app = interactive_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -137,6 +141,7 @@ async def test_sampling_dialog_reject_is_clickable_at_80x24() -> None:
         assert "rejected" in str(view.outcome.result) + str(view.outcome.error)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(80, 24), (100, 30), (140, 40)])
 async def test_sampling_dialog_checkbox_label_is_read_whole(size: tuple[int, int]) -> None:
     """The "Always answer" checkbox's label is drawn whole (wrapped when the dialog is
@@ -161,6 +166,7 @@ async def test_sampling_dialog_checkbox_label_is_read_whole(size: tuple[int, int
         assert box.value
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SMALL)
 async def test_form_fields_are_reached_by_tab_and_scrolled_into_view(
     size: tuple[int, int],
@@ -201,6 +207,7 @@ async def test_form_fields_are_reached_by_tab_and_scrolled_into_view(
         assert isinstance(form, SchemaForm)
 
 
+@pytest.mark.slow
 async def test_short_terminal_gives_the_form_the_rows_the_log_had() -> None:
     app = InspectorApp(demo_target())
     async with app.run_test(size=(90, 25)) as pilot:
@@ -217,6 +224,7 @@ async def test_short_terminal_gives_the_form_the_rows_the_log_had() -> None:
         await wait_for(pilot, lambda: bottom.outer_size.height > 15)
 
 
+@pytest.mark.slow
 async def test_a_large_terminal_uses_its_room() -> None:
     app = InspectorApp(demo_target())
     async with app.run_test(size=(220, 55)) as pilot:
@@ -231,6 +239,7 @@ async def test_a_large_terminal_uses_its_room() -> None:
         assert form.size.height >= 18  # the whole form of schedule_event, nearly
 
 
+@pytest.mark.slow
 async def test_elicitation_dialog_fields_and_buttons_are_reachable_at_80x24() -> None:
     """book_table's form is taller than the dialog: every field is reached by Tab and
     drawn, the buttons stay on screen, and Accept sends the defaults."""
@@ -261,6 +270,7 @@ async def test_elicitation_dialog_fields_and_buttons_are_reachable_at_80x24() ->
         assert "Booked a table" in str(view.outcome.result)
 
 
+@pytest.mark.slow
 async def test_roots_dialog_close_stays_on_screen_with_many_roots() -> None:
     app = interactive_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -276,6 +286,7 @@ async def test_roots_dialog_close_stays_on_screen_with_many_roots() -> None:
         await wait_for(pilot, lambda: not isinstance(app.screen, RootsScreen))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(80, 24), (100, 30), (140, 40)])
 async def test_server_tab_takes_the_width_when_narrow(size: tuple[int, int]) -> None:
     """5 opens the Server tab: its JSON gets the whole width (the work pane steps aside),
@@ -299,6 +310,7 @@ async def test_server_tab_takes_the_width_when_narrow(size: tuple[int, int]) -> 
         assert work.display and left.size.width == narrow_left
 
 
+@pytest.mark.slow
 async def test_server_tab_keeps_the_work_pane_when_wide() -> None:
     app = InspectorApp(demo_target())
     async with app.run_test(size=(200, 50)) as pilot:

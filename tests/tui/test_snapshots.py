@@ -32,6 +32,8 @@ from inspector.tui.widgets.schema_form import SchemaForm
 from inspector.tui.widgets.status_bar import StatusBar
 from inspector.wire.events import Kind
 
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
+
 SESSION = DATA / "demo-session.jsonl"
 SIZE = (140, 40)
 Snap = Callable[..., bool]

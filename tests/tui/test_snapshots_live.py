@@ -37,6 +37,8 @@ from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.wire.events import Channel, Direction
 
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
+
 SIZE = (140, 40)
 Snap = Callable[..., bool]
 # one folder there is on any machine, one there is not: the editor marks the missing one

@@ -28,6 +28,8 @@ from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.status_bar import StatusBar
 
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
+
 Snap = Callable[..., bool]
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((200, 50), id="200x50")]
 

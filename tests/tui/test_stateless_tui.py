@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 import anyio
+import pytest
 from paths import SERVERS
 from textual.widgets import Input
 from tui_helpers import log_methods, wait_for
@@ -22,6 +23,8 @@ from inspector.tui.interactive import InteractiveResponders
 from inspector.tui.screens.elicitation import ElicitationScreen
 from inspector.tui.widgets.schema_form import SchemaForm
 from tests.everything import HostApp, wait_for_screen
+
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
 
 SERVER = SERVERS / "stateless_server.py"
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+import pytest
 from paths import SERVERS
 from textual.widgets import DataTable
 from tui_helpers import log_methods, plain, select_item, wait_for
@@ -48,6 +49,7 @@ def _row_texts(view: InFlightView) -> list[str]:
     return [" ".join(plain(cell) for cell in table.get_row_at(i)) for i in range(table.row_count)]
 
 
+@pytest.mark.slow
 async def test_status_bar_and_inflight_in_the_stateless_era() -> None:
     target = target_from_words([sys.executable, str(SERVER), "stdio"])
     app = InspectorApp(target, protocol_version="2026-07-28", timeout=30)
@@ -85,6 +87,7 @@ async def test_status_bar_and_inflight_in_the_stateless_era() -> None:
         await pilot.pause()
 
 
+@pytest.mark.slow
 async def test_the_handshake_era_keeps_its_plain_protocol() -> None:
     target = target_from_words([sys.executable, str(SERVER), "stdio"])
     app = InspectorApp(target, timeout=30, protocol_version="2025-11-25")  # it speaks both
@@ -102,6 +105,7 @@ async def test_the_handshake_era_keeps_its_plain_protocol() -> None:
         await pilot.pause()
 
 
+@pytest.mark.slow
 async def test_a_cancelled_listen_stream_stays_closed_until_shift_l_reopens_it() -> None:
     target = target_from_words([sys.executable, str(SERVER), "stdio"])
     app = InspectorApp(target, timeout=30)  # no --protocol-version: detected stateless
@@ -130,6 +134,7 @@ async def test_a_cancelled_listen_stream_stays_closed_until_shift_l_reopens_it()
         assert not client.listen_closed
 
 
+@pytest.mark.slow
 async def test_ctrl_s_on_a_task_tool_follows_the_extension_task() -> None:
     """2026-07-28 Tasks extension: ctrl+s on a task-required tool runs it through the
     Tasks tab; the server's task is polled with tasks/get to its inline result."""

@@ -41,6 +41,7 @@ class NotingApp(HostApp):
         return super().push_screen(screen, *args, **kwargs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("accept", [True, False])
 async def test_url_elicitation_retries_after_consent_without_waiting(accept: bool) -> None:
     app = NotingApp()

@@ -84,6 +84,7 @@ async def status_line(
     return line, path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [140, 90])
 async def test_an_empty_version_leaves_no_double_gap(width: int, home: Path) -> None:
     # the handshake era pinned (the SDK speaks both): the line this test measures
@@ -96,6 +97,7 @@ async def test_an_empty_version_leaves_no_double_gap(width: int, home: Path) -> 
         assert line.endswith("python.jsonl"), line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [140, 90])
 async def test_the_session_file_is_shortened_not_cut_off(width: int, home: Path) -> None:
     line, path = await status_line(demo_target(), width, home)
@@ -111,6 +113,7 @@ async def test_the_session_file_is_shortened_not_cut_off(width: int, home: Path)
         assert "mcp-inspect" in line and "…  stdio" in line and "…" in shown, line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [80, 60, 40])
 async def test_a_narrow_bar_drops_the_least_needed_facts_first(width: int) -> None:
     """No session file: the server's label and the event count stay readable; "protocol",
@@ -134,6 +137,7 @@ async def test_a_narrow_bar_drops_the_least_needed_facts_first(width: int) -> No
         assert "  mcp-inspect" in line and "…" in line, line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [160, 80])
 async def test_a_replay_label_is_cut_only_for_want_of_room(width: int, tmp_path: Path) -> None:
     """The server's label in a replay is long ("... (replay of FILE)"): whole when the bar

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.widgets import Button, DataTable, Static
 from tui_helpers import focus, select_item, wait_connected, wait_for
 
@@ -27,6 +28,7 @@ async def call_as_task(pilot: Any, app: InspectorApp, tool: str, arguments: dict
     await pilot.press("enter")
 
 
+@pytest.mark.slow
 async def test_the_immediate_response_is_shown_only_while_the_task_runs() -> None:
     app = InspectorApp(demo_target())
     async with app.run_test(size=SIZE) as pilot:

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from paths import SERVERS
 from tui_helpers import (
     focus,
@@ -40,6 +41,7 @@ async def call_and_wait(pilot: Any, app: InspectorApp) -> str:
     return result_text(app)
 
 
+@pytest.mark.slow
 async def test_list_fill_nested_form_call_and_find_it_in_the_log() -> None:
     app = InspectorApp(demo_target(), confirm_destructive=False)
     async with app.run_test(size=SIZE) as pilot:
@@ -77,6 +79,7 @@ async def test_list_fill_nested_form_call_and_find_it_in_the_log() -> None:
         assert "create_user" in app.export_screenshot().replace("&#160;", " ")
 
 
+@pytest.mark.slow
 async def test_resource_template_and_prompt() -> None:
     app = InspectorApp(demo_target())
     async with app.run_test(size=SIZE) as pilot:
@@ -94,6 +97,7 @@ async def test_resource_template_and_prompt() -> None:
         assert "Grace" in text and "user:" in text
 
 
+@pytest.mark.slow
 async def test_is_error_and_protocol_error_are_told_apart() -> None:
     app = InspectorApp(demo_target())
     async with app.run_test(size=SIZE) as pilot:
@@ -107,6 +111,7 @@ async def test_is_error_and_protocol_error_are_told_apart() -> None:
         assert "protocol error" in text and "tool reported an error" not in text
 
 
+@pytest.mark.slow
 async def test_structured_content_checked_against_output_schema() -> None:
     app = InspectorApp(demo_target())
     async with app.run_test(size=SIZE) as pilot:
@@ -117,6 +122,7 @@ async def test_structured_content_checked_against_output_schema() -> None:
         assert "structuredContent" in text and "matches outputSchema" in text
 
 
+@pytest.mark.slow
 async def test_server_crash_shows_why_and_reconnect_keeps_the_log() -> None:
     """The server dies on its first request that is not initialize: the era probe
     (server/discover); reconnecting opens it with initialize, then it dies on tools/list."""
@@ -143,6 +149,7 @@ async def test_server_crash_shows_why_and_reconnect_keeps_the_log() -> None:
         assert seqs == sorted(set(seqs)), "one numbering across reconnects"
 
 
+@pytest.mark.slow
 async def test_server_text_is_shown_literally_everywhere() -> None:
     app = InspectorApp(demo_target())
     async with app.run_test(size=SIZE) as pilot:
@@ -166,6 +173,7 @@ async def test_server_text_is_shown_literally_everywhere() -> None:
         assert "[bold red]not bold[/]" in svg.replace("&#160;", " ")
 
 
+@pytest.mark.slow
 async def test_connecting_does_not_take_the_focus_back(tmp_path: Path) -> None:
     """The user moves to the log while the server is still starting: connecting must not
     pull the focus back to the catalog (the tools list has it from the first frame)."""

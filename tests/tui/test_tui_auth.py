@@ -23,6 +23,8 @@ from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.result_view import ResultView, render_outcome
 from inspector.wire.events import Channel, Direction
 
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
+
 SIZE = (150, 45)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+import pytest
 from paths import SERVERS
 from textual.widgets import OptionList
 from tui_helpers import screen_text, wait_connected, wait_for
@@ -43,6 +44,7 @@ async def wait_tools(pilot: Any, count: int) -> None:
     await wait_for(pilot, lambda: options.has_focus)
 
 
+@pytest.mark.slow
 async def test_slash_filters_the_list_as_you_type_and_esc_clears() -> None:
     app = InspectorApp(demo_target())
     async with app.run_test(size=(140, 40)) as pilot:
@@ -76,6 +78,7 @@ async def test_slash_filters_the_list_as_you_type_and_esc_clears() -> None:
         assert not box.display
 
 
+@pytest.mark.slow
 async def test_a_filtered_tab_keeps_its_count_at_80_columns() -> None:
     """At 80 columns "Tools 10/23 Res 9 Tmpl 3 Prm 4 Srv" does not fit: typing a filter
     dropped every count ("Tools Res Tmpl Prm Srv"). The filtered tab keeps matching/total;
@@ -96,6 +99,7 @@ async def test_a_filtered_tab_keeps_its_count_at_80_columns() -> None:
         assert tab_label(app, "resources") == f"Res {resources}"
 
 
+@pytest.mark.slow
 async def test_slash_again_replaces_the_filter_kept_from_before() -> None:
     app = InspectorApp(demo_target())
     async with app.run_test(size=(140, 40)) as pilot:
@@ -114,6 +118,7 @@ async def test_slash_again_replaces_the_filter_kept_from_before() -> None:
         await wait_for(pilot, lambda: shown(app)[:1] == ["create_user"])
 
 
+@pytest.mark.slow
 async def test_three_hundred_tools_filter_with_bounded_work_per_key() -> None:
     app = InspectorApp(MANY)
     async with app.run_test(size=(140, 40)) as pilot:
@@ -141,6 +146,7 @@ async def test_three_hundred_tools_filter_with_bounded_work_per_key() -> None:
             assert FuzzyQuery("sync rprt").match(haystacks[index])
 
 
+@pytest.mark.slow
 async def test_a_long_description_wraps_and_is_cut_with_an_ellipsis() -> None:
     app = InspectorApp(MANY)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -158,6 +164,7 @@ async def test_a_long_description_wraps_and_is_cut_with_an_ellipsis() -> None:
         assert "The end is here." in str(app.query_one("#item-head").render())
 
 
+@pytest.mark.slow
 async def test_enter_on_a_resource_reads_it() -> None:
     app = InspectorApp(demo_target())
     async with app.run_test(size=(140, 40)) as pilot:
@@ -173,6 +180,7 @@ async def test_enter_on_a_resource_reads_it() -> None:
         assert outcome.result["contents"][0]["uri"] == "demo://readme"
 
 
+@pytest.mark.slow
 async def test_after_enter_on_a_resource_the_list_keeps_the_keys() -> None:
     """Enter reads a resource and leaves the focus in the list: Down, Enter reads the
     next one, and the digits switch lists (on the Read button they were typed keys)."""

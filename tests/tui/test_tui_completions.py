@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import anyio
+import pytest
 from textual.widgets import OptionList
 from tui_helpers import interactive_demo_app, select_item, wait_connected, wait_for
 
@@ -32,6 +33,7 @@ def box_and_menu(app: InspectorApp, name: str) -> tuple[FieldInput, CompletionMe
     return field.query_one(FieldInput), field.query_one(CompletionMenu)
 
 
+@pytest.mark.slow
 async def test_bobs_150_files_are_listed_scrolled_narrowed_and_picked() -> None:
     app = interactive_demo_app()
     with anyio.fail_after(60):
@@ -89,6 +91,7 @@ async def test_bobs_150_files_are_listed_scrolled_narrowed_and_picked() -> None:
             assert app.focused is not path
 
 
+@pytest.mark.slow
 async def test_a_click_on_a_value_picks_it_and_tab_closes_the_list() -> None:
     app = interactive_demo_app()
     with anyio.fail_after(60):
@@ -122,6 +125,7 @@ def test_count_line_says_what_the_server_holds_back() -> None:
     assert count(error="boom").startswith("completion failed: boom")
 
 
+@pytest.mark.slow
 async def test_the_list_comes_back_after_the_json_editor_rebuilt_the_fields() -> None:
     app = interactive_demo_app()
     with anyio.fail_after(60):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.widgets import Input
 from tui_helpers import screen_text, select_item, wait_connected, wait_for
 
@@ -20,6 +21,8 @@ from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView
 from inspector.tui.widgets.schema_form import FieldWidget, SchemaForm
 from inspector.wire.events import Kind
+
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
 
 SIZE = (140, 60)
 

@@ -4,6 +4,7 @@ keys move and remove it: through the real app on the demo's create_user."""
 from __future__ import annotations
 
 import anyio
+import pytest
 from test_tui_typing_keys import form_of, make_app
 from textual.widgets import Button, Input, OptionList, SelectionList, Static
 from tui_helpers import focus, select_item, wait_connected, wait_for
@@ -12,6 +13,8 @@ from inspector.target import demo_target
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.form_fields import FieldWidget
 from inspector.tui.widgets.item_panel import ItemPanel
+
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
 
 SIZE = (140, 50)
 

@@ -21,6 +21,8 @@ from inspector.tui.widgets.result_view import ResultView, render_outcome
 from inspector.tui.widgets.status_bar import StatusBar
 from inspector.wire.events import Channel, Direction
 
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
+
 SIZE = (150, 45)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.widgets import OptionList, TextArea
 from tui_helpers import (
     interactive_demo_app,
@@ -22,6 +23,8 @@ from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView, render_outcome
+
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
 
 SIZE = (150, 45)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import Input
 from tui_helpers import screen_text, select_item, wait_connected, wait_for
 
@@ -21,6 +22,8 @@ from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView
 from inspector.wire.events import Kind
+
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
 
 SIZE = (140, 40)
 

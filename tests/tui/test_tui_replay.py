@@ -16,6 +16,8 @@ from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import MessageLog
 
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
+
 
 def record(path: Path, *args: str) -> None:
     done = cli("--cli", "--record", str(path), *args)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
+import pytest
 from paths import SERVERS
 from tui_helpers import select_item, wait_for
 
@@ -16,6 +17,8 @@ from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView
+
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
 
 EVIL = "[bold red]MARKUP[/] \x1b[2J\x1b]0;pwned\x07 \u202eevil\u202c"  # the server's
 

@@ -99,6 +99,7 @@ def notes(app: InspectorApp) -> list[str]:
     return [str(n.message) for n in app._notifications]
 
 
+@pytest.mark.slow
 async def test_replay_saves_the_replayed_file_and_asks_before_overwriting(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -141,6 +142,7 @@ async def test_replay_saves_the_replayed_file_and_asks_before_overwriting(
     source.close()
 
 
+@pytest.mark.slow
 async def test_live_session_copy_is_a_snapshot_and_says_so(tmp_path: Path) -> None:
     target = demo_target()
     recorder = Recorder(tmp_path / "live.jsonl", SessionHeader(target=target_info(target)))

@@ -126,6 +126,7 @@ async def target(pilot: Any, app: InspectorApp, where: str) -> Widget:
     return widget
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "where",
     ["checkbox", "select", "call button", "add item button", "array item", "group"],
@@ -149,6 +150,7 @@ async def test_words_typed_on_form_controls_fire_no_app_shortcut(where: str) -> 
         assert focused is not None and panel in focused.ancestors
 
 
+@pytest.mark.slow
 async def test_the_same_keys_still_work_outside_forms() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -192,6 +194,7 @@ async def open_dialog(pilot: Any, app: InspectorApp, kind: str) -> None:
     await focus(pilot, buttons[-1])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["confirm", "elicitation", "sampling", "roots", "save-as"])
 async def test_words_typed_in_dialogs_fire_no_app_shortcut(kind: str, tmp_path: Path) -> None:
     target = demo_target()
