@@ -17,7 +17,7 @@ from textual.widgets.option_list import Option
 
 from inspector.engine.kinds import KIND
 from inspector.lint.check import Issue, item_issues
-from inspector.lint.rules import ERROR
+from inspector.lint.rules import ERROR, INFO, LEVELS, WARNING
 from inspector.safe_text import one_line, visible
 from inspector.tui import messages
 from inspector.tui.fuzzy import FuzzyQuery
@@ -66,11 +66,19 @@ def hints(item: dict[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
+LINT_STYLES = {ERROR: "bold red", WARNING: "yellow", INFO: "dim"}
+
+
 def lint_badges(issues: list[Issue]) -> list[tuple[str, str]]:
-    """A red badge for each lint rule the item breaks at error level (``mcp-inspect
-    lint`` reports its warnings and infos too)."""
-    rules = dict.fromkeys(issue.rule for issue in issues if issue.level == ERROR)
-    return [(f"lint: {rule}", "bold red") for rule in rules]
+    """A badge for each lint rule the item breaks, as ``mcp-inspect lint`` reports it:
+    red for an error, yellow for a warning, dim for an info; the worst level first."""
+    worst: dict[str, str] = {}
+    for issue in issues:
+        level = worst.get(issue.rule)
+        if level is None or LEVELS.index(issue.level) > LEVELS.index(level):
+            worst[issue.rule] = issue.level
+    ordered = sorted(worst.items(), key=lambda rule_level: -LEVELS.index(rule_level[1]))
+    return [(f"lint: {rule}", LINT_STYLES[level]) for rule, level in ordered]
 
 
 def list_filter_hint(kind: str) -> str:
