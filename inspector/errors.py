@@ -26,6 +26,7 @@
     ├── UsageError                  commands.options: a wrong flag, a missing file
     ├── CliError                    commands.failures: a failure as the command line reports it
     ├── UnsupportedSchema           forms.fastcheck: a schema left to jsonschema (never escapes)
+    ├── NotJson                     forms.strict_json: typed text that is JSON only to Python
     └── Cancelled                   demo.context: the demo server's request was cancelled
 
 Each class lives with the code that raises it (the module named above) and keeps its

@@ -21,6 +21,7 @@ from inspector.config import ConfigError
 from inspector.engine.era import VersionError
 from inspector.engine.session import ConnectionClosedError, RequestTimeoutError, first_failure
 from inspector.errors import InspectorError
+from inspector.forms.strict_json import NotJson
 from inspector.record.format import SessionFileError
 from inspector.replay.diff import PathError
 from inspector.wire.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
@@ -121,6 +122,7 @@ EXIT_CODES: dict[type[BaseException], tuple[str, int]] = {
     StoreError: ("usage", ExitCode.USAGE),
     OptionError: ("usage", ExitCode.USAGE),
     PrivateKeyError: ("usage", ExitCode.USAGE),
+    NotJson: ("usage", ExitCode.USAGE),
 }
 
 
