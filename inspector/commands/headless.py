@@ -30,6 +30,7 @@ from inspector.commands.failures import (
 from inspector.commands.options import (
     UsageError,
     make_recorder,
+    printed_redactor,
     responders_from,
     say_demo,
 )
@@ -48,6 +49,8 @@ from inspector.engine.session import Session
 from inspector.engine.signals import quit_on_signals, signal_exit_code
 from inspector.record.era_memory import FileEraMemory
 from inspector.record.recorder import Recorder
+from inspector.record.redact import Redactor
+from inspector.record.shown import redacted_stderr
 from inspector.target import Target, build_transport
 from inspector.wire.events import Channel, WireEvent
 
@@ -199,9 +202,14 @@ def print_result(result: Any, output: str) -> None:
 
 
 async def run(
-    target: Target, request: CliRequest, responders: Responders, recorder: Recorder | None = None
+    target: Target,
+    request: CliRequest,
+    responders: Responders,
+    recorder: Recorder | None = None,
+    redactor: Redactor | None = None,
 ) -> int:
-    """Connect, initialize, perform, print. Returns the exit code.
+    """Connect, initialize, perform, print. Returns the exit code. ``redactor``: what
+    stderr is redacted by (the recorder's by default); OAuth tokens are told to it.
 
     SIGHUP and SIGTERM end the call the way the TUI's quit does: the session is closed
     (the server's whole process group stopped), then the exit is 128 + the signal."""
@@ -218,8 +226,10 @@ async def run(
 
             with quit_on_signals(stop):
                 auth = authorizer(target)
-                if auth is not None and recorder is not None:
-                    auth.add_secret_sink(recorder.redactor.add_secret)
+                if auth is not None:  # the tokens it learns: out of the file and of stderr
+                    kept = (redactor, recorder.redactor if recorder is not None else None)
+                    for each in dict.fromkeys(r for r in kept if r is not None):
+                        auth.add_secret_sink(each.add_secret)
                 transport = build_transport(
                     target, timeout=request.timeout, max_timeout=request.max_timeout, auth=auth
                 )
@@ -357,8 +367,12 @@ def run_from_options(opts: argparse.Namespace, target: Target, *, demo: bool = F
         say_demo(target)
     responders = responders_from(opts)
     recorder = make_recorder(opts, target, opts.record)
+    # stderr gets the session file's redaction, with or without a session file: a server
+    # that echoes a token in its error body must not put it into a CI log
+    redactor = recorder.redactor if recorder is not None else printed_redactor(opts, target)
     try:
-        code: int = anyio.run(run, target, request, responders, recorder)
+        with redacted_stderr(redactor):
+            code: int = anyio.run(run, target, request, responders, recorder, redactor)
     finally:
         if recorder is not None:
             recorder.close()

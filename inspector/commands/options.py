@@ -250,6 +250,12 @@ def responders_from(opts: argparse.Namespace) -> Responders:
     return responders
 
 
+def printed_redactor(opts: argparse.Namespace, target: Target) -> Redactor:
+    """The session file's redaction for ``target`` (off with ``--no-redact``): the
+    recorder's, and what stderr and the TUI's toasts are cleaned with."""
+    return Redactor(target.secrets(), enabled=not opts.no_redact)
+
+
 def make_recorder(
     opts: argparse.Namespace,
     target: Target,
@@ -260,7 +266,7 @@ def make_recorder(
     ``header``: more keys for the file's header line (the proxy says it is one)."""
     if path is None or opts.no_record:
         return None
-    redactor = Redactor(target.secrets(), enabled=not opts.no_redact)
+    redactor = printed_redactor(opts, target)
     try:
         first = SessionHeader(target=target_info(target), extra=dict(header or {}))
         return Recorder(Path(path), first, redactor)

@@ -23,6 +23,7 @@ from textual.app import App, ComposeResult, ScreenStackError, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import DataTable, TabbedContent, TabPane
 
@@ -32,6 +33,7 @@ from inspector.engine.session import Session
 from inspector.live.state import LiveState
 from inspector.record.indexed import IndexedSessionFile
 from inspector.record.recorder import Recorder
+from inspector.record.redact import Redactor
 from inspector.record.state import sessions_home
 from inspector.target import Target
 from inspector.tui import heap, messages
@@ -169,6 +171,12 @@ class InspectorApp(App[int]):
         self.handle_signals = handle_signals
         self.target = target
         self.recorder = recorder
+        # the session file's redaction, for toasts too (a server echoing a token in an error)
+        self.redactor = (
+            recorder.redactor
+            if recorder is not None
+            else Redactor(target.secrets() if target is not None else [])
+        )
         self.replay_source = source
         self.replay_title = replay_title
         self.log_layout = "normal"
@@ -230,6 +238,22 @@ class InspectorApp(App[int]):
     def get_default_screen(self) -> Screen[Any]:
         return MainScreen(id="_default")
 
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every toast (widgets' and screens' too) passes here: secrets out, as in the
+        session file."""
+        shown = self.redactor.url_text
+        super().notify(
+            shown(message), title=shown(title), severity=severity, timeout=timeout, markup=markup
+        )
+
     def compose(self) -> ComposeResult:
         status = StatusBar(id="status")
         self.feed.subscribe(status)
@@ -274,7 +298,7 @@ class InspectorApp(App[int]):
             self.status_feed.start()
             return
         assert self.target is not None
-        self.auth_ui = AuthUi.for_target(self, self.target, self.recorder)
+        self.auth_ui = AuthUi.for_target(self, self.target, self.redactor)
         observer = None
         if self.auth_ui is not None:
             self.auth_ui.mount(self.query_one("#bottom-tabs", TabbedContent))
