@@ -13,6 +13,7 @@
     ├── VersionError                engine.era: a protocol version this client does not speak
     ├── RpcError                    wire.jsonrpc: a JSON-RPC error, or a local failure as one
     │   ├── ConnectionClosedError   engine.request_errors: the connection ended before the response
+    │   │   └── ServerExitedOnProbe engine.request_errors: it ended on server/discover (restart it)
     │   ├── RequestTimeoutError     engine.request_errors: no response within the timeout
     │   └── RequestCancelledError   engine.request_errors: the request was cancelled
     ├── ProxyError                  proxy.run: the proxy could not start

@@ -12,6 +12,7 @@ TUI and never imports Textual.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import signal
 import sys
@@ -28,6 +29,7 @@ from inspector.commands.failures import (
     write_error,
 )
 from inspector.commands.options import (
+    PROG,
     UsageError,
     make_recorder,
     printed_redactor,
@@ -43,9 +45,11 @@ from inspector.commands.tool_call import (
     task_mode,
 )
 from inspector.engine.client import LOG_LEVELS, McpClient
+from inspector.engine.era_detect import note_restart
 from inspector.engine.kinds import BY_LIST_METHOD
+from inspector.engine.request_errors import ServerExitedOnProbe
 from inspector.engine.responders import Responders
-from inspector.engine.session import Session
+from inspector.engine.session import Session, first_failure
 from inspector.engine.signals import quit_on_signals, signal_exit_code
 from inspector.record.era_memory import FileEraMemory
 from inspector.record.recorder import Recorder
@@ -213,7 +217,7 @@ async def run(
 
     SIGHUP and SIGTERM end the call the way the TUI's quit does: the session is closed
     (the server's whole process group stopped), then the exit is 128 + the signal."""
-    transport = None
+    opened: list[Session] = []  # the sessions made (a second after a probe killed one)
     auth = None
     stopped_by: list[int] = []
     try:
@@ -230,23 +234,9 @@ async def run(
                     kept = (redactor, recorder.redactor if recorder is not None else None)
                     for each in dict.fromkeys(r for r in kept if r is not None):
                         auth.add_secret_sink(each.add_secret)
-                transport = build_transport(
-                    target, timeout=request.timeout, max_timeout=request.max_timeout, auth=auth
+                performed = await open_and_perform(
+                    target, request, responders, recorder, auth, opened
                 )
-                session = Session(
-                    transport,
-                    responders=responders,
-                    timeout=request.timeout,
-                    max_timeout=request.max_timeout,
-                    recorder=recorder,
-                    protocol_version=request.protocol_version,
-                    era_memory=FileEraMemory(),
-                )
-                if request.show_stderr:
-                    session.add_observer(pass_stderr)
-                async with session:
-                    await session.initialize()
-                    performed = await perform(McpClient(session), request)
         if stopped_by:
             name = signal.Signals(stopped_by[0]).name
             raise CliError(
@@ -258,7 +248,7 @@ async def run(
         failure = unwrap_failure(exc)
         if failure is None:
             raise
-        expired = transport is not None and transport.session_expired
+        expired = bool(opened) and opened[-1].transport.session_expired
         return write_error(classify_failure(failure, expired))
     finally:
         if auth is not None:
@@ -270,6 +260,54 @@ async def run(
     if performed.problem is not None:
         return write_error(performed.problem)
     return ExitCode.OK
+
+
+async def open_and_perform(
+    target: Target,
+    request: CliRequest,
+    responders: Responders,
+    recorder: Recorder | None,
+    auth: Any,
+    opened: list[Session],
+) -> Performed:
+    """Start the server, open the session, perform the request. A stdio server that
+    ended on the era probe (a strict one: an unknown method and it quits) is started once
+    more and opened with ``initialize``, the log saying so."""
+    memory = FileEraMemory()  # one, so the second start recalls the first one's verdict
+    sequence = itertools.count(1)  # one numbering in the session file
+    restarted: ServerExitedOnProbe | None = None
+    while True:
+        transport = build_transport(
+            target, timeout=request.timeout, max_timeout=request.max_timeout, auth=auth
+        )
+        session = Session(
+            transport,
+            responders=responders,
+            timeout=request.timeout,
+            max_timeout=request.max_timeout,
+            recorder=recorder,
+            protocol_version=request.protocol_version,
+            era_memory=memory,
+            sequence=sequence,
+        )
+        opened.append(session)
+        if request.show_stderr:
+            session.add_observer(pass_stderr)
+        try:
+            async with session:
+                if restarted is not None:
+                    note_restart(session, restarted)
+                await session.initialize()
+                return await perform(McpClient(session), request)
+        except BaseException as exc:
+            failure = first_failure(exc)
+            if restarted is not None or not isinstance(failure, ServerExitedOnProbe):
+                raise
+            restarted = failure
+            sys.stderr.write(
+                f"{PROG}: the server ended on the era probe (server/discover): starting it "
+                "again, opening with initialize\n"
+            )
 
 
 def authorizer(target: Target) -> Any:

@@ -33,7 +33,7 @@ from inspector.engine.era import (
     StatelessEra,
     VersionError,
 )
-from inspector.engine.request_errors import RequestTimeoutError
+from inspector.engine.request_errors import RequestTimeoutError, ServerExitedOnProbe
 from inspector.wire.jsonrpc import RpcError
 
 if TYPE_CHECKING:
@@ -103,22 +103,43 @@ async def open_detected(session: Session, memory: EraMemory | None) -> dict[str,
                 memory.forget(key)
     try:
         result = await _probe(session, remembered=known in STATELESS_VERSIONS)
-    except RpcError:
+    except RpcError as exc:
         lost = session.lost
-        if memory is not None and lost is not None and lost.exit_code is not None:
-            # a server that exits on server/discover (which every stateless server must
-            # serve) is handshake-era: the next connection opens it with initialize
-            memory.remember(key, HANDSHAKE_VERSIONS[0])
+        if lost is not None and not lost.expected and session.transport.kind == "stdio":
+            # a server that exits (or closes its stdout) on server/discover, which every
+            # stateless server must serve, is handshake-era: its next start opens it
+            # with initialize
+            if memory is not None:
+                memory.remember(key, HANDSHAKE_VERSIONS[0])
             session.note(
-                f"era: the server exited on the {PROBE} probe: remembered as handshake-era, "
-                "so reconnecting opens it with initialize (no probe)",
+                f"era: the server ended on the {PROBE} probe: remembered as handshake-era, "
+                "so the next start opens it with initialize (no probe)",
                 severity="warning",
                 era={"step": "exited", "era": "handshake"},
             )
+            raise ServerExitedOnProbe(lost) from exc
         raise
     if memory is not None and session.protocol_version is not None:
         memory.remember(key, session.protocol_version)
     return result
+
+
+def probing(session: Session) -> bool:
+    """Whether the era probe is in flight (a connection lost now may be a strict server
+    ending on it: not news yet, the front may start it again)."""
+    if session.pinned or session.transport.kind != "stdio":
+        return False
+    return any(p.method == PROBE for p in session.pending.values())
+
+
+def note_restart(session: Session, why: ServerExitedOnProbe) -> None:
+    """Say, on the new session's log, why the server was started a second time."""
+    session.note(
+        f"era: the server ended on the {PROBE} probe ({why.lost.message}): started it "
+        "again, opening with initialize (a strict handshake-era server)",
+        severity="warning",
+        era={"step": "restarted", "era": "handshake"},
+    )
 
 
 async def _probe(session: Session, *, remembered: bool = False) -> dict[str, Any]:
