@@ -60,9 +60,11 @@ async def test_the_tui_starts_a_strict_server_again_and_connects(tmp_path: Path)
         catalog = app.query_one(Catalog)
         await wait_for(
             pilot,
-            lambda: app.controller is not None
-            and app.controller.connected
-            and bool(catalog.items["tools"]),
+            lambda: (
+                app.controller is not None
+                and app.controller.connected
+                and bool(catalog.items["tools"])
+            ),
         )
         assert starts(count) == 2
         toasts = " ".join(f"{n.title} {n.message}" for n in app._notifications)
