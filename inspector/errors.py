@@ -4,6 +4,7 @@
     ├── ConfigError                 config: a config file cannot be used
     ├── SessionFileError            record.format: a session file cannot be read
     │   └── NewerFormatError        record.format: written by a newer mcp-inspect
+    ├── StateFileError              record.state: a state file (eras.json...) cannot be used
     ├── PathError                   replay.diff: an --ignore path that does not parse (a ValueError)
     ├── TransportError              wire.transport: a transport cannot start or carry a frame
     ├── RedirectRefused             transports.httpwire: a redirect to another origin, refused

@@ -55,6 +55,7 @@ from inspector.record.era_memory import FileEraMemory
 from inspector.record.recorder import Recorder
 from inspector.record.redact import Redactor
 from inspector.record.shown import redacted_stderr
+from inspector.record.state import StateFileError, say_once
 from inspector.target import Target, build_transport
 from inspector.wire.events import Channel, WireEvent
 
@@ -316,16 +317,19 @@ def authorizer(target: Target) -> Any:
     stderr, the redirect on a loopback listener or pasted), unless the grant needs none."""
     if target.url is None or target.oauth is None:
         return None
+    from dataclasses import replace
+
     from inspector.auth.errors import StoreError
     from inspector.auth.options import make_authorizer
     from inspector.auth.terminal import TerminalInteraction
 
+    interaction = TerminalInteraction(paste=target.oauth.paste)
     try:
-        return make_authorizer(
-            target.url, target.headers, target.oauth, TerminalInteraction(paste=target.oauth.paste)
-        )
-    except StoreError as exc:
-        raise CliError("usage", str(exc), ExitCode.USAGE) from exc
+        return make_authorizer(target.url, target.headers, target.oauth, interaction)
+    except StoreError as exc:  # as the TUI does: tokens in memory only, and say why
+        say_once(StateFileError(str(exc)), "OAuth tokens are kept in memory only")
+        settings = replace(target.oauth, store=False)
+        return make_authorizer(target.url, target.headers, settings, interaction)
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:

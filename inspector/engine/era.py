@@ -116,10 +116,7 @@ class HandshakeEra:
         assert isinstance(result, dict)  # accept checked it
         session.opened(version, result, result.get("serverInfo"))
         await session.notify("notifications/initialized")
-        name = session.server_info.get("name", "?")
-        session.note(
-            f"initialized: {name} {session.server_info.get('version', '')} (protocol {version})"
-        )
+        session.note(f"initialized: {named(session.server_info)} (protocol {version})")
         return result
 
     def stamp(
@@ -193,7 +190,7 @@ class HandshakeEra:
                 )
             else:
                 offer = "; none of them is one mcp-inspect speaks"
-            return f"the server supports {', '.join(map(str, data['supported']))}{offer}"
+            return f"the server supports {listed(data['supported'])}{offer}"
         return ""
 
 
@@ -229,7 +226,7 @@ class StatelessEra:
         versions = result.get("supportedVersions")
         if isinstance(versions, list) and self.requested not in versions:
             raise VersionError(
-                f"the server supports {', '.join(map(str, versions))}, not "
+                f"the server supports {listed(versions)}, not "
                 f"{self.requested}{_retry_hint(versions)}"
             )
         return self.adopt(session, result)
@@ -239,10 +236,8 @@ class StatelessEra:
         meta = result.get("_meta")
         info = meta.get(META_SERVER_INFO) if isinstance(meta, dict) else None
         session.opened(self.requested, result, info)
-        name = session.server_info.get("name", "?")
         session.note(
-            f"stateless: {name} {session.server_info.get('version', '')} "
-            f"(protocol {self.requested}, no session)"
+            f"stateless: {named(session.server_info)} (protocol {self.requested}, no session)"
         )
         return result
 
@@ -253,7 +248,7 @@ class StatelessEra:
         if exc.code == UNSUPPORTED_PROTOCOL_VERSION and isinstance(versions, list):
             return VersionError(
                 f"the server refused protocol version {self.requested}: it "
-                f"supports {', '.join(map(str, versions))}"
+                f"supports {listed(versions)}"
                 f"{_retry_hint(versions)}"
             )
         if exc.code in (
@@ -417,6 +412,24 @@ async def answer_input(session: Session, key: str, ask: Any) -> dict[str, Any]:
 
 def _ask_names(asks: dict[str, Any]) -> list[str]:
     return [str(a.get("method")) if isinstance(a, dict) else "?" for a in asks.values()]
+
+
+LISTED = 8  # versions named in a note or an error; the rest counted
+SHOWN = 64  # characters of one server-given word (a version, a name) in a note
+
+
+def listed(values: Any) -> str:
+    """Server-given versions for a note or an error, bounded whatever the server sent
+    (a 50 MB ``supportedVersions`` must not be copied into the log's notes)."""
+    if not isinstance(values, list):
+        return "none"
+    shown = ", ".join(str(v)[:SHOWN] for v in values[:LISTED])
+    return shown + (f" ... ({len(values):,} in all)" if len(values) > LISTED else "")
+
+
+def named(info: dict[str, Any]) -> str:
+    """A server's name and version from its info, bounded."""
+    return f"{str(info.get('name', '?'))[:SHOWN]} {str(info.get('version', ''))[:SHOWN]}"
 
 
 def _retry_hint(versions: list[Any]) -> str:

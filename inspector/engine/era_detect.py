@@ -32,6 +32,7 @@ from inspector.engine.era import (
     HandshakeEra,
     StatelessEra,
     VersionError,
+    listed,
 )
 from inspector.engine.request_errors import RequestTimeoutError, ServerExitedOnProbe
 from inspector.wire.jsonrpc import RpcError
@@ -171,14 +172,14 @@ async def _probe(session: Session, *, remembered: bool = False) -> dict[str, Any
     if not isinstance(versions, list) or stateless.requested not in versions:
         # no DiscoverResult (supportedVersions is required), or one naming only
         # handshake versions: a legacy advertisement, as the official SDK reads it
-        listed = ", ".join(map(str, versions)) if isinstance(versions, list) else "none"
-        return await _fall_back(session, f"answered with no stateless version ({listed})", took)
+        said = listed(versions)
+        return await _fall_back(session, f"answered with no stateless version ({said})", took)
     assert isinstance(result, dict)
     _choose(
         session,
         "stateless",
         f"era: stateless {stateless.requested}: {PROBE} answered in {took * 1000:.0f} ms "
-        f"(supportedVersions: {', '.join(map(str, versions))})",
+        f"(supportedVersions: {listed(versions)})",
         by=PROBE,
         ms=round(took * 1000, 1),
     )
@@ -195,7 +196,7 @@ def _refusal(exc: RpcError, timeout: float) -> str:
         ours = (*HANDSHAKE_VERSIONS, *STATELESS_VERSIONS)
         if isinstance(supported, list) and supported and not any(v in ours for v in supported):
             raise VersionError(
-                f"the server supports only {', '.join(map(str, supported))}, none of which "
+                f"the server supports only {listed(supported)}, none of which "
                 f"mcp-inspect speaks (it speaks {', '.join(STATELESS_VERSIONS)} and "
                 f"{', '.join(HANDSHAKE_VERSIONS)})"
             ) from exc
