@@ -24,6 +24,7 @@ from inspector.errors import InspectorError
 from inspector.forms.strict_json import NotJson
 from inspector.record.format import SessionFileError
 from inspector.replay.diff import PathError
+from inspector.safe_text import json_visible
 from inspector.wire.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 from inspector.wire.transport import TransportError
 
@@ -210,5 +211,6 @@ def unwrap_failure(exc: BaseException) -> BaseException | None:
 
 def write_error(error: CliError) -> int:
     """The error as one JSON line on stderr; returns its exit code."""
-    sys.stderr.write(json.dumps(error.to_json(), ensure_ascii=False) + "\n")
+    # C1 controls and bidi overrides as \\u escapes: the line stays JSON and prints safely
+    sys.stderr.write(json_visible(json.dumps(error.to_json(), ensure_ascii=False)) + "\n")
     return error.code

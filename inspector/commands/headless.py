@@ -29,13 +29,13 @@ from inspector.commands.failures import (
     write_error,
 )
 from inspector.commands.options import (
-    PROG,
     UsageError,
     make_recorder,
     printed_redactor,
     responders_from,
     say_demo,
 )
+from inspector.commands.printed import redacted_stderr
 from inspector.commands.tool_call import (
     call_as_task,
     json_arguments,
@@ -54,7 +54,6 @@ from inspector.engine.signals import quit_on_signals, signal_exit_code
 from inspector.record.era_memory import FileEraMemory
 from inspector.record.recorder import Recorder
 from inspector.record.redact import Redactor
-from inspector.record.shown import redacted_stderr
 from inspector.record.state import StateFileError, say_once
 from inspector.target import Target, build_transport
 from inspector.wire.events import Channel, WireEvent
@@ -304,11 +303,7 @@ async def open_and_perform(
             failure = first_failure(exc)
             if restarted is not None or not isinstance(failure, ServerExitedOnProbe):
                 raise
-            restarted = failure
-            sys.stderr.write(
-                f"{PROG}: the server ended on the era probe (server/discover): starting it "
-                "again, opening with initialize\n"
-            )
+            restarted = failure  # the new session's first note says so
 
 
 def authorizer(target: Target) -> Any:

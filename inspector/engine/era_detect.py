@@ -113,7 +113,7 @@ async def open_detected(session: Session, memory: EraMemory | None) -> dict[str,
             if memory is not None:
                 memory.remember(key, HANDSHAKE_VERSIONS[0])
             session.note(
-                f"era: the server ended on the {PROBE} probe: remembered as handshake-era, "
+                f"era: the server ended during the {PROBE} probe: remembered as handshake-era, "
                 "so the next start opens it with initialize (no probe)",
                 severity="warning",
                 era={"step": "exited", "era": "handshake"},
@@ -136,7 +136,7 @@ def probing(session: Session) -> bool:
 def note_restart(session: Session, why: ServerExitedOnProbe) -> None:
     """Say, on the new session's log, why the server was started a second time."""
     session.note(
-        f"era: the server ended on the {PROBE} probe ({why.lost.message}): started it "
+        f"era: the server ended during the {PROBE} probe ({why.lost.message}): started it "
         "again, opening with initialize (a strict handshake-era server)",
         severity="warning",
         era={"step": "restarted", "era": "handshake"},

@@ -35,6 +35,7 @@ from inspector.record.indexed import IndexedSessionFile
 from inspector.record.recorder import Recorder
 from inspector.record.redact import Redactor
 from inspector.record.state import sessions_home
+from inspector.safe_text import visible
 from inspector.target import Target
 from inspector.tui import heap, messages
 from inspector.tui.auth_ui import AuthUi, ObservedAuth
@@ -248,8 +249,11 @@ class InspectorApp(App[int]):
         markup: bool = True,
     ) -> None:
         """Every toast (widgets' and screens' too) passes here: secrets out, as in the
-        session file."""
-        shown = self.redactor.url_text
+        session file, and control characters visible (a path, a URL, a server's words)."""
+
+        def shown(text: str) -> str:
+            return visible(self.redactor.url_text(text), multiline=True)
+
         super().notify(
             shown(message), title=shown(title), severity=severity, timeout=timeout, markup=markup
         )

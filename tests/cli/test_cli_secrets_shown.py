@@ -15,7 +15,7 @@ from servers.http_support import sdk_server
 from tui_helpers import wait_for
 
 from inspector.record.redact import REDACTED, Redactor
-from inspector.record.shown import RedactedStream
+from inspector.safe_text import LineStream
 from inspector.target import Target
 from inspector.tui.app import InspectorApp
 
@@ -66,7 +66,7 @@ def test_a_stored_oauth_token_echoed_in_an_error_body_is_redacted(
 
 def test_a_line_written_in_pieces_is_redacted_whole(tmp_path: Path) -> None:
     out = (tmp_path / "err").open("w")
-    stream = RedactedStream(out, Redactor([TOKEN]))
+    stream = LineStream(out, Redactor([TOKEN]).url_text)
     stream.write("said: sekrit-")
     stream.write("token-123 and more\nnext ")
     stream.write("sekrit-token-123")

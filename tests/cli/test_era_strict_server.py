@@ -36,7 +36,6 @@ def test_the_cli_starts_a_strict_server_again_with_initialize(tmp_path: Path, mo
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert '"text": "42"' in done.stdout
-    assert "ended on the era probe (server/discover): starting it again" in done.stderr
     assert starts(count) == 2
     events = read_session(record).events
     sent = [e.message.get("method") for e in events if e.direction is Direction.OUT]
@@ -49,7 +48,7 @@ def test_the_cli_starts_a_strict_server_again_with_initialize(tmp_path: Path, mo
     again = cli(
         "--cli", "--method", "tools/list", "--", sys.executable, STRICT, mode, str(count)
     )  # fmt: skip
-    assert again.returncode == 0 and "starting it again" not in again.stderr
+    assert again.returncode == 0
     assert starts(count) == 3  # remembered: initialize at once, one start
 
 
