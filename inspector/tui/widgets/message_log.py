@@ -173,7 +173,9 @@ class LogLines(ScrollView, can_focus=True):
     def summary(self, index: int) -> RowSummary:
         found = self._big_summaries.get(index) or self._summaries.get(index)
         if found is None:
-            found = summarize(self.source.event(index))
+            # a session file reads a huge line by its head for its row (whole: its detail)
+            peek = getattr(self.source, "summary_event", self.source.event)
+            found = summarize(peek(index))
             self._summaries[index] = found
         return found
 
