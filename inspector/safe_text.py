@@ -27,7 +27,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 from rich.markup import escape as _rich_escape
 from rich.style import Style
@@ -172,3 +172,10 @@ class LineStream(io.TextIOBase):
     @property
     def encoding(self) -> str:  # type: ignore[override]
         return self.inner.encoding
+
+    @property
+    def buffer(self) -> BinaryIO:
+        """The inner stream's bytes, for a writer of bytes passed through as they are
+        (the proxy relays its server's stderr to its host's log); text is flushed first."""
+        self.flush()
+        return self.inner.buffer
