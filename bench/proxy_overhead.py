@@ -41,6 +41,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from inspector.proxy.fronttoken import read_token
+
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 DEMO = [PY, "-m", "inspector.demo"]
@@ -49,6 +51,8 @@ SDK_STDIO = [PY, str(ROOT / "tests" / "servers" / "sdk_stdio_server.py")]
 # of the work is at its largest) and one written with the official SDK (what most are)
 STDIO_SERVERS = {"demo": ("demo server", DEMO), "sdk": ("official SDK server", SDK_STDIO)}
 WARMUP = 50
+PROXY = [PY, "-m", "inspector", "proxy"]
+FRONT_NAME = "bench-front"  # the proxy's name over HTTP: its front token is kept under it
 CALL = {"name": "add", "arguments": {"a": 2, "b": 40}}
 
 
@@ -204,8 +208,11 @@ class HttpClient:
 
 
 @contextlib.asynccontextmanager
-async def http_client(url: str) -> AsyncIterator[HttpClient]:
+async def http_client(url: str, token: str | None = None) -> AsyncIterator[HttpClient]:
+    """A session on ``url``; ``token``: the proxy front's, sent as a host sends it."""
     client = HttpClient(url)
+    if token is not None:
+        client.headers["Authorization"] = f"Bearer {token}"
     try:
         await client.request(
             "initialize",
@@ -239,36 +246,48 @@ async def started(command: list[str], marker: bytes, on_stderr: bool) -> tuple[A
     raise SystemExit(f"{command} did not start")
 
 
-async def http_rounds(calls: int, busy: int, rounds: int, window: int, record: Path) -> list[Round]:
+async def http_rounds(
+    calls: int, busy: int, rounds: int, window: int, record: Path, h11: bool = False
+) -> list[Round]:
     server, port = await started(
         [PY, str(ROOT / "tests" / "servers" / "http_sdk_server.py"), "json"], b"PORT ", False
     )
     url = f"http://127.0.0.1:{port}/mcp"
     proxy, front = await started(
-        [PY, "-m", "inspector", "proxy", "--record", str(record), "--listen", "127.0.0.1:0", url],
+        [*PROXY, "--name", FRONT_NAME, "--record", str(record), "--listen", "127.0.0.1:0", url],
         b"listening on ",
         True,
     )
+    token = read_token(FRONT_NAME)  # the front asks for it, as a host's config gives it
+    relays = [("direct", url, server), ("proxied", front, proxy)]
+    if h11:  # the same proxy parsing requests with h11, in the same rounds (A/B)
+        h11_proxy = [PY, str(ROOT / "bench" / "h11_front.py"), "proxy", "--name", FRONT_NAME]
+        h11_record = str(record.with_suffix(".h11.jsonl"))
+        other, other_front = await started(
+            [*h11_proxy, "--record", h11_record, "--listen", "127.0.0.1:0", url],
+            b"listening on ",
+            True,
+        )
+        relays.append(("h11", other_front, other))
     bare, bare_front = await started(
         [PY, str(ROOT / "bench" / "bare_relay.py"), "--tcp", url], b"listening on ", True
     )
+    relays.append(("bare", bare_front, bare))
     out: list[Round] = []
     try:
         for _ in range(rounds):
             result: Round = {}
-            for label, target, pid in (
-                ("direct", url, server.pid),
-                ("proxied", front, proxy.pid),
-                ("bare", bare_front, bare.pid),
-            ):
-                async with http_client(target) as client:
+            for label, target, proc in relays:
+                pid = proc.pid
+                mine = token if label in ("proxied", "h11") else None
+                async with http_client(target, mine) as client:
                     lat = await latencies(client, calls)
                     relay = pid if pid != server.pid else None
                     rate, parts = await measured_throughput(client, busy, window, server.pid, relay)
                 result[label] = (lat, rate, parts["relay" if relay else "server"], parts)
             out.append(result)
     finally:
-        for proc in (proxy, bare, server):
+        for _label, _target, proc in reversed(relays):
             proc.terminate()
             await proc.wait()
     return out
@@ -440,6 +459,15 @@ def report(title: str, rounds: list[Round]) -> None:
         f"{statistics.median(p['server'] for p in p_parts):.3f} + proxy {proxy_cpu:.3f} ms a call "
         f"on {cpus} CPUs: were CPU all that limits them, the ratio would be {ceiling:.2f}"
     )
+    if "h11" in rounds[0]:  # the same proxy, parsing with h11 (A/B in the same rounds)
+        h11_cpu = statistics.median(r["h11"][2] for r in rounds)
+        h11_lat = [v for r in rounds for v in r["h11"][0]]
+        print(
+            f"h11 parser     CPU a call {h11_cpu:.3f} ms against {proxy_cpu:.3f} ms "
+            f"({(h11_cpu - proxy_cpu) / proxy_cpu:+.1%}); added p50 "
+            f"{pct(h11_lat, 0.5) - pct(direct, 0.5):+.3f} ms; each round: "
+            + " ".join(f"{r['h11'][2]:.3f}/{r['proxied'][2]:.3f}" for r in rounds)
+        )
     if "bare" in rounds[0]:  # the peer: what any Python relay costs here
         bare = [v for r in rounds for v in r["bare"][0]]
         b_rate = statistics.median(r["bare"][1] for r in rounds)
@@ -464,6 +492,12 @@ async def main() -> None:
     )
     parser.add_argument("--http", action="store_true", help="also measure the HTTP front")
     parser.add_argument("--http-only", action="store_true", help="measure the HTTP front only")
+    parser.add_argument(
+        "--h11",
+        action="store_true",
+        help="HTTP: also the proxy with h11 parsing its requests (bench/h11_front.py), "
+        "in the same rounds",
+    )
     parser.add_argument(
         "--stdio-servers",
         default="demo,sdk",
@@ -491,7 +525,7 @@ async def main() -> None:
             report(
                 f"HTTP: SDK server (JSON responses), {opts.calls} calls x {opts.rounds} "
                 "rounds; the proxy's CPU is its own, the direct CPU is the server's",
-                await http_rounds(opts.calls, busy, opts.rounds, opts.window, record),
+                await http_rounds(opts.calls, busy, opts.rounds, opts.window, record, opts.h11),
             )
 
 

@@ -1,6 +1,8 @@
 """What looks like a credential: one naming rule for headers, URL query parameters and
 environment names, used by redaction (``inspector.record.redact``) and by the HTTP
-transports (which never send such headers to another origin)."""
+transports (which never send such headers to another origin); and the one list of body
+fields that hold a secret, used by every masking pass (``inspector.auth.redact`` before an
+event exists, ``inspector.record.redact`` before a session file stores it)."""
 
 from __future__ import annotations
 
@@ -28,6 +30,25 @@ CREDENTIAL_WORDS = (
     "cookie",
     "jwt",
     "assertion",
+)
+# Fields of an OAuth request or response body (JSON or form) whose value is a secret:
+# tokens, codes, verifiers, client secrets and assertions (RFC 6749, 7523, 7591, 7636,
+# 8693). One list, so what the sign-in masks and what a session file hides agree.
+SECRET_FIELDS = frozenset(
+    {
+        "access_token",
+        "refresh_token",
+        "id_token",
+        "code",
+        "code_verifier",
+        "client_secret",
+        "assertion",
+        "client_assertion",
+        "subject_token",
+        "actor_token",
+        "registration_access_token",
+        "password",
+    }
 )
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 _WORD_SPLIT = re.compile(r"[^a-z0-9]+")

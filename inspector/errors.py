@@ -25,8 +25,20 @@
     ├── StoreError                  auth.errors: the OAuth token file cannot be read or written
     ├── OptionError                 auth.errors: a bad OAuth flag or config value (a ValueError)
     ├── PrivateKeyError             auth.errors: a private key that cannot sign (a ValueError)
+    ├── HarError                    export.har_import: a file that is not a HAR this can read
+    ├── OtelMissing                 export.otlp_sdk: the otel extra is not installed
+    ├── ExportFailed                export.otlp_sdk: the OTLP exporter refused the spans
+    ├── LoadError                   load.runner: a load run could not start
+    ├── WorkloadError               load.workload: a workload file that cannot be used
+    ├── CompareError                load.report: --compare names no earlier run's JSON
+    ├── CallFailed                  locust.user: a call's failure as Locust reports it
+    ├── CollectionFileError         collection.model: a collection file that cannot be run
+    ├── MissingVariable             collection.interpolate: a ${name} with no value (a KeyError)
+    ├── StepFailed                  pytest_plugin: a collection step whose expectations failed
+    ├── ConnectFailed               pytest_plugin.live: the fixture's server could not be opened
     ├── UsageError                  commands.options: a wrong flag, a missing file
     ├── CliError                    commands.failures: a failure as the command line reports it
+    ├── BridgeError                 bridge.connections: a bridge tool failed (an isError result)
     ├── UnsupportedSchema           forms.fastcheck: a schema left to jsonschema (never escapes)
     ├── NotJson                     forms.strict_json: typed text that is JSON only to Python
     └── Cancelled                   demo.context: the demo server's request was cancelled

@@ -24,7 +24,6 @@ sys.path.insert(0, str(ROOT))
 from textual.pilot import Pilot  # noqa: E402
 from textual.widgets import TextArea  # noqa: E402
 
-from inspector.wire.events import Kind  # noqa: E402
 from inspector.engine.responders import Responders  # noqa: E402
 from inspector.record.indexed import IndexedSessionFile  # noqa: E402
 from inspector.target import demo_target  # noqa: E402
@@ -37,13 +36,15 @@ from inspector.tui.widgets.item_panel import ItemPanel  # noqa: E402
 from inspector.tui.widgets.message_detail import MessageDetail  # noqa: E402
 from inspector.tui.widgets.message_log import MessageLog  # noqa: E402
 from inspector.tui.widgets.result_view import ResultView  # noqa: E402
+from inspector.wire.events import Kind  # noqa: E402
 
 SIZE = (140, 40)
 Scenario = Callable[[Pilot[Any], InspectorApp], Awaitable[None]]
 
 
-async def wait_for(pilot: Pilot[Any], condition: Callable[[], Any], what: str,
-                   timeout: float = 20.0) -> None:
+async def wait_for(
+    pilot: Pilot[Any], condition: Callable[[], Any], what: str, timeout: float = 20.0
+) -> None:
     """Pause until ``condition()`` holds; fail loudly after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while not condition():
@@ -53,8 +54,15 @@ async def wait_for(pilot: Pilot[Any], condition: Callable[[], Any], what: str,
 
 
 async def connected(pilot: Pilot[Any], app: InspectorApp) -> None:
-    await wait_for(pilot, lambda: app.controller is not None and app.controller.connected
-                   and app.query_one(Catalog).items["prompts"], "the demo server")
+    await wait_for(
+        pilot,
+        lambda: (
+            app.controller is not None
+            and app.controller.connected
+            and app.query_one(Catalog).items["prompts"]
+        ),
+        "the demo server",
+    )
 
 
 def log_size(app: InspectorApp, layout: str) -> None:
@@ -73,15 +81,19 @@ async def settle(pilot: Pilot[Any]) -> None:
 async def select(pilot: Pilot[Any], app: InspectorApp, kind: str, name: str) -> None:
     """Select a catalog item through its list, like a user."""
     catalog = app.query_one(Catalog)
-    index = next(i for i, item in enumerate(catalog.items[kind])
-                 if name in (item.get("name"), item.get("uri"), item.get("uriTemplate")))
+    index = next(
+        i
+        for i, item in enumerate(catalog.items[kind])
+        if name in (item.get("name"), item.get("uri"), item.get("uriTemplate"))
+    )
     catalog.action_tab(kind)
     options: Any = app.query_one(f"#list-{kind}")
     options.highlighted = index
     await pilot.pause()
     await pilot.press("enter")
-    await wait_for(pilot, lambda: (app.query_one(ItemPanel).item or {}).get("name") == name,
-                   f"the {name} form")
+    await wait_for(
+        pilot, lambda: (app.query_one(ItemPanel).item or {}).get("name") == name, f"the {name} form"
+    )
     await pilot.pause(0.1)
 
 
@@ -93,21 +105,35 @@ async def fill(pilot: Pilot[Any], app: InspectorApp, tool: str, arguments: dict[
     await pilot.pause(0.2)
 
 
-async def call(pilot: Pilot[Any], app: InspectorApp, tool: str, arguments: dict[str, Any],
-               *, done: str | None = None) -> None:
+async def call(
+    pilot: Pilot[Any],
+    app: InspectorApp,
+    tool: str,
+    arguments: dict[str, Any],
+    *,
+    done: str | None = None,
+) -> None:
     """Fill a tool's form, send it and wait for its result in the result pane."""
     view = app.query_one(ResultView)
     await fill(pilot, app, tool, arguments)
     before = view.outcome
     await pilot.press("ctrl+s")
-    await wait_for(pilot, lambda: view.outcome is not None and view.outcome is not before
-                   and (done is None or done in view.outcome.title), f"the {tool} result")
+    await wait_for(
+        pilot,
+        lambda: (
+            view.outcome is not None
+            and view.outcome is not before
+            and (done is None or done in view.outcome.title)
+        ),
+        f"the {tool} result",
+    )
 
 
 def last_index(app: InspectorApp, method: str, kind: Kind) -> int:
     source = app.query_one(MessageLog).source
-    return max(i for i in range(len(source))
-               if source.method(i) == method and source.kind(i) is kind)
+    return max(
+        i for i in range(len(source)) if source.method(i) == method and source.kind(i) is kind
+    )
 
 
 # -- the views ---------------------------------------------------------------------------
@@ -121,15 +147,20 @@ async def main_view(pilot: Pilot[Any], app: InspectorApp) -> None:
 
 async def form_view(pilot: Pilot[Any], app: InspectorApp) -> None:
     await connected(pilot, app)
-    await fill(pilot, app, "schedule_event", {
-        "title": "Design review",
-        "when": {"start": "2026-12-01T10:00:00Z", "end": "2026-12-01T11:00:00Z"},
-        "recurrence": "weekly",
-        "location": {"kind": "in_person", "room": "4.02", "floor": 4},
-        "reminders": [15, 60],
-        "attendees": ["ada@example.com"],
-        "priority": 2,
-    })
+    await fill(
+        pilot,
+        app,
+        "schedule_event",
+        {
+            "title": "Design review",
+            "when": {"start": "2026-12-01T10:00:00Z", "end": "2026-12-01T11:00:00Z"},
+            "recurrence": "weekly",
+            "location": {"kind": "in_person", "room": "4.02", "floor": 4},
+            "reminders": [15, 60],
+            "attendees": ["ada@example.com"],
+            "priority": 2,
+        },
+    )
     log_size(app, "min")  # the log collapsed: the form gets the height
     await settle(pilot)
 
@@ -183,7 +214,8 @@ async def sampling_view(pilot: Pilot[Any], app: InspectorApp) -> None:
     await pilot.press("ctrl+s")
     await wait_for(pilot, lambda: isinstance(app.screen, SamplingScreen), "the sampling dialog")
     app.screen.query_one("#reply", TextArea).load_text(
-        "An open protocol that connects LLM applications to tools and data.")
+        "An open protocol that connects LLM applications to tools and data."
+    )
     await settle(pilot)
 
 
@@ -191,8 +223,9 @@ async def elicitation_view(pilot: Pilot[Any], app: InspectorApp) -> None:
     await connected(pilot, app)
     await fill(pilot, app, "book_table", {})
     await pilot.press("ctrl+s")
-    await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen),
-                   "the elicitation dialog")
+    await wait_for(
+        pilot, lambda: isinstance(app.screen, ElicitationScreen), "the elicitation dialog"
+    )
     await settle(pilot)
 
 
@@ -201,8 +234,13 @@ async def inflight_view(pilot: Pilot[Any], app: InspectorApp) -> None:
     await fill(pilot, app, "slow_count", {"seconds": 30, "steps": 30})
     await pilot.press("ctrl+s")
     session: Any = app.controller.session if app.controller else None
-    await wait_for(pilot, lambda: any(p.method == "tools/call" and (p.progress or 0) >= 3
-                                      for p in session.pending.values()), "progress")
+    await wait_for(
+        pilot,
+        lambda: any(
+            p.method == "tools/call" and (p.progress or 0) >= 3 for p in session.pending.values()
+        ),
+        "progress",
+    )
     await pilot.press("escape", "f")
     await settle(pilot)
 
@@ -212,22 +250,36 @@ async def tasks_view(pilot: Pilot[Any], app: InspectorApp) -> None:
     await fill(pilot, app, "slow_count", {"seconds": 1, "steps": 2})
     await pilot.click("#run-task")
     view = app.query_one(ResultView)
-    await wait_for(pilot, lambda: view.outcome is not None and "completed" in view.outcome.title,
-                   "the first task", timeout=30)
+    await wait_for(
+        pilot,
+        lambda: view.outcome is not None and "completed" in view.outcome.title,
+        "the first task",
+        timeout=30,
+    )
     await fill(pilot, app, "generate_report", {"topic": "quarterly numbers"})
     await pilot.click("#run-task")
     tasks: Any = app.tasks_manager
-    await wait_for(pilot, lambda: tasks is not None and len(tasks.tasks) >= 2
-                   and any(t.status == "working" for t in tasks.tasks.values()),
-                   "the second task working", timeout=30)
+    await wait_for(
+        pilot,
+        lambda: (
+            tasks is not None
+            and len(tasks.tasks) >= 2
+            and any(t.status == "working" for t in tasks.tasks.values())
+        ),
+        "the second task working",
+        timeout=30,
+    )
     await settle(pilot)
 
 
 async def replay_view(pilot: Pilot[Any], app: InspectorApp) -> None:
     source: Any = app.replay_source
     log = app.query_one(MessageLog)
-    await wait_for(pilot, lambda: app.query_one(Catalog).items["tools"]
-                   and log.shown == len(source), "the replay")
+    await wait_for(
+        pilot,
+        lambda: app.query_one(Catalog).items["tools"] and log.shown == len(source),
+        "the replay",
+    )
     await pilot.press("g", "home", "down", "down", "enter")
     await wait_for(pilot, lambda: app.query_one(MessageDetail).display, "the detail")
     await settle(pilot)
@@ -235,9 +287,22 @@ async def replay_view(pilot: Pilot[Any], app: InspectorApp) -> None:
 
 def replay_app(tmp: Path) -> InspectorApp:
     path = tmp / "demo-session.jsonl"
-    subprocess.run([sys.executable, "-m", "inspector", "--cli", "--record", str(path),
-                    "--method", "tools/list"], check=True, capture_output=True, timeout=60,
-                   cwd=ROOT)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "inspector",
+            "--cli",
+            "--record",
+            str(path),
+            "--method",
+            "tools/list",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+        cwd=ROOT,
+    )
     return InspectorApp(None, source=IndexedSessionFile(path), replay_title=path.name)
 
 
@@ -256,15 +321,20 @@ def attached_app(tmp: Path) -> InspectorApp:
 
     runtime = tmp / "rt"
     os.environ["MCP_INSPECT_RUNTIME_DIR"] = str(runtime)
-    host = subprocess.Popen([sys.executable, str(HERE / "attach_host.py")], cwd=ROOT,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    host = subprocess.Popen(
+        [sys.executable, str(HERE / "attach_host.py")],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
     HOSTS.append(host)
     assert host.stdout is not None
     if host.stdout.readline().strip() != b"ready":
         raise RuntimeError("the host did not get through the proxy")
     (socket,) = runtime.glob("*.sock")  # the host's proxy, up before the host was ready
-    return InspectorApp(Target(attach=str(socket), name="demo", transport="proxy"),
-                        confirm_destructive=False)
+    return InspectorApp(
+        Target(attach=str(socket), name="demo", transport="proxy"), confirm_destructive=False
+    )
 
 
 async def attach_view(pilot: Pilot[Any], app: InspectorApp) -> None:
@@ -276,8 +346,11 @@ async def attach_view(pilot: Pilot[Any], app: InspectorApp) -> None:
     host.stdin.flush()
     await asyncio.to_thread(host.stdout.readline)
     log = app.query_one(MessageLog)
-    await wait_for(pilot, lambda: any("40 + 2" in log.lines.summary(i).text
-                                      for i in range(len(log.source))), "the host's call")
+    await wait_for(
+        pilot,
+        lambda: any("40 + 2" in log.lines.summary(i).text for i in range(len(log.source))),
+        "the host's call",
+    )
     await settle(pilot)
 
 

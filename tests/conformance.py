@@ -36,18 +36,21 @@ from tests.npm_packages import NODE, bin_entry, npm_env
 
 PACKAGE = "@modelcontextprotocol/conformance"
 VERSION = "0.1.16"  # pinned: scenarios and checks change between releases
+PRERELEASE = "0.2.0-alpha.12"  # pinned exactly: the 2026-07-28 client scoring
 DEFAULT_TIMEOUT_MS = 30_000
 
 
-def conformance_command() -> list[str]:
+def conformance_command(version: str = VERSION) -> list[str]:
     """``[node, .../dist/index.js]``: the suite's command line, installed on first use."""
-    return [str(NODE), str(bin_entry(PACKAGE, VERSION, "conformance"))]
+    return [str(NODE), str(bin_entry(PACKAGE, version, "conformance"))]
 
 
-def client_scenarios() -> list[str]:
-    """The client scenario names ``conformance list`` prints, in its order."""
+def client_scenarios(version: str = VERSION, *, requirements: str | None = None) -> list[str]:
+    """The client scenario names ``conformance list`` prints, in its order (only those a
+    spec revision requires, with ``requirements``)."""
+    extra = ["--requirements", requirements] if requirements else []
     done = subprocess.run(
-        [*conformance_command(), "list", "--client"],
+        [*conformance_command(version), "list", "--client", *extra],
         env=npm_env(),
         capture_output=True,
         text=True,
@@ -57,7 +60,7 @@ def client_scenarios() -> list[str]:
     names: list[str] = []
     in_client = False
     for line in done.stdout.splitlines():
-        if line.lower().startswith("client scenarios"):
+        if line.lower().startswith(("client scenarios", "client:")):
             in_client = True
             continue
         if line.strip() and not line.startswith(" "):
@@ -66,6 +69,26 @@ def client_scenarios() -> list[str]:
         if in_client and match:
             names.append(match.group(1))
     return names
+
+
+def tagged_scenarios(version: str, tag: str) -> list[str]:
+    """The client scenarios ``conformance list`` tags with ``tag`` (``extension``, or a
+    spec revision they apply to)."""
+    done = subprocess.run(
+        [*conformance_command(version), "list", "--client"],
+        env=npm_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    found = re.findall(r"^\s+-\s+(\S+)\s+\[([^\]]*)\]", done.stdout, re.MULTILINE)
+    return [name for name, tags in found if tag in tags.split(",")]
+
+
+def extension_scenarios(version: str = VERSION) -> list[str]:
+    """The client scenarios ``conformance list`` tags ``[extension]``."""
+    return tagged_scenarios(version, "extension")
 
 
 @dataclass
@@ -116,17 +139,20 @@ def run_client_scenario(
     *,
     timeout_ms: int = DEFAULT_TIMEOUT_MS,
     env: Mapping[str, str] | None = None,
+    version: str = VERSION,
+    spec_version: str | None = None,
 ) -> ScenarioResult:
     """Run one client scenario against ``command`` (a shell line or an argv list, without
     the server URL: the suite appends it). ``env`` is added to the suite's environment,
-    which the client inherits."""
+    which the client inherits. ``spec_version``: the revision whose wire it runs at (as
+    ``--requirements`` runs it)."""
     line = command if isinstance(command, str) else shlex.join(command)
     full_env = npm_env()
     full_env.update(env or {})
     with tempfile.TemporaryDirectory(prefix="conformance-") as out:
         done = subprocess.run(
             [
-                *conformance_command(),
+                *conformance_command(version),
                 "client",
                 "--command",
                 line,
@@ -136,6 +162,7 @@ def run_client_scenario(
                 str(timeout_ms),
                 "-o",
                 out,
+                *(["--spec-version", spec_version] if spec_version else []),
             ],
             env=full_env,
             capture_output=True,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -27,9 +28,57 @@ CIMD_URL = "https://conformance-test.local/client-metadata.json"
 CALL_TEST_TOOL = ["--method", "tools/call", "--tool-name", "test-tool"]
 
 
+def scenario_commands(scenario: str, context: dict[str, Any]) -> list[list[str]]:
+    """The command lines (flags; the server URL is appended) a user types for a scenario,
+    in order: one for most, several where the scenario wants more than one call."""
+    if scenario == "sep-2322-client-request-state":
+        # multi round-trip requests: a tool asking with requestState, one without, an
+        # unrelated call between rounds, and a result without resultType
+        return [
+            [*CALL, name, "--on-elicit", "accept-defaults"]
+            for name in (
+                "test_mrtr_echo_state",
+                "test_mrtr_unrelated",
+                "test_mrtr_no_state",
+                "test_mrtr_no_result_type",
+            )
+        ]
+    if scenario == "http-custom-headers":
+        # a null argument is outside the schema: the CLI says so and --no-validate sends it
+        return [
+            [*CALL, str(call["name"]), "--tool-args-json", json.dumps(call["arguments"])]
+            + (["--no-validate"] if None in call["arguments"].values() else [])
+            for call in context.get("toolCalls", [])
+        ]
+    if scenario == "http-invalid-tool-headers":
+        return [["--method", "tools/list"], [*CALL, "valid_tool", "--tool-arg", "region=us"]]
+    if scenario == "json-schema-2020-12-preservation":
+        # the tool's inputSchema as tools/list printed it, passed back to the echo tool
+        return [["--method", "tools/list"], [ECHO_LISTED_SCHEMA]]
+    if scenario == "http-standard-headers":  # Mcp-Method and Mcp-Name on each kind of call
+        return [
+            [*CALL, "my-hyphenated-tool"],
+            ["--method", "resources/read", "--uri", "file:///path/to/file%20name.txt"],
+            ["--method", "prompts/get", "--prompt-name", "test_prompt"],
+        ]
+    return [scenario_flags(scenario, context)]
+
+
+CALL = ["--method", "tools/call", "--tool-name"]
+# a command line made from the previous one's output (what a user copies from it)
+ECHO_LISTED_SCHEMA = "<echo the listed schema>"
+
+
+def echo_listed_schema(listed: str) -> list[str]:
+    """Call json_schema_echo with json_schema_2020_12_tool's inputSchema, verbatim."""
+    tools = json.loads(listed)["tools"]
+    schema = next(t["inputSchema"] for t in tools if t["name"] == "json_schema_2020_12_tool")
+    return [*CALL, "json_schema_echo", "--tool-args-json", json.dumps({"schema": schema})]
+
+
 def scenario_flags(scenario: str, context: dict[str, Any]) -> list[str]:
-    """The flags for one scenario (the server URL is appended by the caller)."""
-    if scenario == "initialize":
+    """The flags for a scenario run with one command line."""
+    if scenario in ("initialize", "request-metadata", "json-schema-ref-no-deref"):
         return ["--method", "tools/list"]
     if scenario == "tools_call":
         return [
@@ -81,7 +130,10 @@ def auth_flags(scenario: str, context: dict[str, Any]) -> list[str]:
             "--client-secret",
             context["client_secret"],
         ]
-    if scenario == "auth/cross-app-access-complete-flow":
+    if scenario in (
+        "auth/cross-app-access-complete-flow",  # suite 0.1.x
+        "auth/enterprise-managed-authorization",  # its name since 0.2.0
+    ):
         token_file = _secret_file(str(context["idp_id_token"]), ".jwt")
         return [
             *flags,
@@ -96,6 +148,9 @@ def auth_flags(scenario: str, context: dict[str, Any]) -> list[str]:
             "--idp-id-token-file",
             token_file,
         ]
+    if scenario == "auth/wif-jwt-bearer":  # the platform's token, in a file as CI gets it
+        token_file = _secret_file(str(context["valid_jwt"]), ".jwt")
+        return [*flags, "--client-id", context["client_id"], "--workload-token-file", token_file]
     flags.append("--auth-follow")
     if scenario == "auth/pre-registration":
         flags += ["--client-id", context["client_id"], "--client-secret", context["client_secret"]]
@@ -121,17 +176,36 @@ def main() -> None:
     url = sys.argv[-1]
     scenario = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
     context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
-    argv = ["--cli", *scenario_flags(scenario, context)]
+    lines = scenario_commands(scenario, context)
     record_dir = os.environ.get("MCP_INSPECT_CONFORMANCE_RECORD")
-    if record_dir:
-        argv += ["--record", str(Path(record_dir) / (scenario.replace("/", "_") + ".jsonl"))]
-    argv += shlex.split(os.environ.get("MCP_INSPECT_CONFORMANCE_EXTRA", ""))
-    argv.append(url)
+    extra = shlex.split(os.environ.get("MCP_INSPECT_CONFORMANCE_EXTRA", ""))
     program = Path(sys.executable).with_name("mcp-inspect")
     command = [str(program)] if program.exists() else [sys.executable, "-m", "inspector"]
-    sys.stderr.write("conformance_client: " + shlex.join([*command, *argv]) + "\n")
-    sys.stderr.flush()
-    os.execv(command[0], [*command, *argv])
+    worst = 0
+    printed = ""
+    for number, flags in enumerate(lines, 1):
+        if flags == [ECHO_LISTED_SCHEMA]:
+            flags = echo_listed_schema(printed)
+        argv = ["--cli", *flags]
+        if record_dir:
+            argv += ["--record", str(Path(record_dir) / record_name(scenario, number))]
+        argv += [*extra, url]
+        sys.stderr.write("conformance_client: " + shlex.join([*command, *argv]) + "\n")
+        sys.stderr.flush()
+        if len(lines) == 1:
+            os.execv(command[0], [*command, *argv])  # what the user typed, as it exits
+        done = subprocess.run([*command, *argv], stdout=subprocess.PIPE, text=True, check=False)
+        printed = done.stdout
+        sys.stdout.write(printed)
+        sys.stdout.flush()
+        worst = max(worst, done.returncode)
+    sys.exit(worst)
+
+
+def record_name(scenario: str, number: int = 1) -> str:
+    """The recording of a scenario's ``number``-th command line."""
+    stem = scenario.replace("/", "_")
+    return f"{stem}.jsonl" if number == 1 else f"{stem}.{number}.jsonl"
 
 
 if __name__ == "__main__":

@@ -140,13 +140,17 @@ async def inspector_on(path: Path, seen: list[WireEvent]) -> AsyncIterator[Sessi
 
 
 @contextlib.contextmanager
-def listening_proxy(*args: str, runtime: Path | None = None) -> Iterator[tuple[Any, str]]:
+def listening_proxy(
+    *args: str, runtime: Path | None = None, token: bool = False, **kw: Any
+) -> Iterator[tuple[Any, str]]:
     """``proxy --listen 127.0.0.1:0 ARGS``: yields (process, endpoint URL); stopped with
-    SIGTERM at the end (its servers shut down)."""
+    SIGTERM at the end (its servers shut down). Without ``token``, ``--no-auth-front``
+    (the hosts of most tests send no token; those of the token's tests do)."""
     import select
 
     quiet = () if "--record" in args else ("--no-record",)  # no files in the user's state
-    proc = start_proxy("--listen", "127.0.0.1:0", *quiet, *args, runtime=runtime)
+    auth = () if token else ("--no-auth-front",)
+    proc = start_proxy("--listen", "127.0.0.1:0", *quiet, *auth, *args, runtime=runtime, **kw)
     assert proc.stderr is not None
     url = ""
     deadline = time.monotonic() + 30
@@ -160,6 +164,7 @@ def listening_proxy(*args: str, runtime: Path | None = None) -> Iterator[tuple[A
                 url = line.decode().split("listening on ", 1)[1].strip()
             elif not line:
                 break
+    proc.said = seen  # type: ignore[attr-defined]  # stderr up to "listening on"
     if not url:
         proc.kill()
         raise AssertionError(f"the proxy did not listen: {seen.decode(errors='replace')}")

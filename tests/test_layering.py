@@ -27,18 +27,30 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("wire", "config", "forms"),
     # the client engine, the transports, the in-memory log and its filter language
     ("engine", "transports", "logstore"),
+    # two catalogs compared by name, each change classified (diff, replay --against)
+    ("compare",),
     # session files; replaying one; the live session's state (events, requests, tasks,
     # server log, catalog: fed by the engine's session or a recording, shown by the TUI)
     ("record", "replay", "live"),
-    ("auth",),  # OAuth: flows over HTTP, tokens masked with the recorder's marker
-    ("proxy", "demo"),  # the proxy (relays over transports, records); the demo server
+    # OAuth: flows over HTTP, tokens masked with the recorder's marker; a server's
+    # catalog and findings, surveyed live over a transport or read from a session file
+    ("auth", "survey"),
+    # the proxy (relays over transports, records); the demo server; the lint rules;
+    # exports of recordings; load runs; collections (calls with expectations, judged
+    # with replay's diff and the forms' checks)
+    ("proxy", "demo", "lint", "export", "load", "collection"),
     ("target",),  # what to connect to: a command, a URL (maybe OAuth), an attached proxy
+    ("connection",),  # a target opened as the command line does (transport, OAuth hook, session)
+    # the inspector as an MCP server for coding agents (``mcp-inspect mcp``): headless
+    ("bridge",),
     ("tui",),
     ("commands",),
-    ("__main__",),
+    # fronts run by other programs on the command line's connection: the pytest plugin
+    # (pytest loads it) and Locust's user class and locustfile (Locust runs them)
+    ("__main__", "pytest_plugin", "locust"),
 )
 LAYER = {part: level for level, parts in enumerate(LAYERS) for part in parts}
-FRONTS = ("tui", "commands", "__main__")  # the TUI and the command line
+FRONTS = ("tui", "commands", "__main__", "pytest_plugin", "locust")  # the TUI, the command line
 HEADLESS = tuple(part for part in LAYER if LAYER[part] < LAYER["tui"])
 
 # part -> the parts it may import (each on a lower layer). A new arrow is a decision:
@@ -56,12 +68,13 @@ ALLOWED: dict[str, set[str]] = {
     "engine": {"inspector", "errors", "wire"},
     "transports": {"errors", "wire", "credentials"},
     "logstore": {"wire"},
+    "compare": {"engine"},  # the catalog kinds
     # an indexed session file is a log source (logstore's EventSource and filter)
     "record": {"inspector", "errors", "wire", "logstore", "credentials"},
-    "replay": {"errors", "wire", "engine", "logstore"},  # plan, run, diff, serve
+    "replay": {"errors", "wire", "engine", "logstore", "compare"},  # plan, run, diff, serve
     "live": {"wire", "engine", "logstore"},  # the log's events are a logstore source
     # OAuth: its flows speak HTTP (transports' helpers), mask with the recorder's marker
-    "auth": {"inspector", "errors", "wire", "transports", "record"},
+    "auth": {"inspector", "errors", "wire", "transports", "record", "credentials"},
     "proxy": {
         "inspector",
         "errors",
@@ -71,9 +84,57 @@ ALLOWED: dict[str, set[str]] = {
         "transports",
         "logstore",
         "record",
+        "credentials",  # --wrap: which of a URL entry's headers go through the env
     },
     "demo": {"inspector", "errors", "wire"},
+    # a session opened and listed over a transport, or a session file read
+    "survey": {"errors", "wire", "engine", "logstore", "record", "replay", "compare"},
+    "lint": {
+        "inspector",
+        "forms",
+        "engine",
+        "survey",
+    },  # rules over a survey (inspector: the version in SARIF)
+    # recordings out (spans, HAR, Markdown, JSON) and a HAR back in as a recording:
+    # reads session files (record), pairs frames as replay does, the log's filter,
+    # the SSE parser for a HAR's streams
+    # load runs: calls over the engine's sessions (how a server is reached is the
+    # caller's), HDR histograms, a sampled recording
+    "load": {"errors", "safe_text", "wire", "engine", "record"},
+    "export": {
+        "inspector",
+        "errors",
+        "safe_text",
+        "wire",
+        "transports",
+        "logstore",
+        "record",
+        "replay",
+    },
+    "collection": {"errors", "wire", "forms", "engine", "record", "replay"},
     "target": {"errors", "wire", "transports", "credentials", "auth", "proxy"},  # proxy: attach
+    # the OAuth hook is the caller's; the era found is remembered in the state folder
+    "connection": {"engine", "record", "target", "wire"},
+    "bridge": {
+        "inspector",
+        "errors",
+        "safe_text",
+        "wire",
+        "config",
+        "forms",
+        "engine",
+        "transports",
+        "logstore",
+        "compare",
+        "record",
+        "replay",
+        "survey",
+        "lint",
+        "auth",
+        "proxy",
+        "target",
+        "connection",
+    },
     "tui": {
         "errors",
         "safe_text",
@@ -87,7 +148,10 @@ ALLOWED: dict[str, set[str]] = {
         "replay",
         "auth",
         "proxy",
+        "lint",  # the catalog's lint badges
         "target",
+        "collection",  # k keeps a call as a collection step
+        "credentials",  # ... with secrets as ${env:...}
     },
     "commands": {
         "inspector",
@@ -98,14 +162,26 @@ ALLOWED: dict[str, set[str]] = {
         "forms",
         "engine",
         "transports",
+        "logstore",
+        "compare",
         "record",
         "replay",
+        "survey",
+        "lint",
         "auth",
         "proxy",
+        "export",
+        "load",
         "target",
+        "connection",
+        "bridge",
         "tui",
+        "collection",
     },
+    "locust": {"errors", "engine", "wire", "load", "target", "commands"},
     "__main__": {"commands"},
+    # the pytest plugin: collections as test items, a client fixture (connects as --cli)
+    "pytest_plugin": {"errors", "wire", "engine", "record", "target", "collection", "commands"},
 }
 
 

@@ -4,6 +4,8 @@ Headless: never imports Textual. Every HTTP exchange of a flow (metadata discove
 registration, authorization, token requests) becomes ``WireEvent``s on ``Channel.AUTH``,
 with tokens, codes and secrets masked before the event exists (``redact``).
 
+    errors.py        the one error of a flow: which step failed, what the server said
+    redact.py        masking of tokens, codes and secrets in bodies, URLs and headers
     challenge.py     WWW-Authenticate parsing (resource_metadata, scope, error)
     wire.py          the HTTP client of a flow: one request, its events
     discovery.py     protected resource metadata (RFC 9728), server metadata (RFC 8414, OIDC)

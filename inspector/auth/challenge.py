@@ -65,11 +65,14 @@ def parse_www_authenticate(value: str) -> list[Challenge]:
 
 
 def bearer_challenge(headers: Mapping[str, str]) -> Challenge | None:
-    """The Bearer challenge of a response's headers (any case), if it has one."""
+    """The Bearer challenge of a response's headers (any case), else its DPoP one (RFC
+    9449 section 7.1: the same parameters), if it has one."""
     value = next((v for k, v in headers.items() if k.lower() == "www-authenticate"), None)
     if not value:
         return None
-    for challenge in parse_www_authenticate(value):
-        if challenge.scheme.lower() == "bearer":
-            return challenge
+    challenges = parse_www_authenticate(value)
+    for scheme in ("bearer", "dpop"):
+        for challenge in challenges:
+            if challenge.scheme.lower() == scheme:
+                return challenge
     return None

@@ -8,6 +8,8 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import httpx
+
 from inspector import __version__
 from inspector.auth.errors import AuthError, oauth_error_text
 from inspector.auth.jwt import PrivateKey
@@ -18,6 +20,7 @@ if TYPE_CHECKING:
 
 CLIENT_NAME = "mcp-inspect"
 GRANT_TYPES = ["authorization_code", "refresh_token"]
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
 @dataclass(slots=True)
@@ -88,6 +91,7 @@ def registration_metadata(
         "software_version": __version__,
         "grant_types": list(GRANT_TYPES),
         "response_types": ["code"],
+        "application_type": application_type(redirect_uri),
     }
     if redirect_uri:
         data["redirect_uris"] = [redirect_uri]
@@ -97,6 +101,18 @@ def registration_metadata(
     if supported is None or "none" in supported:
         data["token_endpoint_auth_method"] = "none"
     return data
+
+
+def application_type(redirect_uri: str | None) -> str:
+    """SEP-837 (OpenID DCR ``application_type``): ``native`` for a client whose redirect is
+    a loopback listener (RFC 8252) or that has none, ``web`` for a redirect to a host."""
+    if redirect_uri is None:
+        return "native"
+    try:
+        host = httpx.URL(redirect_uri).host
+    except httpx.InvalidURL:
+        return "web"
+    return "native" if host in LOOPBACK_HOSTS else "web"
 
 
 async def register(

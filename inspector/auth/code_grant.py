@@ -88,11 +88,13 @@ async def authorization_code(ctx: GrantContext, scopes: list[str] | None) -> Tok
         )
         raise AuthError("authorization", f"the authorization server answered {said}")
     iss = answer.get("iss")
-    if iss is not None and iss.rstrip("/") != server.issuer.rstrip("/"):
+    # RFC 9207 section 2.4: simple string comparison, no normalization (a trailing slash,
+    # case or a default port make another issuer): this is the mix-up attack defence
+    if iss is not None and iss != server.issuer:
         raise AuthError(
             "authorization",
-            f"the redirect's iss {iss!r} is not the issuer {server.issuer!r} (RFC 9207): "
-            "possibly a mix-up attack; not exchanging the code",
+            f"the redirect's iss {iss!r} is not the issuer {server.issuer!r} (RFC 9207 "
+            "compares them exactly): possibly a mix-up attack; not exchanging the code",
         )
     if iss is None and server.authorization_response_iss_parameter_supported:
         raise AuthError("authorization", "the redirect has no iss, which the server promised")
@@ -113,6 +115,7 @@ async def authorization_code(ctx: GrantContext, scopes: list[str] | None) -> Tok
         form,
         resource=ctx.resource,
         requested=scopes or [],
+        dpop=ctx.dpop,
     )
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 
 from inspector.auth.errors import AuthError
-from inspector.auth.wire import AuthWire
+from inspector.auth.wire import AuthWire, is_secure
 
 PRM_WELL_KNOWN = "/.well-known/oauth-protected-resource"
 OAUTH_WELL_KNOWN = "/.well-known/oauth-authorization-server"
@@ -199,6 +199,16 @@ def _server_metadata(
         if not legacy:
             raise AuthError("server metadata", text + "; not using it")
         wire.note(text + "; accepted for a 2025-03-26 server, which had no issuer rule", "warning")
+    for key in ("authorization_endpoint", "token_endpoint", "registration_endpoint"):
+        endpoint = data.get(key)
+        if isinstance(endpoint, str) and endpoint and not wire.insecure and not is_secure(endpoint):
+            raise AuthError(
+                "server metadata",
+                f"the metadata at {url} names the {key} {endpoint!r}: plain http:// to a "
+                "host that is not loopback, where codes, tokens and client secrets would "
+                "travel in clear (OAuth requires https); refusing. Pass --insecure-oauth to "
+                "allow it (lab setups only)",
+            )
     missing = [k for k in ("authorization_endpoint", "token_endpoint") if not data.get(k)]
     if "token_endpoint" in missing:
         raise AuthError("server metadata", f"the metadata at {url} has no token_endpoint")

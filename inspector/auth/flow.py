@@ -36,8 +36,10 @@ from inspector.auth.discovery import (
     discover_server,
     origin,
 )
+from inspector.auth.dpop import DpopKey, nonce_asked, proof_note
+from inspector.auth.dpop import supported as dpop_supported
 from inspector.auth.errors import AuthError, PrivateKeyError, StoreError
-from inspector.auth.grants import GrantContext, client_credentials, cross_app
+from inspector.auth.grants import GrantContext, client_credentials, cross_app, workload_identity
 from inspector.auth.jwt import PrivateKey, load_private_key
 from inspector.auth.person import Interaction, NoPerson
 from inspector.auth.redact import mask_headers, mask_url
@@ -83,6 +85,8 @@ class Authorizer:
         self._wire: AuthWire | None = None
         self._announced = False
         self._sinks: list[Callable[[str], None]] = []
+        self._rs_nonce: str | None = None  # the MCP server's DPoP nonce, once it asked
+        self._bound: tuple[TokenSet, DpopKey | None] | None = None  # tokens -> their key
 
     def add_secret_sink(self, sink: Callable[[str], None]) -> None:
         """Tell ``sink`` (a recorder's ``add_secret``) every token and secret this
@@ -91,6 +95,7 @@ class Authorizer:
         self._sinks.append(sink)
         if self.tokens is not None:
             self.learned(self.tokens.access_token, self.tokens.refresh_token)
+            self.learned(self.tokens.dpop.secret if self.tokens.dpop else None)
         for client in self.store.clients():
             self.learned(client.client_secret)
 
@@ -111,7 +116,12 @@ class Authorizer:
     def wire(self) -> AuthWire:
         if self._wire is None:
             self._wire = AuthWire(
-                self._emit, verify=self.verify, pause=self._pause, transport=self.http_transport
+                self._emit,
+                verify=self.verify,
+                timeout=self.settings.exchange_timeout,
+                pause=self._pause,
+                transport=self.http_transport,
+                insecure=self.settings.insecure,
             )
         return self._wire
 
@@ -140,9 +150,11 @@ class Authorizer:
     def shown(self, headers: Mapping[str, str]) -> dict[str, str]:
         return mask_headers(headers)
 
-    async def headers(self, *, refresh: bool = True) -> dict[str, str]:
+    async def headers(
+        self, *, refresh: bool = True, method: str = "POST", url: str | None = None
+    ) -> dict[str, str]:
         if not self._lock.locked():
-            quick = self._ready_headers(refresh)
+            quick = self._ready_headers(refresh, method, url)
             if quick is not None:
                 return quick  # every request asks: nothing to wait for or to do
         async with self._lock:
@@ -161,21 +173,43 @@ class Authorizer:
                 await self._try_refresh("the access token expires soon")
             if self.tokens is None:
                 return {}
-            return {"Authorization": f"{self.tokens.token_type} {self.tokens.access_token}"}
+            return self._presented(self.tokens, method, url)
 
-    def _ready_headers(self, refresh: bool) -> dict[str, str] | None:
+    def _ready_headers(self, refresh: bool, method: str, url: str | None) -> dict[str, str] | None:
         """The headers when they need no step (no note, no refresh), else None."""
         tokens = self.tokens
         if tokens is None:
             return {}
         if not self._announced or (refresh and tokens.refresh_token and tokens.due_for_refresh()):
             return None
-        return {"Authorization": f"{tokens.token_type} {tokens.access_token}"}
+        return self._presented(tokens, method, url)
+
+    def _presented(self, tokens: TokenSet, method: str, url: str | None) -> dict[str, str]:
+        """The token as a request presents it: Bearer, or DPoP with a fresh proof (its
+        ``jti`` shown on the auth channel) for this request's method and URL."""
+        if self._bound is None or self._bound[0] is not tokens:
+            self._bound = (tokens, tokens.dpop)  # loaded once, not for every request
+        key = self._bound[1]
+        if key is None:
+            return {"Authorization": f"{tokens.token_type} {tokens.access_token}"}
+        proof = key.proof(
+            method, url or self.server_url, access_token=tokens.access_token, nonce=self._rs_nonce
+        )
+        text, meta = proof_note(proof, key, "MCP request")
+        self.wire.note(text, **meta)
+        return {"Authorization": f"DPoP {tokens.access_token}", "DPoP": proof.jwt}
 
     async def on_denied(
         self, status: int, headers: Mapping[str, str], sent: Mapping[str, str], attempt: int
     ) -> Denial:
         challenge = bearer_challenge(headers) or _bare_challenge()
+        nonce = nonce_asked(headers, challenge.error) if status == 401 else None
+        if nonce is not None and self.tokens is not None and self.tokens.dpop is not None:
+            if attempt >= self.settings.max_authorizations or nonce == self._rs_nonce:
+                return Denial(False, f"the server keeps asking for the DPoP nonce {nonce!r}")
+            self._rs_nonce = nonce  # RFC 9449 section 9: the same request, with its nonce
+            self.wire.note("the MCP server asks for a DPoP nonce; sending the request again")
+            return Denial(True)
         step_up = status == 403
         if step_up and challenge.error != "insufficient_scope":
             return Denial(False)  # a refusal that more authorization will not change
@@ -193,6 +227,8 @@ class Authorizer:
                 self.wire.note(text, "error", auth="gave-up")
                 return Denial(False, text)
             try:
+                if status == 401 and self.tokens is not None:
+                    await self._rediscover(challenge)
                 if (
                     status == 401
                     and attempt == 0
@@ -243,19 +279,31 @@ class Authorizer:
             self.resource_meta,
             self._private_key,
             self.learned,
+            self._dpop_key(self.server_meta),
         )
         if grant == "cross-app":
             tokens = await cross_app(ctx, scopes)
         elif grant == "client-credentials":
             tokens = await client_credentials(ctx, scopes)
+        elif grant == "workload-identity":
+            tokens = await workload_identity(ctx, scopes)
         else:
             tokens = await authorization_code(ctx, scopes)
         self.authorizations += 1
         self.requested = scopes
         self._keep(tokens)
 
+    def _dpop_key(self, server: ServerMetadata) -> DpopKey | None:
+        """The key to bind tokens to, when the authorization server binds them: the one
+        the current tokens are bound to, else a new one (kept with the tokens it binds)."""
+        if not dpop_supported(server.raw):
+            return None
+        key = self.tokens.dpop if self.tokens is not None else None
+        return key or DpopKey.generate()
+
     def _keep(self, tokens: TokenSet) -> None:
         self.learned(tokens.access_token, tokens.refresh_token)
+        self.learned(tokens.dpop.secret if tokens.dpop else None)
         self.tokens = tokens
         self._announced = True
         self.wire.note(
@@ -296,6 +344,27 @@ class Authorizer:
             issuer=self.server_meta.issuer,
             resource=self.resource,
         )
+
+    async def _rediscover(self, challenge: Challenge) -> None:
+        """A token was refused: read the resource metadata again, since the resource may
+        have moved to another authorization server (SEP-2352). Tokens of the old one are
+        dropped (never refreshed there, never offered to the new one), and its client
+        registration is not reused: registrations are per issuer."""
+        self._discovered = False
+        await self._discover(challenge)
+        assert self.server_meta is not None
+        tokens = self.tokens
+        if tokens is not None and tokens.issuer and tokens.issuer != self.server_meta.issuer:
+            self.wire.note(
+                f"the resource's authorization server changed from {tokens.issuer} to "
+                f"{self.server_meta.issuer}: its tokens are dropped, authorizing there",
+                "warning",
+                auth="migrated",
+                previous=tokens.issuer,
+                issuer=self.server_meta.issuer,
+            )
+            self.tokens = None
+            self.store.drop_tokens(self.server_url)
 
     def _scopes(self, challenge: Challenge, step_up: bool) -> list[str] | None:
         """The challenge's scope, else the resource's scopes_supported, else none; the
@@ -365,6 +434,7 @@ class Authorizer:
                     form,
                     resource=tokens.resource,
                     requested=tokens.scopes,
+                    dpop=tokens.dpop,
                 )
         except AuthError as exc:
             self.wire.note(

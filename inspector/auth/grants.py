@@ -1,6 +1,6 @@
 """The grants an authorization runs, given what discovery found (``GrantContext``):
-machine to machine ones here (client credentials; cross-app access, SEP-990), the
-authorization code with PKCE in ``code_grant``."""
+machine to machine ones here (client credentials; cross-app access, SEP-990; workload
+identity federation, SEP-1933), the authorization code with PKCE in ``code_grant``."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ from typing import TYPE_CHECKING
 
 from inspector.auth.client import ClientIdentity
 from inspector.auth.discovery import ResourceMetadata, ServerMetadata, origin
-from inspector.auth.errors import AuthError
+from inspector.auth.dpop import DpopKey
+from inspector.auth.errors import AuthError, OptionError
 from inspector.auth.jwt import PrivateKey
+from inspector.auth.options import read_workload_token
 from inspector.auth.settings import AuthSettings
 from inspector.auth.store import TokenStore
 from inspector.auth.tokens import TokenSet, token_request
@@ -39,6 +41,7 @@ class GrantContext:
     resource_meta: ResourceMetadata | None
     private_key: Callable[[], PrivateKey | None]
     learned: Callable[[str | None], None]  # a secret obtained on the way (to redact it)
+    dpop: DpopKey | None = None  # the key tokens are bound to, when the server binds them
 
 
 async def client_credentials(ctx: GrantContext, scopes: list[str] | None) -> TokenSet:
@@ -66,6 +69,7 @@ async def client_credentials(ctx: GrantContext, scopes: list[str] | None) -> Tok
         form,
         resource=ctx.resource,
         requested=scopes or [],
+        dpop=ctx.dpop,
     )
 
 
@@ -127,4 +131,46 @@ async def cross_app(ctx: GrantContext, scopes: list[str] | None) -> TokenSet:
         form,
         resource=ctx.resource,
         requested=scopes or [],
+        dpop=ctx.dpop,
+    )
+
+
+async def workload_identity(ctx: GrantContext, scopes: list[str] | None) -> TokenSet:
+    """Workload identity federation (SEP-1933): the JWT the workload's platform issued is
+    the assertion of the JWT bearer grant (RFC 7523). A refusal is final: the error is
+    said, neither retried nor followed by another grant."""
+    server = ctx.server
+    settings = ctx.settings
+    assert settings.workload_token_file is not None
+    try:
+        assertion = read_workload_token(settings.workload_token_file)
+    except OptionError as exc:
+        raise AuthError("jwt bearer", str(exc)) from exc
+    ctx.learned(assertion)
+    grants = server.grant_types_supported
+    if grants is not None and JWT_BEARER not in grants:
+        raise AuthError(
+            "jwt bearer",
+            f"{server.issuer} does not list the JWT bearer grant ({JWT_BEARER}) in "
+            f"grant_types_supported ({', '.join(grants)})",
+        )
+    form = {"grant_type": JWT_BEARER, "assertion": assertion}
+    if scopes:
+        form["scope"] = " ".join(scopes)
+    if ctx.resource:
+        form["resource"] = ctx.resource
+    client = (
+        ClientIdentity(settings.client_id, settings.client_secret, private_key=ctx.private_key())
+        if settings.client_id
+        else None
+    )
+    return await token_request(
+        ctx.wire,
+        "jwt bearer",
+        server,
+        client,
+        form,
+        resource=ctx.resource,
+        requested=scopes or [],
+        dpop=ctx.dpop,
     )

@@ -3,7 +3,8 @@ and assertions never reach a session file or the screen.
 
 One small place on purpose: bodies are masked field by field in their own bytes (the rest
 of the body stays exactly as sent or received), URLs in their query and fragment, headers
-by name. ``MASK`` is the recorder's marker.
+by name. ``MASK`` is the recorder's marker; the fields are ``credentials.SECRET_FIELDS``,
+the list the recorder's redaction holds to as well.
 """
 
 from __future__ import annotations
@@ -12,24 +13,9 @@ import re
 from collections.abc import Mapping
 from urllib.parse import quote
 
+from inspector.credentials import SECRET_FIELDS
 from inspector.record.format import REDACTED as MASK
 
-SECRET_FIELDS = frozenset(
-    {
-        "access_token",
-        "refresh_token",
-        "id_token",
-        "code",
-        "code_verifier",
-        "client_secret",
-        "assertion",
-        "client_assertion",
-        "subject_token",
-        "actor_token",
-        "registration_access_token",
-        "password",
-    }
-)
 SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie"})
 _NAMES = "|".join(sorted(SECRET_FIELDS, key=len, reverse=True))
 _JSON_FIELD = re.compile(rf'("(?:{_NAMES})"\s*:\s*)"(?:[^"\\]|\\.)*"'.encode())

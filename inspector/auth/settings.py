@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_TIMEOUT = 300.0  # seconds a flow waits for a person's redirect
+EXCHANGE_TIMEOUT = 30.0  # seconds one OAuth request may take
 MAX_AUTHORIZATIONS = 3  # per request: the first, then step-ups; a server that keeps refusing ends
 
 
@@ -27,6 +28,9 @@ class AuthSettings:
     idp_client_id: str | None = None
     idp_client_secret: str | None = None
     idp_id_token: str | None = None
+    workload_token_file: Path | None = None  # workload identity: the JWT bearer grant
+    insecure: bool = False  # OAuth over plain http:// on hosts other than loopback (labs)
+    exchange_timeout: float = EXCHANGE_TIMEOUT  # one OAuth HTTP exchange (--timeout caps it)
     follow: bool = False  # request the authorization URL ourselves and follow its redirect
     paste: bool = False  # the person pastes the redirected URL (SSH: browser elsewhere)
     step: bool = False  # TUI: pause before each request of a flow (debugging a server)
@@ -48,9 +52,12 @@ class AuthSettings:
 
     @property
     def grant(self) -> str:
-        """The grant a challenge starts: cross-app, client-credentials or authorization-code."""
+        """The grant a challenge starts: cross-app, workload-identity, client-credentials or
+        authorization-code."""
         if self.idp_token_endpoint:
             return "cross-app"
+        if self.workload_token_file is not None:
+            return "workload-identity"
         if self.client_credentials:
             return "client-credentials"
         return "authorization-code"

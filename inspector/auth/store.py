@@ -120,6 +120,7 @@ class TokenStore:
                     "expiresAt": tokens.expires_at,
                     "expired": tokens.expires_at is not None and tokens.expires_at <= now,
                     "refreshToken": tokens.refresh_token is not None,
+                    "dpopBound": tokens.dpop_key is not None,  # the key itself never
                     "obtainedAt": tokens.obtained_at,
                 }
             )

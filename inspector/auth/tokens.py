@@ -11,6 +11,7 @@ from urllib.parse import quote_plus
 
 from inspector.auth.client import ClientIdentity
 from inspector.auth.discovery import ServerMetadata
+from inspector.auth.dpop import DpopKey, nonce_asked, proof_note
 from inspector.auth.errors import AuthError, oauth_error_text
 from inspector.auth.jwt import ASSERTION_TYPE, client_assertion
 from inspector.auth.wire import AuthWire
@@ -30,6 +31,14 @@ class TokenSet:
     issuer: str | None = None
     resource: str | None = None
     obtained_at: float = field(default_factory=time.time)
+    dpop_key: dict[str, str] | None = None  # the private JWK a DPoP-bound token needs
+
+    @property
+    def dpop(self) -> DpopKey | None:
+        """The key this token is bound to (``token_type`` DPoP), if it is."""
+        if self.token_type.lower() != "dpop":
+            return None
+        return DpopKey.from_json(self.dpop_key)
 
     def expires_within(self, seconds: float) -> bool:
         return self.expires_at is not None and self.expires_at - time.time() <= seconds
@@ -52,6 +61,7 @@ class TokenSet:
             "issuer": self.issuer,
             "resource": self.resource,
             "obtained_at": self.obtained_at,
+            "dpop_key": self.dpop_key,
         }
 
     @classmethod
@@ -72,6 +82,7 @@ class TokenSet:
             issuer=data.get("issuer") if isinstance(data.get("issuer"), str) else None,
             resource=data.get("resource") if isinstance(data.get("resource"), str) else None,
             obtained_at=float(data.get("obtained_at") or time.time()),
+            dpop_key=data.get("dpop_key") if isinstance(data.get("dpop_key"), dict) else None,
         )
 
 
@@ -122,12 +133,35 @@ async def token_request(
     resource: str | None,
     requested: list[str],
     endpoint: str | None = None,
+    dpop: DpopKey | None = None,
 ) -> TokenSet:
-    """POST ``form`` to the token endpoint (or ``endpoint``) and read the tokens."""
-    headers = authenticate(client, server, form) if client is not None else {}
+    """POST ``form`` to the token endpoint (or ``endpoint``) and read the tokens. With
+    ``dpop``, each request carries a fresh proof, and a ``use_dpop_nonce`` answer is
+    retried once with the server's nonce (RFC 9449 section 8)."""
     url = endpoint or server.token_endpoint
-    response = await wire.request(step, "POST", url, form=form, headers=headers)
-    data = response.json()
+    nonce: str | None = None
+    while True:
+        headers = authenticate(client, server, form) if client is not None else {}
+        if dpop is not None:
+            proof = dpop.proof("POST", url, nonce=nonce)
+            text, meta = proof_note(proof, dpop, step)
+            wire.note(text, **meta)
+            headers["DPoP"] = proof.jwt
+        response = await wire.request(step, "POST", url, form=form, headers=headers)
+        data = response.json()
+        asked = nonce_asked(response.headers, oauth_error(data)) if dpop is not None else None
+        if response.status == 400 and asked is not None and nonce is None:
+            wire.note(f"{step}: the server asks for a DPoP nonce; sending the proof again")
+            nonce = asked
+            continue
+        break
+    if response.truncated:
+        raise AuthError(
+            step,
+            f"the token endpoint {url} answered more than {len(response.body)} bytes (HTTP "
+            f"{response.status}): too big for a token response, so it was not read whole",
+            status=response.status,
+        )
     if response.status != 200:
         said = oauth_error_text(data) or _excerpt(response.body)
         raise AuthError(
@@ -141,9 +175,10 @@ async def token_request(
     token_type = str(data.get("token_type") or "Bearer")
     expires_in = data.get("expires_in")
     granted = data.get("scope")
+    bound = dpop is not None and token_type.lower() == "dpop"
     return TokenSet(
         access_token=data["access_token"],
-        token_type="Bearer" if token_type.lower() in ("bearer", "n_a") else token_type,
+        token_type="DPoP" if bound else _token_type(token_type),
         refresh_token=data.get("refresh_token")
         if isinstance(data.get("refresh_token"), str)
         else None,
@@ -151,7 +186,21 @@ async def token_request(
         scopes=granted.split() if isinstance(granted, str) else list(requested),
         issuer=server.issuer,
         resource=resource,
+        dpop_key=dpop.to_json() if bound and dpop is not None else None,
     )
+
+
+def _token_type(token_type: str) -> str:
+    """Bearer for Bearer (any case) and N_A (a token exchange's), else as the server said
+    (a DPoP token to a client that sent no proof cannot be used: it says so at the
+    resource)."""
+    return "Bearer" if token_type.lower() in ("bearer", "n_a") else token_type
+
+
+def oauth_error(data: Any) -> str | None:
+    """The ``error`` code of an OAuth error body, if it is one."""
+    error = data.get("error") if isinstance(data, dict) else None
+    return error if isinstance(error, str) else None
 
 
 def _excerpt(body: bytes, limit: int = 200) -> str:

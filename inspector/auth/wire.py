@@ -6,10 +6,18 @@ line (IN, meta ``{status, reason, headers, url, step}``) and the response body (
 are masked before an event exists (``redact``). Redirects are not followed: each hop is an
 exchange of its own. Notes of the flow are LOCAL events on the same channel; ``hold`` in a
 note's meta tells the session that a person is being waited for (no request timeout runs).
+An exchange holds the session's timeouts too (its request line holds, its answer or its
+failure releases): it has its own timeout, so a silent authorization server is named as
+such instead of the MCP request that waited for it.
+
+OAuth goes over https only, except to a loopback host (OAuth 2.1, MCP authorization): a
+plain ``http://`` URL elsewhere is refused before anything is sent (``check_secure``),
+unless the user allowed it (``insecure``, ``--insecure-oauth``, for lab setups).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -21,7 +29,12 @@ import httpx
 from inspector import __version__
 from inspector.auth.errors import AuthError
 from inspector.auth.redact import mask_body, mask_headers, mask_url
-from inspector.transports.httpwire import describe_network_error, read_capped
+from inspector.transports.httpwire import (
+    ERROR_BODY_CAP,
+    describe_network_error,
+    read_capped,
+    tls_context,
+)
 from inspector.wire.events import Channel, Direction, WireEvent
 
 Emit = Callable[[WireEvent], None]
@@ -45,6 +58,7 @@ class AuthResponse:
     headers: httpx.Headers
     body: bytes
     url: str
+    truncated: bool = False  # the body was longer than the cap: only its start is here
 
     def json(self) -> Any:
         """The body as JSON, or None when it is not JSON."""
@@ -74,12 +88,18 @@ class AuthWire:
         timeout: float = 30.0,
         pause: Pause | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
+        insecure: bool = False,
+        cap: int = ERROR_BODY_CAP,
     ) -> None:
-        """``transport``: httpx's, for tests (``httpx.MockTransport``)."""
+        """``transport``: httpx's, for tests (``httpx.MockTransport``); ``insecure``:
+        plain http to any host is allowed; ``cap``: the most of a body that is read."""
         self.emit = emit
         self.pause = pause
+        self.insecure = insecure
+        self.timeout = timeout
+        self.cap = cap
         self._client = httpx.AsyncClient(
-            verify=verify,
+            verify=tls_context(verify, trust_env=False),
             timeout=timeout,
             follow_redirects=False,
             trust_env=False,
@@ -111,6 +131,7 @@ class AuthWire:
         headers: Mapping[str, str] | None = None,
     ) -> AuthResponse:
         """One exchange; raises ``AuthError(step)`` when it breaks below HTTP."""
+        self.check_secure(url, step)
         if self.pause is not None:
             await self.pause(step, method, url)
         sent = {"User-Agent": USER_AGENT, "Accept": "application/json", **(headers or {})}
@@ -132,6 +153,7 @@ class AuthWire:
                     "url": shown_url,
                     "headers": mask_headers(sent),
                     "step": step,
+                    "hold": True,  # the exchange's own timeout runs, not the MCP request's
                 },
             )
         )
@@ -139,15 +161,18 @@ class AuthWire:
             self.emit(_body_event(Direction.OUT, content, sent["Content-Type"], step=step))
         try:
             async with self._client.stream(method, url, content=content, headers=sent) as r:
-                body = await read_capped(r)
+                body = await read_capped(r, self.cap + 1)
         except httpx.HTTPError as exc:
-            text = describe_network_error(exc, url)
-            self.note(f"{step}: {text}", "error", step=step)
+            text = describe_network_error(exc, url, self.timeout)
+            self.note(f"{step}: {text}", "error", step=step, hold=False)
             raise AuthError(step, f"{method} {shown_url}: {text}") from exc
         except ValueError as exc:  # an unusable URL from a server's metadata
-            self.note(f"{step}: {exc}", "error", step=step)
+            self.note(f"{step}: {exc}", "error", step=step, hold=False)
             raise AuthError(step, f"cannot request {shown_url!r}: {exc}") from exc
-        response = AuthResponse(r.status_code, r.reason_phrase, r.headers, body, str(r.url))
+        truncated = len(body) > self.cap
+        response = AuthResponse(
+            r.status_code, r.reason_phrase, r.headers, body[: self.cap], str(r.url), truncated
+        )
         ctype = r.headers.get("content-type", "")
         line = f"HTTP {r.status_code} {r.reason_phrase}".rstrip()
         if ctype:
@@ -164,12 +189,45 @@ class AuthWire:
                     "headers": mask_headers(shown),
                     "url": shown_url,
                     "step": step,
+                    "hold": False,
+                    **({"truncated": self.cap} if truncated else {}),
                 },
             )
         )
         if body:
-            self.emit(_body_event(Direction.IN, body, ctype, step=step, status=r.status_code))
+            self.emit(
+                _body_event(Direction.IN, response.body, ctype, step=step, status=r.status_code)
+            )
         return response
+
+    def check_secure(self, url: str, what: str) -> None:
+        """``AuthError(what)`` for a plain ``http://`` URL to a host that is not loopback
+        (nothing is sent), unless insecure OAuth was allowed."""
+        if self.insecure or is_secure(url):
+            return
+        raise AuthError(
+            what,
+            f"refusing {mask_url(url)}: OAuth requires https except to a loopback host, and "
+            "this would send codes, tokens or client secrets in clear; pass --insecure-oauth "
+            "to allow it (lab setups only)",
+        )
+
+
+def is_secure(url: str) -> bool:
+    """https, or http to a loopback host (RFC 8252 section 8.3, OAuth 2.1 section 1.5)."""
+    try:
+        parsed = httpx.URL(url)
+    except httpx.InvalidURL:
+        return True  # not ours to judge here: the request reports an unusable URL
+    if parsed.scheme != "http":
+        return True
+    host = parsed.host.strip("[]").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _quote(value: str) -> str:

@@ -5,7 +5,13 @@
     mcp-inspect https://host/mcp             the TUI on an HTTP server
     mcp-inspect --cli --method tools/list -- python server.py
     mcp-inspect replay FILE [--against TARGET | --serve]
+    mcp-inspect proxy [--name NAME] -- python server.py   between a host and its server
+    mcp-inspect attach [NAME]                the TUI on a running proxy
+    mcp-inspect proxies                      the running proxies
     mcp-inspect auth list|clear [URL]        the stored OAuth tokens
+    mcp-inspect lint TARGET                  check a server against the lint rules
+    mcp-inspect diff OLD NEW                 what changed between two servers
+    mcp-inspect mcp [--skill]                the inspector as an MCP server for agents
 
 Which one runs: the first word that the default mode would take as TARGET (options
 and their values skipped, words after ``--`` never looked at) names a subcommand when
@@ -42,13 +48,19 @@ from inspector.commands.options import PROG, ArgParser, Subparsers, UsageError, 
 from inspector.commands.printed import safe_stderr
 
 # name -> module. Imported only when named (or for --help): start-up, since --cli
-# and the TUI never load a subcommand's code. Next: proxy, attach, proxies.
+# and the TUI never load a subcommand's code.
 SUBCOMMANDS: dict[str, str] = {
     "replay": "inspector.commands.replay",
     "proxy": "inspector.commands.proxy",
     "attach": "inspector.commands.attach",
     "proxies": "inspector.commands.proxies",
     "auth": "inspector.commands.auth",
+    "export": "inspector.commands.export",
+    "load": "inspector.commands.load",
+    "diff": "inspector.commands.diff",
+    "lint": "inspector.commands.lint",
+    "test": "inspector.commands.testrun",
+    "mcp": "inspector.commands.mcp",
 }
 
 USAGE = f"""{PROG} [options] [TARGET ...] [-- COMMAND ...]

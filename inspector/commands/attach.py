@@ -22,6 +22,7 @@ from inspector.commands.options import (
     default_session_path,
     make_recorder,
     require_terminal,
+    session_options,
 )
 from inspector.engine.responders import Responders
 from inspector.proxy.attach import live_proxies, pick_proxy
@@ -70,13 +71,7 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
         from inspector.tui.launch import run_inspector  # Textual loads only here
 
         return run_inspector(
-            target,
-            responders=Responders(),
-            recorder=recorder,
-            timeout=opts.timeout,
-            max_timeout=opts.max_timeout,
-            protocol_version=None,
-            roots=[],
+            target, session_options(opts), responders=Responders(), recorder=recorder
         )
     finally:
         if recorder is not None:

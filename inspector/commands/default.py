@@ -12,20 +12,24 @@ import argparse
 import sys
 
 from inspector import __version__
-from inspector.auth.options import add_oauth_options
 from inspector.commands import headless
+from inspector.commands.connect import trace_header
+from inspector.commands.oauth_options import add_oauth_options
 from inspector.commands.options import (
     PROG,
     add_answer_options,
     add_connection_options,
     add_recording_options,
+    add_trace_options,
     default_session_path,
+    live_export,
     make_recorder,
     names_no_server,
     private_state_dir,
     require_terminal,
     resolve_target,
     responders_from,
+    session_options,
 )
 from inspector.target import Target
 
@@ -43,6 +47,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         "server speaks, found with one server/discover probe and remembered per server",
     )
     add_recording_options(parser)
+    add_trace_options(parser)
     add_answer_options(parser)
     headless.add_options(parser)
     add_oauth_options(parser)
@@ -64,6 +69,7 @@ def run_tui(opts: argparse.Namespace, target: Target) -> int:
     path = None if opts.no_record else (opts.record or str(default_session_path(target)))
     if path is not None and not opts.record:
         private_state_dir()
+    trace = live_export(opts)
     recorder = make_recorder(opts, target, path)
     try:
         # Start-up: Textual loads only when the TUI opens; --cli never imports it.
@@ -71,14 +77,14 @@ def run_tui(opts: argparse.Namespace, target: Target) -> int:
 
         return run_inspector(
             target,
+            session_options(opts),
             responders=responders,
             recorder=recorder,
-            timeout=opts.timeout,
-            max_timeout=opts.max_timeout,
-            protocol_version=opts.protocol_version,
-            roots=opts.root,
+            trace=trace.session(*trace_header(target, recorder)) if trace else None,
         )
     finally:
+        if trace is not None:
+            trace.close()
         if recorder is not None:
             recorder.close()
             sys.stderr.write(f"{PROG}: session saved to {recorder.path}\n")

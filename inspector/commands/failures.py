@@ -16,10 +16,15 @@ from asyncio import CancelledError
 from typing import Any
 
 from inspector.auth.errors import AuthError, OptionError, PrivateKeyError, StoreError
+from inspector.collection.model import CollectionFileError
 from inspector.commands.options import UsageError
 from inspector.config import ConfigError
 from inspector.engine.era import VersionError
-from inspector.engine.session import ConnectionClosedError, RequestTimeoutError, first_failure
+from inspector.engine.request_errors import (
+    ConnectionClosedError,
+    RequestTimeoutError,
+    first_failure,
+)
 from inspector.errors import InspectorError
 from inspector.forms.strict_json import NotJson
 from inspector.record.format import SessionFileError
@@ -112,6 +117,7 @@ EXIT_CODES: dict[type[BaseException], tuple[str, int]] = {
     UsageError: ("usage", ExitCode.USAGE),
     ConfigError: ("usage", ExitCode.USAGE),
     PathError: ("usage", ExitCode.USAGE),
+    CollectionFileError: ("usage", ExitCode.USAGE),
     SessionFileError: ("file", ExitCode.USAGE),
     TransportError: ("connection", ExitCode.CONNECTION),
     VersionError: ("protocol-version", ExitCode.PROTOCOL),

@@ -12,15 +12,15 @@ TUI and never imports Textual.
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import signal
 import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
+from inspector.commands.connect import Connection
 from inspector.commands.failures import (
     CliError,
     ExitCode,
@@ -30,6 +30,7 @@ from inspector.commands.failures import (
 )
 from inspector.commands.options import (
     UsageError,
+    live_export,
     make_recorder,
     printed_redactor,
     responders_from,
@@ -45,18 +46,16 @@ from inspector.commands.tool_call import (
     task_mode,
 )
 from inspector.engine.client import LOG_LEVELS, McpClient
-from inspector.engine.era_detect import note_restart
 from inspector.engine.kinds import BY_LIST_METHOD
-from inspector.engine.request_errors import ServerExitedOnProbe
 from inspector.engine.responders import Responders
-from inspector.engine.session import Session, first_failure
 from inspector.engine.signals import quit_on_signals, signal_exit_code
-from inspector.record.era_memory import FileEraMemory
 from inspector.record.recorder import Recorder
 from inspector.record.redact import Redactor
-from inspector.record.state import StateFileError, say_once
-from inspector.target import Target, build_transport
+from inspector.target import Target
 from inspector.wire.events import Channel, WireEvent
+
+if TYPE_CHECKING:
+    from inspector.export.live import LiveExport
 
 # Every --method the CLI performs (the one list: --help, the usage errors, perform).
 METHODS = (
@@ -211,14 +210,24 @@ async def run(
     responders: Responders,
     recorder: Recorder | None = None,
     redactor: Redactor | None = None,
+    trace: LiveExport | None = None,
 ) -> int:
     """Connect, initialize, perform, print. Returns the exit code. ``redactor``: what
     stderr is redacted by (the recorder's by default); OAuth tokens are told to it.
 
     SIGHUP and SIGTERM end the call the way the TUI's quit does: the session is closed
     (the server's whole process group stopped), then the exit is 128 + the signal."""
-    opened: list[Session] = []  # the sessions made (a second after a probe killed one)
-    auth = None
+    connection = Connection(
+        target,
+        responders=responders,
+        recorder=recorder,
+        timeout=request.timeout,
+        max_timeout=request.max_timeout,
+        protocol_version=request.protocol_version,
+        observers=[pass_stderr] if request.show_stderr else [],
+        trace=trace,
+        redactor=redactor,
+    )
     stopped_by: list[int] = []
     try:
         check_request(request)
@@ -229,14 +238,8 @@ async def run(
                 scope.cancel()
 
             with quit_on_signals(stop):
-                auth = authorizer(target)
-                if auth is not None:  # the tokens it learns: out of the file and of stderr
-                    kept = (redactor, recorder.redactor if recorder is not None else None)
-                    for each in dict.fromkeys(r for r in kept if r is not None):
-                        auth.add_secret_sink(each.add_secret)
-                performed = await open_and_perform(
-                    target, request, responders, recorder, auth, opened
-                )
+                async with connection as session:
+                    performed = await perform(McpClient(session), request)
         if stopped_by:
             name = signal.Signals(stopped_by[0]).name
             raise CliError(
@@ -248,11 +251,7 @@ async def run(
         failure = unwrap_failure(exc)
         if failure is None:
             raise
-        expired = bool(opened) and opened[-1].transport.session_expired
-        return write_error(classify_failure(failure, expired))
-    finally:
-        if auth is not None:
-            await auth.aclose()
+        return write_error(classify_failure(failure, connection.session_expired))
     result = performed.result
     print_result(result, request.output)
     if request.method == "tools/call" and isinstance(result, dict) and result.get("isError"):
@@ -260,71 +259,6 @@ async def run(
     if performed.problem is not None:
         return write_error(performed.problem)
     return ExitCode.OK
-
-
-async def open_and_perform(
-    target: Target,
-    request: CliRequest,
-    responders: Responders,
-    recorder: Recorder | None,
-    auth: Any,
-    opened: list[Session],
-) -> Performed:
-    """Start the server, open the session, perform the request. A stdio server that
-    ended on the era probe (a strict one: an unknown method and it quits) is started once
-    more and opened with ``initialize``, the log saying so."""
-    memory = FileEraMemory()  # one, so the second start recalls the first one's verdict
-    sequence = itertools.count(1)  # one numbering in the session file
-    restarted: ServerExitedOnProbe | None = None
-    while True:
-        transport = build_transport(
-            target, timeout=request.timeout, max_timeout=request.max_timeout, auth=auth
-        )
-        session = Session(
-            transport,
-            responders=responders,
-            timeout=request.timeout,
-            max_timeout=request.max_timeout,
-            recorder=recorder,
-            protocol_version=request.protocol_version,
-            era_memory=memory,
-            sequence=sequence,
-        )
-        opened.append(session)
-        if request.show_stderr:
-            session.add_observer(pass_stderr)
-        try:
-            async with session:
-                if restarted is not None:
-                    note_restart(session, restarted)
-                await session.initialize()
-                return await perform(McpClient(session), request)
-        except BaseException as exc:
-            failure = first_failure(exc)
-            if restarted is not None or not isinstance(failure, ServerExitedOnProbe):
-                raise
-            restarted = failure  # the new session's first note says so
-
-
-def authorizer(target: Target) -> Any:
-    """The OAuth hook of an HTTP target (None: stdio, --no-auth, or an Authorization
-    header given): a person at this terminal completes a browser authorization (the URL on
-    stderr, the redirect on a loopback listener or pasted), unless the grant needs none."""
-    if target.url is None or target.oauth is None:
-        return None
-    from dataclasses import replace
-
-    from inspector.auth.errors import StoreError
-    from inspector.auth.options import make_authorizer
-    from inspector.auth.terminal import TerminalInteraction
-
-    interaction = TerminalInteraction(paste=target.oauth.paste)
-    try:
-        return make_authorizer(target.url, target.headers, target.oauth, interaction)
-    except StoreError as exc:  # as the TUI does: tokens in memory only, and say why
-        say_once(StateFileError(str(exc)), "OAuth tokens are kept in memory only")
-        settings = replace(target.oauth, store=False)
-        return make_authorizer(target.url, target.headers, settings, interaction)
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
@@ -403,14 +337,17 @@ def run_from_options(opts: argparse.Namespace, target: Target, *, demo: bool = F
     if demo:
         say_demo(target)
     responders = responders_from(opts)
+    trace = live_export(opts)
     recorder = make_recorder(opts, target, opts.record)
     # stderr gets the session file's redaction, with or without a session file: a server
     # that echoes a token in its error body must not put it into a CI log
     redactor = recorder.redactor if recorder is not None else printed_redactor(opts, target)
     try:
         with redacted_stderr(redactor):
-            code: int = anyio.run(run, target, request, responders, recorder, redactor)
+            code: int = anyio.run(run, target, request, responders, recorder, redactor, trace)
     finally:
+        if trace is not None:
+            trace.close()  # the spans still queued, bounded; one warning if lost
         if recorder is not None:
             recorder.close()
     return code

@@ -1,28 +1,30 @@
 """What every mode of the command line shares: usage errors, option groups, targets.
 
 ``add_*_options`` put one option group on a parser, so the default mode, ``replay``
-and the subcommands to come (``proxy``, ``attach``, ``auth``) spell a flag the same
-way; ``resolve_target``, ``responders_from`` and ``make_recorder`` turn the parsed
-options into what the engine takes.
+and the subcommands (``proxy``, ``attach``, ``auth``) spell a flag the same way;
+``resolve_target``, ``session_options``, ``responders_from`` and ``make_recorder`` turn
+the parsed options into what the engine takes.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
-from collections.abc import Sequence
-from datetime import datetime
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from inspector.config import ConfigError, load_server_config
+from inspector.engine.options import SessionOptions
 from inspector.engine.responders import Responders, RootsList, elicitation_policy, fixed_sampling
 from inspector.errors import InspectorError
 from inspector.record.format import Redactor, SessionHeader
 from inspector.record.recorder import Recorder
 from inspector.record.state import sessions_home
+
+if TYPE_CHECKING:
+    from inspector.export.live import LiveExport
 from inspector.target import TRANSPORT_CHOICES, Target, target_from_words, target_info
 
 PROG = "mcp-inspect"
@@ -183,7 +185,7 @@ def resolve_target(opts: argparse.Namespace, words: list[str]) -> Target:
     if target.url is not None and hasattr(opts, "no_auth"):
         # Start-up: the OAuth settings module is small and loads no HTTP code.
         from inspector.auth.errors import OptionError
-        from inspector.auth.options import auth_settings
+        from inspector.commands.oauth_options import auth_settings
 
         try:
             target.oauth = auth_settings(opts, target.oauth_config)
@@ -202,28 +204,7 @@ def _resolve_target(opts: argparse.Namespace, words: list[str]) -> Target:
     if opts.config:
         if words:
             raise UsageError("give either --config or a TARGET, not both")
-        try:
-            config = load_server_config(opts.config, opts.server)
-        except ConfigError as exc:
-            raise UsageError(str(exc)) from exc
-        target = Target(
-            command=config.command,
-            args=list(config.args),
-            env=dict(config.env),
-            cwd=config.cwd,
-            url=config.url,
-            headers=dict(config.headers),
-            transport=config.transport,
-            name=config.name,
-            oauth_config=dict(config.oauth),
-        )
-        target.env.update(env)
-        target.headers.update(headers)
-        if opts.cwd:
-            target.cwd = opts.cwd
-        if opts.transport != "auto":
-            target.transport = opts.transport
-        return target
+        return config_target(opts, opts.server)
     if opts.server:
         raise UsageError("--server needs --config FILE")
     try:
@@ -232,6 +213,44 @@ def _resolve_target(opts: argparse.Namespace, words: list[str]) -> Target:
         )
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
+
+
+def config_target(opts: argparse.Namespace, name: str | None) -> Target:
+    """Server ``name`` of ``--config`` (the only one when None), with ``-e``, ``-H``,
+    ``--cwd`` and ``--transport`` over the entry's own."""
+    try:
+        config = load_server_config(opts.config, name)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from exc
+    target = Target(
+        command=config.command,
+        args=list(config.args),
+        env=dict(config.env),
+        cwd=config.cwd,
+        url=config.url,
+        headers=dict(config.headers),
+        transport=config.transport,
+        name=config.name,
+        oauth_config=dict(config.oauth),
+    )
+    target.env.update(parse_env(opts.env))
+    target.headers.update(parse_headers(opts.header))
+    if opts.cwd:
+        target.cwd = opts.cwd
+    if opts.transport != "auto":
+        target.transport = opts.transport
+    return target
+
+
+def session_options(opts: argparse.Namespace) -> SessionOptions:
+    """The session's options from the flags, built once (``--timeout``, ``--max-timeout``,
+    ``--protocol-version``, ``--root``; a mode without one of them takes the default)."""
+    return SessionOptions(
+        timeout=opts.timeout,
+        max_timeout=opts.max_timeout,
+        protocol_version=getattr(opts, "protocol_version", None),
+        roots=tuple(getattr(opts, "root", ())),
+    )
 
 
 def responders_from(opts: argparse.Namespace) -> Responders:
@@ -267,8 +286,13 @@ def make_recorder(
     if path is None or opts.no_record:
         return None
     redactor = printed_redactor(opts, target)
+    extra = dict(header or {})
+    if getattr(opts, "otlp_endpoint", None) or getattr(opts, "propagate", False):
+        from inspector.export.live import context_from_env
+
+        extra.update(context_from_env())  # started inside a trace: the session joins it
     try:
-        first = SessionHeader(target=target_info(target), extra=dict(header or {}))
+        first = SessionHeader(target=target_info(target), extra=extra)
         return Recorder(Path(path), first, redactor)
     except OSError as exc:
         raise UsageError(f"--record {path}: cannot write: {exc.strerror or exc}") from exc
@@ -302,8 +326,52 @@ def private_state_dir() -> None:
 
 def default_session_path(target: Target) -> Path:
     """A new file under :func:`state_dir` named after the time and the server."""
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    from inspector.record.state import new_session_path
+
     name = target.name or (target.url or target.command or "server")
-    slug = re.sub(r"[^A-Za-z0-9]+", "-", Path(name).name if not target.url else name)
-    slug = slug.strip("-")[:40] or "server"
-    return state_dir() / f"{stamp}-{slug}.jsonl"
+    return new_session_path(name, is_url=bool(target.url))
+
+
+def add_trace_options(parser: argparse.ArgumentParser, *, propagate: bool = True) -> None:
+    """``--otlp-endpoint URL`` (spans sent as they end) and ``--propagate``."""
+    otel = parser.add_argument_group("OpenTelemetry")
+    otel.add_argument(
+        "--otlp-endpoint",
+        metavar="URL",
+        default=None,
+        help="send the session's spans, as they end, to this OTLP/HTTP collector "
+        "(http://host:4318; pip install 'mcp-inspect[otel]')",
+    )
+    if propagate:
+        otel.add_argument(
+            "--propagate",
+            action="store_true",
+            help="add W3C trace context (params._meta.traceparent) to each request, so a "
+            "server instrumented with OpenTelemetry joins the session's trace",
+        )
+
+
+def live_export(
+    opts: argparse.Namespace, warn: Callable[[str], None] | None = None
+) -> LiveExport | None:
+    """The ``LiveExport`` for ``--otlp-endpoint``/``--propagate`` (None: neither given);
+    ``warn`` (default: a line on stderr) hears once that spans were lost."""
+    from inspector.export.live import LiveExport, TraceOptions
+    from inspector.export.otlp_sdk import OtelMissing
+
+    options = TraceOptions(opts.otlp_endpoint, bool(getattr(opts, "propagate", False)))
+    if not options.wanted:
+        return None
+    try:
+        return LiveExport(options, warn or _stderr_warning)
+    except OtelMissing as exc:
+        raise UsageError(
+            "--otlp-endpoint needs the OpenTelemetry SDK: pip install 'mcp-inspect[otel]' "
+            "(or record the session and export it later: mcp-inspect export FILE "
+            "--format otlp --output spans.json)"
+        ) from exc
+
+
+def _stderr_warning(text: str) -> None:
+    sys.stderr.write(f"{PROG}: warning: {text}\n")
+    sys.stderr.flush()

@@ -11,6 +11,7 @@ import anyio
 
 from inspector.commands.options import PROG, ArgParser, Subparsers, UsageError
 from inspector.proxy.attach import live_proxies
+from inspector.proxy.fronttoken import read_token, token_path
 from inspector.proxy.runtime import RuntimeDirError
 
 NAME = "proxies"
@@ -23,12 +24,20 @@ def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
         description="The proxies of this user that are running now, oldest first.",
     )
     parser.add_argument("--json", action="store_true", help="one JSON array on stdout")
+    parser.add_argument(
+        "--token",
+        metavar="NAME",
+        help="print the token hosts present to the HTTP front of the proxy NAME "
+        "(proxy --listen --name NAME); it is kept across restarts",
+    )
     return parser
 
 
 def run(opts: argparse.Namespace, command: list[str]) -> int:
     if command:
         raise UsageError("proxies takes no command")
+    if opts.token is not None:
+        return _token(opts.token)
     try:
         found = anyio.run(live_proxies)
     except RuntimeDirError as exc:
@@ -50,4 +59,16 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
     for row in [head, *rows_text]:
         cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
         sys.stdout.write("  ".join([*cells, row[-1]]) + "\n")
+    return 0
+
+
+def _token(name: str) -> int:
+    """The front token of the proxy ``name``, as a host's config wants it."""
+    token = read_token(name)
+    if token is None:
+        raise UsageError(
+            f"no HTTP front token for a proxy named {name!r} ({token_path(name)}); it is made "
+            f"by the first `{PROG} proxy --listen HOST:PORT --name {name} ...`"
+        )
+    sys.stdout.write(token + "\n")
     return 0

@@ -13,14 +13,17 @@ its stdout belongs to the host (nothing but relayed frames is ever written there
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import anyio
 
-from inspector.auth.options import add_oauth_options
+from inspector.commands.connect import trace_header
 from inspector.commands.failures import ExitCode
+from inspector.commands.oauth_options import add_oauth_options
 from inspector.commands.options import (
     PROG,
     ArgParser,
@@ -28,20 +31,25 @@ from inspector.commands.options import (
     UsageError,
     add_connection_options,
     add_recording_options,
+    add_trace_options,
     default_session_path,
+    live_export,
     make_recorder,
     names_no_server,
     resolve_target,
     say_demo,
 )
-from inspector.config import ConfigError
-from inspector.proxy.host_http import IDLE_TIMEOUT
+from inspector.commands.proxy_front import add_front_options, env_headers, front_setup, unused_path
+from inspector.config import ConfigError, server_table
+from inspector.proxy.fronttoken import front_token
+from inspector.proxy.host_http import ENDPOINT
 from inspector.proxy.loopback import parse_listen
 from inspector.proxy.run import ProxyError, ProxySetup, relayed, run_http_proxy, run_stdio_proxy
-from inspector.proxy.wrap import read_config, render, wrap_config, write_config
+from inspector.proxy.wrap import read_config, render, wrap_config, wrap_for_front, write_config
 from inspector.record.recorder import Recorder
 from inspector.target import Target, build_transport
 from inspector.transports.authhook import AuthHook
+from inspector.wire.events import WireEvent
 
 NAME = "proxy"
 
@@ -60,18 +68,14 @@ def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     )
     parser.add_argument("target", nargs="*", metavar="TARGET", help="URL or server command")
     parser.add_argument("--name", help="the proxy's name for attach (default: the server's)")
+    add_front_options(parser)
     parser.add_argument(
-        "--listen",
-        metavar="HOST:PORT",
-        help="serve Streamable HTTP on the loopback (127.0.0.1:PORT, [::1]:PORT; port 0 "
-        "picks one) instead of stdio",
-    )
-    parser.add_argument(
-        "--idle-timeout",
-        type=float,
-        metavar="SECONDS",
-        help=f"--listen: end a host session after this long without a request, shutting "
-        f"its server down (default {IDLE_TIMEOUT:g}; 0: never)",
+        "--env-header",
+        action="append",
+        default=[],
+        metavar="NAME=VAR",
+        help="an HTTP header to the server whose value is the environment variable VAR "
+        "(a credential kept off the command line, where other users see it; --wrap writes it)",
     )
     parser.add_argument(
         "--no-attach", action="store_true", help="open no attach socket (nothing can attach)"
@@ -87,6 +91,7 @@ def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     add_connection_options(parser)
     add_oauth_options(parser)
     add_recording_options(parser)
+    add_trace_options(parser, propagate=False)  # the host's requests pass unchanged
     return parser
 
 
@@ -97,6 +102,7 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
         raise UsageError("--write goes with --wrap CONFIG")
     words = list(opts.target) + command
     target = resolve_target(opts, words)
+    target.headers.update(env_headers(opts.env_header, target.url is not None))
     if names_no_server(opts, words):
         say_demo(target, f"{PROG} proxy")
     name = opts.name or _default_name(target)
@@ -105,14 +111,18 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
     front = "http" if listen else "stdio"
-    if opts.idle_timeout is not None and listen is None:
-        raise UsageError("--idle-timeout goes with --listen (a stdio host ends its session)")
-    if opts.idle_timeout is not None and opts.idle_timeout < 0:
-        raise UsageError("--idle-timeout: seconds, 0 or more")
+    token, limits, idle_timeout = front_setup(opts, name, listen is not None)
     path = None
     if not opts.no_record:
-        path = opts.record or str(default_session_path(Target(name=f"proxy-{name}")))
+        path = str(unused_path(Path(opts.record))) if opts.record else None
+        if path is not None and path != opts.record:
+            sys.stderr.write(f"{PROG} proxy: {opts.record} exists; recording to {path}\n")
+        path = path or str(default_session_path(Target(name=f"proxy-{name}")))
+    trace = live_export(opts)
     recorder = make_recorder(opts, target, path, {"proxy": {"name": name, "front": front}})
+    watchers: list[Callable[[WireEvent, Any], None]] = []
+    if trace is not None:  # the proxy's wire is one recording: one trace
+        watchers.append(trace.session(*trace_header(target, recorder)).observe)
     timeout = opts.timeout
     auth = _authorizer(target, recorder)
     setup = ProxySetup(
@@ -122,7 +132,10 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
         recorder=recorder,
         attach=not opts.no_attach,
         auth=auth,
-        idle_timeout=IDLE_TIMEOUT if opts.idle_timeout is None else opts.idle_timeout,
+        idle_timeout=idle_timeout,
+        front_token=token,
+        limits=limits,
+        watchers=watchers,
     )
     try:
         if listen is not None:
@@ -133,6 +146,8 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
         sys.stderr.write(f"{PROG} proxy: {exc}\n")
         return ExitCode.CONNECTION
     finally:
+        if trace is not None:
+            trace.close()
         if recorder is not None:
             recorder.close()
             sys.stderr.write(f"{PROG} proxy: session saved to {recorder.path}\n")
@@ -189,20 +204,58 @@ def _default_name(target: Target) -> str:
 
 def _wrap(opts: argparse.Namespace) -> int:
     path = Path(opts.wrap)
+    private = False
     try:
         data = read_config(path)
-        wrapped, server = wrap_config(data, str(path), opts.server)
+        if opts.listen:
+            wrapped, server = _wrap_front(opts, data, path)
+            private = True  # the front's token is in it now
+        else:
+            wrapped, server = wrap_config(data, str(path), opts.server)
     except ConfigError as exc:
         raise UsageError(str(exc)) from exc
     if not opts.write:
         sys.stdout.write(render(wrapped))
         return 0
     try:
-        backup = write_config(path, wrapped)
+        backup = write_config(path, wrapped, private=private)
     except OSError as exc:
         raise UsageError(f"--write {path}: {exc.strerror or exc}") from exc
+    how = "connects to the proxy's HTTP front" if opts.listen else "now runs through the proxy"
     sys.stderr.write(
-        f"{PROG}: {path}: server {server!r} now runs through the proxy (the old file is "
-        f"{backup}); restart the host, then `{PROG} attach {server}`\n"
+        f"{PROG}: {path}: server {server!r} {how} (the old file is {backup}); restart the "
+        f"host, then `{PROG} attach {server}`\n"
     )
     return 0
+
+
+def _wrap_front(opts: argparse.Namespace, data: object, path: Path) -> tuple[dict[str, Any], str]:
+    """``--wrap CONFIG --listen HOST:PORT``: the entry becomes the front's URL with its
+    token; the command that starts the proxy goes to stderr (the user runs it)."""
+    try:
+        host, port = parse_listen(opts.listen)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    if port == 0:
+        raise UsageError("--wrap with --listen needs a port of its own (the host's URL names it)")
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}{ENDPOINT}"
+    name = opts.server or _only_server(data, path)
+    token = front_token(name)
+    wrapped, server, argv, env = wrap_for_front(data, str(path), name, opts.listen, url, token)
+    needs = f" with {', '.join(env)} set in its environment" if env else ""
+    sys.stderr.write(
+        f"{PROG}: start the proxy{needs} (the host connects to {url}):\n  {shlex.join(argv)}\n"
+    )
+    return wrapped, server
+
+
+def _only_server(data: object, path: Path) -> str:
+    """The config's one server (ConfigError saying which to name when several)."""
+    _key, servers = server_table(data, str(path))
+    if len(servers) != 1:
+        raise ConfigError(
+            f"{path}: {len(servers)} servers defined; name one with --server: "
+            + ", ".join(sorted(servers))
+        )
+    return next(iter(servers))

@@ -15,8 +15,11 @@ Exit codes: 0 nothing differs, 1 differences, 2 usage or unreadable file,
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
+import shutil
 import sys
+import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -40,6 +43,7 @@ from inspector.commands.options import (
     require_terminal,
     resolve_target,
 )
+from inspector.export.har_import import HarError, looks_like_har, read_har, write_session
 from inspector.record.format import SessionFileError
 from inspector.record.indexed import IndexedSessionFile
 from inspector.record.reader import iter_events, open_header
@@ -122,6 +126,11 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
     """``command``: the words after ``--`` (the server command of ``--against``)."""
     cli_mode: bool = opts.cli
     path = Path(opts.file)
+    if path.is_file() and looks_like_har(path):
+        try:
+            path = _import_har(path, cli_mode)
+        except HarError as exc:
+            return _file_failure(str(exc), cli_mode)
     try:
         header = open_header(path)
     except SessionFileError as exc:
@@ -182,6 +191,19 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
 
         print_report(data)
     return 1 if outcome.differs else 0
+
+
+def _import_har(har: Path, cli_mode: bool) -> Path:
+    """A HAR (browser devtools' save of a Streamable HTTP session) as a session file in a
+    private temporary folder, removed when the command ends."""
+    imported = read_har(har)
+    folder = Path(tempfile.mkdtemp(prefix="mcp-inspect-har-"))
+    atexit.register(shutil.rmtree, folder, True)
+    path = write_session(imported, folder / (har.stem + ".jsonl"), har)
+    skipped = f" ({imported.skipped} other entries left out)" if imported.skipped else ""
+    note = f"{har.name}: {len(imported.events)} frames of MCP over HTTP{skipped}"
+    sys.stderr.write(_warning_line(note, cli_mode).replace("warning: ", "", 1))
+    return path
 
 
 def _open_in_tui(path: Path) -> int:

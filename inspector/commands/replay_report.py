@@ -21,6 +21,7 @@ _MARKS = {
     "new": ("+", "cyan"),
 }
 CHANGES_SHOWN = 8
+_LEVELS = {"breaking": "bold red", "compatible": "yellow", "cosmetic": "dim"}
 
 
 def print_report(data: dict[str, Any], console: Console | None = None) -> None:
@@ -65,6 +66,10 @@ def print_report(data: dict[str, Any], console: Console | None = None) -> None:
                 text.append(_brief(change.get("old")), style="red")
                 text.append(" -> ")
                 text.append(_brief(change.get("new")), style="green")
+            if change.get("level"):  # a list compared by name: the change's class
+                text.append(
+                    f"  [{change['level']}: {change['rule']}]", style=_LEVELS[change["level"]]
+                )
             out.print(text)
         if len(changes) > CHANGES_SHOWN:
             out.print(Text(f"      ... {len(changes) - CHANGES_SHOWN} more changes", style="dim"))

@@ -21,7 +21,7 @@ from typing import Any
 from inspector.commands.failures import HTTP_FAILURE, CliError, ExitCode
 from inspector.commands.options import PROG
 from inspector.engine.client import McpClient
-from inspector.engine.session import ConnectionClosedError, RequestTimeoutError
+from inspector.engine.request_errors import ConnectionClosedError, RequestTimeoutError
 from inspector.forms import strict_json
 from inspector.wire.jsonrpc import RpcError
 

@@ -17,7 +17,9 @@ from inspector.engine.cache import ResultCache
 from inspector.engine.kinds import KIND, LIST_CHANGED, changed_by
 from inspector.engine.lint import tool_headers
 from inspector.engine.lists import ListFollower, Watcher
-from inspector.engine.session import ProgressCallback, RequestCancelledError, Session
+from inspector.engine.pending import ProgressCallback
+from inspector.engine.request_errors import RequestCancelledError
+from inspector.engine.session import Session
 from inspector.engine.tasks import TaskManager, is_task_result
 from inspector.wire import jsonrpc
 from inspector.wire.jsonrpc import RequestId, RpcError

@@ -3,7 +3,7 @@
 The handshake era (2024-11-05 .. 2025-11-25) opens a session with ``initialize``.
 The stateless era (2026-07-28) has no handshake: each request carries version, client
 info and capabilities in ``params._meta``, ``server/discover`` tells what the server is
-(servers must serve it; a server that does not is tolerated, with a warning), and a
+(servers must serve it; one that does not know it speaks the handshake era), and a
 server that needs input answers ``input_required`` (multi round-trip requests) instead
 of sending requests of its own.
 
@@ -205,7 +205,9 @@ class StatelessEra:
     def supported(self) -> tuple[str, ...]:
         return STATELESS_VERSIONS
 
-    async def open(self, session: Session, timeout: float | None = None) -> dict[str, Any]:
+    async def open(
+        self, session: Session, timeout: float | None = None, *, retried: bool = False
+    ) -> dict[str, Any]:
         """``server/discover`` (optional for servers) for server info and capabilities."""
         # headers from the first POST
         session.transport.set_protocol_version(self.requested, stateless=self.stateless)
@@ -213,13 +215,17 @@ class StatelessEra:
             result = await session.request("server/discover", timeout=timeout)
         except RpcError as exc:
             if exc.code == jsonrpc.METHOD_NOT_FOUND:
-                session.opened(self.requested, {}, None)
-                session.note(
-                    f"stateless (protocol {self.requested}): the server does not offer "
-                    "server/discover (servers MUST); its capabilities are unknown",
-                    severity="warning",
-                )
-                return {}
+                # every 2026-07-28 server serves it: one that does not know it speaks the
+                # handshake era, over stdio as over HTTP (where it answers an HTTP error)
+                raise VersionError(
+                    f"the server does not know server/discover ({exc.code}: "
+                    f"{_first_line(exc.message)}), which every {self.requested} server "
+                    "serves: it speaks only the handshake era; try without "
+                    "--protocol-version (mcp-inspect then finds the era itself)"
+                ) from exc
+            version = listed_stateless(exc)
+            if version is not None and not retried:
+                return await StatelessEra(version).retry(session, exc, timeout)
             raise self._refusal(exc) from exc
         if not isinstance(result, dict):
             raise VersionError(f"the server/discover result is not an object: {result!r:.200}")
@@ -230,6 +236,22 @@ class StatelessEra:
                 f"{self.requested}{_retry_hint(versions)}"
             )
         return self.adopt(session, result)
+
+    async def retry(
+        self, session: Session, refused: RpcError, timeout: float | None = None
+    ) -> dict[str, Any]:
+        """A -32022 refusal listed this version: ask once more at it (SEP-2575: a client
+        retries with a version the server supports), never in a loop."""
+        session.era = self
+        data = refused.data if isinstance(refused.data, dict) else {}
+        session.note(
+            f"era: the server refused the request with {UNSUPPORTED_PROTOCOL_VERSION} "
+            f"(supported: {listed(data.get('supported'))}): retrying server/discover "
+            f"at {self.requested}",
+            severity="warning",
+            era={"step": "retry", "version": self.requested},
+        )
+        return await self.open(session, timeout, retried=True)
 
     def adopt(self, session: Session, result: dict[str, Any]) -> dict[str, Any]:
         """Keep what a ``server/discover`` result says: the session is open."""
@@ -430,6 +452,19 @@ def listed(values: Any) -> str:
 def named(info: dict[str, Any]) -> str:
     """A server's name and version from its info, bounded."""
     return f"{str(info.get('name', '?'))[:SHOWN]} {str(info.get('version', ''))[:SHOWN]}"
+
+
+def _first_line(text: str | None) -> str:
+    return text.splitlines()[0][:160] if text else ""
+
+
+def listed_stateless(exc: RpcError) -> str | None:
+    """The stateless version we speak that a -32022 refusal lists as supported, if any."""
+    data = exc.data if isinstance(exc.data, dict) else {}
+    supported = data.get("supported")
+    if exc.code != UNSUPPORTED_PROTOCOL_VERSION or not isinstance(supported, list):
+        return None
+    return next((v for v in STATELESS_VERSIONS if v in supported), None)
 
 
 def _retry_hint(versions: list[Any]) -> str:

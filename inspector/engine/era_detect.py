@@ -33,6 +33,7 @@ from inspector.engine.era import (
     StatelessEra,
     VersionError,
     listed,
+    listed_stateless,
 )
 from inspector.engine.request_errors import RequestTimeoutError, ServerExitedOnProbe
 from inspector.wire.jsonrpc import RpcError
@@ -164,6 +165,9 @@ async def _probe(session: Session, *, remembered: bool = False) -> dict[str, Any
     except RpcError as exc:
         if session.lost is not None or _http_status(exc) in AUTH_STATUSES:
             raise  # an outage, or an authorization that failed, is not an era verdict
+        version = listed_stateless(exc)
+        if version is not None:  # -32022 naming a stateless version: ask again at it
+            return await StatelessEra(version).retry(session, exc, timeout)
         why = _refusal(exc, timeout)
         took = monotonic() - started
         return await _fall_back(session, why, took, unanswered=why.startswith("not answered"))

@@ -8,7 +8,6 @@ followed on the wire: their response, or a cancel sent by hand, ends them.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from time import monotonic
@@ -19,8 +18,6 @@ import anyio
 from inspector.wire import jsonrpc
 from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.jsonrpc import RequestId
-
-log = logging.getLogger(__name__)
 
 FinishedCallback = Callable[["RequestFinished"], None]
 
@@ -106,25 +103,12 @@ class InFlight(Protocol):
 class Outcomes:
     """The session's reports: to whom they go, and the requests sent by hand it follows."""
 
-    def __init__(self, in_flight: InFlight) -> None:
+    def __init__(self, in_flight: InFlight, report: FinishedCallback) -> None:
+        """``report``: where each ``RequestFinished`` goes (the session's subscribers)."""
         self._in_flight = in_flight
-        self._callbacks: list[FinishedCallback] = []
+        self._report = report
         # requests seen going out that ``request`` did not send: id -> (method, params, start)
         self._by_hand: dict[Any, tuple[str, Any, float]] = {}
-
-    def add(self, callback: FinishedCallback) -> None:
-        self._callbacks.append(callback)
-
-    def remove(self, callback: FinishedCallback) -> None:
-        if callback in self._callbacks:
-            self._callbacks.remove(callback)
-
-    def _report(self, finished: RequestFinished) -> None:
-        for callback in self._callbacks:
-            try:
-                callback(finished)
-            except Exception:  # a callback's bug must not take the session down
-                log.exception("finished callback failed")
 
     def report_pending(
         self, pending: Pending, outcome: str, detail: str = "", **extra: Any

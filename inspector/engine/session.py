@@ -2,8 +2,9 @@
 correlation, cancellation and routing. Its parts, each a module: ``pending`` (the requests
 in flight, their timeouts reset by progress), ``server_requests`` (answering the
 server's requests), ``request_errors`` (how a request fails), ``outcomes`` (how each
-request ended, requests sent by hand too). ``PendingRequest``, ``ProgressCallback``, the
-request errors and ``first_failure`` are re-exported: the package imports them from here.
+request ended, requests sent by hand too), ``subscribers`` (who hears what it reports).
+``PendingRequest``, ``ProgressCallback``, the request errors and ``first_failure`` are
+re-exported for older callers; the package imports them from their homes.
 
 Every event reaches the recorder before anything acts on it (write-ahead), then
 the observers (the log), then the routing (futures, responders, notification
@@ -17,9 +18,9 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from types import TracebackType
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import anyio
 from anyio.abc import TaskGroup
@@ -44,6 +45,7 @@ from inspector.engine.outcomes import (
     TIMEOUT,
     FinishedCallback,
     Outcomes,
+    RequestFinished,
     result_outcome,
 )
 from inspector.engine.pending import PendingRequest as PendingRequest
@@ -55,6 +57,14 @@ from inspector.engine.request_errors import RequestTimeoutError as RequestTimeou
 from inspector.engine.request_errors import first_failure as first_failure
 from inspector.engine.responders import Responders
 from inspector.engine.server_requests import ServerRequests, respond_with
+from inspector.engine.subscribers import (
+    CONNECTION_LOST,
+    EVENTS,
+    FINISHED,
+    Subscribers,
+    Topic,
+    notification,
+)
 from inspector.wire import jsonrpc
 from inspector.wire.events import Channel, Direction, Finding, WireEvent
 from inspector.wire.jsonrpc import RequestId, RpcError
@@ -64,10 +74,16 @@ log = logging.getLogger(__name__)
 
 Observer = Callable[[WireEvent], None]
 NotificationCallback = Callable[[dict[str, Any]], None]
+T = TypeVar("T")
 
 
 DEFAULT_MAX_TIMEOUT = 600.0  # the hard maximum when none is given (or the timeout, if longer)
 CANCEL_SEND_BOUND = 0.5  # the most a timed-out request waits to hand over its cancel
+
+
+RequestHook = Callable[[str, "dict[str, Any] | None"], "dict[str, Any] | None"]
+"""Sees each request's params last, as they go on the wire (method, params): returns the
+params to send (``--propagate`` adds W3C trace context to ``_meta``)."""
 
 
 class EventRecorder(Protocol):
@@ -119,14 +135,13 @@ class Session:
         self.lost: ConnectionLost | None = None
         self._seq = sequence if sequence is not None else itertools.count(1)
         self._ids = itertools.count(1)
-        self._observers: list[Observer] = []
-        self._outcomes = Outcomes(self._requests)
-        self._lost_callbacks: list[Callable[[ConnectionLost], None]] = []
-        self._notification_callbacks: dict[str, list[NotificationCallback]] = {}
+        self._subscribers = Subscribers()  # who hears events, outcomes, notifications, a loss
+        self._outcomes = Outcomes(self._requests, report=self._publish_finished)
         self._server_requests = ServerRequests()
         self._tg: TaskGroup | None = None
         self._closing = False
         self._close_task: asyncio.Task[None] | None = None
+        self.request_hook: RequestHook | None = None
 
     # -- lifecycle -----------------------------------------------------------------
 
@@ -267,6 +282,8 @@ class Session:
                 **(params.get("_meta") or {}),
                 "progressToken": pending.progress_token,
             }
+        if self.request_hook is not None:
+            params = self.request_hook(method, params)
         self._requests.add(pending)
         limit = timeout if timeout is not None else self.timeout
         try:
@@ -385,31 +402,46 @@ class Session:
 
     # -- observing -------------------------------------------------------------------
 
+    def subscribe(self, topic: Topic[T], callback: Callable[[T], None]) -> None:
+        """Call ``callback`` with what the session reports on ``topic`` (``subscribers``:
+        ``EVENTS``, ``FINISHED``, ``CONNECTION_LOST``, ``notification(method)``)."""
+        self._subscribers.subscribe(topic, callback)
+
+    def unsubscribe(self, callback: Callable[[Any], None], topic: Topic[Any] | None = None) -> None:
+        """Stop calling ``callback`` (for ``topic``; None: for every topic it is on)."""
+        self._subscribers.unsubscribe(callback, topic)
+
+    # the same, by topic
     def add_observer(self, observer: Observer) -> None:
-        self._observers.append(observer)
+        self.subscribe(EVENTS, observer)
 
     def remove_observer(self, observer: Observer) -> None:
-        if observer in self._observers:
-            self._observers.remove(observer)
+        self.unsubscribe(observer, EVENTS)
 
     def on_finished(self, callback: FinishedCallback) -> None:
         """Call ``callback`` with each request's ``RequestFinished`` (then late responses)."""
-        self._outcomes.add(callback)
+        self.subscribe(FINISHED, callback)
 
     def off_finished(self, callback: FinishedCallback) -> None:
-        self._outcomes.remove(callback)
+        self.unsubscribe(callback, FINISHED)
 
     def on_notification(self, method: str, callback: NotificationCallback) -> None:
-        self._notification_callbacks.setdefault(method, []).append(callback)
+        self.subscribe(notification(method), callback)
 
     def off_notification(self, callback: NotificationCallback) -> None:
         """Remove ``callback`` from every method it was registered for."""
-        for callbacks in self._notification_callbacks.values():
-            while callback in callbacks:
-                callbacks.remove(callback)
+        self.unsubscribe(callback)
 
     def on_lost(self, callback: Callable[[ConnectionLost], None]) -> None:
-        self._lost_callbacks.append(callback)
+        self.subscribe(CONNECTION_LOST, callback)
+
+    @property
+    def _notification_callbacks(self) -> set[Hashable]:
+        """The notification methods (and topics) someone listens to."""
+        return self._subscribers.keys()
+
+    def _publish_finished(self, finished: RequestFinished) -> None:
+        self._subscribers.publish(FINISHED, finished)
 
     def note(self, text: str, severity: str = "info", **meta: Any) -> None:
         """Put the inspector's own lifecycle note on the wire (a LOCAL event)."""
@@ -446,11 +478,7 @@ class Session:
     def _record_and_observe(self, event: WireEvent) -> None:
         if self.recorder is not None:
             self.recorder.write(event)  # write-ahead: on disk before anyone acts on it
-        for observer in self._observers:
-            try:
-                observer(event)
-            except Exception:  # an observer's bug must not take the session down
-                log.exception("observer failed")
+        self._subscribers.publish(EVENTS, event)
 
     def connection_lost(self, lost: ConnectionLost) -> None:
         if self.lost is not None:
@@ -468,11 +496,7 @@ class Session:
                 pending.error = error
                 pending.done.set()
                 self._outcomes.report_pending(pending, LOST, error.message)
-        for callback in self._lost_callbacks:
-            try:
-                callback(lost)
-            except Exception:
-                log.exception("on_lost callback failed")
+        self._subscribers.publish(CONNECTION_LOST, lost)
 
     def _flow_findings(self, message: Any) -> list[Finding]:
         items = message if isinstance(message, list) else [message]
@@ -534,11 +558,7 @@ class Session:
             self._requests.progress(params)
         elif method == "notifications/cancelled":
             self._server_requests.cancel(params.get("requestId"))
-        for callback in self._notification_callbacks.get(str(method), []):
-            try:
-                callback(params)
-            except Exception:
-                log.exception("notification callback failed for %s", method)
+        self._subscribers.publish(notification(str(method)), params)
 
     async def respond(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         """The client's answer to a server's request (sent on its own, or embedded in an

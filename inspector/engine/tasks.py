@@ -11,6 +11,8 @@ terminal, an ``input_required`` task's ``inputRequests`` are answered with ``tas
     state = await tasks.call_tool("slow_count", {"seconds": 2}, ttl=60_000)
     state = await tasks.follow(state.task_id)     # tasks/get at pollInterval, then tasks/result
     state.result                                   # the CallToolResult (or state.error)
+    state = await tasks.run("slow_count", {})      # both: created, then followed in the
+                                                   # background for the session's life
 
 The manager keeps the last known state of every task it has seen (created here,
 listed, or announced by ``notifications/tasks/status``) and tells listeners about
@@ -29,7 +31,8 @@ from typing import Any
 import anyio
 
 from inspector.engine.era import TASKS, answer_input
-from inspector.engine.session import ProgressCallback, Session
+from inspector.engine.pending import ProgressCallback
+from inspector.engine.session import Session
 from inspector.wire.jsonrpc import INTERNAL_ERROR, RpcError
 
 log = logging.getLogger(__name__)
@@ -251,6 +254,21 @@ class TaskManager:
         self._tokens[token] = state
         self._on_progress_callbacks[token] = on_progress
         return state
+
+    async def run(
+        self, name: str, arguments: dict[str, Any] | None = None, *, ttl: int | None = None
+    ) -> TaskState:
+        """Create the task (raises ``RpcError``), then follow it to its outcome in the
+        background, for as long as the session lives; listeners see every change."""
+        state = await self.call_tool(name, arguments, ttl=ttl)
+        self.session.start_soon(self._follow_in_background, state.task_id)
+        return state
+
+    async def _follow_in_background(self, task_id: str) -> None:
+        try:
+            await self.follow(task_id)
+        except RpcError as exc:  # tasks/get failed or the connection went: the state says
+            log.info("following task %s stopped: %s", task_id, exc.message)  # what it knew
 
     def adopt(self, result: Any, name: str, arguments: dict[str, Any] | None = None) -> TaskState:
         """The task a ``tools/call`` answered with (2025-11-25 ``task``, or the 2026-07-28

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.engine.outcomes import CANCELLED_BY_USER, LATE, LOST, RequestFinished
-from inspector.engine.session import PendingRequest, Session
+from inspector.engine.pending import PendingRequest
+from inspector.engine.session import Session
 from inspector.wire.jsonrpc import RequestId
 
 RECENT = 30  # finished requests kept on show

@@ -5,6 +5,7 @@
     state.attach(session, client)        # after the handshake: requests, tasks, log
     changes = state.take_changes()       # what changed since the last take (the TUI's
                                          # feed calls this every 50 ms and posts messages)
+    task = await state.run_task("slow_count", {})   # a tool called as a task, followed
 
 Writers: the controller (a live session) or replay mode (a recording). Readers: the
 widgets, which render from it. Headless: no Textual.
@@ -96,6 +97,15 @@ class LiveState:
         self._tasks_changed = True
         self._attached = True
         session.on_notification(RESOURCE_UPDATED, self._resource_updated)
+
+    async def run_task(
+        self, name: str, arguments: dict[str, Any] | None = None, *, ttl: int | None = None
+    ) -> TaskState:
+        """Call tool ``name`` as a task (raises ``RpcError``) and follow it in the session's
+        background: its progress and outcome reach the state (``take_changes``)."""
+        if self.tasks is None:
+            raise RuntimeError("no session attached: tasks need one")
+        return await self.tasks.run(name, arguments, ttl=ttl)
 
     def _task_changed(self, state: TaskState) -> None:
         self._tasks_changed = True

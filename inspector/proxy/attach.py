@@ -26,7 +26,14 @@ from inspector.proxy.runtime import RuntimeDirError, check_own, socket_paths
 from inspector.record.format import event_from_json
 from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.jsonrpc import make_event
-from inspector.wire.transport import ConnectionLost, Transport, TransportError, TransportHost
+from inspector.wire.transport import (
+    ConnectionLost,
+    FrameMeta,
+    Transport,
+    TransportError,
+    TransportHost,
+    with_meta,
+)
 
 OBSERVED = "observed"  # meta key: shown, not acted on (not this session's own frame)
 WELCOME_TIMEOUT = 10.0
@@ -303,11 +310,14 @@ class AttachTransport(Transport):
             if self._host is not None:
                 self._host.connection_lost(lost)
 
-    async def send_raw(self, raw: bytes, message: Any = None) -> None:
+    async def send_raw(
+        self, raw: bytes, message: Any = None, *, meta: FrameMeta | None = None
+    ) -> None:
         if self._stream is None or self._host is None:
             raise TransportError("not attached to the proxy")
-        meta = Origin(INSPECTOR, self.number).meta()
-        self._host.emit(make_event(Direction.OUT, self.out_channel, raw, meta, message))
+        mine = Origin(INSPECTOR, self.number).meta()
+        event = make_event(Direction.OUT, self.out_channel, raw, mine, message)
+        self._host.emit(with_meta(event, meta))
         await self._op(op_line("send", **raw_fields(raw)))
 
     async def close(self) -> None:

@@ -14,7 +14,7 @@ import contextlib
 import math
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import anyio
@@ -25,6 +25,8 @@ from inspector.wire import jsonrpc
 from inspector.wire.events import WireEvent
 
 HEAD_WAIT = 0.05  # seconds a POST's SSE head waits to go out with the answer
+BACKLOG_MAX = 16 << 20  # bytes of server messages a session keeps for a stream to come
+UNREAD_MAX = 16 << 20  # bytes written to a host's stream that it has not read: it is gone
 
 
 class OutStream:
@@ -33,8 +35,11 @@ class OutStream:
     from the task that puts them; until the handler attaches the connection (and says SSE
     or JSON), they wait here."""
 
-    def __init__(self, waiting: set[str | int] | None) -> None:
+    def __init__(
+        self, waiting: set[str | int] | None, on_stuck: Callable[[int], None] | None = None
+    ) -> None:
         self.waiting = waiting  # None: the GET stream, never done by itself
+        self.on_stuck = on_stuck  # told the bytes, when the host stopped reading
         self.done = False
         self._conn: FrontConnection | None = None
         self._sse = True
@@ -124,6 +129,13 @@ class OutStream:
             data = b"".join(self._out)
             self._out.clear()
             self._conn.write_now(data)
+            transport = self._conn.transport
+            waiting = transport.get_write_buffer_size() if transport is not None else 0
+            if waiting > UNREAD_MAX and transport is not None:
+                # the host does not read: what it left unread is let go with its connection
+                transport.abort()
+                if self.on_stuck is not None:
+                    self.on_stuck(waiting)
 
     def _json_response(self) -> bytes:
         answers, self._items = self._items, []
@@ -147,9 +159,13 @@ class FrontSession:
         self.tokens: dict[str | int, OutStream] = {}  # progress token -> its request's stream
         self.get_stream: OutStream | None = None
         self.backlog: list[bytes] = []  # server messages waiting for a stream
+        self._backlog_bytes = 0
+        self._dropped = 0  # messages let go from a full backlog
         self.closed = False
         self.last_active = time.monotonic()
         self.streams = 0  # response streams open to the host (a POST's, the GET's)
+        self.used = False  # the host sent a request after initialize (else it ends sooner)
+        self.unsent = 0  # server lines not JSON, kept from the host
         self._frames, self._frames_out = anyio.create_memory_object_stream[bytes](math.inf)
         self._queued = 0  # frames pushed that the relay has not begun to pass on
         self._passing = False  # a frame is on its way (passed by the pump, or directly)
@@ -174,7 +190,10 @@ class FrontSession:
                 self._passing = False
 
     def send(self, raw: bytes, event: WireEvent) -> None:
-        message = event.message
+        message = event.message if raw is event.raw else jsonrpc.decode(raw)[0]
+        if not isinstance(message, dict | list):
+            self._not_sent()
+            return
         first = message[0] if isinstance(message, list) and message else message
         if isinstance(first, dict) and jsonrpc.is_response(first):
             key = jsonrpc.id_key(first.get("id"))
@@ -189,19 +208,60 @@ class FrontSession:
                         stream.answered(other)
                 self._forget_tokens()
                 return
-        stream = self._stream_for(event)
+        stream = self._stream_for(event, message)
         if stream is None:
-            self.backlog.append(raw)
+            self._wait(raw)
         else:
             stream.put(raw)
 
-    def _stream_for(self, event: WireEvent) -> OutStream | None:
+    def _wait(self, raw: bytes) -> None:
+        """A message that waits for the host's next stream; past ``BACKLOG_MAX`` bytes the
+        oldest are let go (each is recorded: a host that never opens a stream must not
+        make the proxy hold a chatty server's every message)."""
+        self.backlog.append(raw)
+        self._backlog_bytes += len(raw)
+        dropped = 0
+        while self._backlog_bytes > BACKLOG_MAX and len(self.backlog) > 1:
+            self._backlog_bytes -= len(self.backlog.pop(0))
+            dropped += 1
+        if dropped and not self._dropped and self.relay is not None:
+            self.relay.wire.note(
+                f"host session {self.number}: more than {BACKLOG_MAX >> 20} MB of server "
+                "messages wait for a stream the host has not opened; the oldest are not "
+                "sent (each is recorded)",
+                severity="warning",
+                link=self.number,
+            )
+        self._dropped += dropped
+
+    def _stuck(self, waiting: int) -> None:
+        if self.relay is not None:
+            self.relay.wire.note(
+                f"host session {self.number}: the host left {waiting} bytes of a response "
+                f"stream unread (more than {UNREAD_MAX >> 20} MB); its connection is closed",
+                severity="warning",
+                link=self.number,
+            )
+
+    def _not_sent(self) -> None:
+        """A server line that is not JSON (a banner, a debugging print, a blank line): on
+        the wire, recorded and shown, but no message for an HTTP host, whose client could
+        not parse it. Said once a session (a chatty server would flood the notes)."""
+        if self.unsent == 0 and self.relay is not None:
+            self.relay.wire.note(
+                f"host session {self.number}: a server line that is not JSON is not sent "
+                "to the HTTP host (nor any after it; each is recorded)",
+                severity="warning",
+                link=self.number,
+            )
+        self.unsent += 1
+
+    def _stream_for(self, event: WireEvent, message: Any) -> OutStream | None:
         name = str(event.meta.get("stream", ""))
         if name.startswith("post:"):  # an HTTP server sent it on that request's stream
             for key, waiting in self.pending.items():
                 if str(key) == name[5:]:
                     return waiting
-        message = event.message
         if isinstance(message, dict) and message.get("method") == "notifications/progress":
             params = message.get("params")
             token = params.get("progressToken") if isinstance(params, dict) else None
@@ -269,7 +329,7 @@ class FrontSession:
         }
         if not ids:
             return None
-        stream = OutStream(set(ids))
+        stream = OutStream(set(ids), self._stuck)
         for key in ids:
             self.pending[key] = stream
         for item in items:
@@ -282,7 +342,7 @@ class FrontSession:
         return stream
 
     def open_get(self) -> OutStream:
-        self.get_stream = OutStream(None)
+        self.get_stream = OutStream(None, self._stuck)
         self._flush_backlog(self.get_stream)
         return self.get_stream
 
@@ -290,6 +350,7 @@ class FrontSession:
         for raw in self.backlog:
             stream.put(raw)
         self.backlog.clear()
+        self._backlog_bytes = 0
 
     def fail_pending(self, text: str) -> None:
         """The server could not be reached: each waiting request gets an error answer."""

@@ -32,7 +32,19 @@ from anyio.abc import TaskGroup
 
 from inspector.engine.session import first_failure
 from inspector.proxy.front_session import FrontSession
-from inspector.proxy.httpserve import FrontConnection, HttpError, Request, read_request, respond
+from inspector.proxy.fronttoken import presented
+from inspector.proxy.httpserve import (
+    Budget,
+    FrontConnection,
+    FrontLimits,
+    HttpError,
+    Request,
+    busy,
+    read_body,
+    read_head,
+    respond,
+    response_bytes,
+)
 from inspector.proxy.intercept import Interceptor
 from inspector.proxy.loopback import host_allowed, origin_allowed
 from inspector.proxy.origin import HOST_ORIGIN
@@ -48,6 +60,7 @@ SESSION_HEADER = "Mcp-Session-Id"
 HOST_HEADERS = ("content-type", "accept", "mcp-protocol-version", "origin", "user-agent")
 IDLE_TIMEOUT = 1800.0  # seconds without a request before a host session is ended
 BODY_SHOWN = 300  # characters of a refused POST's body in the note that says so
+CLOSE = {"Connection": "close"}
 
 
 class HttpFront:
@@ -61,11 +74,20 @@ class HttpFront:
         path: str = ENDPOINT,
         interceptor: Interceptor | None = None,
         idle_timeout: float | None = IDLE_TIMEOUT,
+        token: str | None = None,
+        limits: FrontLimits | None = None,
     ) -> None:
         """``idle_timeout``: seconds without a request after which a host session ends
-        (None or 0: never)."""
+        (None or 0: never); ``token``: what a host must present as ``Authorization:
+        Bearer`` (None: anyone on the loopback may call)."""
         self.wire = wire
         self.idle_timeout = idle_timeout or None
+        self.token = token
+        self.limits = limits or FrontLimits()
+        self.budget = Budget(self.limits.max_buffer)
+        self.connections = 0  # open, served
+        self._busy_noted = 0.0  # when a refusal at the connection cap was last noted
+        self._busy_count = 0  # ... and how many since
         self.interceptor = interceptor
         self.host, self.port = listen
         self.make_back = make_back
@@ -115,13 +137,31 @@ class HttpFront:
             server.close()
 
     def _accept(self) -> FrontConnection:
-        """A new connection (the event loop asks): a task of its own serves it."""
+        """A new connection (the event loop asks): a task of its own serves it; past the
+        connection cap it is answered 503 at once, its request unread."""
         conn = FrontConnection(asyncio.get_running_loop())
         if self._tg is None:  # not serving any more
             conn.refused = True
+        elif self.connections >= self.limits.max_connections:
+            conn.refused = True
+            why = f"{self.connections} connections are open (--max-connections)"
+            self._note_busy(why)
+            error = busy(why)
+            body = json.dumps({"error": error.message}).encode()
+            conn.farewell = response_bytes(503, body, headers={**error.headers, **CLOSE})
         else:
+            self.connections += 1
             self._tg.start_soon(self._connection, conn)
         return conn
+
+    def _note_busy(self, why: str) -> None:
+        """Say on the wire that connections are refused at the cap: once a second at most
+        (a flood must not flood the recording too)."""
+        self._busy_count += 1
+        now = time.monotonic()
+        if now - self._busy_noted >= 1.0:
+            count, self._busy_count, self._busy_noted = self._busy_count, 0, now
+            self._answered(503, f"{count} new connection(s)", why)
 
     async def stop(self) -> None:
         """Shut every session's server down (the proxy is ending)."""
@@ -133,66 +173,124 @@ class HttpFront:
                 await anyio.sleep(0.02)
 
     async def _reap_idle(self, timeout: float) -> None:
-        """End the host sessions idle for longer than ``timeout`` (their servers stop)."""
+        """End the host sessions idle for longer than ``timeout`` (their servers stop), or
+        than the limits' ``fresh_timeout`` when they sent nothing after ``initialize``."""
+        fresh = min(timeout, self.limits.fresh_timeout)
         while True:
-            await anyio.sleep(min(max(timeout / 4, 0.05), 30.0))
+            await anyio.sleep(min(max(fresh / 4, 0.05), 30.0))
             now = time.monotonic()
             for session in list(self.sessions.values()):
-                if session.idle_for(now) > timeout:
-                    self.wire.note(
-                        f"host session {session.number}: no request for {timeout:g} s; "
-                        "ending it (its server is shut down)",
-                        link=session.number,
-                        idle=timeout,
-                    )
-                    self.sessions.pop(session.sid, None)
-                    session.host_left()
+                limit = timeout if session.used else fresh
+                if session.idle_for(now) > limit:
+                    after = "" if session.used else " after initialize"
+                    self._end(session, f"no request for {limit:g} s{after}", idle=limit)
+
+    def _end(self, session: FrontSession, why: str, **meta: Any) -> None:
+        """End a host session the host left (its server is shut down), saying why."""
+        self.wire.note(
+            f"host session {session.number}: {why}; ending it (its server is shut down)",
+            link=session.number,
+            **meta,
+        )
+        self.sessions.pop(session.sid, None)
+        session.host_left()
+
+    def _room_for_a_session(self) -> bool:
+        """Below ``--max-sessions``, or made so by ending the session idle longest, when it
+        has been idle ``fresh_timeout`` at least (a client that never ends its sessions,
+        such as the official Inspector's CLI, must not lock others out for the idle
+        timeout; a host that comes back to it gets 404 and initializes again)."""
+        if len(self.sessions) < self.limits.max_sessions:
+            return True
+        now = time.monotonic()
+        idlest = max(self.sessions.values(), key=lambda s: s.idle_for(now))
+        idle = idlest.idle_for(now)
+        if idle < self.limits.fresh_timeout:
+            return False
+        self._end(idlest, f"idle {idle:.0f} s, the oldest of {len(self.sessions)} (--max-sessions)")
+        return True
 
     # -- one connection ------------------------------------------------------------------
 
     async def _connection(self, conn: FrontConnection) -> None:
         try:
+            first = True
             while True:
+                request: Request | None = None
                 try:
-                    request = await read_request(conn)
-                    if request is None:
+                    request = await read_head(conn, self.limits.head_timeout, first)
+                    first = False
+                    if request is None or not await self._handle(request, conn):
                         return
-                    await self._handle(request, conn)
                 except HttpError as exc:
-                    self._answered(exc.status, "an unreadable request", exc.message)
+                    what = (
+                        f"{request.method} {request.target}" if request else "an unreadable request"
+                    )
+                    self._answered(exc.status, what, exc.message)
                     with contextlib.suppress(Exception):
-                        await _error(conn, exc.status, exc.message)
+                        await _error(conn, exc.status, exc.message, {**exc.headers, **CLOSE})
                     return
                 except OSError:
                     return  # the host hung up
+                finally:
+                    if request is not None:
+                        self.budget.give(request.held)
+                        request.held, request.body = 0, b""
                 if not request.keep_alive:
                     return
         finally:
+            self.connections -= 1
             conn.close()
 
-    async def _handle(self, request: Request, stream: FrontConnection) -> None:
+    async def _handle(self, request: Request, stream: FrontConnection) -> bool:
+        """Answer one request; False when the connection cannot go on (a body was left
+        unread). Everything the head can say is checked before a body is read."""
         headers = request.headers
+        # a stranger (no loopback Host or Origin, no token) keeps no connection open
         if not host_allowed(headers.get("host"), self.port):
             self._refused(request, "Host")
-            await _error(stream, 421, f"Host {headers.get('host')!r} is not this server's")
-            return
+            await _error(stream, 421, f"Host {headers.get('host')!r} is not this server's", CLOSE)
+            return False
         if not origin_allowed(headers.get("origin")):
             self._refused(request, "Origin")
-            await _error(stream, 403, f"Origin {headers.get('origin')!r} is not allowed")
-            return
-        if request.path != self.path:
-            await self._refuse(request, stream, 404, f"the MCP endpoint is {self.path}")
-            return
+            await _error(stream, 403, f"Origin {headers.get('origin')!r} is not allowed", CLOSE)
+            return False
+        refusal = self._head_refusal(request)
+        if refusal is not None:
+            close = request.has_body or refusal[0] == 401
+            await self._refuse(request, stream, *refusal, close=close)
+            return not close
+        await read_body(stream, request, self.budget)
         if request.method == "POST":
             await self._post(request, stream)
         elif request.method == "GET":
             await self._get(request, stream)
-        elif request.method == "DELETE":
-            await self._delete(request, stream)
         else:
-            await self._refuse(
-                request, stream, 405, "use POST, GET or DELETE", {"Allow": "POST, GET, DELETE"}
+            await self._delete(request, stream)
+        return True
+
+    def _head_refusal(self, request: Request) -> tuple[int, str, dict[str, str]] | None:
+        """Why the request is refused on its head alone (None: read its body)."""
+        headers = request.headers
+        if self.token is not None and not presented(headers.get("authorization"), self.token):
+            text = (
+                "this proxy's HTTP front needs its token: send 'Authorization: Bearer TOKEN' "
+                "(`mcp-inspect proxies --token NAME` prints it)"
             )
+            return 401, text, {"WWW-Authenticate": 'Bearer realm="mcp-inspect proxy"'}
+        if request.path != self.path:
+            return 404, f"the MCP endpoint is {self.path}", {}
+        if request.method not in ("POST", "GET", "DELETE"):
+            return 405, "use POST, GET or DELETE", {"Allow": "POST, GET, DELETE"}
+        if request.method == "POST" and "application/json" not in headers.get("content-type", ""):
+            return 415, "Content-Type must be application/json", {}
+        sid = headers.get(SESSION_HEADER.lower())
+        if sid and sid not in self.sessions:
+            return 404, "no such session (it ended): initialize again", {}
+        if request.method == "POST" and not sid and not self._room_for_a_session():
+            error = busy(f"{len(self.sessions)} host sessions are open (--max-sessions)", 5)
+            return error.status, error.message, error.headers
+        return None
 
     async def _refuse(
         self,
@@ -202,16 +300,23 @@ class HttpFront:
         text: str,
         headers: dict[str, str] | None = None,
         body: bytes | None = None,
+        *,
+        close: bool = False,
     ) -> None:
         """Answer ``status`` with ``text`` (or with ``body``, when given), and say so on the
         wire: the request line, a POST's body (what the host sent, though no server will
-        see it) and why."""
+        see it) and why; ``close``: the connection ends after it (its body unread)."""
         sent_text = request.body.decode("utf-8", "replace")
         sent = (
             f" {sent_text[:BODY_SHOWN]}{'…' if len(sent_text) > BODY_SHOWN else ''}"
             if sent_text
             else ""
         )
+        if close:
+            headers = {**(headers or {}), **CLOSE}
+        if close and request.has_body:
+            size = "chunked" if request.chunked else f"{request.length} bytes"
+            sent = f" (its body, {size}, not read)"
         self._answered(status, f"{request.method} {request.target}{sent}", text)
         if body is None:
             await _error(stream, status, text, headers)
@@ -256,10 +361,6 @@ class HttpFront:
         self.wire.emit(WireEvent(Direction.OUT, Channel.HTTP, raw, meta=meta))
 
     async def _post(self, request: Request, stream: FrontConnection) -> None:
-        ctype = request.headers.get("content-type", "")
-        if "application/json" not in ctype:
-            await self._refuse(request, stream, 415, "Content-Type must be application/json")
-            return
         message, error = jsonrpc.decode(request.body)
         if error is not None:
             parse_error = jsonrpc.encode(jsonrpc.error_response(None, jsonrpc.PARSE_ERROR, error))
@@ -272,11 +373,13 @@ class HttpFront:
         )
         session = self._session(request)
         if request.headers.get(SESSION_HEADER.lower()):
-            if session is None:
+            if session is None:  # it ended while the body came
                 await self._refuse(
                     request, stream, 404, "no such session (it ended): initialize again"
                 )
                 return
+            if any(isinstance(m, dict) and jsonrpc.is_request(m) for m in items):
+                session.used = True
         elif opening:
             session = self._open_session()
         else:
@@ -284,7 +387,15 @@ class HttpFront:
             return
         self._record(request, session)
         answer = session.open_post([m for m in items if isinstance(m, dict)])
-        await session.deliver(_one_line(request.body, message))
+        batch = isinstance(message, list)
+        frame = _one_line(request.body, message)
+        # passed on: the body is the relay's now; its bytes leave the buffer budget while
+        # the answer is awaited (a long call must not hold its arguments' share)
+        del message, items
+        self.budget.give(request.held)
+        request.held, request.body = 0, b""
+        await session.deliver(frame)
+        del frame
         headers = {SESSION_HEADER: session.sid}
         if answer is None:
             await respond(stream, 202, headers=headers)
@@ -293,7 +404,7 @@ class HttpFront:
         session.streams += 1
         try:
             sse = "text/event-stream" in accept or "application/json" not in accept
-            await answer.serve(stream, headers, sse=sse, batch=isinstance(message, list))
+            await answer.serve(stream, headers, sse=sse, batch=batch)
         finally:
             session.streams -= 1
             session.last_active = time.monotonic()

@@ -5,15 +5,15 @@ inspector, ``meta["attach"]`` (its number). A client-to-server frame (``out``) w
 by that side; a server-to-client frame (``in``) went to it; ``server`` marks what is the
 server's own (its stderr).
 
-``SENDER`` says, while a frame is handed to the back transport, whose frame it is: the
-transport emits the frame's event inside that call, and tasks it starts there (an HTTP
-request's response stream) inherit the value, so a server request that arrives on the
-response stream of an inspector's request is known to be the inspector's.
+The relay sends each frame with these keys as its ``meta`` (``Transport.send_raw``): the
+transport puts them on the frame's event, and hands them back on the events of the
+frame's exchange (``SENT_WITH``), so a server request that arrives on the response
+stream of an inspector's request is known to be the inspector's (``Origin.of``).
 """
 
 from __future__ import annotations
 
-from contextvars import ContextVar
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,8 +34,15 @@ class Origin:
             return {SIDE_KEY: self.side}
         return {SIDE_KEY: self.side, ATTACH_KEY: self.attach}
 
+    @classmethod
+    def of(cls, meta: Mapping[str, Any] | None) -> Origin | None:
+        """The side ``meta`` names (a frame's, as the relay sent it), if any."""
+        side = meta.get(SIDE_KEY) if meta else None
+        if not isinstance(side, str):
+            return None
+        attach = meta.get(ATTACH_KEY) if meta else None
+        return cls(side, attach if isinstance(attach, int) else None)
+
 
 HOST_ORIGIN = Origin(HOST)
 SERVER_ORIGIN = Origin(SERVER)
-
-SENDER: ContextVar[Origin | None] = ContextVar("mcp_inspect_proxy_sender", default=None)

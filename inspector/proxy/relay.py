@@ -2,9 +2,14 @@
 
 The relay is the back transport's host (``TransportHost``): the transport emits each
 frame's event, the relay tags it with its side, the wire records it (write-ahead), and
-only then is the frame passed on. Host frames go to the server as they were read (a
-stdio server gets the very bytes, line by line); server frames go to the host as they
-came, unless they belong to an attached inspector (see ``router``).
+only then is the frame passed on. Whose a frame is goes with it: the relay sends it with
+``meta`` (its side, and what intercept or the router did to it), the transport puts that
+on the frame's event and hands it back on the events of its exchange (``SENT_WITH``: an
+HTTP response's status, and its stream, where a server request is the sender's).
+
+Host frames go to the server as they were read (a stdio server gets the very bytes, line
+by line); server frames go to the host as they came, unless they belong to an attached
+inspector (see ``router``).
 
 The end, either way: when the host closes its side, the server is shut down the way the
 TUI does it (the transport's ``close``: stdin closed, then SIGTERM, then SIGKILL to its
@@ -16,7 +21,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import AsyncIterator
-from contextvars import ContextVar
 from typing import Any, Protocol
 
 import anyio
@@ -24,16 +28,12 @@ from anyio.abc import TaskGroup
 
 from inspector.engine.era import is_stateless
 from inspector.proxy.intercept import DROP, FORWARD, Held, Interceptor
-from inspector.proxy.origin import HOST_ORIGIN, INSPECTOR, SENDER, SERVER_ORIGIN, Origin
+from inspector.proxy.origin import HOST_ORIGIN, INSPECTOR, SERVER_ORIGIN, Origin
 from inspector.proxy.router import Outbound, Router
 from inspector.proxy.wire import ProxyWire
-from inspector.transports.stdio import StdioTransport
 from inspector.wire import jsonrpc
-from inspector.wire.events import Channel, Direction, WireEvent
-from inspector.wire.transport import ConnectionLost, Transport, TransportError
-
-# facts about the frame being sent (the inspector's own id of a rewritten request)
-_FRAME_META: ContextVar[dict[str, Any] | None] = ContextVar("mcp_inspect_frame_meta", default=None)
+from inspector.wire.events import SIDE_KEY, Channel, Direction, WireEvent
+from inspector.wire.transport import SENT_WITH, ConnectionLost, FrameMeta, Transport, TransportError
 
 SERVER_GONE_GRACE = 3.0  # seconds a failed write waits for the transport's own report
 CLIENT_CHANNELS = (Channel.BODY, Channel.SSE, Channel.SYSTEM, Channel.MEMORY)  # message carriers
@@ -72,7 +72,12 @@ class Relay:
         back: Transport,
         host: HostEnd,
         interceptor: Interceptor | None = None,
+        *,
+        host_coalesces: bool = False,
     ) -> None:
+        """``host_coalesces``: the host writes the frames of a turn of the event loop at
+        its end, after the wire's ``sync`` (the proxy's stdio), so they may be recorded
+        with ``defer``."""
         self.wire = wire
         self.back = back
         self.host = host
@@ -85,20 +90,19 @@ class Relay:
         self.done = anyio.Event()
         self.link: int | None = None  # which host session, when a front has several
         self.pumping = False  # the host's frames are being read (a front may pass them in)
-        self._stdio_back = isinstance(back, StdioTransport)
-        if isinstance(back, StdioTransport):
-            back.before_write = wire.sync  # its writes are batched: the recording first
-        self._host_batches = bool(getattr(host, "coalesces", False))
+        self._lines = back.line_framed  # a stdio server: frames are lines, passed as read
+        back.batch_writes(wire.sync)  # where writes are batched: the recording first
+        self._host_batches = host_coalesces
         self._tg: TaskGroup | None = None
 
     @property
     def out_channel(self) -> Channel:
         """Where client frames travel to the server (how an inspector labels its own)."""
-        return Channel.STDIN if self._stdio_back else Channel.BODY
+        return Channel.STDIN if self._lines else Channel.BODY
 
     @property
     def in_channel(self) -> Channel:
-        return Channel.STDOUT if self._stdio_back else Channel.BODY
+        return Channel.STDOUT if self._lines else Channel.BODY
 
     @property
     def exit_code(self) -> int | None:
@@ -120,8 +124,7 @@ class Relay:
             await self.done.wait()
             with anyio.CancelScope(shield=True):
                 await self.back.close()
-                if isinstance(self.back, StdioTransport):
-                    await self.back.drained()  # its last lines reach the host
+                await self.back.drained()  # a stdio server's last lines reach the host
                 await self.host.close()
             tg.cancel_scope.cancel()
 
@@ -139,7 +142,6 @@ class Relay:
     # -- the host --------------------------------------------------------------------
 
     async def _pump_host(self) -> None:
-        SENDER.set(HOST_ORIGIN)
         self.pumping = True
         try:
             async for line, terminated in self.host.frames():
@@ -158,13 +160,10 @@ class Relay:
     async def host_frame(self, line: bytes) -> None:
         """One host frame passed on from the front's own task, as the pump passes it (a
         front does so only while the pump runs and has nothing queued: the order holds)."""
-        token = SENDER.set(HOST_ORIGIN)
         try:
             await self.from_host(line)
         except TransportError as exc:
             await self._server_unreachable(exc)
-        finally:
-            SENDER.reset(token)
 
     async def _server_unreachable(self, exc: TransportError) -> None:
         """A host frame could not be passed on: the server's side is gone, not the host.
@@ -199,16 +198,18 @@ class Relay:
                     message, error = jsonrpc.decode(line)
         if message is not None:
             self.router.host_sent(message)
-        token = _FRAME_META.set(frame_meta or None)
-        try:
-            if isinstance(self.back, StdioTransport):
-                await self.back.send_line(line, message, terminated=terminated, error=error)
-            elif not line.strip():
-                self._note("a blank line from the host: not sent (HTTP carries messages)")
-            else:
-                await self.back.send_raw(line, message)
-        finally:
-            _FRAME_META.reset(token)
+        if not self._lines and not line.strip():
+            self._note("a blank line from the host: not sent (HTTP carries messages)")
+            return
+        meta = self._frame_meta(HOST_ORIGIN, frame_meta)
+        await self.back.send_line(line, message, meta=meta, terminated=terminated, error=error)
+
+    def _frame_meta(self, origin: Origin, facts: dict[str, Any]) -> FrameMeta:
+        """What a frame is sent with: its link, its side, then what was done to it."""
+        meta: FrameMeta = {} if self.link is None else {"link": self.link}
+        meta.update(origin.meta())
+        meta.update(facts)
+        return meta
 
     # -- an inspector ----------------------------------------------------------------
 
@@ -224,14 +225,9 @@ class Relay:
             await self._send_as(Origin(INSPECTOR, attach), outbound.message, outbound.meta)
         return outbound
 
-    async def _send_as(self, origin: Origin, message: Any, meta: dict[str, Any]) -> None:
-        sender = SENDER.set(origin)
-        frame_meta = _FRAME_META.set(meta)
-        try:
-            await self.back.send_raw(jsonrpc.encode(message), message)
-        finally:
-            _FRAME_META.reset(frame_meta)
-            SENDER.reset(sender)
+    async def _send_as(self, origin: Origin, message: Any, facts: dict[str, Any]) -> None:
+        meta = self._frame_meta(origin, facts)
+        await self.back.send_raw(jsonrpc.encode(message), message, meta=meta)
 
     async def detach(self, attach: int) -> None:
         """An inspector left: the server's requests it owed an answer get an error."""
@@ -250,16 +246,15 @@ class Relay:
     # -- the server: TransportHost ---------------------------------------------------
 
     def emit(self, event: WireEvent) -> None:
+        sent_with: FrameMeta | None = event.meta.pop(SENT_WITH, None)
         if self.link is not None:
             event.meta["link"] = self.link
-        sender = SENDER.get()
+        sender = Origin.of(sent_with)
         if event.direction is Direction.OUT:
-            event.meta.update((sender or HOST_ORIGIN).meta())
-            extra = _FRAME_META.get()
-            if extra:
-                event.meta.update(extra)
+            if SIDE_KEY not in event.meta:  # not a frame we sent: its exchange's, or the host's
+                event.meta.update(sent_with or HOST_ORIGIN.meta())
             # a stdio server's stdin is written at the end of the turn, after a sync
-            self.wire.emit(event, defer=self._stdio_back and event.channel is Channel.STDIN)
+            self.wire.emit(event, defer=self._lines and event.channel is Channel.STDIN)
             return
         if event.direction is Direction.LOCAL:
             self.wire.emit(event)
@@ -297,7 +292,7 @@ class Relay:
             self._to_host(event, held)
 
     def _for_client(self, event: WireEvent) -> bool:
-        if self._stdio_back:
+        if self._lines:
             return event.channel is Channel.STDOUT
         return event.channel in CLIENT_CHANNELS and is_jsonrpc(event.message)
 

@@ -7,8 +7,12 @@ attach socket so inspectors can watch and call into the live session.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import errno
 import os
+import resource
+import shlex
 import signal
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -25,6 +29,7 @@ from inspector.errors import InspectorError
 from inspector.proxy.control import ControlServer
 from inspector.proxy.host_http import IDLE_TIMEOUT, HttpFront
 from inspector.proxy.host_stdio import StdioHost
+from inspector.proxy.httpserve import FrontLimits
 from inspector.proxy.intercept import Interceptor
 from inspector.proxy.relay import Relay
 from inspector.proxy.runtime import RuntimeDirError
@@ -32,9 +37,14 @@ from inspector.proxy.wire import ProxyWire
 from inspector.record.recorder import Recorder
 from inspector.transports.authhook import AuthHook
 from inspector.transports.stdio import StdioTransport
+from inspector.wire.events import WireEvent
 from inspector.wire.transport import Transport, TransportError
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+ACCEPT_ERRNOS = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
+FILES_KEPT = 64  # descriptors for the proxy itself (recording, attach socket, inspectors)
+FILES_PER_SESSION = 8  # a session's server: its pipes, its process
+MIN_CONNECTIONS = 4
 
 
 class ProxyError(InspectorError):
@@ -56,6 +66,10 @@ class ProxySetup:
     extra: dict[str, Any] = field(default_factory=dict)  # more for the welcome
     auth: AuthHook | None = None  # OAuth for an HTTP server (shared by its connections)
     idle_timeout: float | None = IDLE_TIMEOUT  # --listen: a host session idle this long ends
+    front_token: str | None = None  # --listen: what a host presents (None: --no-auth-front)
+    limits: FrontLimits = field(default_factory=FrontLimits)  # --listen: the caps
+    # see every event and only queue it for a thread of their own (--otlp-endpoint's spans)
+    watchers: list[Callable[[WireEvent, Any], None]] = field(default_factory=list)
 
     async def aclose(self) -> None:
         """Release what the setup holds (the OAuth client)."""
@@ -81,12 +95,19 @@ async def run_stdio_proxy(setup: ProxySetup) -> int:
         await setup.aclose()
 
 
-async def _run_stdio_proxy(setup: ProxySetup) -> int:
+def _wire(setup: ProxySetup) -> ProxyWire:
     wire = ProxyWire(setup.recorder)
+    for watcher in setup.watchers:
+        wire.watch(watcher, acts_later=True)
+    return wire
+
+
+async def _run_stdio_proxy(setup: ProxySetup) -> int:
+    wire = _wire(setup)
     back = relayed(setup.make_back())
     host = await StdioHost.open(*setup.fds, before=wire.sync)
     interceptor = Interceptor(wire)
-    relay = Relay(wire, back, host, interceptor)
+    relay = Relay(wire, back, host, interceptor, host_coalesces=host.coalesces)
     not_started: str | None = None
     wire.note(
         f"proxy {setup.name}: host on stdio, server {setup.describe}",
@@ -124,7 +145,7 @@ async def run_http_proxy(setup: ProxySetup, listen: tuple[str, int]) -> int:
 
 
 async def _run_http_proxy(setup: ProxySetup, listen: tuple[str, int]) -> int:
-    wire = ProxyWire(setup.recorder)
+    wire = _wire(setup)
     interceptor = Interceptor(wire)
     front = HttpFront(
         wire,
@@ -132,7 +153,11 @@ async def _run_http_proxy(setup: ProxySetup, listen: tuple[str, int]) -> int:
         lambda: relayed(setup.make_back()),
         interceptor=interceptor,
         idle_timeout=setup.idle_timeout,
+        token=setup.front_token,
+        limits=setup.limits,
     )
+    _fit_connections(front, raise_file_limit())
+    asyncio.get_running_loop().set_exception_handler(_accept_errors(wire))
     try:
         await front.listen()
     except OSError as exc:
@@ -152,6 +177,11 @@ async def _run_http_proxy(setup: ProxySetup, listen: tuple[str, int]) -> int:
         # not find the port bound but not yet listening (connection refused)
         await front.ready.wait()
         sys.stderr.write(f"mcp-inspect proxy: listening on {front.url}\n")
+        if setup.front_token is not None:
+            sys.stderr.write(
+                "mcp-inspect proxy: hosts send its token as 'Authorization: Bearer TOKEN'; "
+                f"`mcp-inspect proxies --token {shlex.quote(setup.name)}` prints it\n"
+            )
         sys.stderr.flush()
         async with _attach_socket(setup, wire, front.latest_relay, "http", interceptor) as control:
             await stopped.wait()
@@ -160,6 +190,56 @@ async def _run_http_proxy(setup: ProxySetup, listen: tuple[str, int]) -> int:
                 control.farewell = "the proxy was stopped"
         tg.cancel_scope.cancel()
     return 0
+
+
+def raise_file_limit() -> int:
+    """The soft limit on open files raised to the hard one: each host connection and each
+    session's server take descriptors, and the soft default (often 1024) is the first to
+    run out under many clients. Returns the limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    with contextlib.suppress(ValueError, OSError):
+        if hard == resource.RLIM_INFINITY or hard > soft:
+            target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+    return soft
+
+
+def _fit_connections(front: HttpFront, files: int) -> None:
+    """Fewer connections than ``--max-connections`` when the file limit cannot hold them
+    beside the sessions' servers (descriptors then never run out for connections)."""
+    limits = front.limits
+    room = files - FILES_KEPT - FILES_PER_SESSION * limits.max_sessions
+    if room < limits.max_connections:
+        limits.max_connections = max(MIN_CONNECTIONS, room)
+        front.wire.note(
+            f"only {files} open files allowed (ulimit -n): at most {limits.max_connections} "
+            "host connections at once",
+            severity="warning",
+        )
+
+
+def _accept_errors(wire: ProxyWire) -> Callable[[asyncio.AbstractEventLoop, dict[str, Any]], None]:
+    """The event loop's error handler: an ``accept`` that fails (out of descriptors:
+    EMFILE, ENFILE) is one line on the wire and on stderr, at most once a second, not a
+    traceback; asyncio itself waits a moment and accepts again. Anything else goes to the
+    default handler."""
+    last = [0.0]
+
+    def handle(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        exc = context.get("exception")
+        if not (isinstance(exc, OSError) and exc.errno in ACCEPT_ERRNOS):
+            loop.default_exception_handler(context)
+            return
+        now = loop.time()
+        if now - last[0] >= 1.0:
+            last[0] = now
+            text = f"cannot accept a connection: {exc.strerror or exc}; retrying"
+            wire.note(text, severity="warning")
+            sys.stderr.write(f"mcp-inspect proxy: {text}\n")
+            sys.stderr.flush()
+
+    return handle
 
 
 def _farewell(relay: Relay) -> str:

@@ -3,24 +3,31 @@
 Claude Desktop and Cursor (``mcpServers``) and VS Code (``servers``) name each server
 with a command (stdio) or a URL. The named entry becomes a stdio entry whose command is
 ``mcp-inspect proxy --name NAME``, followed by ``--`` and the server's own command, or
-by the URL (and its headers as ``-H``, its ``oauth`` object as the proxy's OAuth flags,
-a client secret in the entry's ``env``, never on the command line); everything else in
+by the URL (its headers as ``-H``, a credential header's value in the entry's ``env``
+read with ``--env-header``, its ``oauth`` object as the proxy's OAuth flags, a client
+secret in the entry's ``env``: secrets never on the command line); everything else in
 the file stays as it was (``env``, ``cwd``, other servers, unknown keys, ``${VAR}``
 references).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import re
 import shutil
+import stat
 import sys
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from inspector.config import ConfigError, server_table
+from inspector.credentials import credential_name
 
 SECRET_ENV = "MCP_CLIENT_SECRET"  # what the proxy's OAuth reads a client secret from
+HEADER_ENV = "MCP_HEADER_"  # a credential header's variable: MCP_HEADER_AUTHORIZATION
 HTTP_TYPES = ("http", "streamable-http", "streamablehttp", "streamable_http", "sse")
 
 
@@ -66,7 +73,13 @@ def wrap_config(
             args += ["--transport", "sse"]
         headers = entry.get("headers")
         for name, value in (headers or {}).items() if isinstance(headers, dict) else ():
-            args += ["-H", f"{name}: {value}"]
+            if credential_name(str(name)):  # in the entry's env: argv is public (ps)
+                var = header_var(str(name))
+                env = wrapped.get("env")
+                wrapped["env"] = {**(env if isinstance(env, dict) else {}), var: str(value)}
+                args += ["--env-header", f"{name}={var}"]
+            else:
+                args += ["-H", f"{name}: {value}"]
         args += _oauth_flags(entry.get("oauth"), wrapped, source, server)
         args.append(url)
         for gone in ("url", "serverUrl", "headers", "transport", "oauth"):
@@ -86,6 +99,48 @@ def wrap_config(
     out = dict(data)
     out[key] = {**servers, server: wrapped}
     return out, server
+
+
+def header_var(name: str) -> str:
+    """The environment variable a credential header's value goes in."""
+    return HEADER_ENV + re.sub(r"[^A-Za-z0-9]+", "_", name).strip("_").upper()
+
+
+def wrap_for_front(
+    data: Any,
+    source: str,
+    server: str | None,
+    listen: str,
+    url: str,
+    token: str,
+    command: list[str] | None = None,
+) -> tuple[dict[str, Any], str, list[str], list[str]]:
+    """``data`` with the server reached at ``url``, the HTTP front of a proxy started by
+    hand (``proxy --listen``), the front's token in the entry's headers. Returns (new
+    config, the server's name, the proxy's command line, the environment variables it
+    needs set: the entry's ``env``, which a host no longer gives it)."""
+    stdio, name = wrap_config(data, source, server, command)
+    key, servers = server_table(stdio, source)
+    proxied = servers[name]
+    args = [str(a) for a in proxied["args"]]
+    at = args.index("proxy") + 1
+    argv = [str(proxied["command"]), *args[:at], "--listen", listen, *args[at:]]
+    env = proxied.get("env")
+    kept = {
+        k: v
+        for k, v in data[key][name].items()
+        if k not in ("command", "args", "env", "cwd", "type", "transport", "oauth")
+        and k not in ("url", "serverUrl", "headers")
+    }
+    entry = {
+        **kept,
+        "type": "http",
+        "url": url,
+        "headers": {"Authorization": f"Bearer {token}"},
+    }
+    out = dict(stdio)
+    out[key] = {**servers, name: entry}
+    return out, name, argv, sorted(env) if isinstance(env, dict) else []
 
 
 def _oauth_flags(oauth: Any, wrapped: dict[str, Any], source: str, server: str) -> list[str]:
@@ -143,12 +198,27 @@ def render(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def write_config(path: Path, data: Any) -> Path:
-    """Write ``data`` to ``path`` after copying the old file beside it; returns the copy."""
+def write_config(path: Path, data: Any, private: bool = False) -> Path:
+    """Write ``data`` to ``path`` after copying the old file beside it; returns the copy.
+    Both keep the old file's mode (``private``: the new one 0600 at most, it holds a
+    secret the old one did not); neither is ever readable by more people than that,
+    even for a moment."""
+    mode = stat.S_IMODE(path.stat().st_mode)
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     backup = path.with_name(f"{path.name}.{stamp}.bak")
-    shutil.copy2(path, backup)
+    _write_new(backup, path.read_bytes(), mode)
     tmp = path.with_name(f".{path.name}.mcp-inspect.tmp")
-    tmp.write_text(render(data), encoding="utf-8")
+    with contextlib.suppress(FileNotFoundError):
+        tmp.unlink()  # left by a run that was interrupted
+    _write_new(tmp, render(data).encode("utf-8"), mode & 0o600 if private else mode)
     tmp.replace(path)  # the host never reads a half-written file
     return backup
+
+
+def _write_new(path: Path, data: bytes, mode: int) -> None:
+    """A new file (never one that exists: no one else's planted file or link), made 0600
+    and given ``mode`` once written."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(data)
+        os.fchmod(out.fileno(), mode)

@@ -178,6 +178,42 @@ def _stored(
     return raw, meta, findings
 
 
+def as_stored(event: WireEvent, redactor: Redactor | None = None) -> WireEvent:
+    """``event`` as its line reads back: redacted, its time to the microsecond (what
+    anything reading the file later sees, so a live reader agrees with it)."""
+    raw, meta, findings = _stored(event, redactor)
+    message, error = event.message, event.error
+    if raw != event.raw or event.channel in TEXT_CHANNELS:
+        message, error = _message_of(event.channel, raw)
+    return WireEvent(
+        direction=event.direction,
+        channel=event.channel,
+        raw=raw,
+        message=message,
+        error=error,
+        meta=meta,
+        findings=[Finding.from_json(f) for f in findings],
+        seq=event.seq,
+        time=float(f"{event.time:.6f}"),
+        mono=float(f"{event.mono:.6f}"),
+    )
+
+
+# frames that are text, not JSON-RPC (short: parsed again whatever they hold)
+TEXT_CHANNELS = frozenset({Channel.STDERR, Channel.SYSTEM, Channel.HTTP, Channel.AUTH})
+
+
+def _message_of(channel: Channel, raw: bytes) -> tuple[Any, Any]:
+    """The parsed message of a stored frame (a reader parses the raw bytes again)."""
+    if channel is Channel.STDERR:
+        return None, None
+    message, error = decode(raw)
+    if channel in (Channel.SYSTEM, Channel.HTTP, Channel.AUTH) and error is not None:
+        # lifecycle notes, HTTP lines and OAuth exchanges are text, not failed JSON
+        return None, None
+    return message, error
+
+
 def decode_event(line: bytes | str) -> WireEvent:
     """Parse one event line; raises ``ValueError`` when the line is not an event."""
     return event_from_json(json.loads(line))
@@ -193,12 +229,7 @@ def event_from_json(data: Any) -> WireEvent:
         raw = str(data.get("raw", "")).encode("utf-8")
     direction = Direction(data.get("dir", "in"))
     channel = Channel(data.get("ch", "stdout"))
-    message, error = (None, None)
-    if channel is not Channel.STDERR:
-        message, error = decode(raw)
-        if channel in (Channel.SYSTEM, Channel.HTTP, Channel.AUTH) and error is not None:
-            # lifecycle notes, HTTP lines and OAuth exchanges are text, not failed JSON
-            message, error = None, None
+    message, error = _message_of(channel, raw)
     return WireEvent(
         direction=direction,
         channel=channel,

@@ -37,6 +37,7 @@ class Recorder:
         self._file: BinaryIO | None = open_private(self.path)
         header.redacted = self.redactor.enabled
         header.target = redact_target(header.target, self.redactor)
+        self.header = header  # as written (a live trace takes its ids from it)
         self._write(header.to_line())
 
     def write(self, event: WireEvent, *, flush: bool = True) -> None:

@@ -16,7 +16,8 @@ What is a secret:
   (``credential_name``), and the password in a URL's user info.
 - a value *by field* (``add_field``): in a JSON body that is not a JSON-RPC message and in
   a form-encoded body, the values of ``access_token``, ``refresh_token``, ``code``... (OAuth
-  requests and responses). JSON-RPC messages are never rewritten by field name: a tool
+  requests and responses: ``inspector.credentials.SECRET_FIELDS``, the list the sign-in's
+  own masking uses too). JSON-RPC messages are never rewritten by field name: a tool
   argument called ``code`` is the inspected traffic, not a credential.
 
 A value found by name or by field is registered too, so its later appearances go as well.
@@ -30,22 +31,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import quote, quote_plus, unquote_plus
 
-from inspector.credentials import credential_name
+from inspector.credentials import SECRET_FIELDS, credential_name
 
 REDACTED = "«redacted»"
 MIN_SECRET = 4
 HEADER_SETS_KEPT = 256  # distinct header sets whose redaction is remembered
 
-BODY_FIELDS = (
-    "access_token",
-    "refresh_token",
-    "id_token",
-    "code",
-    "code_verifier",
-    "client_secret",
-    "assertion",
-    "password",
-)
 
 # a query parameter inside a URL in free text: "?api_key=abc", "&sig=..."
 _QUERY_PARAM = re.compile(r"(?P<pre>[?&;])(?P<name>[^=&#\s?;\"'<>]+)=(?P<value>[^&#\s;\"'<>]*)")
@@ -85,7 +76,7 @@ class Redactor:
         secrets: Iterable[str | bytes] = (),
         enabled: bool = True,
         *,
-        fields: Iterable[str] = BODY_FIELDS,
+        fields: Iterable[str] = SECRET_FIELDS,
     ) -> None:
         self.enabled = enabled
         self._secrets: set[str] = set()

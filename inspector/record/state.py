@@ -111,3 +111,15 @@ def _kind(mode: int) -> str:
         if test(mode):
             return name
     return "not a regular file"
+
+
+def new_session_path(name: str, is_url: bool = False) -> Path:
+    """A new file under :func:`sessions_home` named after the time and the server (a
+    command's or config entry's name, or a URL)."""
+    import re
+    from datetime import datetime
+
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", name if is_url else Path(name).name)
+    slug = slug.strip("-")[:40] or "server"
+    return sessions_home() / f"{stamp}-{slug}.jsonl"

@@ -16,11 +16,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.compare.paths import PathTuple, format_path
 from inspector.engine.era import ENVELOPE_KEYS
 from inspector.errors import InspectorError
-
-Key = str | int
-PathTuple = tuple[Key, ...]
 
 ANY = object()  # one level, any key or index
 DEEP = object()  # any number of levels
@@ -127,18 +125,6 @@ def parse_rules(texts: Iterable[str], defaults: bool = True) -> list[IgnoreRule]
     rules = [IgnoreRule.parse(t) for t in DEFAULT_IGNORES] if defaults else []
     rules.extend(IgnoreRule.parse(t) for t in texts)
     return rules
-
-
-def format_path(path: PathTuple) -> str:
-    out = "$"
-    for key in path:
-        if isinstance(key, int):
-            out += f"[{key}]"
-        elif re.fullmatch(r"[A-Za-z_][\w-]*", key):
-            out += f".{key}"
-        else:
-            out += f"[{json.dumps(key, ensure_ascii=False)}]"
-    return out
 
 
 @dataclass(frozen=True)

@@ -27,14 +27,11 @@ import anyio
 from inspector.engine.era import (
     is_stateless,
 )
+from inspector.engine.request_errors import ConnectionClosedError, RequestTimeoutError
 from inspector.engine.responders import Responders
-from inspector.engine.session import (
-    ConnectionClosedError,
-    EventRecorder,
-    RequestTimeoutError,
-    Session,
-)
+from inspector.engine.session import EventRecorder, Session
 from inspector.replay.diff import IgnoreRule, diff
+from inspector.replay.listing import next_pages, replay_listing, starts_listing
 from inspector.replay.notices import METHODS, Attributor, NoticeResult, compare
 from inspector.replay.plan import (
     OPENINGS,
@@ -250,6 +247,7 @@ class _Runner:
         self.compared: list[tuple[Item, Step, Any]] = []  # notifications compared at the end
         self.on_sent: dict[Any, anyio.Event] = {}  # a grouped request is on the wire
         self.groups = 0
+        self.next_pages: set[int] = set()  # steps that were a listing's next pages
 
     def observe(self, event: WireEvent) -> None:
         for msg in messages_of(event) if event.message is not None else []:
@@ -296,6 +294,15 @@ class _Runner:
             if step.retry:
                 n += 1  # the live session retried on its own (its answer is compared)
                 continue
+            if n in self.next_pages:
+                n += 1  # compared with the listing's first page
+                continue
+            if starts_listing(steps, n):
+                pages = next_pages(steps, n)
+                self.next_pages.update(pages)
+                await self._listing(session, [step, *(steps[i] for i in pages)])
+                n += 1
+                continue
             if step.notification:
                 try:
                     await session.notify(step.method, self._remap(step.params))
@@ -329,6 +336,24 @@ class _Runner:
                     await sent.wait()
         # the report keeps the recorded order, whatever order the answers came in
         self.report.items[first:] = sorted(self.report.items[first:], key=lambda i: i.seq)
+
+    async def _listing(self, session: Session, pages: list[Step]) -> None:
+        """A recorded listing (all its pages) against the whole live listing, by name."""
+        got = await replay_listing(session, pages, self._remap(pages[0].params), self.options)
+        status = MISSING if got.live is None else CHANGED if got.changes or got.failed else SAME
+        self.report.items.append(
+            Item(
+                "request",
+                pages[0].method,
+                pages[0].seq,
+                status,
+                changes=got.changes,
+                ignored=got.ignored,
+                reason=got.reason,
+                recorded=got.recorded,
+                live=got.live,
+            )
+        )
 
     def _init_item(
         self, init: Step | None, live: dict[str, Any] | None, reason: str, live_id: Any = None

@@ -31,9 +31,12 @@ class AuthHook(Protocol):
     def attach(self, emit: Callable[[WireEvent], None]) -> None:
         """Where the hook's own exchanges go (the transport's host)."""
 
-    async def headers(self, *, refresh: bool = True) -> dict[str, str]:
+    async def headers(
+        self, *, refresh: bool = True, method: str = "POST", url: str | None = None
+    ) -> dict[str, str]:
         """Headers for the next request (a token refreshed first when near expiry, unless
-        ``refresh`` is False: closing a session does not start a refresh)."""
+        ``refresh`` is False: closing a session does not start a refresh). ``method`` and
+        ``url`` name the request (a DPoP proof is bound to them; None: the server's URL)."""
 
     def shown(self, headers: Mapping[str, str]) -> dict[str, str]:
         """``headers`` as events may show them (credentials masked)."""

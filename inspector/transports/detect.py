@@ -22,6 +22,7 @@ from inspector.wire.events import WireEvent
 from inspector.wire.jsonrpc import decode
 from inspector.wire.transport import (
     ConnectionLost,
+    FrameMeta,
     ToolHeaders,
     Transport,
     TransportError,
@@ -112,7 +113,7 @@ class AutoHttpTransport(Transport):
         self.fallback_status: int | None = None
         self.host: TransportHost | None = None
         self._tg: TaskGroup | None = None
-        self._first: tuple[bytes, Any] | None = None
+        self._first: tuple[bytes, Any, FrameMeta | None] | None = None  # replayed on fallback
         self._decided: anyio.Event | None = None  # made in start() (needs the event loop)
         self._version: tuple[str, bool] | None = None  # (version, stateless) once set
         self._lost = False
@@ -168,21 +169,23 @@ class AutoHttpTransport(Transport):
         self._decided = anyio.Event()
         await self.streamable.start(_Relay(self, self.streamable), task_group)
 
-    async def send_raw(self, raw: bytes, message: Any = None) -> None:
+    async def send_raw(
+        self, raw: bytes, message: Any = None, *, meta: FrameMeta | None = None
+    ) -> None:
         if self._first is None:
-            self._first = (raw, message)
-            await self.streamable.send_raw(raw, message)
+            self._first = (raw, message, meta)
+            await self.streamable.send_raw(raw, message, meta=meta)
             return
         if self._decided is not None and not self._decided.is_set():
             if _is_cancel(raw, message):
                 # cancelling the first request, whose POST got no status: Streamable HTTP
                 # stops reading it (waiting for a status that never comes would hold the
                 # caller for another timeout)
-                await self.streamable.send_raw(raw, message)
+                await self.streamable.send_raw(raw, message, meta=meta)
                 return
             with anyio.move_on_after(self.timeout):  # the first POST's status, bounded
                 await self._decided.wait()
-        await self.active.send_raw(raw, message)
+        await self.active.send_raw(raw, message, meta=meta)
 
     def _is_decided(self) -> bool:
         return self._decided is not None and self._decided.is_set()
@@ -207,7 +210,7 @@ class AutoHttpTransport(Transport):
 
     def _first_initializes(self) -> bool:
         assert self._first is not None
-        raw, message = self._first
+        raw, message, _ = self._first
         if message is None:
             message, _ = decode(raw)
         items = message if isinstance(message, list) else [message]
@@ -245,8 +248,8 @@ class AutoHttpTransport(Transport):
             version, stateless = self._version
             legacy.set_protocol_version(version, stateless=stateless)
         self._decide()
-        raw, message = self._first
-        await legacy.send_raw(raw, message)
+        raw, message, meta = self._first
+        await legacy.send_raw(raw, message, meta=meta)
 
     def report_lost(self, lost: ConnectionLost) -> None:
         if self._lost or self.host is None:

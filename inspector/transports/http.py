@@ -28,29 +28,28 @@ refused, DNS, TLS, connect timeouts, and a 404 to a request that carried a sessi
 id (the session is gone: ``session_expired`` becomes True; starting a new session
 is the session's job).
 
-In the stateless era (2026-07-28, ``set_protocol_version`` before the first request)
-every POST is self-contained: ``MCP-Protocol-Version``, ``Mcp-Method`` and ``Mcp-Name``
-headers, no session id, no GET stream, no DELETE; a cancelled request's response
-stream is closed instead of posting ``notifications/cancelled``.
-
-Reading SSE streams and resuming or reopening them is ``httpstreams``'; what this
-transport shares with the legacy ``sse`` one (client, auth hook, background cancels,
-closing) is ``httpbase``'s.
+What differs between the session era and the stateless one (2026-07-28: no session id,
+routing headers, no GET stream, no DELETE, streams not resumed, cancels not posted) is
+``httpera``'s rules, chosen by ``set_protocol_version``. A message to send is parsed once
+into an ``httpout.Outgoing``. Reading SSE streams and resuming or reopening them is
+``httpstreams``'; what this transport shares with the legacy ``sse`` one (client, auth
+hook and its retry loop, background cancels, closing) is ``httpbase``'s.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import anyio
 import httpx
 from anyio.abc import TaskGroup
 
-from inspector.transports.authhook import AUTH_STATUSES, AuthHook, Denial, denied_text
-from inspector.transports.httpbase import HttpClientTransport
+from inspector.transports.authhook import AUTH_STATUSES, AuthHook
+from inspector.transports.httpbase import Denied, HttpClientTransport
+from inspector.transports.httpera import SESSION_ERA, HttpEra, http_era
+from inspector.transports.httpout import Outgoing
 from inspector.transports.httpstreams import (
     Stream,
     Terminal,
@@ -69,56 +68,41 @@ from inspector.transports.httpwire import (
     describe_response,
     failed_request_event,
     has_response,
-    http_in_event,
     http_out_event,
-    param_headers,
     read_capped,
     refused_event,
-    routing_headers,
     sent_trace,
     system_note,
+    unanswered_event,
 )
 from inspector.transports.httpwire import HTTP_ERROR as HTTP_ERROR  # re-exported
 from inspector.wire.jsonrpc import decode
 from inspector.wire.transport import (
     ConnectionLost,
+    Emit,
+    FrameMeta,
     ToolHeaders,
     TransportError,
     TransportHost,
+    exchange_emit,
 )
 
 FALLBACK_STATUSES = frozenset({400, 404, 405})  # first POST: maybe a legacy HTTP+SSE server
 SESSION_EXPIRED = "the server's session expired (HTTP 404 to a request carrying its session id)"
 CLOSE_TIMEOUT = 2.0
-
-
-# ---------------------------------------------------------------- the transport
-
-
-@dataclass(slots=True)
-class _Denied:
-    """A 401/403 that an auth hook may answer (the status and body are already events)."""
-
-    status: int
-    headers: dict[str, str]
-    body: bytes
-    text: str  # the failure's message if the hook does not retry
-    reason: str = ""  # the status line's reason phrase
-    excerpt: str = ""  # what the body said, in short
-
-    def failure(self, decision: Denial) -> str:
-        return denied_text(self.text, self.status, self.reason, self.excerpt, decision)
-
-
-def _denied(response: httpx.Response, body: bytes, text: str) -> _Denied:
-    return _Denied(
-        response.status_code,
-        dict(response.headers),
-        body,
-        text,
-        response.reason_phrase,
-        body_excerpt(body, content_type(response)),
-    )
+CANCEL_BY_CLOSING = (
+    "cancel: closing the response stream (the stateless protocol posts no notifications/cancelled)"
+)
+GET_REFUSALS = {  # the standing GET stream refused: a note, not a failure
+    405: (
+        "the server offers no GET stream (405); server messages arrive on response streams only",
+        "info",
+    ),
+    409: (
+        "the server refused the GET stream (409 Conflict: another one is open for this session)",
+        "warning",
+    ),
+}
 
 
 class StreamableHttpTransport(HttpClientTransport):
@@ -151,7 +135,7 @@ class StreamableHttpTransport(HttpClientTransport):
         self.open_get_stream = open_get_stream
         self.session_id: str | None = None
         self.protocol_version: str | None = None
-        self.stateless = False  # the 2026-07-28 era: no session, routing headers
+        self.era: HttpEra = SESSION_ERA  # the stateless era's rules once its version is set
         self.tool_headers: ToolHeaders = {}  # x-mcp-header, from the engine
         self._expired = False
         # Set by AutoHttpTransport: sees the first POST's status (None: no status) and
@@ -162,16 +146,21 @@ class StreamableHttpTransport(HttpClientTransport):
         self._get_started = False
 
     @property
+    def stateless(self) -> bool:
+        """The 2026-07-28 era: no session, routing headers."""
+        return self.era.stateless
+
+    @property
     def session_expired(self) -> bool:
         return self._expired
 
     def set_protocol_version(self, version: str, *, stateless: bool) -> None:
         self.protocol_version = version
-        self.stateless = stateless
+        self.era = http_era(stateless)
 
     def reset_protocol_version(self) -> None:
         self.protocol_version = None
-        self.stateless = False
+        self.era = SESSION_ERA
         self.expect_first()
 
     def expect_first(self) -> None:
@@ -187,269 +176,195 @@ class StreamableHttpTransport(HttpClientTransport):
 
     # ------------------------------------------------------------ sending
 
-    async def send_raw(self, raw: bytes, message: Any = None) -> None:
+    async def send_raw(
+        self, raw: bytes, message: Any = None, *, meta: FrameMeta | None = None
+    ) -> None:
         if self._host is None or self._client is None or self._tg is None:
             raise TransportError("the HTTP transport is not started")
-        if message is None:
-            message, _ = decode(raw)
-        method = message.get("method") if isinstance(message, dict) else None
-        rid = message.get("id") if isinstance(message, dict) and method is not None else None
+        out = Outgoing.parse(raw, message, exchange_emit(self._emit, meta), meta)
         if self._closed:
-            self._emit(
-                system_note(f"not sent ({method or 'message'}): the transport is closed", "warning")
-            )
+            note = f"not sent ({out.method or 'message'}): the transport is closed"
+            out.emit(system_note(note, "warning"))
             return
-        if method == "initialize":  # a new session: forget the old one
+        if out.method == "initialize":  # a new session: forget the old one
             self.session_id = None
             self._expired = False
-        if self.stateless and method == "notifications/cancelled":
+        if out.method == "notifications/cancelled" and not self.era.posts_cancel:
             # 2026-07-28 HTTP has no client notifications: a client cancels by closing
             # the response stream
-            self._emit(
-                system_note(
-                    "cancel: closing the response stream (the stateless "
-                    "protocol posts no notifications/cancelled)"
-                )
-            )
-            self._stop_cancelled(message)
+            out.emit(system_note(CANCEL_BY_CLOSING))
+            self._stop_cancelled(out)
             return
-        headers = await self._post_headers(message)
-        self._emit_post(self._url, self.url, headers, raw, message, rid)
-        first, self._first_pending = self._first_pending, False
-        if rid is not None:
+        out.headers = await self._post_headers(out)
+        self._emit_out(out)
+        out.first, self._first_pending = self._first_pending, False
+        if out.is_request:
             scope = anyio.CancelScope()
-            self._request_scopes[rid] = scope
-            self._tg.start_soon(self._run, self._post_request, raw, message, headers, first, scope)
+            self._request_scopes[out.rid] = scope
+            self._tg.start_soon(self._run, functools.partial(self._post_request, out), scope, out)
             return
-        if method == "notifications/cancelled":
+        if out.method == "notifications/cancelled":
             # the request is given up on: stop reading its response now, and post the
             # cancel in the background (a server that answers nothing must not hold the
             # caller for another timeout)
-            self._stop_cancelled(message)
-            self._tg.start_soon(self._post_cancel, raw, message, headers, first)
+            self._stop_cancelled(out)
+            self._tg.start_soon(self._post_cancel, out)
             return
-        await self._run(self._post_other, raw, message, headers, first, anyio.CancelScope())
+        await self._run(functools.partial(self._post_other, out), anyio.CancelScope(), out)
 
     async def _run(
         self,
-        fn: Callable[..., Awaitable[None]],
-        raw: bytes,
-        message: Any,
-        headers: dict[str, str],
-        first: bool,
+        exchange: Callable[[], Awaitable[None]],
         scope: anyio.CancelScope,
+        out: Outgoing | None = None,
     ) -> None:
-        """Run one exchange in its own cancel scope; nothing but cancellation escapes."""
+        """Run one exchange (of ``out``, or the GET stream's) in its own cancel scope;
+        nothing but cancellation escapes."""
         if self._closed:
             return
         self._scopes.add(scope)
+        rid = out.rid if out is not None else None
+        emit = out.emit if out is not None else self._emit
         try:
             with scope:
-                await fn(raw, message, headers, first)
+                await exchange()
         except Exception as exc:  # a bug must not take the session's task group down
-            self._emit(system_note(f"HTTP transport error: {type(exc).__name__}: {exc}", "error"))
-            rid = message.get("id") if isinstance(message, dict) else None
-            if rid is not None and "method" in message:
-                self._emit(failed_request_event(rid, None, f"HTTP transport error: {exc}"))
+            emit(system_note(f"HTTP transport error: {type(exc).__name__}: {exc}", "error"))
+            if rid is not None:
+                emit(failed_request_event(rid, None, f"HTTP transport error: {exc}"))
         finally:
             self._scopes.discard(scope)
-            rid = message.get("id") if isinstance(message, dict) else None
-            if self._request_scopes.get(rid) is scope:
+            if rid is not None and self._request_scopes.get(rid) is scope:
                 del self._request_scopes[rid]
 
-    async def _post_cancel(
-        self, raw: bytes, message: Any, headers: dict[str, str], first: bool
-    ) -> None:
+    async def _post_cancel(self, out: Outgoing) -> None:
         async def post(sent: anyio.Event) -> None:
-            exchange = functools.partial(self._post_other, sent=sent)
-            await self._run(exchange, raw, message, headers, first, anyio.CancelScope())
+            exchange = functools.partial(self._post_other, out, sent)
+            await self._run(exchange, anyio.CancelScope(), out)
 
         await self._post_in_background(post)
 
-    async def _post_other(
-        self,
-        raw: bytes,
-        message: Any,
-        headers: dict[str, str],
-        first: bool,
-        sent: anyio.Event | None = None,
-    ) -> None:
+    async def _post_other(self, out: Outgoing, sent: anyio.Event | None = None) -> None:
         """POST a notification or response; the answer should be 202 with no body.
         ``sent`` is set once the body is written. A 401/403 goes to the auth hook, and the
         message is sent again when it says so."""
-        attempt = 0
-        while True:
-            denied = await self._post_other_once(raw, message, headers, first, sent)
-            if denied is None:
-                break
-            decision = await self._ask_auth(denied.status, denied.headers, headers, attempt)
-            if not decision.retry:
-                what = (message.get("method") if isinstance(message, dict) else None) or "response"
-                text = f"{what} not accepted: {denied.failure(decision)}"
-                self._emit(system_note(text, "error", http_error=denied.status))
-                return
-            attempt, first = attempt + 1, False
-            headers = await self._resend(raw, message, attempt)
+        answer = await self._send_handling_auth(functools.partial(self._post_other_once, out, sent))
+        if isinstance(answer, Denied):
+            text = f"{out.what} not accepted: {answer.failure()}"
+            out.emit(system_note(text, "error", http_error=answer.status))
 
     async def _post_other_once(
-        self,
-        raw: bytes,
-        message: Any,
-        headers: dict[str, str],
-        first: bool,
-        sent: anyio.Event | None,
-    ) -> _Denied | None:
+        self, out: Outgoing, sent: anyio.Event | None, attempt: int
+    ) -> Denied | None:
         """One POST of a notification or response; a 401/403 for the auth hook returned."""
         assert self._client is not None
+        if attempt:
+            await self._resend(out, attempt)
         try:
             async with self._client.stream(
                 "POST",
                 self._url,
-                content=raw,
-                headers=headers,
+                content=out.raw,
+                headers=out.headers,
                 timeout=httpx.Timeout(self.timeout),
                 extensions=sent_trace(sent) if sent is not None else None,
             ) as response:
-                self._emit_status(response, None)
+                self._emit_status(out.emit, response, None)
                 failed = response.status_code >= 300
-                body = await self._emit_body(response, None) if failed else b""
-                if first and self._take_over(response.status_code):
+                body = await self._emit_body(out.emit, response, None) if failed else b""
+                if out.first and self._take_over(response.status_code):
                     return None
-                if response.status_code == 404 and "MCP-Session-Id" in headers:
-                    self._expire()
+                if response.status_code == 404 and "MCP-Session-Id" in out.headers:
+                    self._expire(out.emit)
                     return None
                 if failed:
-                    method = message.get("method") if isinstance(message, dict) else None
                     text = describe_response(
-                        response, first=first, excerpt=body_excerpt(body, content_type(response))
+                        response,
+                        first=out.first,
+                        excerpt=body_excerpt(body, content_type(response)),
                     )
                     if response.status_code in AUTH_STATUSES and self.auth is not None:
-                        return _denied(response, body, text)
-                    what = method or "response"
-                    self._emit(
-                        system_note(
-                            f"{what} not accepted: {text}", "error", http_error=response.status_code
-                        )
-                    )
+                        return Denied.of(response, out.headers, body, text)
+                    text = f"{out.what} not accepted: {text}"
+                    out.emit(system_note(text, "error", http_error=response.status_code))
                     return None
                 body = await read_capped(response)
                 if body.strip():  # 202 should have no body; show what came
-                    self._emit(body_event(body, response.status_code, content_type(response)))
+                    out.emit(body_event(body, response.status_code, content_type(response)))
         except httpx.HTTPError as exc:
-            self._network_failure(exc, None, first)
+            self._network_failure(out.emit, exc, None, out.first)
             return None
-        if isinstance(message, dict) and message.get("method") == "notifications/initialized":
-            self._open_get_stream()
+        if out.method == "notifications/initialized":
+            self._open_get_stream(out.emit)
         return None
 
-    async def _post_request(
-        self, raw: bytes, message: Any, headers: dict[str, str], first: bool
-    ) -> None:
-        assert self._client is not None
-        rid = message["id"]
-        attempt = 0
-        while True:
-            try:
-                async with self._streamed_post(self._url, raw, headers) as response:
-                    denied = await self._request_response(response, message, headers, first)
-            except httpx.HTTPError as exc:
-                self._network_failure(exc, rid, first)
-                return
-            if denied is None:
-                return
-            decision = await self._ask_auth(denied.status, denied.headers, headers, attempt)
-            if not decision.retry:
-                self._emit(
-                    failed_request_event(rid, denied.status, denied.failure(decision), denied.body)
-                )
-                return
-            attempt, first = attempt + 1, False
-            headers = await self._resend(raw, message, attempt)
+    async def _post_request(self, out: Outgoing) -> None:
+        answer = await self._send_handling_auth(functools.partial(self._post_request_once, out))
+        if isinstance(answer, Denied):
+            out.emit(failed_request_event(out.rid, answer.status, answer.failure(), answer.body))
 
-    async def _request_response(
-        self,
-        response: httpx.Response,
-        message: dict[str, Any],
-        headers: dict[str, str],
-        first: bool,
-    ) -> _Denied | None:
+    async def _post_request_once(self, out: Outgoing, attempt: int) -> Denied | None:
+        if attempt:
+            await self._resend(out, attempt)
+        try:
+            async with self._streamed_post(self._url, out.raw, out.headers) as response:
+                return await self._request_response(response, out)
+        except httpx.HTTPError as exc:
+            self._network_failure(out.emit, exc, out.rid, out.first)
+            return None
+
+    async def _request_response(self, response: httpx.Response, out: Outgoing) -> Denied | None:
         """Report one response to a request; a 401/403 for the auth hook is returned."""
-        rid = message["id"]
+        rid = out.rid
         status = response.status_code
         ctype = content_type(response)
-        self._emit_status(response, rid)
-        body = await self._emit_body(response, rid) if status >= 300 else b""
+        self._emit_status(out.emit, response, rid)
+        body = await self._emit_body(out.emit, response, rid) if status >= 300 else b""
         # a redirect that made the POST a GET says nothing about Streamable HTTP support
-        if first and self._take_over(status if response.request.method == "POST" else None):
+        if out.first and self._take_over(status if response.request.method == "POST" else None):
             return None
-        if message.get("method") == "initialize" and status < 300 and not self.stateless:
+        if out.method == "initialize" and status < 300 and self.era.keeps_session:
             self.session_id = response.headers.get("mcp-session-id") or self.session_id
-        if self.stateless and "mcp-session-id" in response.headers:
-            self._emit(
+        if not self.era.keeps_session and "mcp-session-id" in response.headers:
+            out.emit(
                 system_note(
                     "the server sent Mcp-Session-Id to a stateless (2026-07-28) request; ignored",
                     "warning",
                     request_id=rid,
                 )
             )
-        if status == 404 and "MCP-Session-Id" in headers:
-            self._expire()
+        if status == 404 and "MCP-Session-Id" in out.headers:
+            self._expire(out.emit)
             return None
         if status >= 300:
             routed, _ = decode(body)
             if not has_response(routed, rid):
-                text = describe_response(response, first=first, excerpt=body_excerpt(body, ctype))
+                excerpt = body_excerpt(body, ctype)
+                text = describe_response(response, first=out.first, excerpt=excerpt)
                 if status in AUTH_STATUSES and self.auth is not None:
-                    return _denied(response, body, text)
-                self._emit(failed_request_event(rid, status, text, body))
+                    return Denied.of(response, out.headers, body, text)
+                out.emit(failed_request_event(rid, status, text, body))
             return None
         if ctype == "text/event-stream":
-            await self._request_stream(response, rid)
+            await self._request_stream(out.emit, response, rid)
             return None
         body = await response.aread()
         if body or status != 202:
-            self._emit(body_event(body, status, ctype, request_id=rid))
-        if ctype == "application/json" or ctype.endswith("+json"):
-            parsed, _ = decode(body)
-            if not has_response(parsed, rid):
-                self._emit(
-                    failed_request_event(
-                        rid,
-                        status,
-                        f"HTTP {status}: the JSON body holds no response to request {rid!r}",
-                        body,
-                    )
-                )
-        elif status in (202, 204):
-            self._emit(
-                failed_request_event(
-                    rid,
-                    status,
-                    f"HTTP {status}: the server accepted the request but sent no "
-                    "response (a request must be answered with JSON or an SSE stream)",
-                )
-            )
-        else:
-            self._emit(
-                failed_request_event(
-                    rid,
-                    status,
-                    f"HTTP {status}: unexpected Content-Type {ctype or 'none'!r} "
-                    "(expected application/json or text/event-stream)",
-                    body,
-                )
-            )
+            out.emit(body_event(body, status, ctype, request_id=rid))
+        unanswered = unanswered_event(body, status, ctype, rid)
+        if unanswered is not None:
+            out.emit(unanswered)
         return None
 
     # ------------------------------------------------------------ SSE streams (httpstreams)
 
-    async def _request_stream(self, response: httpx.Response, rid: Any) -> None:
+    async def _request_stream(self, emit: Emit, response: httpx.Response, rid: Any) -> None:
         """Read a request's SSE stream; resume with GET + Last-Event-ID until the response."""
         stream = Stream(f"post:{rid}")
-        if await read_stream(response, stream, rid, self._url, self._emit):
+        if await read_stream(response, stream, rid, self._url, emit):
             return
-        if self.stateless:  # 2026-07-28 streams are not resumable: the request is lost
-            self._emit(
+        if not self.era.resumes_streams:  # 2026-07-28 streams: the request is lost
+            emit(
                 failed_request_event(
                     rid,
                     response.status_code,
@@ -464,59 +379,58 @@ class StreamableHttpTransport(HttpClientTransport):
             stream,
             rid,
             response.status_code,
-            self._emit,
-            self._open_stream,
+            emit,
+            functools.partial(self._open_stream, emit),
             max_attempts=self.max_resume_attempts,
         )
 
-    def _open_get_stream(self) -> None:
-        if self.stateless:
+    def _open_get_stream(self, emit: Emit) -> None:
+        """Open the standing GET stream (its events go to ``emit``: the exchange that
+        opened it, notifications/initialized's)."""
+        if not self.era.opens_get_stream:
             return  # no standing stream in 2026-07-28: subscriptions/listen instead
         if self.open_get_stream and not self._get_started and self._tg and not self._closed:
             self._get_started = True
-            scope = anyio.CancelScope()
-            self._tg.start_soon(self._run, self._get_loop, b"", None, {}, False, scope)
+            get_loop = functools.partial(self._get_loop, emit)
+            self._tg.start_soon(self._run, get_loop, anyio.CancelScope())
 
-    async def _get_loop(
-        self, _raw: bytes, _message: Any, _headers: dict[str, str], _first: bool
-    ) -> None:
+    async def _get_loop(self, emit: Emit) -> None:
         """The optional GET stream for server-initiated messages (``httpstreams``)."""
         await keep_get_stream(
-            self._emit,
-            self._open_stream,
+            emit,
+            functools.partial(self._open_stream, emit),
             max_attempts=self.max_resume_attempts,
             closed=lambda: self._closed,
         )
 
-    async def _open_stream(self, stream: Stream, rid: Any) -> bool:
+    async def _open_stream(self, emit: Emit, stream: Stream, rid: Any) -> bool:
         """GET the endpoint (resuming ``stream`` when it has a last event id) and read it;
         a 401/403 goes to the auth hook, and the GET is sent again when it says so.
 
         Returns True when the response to ``rid`` arrived; raises ``Terminal`` when the
         stream cannot be (re)opened, after reporting why."""
-        attempt = 0
-        while True:
+
+        async def once(_attempt: int) -> bool | Denied:
             headers = self._headers("GET", stream.last_id)
-            headers.update(await self._auth_headers())
-            answer = await self._open_stream_once(stream, rid, headers)
-            if not isinstance(answer, _Denied):
-                return answer
-            decision = await self._ask_auth(answer.status, answer.headers, headers, attempt)
-            if not decision.retry:
-                text = answer.failure(decision)
-                if rid is not None:
-                    self._emit(failed_request_event(rid, answer.status, text, answer.body))
-                else:
-                    self._emit(system_note(text, "warning", http_error=answer.status))
-                raise Terminal
-            attempt += 1
+            headers.update(await self._auth_headers("GET"))
+            return await self._open_stream_once(emit, stream, rid, headers)
+
+        answer = await self._send_handling_auth(once)
+        if not isinstance(answer, Denied):
+            return answer
+        text = answer.failure()
+        if rid is not None:
+            emit(failed_request_event(rid, answer.status, text, answer.body))
+        else:
+            emit(system_note(text, "warning", http_error=answer.status))
+        raise Terminal
 
     async def _open_stream_once(
-        self, stream: Stream, rid: Any, headers: dict[str, str]
-    ) -> bool | _Denied:
+        self, emit: Emit, stream: Stream, rid: Any, headers: dict[str, str]
+    ) -> bool | Denied:
         assert self._client is not None
         resume = stream.last_id is not None
-        self._emit(
+        emit(
             http_out_event(
                 "GET",
                 self._url,
@@ -530,28 +444,15 @@ class StreamableHttpTransport(HttpClientTransport):
             async with self._client.stream(
                 "GET", self._url, headers=headers, timeout=httpx.Timeout(self.timeout, read=None)
             ) as r:
-                self._emit_status(r, rid, stream=stream.name)
+                self._emit_status(emit, r, rid, stream=stream.name)
                 status = r.status_code
                 if status == 200 and content_type(r) == "text/event-stream":
-                    return await read_stream(r, stream, rid, self._url, self._emit)
-                body = await self._emit_body(r, rid)
+                    return await read_stream(r, stream, rid, self._url, emit)
+                body = await self._emit_body(emit, r, rid)
                 if status == 404 and "MCP-Session-Id" in headers:
-                    self._expire()
-                elif rid is None and status == 405:
-                    self._emit(
-                        system_note(
-                            "the server offers no GET stream (405); server "
-                            "messages arrive on response streams only"
-                        )
-                    )
-                elif rid is None and status == 409:
-                    self._emit(
-                        system_note(
-                            "the server refused the GET stream (409 Conflict: "
-                            "another one is open for this session)",
-                            "warning",
-                        )
-                    )
+                    self._expire(emit)
+                elif rid is None and status in GET_REFUSALS:
+                    emit(system_note(*GET_REFUSALS[status]))
                 else:
                     what = "resume the response stream" if resume else "open the GET stream"
                     text = f"could not {what}: " + (
@@ -561,26 +462,26 @@ class StreamableHttpTransport(HttpClientTransport):
                         f"{content_type(r) or 'no Content-Type'}"
                     )
                     if status in AUTH_STATUSES and self.auth is not None:
-                        return _denied(r, body, text)
+                        return Denied.of(r, headers, body, text)
                     if rid is not None:
-                        self._emit(failed_request_event(rid, status, text, body))
+                        emit(failed_request_event(rid, status, text, body))
                     else:
-                        self._emit(system_note(text, "warning", http_error=status))
+                        emit(system_note(text, "warning", http_error=status))
                 raise Terminal
         except httpx.HTTPError as exc:
             text = describe_network_error(exc, self._url, self.timeout)
             if isinstance(exc, RedirectRefused):
-                self._emit(refused_event(exc, request_id=rid))
+                emit(refused_event(exc, request_id=rid))
                 if rid is not None:
-                    self._emit(failed_request_event(rid, exc.response.status_code, text))
+                    emit(failed_request_event(rid, exc.response.status_code, text))
                 else:
-                    self._emit(system_note(text, "error", stream=stream.name))
+                    emit(system_note(text, "error", stream=stream.name))
                 raise Terminal from exc
             if isinstance(exc, FATAL_ERRORS):
-                self._emit(system_note(text, "error", stream=stream.name))
+                emit(system_note(text, "error", stream=stream.name))
                 self._lose(ConnectionLost(text))
                 raise Terminal from exc
-            self._emit(system_note(f"{stream.name} stream: {text}", "warning", stream=stream.name))
+            emit(system_note(f"{stream.name} stream: {text}", "warning", stream=stream.name))
             return False
 
     # ------------------------------------------------------------ helpers
@@ -598,67 +499,49 @@ class StreamableHttpTransport(HttpClientTransport):
             headers["Last-Event-ID"] = last_event_id
         return headers
 
-    async def _post_headers(self, message: Any) -> dict[str, str]:
+    async def _post_headers(self, out: Outgoing) -> dict[str, str]:
         headers = self._headers("POST")
         headers.update(await self._auth_headers())
-        if self.stateless:
-            headers.update(routing_headers(message))
-            method = message.get("method") if isinstance(message, dict) else None
-            if method == "tools/call" and isinstance(message.get("params"), dict):
-                params = message["params"]
-                headers.update(
-                    param_headers(
-                        self.tool_headers.get(str(params.get("name")), {}), params.get("arguments")
-                    )
-                )
+        headers.update(self.era.headers(out, self.tool_headers))
         return headers
 
-    async def _resend(self, raw: bytes, message: Any, attempt: int) -> dict[str, str]:
+    async def _resend(self, out: Outgoing, attempt: int) -> None:
         """The same POST again after an authorization: its events, its new headers."""
-        rid = message.get("id") if isinstance(message, dict) and "method" in message else None
-        headers = await self._post_headers(message)
-        self._emit_post(self._url, self.url, headers, raw, message, rid, auth_retry=attempt)
-        return headers
+        out.first = False
+        out.headers = await self._post_headers(out)
+        self._emit_out(out, auth_retry=attempt)
 
-    def _emit_status(self, response: httpx.Response, rid: Any, **meta: Any) -> None:
-        self._emit_hops(response, rid, **meta)
-        self._emit(http_in_event(response, request_id=rid, **meta))
-
-    async def _emit_body(self, response: httpx.Response, rid: Any) -> bytes:
-        body = await read_capped(response)
-        if body:
-            self._emit(
-                body_event(body, response.status_code, content_type(response), request_id=rid)
-            )
-        return body
+    def _emit_out(self, out: Outgoing, **retry: Any) -> None:
+        """The POST of ``out`` (its request line and body) as its own events."""
+        self._emit_post(
+            self._url, self.url, out.headers, out.raw, out.message, out.rid, meta=out.meta, **retry
+        )
 
     def _take_over(self, status: int | None) -> bool:
         hook, self.on_first_response = self.on_first_response, None
         return bool(hook and hook(status))
 
-    def _network_failure(self, exc: httpx.HTTPError, rid: Any, first: bool) -> None:
+    def _network_failure(self, emit: Emit, exc: httpx.HTTPError, rid: Any, first: bool) -> None:
         if first and self._take_over(None):
             return
         text = describe_network_error(exc, self._url, self.read_timeout or self.timeout)
         if isinstance(exc, RedirectRefused):
-            self._emit(refused_event(exc, request_id=rid))
-            self._emit(
-                system_note(text, "error", request_id=rid, http_error=exc.response.status_code)
-            )
+            emit(refused_event(exc, request_id=rid))
+            emit(system_note(text, "error", request_id=rid, http_error=exc.response.status_code))
             if rid is not None:
-                self._emit(failed_request_event(rid, exc.response.status_code, text))
+                emit(failed_request_event(rid, exc.response.status_code, text))
             return
-        self._emit(system_note(text, "error", request_id=rid, error=type(exc).__name__))
+        emit(system_note(text, "error", request_id=rid, error=type(exc).__name__))
         if isinstance(exc, FATAL_ERRORS):
             self._lose(ConnectionLost(text))
         elif rid is not None:
-            self._emit(failed_request_event(rid, None, text))
+            emit(failed_request_event(rid, None, text))
 
-    def _expire(self) -> None:
+    def _expire(self, emit: Emit) -> None:
         if self._expired:
             return
         self._expired = True
-        self._emit(
+        emit(
             system_note(
                 f"the server answered 404 to a request carrying session id "
                 f"{self.session_id}: the session is gone",
@@ -668,21 +551,20 @@ class StreamableHttpTransport(HttpClientTransport):
         )
         self._lose(ConnectionLost(SESSION_EXPIRED, http_status=404))
 
-    def _stop_cancelled(self, message: dict[str, Any]) -> None:
+    def _stop_cancelled(self, out: Outgoing) -> None:
         """After ``notifications/cancelled`` the response no longer matters: stop reading."""
-        params = message.get("params")
-        rid = params.get("requestId") if isinstance(params, dict) else None
+        rid = out.cancels
         scope = self._request_scopes.pop(rid, None)
         if scope is not None:
             scope.cancel()
-            self._emit(
+            out.emit(
                 system_note(
                     f"stopped reading the response to request {rid!r} (cancelled)", request_id=rid
                 )
             )
 
     async def _closing(self) -> None:
-        live = self.session_id and not self.session_expired and not self.stateless
+        live = self.session_id and not self.session_expired and self.era.keeps_session
         if self._client is not None and live:
             await self._delete_session()
 
@@ -693,14 +575,16 @@ class StreamableHttpTransport(HttpClientTransport):
         del headers["Accept"]
         if self.auth is not None:
             with anyio.move_on_after(CLOSE_TIMEOUT, shield=True):
-                headers.update(await self.auth.headers(refresh=False))
+                headers.update(
+                    await self.auth.headers(refresh=False, method="DELETE", url=str(self._url))
+                )
         self._emit(http_out_event("DELETE", self._url, self._shown(headers)))
         with anyio.move_on_after(CLOSE_TIMEOUT, shield=True) as scope:
             try:
                 response = await self._client.delete(
                     self._url, headers=headers, timeout=CLOSE_TIMEOUT
                 )
-                self._emit_status(response, None)
+                self._emit_status(self._emit, response, None)
             except httpx.HTTPError as exc:
                 self._emit(system_note(f"DELETE failed: {describe_network_error(exc, self._url)}"))
         if scope.cancelled_caught:

@@ -9,27 +9,72 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import anyio
 import httpx
 from anyio.abc import TaskGroup
 
-from inspector.transports.authhook import AuthHook, Denial
+from inspector.transports.authhook import AuthHook, Denial, denied_text
 from inspector.transports.http11 import Http11Transport, lean_mounts
 from inspector.transports.httpwire import (
+    body_event,
+    body_excerpt,
     check_url,
+    content_type,
     flush_cancels,
     http_in_event,
     http_out_event,
+    read_capped,
     redirect_hooks,
     redirect_target,
+    tls_context,
 )
 from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.jsonrpc import make_event
-from inspector.wire.transport import ConnectionLost, Transport, TransportHost
+from inspector.wire.transport import (
+    ConnectionLost,
+    Emit,
+    FrameMeta,
+    Transport,
+    TransportHost,
+    with_meta,
+)
 
 HEADER_SETS_KEPT = 64  # distinct request header sets kept built
+
+A = TypeVar("A")
+
+
+@dataclass(slots=True)
+class Denied:
+    """A 401/403 that an auth hook may answer (the status and body are already events)."""
+
+    status: int
+    headers: dict[str, str]  # the response's
+    sent: dict[str, str]  # the request's
+    body: bytes
+    text: str  # the failure's message if the hook does not retry
+    reason: str = ""  # the status line's reason phrase
+    excerpt: str = ""  # what the body said, in short
+    decision: Denial | None = None  # the hook's answer, once asked
+
+    @classmethod
+    def of(cls, response: httpx.Response, sent: dict[str, str], body: bytes, text: str) -> Denied:
+        return cls(
+            response.status_code,
+            dict(response.headers),
+            sent,
+            body,
+            text,
+            response.reason_phrase,
+            body_excerpt(body, content_type(response)),
+        )
+
+    def failure(self) -> str:
+        """The message of a denial the hook did not resolve (its reason, when it gave one)."""
+        return denied_text(self.text, self.status, self.reason, self.excerpt, self.decision)
 
 
 class HttpClientTransport(Transport):
@@ -96,7 +141,7 @@ class HttpClientTransport(Transport):
         self._timeouts = timeout.as_dict()
         self._client = httpx.AsyncClient(
             timeout=timeout,
-            verify=self.verify,
+            verify=tls_context(self.verify),
             follow_redirects=True,
             event_hooks=redirect_hooks(self._url, self.follow_redirects),
             mounts=mounts,
@@ -197,8 +242,12 @@ class HttpClientTransport(Transport):
 
     # ------------------------------------------------------------ auth
 
-    async def _auth_headers(self) -> dict[str, str]:
-        return await self.auth.headers() if self.auth is not None else {}
+    async def _auth_headers(
+        self, method: str = "POST", url: httpx.URL | str | None = None
+    ) -> dict[str, str]:
+        if self.auth is None:
+            return {}
+        return await self.auth.headers(method=method, url=str(url or self._url))
 
     def _shown(self, headers: dict[str, str]) -> dict[str, str]:
         """Headers as an event shows them: credentials the auth hook added are masked."""
@@ -212,6 +261,24 @@ class HttpClientTransport(Transport):
             return await self.auth.on_denied(status, headers, sent, attempt)
         except Exception as exc:  # a bug in the hook fails the request, not the session
             return Denial(False, f"authorization failed: {type(exc).__name__}: {exc}")
+
+    async def _send_handling_auth(self, send: Callable[[int], Awaitable[A | Denied]]) -> A | Denied:
+        """``send(attempt)`` until it is not denied, or the auth hook will not have it sent
+        again (httpx's ``_send_handling_auth`` shape): a 401/403 ``send`` returns as
+        ``Denied`` goes to the hook, and while it says retry, ``send`` runs again with the
+        next attempt number (its request sent afresh, with new headers). Returns the last
+        answer; a ``Denied`` carries the hook's ``decision``."""
+        attempt = 0
+        while True:
+            answer = await send(attempt)
+            if not isinstance(answer, Denied):
+                return answer
+            answer.decision = await self._ask_auth(
+                answer.status, answer.headers, answer.sent, attempt
+            )
+            if not answer.decision.retry:
+                return answer
+            attempt += 1
 
     # ------------------------------------------------------------ events
 
@@ -227,23 +294,36 @@ class HttpClientTransport(Transport):
         raw: bytes,
         message: Any,
         rid: Any,
+        *,
+        meta: FrameMeta | None = None,
         **retry: Any,
     ) -> None:
-        """A POST's request line and body as events; ``shown_url`` goes in the body's meta,
-        ``retry`` (``auth_retry``) in both."""
-        self._emit(http_out_event("POST", url, self._shown(headers), request_id=rid, **retry))
-        self._emit(
-            make_event(
-                Direction.OUT, Channel.BODY, raw, meta={"url": shown_url, **retry}, message=message
-            )
+        """A POST's request line and body as events (the frame's own: the sender's ``meta``
+        on both); ``shown_url`` goes in the body's meta, ``retry`` (``auth_retry``) in
+        both."""
+        shown = self._shown(headers)
+        self._emit(with_meta(http_out_event("POST", url, shown, request_id=rid, **retry), meta))
+        body = make_event(
+            Direction.OUT, Channel.BODY, raw, meta={"url": shown_url, **retry}, message=message
         )
+        self._emit(with_meta(body, meta))
 
-    def _emit_hops(self, response: httpx.Response, rid: Any, **meta: Any) -> None:
+    def _emit_status(self, emit: Emit, response: httpx.Response, rid: Any, **meta: Any) -> None:
+        """A response's status (after the redirects on its way) as events."""
+        self._emit_hops(emit, response, rid, **meta)
+        emit(http_in_event(response, request_id=rid, **meta))
+
+    async def _emit_body(self, emit: Emit, response: httpx.Response, rid: Any) -> bytes:
+        """A response's body, capped, as an event (none when empty); returns it."""
+        body = await read_capped(response)
+        if body:
+            emit(body_event(body, response.status_code, content_type(response), request_id=rid))
+        return body
+
+    def _emit_hops(self, emit: Emit, response: httpx.Response, rid: Any, **meta: Any) -> None:
         """The redirects followed on the way to ``response``, one status event each."""
         for hop in response.history:
-            self._emit(
-                http_in_event(hop, request_id=rid, redirect=hop.headers.get("location"), **meta)
-            )
+            emit(http_in_event(hop, request_id=rid, redirect=hop.headers.get("location"), **meta))
 
     def _lose(self, lost: ConnectionLost) -> None:
         if not self._lost and not self._closed:

@@ -9,8 +9,10 @@ vocabulary is described in ``inspector.transports.http``.
 from __future__ import annotations
 
 import base64
+import functools
 import importlib.util
 import re
+import ssl
 import sys
 from typing import Any
 
@@ -51,6 +53,14 @@ def _skip_missing_sniffio() -> None:
 
 
 _skip_missing_sniffio()
+
+
+@functools.lru_cache(maxsize=8)
+def tls_context(verify: bool | str, trust_env: bool = True) -> ssl.SSLContext:
+    """The TLS context for ``verify`` (True, False, or a CA bundle's path), made once per
+    process: building one loads the CA store (tens to hundreds of ms), and every HTTP
+    client (a load run's sessions, OAuth's exchanges) would otherwise build its own."""
+    return httpx.create_ssl_context(verify=verify, trust_env=trust_env)
 
 
 def check_url(url: str) -> httpx.URL:
@@ -343,6 +353,32 @@ def failed_request_event(
         encode(message),
         message=message,
         meta={"severity": "error", "http_error": status, "request_id": request_id},
+    )
+
+
+def unanswered_event(body: bytes, status: int, ctype: str, request_id: Any) -> WireEvent | None:
+    """What a request's plain (not SSE) 2xx answer earns: None when its JSON body holds the
+    response, else the failure of that request (no response in the JSON, an empty 202/204,
+    a Content-Type that is neither JSON nor an event stream)."""
+    if ctype == "application/json" or ctype.endswith("+json"):
+        parsed, _ = decode(body)
+        if has_response(parsed, request_id):
+            return None
+        text = f"HTTP {status}: the JSON body holds no response to request {request_id!r}"
+        return failed_request_event(request_id, status, text, body)
+    if status in (202, 204):
+        return failed_request_event(
+            request_id,
+            status,
+            f"HTTP {status}: the server accepted the request but sent no "
+            "response (a request must be answered with JSON or an SSE stream)",
+        )
+    return failed_request_event(
+        request_id,
+        status,
+        f"HTTP {status}: unexpected Content-Type {ctype or 'none'!r} "
+        "(expected application/json or text/event-stream)",
+        body,
     )
 
 

@@ -11,7 +11,13 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 
 from inspector.wire.events import Channel, Direction
 from inspector.wire.jsonrpc import decode, encode, make_event
-from inspector.wire.transport import ConnectionLost, Transport, TransportHost
+from inspector.wire.transport import (
+    ConnectionLost,
+    FrameMeta,
+    Transport,
+    TransportHost,
+    with_meta,
+)
 
 
 class MemoryServerEnd:
@@ -78,9 +84,12 @@ class MemoryTransport(Transport):
             self._closed = True
             self._host.connection_lost(ConnectionLost("the in-memory server hung up"))
 
-    async def send_raw(self, raw: bytes, message: Any = None) -> None:
+    async def send_raw(
+        self, raw: bytes, message: Any = None, *, meta: FrameMeta | None = None
+    ) -> None:
         assert self._host is not None
-        self._host.emit(make_event(Direction.OUT, Channel.MEMORY, raw, message=message))
+        event = make_event(Direction.OUT, Channel.MEMORY, raw, message=message)
+        self._host.emit(with_meta(event, meta))
         await self._to_server.send(raw)
 
     async def close(self) -> None:

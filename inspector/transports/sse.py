@@ -44,7 +44,14 @@ from inspector.transports.httpwire import (
 from inspector.transports.sse_parser import SseError, SseEvent, SseParser
 from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.jsonrpc import decode
-from inspector.wire.transport import ConnectionLost, TransportError, TransportHost
+from inspector.wire.transport import (
+    ConnectionLost,
+    Emit,
+    FrameMeta,
+    TransportError,
+    TransportHost,
+    exchange_emit,
+)
 
 STREAM = "sse"
 
@@ -95,7 +102,7 @@ class SseTransport(HttpClientTransport):
         with self._scope:
             while True:  # again after an authorization the auth hook ran for a 401/403
                 headers = {"Accept": "text/event-stream", **self.headers}
-                headers.update(await self._auth_headers())
+                headers.update(await self._auth_headers("GET"))
                 self._emit(http_out_event("GET", self._url, self._shown(headers), stream=STREAM))
                 denied: tuple[int, dict[str, str], str] | None = None
                 try:
@@ -105,7 +112,7 @@ class SseTransport(HttpClientTransport):
                         headers=headers,
                         timeout=httpx.Timeout(self.timeout, read=None),
                     ) as r:
-                        self._emit_hops(r, None)
+                        self._emit_hops(self._emit, r, None)
                         self._emit(http_in_event(r, stream=STREAM))
                         reason = await self._check_stream(r)
                         if reason is not None and r.status_code >= 300:
@@ -205,7 +212,9 @@ class SseTransport(HttpClientTransport):
 
     # ------------------------------------------------------------ sending
 
-    async def send_raw(self, raw: bytes, message: Any = None) -> None:
+    async def send_raw(
+        self, raw: bytes, message: Any = None, *, meta: FrameMeta | None = None
+    ) -> None:
         if self._host is None or self._client is None or self._ready is None:
             raise TransportError("the SSE transport is not started")
         if message is None:
@@ -228,27 +237,34 @@ class SseTransport(HttpClientTransport):
             self._emit(system_note("not sent: the SSE connection is not open", "warning"))
             return
         headers = {"Content-Type": "application/json", **self.headers}
-        headers.update(await self._auth_headers())
-        self._emit_post(self.endpoint, str(self.endpoint), headers, raw, message, rid)
+        headers.update(await self._auth_headers("POST", self.endpoint))
+        self._emit_post(self.endpoint, str(self.endpoint), headers, raw, message, rid, meta=meta)
         if method == "notifications/cancelled" and self._tg is not None:
             # a cancel is posted in the background: the request is already given up on
-            self._tg.start_soon(self._post_cancel, self.endpoint, raw, headers)
+            self._tg.start_soon(self._post_cancel, self.endpoint, raw, headers, meta)
             return
-        await self._post(self.endpoint, raw, headers, rid)
+        await self._post(self.endpoint, raw, headers, rid, meta)
 
-    async def _post_cancel(self, endpoint: httpx.URL, raw: bytes, headers: dict[str, str]) -> None:
+    async def _post_cancel(
+        self, endpoint: httpx.URL, raw: bytes, headers: dict[str, str], meta: FrameMeta | None
+    ) -> None:
         await self._post_in_background(
-            functools.partial(self._post_cancel_once, endpoint, raw, headers)
+            functools.partial(self._post_cancel_once, endpoint, raw, headers, meta)
         )
 
     async def _post_cancel_once(
-        self, endpoint: httpx.URL, raw: bytes, headers: dict[str, str], sent: anyio.Event
+        self,
+        endpoint: httpx.URL,
+        raw: bytes,
+        headers: dict[str, str],
+        meta: FrameMeta | None,
+        sent: anyio.Event,
     ) -> None:
         scope = anyio.CancelScope()
         self._scopes.add(scope)
         try:
             with scope:
-                await self._post(endpoint, raw, headers, None, sent=sent)
+                await self._post(endpoint, raw, headers, None, meta, sent=sent)
         except Exception as exc:  # the client closing under it: a note, not a crash
             self._emit(system_note(f"cancel not posted: {type(exc).__name__}: {exc}", "warning"))
         finally:
@@ -260,11 +276,13 @@ class SseTransport(HttpClientTransport):
         raw: bytes,
         headers: dict[str, str],
         rid: Any,
+        meta: FrameMeta | None,
         sent: anyio.Event | None = None,
     ) -> None:
-        """POST one message; ``sent`` is set once its body is written. A 401/403 goes to
-        the auth hook, and the message is posted again when it says so."""
+        """POST one message (sent with ``meta``); ``sent`` is set once its body is written.
+        A 401/403 goes to the auth hook, and the message is posted again when it says so."""
         assert self._client is not None
+        emit = exchange_emit(self._emit, meta)
         attempt = 0
         while True:
             try:
@@ -279,12 +297,12 @@ class SseTransport(HttpClientTransport):
                 status = None
                 if isinstance(exc, RedirectRefused):
                     status = exc.response.status_code
-                    self._emit(refused_event(exc, request_id=rid))
-                self._emit(system_note(text, "error", request_id=rid))
+                    emit(refused_event(exc, request_id=rid))
+                emit(system_note(text, "error", request_id=rid))
                 if isinstance(exc, FATAL_ERRORS):
                     self._lose(ConnectionLost(text))
                 elif rid is not None:
-                    self._emit(failed_request_event(rid, status, text))
+                    emit(failed_request_event(rid, status, text))
                 return
             decision: Denial | None = None
             if response.status_code in AUTH_STATUSES and self.auth is not None:
@@ -292,9 +310,9 @@ class SseTransport(HttpClientTransport):
                     response.status_code, dict(response.headers), headers, attempt
                 )
                 if decision.retry:
-                    self._emit(http_in_event(response, request_id=rid))
+                    emit(http_in_event(response, request_id=rid))
                     if response.content:
-                        self._emit(
+                        emit(
                             body_event(
                                 response.content,
                                 response.status_code,
@@ -304,35 +322,44 @@ class SseTransport(HttpClientTransport):
                         )
                     attempt += 1
                     headers = {k: v for k, v in headers.items() if k.lower() != "authorization"}
-                    headers.update(await self._auth_headers())
+                    headers.update(await self._auth_headers("POST", endpoint))
                     self._emit_post(
-                        endpoint, str(endpoint), headers, raw, None, rid, auth_retry=attempt
+                        endpoint,
+                        str(endpoint),
+                        headers,
+                        raw,
+                        None,
+                        rid,
+                        meta=meta,
+                        auth_retry=attempt,
                     )
                     continue
-            self._answer(response, rid, decision)
+            self._answer(emit, response, rid, decision)
             return
 
-    def _answer(self, response: httpx.Response, rid: Any, denial: Denial | None = None) -> None:
+    def _answer(
+        self, emit: Emit, response: httpx.Response, rid: Any, denial: Denial | None = None
+    ) -> None:
         ctype = content_type(response)
         body = response.content
         meta: dict[str, Any] = {"request_id": rid}
         if response.status_code < 300 and body and "json" not in ctype:
             meta["body"] = body_excerpt(body, ctype, 200)  # "Accepted": not worth an event
-        self._emit_hops(response, rid)
-        self._emit(http_in_event(response, **meta))
+        self._emit_hops(emit, response, rid)
+        emit(http_in_event(response, **meta))
         if response.status_code < 300:
             if body.strip() and "json" in ctype:  # some servers answer in the POST body
-                self._emit(body_event(body, response.status_code, ctype, request_id=rid))
+                emit(body_event(body, response.status_code, ctype, request_id=rid))
             return
         if body:
-            self._emit(body_event(body, response.status_code, ctype, request_id=rid))
+            emit(body_event(body, response.status_code, ctype, request_id=rid))
         excerpt = body_excerpt(body, ctype)
         text = describe_response(response, legacy=True, excerpt=excerpt)
         text = denied_text(text, response.status_code, response.reason_phrase, excerpt, denial)
         if rid is not None:
-            self._emit(failed_request_event(rid, response.status_code, text, body))
+            emit(failed_request_event(rid, response.status_code, text, body))
         else:
-            self._emit(
+            emit(
                 system_note(
                     f"message not accepted: {text}", "error", http_error=response.status_code
                 )

@@ -29,7 +29,14 @@ from inspector.transports.lifeline import Lifeline
 from inspector.transports.readsize import read_in_heap_sized_chunks
 from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.jsonrpc import make_event
-from inspector.wire.transport import ConnectionLost, Transport, TransportError, TransportHost
+from inspector.wire.transport import (
+    ConnectionLost,
+    FrameMeta,
+    Transport,
+    TransportError,
+    TransportHost,
+    with_meta,
+)
 
 READ_CHUNK = 1 << 16
 STDERR_TAIL = 20
@@ -98,6 +105,7 @@ class StdioTransport(Transport):
     """A server started as a subprocess."""
 
     kind = "stdio"
+    line_framed = True
 
     def __init__(
         self,
@@ -265,24 +273,32 @@ class StdioTransport(Transport):
                 )
             )
 
-    async def send_raw(self, raw: bytes, message: Any = None) -> None:
-        await self.send_line(raw, message)
+    async def send_raw(
+        self, raw: bytes, message: Any = None, *, meta: FrameMeta | None = None
+    ) -> None:
+        await self.send_line(raw, message, meta=meta)
 
     async def send_line(
-        self, raw: bytes, message: Any = None, *, terminated: bool = True, error: str | None = None
+        self,
+        raw: bytes,
+        message: Any = None,
+        *,
+        meta: FrameMeta | None = None,
+        terminated: bool = True,
+        error: str | None = None,
     ) -> None:
-        """Emit the event, then write ``raw`` and its newline (none when not ``terminated``:
-        a relay passes on a last line that had none). ``error`` is the known parse error
-        of ``raw`` (saves parsing it again)."""
+        """Emit the event (``meta`` on it), then write ``raw`` and its newline (none when
+        not ``terminated``: a relay passes on a last line that had none). ``error`` is the
+        known parse error of ``raw`` (saves parsing it again)."""
         assert self._host is not None
         if self.process is None or self.process.stdin is None:
             raise TransportError("the server is not running")
-        meta = {} if terminated else {"unterminated": True}
+        framing = {} if terminated else {"unterminated": True}
         if message is None and error is not None:
-            event = WireEvent(Direction.OUT, Channel.STDIN, raw, error=error, meta=meta)
+            event = WireEvent(Direction.OUT, Channel.STDIN, raw, error=error, meta=framing)
         else:
-            event = make_event(Direction.OUT, Channel.STDIN, raw, meta=meta, message=message)
-        self._host.emit(event)
+            event = make_event(Direction.OUT, Channel.STDIN, raw, meta=framing, message=message)
+        self._host.emit(with_meta(event, meta))
         data = raw + b"\n" if terminated else raw
         if self.before_write is not None:
             if not self._queued:
@@ -301,6 +317,9 @@ class StdioTransport(Transport):
                 raise TransportError(
                     f"could not write to the server: {exc}; it has probably exited"
                 ) from exc
+
+    def batch_writes(self, before: Callable[[], None]) -> None:
+        self.before_write = before
 
     def _write_queued(self) -> None:
         queued, self._queued = self._queued, []

@@ -1,20 +1,21 @@
 """The inspector app: status bar, catalog, work pane, live log with detail.
 
-The composition root: layout, bindings, commands and message routing. What a session
-shows lives in one headless ``LiveState`` (``inspector.live``), fed by the
-``SessionController`` (a live session) or ``replay_mode`` (a recording); the
-``LiveFeed`` posts its changes in batches to the widgets that render it, which handle
-them with ``@on``; widgets post messages up. The wiring with one job each lives beside
-it: ``status_feed``, ``connection_view`` (what the connection's messages show),
-``call_runner`` (an item selected, its calls made and shown; with ``calls`` and
-``completions``), ``save_as``, ``quit_reconnect`` (quitting and reconnecting, asking
-first when that would lose the user's work).
+The composition root: layout, bindings, commands and message routing. The app shows one
+``Server`` (``server``: its mode, ``Live`` or ``Replay``; its headless ``LiveState``, fed
+by the ``SessionController`` of a live session or by ``replay_mode`` from a recording;
+its bridge and Auth tab); the ``LiveFeed`` posts the state's changes in batches to the
+widgets that render it, which handle them with ``@on``; widgets post messages up. The
+panes are the ``MainScreen``'s, by name. The wiring with one job each lives beside it and
+holds the main screen and the server: ``status_feed``, ``connection_controller`` (what
+the connection's messages show), ``call_runner`` (an item selected, its calls made and
+shown; with ``calls`` and ``completions``), ``save_session``, ``quit_reconnect``
+(quitting and reconnecting, asking first when that would lose the user's work).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from textual import on, work
@@ -25,11 +26,13 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
-from textual.widgets import DataTable, TabbedContent, TabPane
+from textual.widgets import TabbedContent, TabPane
 
 from inspector.engine.kinds import KIND
+from inspector.engine.options import SessionOptions
 from inspector.engine.responders import Responders
 from inspector.engine.session import Session
+from inspector.engine.tasks import TaskManager
 from inspector.live.state import LiveState
 from inspector.record.indexed import IndexedSessionFile
 from inspector.record.recorder import Recorder
@@ -40,19 +43,21 @@ from inspector.target import Target
 from inspector.tui import heap, messages
 from inspector.tui.auth_ui import AuthUi, ObservedAuth
 from inspector.tui.call_runner import CallRunner
-from inspector.tui.connection_view import ConnectionView
+from inspector.tui.connection_controller import ConnectionController, while_mounted
 from inspector.tui.controller import SessionController
-from inspector.tui.interactive import SamplingRuleBar
+from inspector.tui.interactive import InteractiveResponders, SamplingRuleBar
 from inspector.tui.keymap import Section, palette_entries, section_for, sections
 from inspector.tui.live_feed import LiveFeed
+from inspector.tui.mode import LIVE_ONLY, Live, Mode, Replay, as_mode
 from inspector.tui.quit_reconnect import QuitReconnect
 from inspector.tui.replay_mode import HINT, ReplayMode
-from inspector.tui.save_as import save_session_as, session_file
-from inspector.tui.save_files import default_folder
+from inspector.tui.result_files import default_folder
+from inspector.tui.save_session import save_session_as, session_file
 from inspector.tui.screens.help import HelpScreen
 from inspector.tui.screens.intercept import open_intercept
 from inspector.tui.screens.main import MainScreen
 from inspector.tui.screenshot import save_screenshot, screenshot_folder
+from inspector.tui.server import Server
 from inspector.tui.status_feed import StatusFeed
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.inflight import InFlightView
@@ -75,22 +80,6 @@ BOTTOM_TABS = (
     ("Server log", "serverlog"),
     ("Tasks", "tasks"),
 )
-
-
-def while_mounted(handler: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
-    """The controller's messages can arrive while the app closes and its widgets are already
-    gone (a list answered during shutdown): drop them then instead of failing a query."""
-
-    @functools.wraps(handler)
-    def guarded(app: Any, message: Any) -> None:
-        try:
-            mounted = bool(app.query(StatusBar))
-        except ScreenStackError:  # the last screen is already gone
-            mounted = False
-        if mounted:
-            handler(app, message)
-
-    return guarded
 
 
 class InspectorApp(App[int]):
@@ -116,9 +105,9 @@ class InspectorApp(App[int]):
     # a replay's first chunk) took the focus back from a user who had already moved on
     AUTO_FOCUS = "#list-tools"
     BINDINGS: ClassVar[list[BindingType]] = [
+        # a replay cannot send nor reconnect: its footer leaves them out (mode.LIVE_ONLY);
+        # the keys there say why nothing happens
         Binding("ctrl+s", "send", "Send"),
-        # a replay cannot send: no Send in the footer; ctrl+s there says why nothing happens
-        Binding("ctrl+s", "send('replay')", "Send", show=False),
         Binding("1", "catalog('tools')", "Tools", show=False),
         Binding("2", "catalog('resources')", "Resources", show=False),
         Binding("3", "catalog('resource_templates')", "Templates", show=False),
@@ -130,6 +119,7 @@ class InspectorApp(App[int]):
         Binding("t", "bottom('tasks')", "Tasks", show=False),
         Binding("A", "bottom('auth')", "Auth", show=False),
         Binding("R", "roots", "Roots", show=False),
+        Binding("C", "collections", "Collections", show=False),
         Binding("I", "intercept", "Intercept", show=False),
         Binding("U", "toggle_auto_reread", "Auto re-read", show=False),
         Binding("escape", "focus_catalog", "Catalog", show=False),
@@ -137,8 +127,6 @@ class InspectorApp(App[int]):
         Binding("d", "toggle_detail", "Detail"),
         Binding("i", "server_info", "Server"),
         Binding("r", "reconnect", "Reconnect"),
-        # a replay hides Reconnect; r there says why nothing happens, from the footer's side
-        Binding("r", "reconnect('replay')", "Reconnect", show=False),
         Binding("L", "relist", "Re-list", show=False),
         Binding("w", "save_as", "Save session", show=False),
         Binding("z", "zoom_result", "Zoom result", show=False),
@@ -154,62 +142,92 @@ class InspectorApp(App[int]):
 
     def __init__(
         self,
-        target: Target | None = None,
+        mode: Mode | Target | None = None,
         *,
+        options: SessionOptions | None = None,
         responders: Responders | None = None,
         recorder: Recorder | None = None,
-        timeout: float = 60.0,
-        max_timeout: float | None = None,
-        protocol_version: str | None = None,
         source: IndexedSessionFile | None = None,
         replay_title: str | None = None,
         confirm_destructive: bool = True,
         handle_signals: bool = False,
+        # the short spelling of tests and scripts, over ``options``
+        timeout: float | None = None,
+        max_timeout: float | None = None,
+        protocol_version: str | None = None,
     ) -> None:
-        """``handle_signals``: SIGHUP and SIGTERM quit like ``q`` (the real terminal app;
+        """``mode``: ``Live(target)`` or ``Replay(source)`` (a bare ``Target`` is live; the
+        short spelling ``None, source=..., replay_title=...`` a replay);
+        ``options``: the session's (the command line builds them once);
+        ``handle_signals``: SIGHUP and SIGTERM quit like ``q`` (the real terminal app;
         tests leave their process's signals alone)."""
         super().__init__()
+        self.options = (options or SessionOptions()).with_given(
+            timeout=timeout, max_timeout=max_timeout, protocol_version=protocol_version
+        )
         self.handle_signals = handle_signals
-        self.target = target
+        self.mode = as_mode(mode, source, replay_title)
         self.recorder = recorder
         # the session file's redaction, for toasts too (a server echoing a token in an error)
         self.redactor = (
             recorder.redactor
             if recorder is not None
-            else Redactor(target.secrets() if target is not None else [])
+            else Redactor(self.target.secrets() if self.target is not None else [])
         )
-        self.replay_source = source
-        self.replay_title = replay_title
         self.log_layout = "normal"
-        self.state = LiveState(source)  # the one owner of what the widgets show
+        # the server shown: its state is the one owner of what the widgets show
+        self.server = Server(LiveState(self.replay_source), self.mode, recorder=recorder)
         self.feed = LiveFeed(self.state)
-        self.controller: SessionController | None = None
         self._responders = responders
-        self._timeout = timeout
-        self._max_timeout = max_timeout
-        self._protocol_version = protocol_version
-        self.bridge: Any = None  # InteractiveResponders, when the TUI answers server requests
-        self.replay: ReplayMode | None = None
-        self.auth_ui: AuthUi | None = None  # HTTP targets with OAuth: the Auth tab
-        self.observed_auth: ObservedAuth | None = None  # attached: the proxy's OAuth, followed
-        self.quit_reconnect = QuitReconnect(
-            self,
-            lambda: self.controller,
-            lambda: self.query_one(ItemPanel).unsent(),
-            self.connect,
-        )
+        self.main = MainScreen(id="_default")  # the panes, by name (helpers ask it)
+        self.quit_reconnect = QuitReconnect(self, self.main, self.server, self.connect)
         self.calls = CallRunner(
             self,
-            self.state,
-            lambda: self.controller,
-            lambda: self.bridge,
+            self.main,
+            self.server,
             self.execute,
             self.action_bottom,
             confirm_destructive=confirm_destructive,
         )
-        self.connection = ConnectionView(
-            self, lambda: self.controller, lambda: self.status_feed, lambda: self.bridge
-        )
+        self.status_feed = StatusFeed(self.main, self.server)
+        self.connection = ConnectionController(self, self.main, self.server, self.status_feed)
+
+    # -- the server shown (tests and the palette read these) ---------------------------
+
+    @property
+    def target(self) -> Target | None:
+        """The live session's server (None in a replay)."""
+        return self.mode.target if isinstance(self.mode, Live) else None
+
+    @property
+    def replay_source(self) -> IndexedSessionFile | None:
+        """The recording a replay shows (None live)."""
+        return self.mode.source if isinstance(self.mode, Replay) else None
+
+    @property
+    def state(self) -> LiveState:
+        return self.server.state
+
+    @property
+    def controller(self) -> SessionController | None:
+        return self.server.controller
+
+    @property
+    def bridge(self) -> InteractiveResponders | None:
+        """Answers the server's requests in dialogs (None: the responders do)."""
+        return self.server.bridge
+
+    @bridge.setter
+    def bridge(self, bridge: InteractiveResponders | None) -> None:
+        self.server.bridge = bridge
+
+    @property
+    def auth_ui(self) -> AuthUi | None:
+        return self.server.auth_ui
+
+    @property
+    def observed_auth(self) -> ObservedAuth | None:
+        return self.server.observed_auth
 
     @property
     def quitting(self) -> bool:
@@ -226,7 +244,7 @@ class InspectorApp(App[int]):
         self.calls.confirm_destructive = value
 
     @property
-    def tasks_manager(self) -> Any:
+    def tasks_manager(self) -> TaskManager | None:
         return self.state.tasks
 
     @property
@@ -237,7 +255,7 @@ class InspectorApp(App[int]):
     # -- layout ------------------------------------------------------------------------
 
     def get_default_screen(self) -> Screen[Any]:
-        return MainScreen(id="_default")
+        return self.main
 
     def notify(
         self,
@@ -283,59 +301,33 @@ class InspectorApp(App[int]):
                     with TabPane(title, id=f"tab-{pane}"):
                         yield view
             yield MessageDetail(id="detail")
-        yield KeyFooter()
+        yield KeyFooter(hidden=() if self.mode.live else LIVE_ONLY)
 
     def on_mount(self) -> None:
         self.call_after_refresh(heap.freeze)  # once the screen is built
         self.query_one("#detail").display = False
-        server = ServerPane(id="server")
-        self.feed.subscribe(server)
+        pane = ServerPane(id="server")
+        self.feed.subscribe(pane)
         server_tab_ready = self.query_one(Catalog).add_tab(
-            "tab-server", TabLabel("Server", "Srv"), server
-        )
-        self.status_feed = StatusFeed(
-            self.query_one(StatusBar), self.state, self._session, self.recorder
+            "tab-server", TabLabel("Server", "Srv"), pane
         )
         self.feed.start(self)
-        if self.replay_source is not None:
-            self._start_replay(self.replay_source, server_tab_ready)
+        mode = self.mode
+        if isinstance(mode, Replay):
+            self._start_replay(mode, server_tab_ready)
             self.status_feed.start()
             return
-        assert self.target is not None
-        self.auth_ui = AuthUi.for_target(self, self.target, self.redactor)
-        observer = None
-        if self.auth_ui is not None:
-            self.auth_ui.mount(self.query_one("#bottom-tabs", TabbedContent))
-            observer = self.auth_ui.observe
-        elif self.target.attach:
-            self.observed_auth = ObservedAuth(self, self._proxied_server)
-            observer = self.observed_auth.observe
-        self.controller = SessionController(
-            self,
-            self.target,
-            state=self.state,
-            # the Auth tab follows the OAuth exchanges on the wire
-            observer=observer,
-            responders=self._responders,
-            recorder=self.recorder,
-            timeout=self._timeout,
-            max_timeout=self._max_timeout,
-            protocol_version=self._protocol_version,
-            auth=self.auth_ui.authorizer if self.auth_ui is not None else None,
+        target = mode.target
+        self.server.start_live(
+            self, self.main, target, self.options, self._responders, self.redactor
         )
         self.query_one(StatusBar).transport = (
-            self.target.transport if self.target.is_http or self.target.attach else "stdio"
+            target.transport if target.is_http or target.attach else "stdio"
         )
         self.status_feed.start()
         if self.handle_signals:
             self.quit_reconnect.quit_on_signals()
         self.connect()
-
-    def _proxied_server(self) -> str:
-        """What the proxy this app is attached to is in front of (for the Auth tab)."""
-        session = self.controller.session if self.controller is not None else None
-        proxied = session.transport.target_info().get("proxied") if session else None
-        return str(proxied or "the proxy's server")
 
     # -- quitting: every way out closes the session first (quit_reconnect) -------------
 
@@ -358,7 +350,7 @@ class InspectorApp(App[int]):
         await self.controller.run()
 
     def _session(self) -> Session | None:
-        return self.controller.session if self.controller else None
+        return self.server.session
 
     @while_mounted
     def on_connecting(self, message: messages.Connecting) -> None:
@@ -386,15 +378,16 @@ class InspectorApp(App[int]):
 
     # -- replay ------------------------------------------------------------------------
 
-    def _start_replay(self, source: IndexedSessionFile, server_tab_ready: Any) -> None:
+    def _start_replay(self, mode: Replay, server_tab_ready: Any) -> None:
         status = self.query_one(StatusBar)
         status.state = "replay"
-        status.server = self.replay_title or "replay"
+        status.server = mode.title or "replay"
         status.transport = "offline"
         self.query_one(ItemPanel).read_only = True
         self.query_one(ResultView).show_text(HINT, "cyan")
-        self.replay = ReplayMode(self, self.state, source, self.feed, self.replay_title)
-        self.replay.start(server_tab_ready)
+        replay = ReplayMode(self, self.state, mode.source, self.feed, mode.title)
+        self.server.replay = replay
+        replay.start(server_tab_ready)
 
     @on(TabbedContent.TabActivated, "#catalog-tabs")
     def _catalog_tab(self, event: TabbedContent.TabActivated) -> None:
@@ -449,33 +442,25 @@ class InspectorApp(App[int]):
                 else "no OAuth here (stdio, --no-auth, or an Authorization header)"
             )
             return
-        self.query_one("#bottom-tabs", TabbedContent).active = f"tab-{pane}"
+        self.main.bottom_tabs.active = f"tab-{pane}"
         if self.log_layout == "min":
             self.action_cycle_log()
-        widget = self.query_one(
-            {
-                "log": "#log-lines",
-                "inflight": "#inflight",
-                "serverlog": "#serverlog",
-                "tasks": "#tasks",
-                "auth": "#auth",
-            }[pane]
-        )
-        focusable = [widget] if widget.can_focus else [w for w in widget.query("*") if w.focusable]
-        if focusable:
-            focusable[0].focus()
-        if pane == "inflight" and isinstance(widget, InFlightView) and widget.pending():
-            widget.refresh_rows()
-            widget.query_one("#inflight-table", DataTable).move_cursor(row=0)  # the oldest pending
+        self.main.focus_bottom(pane)
 
     def action_intercept(self) -> None:
         open_intercept(self, self._session())
 
+    def action_collections(self) -> None:
+        from inspector.tui.collections_view import open_collections
+
+        open_collections(self)
+
     def action_roots(self) -> None:
-        if self.bridge is None:
+        bridge = self.bridge
+        if bridge is None:
             self.notify("roots are fixed by --root here", severity="warning")
             return
-        self.push_screen(self.bridge.roots_screen())
+        self.push_screen(bridge.roots_screen())
 
     # -- the log -----------------------------------------------------------------------
 
@@ -514,8 +499,8 @@ class InspectorApp(App[int]):
     def action_focus_log(self) -> None:
         self.action_bottom("log")
 
-    def action_send(self, mode: str = "live") -> None:
-        """ctrl+s: send the open item (in a replay, ``mode`` "replay": saying it cannot)."""
+    def action_send(self) -> None:
+        """ctrl+s: send the open item (in a replay, the read-only panel says it cannot)."""
         self.query_one(ItemPanel).submit()
 
     def action_zoom_result(self) -> None:
@@ -554,10 +539,6 @@ class InspectorApp(App[int]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "detail":
             return self._log_with_detail()
-        # a replay has no server: no Send or Reconnect in the footer; their keys there are
-        # the hidden bindings that say why nothing happens
-        if action in ("send", "reconnect"):  # the live binding, or the replay's
-            return (self.replay_source is not None) == (parameters == ("replay",))
         return True
 
     def _log_with_detail(self) -> bool:
@@ -580,16 +561,16 @@ class InspectorApp(App[int]):
         """q: quit, first asking when that would lose unsent input or calls in flight."""
         self.quit_reconnect.quit_or_ask()
 
-    def action_reconnect(self, mode: str = "live") -> None:
+    def action_reconnect(self) -> None:
         """r: a new connection; first asking when calls still waiting would be dropped (in
-        a replay, ``mode`` "replay": saying there is none)."""
+        a replay, saying there is none)."""
         self.quit_reconnect.reconnect_or_ask()
 
     def action_relist(self) -> None:
         """List tools, resources, templates and prompts again (attached to a proxy, the
         catalog otherwise follows what the host was given)."""
         controller = self.controller
-        if self.replay_source is not None or controller is None or not controller.connected:
+        if not self.mode.live or controller is None or not controller.connected:
             self.notify("not connected: no lists to ask for", severity="warning")
             return
 

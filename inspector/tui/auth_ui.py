@@ -5,7 +5,7 @@
     SessionController(..., auth=auth.authorizer)
     auth.observe(event)                         # from the app's wire observer
 
-    ObservedAuth(app, describe).observe(event)  # attached to a proxy: its flow, followed
+    ObservedAuth(app, screen, describe).observe(event)  # attached to a proxy: its flow, followed
 
 The authorizer lives as long as the app: tokens survive reconnects. ``TuiInteraction`` is
 how a flow reaches the person: it shows the authorization URL in the Auth view and waits
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     from inspector.record.redact import Redactor
     from inspector.target import Target
+    from inspector.tui.screens.main import MainScreen
 
 TAB_ID = "tab-auth"
 
@@ -161,8 +162,9 @@ class ObservedAuth:
     opens with the first such event; its URL can be opened from here, and the browser's
     redirect reaches the proxy's loopback listener on this machine."""
 
-    def __init__(self, app: App[Any], describe: Callable[[], str]) -> None:
+    def __init__(self, app: App[Any], screen: MainScreen, describe: Callable[[], str]) -> None:
         self.app = app
+        self.screen = screen
         self.describe = describe
         self.view: AuthView | None = None
 
@@ -173,6 +175,5 @@ class ObservedAuth:
     def _show(self, event: WireEvent) -> None:
         if self.view is None:
             self.view = AuthView(self.describe(), id="auth", observing=True)
-            tabs = self.app.query_one("#bottom-tabs", TabbedContent)
-            tabs.add_pane(TabPane("Auth", self.view, id=TAB_ID))
+            self.screen.bottom_tabs.add_pane(TabPane("Auth", self.view, id=TAB_ID))
         self.view.add_event(event)  # kept until the view is mounted

@@ -3,9 +3,10 @@ asks first for a tool marked destructive, then makes the call and shows its outc
 (a task's too), with progress; an updated resource is re-read or announced.
 
 The app keeps the ``@on`` handlers and the ``execute`` worker and hands over what this
-needs: the controller (None before ``on_mount`` and in a replay), the interactive
-bridge (None without one), ``execute`` (a call again, in a new worker) and ``show_tab``
-(the bottom tabs' action: the Tasks tab for a task).
+needs: the main screen (its panes), the ``Server`` (its controller: None before
+``on_mount`` and in a replay; its interactive bridge: None without one), ``execute`` (a
+call again, in a new worker) and ``show_tab`` (the bottom tabs' action: the Tasks tab
+for a task).
 """
 
 from __future__ import annotations
@@ -14,13 +15,12 @@ from collections.abc import Callable
 from time import monotonic
 from typing import TYPE_CHECKING, Any
 
-from inspector.engine.session import (
+from inspector.engine.request_errors import (
     ConnectionClosedError,
     RequestCancelledError,
     RequestTimeoutError,
 )
 from inspector.engine.tasks import TaskState, must_run_as_task
-from inspector.live.state import LiveState
 from inspector.tui.calls import (
     EXPIRED,
     RENEWED,
@@ -33,15 +33,17 @@ from inspector.tui.calls import (
     subscription_title,
 )
 from inspector.tui.completions import attach_completions
-from inspector.tui.controller import SessionController, session_expired
+from inspector.tui.controller import session_expired
 from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.result_view import Outcome, ResultView
-from inspector.tui.widgets.tasks_view import TasksView
 from inspector.wire.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 
 if TYPE_CHECKING:
     from textual.app import App
+
+    from inspector.tui.screens.main import MainScreen
+    from inspector.tui.server import Server
 
 Execute = Callable[[str, dict[str, Any], Any, str], object]
 
@@ -52,18 +54,16 @@ class CallRunner:
     def __init__(
         self,
         app: App[Any],
-        state: LiveState,
-        controller: Callable[[], SessionController | None],
-        bridge: Callable[[], Any],
+        screen: MainScreen,
+        server: Server,
         execute: Execute,
         show_tab: Callable[[str], None],
         *,
         confirm_destructive: bool = True,
     ) -> None:
         self.app = app
-        self.state = state
-        self.controller = controller
-        self.bridge = bridge
+        self.screen = screen
+        self.server = server
         self.execute_again = execute
         self.show_tab = show_tab
         self.confirm_destructive = confirm_destructive  # "always" in the dialog turns it off
@@ -72,11 +72,10 @@ class CallRunner:
     # -- selecting an item -------------------------------------------------------------
 
     async def select(self, kind: str, item: dict[str, Any]) -> None:
-        controller = self.controller()
-        session = controller.session if controller else None
+        session = self.server.session
         caps = session.server_capabilities if session else {}
         subscribable = bool((caps.get("resources") or {}).get("subscribe"))
-        panel = self.app.query_one(ItemPanel)
+        panel = self.screen.item_panel
         await panel.select(kind, item, subscribable=subscribable)
         self.attach_completions(panel)
         if kind == "resources" and not panel.read_only:
@@ -90,14 +89,8 @@ class CallRunner:
     def attach_completions(self, panel: ItemPanel) -> None:
         if panel.kind is None or panel.item is None:
             return
-        controller = self.controller()
-        attach_completions(
-            panel.form,
-            panel.kind,
-            panel.item,
-            controller.session if controller else None,
-            controller.client if controller else None,
-        )
+        server = self.server
+        attach_completions(panel.form, panel.kind, panel.item, server.session, server.client)
 
     # -- calling -----------------------------------------------------------------------
 
@@ -128,8 +121,8 @@ class CallRunner:
     ) -> None:
         """Make one call and show its outcome (the body of the app's ``execute`` worker)."""
         app = self.app
-        result_view = app.query_one(ResultView)
-        controller = self.controller()
+        result_view = self.screen.result_view
+        controller = self.server.controller
         client = controller.client if controller else None
         if client is None or not controller or not controller.connected:
             app.notify("not connected: press r to reconnect", severity="error")
@@ -175,9 +168,9 @@ class CallRunner:
                 client, kind, item, arguments, action, outcome, _progress(result_view, title)
             )
             if kind == "resources" and action not in ("subscribe", "unsubscribe"):
-                self.state.read(str(item.get("uri")))
+                self.server.state.read(str(item.get("uri")))
         except RpcError as exc:
-            bridge = self.bridge()
+            bridge = self.server.bridge
             if (
                 exc.code == URL_ELICITATION_REQUIRED
                 and bridge is not None
@@ -206,9 +199,8 @@ class CallRunner:
             result_view.show(outcome)
 
     async def _run_task(self, name: str, arguments: dict[str, Any]) -> None:
-        tasks = self.app.query_one(TasksView)
-        state = await tasks.run_tool(name, arguments)
-        self.app.query_one(ResultView).show_text(
+        state = await self.server.state.run_task(name, arguments)
+        self.screen.result_view.show_text(
             f"task {state.task_id} created for {name} ({state.status}); following it in "
             "the Tasks tab (t)",
             "yellow",
@@ -221,13 +213,13 @@ class CallRunner:
             outcome.error = state.error.to_error()
         else:
             outcome.result = state.result
-        self.app.query_one(ResultView).show(outcome)
+        self.screen.result_view.show(outcome)
 
     # -- resources/updated -------------------------------------------------------------
 
     def resource_updated(self, uri: str) -> None:
         """Re-read the open resource (when re-reading automatically), else say so."""
-        panel = self.app.query_one(ItemPanel)
+        panel = self.screen.item_panel
         current = panel.item.get("uri") if panel.item and panel.kind == "resources" else None
         if self.auto_reread and current == uri:
             self.execute_again("resources", panel.item or {"uri": uri}, None, "run")

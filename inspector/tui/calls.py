@@ -52,9 +52,11 @@ async def perform(
     name = call_name(item)
     if kind == "tools":
         outcome.output_schema = item.get("outputSchema")
+        outcome.step = ("call", name, dict(arguments or {}))
         outcome.result = await client.call_tool(name, arguments or {}, on_progress=on_progress)
     elif kind == "prompts":
         args = {k: str(v) for k, v in (arguments or {}).items() if v is not None}
+        outcome.step = ("prompt", name, dict(args))
         outcome.result = await client.get_prompt(name, args)
     elif kind == "resource_templates":
         from inspector.engine.uritemplate import expand
@@ -62,6 +64,7 @@ async def perform(
         uri = expand(str(item.get("uriTemplate", "")), arguments or {})
         outcome.title = f"read {uri}"
         outcome.uri = uri
+        outcome.step = ("read", uri, None)
         outcome.result = await client.read_resource(uri)
     elif action in SUBSCRIPTION:
         # titled before the call: an error is the (un)subscribe's, not a read's
@@ -72,6 +75,7 @@ async def perform(
         outcome.title = subscription_title(action, uri, done=True)
     else:
         outcome.uri = str(item.get("uri"))
+        outcome.step = ("read", outcome.uri, None)
         outcome.result = await client.read_resource(outcome.uri)
     if outcome.uri and outcome.uri in client.subscriptions:
         # a read (a re-read on resources/updated) of a subscribed resource says so

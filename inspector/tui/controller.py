@@ -22,9 +22,10 @@ from inspector.engine.client import McpClient
 from inspector.engine.era_detect import note_restart, probing
 from inspector.engine.kinds import KIND
 from inspector.engine.lists import ListUpdate
-from inspector.engine.request_errors import ServerExitedOnProbe
+from inspector.engine.options import SessionOptions
+from inspector.engine.request_errors import ServerExitedOnProbe, first_failure
 from inspector.engine.responders import Responders
-from inspector.engine.session import EventRecorder, Session, first_failure
+from inspector.engine.session import EventRecorder, Session
 from inspector.live.state import LiveState
 from inspector.proxy.attach import AttachResume, AttachTransport
 from inspector.proxy.passed import PassedCatalog
@@ -48,28 +49,29 @@ class SessionController:
         self,
         app: App[Any],
         target: Target,
+        options: SessionOptions,
         *,
         state: LiveState,
         observer: Callable[[WireEvent], None] | None = None,
         responders: Responders | None = None,
         recorder: EventRecorder | None = None,
-        timeout: float = 60.0,
-        max_timeout: float | None = None,
-        protocol_version: str | None = None,
         auth: Any = None,
+        trace: Any = None,
     ) -> None:
-        """``auth``: the HTTP transports' auth hook (an ``inspector.auth`` authorizer),
-        kept across reconnects so its tokens are. ``observer``: sees every event too."""
+        """``options``: timeouts and a pinned protocol version, for every session made;
+        ``auth``: the HTTP transports' auth hook (an ``inspector.auth`` authorizer),
+        kept across reconnects so its tokens are. ``observer``: sees every event too.
+        ``trace``: a live trace (``inspector.export.live.SessionTrace``) every session
+        of the recording joins."""
         self.app = app
         self.state = state
         self.auth = auth
         self.target = target
         self.observer = observer
+        self.trace = trace
         self.responders = responders or Responders()
         self.recorder = recorder
-        self.timeout = timeout
-        self.max_timeout = max_timeout
-        self.protocol_version = protocol_version
+        self.options = options
         self.session: Session | None = None
         self.client: McpClient | None = None
         self.attempt = 0
@@ -147,17 +149,21 @@ class SessionController:
         stop = self._stop = anyio.Event()  # this connection's own: a reconnect makes another
         self.app.post_message(messages.Connecting(self.target.describe(), self.attempt, renewal))
         try:
+            options = self.options
             transport = build_transport(
-                self.target, timeout=self.timeout, max_timeout=self.max_timeout, auth=self.auth
+                self.target,
+                timeout=options.timeout,
+                max_timeout=options.max_timeout,
+                auth=self.auth,
             )
             session = Session(
                 transport,
                 responders=self.responders,
-                timeout=self.timeout,
-                max_timeout=self.max_timeout,
+                timeout=options.timeout,
+                max_timeout=options.max_timeout,
                 recorder=self.recorder,
                 sequence=self._sequence,
-                protocol_version=self.protocol_version or None,  # None: find the era
+                protocol_version=options.protocol_version or None,  # None: find the era
                 era_memory=self.era_memory,
             )
             self._sessions = [s for s in self._sessions if not s.closed]  # closed ones go
@@ -165,6 +171,8 @@ class SessionController:
             session.add_observer(self.state.observe)
             if self.observer is not None:
                 session.add_observer(self.observer)
+            if self.trace is not None:
+                self.trace.attach(session)
             if isinstance(transport, AttachTransport):
                 # a reconnect to the same proxy shows only what is new: the lists that
                 # passed before stay known

@@ -127,12 +127,11 @@ class UrlCompletions:
         return True
 
 
+@dataclass
 class RuleChanged(Message):
     """The standing sampling rule was set or switched off (``rule`` is None)."""
 
-    def __init__(self, rule: SamplingRule | None) -> None:
-        super().__init__()
-        self.rule = rule
+    rule: SamplingRule | None
 
 
 class InteractiveResponders:

@@ -6,13 +6,20 @@ asked in the TUI. --root paths seed the roots editor.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from inspector.engine.responders import Responders
 
+if TYPE_CHECKING:
+    from inspector.tui.app import InspectorApp
+    from inspector.tui.interactive import InteractiveResponders
 
-def interactive_responders(app: Any, responders: Responders, roots: list[str] | None = None) -> Any:
-    """Fill the unset responders with interactive ones; returns the bridge."""
+
+def interactive_responders(
+    app: InspectorApp, responders: Responders, roots: list[str] | None = None
+) -> InteractiveResponders:
+    """Fill the unset responders with interactive ones; the bridge answering them is the
+    app's server's (``app.bridge``), and returned."""
     from inspector.tui.interactive import InteractiveResponders
 
     bridge = InteractiveResponders(app, roots=roots or [])

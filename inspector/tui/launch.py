@@ -6,41 +6,56 @@ and builds the responders and the recorder; this module only runs the app.
 
 from __future__ import annotations
 
+import sys
+from typing import Any
+
+from inspector.engine.options import SessionOptions
 from inspector.engine.responders import Responders
 from inspector.record.indexed import IndexedSessionFile
 from inspector.record.recorder import Recorder
 from inspector.target import Target
 from inspector.tui.app import InspectorApp
 from inspector.tui.interactive_setup import interactive_responders
+from inspector.tui.mode import Live, Replay
 
 
 def run_inspector(
     target: Target,
+    options: SessionOptions,
     *,
     responders: Responders,
     recorder: Recorder | None,
-    timeout: float,
-    max_timeout: float | None,
-    protocol_version: str | None,
-    roots: list[str],
+    trace: Any = None,
 ) -> int:
-    """The inspector on ``target``; unset responders are answered interactively."""
+    """The inspector on ``target``; unset responders are answered interactively (the
+    roots editor starts from ``options.roots``). ``trace``: a live trace
+    (``SessionTrace``) its sessions join; lost spans are a notice while the app runs
+    (a line on stderr after)."""
     app = InspectorApp(
-        target,
+        Live(target),
+        options=options,
         responders=responders,
         recorder=recorder,
-        timeout=timeout,
-        max_timeout=max_timeout,
-        protocol_version=protocol_version,
         handle_signals=True,  # a hangup or SIGTERM quits like q: the server stopped first
     )
-    interactive_responders(app, responders, roots=roots)
+    interactive_responders(app, responders, roots=list(options.roots))
+    if trace is not None:
+        app.server.trace = trace
+        trace.export.warn = lambda text: say_lost_spans(app, text)
     app.run()
     return app.return_code or 0
 
 
+def say_lost_spans(app: InspectorApp, text: str) -> None:
+    """Spans lost: a notice while the app runs, a line on stderr after."""
+    if app.is_running:
+        app.notify(text, title="OpenTelemetry", severity="warning", timeout=10)
+    else:
+        sys.stderr.write(f"mcp-inspect: warning: {text}\n")
+
+
 def run_replay(source: IndexedSessionFile, title: str) -> int:
     """A saved session opened offline (``mcp-inspect replay FILE``)."""
-    app = InspectorApp(None, source=source, replay_title=title)
+    app = InspectorApp(Replay(source, title))
     app.run()
     return app.return_code or 0

@@ -4,6 +4,7 @@ state's changes (``LiveFeed``) and replay mode's (UI thread)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from textual.message import Message
@@ -16,52 +17,41 @@ from inspector.wire.events import WireEvent
 from inspector.wire.transport import ConnectionLost
 
 
+@dataclass
 class Connecting(Message):
     """A connection starts; ``renewal``: it replaces a session the server expired."""
 
-    def __init__(self, target: str, attempt: int, renewal: bool = False) -> None:
-        super().__init__()
-        self.target = target
-        self.attempt = attempt
-        self.renewal = renewal
+    target: str
+    attempt: int
+    renewal: bool = False
 
 
+@dataclass
 class Connected(Message):
     """The handshake finished; server facts are on the session."""
 
-    def __init__(self, renewal: bool = False) -> None:
-        super().__init__()
-        self.renewal = renewal
+    renewal: bool = False
 
 
+@dataclass
 class ConnectFailed(Message):
-    def __init__(self, error: str) -> None:
-        super().__init__()
-        self.error = error
+    error: str
 
 
+@dataclass
 class Disconnected(Message):
-    def __init__(self, lost: ConnectionLost) -> None:
-        super().__init__()
-        self.lost = lost
+    lost: ConnectionLost
 
 
+@dataclass
 class CatalogLoaded(Message):
     """A catalog list arrived: at connect, or re-listed after list_changed (``change``
     then says how it differs from the list before; it may be empty)."""
 
-    def __init__(
-        self,
-        kind: str,
-        items: list[dict[str, Any]],
-        change: ListChange | None = None,
-        error: str | None = None,
-    ) -> None:
-        super().__init__()
-        self.kind = kind
-        self.items = items
-        self.change = change
-        self.error = error
+    kind: str
+    items: list[dict[str, Any]]
+    change: ListChange | None = None
+    error: str | None = None
 
 
 # -- the live state's changes (``LiveFeed`` posts them to every subscriber; they do not
@@ -73,14 +63,13 @@ class LiveChange(Message, bubble=False):
     ``bubble=False`` again: Textual resets it to True for a subclass that does not)."""
 
 
+@dataclass
 class EventsAdded(LiveChange, bubble=False):
     """The event source grew from index ``first``; ``events`` are the new ones when they
     are at hand (a live session's batch; empty when a recording's index grew)."""
 
-    def __init__(self, first: int, events: Sequence[WireEvent]) -> None:
-        super().__init__()
-        self.first = first
-        self.events = events
+    first: int
+    events: Sequence[WireEvent]
 
 
 class SessionAttached(LiveChange, bubble=False):
@@ -91,59 +80,51 @@ class RequestsChanged(LiveChange, bubble=False):
     """A request finished, or a late response came to one."""
 
 
+@dataclass
 class TasksChanged(LiveChange, bubble=False):
     """Tasks changed; ``outcomes``: whether some task's outcome became known (drawn at
     once; progress alone may be drawn at a calmer pace)."""
 
-    def __init__(self, outcomes: bool) -> None:
-        super().__init__()
-        self.outcomes = outcomes
+    outcomes: bool
 
 
+@dataclass
 class TaskFinished(LiveChange, bubble=False):
     """A task's outcome is known: ``state.result`` or ``state.error``."""
 
-    def __init__(self, state: TaskState) -> None:
-        super().__init__()
-        self.state = state
+    state: TaskState
 
 
+@dataclass
 class ServerLogAdded(LiveChange, bubble=False):
     """New ``notifications/message`` entries."""
 
-    def __init__(self, entries: Sequence[LogEntry]) -> None:
-        super().__init__()
-        self.entries = entries
+    entries: Sequence[LogEntry]
 
 
+@dataclass
 class ResourceUpdated(LiveChange, bubble=False):
     """The server said ``uri`` changed (``notifications/resources/updated``)."""
 
-    def __init__(self, uri: str) -> None:
-        super().__init__()
-        self.uri = uri
+    uri: str
 
 
 # -- replay mode ---------------------------------------------------------------------------
 
 
+@dataclass
 class Indexing(LiveChange, bubble=False):
     """A recording is being indexed: ``fraction`` done (None: finished)."""
 
-    def __init__(self, fraction: float | None) -> None:
-        super().__init__()
-        self.fraction = fraction
+    fraction: float | None
 
 
+@dataclass
 class ReplayCatalog(LiveChange, bubble=False):
     """The catalog and server facts as recorded (up to some event, or the whole file);
     ``unknown``: per kind, why it has no list (never listed in this recording);
     ``title``: the recording's."""
 
-    def __init__(
-        self, catalog: RecordedCatalog, unknown: dict[str, str | None], title: str | None
-    ) -> None:
-        super().__init__()
-        self.catalog = catalog
-        self.unknown = unknown
-        self.title = title
+    catalog: RecordedCatalog
+    unknown: dict[str, str | None]
+    title: str | None

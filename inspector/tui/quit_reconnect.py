@@ -3,8 +3,9 @@ lose the user's work (input typed in a form and never sent, calls still waiting 
 server), and every way out (``q``, ctrl+q, SIGHUP, SIGTERM, the app's own exit) stops
 the server before the app ends.
 
-The app owns the keys and hands over what this needs: the controller (None before
-``on_mount`` and in a replay), the form's unsent input, and its ``connect`` worker.
+The app owns the keys and hands over what this needs: the ``Server`` (its controller:
+None before ``on_mount`` and in a replay), the main screen (the form's unsent input),
+and its ``connect`` worker.
 """
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ from inspector.engine.kinds import CATALOG_KINDS
 from inspector.engine.session import Session
 from inspector.engine.signals import quit_on_signals, signal_exit_code
 from inspector.live.requests import calls
-from inspector.tui.controller import SessionController
 from inspector.tui.screens.confirm import ConfirmScreen
 
 if TYPE_CHECKING:
     from textual.app import App
+
+    from inspector.tui.screens.main import MainScreen
+    from inspector.tui.server import Server
 
 # requests the app sends on its own: quitting while they wait loses nothing of the user's
 HOUSEKEEPING = frozenset(
@@ -65,23 +68,18 @@ class QuitReconnect:
     def __init__(
         self,
         app: App[Any],
-        controller: Callable[[], SessionController | None],
-        unsent: Callable[[], list[str]],
+        screen: MainScreen,
+        server: Server,
         connect: Callable[[], object],
     ) -> None:
-        """``controller`` returns the app's controller, ``unsent`` the names of the forms
-        holding unsent input, ``connect`` starts the controller's connection."""
+        """``connect`` starts the server's controller's connection."""
         self.app = app
-        self.controller = controller
-        self.unsent = unsent
+        self.screen = screen
+        self.server = server
         self.connect = connect
         self.quitting = False
         self.exit_code = 0  # 128 + N after signal N, as a shell reports a process it ended
         self._signals: contextlib.ExitStack | None = None
-
-    def _session(self) -> Session | None:
-        controller = self.controller()
-        return controller.session if controller is not None else None
 
     def _ask(self, question: str, then: Callable[[], None]) -> None:
         """Yes or no (no "always": each quit or reconnect is asked about on its own)."""
@@ -109,7 +107,7 @@ class QuitReconnect:
     def quit_or_ask(self) -> None:
         """Quit, first asking when that would lose something: input typed in a form and
         never sent, or calls still waiting for the server."""
-        lost = losses(self.unsent(), calls_waiting(self._session()))
+        lost = losses(self.screen.item_panel.unsent(), calls_waiting(self.server.session))
         if not lost:
             self.quit()
             return
@@ -123,12 +121,12 @@ class QuitReconnect:
         if self.quitting:
             return
         self.quitting = True
-        if self._session() is not None:
+        if self.server.session is not None:
             self.app.notify("stopping the server…", timeout=10)
         self.app.run_worker(self._quit(), group="quit", exit_on_error=False)
 
     async def _quit(self) -> None:
-        controller = self.controller()
+        controller = self.server.controller
         if controller is not None:
             await controller.shutdown()
         self.app.exit(return_code=self.exit_code)
@@ -136,7 +134,7 @@ class QuitReconnect:
     async def closed(self) -> None:
         """The app is unmounting (any way out: an error, ``exit()``): the same shutdown,
         a no-op when quitting already did it; the signals are theirs again."""
-        controller = self.controller()
+        controller = self.server.controller
         if controller is not None:
             await controller.shutdown()
         if self._signals is not None:
@@ -146,10 +144,10 @@ class QuitReconnect:
 
     def reconnect_or_ask(self) -> None:
         """A new connection; first asking when calls still waiting would be dropped."""
-        if self.controller() is None:  # none in a replay
+        if self.server.controller is None:  # none in a replay
             self.app.notify("a replay has no server to reconnect to", severity="warning")
             return
-        waiting = calls_waiting(self._session())
+        waiting = calls_waiting(self.server.session)
         if not waiting:
             self._reconnect()
             return
@@ -159,7 +157,7 @@ class QuitReconnect:
         )
 
     def _reconnect(self) -> None:
-        controller = self.controller()
+        controller = self.server.controller
         if controller is not None:
             controller.stop()
         self.connect()

@@ -12,7 +12,7 @@ from textual.app import App
 
 from inspector.record.state import state_home
 from inspector.safe_text import escape_markup
-from inspector.tui.save_files import free_path
+from inspector.tui.result_files import free_path
 from inspector.tui.session_copy import shorten
 
 

@@ -3,46 +3,50 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from inspector.engine.session import Session
 from inspector.live.requests import calls
-from inspector.live.state import LiveState
-from inspector.record.recorder import Recorder
 from inspector.tui.widgets.status_bar import StatusBar, server_label
+
+if TYPE_CHECKING:
+    from inspector.tui.screens.main import MainScreen
+    from inspector.tui.server import Server
 
 REFRESH = 0.25  # seconds between counter refreshes
 
 
 class StatusFeed:
-    """Feeds one ``StatusBar`` (handed over by the app that composed it) from the state;
-    ``session`` returns the current session, if any (its handshake counts in flight)."""
+    """Feeds the main screen's ``StatusBar`` from one ``Server``: its state, its current
+    session (the handshake counts in flight) and its recorder."""
 
-    def __init__(
-        self,
-        status: StatusBar,
-        state: LiveState,
-        session: Callable[[], Session | None],
-        recorder: Recorder | None = None,
-    ) -> None:
-        self.status = status
-        self.state = state
-        self.session = session
-        self.recorder = recorder
+    def __init__(self, screen: MainScreen, server: Server) -> None:
+        self.screen = screen
+        self.server = server
+        self._status: StatusBar | None = None
+
+    @property
+    def status(self) -> StatusBar:
+        """The bar, found once (its own timer refreshes it while it is mounted)."""
+        if self._status is None:
+            self._status = self.screen.status_bar
+        return self._status
 
     def start(self) -> None:
-        if self.recorder is not None:
-            self.status.session_file = str(self.recorder.path)
+        recorder = self.server.recorder
+        if recorder is not None:
+            self.status.session_file = str(recorder.path)
         self.status.set_interval(REFRESH, self.refresh)
 
     def refresh(self) -> None:
         status = self.status
         if not status.is_attached:
             return  # the app is shutting down
-        status.events = len(self.state.events)
-        session = self.session()
+        status.events = len(self.server.state.events)
+        session = self.server.session
         status.pending = calls(session.pending.values()) if session else 0  # no streams
-        if self.recorder is not None and self.recorder.error:
+        recorder = self.server.recorder
+        if recorder is not None and recorder.error:
             status.extra = "recording stopped"
 
     def connected(self, session: Session) -> None:

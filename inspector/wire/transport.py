@@ -5,14 +5,23 @@ host (the session's wire) before anything else happens; it never drops a frame
 and never interprets one beyond framing.
 
 What only some transports have (HTTP's session expiry and routing headers, stdio's
-stderr, auto-detection's verdict) is declared here with a neutral default, so callers
-ask the interface, never ``getattr``. The engine decides what the protocol means (the
-era, the tools' header annotations) and hands the transport the result.
+stderr and line framing, auto-detection's verdict) is declared here with a neutral
+default, so callers ask the interface, never ``getattr`` or ``isinstance``. The engine
+decides what the protocol means (the era, the tools' header annotations) and hands the
+transport the result.
+
+Per-frame metadata is passed, never inferred from the caller's context (as python-sdk's
+``SessionMessage.metadata`` rides with a message): ``send_raw(raw, message, meta=...)``
+puts ``meta`` on the frame's own outgoing event(s), and every other event the frame's
+exchange brings (an HTTP response's status, body and stream, a stream it opens, a resent
+request) carries it under ``SENT_WITH``, so the caller knows whose they are. A caller
+that passes no ``meta`` gets no ``SENT_WITH``; one that does takes it off the event.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
@@ -25,6 +34,29 @@ from inspector.wire.jsonrpc import encode
 # tool name -> argument path -> the name part of its ``Mcp-Param-{name}`` header: the
 # tools' ``x-mcp-header`` annotations, mirrored into headers on tools/call (stateless era)
 ToolHeaders = dict[str, dict[tuple[str, ...], str]]
+FrameMeta = dict[str, Any]  # what the sender says about a frame (see the module doc)
+Emit = Callable[[WireEvent], None]
+
+SENT_WITH = "sent_with"  # meta: the ``meta`` of the frame whose exchange brought this event
+
+
+def with_meta(event: WireEvent, meta: FrameMeta | None) -> WireEvent:
+    """``event`` (a frame's own outgoing event) with the sender's ``meta`` on it."""
+    if meta:
+        event.meta.update(meta)
+    return event
+
+
+def exchange_emit(emit: Emit, meta: FrameMeta | None) -> Emit:
+    """``emit`` for the other events of a frame's exchange: they carry ``SENT_WITH``."""
+    if not meta:
+        return emit
+
+    def tagged(event: WireEvent) -> None:
+        event.meta[SENT_WITH] = meta
+        emit(event)
+
+    return tagged
 
 
 class TransportError(InspectorError):
@@ -76,6 +108,9 @@ class Transport(ABC):
     # initialize with its host's): the era is known, probing it would only send the server
     # a request nobody asked for
     handshake_only: ClassVar[bool] = False
+    # frames are lines of a byte stream (stdio): a blank line or a last line without its
+    # newline is a frame too, and a relay passes it on as it came (``send_line``)
+    line_framed: ClassVar[bool] = False
 
     @property
     @abstractmethod
@@ -91,11 +126,40 @@ class Transport(ABC):
         """Open the connection; background readers go into ``task_group``."""
 
     @abstractmethod
-    async def send_raw(self, raw: bytes, message: Any = None) -> None:
-        """Emit the outgoing event to the host, then write ``raw`` as one frame."""
+    async def send_raw(
+        self, raw: bytes, message: Any = None, *, meta: FrameMeta | None = None
+    ) -> None:
+        """Emit the outgoing event to the host (``meta`` on it), then write ``raw`` as one
+        frame; the rest of its exchange carries ``meta`` under ``SENT_WITH``."""
 
-    async def send(self, message: Any) -> None:
-        await self.send_raw(encode(message), message)
+    async def send(self, message: Any, *, meta: FrameMeta | None = None) -> None:
+        if meta is None:
+            await self.send_raw(encode(message), message)
+        else:
+            await self.send_raw(encode(message), message, meta=meta)
+
+    async def send_line(
+        self,
+        raw: bytes,
+        message: Any = None,
+        *,
+        meta: FrameMeta | None = None,
+        terminated: bool = True,
+        error: str | None = None,
+    ) -> None:
+        """A frame passed on as it was read (a relay's): ``line_framed`` transports keep a
+        last line without its newline (``terminated`` False) and take ``error``, the known
+        parse error of ``raw``. Default: ``send_raw``."""
+        await self.send_raw(raw, message, meta=meta)
+
+    def batch_writes(self, before: Callable[[], None]) -> None:  # noqa: B027 - optional hook
+        """Write the frames sent in one turn of the event loop together at its end, calling
+        ``before`` first (a relay flushes its recording there: write-ahead). Default:
+        nothing (each frame is written as it is sent)."""
+
+    async def drained(self, timeout: float = 1.0) -> None:  # noqa: B027 - optional hook
+        """Wait (at most ``timeout`` s) until all the server wrote is read and emitted (a
+        relay passes its last lines on before it closes its host's side). Default: at once."""
 
     @property
     def detected(self) -> str | None:

@@ -126,8 +126,9 @@ def test_refresh_on_401(server: str, tmp_path: Path) -> None:
     run = call(tmp_path, server, "whoami", record=tmp_path / "r.jsonl")
     assert run.returncode == 0, run.stderr
     assert 401 in statuses(tmp_path / "r.jsonl")
-    # the token endpoint is looked up again, then a refresh: no new authorization
-    assert auth_steps(tmp_path / "r.jsonl") == ["server metadata", "refresh"]
+    # the resource metadata is read again (its authorization server may have changed:
+    # SEP-2352), the token endpoint looked up, then a refresh: no new authorization
+    assert auth_steps(tmp_path / "r.jsonl") == ["resource metadata", "server metadata", "refresh"]
     refreshed = notes(tmp_path / "r.jsonl", "refresh")
     assert refreshed and "401" in refreshed[0].text()
 
@@ -242,7 +243,8 @@ async def test_loopback_listener_flow_with_a_browser(server: str) -> None:
         await auth.aclose()
     assert {t["name"] for t in tools} >= {"whoami", "admin_echo"}
     assert len(opened) == 1
-    holds = [e.meta["hold"] for e in events if "hold" in e.meta]
+    # the person's wait (each OAuth exchange holds the timeouts too, for its own length)
+    holds = [e.meta["hold"] for e in events if "hold" in e.meta and e.meta.get("auth")]
     assert holds == [True, False]  # no request timeout ran while the person was away
     redirect = opened[0]
     port = httpx.URL(httpx.URL(redirect).params["redirect_uri"]).port

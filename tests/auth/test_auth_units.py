@@ -33,12 +33,12 @@ from inspector.auth.errors import AuthError, OptionError
 from inspector.auth.flow import Authorizer
 from inspector.auth.jwt import client_assertion, parse_private_key, sign_jwt
 from inspector.auth.loopback import LoopbackListener
-from inspector.auth.options import add_oauth_options, auth_settings
 from inspector.auth.person import NoSteps, parse_redirect
 from inspector.auth.redact import MASK, mask_body, mask_headers, mask_url
 from inspector.auth.settings import AuthSettings
 from inspector.auth.store import TokenStore
 from inspector.auth.tokens import TokenSet, auth_method
+from inspector.commands.oauth_options import add_oauth_options, auth_settings
 from inspector.wire.events import Channel, Direction, WireEvent
 
 # -- WWW-Authenticate -----------------------------------------------------------------------
@@ -300,6 +300,12 @@ def test_flags_win_over_the_config_object_and_the_secret_comes_from_env() -> Non
         ([], {"callbackPort": "x"}, "callbackPort must be a number"),
         ([], {"scopes": 5}, "oauth.scopes"),
         (["--private-key", "/nonexistent.pem"], {}, "no such file"),
+        (["--workload-token-file", "/nonexistent.jwt"], {}, "--workload-token-file: cannot read"),
+        (
+            ["--workload-token-file", __file__, "--client-credentials", "--client-id", "c"],
+            {},
+            "a grant of its own",
+        ),
     ],
 )
 def test_bad_oauth_options_say_what_is_wrong(
@@ -475,7 +481,8 @@ async def test_no_redirect_within_the_timeout_is_said() -> None:
     finally:
         await auth.aclose()
     assert not denial.retry and "no redirect within 0.3 s" in (denial.reason or "")
-    holds = [e.meta["hold"] for e in events if "hold" in e.meta]
+    # the person's wait (each OAuth exchange holds the timeouts too, for its own length)
+    holds = [e.meta["hold"] for e in events if "hold" in e.meta and e.meta.get("auth")]
     assert holds == [True, False]  # the session's timeouts held, then released
 
 

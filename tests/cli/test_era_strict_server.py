@@ -13,6 +13,7 @@ from cli_runner import cli
 from paths import SERVERS
 from tui_helpers import wait_for
 
+from inspector.connection import Connection
 from inspector.record.reader import read_session
 from inspector.target import Target
 from inspector.tui.app import InspectorApp
@@ -71,3 +72,16 @@ async def test_the_tui_starts_a_strict_server_again_and_connects(tmp_path: Path)
         events = app.state.events
         notes = [events.event(i).text() for i in range(len(events))]
         assert any("started it again, opening with initialize" in n for n in notes), notes
+
+
+async def test_the_headless_connection_starts_a_strict_server_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """inspector.connection: load, mcp-inspect test and the bridge open sessions there."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    count = tmp_path / "starts"
+    target = Target(command=sys.executable, args=[STRICT, "exit", str(count)])
+    async with Connection(target, timeout=20) as session:
+        result = await session.request("tools/call", {"name": "add", "arguments": {"a": 1, "b": 2}})
+        assert result["content"][0]["text"] == "3"
+    assert starts(count) == 2

@@ -231,7 +231,7 @@ async def answer_discover(server: MemoryServerEnd, result: Any = None) -> dict[s
     return discover
 
 
-async def test_discover_is_optional() -> None:
+async def test_a_server_that_does_not_know_discover_speaks_the_handshake_era() -> None:
     async def script(server: MemoryServerEnd, session: Session) -> Any:
         async with anyio.create_task_group() as tg:
 
@@ -242,12 +242,12 @@ async def test_discover_is_optional() -> None:
                 )
 
             tg.start_soon(serve)
-            return await session.initialize()
+            with pytest.raises(VersionError, match="speaks only the handshake era"):
+                await session.initialize()
+            return None
 
-    session, events, value = await run_fake(script)
-    assert value == {}
-    assert session.protocol_version == STATELESS
-    assert any(b"does not offer server/discover" in e.raw for e in events)
+    session, _, _ = await run_fake(script)
+    assert session.protocol_version is None  # never opened
 
 
 async def test_unsupported_version_answer_is_a_version_error_with_a_hint() -> None:

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import shlex
+import socket
+import stat
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,7 +15,7 @@ from typing import Any
 import pytest
 from cli_runner import cli
 from paths import DEMO, PY
-from proxy_support import runtime_folder
+from proxy_support import listening_proxy, proxy_argv, runtime_folder, start_proxy
 
 from inspector.commands import main
 from inspector.config import load_server_config
@@ -42,7 +46,7 @@ VSCODE = {
         "remote": {
             "type": "http",
             "url": "https://example.com/mcp",
-            "headers": {"Authorization": "Bearer ${input:token}"},
+            "headers": {"Authorization": "Bearer ${input:token}", "X-Trace": "on"},
         }
     },
     "inputs": [],
@@ -72,10 +76,13 @@ def test_wrap_an_http_server_becomes_a_stdio_bridge() -> None:
         "proxy",
         "--name",
         "remote",
+        "--env-header",  # a credential: in the env, never in argv (ps shows argv)
+        "Authorization=MCP_HEADER_AUTHORIZATION",
         "-H",
-        "Authorization: Bearer ${input:token}",
+        "X-Trace: on",
         "https://example.com/mcp",
     ]
+    assert entry["env"] == {"MCP_HEADER_AUTHORIZATION": "Bearer ${input:token}"}
     assert "url" not in entry and "headers" not in entry
 
 
@@ -167,3 +174,71 @@ def test_wrap_carries_an_oauth_object_as_flags_and_the_secret_in_env() -> None:
     assert "${SECRET}" not in args  # never on the command line
     assert entry["env"] == {"MCP_CLIENT_SECRET": "${SECRET}"}
     assert "oauth" not in entry and entry["type"] == "stdio"
+
+
+def test_wrap_write_keeps_the_files_private(tmp_path: Path) -> None:
+    """A 0600 config holding a secret stays 0600, and so does its copy (the new file was
+    0644, from the umask)."""
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps(VSCODE))
+    config.chmod(0o600)
+    done = mcp_inspect("proxy", "--wrap", str(config), "--write")
+    assert done.returncode == 0, done.stderr
+    backup = next(tmp_path.glob("mcp.json.*.bak"))
+    assert [stat.S_IMODE(p.stat().st_mode) for p in (config, backup)] == [0o600, 0o600]
+    assert "Bearer" not in " ".join(json.loads(config.read_text())["servers"]["remote"]["args"])
+
+
+def test_a_credential_header_goes_through_the_environment(tmp_path: Path) -> None:
+    """A stdio proxy in front of another proxy's HTTP front: the front's token reaches it
+    from ``--env-header``'s variable, and is nowhere in the bridge's command line."""
+    with listening_proxy("--no-attach", "--name", "front", "--", *DEMO, token=True) as (_p, url):
+        token = cli("proxies", "--token", "front").stdout.strip()
+        env = {**os.environ, "MCP_HEADER_AUTHORIZATION": f"Bearer {token}"}
+        bridge = ["--no-attach", "--no-record", "--env-header"]
+        bridge += ["Authorization=MCP_HEADER_AUTHORIZATION", url]
+        argv = [*proxy_argv(*bridge)]
+        listed = mcp_inspect("--cli", "--method", "tools/list", "--", *argv, env=env)
+        assert listed.returncode == 0, listed.stderr
+        assert any(t["name"] == "add" for t in json.loads(listed.stdout)["tools"])
+        assert token not in " ".join(argv)
+        env.pop("MCP_HEADER_AUTHORIZATION")
+        unset = mcp_inspect("--cli", "--method", "tools/list", "--", *argv, env=env)
+    assert unset.returncode != 0
+    assert "MCP_HEADER_AUTHORIZATION is not set" in unset.stderr
+
+
+def test_wrap_for_the_http_front_puts_the_token_in_the_host_config(tmp_path: Path) -> None:
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"demo": {"command": DEMO[0], "args": DEMO[1:]}}}))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    done = mcp_inspect("proxy", "--wrap", str(config), "--listen", f"127.0.0.1:{port}", "--write")
+    assert done.returncode == 0, done.stderr
+    entry = json.loads(config.read_text())["mcpServers"]["demo"]
+    token = cli("proxies", "--token", "demo").stdout.strip()
+    assert entry == {
+        "type": "http",
+        "url": f"http://127.0.0.1:{port}/mcp",
+        "headers": {"Authorization": f"Bearer {token}"},
+    }
+    assert stat.S_IMODE(config.stat().st_mode) == 0o600  # it holds the token now
+    command = shlex.split(done.stderr.split("start the proxy", 1)[1].splitlines()[1])
+    assert command[command.index("--listen") + 1] == f"127.0.0.1:{port}"
+    assert command[-len(DEMO) :] == DEMO
+    zero = mcp_inspect("proxy", "--wrap", str(config), "--listen", "127.0.0.1:0")
+    assert zero.returncode == 2 and "needs a port of its own" in zero.stderr
+
+
+def test_record_never_overwrites_the_last_session(tmp_path: Path) -> None:
+    record = tmp_path / "host.jsonl"
+    said = []
+    for _ in range(2):
+        proc = start_proxy("--no-attach", "--record", str(record), "--", *DEMO)
+        _out, err = proc.communicate(timeout=60)  # stdin closed: the host went away
+        said.append(err.decode())
+    second = tmp_path / "host-1.jsonl"
+    assert record.stat().st_size > 0 and second.stat().st_size > 0
+    assert f"{record} exists; recording to {second}" in said[1]
+    assert f"session saved to {second}" in said[1]

@@ -24,7 +24,7 @@ from inspector.tui.document import (
     wrap_spans,
 )
 from inspector.tui.json_size import json_length, rough_size
-from inspector.tui.save_files import file_name
+from inspector.tui.result_files import file_name
 
 CONSOLE = Console(width=200)
 

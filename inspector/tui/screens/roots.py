@@ -13,6 +13,7 @@ as it is. A path that does not exist is allowed (a debugger may want that) but m
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import unquote, urlsplit
@@ -69,13 +70,12 @@ class RootsEditor(Widget):
     RootsEditor #roots-status { height: auto; color: $text-muted; }
     """
 
+    @dataclass
     class Changed(Message):
         """The roots changed (after ``on_change`` ran)."""
 
-        def __init__(self, editor: RootsEditor, roots: list[dict[str, Any]]) -> None:
-            super().__init__()
-            self.editor = editor
-            self.roots = roots
+        editor: RootsEditor
+        roots: list[dict[str, Any]]
 
         @property
         def control(self) -> RootsEditor:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 import webbrowser
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from rich.text import Text
@@ -89,18 +90,16 @@ class AuthView(Widget, can_focus=True):
     AuthView Button { margin-right: 1; }
     """
 
+    @dataclass
     class Waiting(Message):
-        def __init__(self, url: str, redirect_uri: str) -> None:
-            super().__init__()
-            self.url = url
-            self.redirect_uri = redirect_uri
+        url: str
+        redirect_uri: str
 
+    @dataclass
     class Paused(Message):
-        def __init__(self, step: str, method: str, url: str) -> None:
-            super().__init__()
-            self.step = step
-            self.method = method
-            self.url = url
+        step: str
+        method: str
+        url: str
 
     class Ended(Message):
         """The person is no longer needed (redirect received, cancelled, timed out)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -15,6 +16,8 @@ from textual.widgets import Input, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
 from inspector.engine.kinds import KIND
+from inspector.lint.check import Issue, item_issues
+from inspector.lint.rules import ERROR
 from inspector.safe_text import one_line, visible
 from inspector.tui import messages
 from inspector.tui.fuzzy import FuzzyQuery
@@ -61,6 +64,13 @@ def hints(item: dict[str, Any]) -> list[tuple[str, str]]:
     if task in ("optional", "required"):
         out.append((f"task:{task}", "yellow"))
     return out
+
+
+def lint_badges(issues: list[Issue]) -> list[tuple[str, str]]:
+    """A red badge for each lint rule the item breaks at error level (``mcp-inspect
+    lint`` reports its warnings and infos too)."""
+    rules = dict.fromkeys(issue.rule for issue in issues if issue.level == ERROR)
+    return [(f"lint: {rule}", "bold red") for rule in rules]
 
 
 def list_filter_hint(kind: str) -> str:
@@ -121,11 +131,10 @@ class Catalog(Static):
         Binding("escape", "clear_filter", "Clear filter", show=False),
     ]
 
+    @dataclass
     class ItemSelected(Message):
-        def __init__(self, kind: str, item: dict[str, Any]) -> None:
-            super().__init__()
-            self.kind = kind
-            self.item = item
+        kind: str
+        item: dict[str, Any]
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -168,8 +177,10 @@ class Catalog(Static):
         self.items[kind] = items
         self.unknown[kind] = unknown if not items else None
         self.errors[kind] = error
+        problems = item_issues(kind, items)
         self.entries[kind] = [
-            make_entry(kind, item, display_name(item), hints(item)) for item in items
+            make_entry(kind, item, display_name(item), hints(item) + lint_badges(found))
+            for item, found in zip(items, problems, strict=True)
         ]
         self._narrowed.pop(kind, None)
         self._show(kind)

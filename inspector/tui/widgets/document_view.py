@@ -191,7 +191,7 @@ class DocumentView(ScrollView, can_focus=True):
 @functools.cache
 def _malloc_trim() -> Callable[[int], int] | None:
     try:
-        return ctypes.CDLL("libc.so.6").malloc_trim  # type: ignore[no-any-return]
+        return ctypes.CDLL("libc.so.6").malloc_trim
     except (OSError, AttributeError):  # not glibc
         return None
 

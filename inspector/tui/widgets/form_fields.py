@@ -13,6 +13,7 @@ objects and control characters are shown.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -148,24 +149,22 @@ class FieldWidget(Vertical):
     FieldWidget ItemRow:focus-within > .row-buttons > RowButton:enabled { color: $accent; }
     """
 
+    @dataclass
     class Edited(Message):
         """The user changed `node` (it holds the new value already)."""
 
-        def __init__(self, field: FieldWidget, node: FieldNode) -> None:
-            super().__init__()
-            self.field = field
-            self.node = node
+        field: FieldWidget
+        node: FieldNode
 
         @property
         def control(self) -> FieldWidget:
             return self.field
 
+    @dataclass
     class Rebuilt(Message):
         """The field recomposed after a structural change: new fields, no error lines."""
 
-        def __init__(self, field: FieldWidget) -> None:
-            super().__init__()
-            self.field = field
+        field: FieldWidget
 
         @property
         def control(self) -> FieldWidget:

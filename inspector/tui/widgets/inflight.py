@@ -13,6 +13,7 @@ finding on its event; the state keeps it on the finished request).
 from __future__ import annotations
 
 import contextlib
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -24,7 +25,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 from textual.widgets.data_table import RowDoesNotExist
 
-from inspector.engine.session import PendingRequest
+from inspector.engine.pending import PendingRequest
 from inspector.live.requests import Finished, describe, is_listen
 from inspector.live.state import LiveState
 from inspector.safe_text import one_line, safe_text
@@ -74,14 +75,13 @@ class InFlightView(Widget):
     InFlightView > DataTable { height: 1fr; }
     """
 
+    @dataclass
     class Cancelled(Message):
         """The user cancelled a pending request (``sent`` is False if it had finished)."""
 
-        def __init__(self, request_id: RequestId, label: str, sent: bool) -> None:
-            super().__init__()
-            self.request_id = request_id
-            self.label = label
-            self.sent = sent
+        request_id: RequestId
+        label: str
+        sent: bool
 
     class ReopenListen(Message):
         """The user asks for the subscriptions/listen stream again (after cancelling it)."""

@@ -8,6 +8,7 @@ purpose). The panel also knows which items hold input that was never sent.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
@@ -139,15 +140,12 @@ class ItemPanel(Vertical):
     ItemPanel.-result-only #form-note, ItemPanel.-result-only #item-actions { display: none; }
     """
 
+    @dataclass
     class Run(Message):
-        def __init__(
-            self, kind: str, item: dict[str, Any], arguments: Any, action: str = "run"
-        ) -> None:
-            super().__init__()
-            self.kind = kind
-            self.item = item
-            self.arguments = arguments
-            self.action = action
+        kind: str
+        item: dict[str, Any]
+        arguments: Any
+        action: str = "run"
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

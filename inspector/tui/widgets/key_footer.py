@@ -2,9 +2,12 @@
 
 Textual's footer lists the focused widget's keys first and the app's last, and cuts what
 does not fit at the right; at 80 columns that cut ``? Help`` and ``q Quit``, the two keys a
-new user needs to find everything else (and to leave)."""
+new user needs to find everything else (and to leave). ``hidden`` actions are left out
+(a replay's Send and Reconnect: their keys still work, saying why nothing happens)."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from textual import events
 from textual.app import ComposeResult
@@ -17,14 +20,20 @@ FIRST = ("help", "quit_or_ask")  # actions shown first when it may not
 
 
 class KeyFooter(Footer):
-    """Help and Quit first when the terminal is narrow."""
+    """Help and Quit first when the terminal is narrow; ``hidden`` actions not shown."""
 
-    def __init__(self) -> None:
+    def __init__(self, hidden: Iterable[str] = ()) -> None:
         super().__init__()
+        self.hidden = frozenset(hidden)
         self._narrow: bool | None = None
 
     def compose(self) -> ComposeResult:
         items: list[Widget] = list(super().compose())
+        left_out = {i.action for i in items if isinstance(i, FooterKey) and i.action in self.hidden}
+        if left_out:
+            items = [i for i in items if not (isinstance(i, FooterKey) and i.action in left_out)]
+            # Footer made a grid column for each action it yielded
+            self.styles.grid_size_columns = max(1, self.styles.grid_size_columns - len(left_out))
         if self.app.size.width < NARROW:
             first = sorted(
                 (i for i in items if isinstance(i, FooterKey) and i.action in FIRST),

@@ -12,6 +12,7 @@ typed can become. The word at the end completes from the key table and the metho
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.highlighter import Highlighter
@@ -96,13 +97,12 @@ class LogFilterBar(Vertical):
         Binding("tab", "accept_completion", "Complete", show=False),
     ]
 
+    @dataclass
     class Changed(Message):
         """The query changed (debounced) or was submitted."""
 
-        def __init__(self, query: str, submitted: bool = False) -> None:
-            super().__init__()
-            self.query = query
-            self.submitted = submitted
+        query: str
+        submitted: bool = False
 
     class Closed(Message):
         """The user cleared and closed the filter (Escape)."""

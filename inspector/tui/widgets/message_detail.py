@@ -266,12 +266,11 @@ class MessageDetail(Vertical):
         Binding("escape", "cancel_save", "Cancel", show=False),
     ]
 
+    @dataclass
     class JumpTo(Message):
         """Show event ``index`` (the paired request/response)."""
 
-        def __init__(self, index: int) -> None:
-            super().__init__()
-            self.index = index
+        index: int
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
@@ -388,21 +389,19 @@ class MessageLog(Vertical):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("slash", "open_filter", "Filter", show=True)]
 
+    @dataclass
     class Selected(Message):
         """Enter or a click on a row: open the event's detail."""
 
-        def __init__(self, index: int, seq: int) -> None:
-            super().__init__()
-            self.index = index
-            self.seq = seq
+        index: int
+        seq: int
 
+    @dataclass
     class Highlighted(Message):
         """The cursor moved to an event."""
 
-        def __init__(self, index: int, seq: int) -> None:
-            super().__init__()
-            self.index = index
-            self.seq = seq
+        index: int
+        seq: int
 
     def __init__(
         self, source: EventSource, *, id: str | None = None, classes: str | None = None

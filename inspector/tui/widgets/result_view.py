@@ -29,7 +29,7 @@ from inspector.safe_text import one_line, safe_text
 from inspector.tui.document import Block, DocBuilder, Document, stack
 from inspector.tui.json_size import json_length, rough_size
 from inspector.tui.result_check import measure
-from inspector.tui.save_files import file_name, save_files_dialog
+from inspector.tui.result_files import file_name, save_files_dialog
 from inspector.tui.widgets.document_view import (
     THREAD_BYTES,
     DocumentView,
@@ -66,6 +66,9 @@ class Outcome:
     # a line under the title: what happened since, with its style ("subscribed to …")
     status: str = ""
     status_style: str = "green"
+    # the call as a collection step makes it again: (verb, target, arguments) - ``k``
+    # keeps it as a step (None: nothing a step can repeat, such as a subscribe)
+    step: tuple[str, str, dict[str, Any] | None] | None = None
     # a big result of many objects, once shown, is kept as its compact JSON (~1x its
     # size) instead of a tree of Python objects (~3.7x): ``value`` parses it again
     parked: bytes | None = field(default=None, repr=False)
@@ -336,16 +339,16 @@ class ResultView(DocumentView):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "save", "Save binary"),
         Binding("o", "open_link", "Open link"),
+        Binding("k", "keep", "Keep as check"),
         # nothing to save or open in what is shown: the keys leave the footer, and these
         # hidden ones still say why (``o`` would otherwise go on to the app's Server log)
         Binding("s", "save('none')", "Save binary", show=False),
         Binding("o", "open_link('none')", "Open link", show=False),
     ]
 
+    @dataclass
     class OpenLink(Message):
-        def __init__(self, uri: str) -> None:
-            super().__init__()
-            self.uri = uri
+        uri: str
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -437,6 +440,15 @@ class ResultView(DocumentView):
             self.notify("nothing binary to save in this result", severity="warning")
             return
         save_files_dialog(self.app, list(self.shown.binaries))
+
+    def action_keep(self) -> None:
+        from inspector.tui.collection_keep import keep_dialog
+
+        outcome = self.outcome
+        if outcome is None or outcome.step is None or outcome.cancelled or outcome.no_answer:
+            self.notify("no call answered here to keep as a check", severity="warning")
+            return
+        keep_dialog(self.app, outcome.step, outcome.value(), outcome.error)
 
     def action_open_link(self, nothing: str = "") -> None:
         if not self.shown.links:

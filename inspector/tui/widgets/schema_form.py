@@ -18,6 +18,7 @@ The widget for each field, `FieldWidget`, is in `inspector.tui.widgets.form_fiel
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -97,37 +98,34 @@ class SchemaForm(TypingScope, Widget, can_focus=False):
     SchemaForm > JsonEditor { display: none; max-height: 100%; }
     """
 
+    @dataclass
     class Submitted(Message):
         """The user asked to send (ctrl+s or Send); `issues` may be non-empty."""
 
-        def __init__(self, form: SchemaForm, arguments: Any, issues: list[ValidationIssue]) -> None:
-            super().__init__()
-            self.form = form
-            self.arguments = arguments
-            self.issues = issues
+        form: SchemaForm
+        arguments: Any
+        issues: list[ValidationIssue]
 
         @property
         def control(self) -> SchemaForm:
             return self.form
 
+    @dataclass
     class Changed(Message):
         """A field changed (the app may re-validate or remember the arguments)."""
 
-        def __init__(self, form: SchemaForm) -> None:
-            super().__init__()
-            self.form = form
+        form: SchemaForm
 
         @property
         def control(self) -> SchemaForm:
             return self.form
 
+    @dataclass
     class FieldsBuilt(Message):
         """Every field was built anew (arguments loaded, JSON edited): what was attached
         to the old ones (completions) is to be attached again."""
 
-        def __init__(self, form: SchemaForm) -> None:
-            super().__init__()
-            self.form = form
+        form: SchemaForm
 
         @property
         def control(self) -> SchemaForm:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
@@ -82,13 +83,12 @@ class ServerLogView(Widget):
     ServerLogView > RichLog { height: 1fr; }
     """
 
+    @dataclass
     class LevelSet(Message):
         """``logging/setLevel`` was answered (``error`` is None when accepted)."""
 
-        def __init__(self, level: str, error: str | None) -> None:
-            super().__init__()
-            self.level = level
-            self.error = error
+        level: str
+        error: str | None
 
     def __init__(self, state: LiveState, *, max_lines: int = 5000, id: str | None = None) -> None:
         super().__init__(id=id)

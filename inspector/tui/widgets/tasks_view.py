@@ -1,10 +1,11 @@
 """The tasks view (2025-11-25): tasks with their status, polled at pollInterval; result, cancel.
 
     view = TasksView(state)                           # renders state.tasks (a TaskManager)
-    await view.run_tool("generate_report", {"topic": "x"}, ttl=60_000)   # call as a task
+    await state.run_task("generate_report", {"topic": "x"}, ttl=60_000)  # call as a task
 
-``run_tool`` sends ``tools/call`` with ``task`` and follows the task in a worker:
-``tasks/get`` at the server's ``pollInterval`` until it ends, then ``tasks/result``.
+The state runs a task (``LiveState.run_task``: ``tools/call`` with ``task``, then
+``tasks/get`` at the server's ``pollInterval`` until it ends, then ``tasks/result``, in
+the session's background); this view only renders what the state's feed says changed.
 Keys: ``r`` refreshes from ``tasks/list``, ``c`` cancels (``tasks/cancel``), ``enter``
 (or ``f``) fetches and shows the result (``tasks/result``). The state's feed posts
 ``TaskFinished`` when a task's outcome is known (the app shows it in the result pane).
@@ -13,6 +14,7 @@ Keys: ``r`` refreshes from ``tasks/list``, ``c`` cancels (``tasks/cancel``), ``e
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from time import monotonic
 from typing import Any, ClassVar
 
@@ -81,10 +83,9 @@ class TasksView(Widget):
     }
     """
 
+    @dataclass
     class Created(Message):
-        def __init__(self, state: TaskState) -> None:
-            super().__init__()
-            self.state = state
+        state: TaskState
 
     def __init__(self, state: LiveState, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -136,12 +137,10 @@ class TasksView(Widget):
     async def run_tool(
         self, name: str, arguments: dict[str, Any] | None = None, *, ttl: int | None = None
     ) -> TaskState:
-        """Create the task (raises ``RpcError``), then follow it in a worker."""
-        if self.manager is None:
-            raise RuntimeError("TasksView is not attached to a session")
-        state = await self.manager.call_tool(name, arguments, ttl=ttl)
+        """The state runs the task (``LiveState.run_task``); the view says it was created
+        and draws it at once (for a view alone; the app calls the state itself)."""
+        state = await self.state.run_task(name, arguments, ttl=ttl)
         self.post_message(self.Created(state))
-        self.run_worker(self.manager.follow(state.task_id), group=f"task-{state.task_id}")
         self.refresh_rows()
         return state
 

@@ -1,5 +1,6 @@
-""" "Save session as": ask for a path, then copy the session file in a thread worker
-(a session file can be a gigabyte; the UI goes on meanwhile)."""
+""" "Save session as" (w): ask for a path (the dialog: ``screens.save_as``), then copy the
+session file in a thread worker (a session file can be a gigabyte; the UI goes on
+meanwhile)."""
 
 from __future__ import annotations
 

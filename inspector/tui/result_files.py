@@ -1,6 +1,7 @@
-"""Saving a result's binary blocks (``s``): ask for a folder (``files`` in the state folder
-by default), write each file once under its own name, never over an existing file, in a
-thread worker, and say where they went."""
+"""Saving a result's binary blocks (``s``): ask for a folder (the dialog:
+``screens.save_files``; ``files`` in the state folder by default), write each file once
+under its own name, never over an existing file, in a thread worker, and say where they
+went."""
 
 from __future__ import annotations
 

@@ -3,50 +3,70 @@ connected, failed, lost, a list loaded) become the status bar's state, a line in
 result view, a notification, the catalog's lists and the Server pane.
 
 The app keeps the message handlers (guarded: the widgets may be gone while it closes)
-and hands over the controller (None before ``on_mount`` and in a replay), the status
-feed (made in ``on_mount``) and the interactive bridge (None without one).
+and hands over the main screen (its panes), the ``Server`` (its controller: None before
+``on_mount`` and in a replay; its interactive bridge: None without one) and the status
+feed.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from textual.app import ScreenStackError
 
 from inspector.engine.kinds import KIND
 from inspector.safe_text import one_line
 from inspector.tui import messages
 from inspector.tui.calls import EXPIRED, RENEWED
-from inspector.tui.controller import SessionController
 from inspector.tui.status_feed import StatusFeed
-from inspector.tui.widgets.catalog import Catalog
-from inspector.tui.widgets.result_view import ResultView
-from inspector.tui.widgets.server_pane import ServerPane
 from inspector.tui.widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
     from textual.app import App
 
+    from inspector.tui.screens.main import MainScreen
+    from inspector.tui.server import Server
 
-class ConnectionView:
-    """Shows one app's connection as the controller reports it."""
+
+def while_mounted(handler: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
+    """The controller's messages can arrive while the app closes and its widgets are already
+    gone (a list answered during shutdown): drop them then instead of failing a query."""
+
+    @functools.wraps(handler)
+    def guarded(app: Any, message: Any) -> None:
+        try:
+            mounted = bool(app.query(StatusBar))
+        except ScreenStackError:  # the last screen is already gone
+            mounted = False
+        if mounted:
+            handler(app, message)
+
+    return guarded
+
+
+class ConnectionController:
+    """Shows one server's connection as its session controller reports it: it handles the
+    controller's messages for the app (a controller of the view, not a widget)."""
 
     def __init__(
         self,
         app: App[Any],
-        controller: Callable[[], SessionController | None],
-        status_feed: Callable[[], StatusFeed],
-        bridge: Callable[[], Any],
+        screen: MainScreen,
+        server: Server,
+        status_feed: StatusFeed,
     ) -> None:
         self.app = app
-        self.controller = controller
+        self.screen = screen
+        self.server = server
         self.status_feed = status_feed
-        self.bridge = bridge
 
     def connecting(self, message: messages.Connecting) -> None:
-        status = self.app.query_one(StatusBar)
+        status = self.screen.status_bar
         status.state = "connecting"
         status.server = message.target
-        view = self.app.query_one(ResultView)
+        view = self.screen.result_view
         if message.renewal and view.outcome is not None:
             return  # the last call's outcome (maybe failed by the expiry) stays in view
         what = (
@@ -57,14 +77,13 @@ class ConnectionView:
         view.show_text(f"{what} (attempt {message.attempt})…", "yellow")
 
     def connected(self, message: messages.Connected) -> None:
-        controller = self.controller()
-        assert controller is not None and controller.session is not None
-        session = controller.session
-        self.status_feed().connected(session)
-        bridge = self.bridge()
+        session = self.server.session
+        assert session is not None
+        self.status_feed.connected(session)
+        bridge = self.server.bridge
         if bridge is not None:
             bridge.attach(session)
-        view = self.app.query_one(ResultView)
+        view = self.screen.result_view
         if message.renewal and view.outcome is not None:
             if view.outcome.note == EXPIRED:
                 view.outcome.note = RENEWED  # the call failed; now it can be made again
@@ -83,8 +102,8 @@ class ConnectionView:
         self.refresh_server_pane()
 
     def connect_failed(self, message: messages.ConnectFailed) -> None:
-        self.app.query_one(StatusBar).state = "failed"
-        self.app.query_one(ResultView).show_text(
+        self.screen.status_bar.state = "failed"
+        self.screen.result_view.show_text(
             f"could not connect:\n{message.error}\n\npress r to retry", "red"
         )
         self.app.notify(
@@ -92,10 +111,10 @@ class ConnectionView:
         )
 
     def disconnected(self, message: messages.Disconnected) -> None:
-        self.app.query_one(StatusBar).state = "disconnected"
+        self.screen.status_bar.state = "disconnected"
         if message.lost.expected:
             return
-        self.app.query_one(ResultView).show_text(
+        self.screen.result_view.show_text(
             f"connection lost: {message.lost.describe()}\n\npress r to reconnect (the log is kept)",
             "red",
         )
@@ -103,7 +122,7 @@ class ConnectionView:
         self.refresh_server_pane()
 
     def catalog_loaded(self, message: messages.CatalogLoaded) -> None:
-        self.app.query_one(Catalog).set_items(message.kind, message.items, message.error)
+        self.screen.catalog.set_items(message.kind, message.items, message.error)
         if message.change:  # said only when something did change
             label = KIND[message.kind].label
             self.app.notify(
@@ -113,12 +132,11 @@ class ConnectionView:
             )
 
     def refresh_server_pane(self) -> None:
-        controller = self.controller()
-        session = controller.session if controller else None
+        session = self.server.session
         if session is None:
             return
         stderr = session.transport.stderr_tail
-        self.app.query_one(ServerPane).refresh_from(
+        self.screen.server_pane.refresh_from(
             info=session.server_info,
             protocol=session.protocol_version,
             server_caps=session.server_capabilities,
@@ -130,8 +148,7 @@ class ConnectionView:
 
     def reopen_listen(self) -> None:
         """The In flight tab's request to open the listen stream again."""
-        controller = self.controller()
-        client = controller.client if controller else None
+        client = self.server.client
         if client is None or not client.session.era.stateless:
             self.app.notify("no listen stream: it exists in the stateless era (2026-07-28) only")
         elif not client.listen_closed:

@@ -1,0 +1,36 @@
+"""``mcp-inspect lint``'s text report: one line an issue, a summary line. Names and
+messages come from the server: shown literally (:mod:`inspector.safe_text`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from inspector.safe_text import one_line
+
+STYLES = {"error": "bold red", "warning": "yellow", "info": "dim"}
+
+
+def print_text(data: dict[str, Any], console: Console | None = None) -> None:
+    out = console or Console(highlight=False, soft_wrap=True)
+    server = data.get("server") or {}
+    head = Text("lint ", style="bold")
+    head.append(one_line(str(data["source"]), 120))
+    name = f"{server.get('name', '?')} {server.get('version', '')}".strip()
+    listed = ", ".join(f"{n} {key}" for key, n in data["listed"].items()) or "nothing listed"
+    head.append(
+        f"  ({one_line(name, 60)}, protocol {data.get('protocolVersion') or '?'}; {listed})",
+        style="dim",
+    )
+    out.print(head)
+    for issue in data["issues"]:
+        line = Text(f" {issue['level']:<8}", style=STYLES[issue["level"]])
+        line.append(one_line(issue["item"], 60), style="bold")
+        line.append(f"  {issue['rule']}", style=STYLES[issue["level"]])
+        line.append(f"  {one_line(issue['message'], 200)}")
+        out.print(line)
+    counts = data["summary"]
+    summary = ", ".join(f"{n} {level}" for level, n in counts.items())
+    out.print(Text(f"{summary}  (exit {data['exitCode']})", style="bold"))
