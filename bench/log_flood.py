@@ -11,9 +11,13 @@ Runs headless (``App.run_test``) and prints figures:
     batches, as in the inspector) while a pilot presses a key every 50 ms: the worst
     delay from a key press to the log handling it;
 (c) the same events written to Textual's stock ``Log`` (batched ``write_lines``) and
-    ``RichLog`` (one ``write`` per event) in the same run, and the ratios.
+    ``RichLog`` (one ``write`` per event) in the same run, and the ratios;
+(d) the whole inspector on a real stdio server sending 50,000 log notifications a second
+    for 10 s (``tests/servers/stdio_log_flood.py``): the worst delay from a key press to
+    the message log handling it (target < 100 ms), and how long the flood takes to drain.
 
     python bench/log_flood.py [--events 1000000] [--peer-events 100000] [--stream-seconds 5]
+                              [--flood-rate 50000] [--flood-seconds 10] [--only-flood]
 """
 
 from __future__ import annotations
@@ -22,11 +26,13 @@ import argparse
 import asyncio
 import gc
 import json
+import os
 import subprocess
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from textual import events
 from textual.app import App, ComposeResult
@@ -274,6 +280,102 @@ async def key_latency(rate: int, seconds: float) -> dict[str, float]:
         }
 
 
+FLOOD_SERVER = Path(__file__).resolve().parent.parent / "tests" / "servers" / "stdio_log_flood.py"
+
+
+async def press_keys(app: App[Any], handled: list[float], stop: float) -> list[float]:
+    """A key every 50 ms until ``stop``, posted as the driver does (``pilot.press`` waits
+    for an idle screen, which a flood never gives); each one's delay until ``handled``
+    (a spy on the focused widget) grows."""
+    delays: list[float] = []
+    keys = ["up", "up", "pageup", "down", "pagedown", "up", "home", "end"]
+    n = 0
+    while time.perf_counter() < stop:
+        before = len(handled)
+        pressed = time.perf_counter()
+        app.post_message(events.Key(keys[n % len(keys)], None))
+        n += 1
+        until = time.perf_counter() + 5
+        while len(handled) == before and time.perf_counter() < until:
+            await asyncio.sleep(0.001)
+        delays.append((handled[before] if len(handled) > before else until) - pressed)
+        await asyncio.sleep(max(0.0, 0.05 - (time.perf_counter() - pressed)))
+    return delays
+
+
+async def app_flood(rate: int, seconds: float) -> dict[str, float]:
+    """(d): the whole inspector on a real stdio server sending ``rate`` log notifications
+    a second for ``seconds`` (``tests/servers/stdio_log_flood.py``): a key every 50 ms,
+    alternately in the message log and in the server log tab's table, and the delay
+    from each press to the widget handling it."""
+    from inspector.target import Target
+    from inspector.tui.app import InspectorApp
+    from inspector.tui.widgets.catalog import Catalog
+    from inspector.tui.widgets.message_log import LogLines
+
+    target = Target(command=sys.executable, args=[str(FLOOD_SERVER), str(rate), str(seconds)])
+    app = InspectorApp(target, protocol_version="2025-11-25")
+    async with app.run_test(size=SIZE) as pilot:
+        catalog = app.query_one(Catalog)
+        deadline = time.perf_counter() + 30
+        while not catalog.items.get("tools") and time.perf_counter() < deadline:
+            await pilot.pause(0.05)
+        controller = app.controller
+        assert controller is not None and controller.client is not None
+        lines = app.query_one(LogLines)
+        handled: list[float] = []
+        move = lines.move_cursor
+
+        def spy(row: int | None, *, post: bool = True) -> None:
+            handled.append(time.perf_counter())
+            move(row, post=post)
+
+        lines.move_cursor = spy  # type: ignore[method-assign]
+        lines.focus()
+        await pilot.pause(0.1)
+        # the peer in the same run: the same keys with no flood
+        idle = sorted(await press_keys(app, handled, time.perf_counter() + 2))
+        profiler = None
+        if os.environ.get("FLOOD_PROFILE"):  # a profile of the flood alone
+            import cProfile
+
+            profiler = cProfile.Profile()
+            profiler.enable()
+        await controller.client.call_tool("flood", {})
+        started = time.perf_counter()
+        stop = started + seconds
+        delays = await press_keys(app, handled, stop)
+        # the flood's end: the server's last notification (its count) received
+        log = app.state.server_log
+
+        def ended() -> int | None:
+            for entry in reversed(log.entries):
+                if entry.params.get("logger") == "flood-end":
+                    return int(entry.params["data"]["sent"])
+            return None
+
+        while ended() is None and time.perf_counter() < stop + 120:
+            await asyncio.sleep(0.05)  # not pilot.pause: it waits for an idle screen
+        drained = time.perf_counter() - stop
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(os.environ["FLOOD_PROFILE"])
+        delays.sort()
+        return {
+            "received": log.count,
+            "sent": float(ended() or 0),
+            "rate": log.count / (stop + drained - started),
+            "drain_s": drained,
+            "presses": len(delays),
+            "worst_ms": delays[-1] * 1000 if delays else float("inf"),
+            "p50_ms": delays[len(delays) // 2] * 1000 if delays else float("inf"),
+            "p95_ms": delays[int(len(delays) * 0.95)] * 1000 if delays else float("inf"),
+            "idle_worst_ms": idle[-1] * 1000,
+            "idle_p50_ms": idle[len(idle) // 2] * 1000,
+            "events": len(app.state.events),
+        }
+
+
 async def peer_log(total: int, batch: int, rich: bool, per_line: bool = False) -> dict[str, float]:
     """(c): stock ``Log`` (batched ``write_lines`` or ``write_line`` per event) or
     ``RichLog`` (one ``write`` per event)."""
@@ -336,6 +438,10 @@ def run_case(case: str, n: int, args: argparse.Namespace) -> dict[str, float]:
         str(args.stream_rate),
         "--stream-seconds",
         str(args.stream_seconds),
+        "--flood-rate",
+        str(args.flood_rate),
+        "--flood-seconds",
+        str(args.flood_seconds),
     ]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=900, check=False)
     if done.returncode != 0:
@@ -349,6 +455,8 @@ async def one_case(args: argparse.Namespace) -> dict[str, float]:
         return await settle_ours(args.n, args.batch)
     if args.case == "stream":
         return await key_latency(args.stream_rate, args.stream_seconds)
+    if args.case == "flood":
+        return await app_flood(args.flood_rate, args.flood_seconds)
     return await peer_log(
         args.n, args.batch, rich=args.case == "richlog", per_line=args.case == "log-line"
     )
@@ -362,6 +470,9 @@ def main() -> None:
     parser.add_argument("--richlog-events", type=int, default=20_000)
     parser.add_argument("--stream-rate", type=int, default=10_000)
     parser.add_argument("--stream-seconds", type=float, default=5.0)
+    parser.add_argument("--flood-rate", type=int, default=50_000)
+    parser.add_argument("--flood-seconds", type=float, default=10.0)
+    parser.add_argument("--only-flood", action="store_true", help="run (d) alone")
     parser.add_argument("--case", help=argparse.SUPPRESS)
     parser.add_argument("--n", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -369,6 +480,19 @@ def main() -> None:
         print(json.dumps(asyncio.run(one_case(args))))
         return
 
+    flood = run_case("flood", 0, args)
+    show("(d) inspector on a log flood", flood)
+    print(
+        f"(d) worst key delay {flood['worst_ms']:,.1f} ms (target < 100 ms), median "
+        f"{flood['p50_ms']:,.1f} ms, p95 {flood['p95_ms']:,.1f} ms, {flood['presses']:.0f} "
+        f"presses; {flood['received']:,.0f} log notifications at {flood['rate']:,.0f}/s "
+        f"(asked {args.flood_rate:,}/s for {args.flood_seconds:g} s), drained "
+        f"{flood['drain_s']:.1f} s after; the same keys with no flood: worst "
+        f"{flood['idle_worst_ms']:,.1f} ms, median {flood['idle_p50_ms']:,.1f} ms (flood / "
+        f"idle median {flood['p50_ms'] / max(flood['idle_p50_ms'], 0.001):,.1f}x)"
+    )
+    if args.only_flood:
+        return
     peer_n, rich_n = args.peer_events, args.richlog_events
     ours_small = run_case("ours", peer_n, args)
     show(f"(c) MessageLog {peer_n:,}", ours_small)

@@ -9,7 +9,11 @@ fresh subprocesses (so each RSS figure is its own):
 - the naive peer: ``read_session`` (parses every line into WireEvents) on a
   100 MB slice, extrapolated to the whole file, and ``json.loads`` of every line.
 
-Usage: python bench/replay_open.py [--size-mb 1024] [--slice-mb 100]
+With ``--huge-mb N``: a session holding one N MB line (a recorded result) opened in the
+TUI, time to its first screen and peak memory, against a file of ordinary lines of the
+same size in the same run.
+
+Usage: python bench/replay_open.py [--size-mb 1024] [--slice-mb 100] [--huge-mb 300]
 """
 
 from __future__ import annotations
@@ -155,6 +159,88 @@ print(json.dumps(out))
 """
 
 
+def generate_huge(path: Path, huge_mb: int) -> None:
+    """A session whose second line is one ``huge_mb`` MB result, among 400 small events."""
+    from inspector.record.format import SessionHeader, encode_event
+    from inspector.wire.events import Channel, Direction, WireEvent
+
+    def line(seq: int, direction: Direction, channel: Channel, message: object) -> bytes:
+        raw = json.dumps(message, separators=(",", ":")).encode()
+        return encode_event(WireEvent(direction, channel, raw, seq=seq, time=1.0, mono=1.0))
+
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "big"}}
+    text = "result text " * (huge_mb * 2**20 // 12)
+    big = {"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": text}]}}
+    with open(path, "wb") as fh:
+        fh.write(SessionHeader(target={"command": "bench"}).to_line())
+        fh.write(line(1, Direction.OUT, Channel.STDIN, call))
+        fh.write(line(2, Direction.IN, Channel.STDOUT, big))
+        for n in range(2, 202):
+            ping = {"jsonrpc": "2.0", "id": n, "method": "ping"}
+            fh.write(line(2 * n - 1, Direction.OUT, Channel.STDIN, ping))
+            fh.write(
+                line(2 * n, Direction.IN, Channel.STDOUT, {"jsonrpc": "2.0", "id": n, "result": {}})
+            )
+
+
+TUI_CHILD = r"""
+import asyncio, json, sys, time
+sys.path.insert(0, {root!r})
+t0 = time.perf_counter()
+from inspector.record.indexed import IndexedSessionFile
+from inspector.tui.app import InspectorApp
+from inspector.tui.widgets.message_log import MessageLog
+async def main():
+    source = IndexedSessionFile(sys.argv[1])
+    app = InspectorApp(None, source=source, replay_title="bench")
+    async with app.run_test(size=(160, 50)) as pilot:
+        log = app.query_one(MessageLog)
+        while not (log.shown and log.lines.rendered_rows > 10):
+            await asyncio.sleep(0.005)
+        first = time.perf_counter() - t0
+        while not source.done:
+            await asyncio.sleep(0.02)
+        await pilot.pause(0.5)
+    hwm = int(dict(l.split(":", 1) for l in open("/proc/self/status"))["VmHWM"].split()[0])
+    print(json.dumps({{"first_screen": first, "hwm": hwm * 1024, "events": len(source)}}))
+asyncio.run(main())
+"""
+
+
+def measure_tui(path: Path) -> dict[str, float]:
+    """The TUI's replay of ``path`` in a fresh interpreter: time to the first rows drawn
+    (imports included), peak resident memory."""
+    code = TUI_CHILD.format(root=str(ROOT))
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def huge_line(huge_mb: int) -> None:
+    """``--huge-mb``: one huge line against a file of ordinary lines of the same size."""
+    path = Path(f"/tmp/mcp-inspect-bench-huge-{huge_mb}.jsonl")
+    peer = Path(f"/tmp/mcp-inspect-bench-plain-{huge_mb}.jsonl")
+    if not path.exists():
+        generate_huge(path, huge_mb)
+    if not peer.exists():
+        generate(peer, path.stat().st_size)
+    ours, plain = measure_tui(path), measure_tui(peer)
+    print(
+        f"replay in the TUI, one {huge_mb} MB line ({mb(path.stat().st_size)}): first screen "
+        f"{ours['first_screen']:.2f} s, peak {mb(ours['hwm'])}"
+    )
+    print(
+        f"replay in the TUI, ordinary lines ({mb(peer.stat().st_size)}, {plain['events']:,} "
+        f"events): first screen {plain['first_screen']:.2f} s, peak {mb(plain['hwm'])}"
+    )
+    print(
+        "ratio  huge line / ordinary lines: time "
+        f"{ours['first_screen'] / plain['first_screen']:.2f}x, "
+        f"peak memory {ours['hwm'] / plain['hwm']:.2f}x"
+    )
+
+
 def measure(what: str, path: Path) -> dict[str, float]:
     code = CHILD.format(root=str(ROOT))
     done = subprocess.run(
@@ -171,7 +257,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--size-mb", type=int, default=1024)
     parser.add_argument("--slice-mb", type=int, default=100)
+    parser.add_argument(
+        "--huge-mb", type=int, default=0, help="instead: a replay of one line this big in the TUI"
+    )
     args = parser.parse_args()
+    if args.huge_mb:
+        huge_line(args.huge_mb)
+        return
     size = args.size_mb * 1_000_000
     if not FILE.exists() or abs(FILE.stat().st_size - size) > size * 0.05:
         t = time.perf_counter()

@@ -4,6 +4,7 @@
     ├── ConfigError                 config: a config file cannot be used
     ├── SessionFileError            record.format: a session file cannot be read
     │   └── NewerFormatError        record.format: written by a newer mcp-inspect
+    ├── StateFileError              record.state: a state file (eras.json...) cannot be used
     ├── PathError                   replay.diff: an --ignore path that does not parse (a ValueError)
     ├── TransportError              wire.transport: a transport cannot start or carry a frame
     ├── RedirectRefused             transports.httpwire: a redirect to another origin, refused
@@ -13,6 +14,7 @@
     ├── VersionError                engine.era: a protocol version this client does not speak
     ├── RpcError                    wire.jsonrpc: a JSON-RPC error, or a local failure as one
     │   ├── ConnectionClosedError   engine.request_errors: the connection ended before the response
+    │   │   └── ServerExitedOnProbe engine.request_errors: it ended on server/discover (restart it)
     │   ├── RequestTimeoutError     engine.request_errors: no response within the timeout
     │   └── RequestCancelledError   engine.request_errors: the request was cancelled
     ├── ProxyError                  proxy.run: the proxy could not start
@@ -38,6 +40,7 @@
     ├── CliError                    commands.failures: a failure as the command line reports it
     ├── BridgeError                 bridge.connections: a bridge tool failed (an isError result)
     ├── UnsupportedSchema           forms.fastcheck: a schema left to jsonschema (never escapes)
+    ├── NotJson                     forms.strict_json: typed text that is JSON only to Python
     └── Cancelled                   demo.context: the demo server's request was cancelled
 
 Each class lives with the code that raises it (the module named above) and keeps its

@@ -24,7 +24,10 @@ the command line (``inspector.commands``) uses it without loading the TUI.
 
 from __future__ import annotations
 
+import io
 import re
+from collections.abc import Callable
+from typing import BinaryIO, TextIO
 
 from rich.markup import escape as _rich_escape
 from rich.style import Style
@@ -110,3 +113,69 @@ def safe_raw(raw: bytes, *, multiline: bool = True, limit: int = -1) -> Text:
     if limit >= 0 and len(raw) > limit:
         text.append(f"… {len(raw) - limit:,} more bytes", style="dim italic")
     return text
+
+
+# JSON text stays JSON: C1 controls and invisible characters as \uXXXX escapes (C0 ones
+# are escaped by json.dumps already), so a JSON line needs no further change to be shown
+_JSON_TABLE = {code: f"\\u{code:04x}" for code in range(0x7F, 0xA0)} | {
+    ord(ch): f"\\u{ord(ch):04x}" for ch in _INVISIBLE
+}
+
+
+def json_visible(text: str) -> str:
+    """JSON text (``json.dumps(..., ensure_ascii=False)``) safe to print on a terminal."""
+    return text.translate(_JSON_TABLE) if _NEEDS.search(text) else text
+
+
+def terminal_lines(text: str) -> str:
+    """Lines for a terminal: newlines kept, every other control character visible."""
+    return visible(text, multiline=True)
+
+
+PENDING_LIMIT = 1 << 16  # characters a LineStream holds waiting for the end of a line
+
+
+class LineStream(io.TextIOBase):
+    """A text stream writing to ``inner`` line by line, each line through ``clean``
+    (the unit its writers use: a secret or an escape sequence never spans lines)."""
+
+    def __init__(self, inner: TextIO, clean: Callable[[str], str]) -> None:
+        super().__init__()
+        self.inner = inner
+        self.clean = clean
+        self._pending = ""
+
+    def write(self, text: str) -> int:
+        self._pending += text
+        if "\n" in text or len(self._pending) > PENDING_LIMIT:
+            done, newline, self._pending = self._pending.rpartition("\n")
+            if not newline:  # a long piece without a line end: out as it is
+                done, self._pending = self._pending, ""
+            self.inner.write(self.clean(done + newline))
+        return len(text)
+
+    def flush(self) -> None:
+        if self._pending:
+            self.inner.write(self.clean(self._pending))
+            self._pending = ""
+        self.inner.flush()
+
+    def fileno(self) -> int:
+        return self.inner.fileno()
+
+    def isatty(self) -> bool:
+        return self.inner.isatty()
+
+    def writable(self) -> bool:
+        return True
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return self.inner.encoding
+
+    @property
+    def buffer(self) -> BinaryIO:
+        """The inner stream's bytes, for a writer of bytes passed through as they are
+        (the proxy relays its server's stderr to its host's log); text is flushed first."""
+        self.flush()
+        return self.inner.buffer

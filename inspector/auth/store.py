@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from typing import Any
 from inspector.auth.client import ClientIdentity
 from inspector.auth.errors import StoreError
 from inspector.auth.tokens import TokenSet
+from inspector.record.state import StateFileError, read_state, write_state
 
 FILE_NAME = "oauth.json"
 
@@ -42,10 +42,14 @@ class TokenStore:
     @staticmethod
     def _read(path: Path) -> dict[str, Any]:
         try:
-            data = json.loads(path.read_text("utf-8"))
-        except FileNotFoundError:
+            raw = read_state(path)  # never blocks (a FIFO), a regular file, size-capped
+        except StateFileError as exc:
+            raise StoreError(f"cannot read the token file: {exc}") from exc
+        if raw is None:
             return {"version": 1, "servers": {}, "clients": {}}
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
             raise StoreError(f"{path}: cannot read the token file: {exc}") from exc
         if not isinstance(data, dict):
             raise StoreError(f"{path}: not a token file (the top level is not an object)")
@@ -57,16 +61,10 @@ class TokenStore:
     def _write(self) -> None:
         if self.path is None:
             return
-        folder = self.path.parent
         try:
-            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-            fd, tmp = tempfile.mkstemp(prefix=".oauth-", dir=folder)  # created 0600
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(self._data, handle, indent=1)
-            os.chmod(tmp, 0o600)
-            os.replace(tmp, self.path)
-        except OSError as exc:
-            raise StoreError(f"{self.path}: cannot write the token file: {exc}") from exc
+            write_state(self.path, json.dumps(self._data, indent=1).encode("utf-8"))
+        except StateFileError as exc:
+            raise StoreError(f"cannot write the token file: {exc}") from exc
 
     # -- tokens, per server -------------------------------------------------------------
 

@@ -45,6 +45,7 @@ from typing import Any, Protocol, cast
 from inspector.commands import default
 from inspector.commands.failures import CliError, ExitCode, write_error
 from inspector.commands.options import PROG, ArgParser, Subparsers, UsageError, split_dashdash
+from inspector.commands.printed import safe_stderr
 
 # name -> module. Imported only when named (or for --help): start-up, since --cli
 # and the TUI never load a subcommand's code.
@@ -94,16 +95,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if official:  # --cli TARGET ... -- OPTIONS: the server before --, options after
         before, command = ["--cli", *command], before[1:]
     cli_mode = "--cli" in before
-    try:
-        return _dispatch(before, command, official=official)
-    except UsageError as exc:
-        message = f"{exc}; {OFFICIAL_ORDER_HINT}" if official else str(exc)
-        if cli_mode:
-            return write_error(CliError("usage", message, ExitCode.USAGE))
-        sys.stderr.write(f"{PROG}: {message}\n")
-        return ExitCode.USAGE
-    except KeyboardInterrupt:
-        return 130
+    # paths, config names, URLs and server text reach stderr: control characters visible
+    with safe_stderr():
+        try:
+            return _dispatch(before, command, official=official)
+        except UsageError as exc:
+            message = f"{exc}; {OFFICIAL_ORDER_HINT}" if official else str(exc)
+            if cli_mode:
+                return write_error(CliError("usage", message, ExitCode.USAGE))
+            sys.stderr.write(f"{PROG}: {message}\n")
+            return ExitCode.USAGE
+        except KeyboardInterrupt:
+            return 130
 
 
 def official_order(before: list[str]) -> bool:

@@ -11,11 +11,11 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from inspector import connection
-from inspector.commands.failures import CliError, ExitCode
 from inspector.engine.responders import Responders
 from inspector.engine.session import EventRecorder, Observer, Session
 from inspector.record.format import Redactor, SessionHeader
 from inspector.record.recorder import Recorder, redact_target
+from inspector.record.state import StateFileError, say_once
 from inspector.target import Target, target_info
 
 if TYPE_CHECKING:
@@ -28,16 +28,19 @@ def authorizer(target: Target) -> Any:
     stderr, the redirect on a loopback listener or pasted), unless the grant needs none."""
     if target.url is None or target.oauth is None:
         return None
+    from dataclasses import replace
+
     from inspector.auth.errors import StoreError
     from inspector.auth.options import make_authorizer
     from inspector.auth.terminal import TerminalInteraction
 
+    interaction = TerminalInteraction(paste=target.oauth.paste)
     try:
-        return make_authorizer(
-            target.url, target.headers, target.oauth, TerminalInteraction(paste=target.oauth.paste)
-        )
-    except StoreError as exc:
-        raise CliError("usage", str(exc), ExitCode.USAGE) from exc
+        return make_authorizer(target.url, target.headers, target.oauth, interaction)
+    except StoreError as exc:  # as the TUI does: tokens in memory only, and say why
+        say_once(StateFileError(str(exc)), "OAuth tokens are kept in memory only")
+        settings = replace(target.oauth, store=False)
+        return make_authorizer(target.url, target.headers, settings, interaction)
 
 
 def trace_header(target: Target, recorder: EventRecorder | None) -> tuple[SessionHeader, Redactor]:
@@ -83,8 +86,10 @@ class Connection(connection.Connection):
         protocol_version: str | None = None,
         observers: Sequence[Observer] = (),
         trace: LiveExport | None = None,
+        redactor: Redactor | None = None,
     ) -> None:
-        """``trace`` (``--otlp-endpoint``, ``--propagate``): each session joins it."""
+        """``trace`` (``--otlp-endpoint``, ``--propagate``): each session joins it;
+        ``redactor``: what stderr is redacted by, told the tokens OAuth learns."""
         super().__init__(
             target,
             authorize=authorizer,
@@ -95,4 +100,5 @@ class Connection(connection.Connection):
             protocol_version=protocol_version,
             observers=observers,
             joins=[joining(trace, target, recorder)] if trace is not None else [],
+            redactors=[redactor] if redactor is not None else [],
         )

@@ -26,8 +26,10 @@ from inspector.engine.request_errors import (
     first_failure,
 )
 from inspector.errors import InspectorError
+from inspector.forms.strict_json import NotJson
 from inspector.record.format import SessionFileError
 from inspector.replay.diff import PathError
+from inspector.safe_text import json_visible
 from inspector.wire.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 from inspector.wire.transport import TransportError
 
@@ -127,6 +129,7 @@ EXIT_CODES: dict[type[BaseException], tuple[str, int]] = {
     StoreError: ("usage", ExitCode.USAGE),
     OptionError: ("usage", ExitCode.USAGE),
     PrivateKeyError: ("usage", ExitCode.USAGE),
+    NotJson: ("usage", ExitCode.USAGE),
 }
 
 
@@ -214,5 +217,6 @@ def unwrap_failure(exc: BaseException) -> BaseException | None:
 
 def write_error(error: CliError) -> int:
     """The error as one JSON line on stderr; returns its exit code."""
-    sys.stderr.write(json.dumps(error.to_json(), ensure_ascii=False) + "\n")
+    # C1 controls and bidi overrides as \\u escapes: the line stays JSON and prints safely
+    sys.stderr.write(json_visible(json.dumps(error.to_json(), ensure_ascii=False)) + "\n")
     return error.code

@@ -32,9 +32,11 @@ from inspector.commands.options import (
     UsageError,
     live_export,
     make_recorder,
+    printed_redactor,
     responders_from,
     say_demo,
 )
+from inspector.commands.printed import redacted_stderr
 from inspector.commands.tool_call import (
     call_as_task,
     json_arguments,
@@ -48,6 +50,7 @@ from inspector.engine.kinds import BY_LIST_METHOD
 from inspector.engine.responders import Responders
 from inspector.engine.signals import quit_on_signals, signal_exit_code
 from inspector.record.recorder import Recorder
+from inspector.record.redact import Redactor
 from inspector.target import Target
 from inspector.wire.events import Channel, WireEvent
 
@@ -206,9 +209,11 @@ async def run(
     request: CliRequest,
     responders: Responders,
     recorder: Recorder | None = None,
+    redactor: Redactor | None = None,
     trace: LiveExport | None = None,
 ) -> int:
-    """Connect, initialize, perform, print. Returns the exit code.
+    """Connect, initialize, perform, print. Returns the exit code. ``redactor``: what
+    stderr is redacted by (the recorder's by default); OAuth tokens are told to it.
 
     SIGHUP and SIGTERM end the call the way the TUI's quit does: the session is closed
     (the server's whole process group stopped), then the exit is 128 + the signal."""
@@ -221,6 +226,7 @@ async def run(
         protocol_version=request.protocol_version,
         observers=[pass_stderr] if request.show_stderr else [],
         trace=trace,
+        redactor=redactor,
     )
     stopped_by: list[int] = []
     try:
@@ -333,8 +339,12 @@ def run_from_options(opts: argparse.Namespace, target: Target, *, demo: bool = F
     responders = responders_from(opts)
     trace = live_export(opts)
     recorder = make_recorder(opts, target, opts.record)
+    # stderr gets the session file's redaction, with or without a session file: a server
+    # that echoes a token in its error body must not put it into a CI log
+    redactor = recorder.redactor if recorder is not None else printed_redactor(opts, target)
     try:
-        code: int = anyio.run(run, target, request, responders, recorder, trace)
+        with redacted_stderr(redactor):
+            code: int = anyio.run(run, target, request, responders, recorder, redactor, trace)
     finally:
         if trace is not None:
             trace.close()  # the spans still queued, bounded; one warning if lost

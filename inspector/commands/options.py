@@ -269,6 +269,12 @@ def responders_from(opts: argparse.Namespace) -> Responders:
     return responders
 
 
+def printed_redactor(opts: argparse.Namespace, target: Target) -> Redactor:
+    """The session file's redaction for ``target`` (off with ``--no-redact``): the
+    recorder's, and what stderr and the TUI's toasts are cleaned with."""
+    return Redactor(target.secrets(), enabled=not opts.no_redact)
+
+
 def make_recorder(
     opts: argparse.Namespace,
     target: Target,
@@ -279,7 +285,7 @@ def make_recorder(
     ``header``: more keys for the file's header line (the proxy says it is one)."""
     if path is None or opts.no_record:
         return None
-    redactor = Redactor(target.secrets(), enabled=not opts.no_redact)
+    redactor = printed_redactor(opts, target)
     extra = dict(header or {})
     if getattr(opts, "otlp_endpoint", None) or getattr(opts, "propagate", False):
         from inspector.export.live import context_from_env

@@ -14,7 +14,6 @@ The checks themselves live in :mod:`inspector.forms` (one home with the TUI's fo
 from __future__ import annotations
 
 import difflib
-import json
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +22,7 @@ from inspector.commands.failures import HTTP_FAILURE, CliError, ExitCode
 from inspector.commands.options import PROG
 from inspector.engine.client import McpClient
 from inspector.engine.request_errors import ConnectionClosedError, RequestTimeoutError
+from inspector.forms import strict_json
 from inspector.wire.jsonrpc import RpcError
 
 NAMES_SHOWN = 20  # tool names listed in an "unknown tool" error
@@ -53,10 +53,10 @@ def json_arguments(text: str | None) -> dict[str, Any]:
     if not text:
         return {}
     try:
-        loaded = json.loads(text)
-    except json.JSONDecodeError as exc:
+        loaded = strict_json.loads(text)
+    except ValueError as exc:  # a syntax error, or JSON only to Python (NaN, 5,000 deep)
         raise CliError(
-            "usage", f"--tool-args-json is not valid JSON: {exc}", ExitCode.USAGE
+            "usage", f"--tool-args-json is not valid JSON: {exc}; nothing was sent", ExitCode.USAGE
         ) from exc
     if not isinstance(loaded, dict):
         raise CliError("usage", "--tool-args-json must be a JSON object", ExitCode.USAGE)
@@ -113,7 +113,12 @@ async def prepare_call(
 
     arguments = json_arguments(tool_args_json)
     for key, text in split_pairs(tool_args, "--tool-arg").items():
-        arguments[key] = coerce_cli_arg(schema, key, text)
+        try:
+            arguments[key] = coerce_cli_arg(schema, key, text)
+        except strict_json.NotJson as exc:
+            raise CliError(
+                "usage", f"--tool-arg {key}: {exc}; nothing was sent", ExitCode.USAGE, argument=key
+            ) from exc
     if check and tool is not None:
         issues = check_arguments(schema, arguments)
         if issues:

@@ -116,10 +116,7 @@ class HandshakeEra:
         assert isinstance(result, dict)  # accept checked it
         session.opened(version, result, result.get("serverInfo"))
         await session.notify("notifications/initialized")
-        name = session.server_info.get("name", "?")
-        session.note(
-            f"initialized: {name} {session.server_info.get('version', '')} (protocol {version})"
-        )
+        session.note(f"initialized: {named(session.server_info)} (protocol {version})")
         return result
 
     def stamp(
@@ -193,7 +190,7 @@ class HandshakeEra:
                 )
             else:
                 offer = "; none of them is one mcp-inspect speaks"
-            return f"the server supports {', '.join(map(str, data['supported']))}{offer}"
+            return f"the server supports {listed(data['supported'])}{offer}"
         return ""
 
 
@@ -235,7 +232,7 @@ class StatelessEra:
         versions = result.get("supportedVersions")
         if isinstance(versions, list) and self.requested not in versions:
             raise VersionError(
-                f"the server supports {', '.join(map(str, versions))}, not "
+                f"the server supports {listed(versions)}, not "
                 f"{self.requested}{_retry_hint(versions)}"
             )
         return self.adopt(session, result)
@@ -246,10 +243,10 @@ class StatelessEra:
         """A -32022 refusal listed this version: ask once more at it (SEP-2575: a client
         retries with a version the server supports), never in a loop."""
         session.era = self
-        listed = (refused.data or {}).get("supported") if isinstance(refused.data, dict) else []
+        data = refused.data if isinstance(refused.data, dict) else {}
         session.note(
             f"era: the server refused the request with {UNSUPPORTED_PROTOCOL_VERSION} "
-            f"(supported: {', '.join(map(str, listed or []))}): retrying server/discover "
+            f"(supported: {listed(data.get('supported'))}): retrying server/discover "
             f"at {self.requested}",
             severity="warning",
             era={"step": "retry", "version": self.requested},
@@ -261,10 +258,8 @@ class StatelessEra:
         meta = result.get("_meta")
         info = meta.get(META_SERVER_INFO) if isinstance(meta, dict) else None
         session.opened(self.requested, result, info)
-        name = session.server_info.get("name", "?")
         session.note(
-            f"stateless: {name} {session.server_info.get('version', '')} "
-            f"(protocol {self.requested}, no session)"
+            f"stateless: {named(session.server_info)} (protocol {self.requested}, no session)"
         )
         return result
 
@@ -275,7 +270,7 @@ class StatelessEra:
         if exc.code == UNSUPPORTED_PROTOCOL_VERSION and isinstance(versions, list):
             return VersionError(
                 f"the server refused protocol version {self.requested}: it "
-                f"supports {', '.join(map(str, versions))}"
+                f"supports {listed(versions)}"
                 f"{_retry_hint(versions)}"
             )
         if exc.code in (
@@ -441,6 +436,24 @@ def _ask_names(asks: dict[str, Any]) -> list[str]:
     return [str(a.get("method")) if isinstance(a, dict) else "?" for a in asks.values()]
 
 
+LISTED = 8  # versions named in a note or an error; the rest counted
+SHOWN = 64  # characters of one server-given word (a version, a name) in a note
+
+
+def listed(values: Any) -> str:
+    """Server-given versions for a note or an error, bounded whatever the server sent
+    (a 50 MB ``supportedVersions`` must not be copied into the log's notes)."""
+    if not isinstance(values, list):
+        return "none"
+    shown = ", ".join(str(v)[:SHOWN] for v in values[:LISTED])
+    return shown + (f" ... ({len(values):,} in all)" if len(values) > LISTED else "")
+
+
+def named(info: dict[str, Any]) -> str:
+    """A server's name and version from its info, bounded."""
+    return f"{str(info.get('name', '?'))[:SHOWN]} {str(info.get('version', ''))[:SHOWN]}"
+
+
 def _first_line(text: str | None) -> str:
     return text.splitlines()[0][:160] if text else ""
 
@@ -448,10 +461,10 @@ def _first_line(text: str | None) -> str:
 def listed_stateless(exc: RpcError) -> str | None:
     """The stateless version we speak that a -32022 refusal lists as supported, if any."""
     data = exc.data if isinstance(exc.data, dict) else {}
-    listed = data.get("supported")
-    if exc.code != UNSUPPORTED_PROTOCOL_VERSION or not isinstance(listed, list):
+    supported = data.get("supported")
+    if exc.code != UNSUPPORTED_PROTOCOL_VERSION or not isinstance(supported, list):
         return None
-    return next((v for v in STATELESS_VERSIONS if v in listed), None)
+    return next((v for v in STATELESS_VERSIONS if v in supported), None)
 
 
 def _retry_hint(versions: list[Any]) -> str:

@@ -32,9 +32,10 @@ from inspector.engine.era import (
     HandshakeEra,
     StatelessEra,
     VersionError,
+    listed,
     listed_stateless,
 )
-from inspector.engine.request_errors import RequestTimeoutError
+from inspector.engine.request_errors import RequestTimeoutError, ServerExitedOnProbe
 from inspector.wire.jsonrpc import RpcError
 
 if TYPE_CHECKING:
@@ -104,22 +105,43 @@ async def open_detected(session: Session, memory: EraMemory | None) -> dict[str,
                 memory.forget(key)
     try:
         result = await _probe(session, remembered=known in STATELESS_VERSIONS)
-    except RpcError:
+    except RpcError as exc:
         lost = session.lost
-        if memory is not None and lost is not None and lost.exit_code is not None:
-            # a server that exits on server/discover (which every stateless server must
-            # serve) is handshake-era: the next connection opens it with initialize
-            memory.remember(key, HANDSHAKE_VERSIONS[0])
+        if lost is not None and not lost.expected and session.transport.kind == "stdio":
+            # a server that exits (or closes its stdout) on server/discover, which every
+            # stateless server must serve, is handshake-era: its next start opens it
+            # with initialize
+            if memory is not None:
+                memory.remember(key, HANDSHAKE_VERSIONS[0])
             session.note(
-                f"era: the server exited on the {PROBE} probe: remembered as handshake-era, "
-                "so reconnecting opens it with initialize (no probe)",
+                f"era: the server ended during the {PROBE} probe: remembered as handshake-era, "
+                "so the next start opens it with initialize (no probe)",
                 severity="warning",
                 era={"step": "exited", "era": "handshake"},
             )
+            raise ServerExitedOnProbe(lost) from exc
         raise
     if memory is not None and session.protocol_version is not None:
         memory.remember(key, session.protocol_version)
     return result
+
+
+def probing(session: Session) -> bool:
+    """Whether the era probe is in flight (a connection lost now may be a strict server
+    ending on it: not news yet, the front may start it again)."""
+    if session.pinned or session.transport.kind != "stdio":
+        return False
+    return any(p.method == PROBE for p in session.pending.values())
+
+
+def note_restart(session: Session, why: ServerExitedOnProbe) -> None:
+    """Say, on the new session's log, why the server was started a second time."""
+    session.note(
+        f"era: the server ended during the {PROBE} probe ({why.lost.message}): started it "
+        "again, opening with initialize (a strict handshake-era server)",
+        severity="warning",
+        era={"step": "restarted", "era": "handshake"},
+    )
 
 
 async def _probe(session: Session, *, remembered: bool = False) -> dict[str, Any]:
@@ -154,14 +176,14 @@ async def _probe(session: Session, *, remembered: bool = False) -> dict[str, Any
     if not isinstance(versions, list) or stateless.requested not in versions:
         # no DiscoverResult (supportedVersions is required), or one naming only
         # handshake versions: a legacy advertisement, as the official SDK reads it
-        listed = ", ".join(map(str, versions)) if isinstance(versions, list) else "none"
-        return await _fall_back(session, f"answered with no stateless version ({listed})", took)
+        said = listed(versions)
+        return await _fall_back(session, f"answered with no stateless version ({said})", took)
     assert isinstance(result, dict)
     _choose(
         session,
         "stateless",
         f"era: stateless {stateless.requested}: {PROBE} answered in {took * 1000:.0f} ms "
-        f"(supportedVersions: {', '.join(map(str, versions))})",
+        f"(supportedVersions: {listed(versions)})",
         by=PROBE,
         ms=round(took * 1000, 1),
     )
@@ -178,7 +200,7 @@ def _refusal(exc: RpcError, timeout: float) -> str:
         ours = (*HANDSHAKE_VERSIONS, *STATELESS_VERSIONS)
         if isinstance(supported, list) and supported and not any(v in ours for v in supported):
             raise VersionError(
-                f"the server supports only {', '.join(map(str, supported))}, none of which "
+                f"the server supports only {listed(supported)}, none of which "
                 f"mcp-inspect speaks (it speaks {', '.join(STATELESS_VERSIONS)} and "
                 f"{', '.join(HANDSHAKE_VERSIONS)})"
             ) from exc

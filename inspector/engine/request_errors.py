@@ -25,6 +25,12 @@ class ConnectionClosedError(RpcError):
         self.lost = lost
 
 
+class ServerExitedOnProbe(ConnectionClosedError):
+    """The server ended on the era probe (``server/discover``): a strict handshake-era
+    server that exits on a method it does not know. Started again and opened with
+    ``initialize``, it works: the command line and the TUI do that."""
+
+
 class RequestTimeoutError(RpcError):
     def __init__(self, method: str, seconds: float, hard: bool) -> None:
         what, flag = ("hard maximum", "--max-timeout") if hard else ("timeout", "--timeout")

@@ -33,6 +33,7 @@ import anyio
 
 from inspector.logstore.store import LogFilter, is_tool_error
 from inspector.record.format import SessionFileError, SessionHeader, decode_event
+from inspector.record.huge_line import HEAD, HUGE_LINE, head_event
 from inspector.wire.events import Channel, Direction, Kind, WireEvent, classify_message
 from inspector.wire.jsonrpc import decode
 
@@ -111,6 +112,7 @@ class IndexedSessionFile:
         self._tool_errors: set[int] = set()  # results with isError: true (learnt by _light)
         self._pairs: dict[int, int] = {}  # index -> paired index, -1 = none found
         self._bad_lines: set[int] = set()
+        self._line_ends: dict[int, int] = {}  # start -> end of lines past a step's budget
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self.index_step(first_chunk)
@@ -142,14 +144,8 @@ class IndexedSessionFile:
             pos, size, fd = self._pos, self.size, self._fh.fileno()
             chunk = os.pread(fd, min(max(budget, 1), size - pos), pos)
             cut = chunk.rfind(b"\n")
-            while cut < 0 and pos + len(chunk) < size:  # a line longer than the budget
-                more = os.pread(
-                    fd, min(max(budget, 1 << 20), size - pos - len(chunk)), pos + len(chunk)
-                )
-                if not more:
-                    break
-                chunk += more
-                cut = chunk.rfind(b"\n")
+            if cut < 0 and pos + len(chunk) < size:  # a line longer than the budget
+                return self._index_long_line(pos)
             # stop at the last whole line (the rest is the next chunk's), without a copy
             length = cut + 1 if pos + len(chunk) < size else len(chunk)
             complete = chunk.endswith(b"\n", 0, length)
@@ -164,6 +160,42 @@ class IndexedSessionFile:
             self._starts.extend(starts)  # one C call: readers never see half a chunk
             self._pos = end
             return self.done
+
+    def _index_long_line(self, pos: int) -> bool:
+        """Index the one line at ``pos`` that is longer than a step's budget (a recorded
+        300 MB result): its end found by reading on in 1 MB pieces that are let go (growing
+        a chunk until a newline came copied it over and over: 50-95 s for 300 MB), and
+        kept, so its size is known without scanning it again."""
+        end, at, fd = -1, pos, self._fh.fileno()
+        while at < self.size:
+            piece = os.pread(fd, min(1 << 20, self.size - at), at)
+            if not piece:
+                break
+            cut = piece.find(b"\n")
+            if cut >= 0:
+                end = at + cut
+                break
+            at += len(piece)
+        if end >= 0:
+            self._line_ends[pos] = end
+        if end < 0:  # the file's last line, unterminated: kept if it decodes, else torn
+            chunk = self._mm[pos : self.size]
+            starts = array("Q")
+            self._pos = self._tail(bytes(chunk), pos, starts)
+        else:
+            starts = array("Q")
+            if self._mm[pos : pos + len(_MARK)] == _MARK:
+                starts.append(pos)
+            else:  # not written by us: decided on its head, not parsed whole
+                self.unreadable += 1
+                self.warnings.append(
+                    f"{self.path}: skipped a line that is not an event (at byte {pos})"
+                )
+            self._pos = end + 1
+        self._facts.extend(bytes(len(starts)))
+        self._method_code.extend(array("I", bytes(4 * len(starts))))
+        self._starts.extend(starts)
+        return self.done
 
     def refresh(self) -> bool:
         """Pick up bytes appended since opening (a file still being recorded); returns
@@ -304,12 +336,26 @@ class IndexedSessionFile:
     def line(self, i: int) -> bytes:
         """The stored JSON line of event ``i`` (without its newline)."""
         start = self._starts[i]
-        end = self._mm.find(b"\n", start)
-        return self._mm[start : self.size if end < 0 else end]
+        return self._mm[start : start + self.stored_size(i)]
 
     def stored_size(self, i: int) -> int:
-        """The stored line's bytes (the frame inside it may be escaped or base64)."""
-        return len(self.line(i))
+        """The stored line's bytes (the frame inside it may be escaped or base64), found
+        without copying the line."""
+        start = self._starts[i]
+        end = self._line_ends.get(start)
+        if end is None:
+            end = self._mm.find(b"\n", start)
+        return (self.size if end < 0 else end) - start
+
+    def summary_event(self, i: int) -> WireEvent:
+        """The event for its log row: :meth:`event`, but a line past ``HUGE_LINE`` not
+        already decoded is read by its head only (``huge_line``), never whole."""
+        if i < 0:
+            i += len(self)
+        if i in self._cache or self.stored_size(i) <= HUGE_LINE:
+            return self.event(i)
+        start = self._starts[i]
+        return head_event(bytes(self._mm[start : start + HEAD]), self.stored_size(i))
 
     def event(self, i: int) -> WireEvent:
         if i < 0:
@@ -362,7 +408,14 @@ class IndexedSessionFile:
     def _light(self, i: int) -> tuple[int, str | None, Any]:
         """(packed kind/direction/channel, top-level method, id) of event ``i``, parsed
         without building a WireEvent or touching the cache (filters and pairing scan
-        many events). Same rules as ``decode_event`` + ``classify``."""
+        many events). Same rules as ``decode_event`` + ``classify``; a huge line is read
+        by its head (``huge_line``)."""
+        if self.stored_size(i) > HUGE_LINE:
+            event = self.summary_event(i)
+            self._facts[i] = _pack(event)
+            head = event.message if isinstance(event.message, dict) else {}
+            named = head.get("method")
+            return self._facts[i], named if isinstance(named, str) else None, head.get("id")
         try:
             data = json.loads(self.line(i))
             direction = Direction(data.get("dir", "in"))
@@ -430,17 +483,19 @@ class IndexedSessionFile:
             self._methods.append(name)
         return code
 
+    # rows' columns: a huge line answers from its head (summary_event), never decoded whole
+
     def seq(self, i: int) -> int:
-        return self.event(i).seq
+        return self.summary_event(i).seq
 
     def time(self, i: int) -> float:
-        return self.event(i).time
+        return self.summary_event(i).time
 
     def mono(self, i: int) -> float:
-        return self.event(i).mono
+        return self.summary_event(i).mono
 
     def has_findings(self, i: int) -> bool:
-        return bool(self.event(i).findings)
+        return bool(self.summary_event(i).findings)
 
     def failed(self, i: int) -> bool:
         """A JSON-RPC error, or a result with ``isError: true``."""

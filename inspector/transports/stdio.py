@@ -17,6 +17,7 @@ import shlex
 import shutil
 import signal
 import sys
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
@@ -44,6 +45,8 @@ NOISE_WIDTH = 200  # a stray line may be megabytes: its start is the clue
 GRACE_SECONDS = 2.0
 EXIT_POLL = 0.25  # how often a running server is checked for having exited
 CLOSE_POLL = 0.02  # the same while closing
+SLICE = 0.004  # seconds of reading at most before the event loop gets a turn
+REST = 0.002  # seconds the reader then stands aside (keys, the screen: bench/log_flood.py)
 DRAIN_ABOVE = 1 << 16  # a relay waits for the server to read only past this much unread
 
 
@@ -74,9 +77,17 @@ async def iter_lines(stream: asyncio.StreamReader) -> AsyncIterator[tuple[bytes,
 
 
 async def _read_lines(stream: asyncio.StreamReader, on_line: Callable[[bytes, bool], None]) -> None:
-    """``on_line(line, terminated)`` for every line of ``stream``."""
+    """``on_line(line, terminated)`` for every line of ``stream``, standing aside ``REST``
+    after each ``SLICE`` of work: while the pipe holds data, reading never waits, so a
+    flood (50,000 lines a second) would otherwise keep the loop, and the UI's keys, from
+    everything else for as long as it lasts (keys took 0.4-1.3 s). A server faster than
+    that is slowed by its full pipe: nothing is lost."""
+    until = time.monotonic() + SLICE
     async for line, terminated in iter_lines(stream):
         on_line(line, terminated)
+        if time.monotonic() > until:
+            await asyncio.sleep(REST)
+            until = time.monotonic() + SLICE
 
 
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec

@@ -24,6 +24,7 @@ from textual.app import App, ComposeResult, ScreenStackError, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import TabbedContent, TabPane
 
@@ -35,7 +36,9 @@ from inspector.engine.tasks import TaskManager
 from inspector.live.state import LiveState
 from inspector.record.indexed import IndexedSessionFile
 from inspector.record.recorder import Recorder
+from inspector.record.redact import Redactor
 from inspector.record.state import sessions_home
+from inspector.safe_text import visible
 from inspector.target import Target
 from inspector.tui import heap, messages
 from inspector.tui.auth_ui import AuthUi, ObservedAuth
@@ -165,6 +168,12 @@ class InspectorApp(App[int]):
         self.handle_signals = handle_signals
         self.mode = as_mode(mode, source, replay_title)
         self.recorder = recorder
+        # the session file's redaction, for toasts too (a server echoing a token in an error)
+        self.redactor = (
+            recorder.redactor
+            if recorder is not None
+            else Redactor(self.target.secrets() if self.target is not None else [])
+        )
         self.log_layout = "normal"
         # the server shown: its state is the one owner of what the widgets show
         self.server = Server(LiveState(self.replay_source), self.mode, recorder=recorder)
@@ -248,6 +257,25 @@ class InspectorApp(App[int]):
     def get_default_screen(self) -> Screen[Any]:
         return self.main
 
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every toast (widgets' and screens' too) passes here: secrets out, as in the
+        session file, and control characters visible (a path, a URL, a server's words)."""
+
+        def shown(text: str) -> str:
+            return visible(self.redactor.url_text(text), multiline=True)
+
+        super().notify(
+            shown(message), title=shown(title), severity=severity, timeout=timeout, markup=markup
+        )
+
     def compose(self) -> ComposeResult:
         status = StatusBar(id="status")
         self.feed.subscribe(status)
@@ -290,7 +318,9 @@ class InspectorApp(App[int]):
             self.status_feed.start()
             return
         target = mode.target
-        self.server.start_live(self, self.main, target, self.options, self._responders)
+        self.server.start_live(
+            self, self.main, target, self.options, self._responders, self.redactor
+        )
         self.query_one(StatusBar).transport = (
             target.transport if target.is_http or target.attach else "stdio"
         )

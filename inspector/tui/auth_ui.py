@@ -28,7 +28,7 @@ from inspector.wire.events import Channel, WireEvent
 if TYPE_CHECKING:
     from textual.app import App
 
-    from inspector.record.recorder import Recorder
+    from inspector.record.redact import Redactor
     from inspector.target import Target
     from inspector.tui.screens.main import MainScreen
 
@@ -115,8 +115,10 @@ class AuthUi:
 
     @classmethod
     def for_target(
-        cls, app: App[Any], target: Target | None, recorder: Recorder | None = None
+        cls, app: App[Any], target: Target | None, redactor: Redactor | None = None
     ) -> AuthUi | None:
+        """``redactor``: told every token the flow learns (the session file's and the
+        toasts' redaction)."""
         if target is None or target.url is None or target.oauth is None:
             return None
         from dataclasses import replace
@@ -138,8 +140,8 @@ class AuthUi:
         ui = cls(app, target, factory)
         if ui.authorizer is None:
             return None
-        if recorder is not None:  # tokens the flow learns are masked in the session file
-            ui.authorizer.add_secret_sink(recorder.redactor.add_secret)
+        if redactor is not None:
+            ui.authorizer.add_secret_sink(redactor.add_secret)
         return ui
 
     def mount(self, tabs: TabbedContent) -> Any:

@@ -134,7 +134,10 @@ class CallRunner:
             and must_run_as_task(controller.session.server_capabilities, item)
         ):
             # a plain call must fail (the server requires a task): send what works
-            app.notify(f"{call_name(item)} requires a task (taskSupport): calling it as a task")
+            app.notify(
+                f"{call_name(item)} requires a task (taskSupport): calling it as a task",
+                markup=False,
+            )
             action = "task"
         title = call_title(kind, item)
         uri = str(item.get("uri"))
@@ -222,7 +225,9 @@ class CallRunner:
             self.execute_again("resources", panel.item or {"uri": uri}, None, "run")
             return
         hint = "select it and ctrl+s to re-read; U re-reads automatically"
-        self.app.notify(f"{uri} was updated ({hint})", title="resources/updated", timeout=4)
+        self.app.notify(
+            f"{uri} was updated ({hint})", title="resources/updated", timeout=4, markup=False
+        )
 
     def toggle_auto_reread(self) -> None:
         self.auto_reread = not self.auto_reread

@@ -14,15 +14,16 @@ from __future__ import annotations
 import itertools
 import traceback
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import anyio
 
 from inspector.engine.client import McpClient
+from inspector.engine.era_detect import note_restart, probing
 from inspector.engine.kinds import KIND
 from inspector.engine.lists import ListUpdate
 from inspector.engine.options import SessionOptions
-from inspector.engine.request_errors import first_failure
+from inspector.engine.request_errors import ServerExitedOnProbe, first_failure
 from inspector.engine.responders import Responders
 from inspector.engine.session import EventRecorder, Session
 from inspector.live.state import LiveState
@@ -84,6 +85,7 @@ class SessionController:
         self._runs: list[tuple[anyio.CancelScope, anyio.Event]] = []  # connections still up
         self._sessions: list[Session] = []  # every session made; shutdown closes them all
         self.stopping = False  # shutting down: no reconnect, no renewal
+        self.era_memory = FileEraMemory()  # one: a restart recalls what the probe taught
 
     @property
     def catalog(self) -> dict[str, list[dict[str, Any]]]:
@@ -137,8 +139,9 @@ class SessionController:
                 await session.close()
         self._sessions.clear()
 
-    async def _run_once(self, renewal: bool) -> bool:
-        """Connect, handshake, catalog, wait; True when the session expired and may renew."""
+    async def _run_once(self, renewal: bool, restarted: ServerExitedOnProbe | None = None) -> bool:
+        """Connect, handshake, catalog, wait; True when the session expired and may renew.
+        ``restarted``: the server ended on the era probe and is started once more."""
         self.attempt += 1
         self._renew = False
         self._loaded = False
@@ -161,7 +164,7 @@ class SessionController:
                 recorder=self.recorder,
                 sequence=self._sequence,
                 protocol_version=options.protocol_version or None,  # None: find the era
-                era_memory=FileEraMemory(),
+                era_memory=self.era_memory,
             )
             self._sessions = [s for s in self._sessions if not s.closed]  # closed ones go
             self._sessions.append(session)
@@ -182,6 +185,8 @@ class SessionController:
             self.session = session
             self.client = McpClient(session)
             async with session:
+                if restarted is not None:
+                    note_restart(session, restarted)
                 await session.initialize()
                 self.state.attach(session, self.client)
                 self.app.post_message(messages.Connected(renewal))
@@ -189,16 +194,22 @@ class SessionController:
                 self._loaded = True
                 await stop.wait()
         except Exception as exc:  # every failure reaches the user as a message
+            failure = first_failure(exc)
+            on_probe = isinstance(failure, ServerExitedOnProbe)  # Disconnected not posted
+            if on_probe and restarted is None and not self.stopping:  # a strict server
+                return await self._run_once(renewal, cast(ServerExitedOnProbe, failure))
             error = _describe(exc)
             lost = self.session.lost if self.session is not None else None
-            if lost is not None and not lost.expected:
+            if lost is not None and not lost.expected and not on_probe:
                 return self._renew  # Disconnected already says why, or we renew
             self.app.post_message(messages.ConnectFailed(error))
         return self._renew
 
     def _on_lost(self, session: Session, stop: anyio.Event, lost: ConnectionLost) -> None:
         stop.set()
-        if session is not self.session:  # an old session's goodbye is not news
+        if session is not self.session or probing(session):
+            # an old session's goodbye is not news; nor a strict server ending on the era
+            # probe (it is started again at once)
             return
         expired = session_expired(session)
         if expired and session.protocol_version is not None and (self._loaded or not self._renewal):

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from inspector.engine.responders import Responders
     from inspector.engine.session import Session
     from inspector.record.recorder import Recorder
+    from inspector.record.redact import Redactor
     from inspector.target import Target
     from inspector.tui.auth_ui import AuthUi, ObservedAuth
     from inspector.tui.controller import SessionController
@@ -72,13 +73,15 @@ class Server:
         target: Target,
         options: SessionOptions,
         responders: Responders | None,
+        redactor: Redactor | None = None,
     ) -> SessionController:
         """Make the live session's controller, with the Auth tab of an HTTP target with
-        OAuth (mounted on ``screen``), or, attached to a proxy, the proxy's OAuth followed."""
+        OAuth (mounted on ``screen``), or, attached to a proxy, the proxy's OAuth followed.
+        ``redactor``: the toasts' and session file's, told the tokens the flow learns."""
         from inspector.tui.auth_ui import AuthUi, ObservedAuth
         from inspector.tui.controller import SessionController
 
-        self.auth_ui = auth_ui = AuthUi.for_target(app, target, self.recorder)
+        self.auth_ui = auth_ui = AuthUi.for_target(app, target, redactor)
         observer = None
         if auth_ui is not None:
             auth_ui.mount(screen.bottom_tabs)

@@ -125,7 +125,8 @@ async def test_structured_content_checked_against_output_schema() -> None:
 @pytest.mark.slow
 async def test_server_crash_shows_why_and_reconnect_keeps_the_log() -> None:
     """The server dies on its first request that is not initialize: the era probe
-    (server/discover); reconnecting opens it with initialize, then it dies on tools/list."""
+    (server/discover); it is started again at once and opened with initialize, then it
+    dies on tools/list; reconnecting opens it with initialize again."""
     target = Target(
         command=sys.executable,
         args=[str(SERVERS / "stdio_misbehave.py"), "crash"],
@@ -138,11 +139,14 @@ async def test_server_crash_shows_why_and_reconnect_keeps_the_log() -> None:
         assert "exit code 3" in screen_text(app)
         source = app.query_one(MessageLog).source
         # the log takes its rows in batches: wait for the probe's row
-        await wait_for(pilot, lambda: "server/discover" in log_methods(app))
-        assert "initialize" not in log_methods(app)
+        await wait_for(pilot, lambda: "tools/list" in log_methods(app))
+        methods = log_methods(app)
+        # the probe (no answer), then initialize's request and response
+        assert methods.count("server/discover") == 1 and methods.count("initialize") == 2
+        assert methods.index("server/discover") < methods.index("initialize")
         before = len(source)
         await pilot.press("r")
-        await wait_for(pilot, lambda: log_methods(app).count("initialize") == 2)
+        await wait_for(pilot, lambda: log_methods(app).count("initialize") == 4)
         await wait_for(pilot, lambda: app.query_one("#status").state == "disconnected")
         assert len(source) > before  # the first connection's events are still there
         seqs = [source.seq(i) for i in range(len(source))]

@@ -23,6 +23,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from inspector.safe_text import visible
 from inspector.tui.keymap import Group, Section
 
 KEY_STYLE = "bold #87afff"
@@ -37,7 +38,7 @@ def render_section(section: Section) -> RenderableType:
     for group in section.groups:
         parts.append(_keys_table(group))
     for paragraph in section.text:
-        parts.append(Text(paragraph))
+        parts.append(Text(visible(paragraph)))  # it names paths (the session file, folders)
     return RichGroup(*parts)
 
 

@@ -33,6 +33,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
+from inspector.safe_text import visible
 from inspector.tui.document import Document
 
 TURN = 0.0005  # seconds a thread holds the GIL before the other may take it, while formatting
@@ -83,8 +84,9 @@ class DocumentView(ScrollView, can_focus=True):
         """Called after each new document is laid out (a hook for containers)."""
 
     def show_message(self, text: str, style: str = "dim") -> None:
-        """A short line of our own (a status, a hint)."""
-        self.show_document(Document.of(Text(text, style=style)))
+        """A short line of our own (a status, a hint), which may quote what is not ours (a
+        target's command, a path, an error): control characters are made visible."""
+        self.show_document(Document.of(Text(visible(text, multiline=True), style=style)))
 
     @property
     def content_height(self) -> int:

@@ -18,6 +18,7 @@ from textual.containers import Vertical
 from textual.timer import Timer
 from textual.widgets import Static, TextArea
 
+from inspector.forms import strict_json
 from inspector.safe_text import visible
 
 CHECK_AFTER = 0.3  # seconds of no typing before the text is parsed
@@ -96,11 +97,11 @@ class JsonEditor(Vertical):
             status.remove_class("-invalid")
             return
         try:
-            json.loads(text)
+            strict_json.loads(text)  # NaN, 1e400, 5,000 digits or deep nesting: not JSON
         except json.JSONDecodeError as exc:
             self.valid = False
             status.update(Text(f"✗ line {exc.lineno}, column {exc.colno}: {visible(exc.msg)}"))
-        except (ValueError, RecursionError) as exc:
+        except ValueError as exc:
             self.valid = False
             status.update(Text(f"✗ {visible(str(exc))[:200]}"))
         else:
@@ -130,7 +131,7 @@ class JsonEditor(Vertical):
     def parse(self) -> tuple[Any, str | None]:
         """(value, None) or (None, error message) for the current text."""
         try:
-            return json.loads(self.text), None
+            return strict_json.loads(self.text), None
         except ValueError as exc:
             return None, f"invalid JSON: {exc}"
 

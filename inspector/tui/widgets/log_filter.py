@@ -111,6 +111,7 @@ class LogFilterBar(Vertical):
         super().__init__(id=id)
         self._timer: Timer | None = None
         self._final = ""  # the query last submitted with Enter: its problems are final
+        self._count_width = -1  # cells of the count shown (a new width needs a layout)
         self.suggester = FilterSuggester(methods)
 
     def compose(self) -> ComposeResult:
@@ -171,7 +172,11 @@ class LogFilterBar(Vertical):
         text = Text(f"{shown:,} / {total:,} shown")
         if scanned is not None and scanned < total:
             text.append(f"  scanning {scanned * 100 // max(total, 1)}%", style="italic")
-        self.query_one("#filter-count", Static).update(text)
+        # a new layout only when the width changes: every one re-lays the screen out, and
+        # a flood updates the count on every batch
+        width = text.cell_len
+        self.query_one("#filter-count", Static).update(text, layout=width != self._count_width)
+        self._count_width = width
 
     def _still_typing(self, query: str) -> bool:
         """The word at the end is still being typed (it has completions) and was not

@@ -44,6 +44,7 @@ SCAN_SLICE = 0.008  # seconds of filter steps before yielding to the UI
 # A real pause, not sleep(0): a key press hops App -> Screen -> widget, one loop turn each.
 SCAN_PAUSE = 0.002
 SYNC_SCAN_LIMIT = 5_000  # new events filtered inline on append (more: in the worker)
+GROW_EVERY = 0.2  # seconds between two re-sizes of the log as it grows (a flood's batches)
 BIG_FRAME = 64 * 1024  # a frame this big is summarized as it arrives, parsed
 
 ARROWS = {Direction.OUT: "→", Direction.IN: "←", Direction.LOCAL: "·"}
@@ -173,7 +174,9 @@ class LogLines(ScrollView, can_focus=True):
     def summary(self, index: int) -> RowSummary:
         found = self._big_summaries.get(index) or self._summaries.get(index)
         if found is None:
-            found = summarize(self.source.event(index))
+            # a session file reads a huge line by its head for its row (whole: its detail)
+            peek = getattr(self.source, "summary_event", self.source.event)
+            found = summarize(peek(index))
             self._summaries[index] = found
         return found
 
@@ -190,7 +193,16 @@ class LogLines(ScrollView, can_focus=True):
                 self._strips.clear()
         old_rows = self._rows
         self._rows = len(self.view) if self.view is not None else total
-        self.virtual_size = Size(0, self._rows)
+        size = Size(0, self._rows)
+        height = self.size.height
+        if self.show_vertical_scrollbar and min(old_rows, self._rows) > height > 0:
+            # taller than the view before and after: the scrollbar stays and only its
+            # range changes, so no layout (a layout re-lays the whole screen out: ~60 ms
+            # that a flood would ask for on every batch, holding the keys back)
+            self.set_reactive(LogLines.virtual_size, size)
+            self._scroll_update(size)
+        else:
+            self.virtual_size = size
         if self.follow:
             self.scroll_to_tail()
         if self._rows != old_rows or self.follow:
@@ -401,6 +413,8 @@ class MessageLog(Vertical):
         self._want_index: int | None = None  # cursor event to find again while scanning
         self._cursor_when_scanned = False  # Enter in the filter: a row once the scan ends
         self._bar = LogFilterBar(methods=self.source.method_names, id="log-filter")
+        self._grew_at = 0.0  # when the log was last re-sized for new events
+        self._grow_waiting = False  # a re-size is due (its timer set)
 
     def compose(self) -> ComposeResult:
         yield self._bar
@@ -431,7 +445,22 @@ class MessageLog(Vertical):
         self.source_grew()
 
     def source_grew(self) -> None:
-        """The source has more events (it grew by itself, e.g. a replay index)."""
+        """The source has more events (it grew by itself, e.g. a replay index).
+
+        At most every ``GROW_EVERY`` seconds: a new size re-lays the whole screen out
+        (~60 ms with every pane), which a flood would ask for on every 50 ms batch and
+        so hold the keys back; a later call within that time is folded into one."""
+        since = time.monotonic() - self._grew_at
+        if since < GROW_EVERY:
+            if not self._grow_waiting:
+                self._grow_waiting = True
+                self.set_timer(GROW_EVERY - since, self._grow_now)
+            return
+        self._grow_now()
+
+    def _grow_now(self) -> None:
+        self._grow_waiting = False
+        self._grew_at = time.monotonic()
         view = self._lines.view
         if view is not None and not view.done:
             if len(self.source) - view.scanned <= SYNC_SCAN_LIMIT:

@@ -3,7 +3,9 @@
     view = ServerLogView(state)     # renders state.server_log; the level via state.client
 
 Messages come in batches (``ServerLogAdded``, every 50 ms at most) so a flood does not
-redraw per line; the view keeps the last ``max_lines``. The level picker sends
+redraw per line; they are drawn ``DRAIN_SLICE`` a turn, only while the tab is shown, from
+a queue that keeps the newest (a flood's skipped ones are counted on a line of their
+own); the view keeps the last ``max_lines``. The level picker sends
 ``logging/setLevel`` and says whether the server accepted it. Server text is
 data: the logger name and the data (a string, or any JSON shown compactly) go
 through ``safe_text``.
@@ -12,6 +14,7 @@ through ``safe_text``.
 from __future__ import annotations
 
 import json
+from collections import deque
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
@@ -26,6 +29,7 @@ from textual.widget import Widget
 from textual.widgets import Label, RichLog, Select, Static
 
 from inspector.engine.client import LOG_LEVELS
+from inspector.live.server_log import LogEntry
 from inspector.live.state import LiveState
 from inspector.safe_text import safe_text
 from inspector.tui import messages
@@ -43,6 +47,8 @@ LEVEL_STYLES = {
 }
 OFFLINE = "replay: the level is set on a live server (logging/setLevel)"
 DATA_LIMIT = 4000  # characters of one message's data shown (the wire log has it all)
+DRAIN_SLICE = 100  # entries drawn per turn (~10 ms); more wait for the next turn
+DRAIN_EVERY = 0.02  # seconds between turns
 
 
 def format_entry(params: dict[str, Any], when: datetime | None = None) -> Text:
@@ -91,6 +97,9 @@ class ServerLogView(Widget):
         # the session whose level the user set: its status line is newer than the
         # capability note, which the (batched) attach message may bring after it
         self._level_set_for: object | None = None
+        self._waiting: deque[LogEntry] = deque(maxlen=max_lines)  # not drawn yet
+        self._skipped = 0  # entries that left the queue undrawn (a flood)
+        self._draining = False
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="log-bar"):
@@ -126,12 +135,35 @@ class ServerLogView(Widget):
 
     @on(messages.ServerLogAdded)
     def _added(self, message: messages.ServerLogAdded) -> None:
-        self._write([format_entry(e.params, e.when) for e in message.entries])
+        """Entries wait in a bounded queue and are drawn a slice per turn (and only while
+        the tab is shown): a flood of 50,000 a second must not stop the keys."""
+        room = self._waiting.maxlen or 0
+        self._skipped += max(0, len(self._waiting) + len(message.entries) - room)
+        self._waiting.extend(message.entries)
+        self._drain_soon()
 
-    def _write(self, lines: list[Text]) -> None:
+    def on_show(self) -> None:
+        self._drain_soon()
+
+    def _drain_soon(self) -> None:
+        if self._waiting and not self._draining:
+            self._draining = True
+            self.set_timer(DRAIN_EVERY, self._drain)
+
+    def _drain(self) -> None:
+        self._draining = False
+        if not self.is_mounted or not self.display or not self.region:
+            return  # hidden: drawn when shown (on_show), the queue keeps the newest
         log = self.query_one("#server-log", RichLog)
-        for line in lines[-self.max_lines :]:
-            log.write(line, expand=True)  # wrap at the view width, not the text width
+        if self._skipped:
+            note = f"… {self._skipped:,} messages not shown here (a flood): the log has them"
+            log.write(Text(note, style="dim italic"), expand=True)
+            self._skipped = 0
+        for _ in range(min(DRAIN_SLICE, len(self._waiting))):
+            entry = self._waiting.popleft()
+            # wrap at the view width, not the text width
+            log.write(format_entry(entry.params, entry.when), expand=True)
+        self._drain_soon()
 
     # -- the level ---------------------------------------------------------------------
 
@@ -167,5 +199,7 @@ class ServerLogView(Widget):
             self.query_one("#level-status", Static).update(safe_text(text))
 
     def action_clear(self) -> None:
+        self._waiting.clear()
+        self._skipped = 0
         self.query_one("#server-log", RichLog).clear()
         self.state.server_log.clear()

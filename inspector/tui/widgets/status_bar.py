@@ -111,7 +111,7 @@ class StatusBar(Static):
         info = init.get("serverInfo") or {}
         if info:
             self.server = f"{server_label(info)} (replay of {message.title})"
-        self.protocol = str(init.get("protocolVersion", ""))
+        self.protocol = one_line(str(init.get("protocolVersion", "")), 40)  # as recorded
 
     def facts(self, level: int = 0) -> Text:
         """Transport, protocol, counts; at a higher ``level`` (a narrower bar) the least
@@ -137,7 +137,7 @@ class StatusBar(Static):
         # the cap just bounds the work for a hostile megabyte-long name
         server = one_line(self.server[:MAX_LABEL], -1)
         extra = Text(f"  {self.extra}", style="magenta") if self.extra else Text()
-        path = self.session_file
+        path = one_line(self.session_file, -1)  # a path is not ours either (ESC]0;... BEL)
         width = self.content_size.width
         # the fullest facts that leave the path its least room and the server's label all
         # of it (as long as only the word "protocol" and the transport give way for it),
