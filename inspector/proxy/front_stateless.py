@@ -1,0 +1,205 @@
+"""The 2026-07-28 side of the proxy's HTTP front: self-contained POSTs, no session.
+
+A POST without ``Mcp-Session-Id`` that names a version past the handshake era (its
+``MCP-Protocol-Version`` header, or the ``_meta`` version of its body) is served
+statelessly: its routing headers are checked against the body (``-32020``
+HeaderMismatch, 400), then it goes to the server behind through one connection that all
+such requests share (a stateless server keeps nothing between requests). An id another
+host has in flight there is renamed on the way and restored on the answer.
+
+What the server behind speaks is learnt from its answer to ``server/discover`` (which
+every 2026-07-28 server serves): a result, and the front serves the era; a refusal that
+is no 2026-07-28 error (a handshake-only server's ``-32601``), and the front answers
+each such POST as a handshake-era server over HTTP would (400, a JSON-RPC error that is
+not a 2026-07-28 one), so a dual-era host falls back to ``initialize``. The server's own
+2026-07-28 errors get the statuses the transport gives them (400, 404 for ``-32601``).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import itertools
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from inspector.engine.era import HANDSHAKE_VERSIONS, META_PROTOCOL_VERSION, TOLERATED_VERSIONS
+from inspector.proxy.front_session import HEAD_WAIT, FrontSession, OutStream
+from inspector.proxy.httpserve import Request
+from inspector.transports.httpwire import NAME_PARAMS
+from inspector.wire import jsonrpc
+from inspector.wire.events import WireEvent
+
+HEADER_MISMATCH = -32020
+MISSING_CAPABILITY = -32021
+UNSUPPORTED_VERSION = -32022
+MODERN_ERRORS = (HEADER_MISMATCH, MISSING_CAPABILITY, UNSUPPORTED_VERSION)
+STARTING_HEAD_WAIT = 15.0  # seconds an answer's head waits while the server's era is unknown
+NO_SESSION = -32000  # what handshake-era servers answer a POST without a session with
+PROBE = "server/discover"
+_LEGACY = (*HANDSHAKE_VERSIONS, *TOLERATED_VERSIONS)
+
+
+def stateless_version(request: Request, message: Any) -> str | None:
+    """The version a session-less POST names when it is not a handshake one (None: a
+    handshake-era request, or no version named)."""
+    named = request.headers.get("mcp-protocol-version") or _meta_version(message)
+    if not named or named in _LEGACY:
+        return None
+    return named
+
+
+def _meta_version(message: Any) -> str | None:
+    params = message.get("params") if isinstance(message, dict) else None
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    version = meta.get(META_PROTOCOL_VERSION) if isinstance(meta, dict) else None
+    return version if isinstance(version, str) else None
+
+
+def header_mismatch(request: Request, message: dict[str, Any]) -> str | None:
+    """Why the routing headers do not match the body, as the spec's server validation
+    says (None: they do). ``Mcp-Param-*`` needs the tool's schema: not checked here."""
+    headers = request.headers
+    method = message.get("method")
+    version = headers.get("mcp-protocol-version")
+    in_body = _meta_version(message)
+    if version is None:
+        return "the MCP-Protocol-Version header is missing"
+    if in_body is not None and in_body != version:
+        return f"MCP-Protocol-Version {version!r} does not match the body's {in_body!r}"
+    if jsonrpc.is_response(message):
+        return None  # answers carry no routing headers
+    sent = headers.get("mcp-method")
+    if sent is None:
+        return "the Mcp-Method header is missing"
+    if sent != method:
+        return f"Mcp-Method {sent!r} does not match the body's method {method!r}"
+    key = NAME_PARAMS.get(str(method))
+    params = message.get("params")
+    if key is not None and isinstance(params, dict) and isinstance(params.get(key), str):
+        name = headers.get("mcp-name")
+        if name is None:
+            return f"the Mcp-Name header is missing ({method} names {key})"
+        if _decoded(name) != params[key]:
+            return f"Mcp-Name {name!r} does not match the body's {key} {params[key]!r}"
+    return None
+
+
+def _decoded(value: str) -> str | None:
+    """A header value with the spec's ``=?base64?...?=`` encoding undone."""
+    if not (value.startswith("=?base64?") and value.endswith("?=")):
+        return value
+    try:
+        return base64.b64decode(value[9:-2], validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+
+
+def refusal_body(code: int, text: str, id_: Any = None) -> bytes:
+    return jsonrpc.encode(jsonrpc.error_response(id_, code, text))
+
+
+def error_status(raw: bytes) -> int:
+    """The HTTP status a 2026-07-28 server gives an answer sent alone: 400 for the
+    transport's errors, 404 for an unknown method, else 200."""
+    message, _ = jsonrpc.decode(raw)
+    error = message.get("error") if isinstance(message, dict) else None
+    code = error.get("code") if isinstance(error, dict) else None
+    if code in MODERN_ERRORS:
+        return 400
+    if code == jsonrpc.METHOD_NOT_FOUND:
+        return 404
+    return 200
+
+
+class StatelessSession(FrontSession):
+    """The host end of the connection all stateless POSTs share: ids renamed where two
+    hosts use the same one, and the server's era learnt from its ``server/discover``."""
+
+    def __init__(self, sid: str, number: int, on_era: Callable[[str, str], None]) -> None:
+        super().__init__(sid, number)
+        self.used = True  # no initialize: it ends only when idle for the idle timeout
+        self.on_era = on_era  # told ("stateless" or "handshake", why) once it is known
+        self.era_known = False
+        self.renamed: dict[str | int, Any] = {}  # wire id -> the host's own
+        self.probes: set[str | int] = set()  # wire ids of server/discover requests
+        self._numbers = itertools.count(1)
+
+    def head_wait(self) -> float:
+        return HEAD_WAIT if self.era_known else STARTING_HEAD_WAIT
+
+    def admit(self, message: dict[str, Any]) -> dict[str, Any]:
+        """The host's request as it goes to the server (its id renamed when another
+        request in flight has it)."""
+        key = jsonrpc.id_key(message.get("id"))
+        if key is None or not jsonrpc.is_request(message):
+            return message
+        if key in self.pending:
+            wire_id = f"{key}~{next(self._numbers)}"
+            self.renamed[wire_id] = message.get("id")
+            message = {**message, "id": wire_id}
+            key = wire_id
+        if message.get("method") == PROBE:
+            self.probes.add(key)
+        return message
+
+    def send(self, raw: bytes, event: WireEvent) -> None:
+        message = event.message if raw is event.raw else jsonrpc.decode(raw)[0]
+        answer = isinstance(message, dict) and jsonrpc.is_response(message)
+        key = jsonrpc.id_key(message.get("id")) if answer else None
+        if key is not None and key in self.probes:
+            self.probes.discard(key)
+            raw = self._probe_answered(message, raw)
+        if key is not None and key in self.renamed:
+            original = self.renamed.pop(key)
+            restored, _ = jsonrpc.decode(raw)
+            raw = jsonrpc.encode({**restored, "id": original})
+            stream = self.pending.pop(key, None)
+            if stream is not None:
+                stream.put(raw, more=True)
+                stream.answered(key)
+            return
+        super().send(raw, event)
+
+    def _probe_answered(self, message: dict[str, Any], raw: bytes) -> bytes:
+        """The era, from the server's answer to ``server/discover``; a handshake-only
+        server's refusal becomes the answer such a server gives over HTTP."""
+        error = message.get("error")
+        if isinstance(error, dict) and error.get("code") in MODERN_ERRORS:
+            return raw
+        if isinstance(error, dict):
+            why = f"{PROBE} refused ({error.get('code')}: {str(error.get('message'))[:120]})"
+            if not self.era_known:
+                self.era_known = True
+                self.on_era("handshake", why)
+            return refusal_body(NO_SESSION, handshake_text(why), message.get("id"))
+        if not self.era_known:
+            self.era_known = True
+            self.on_era("stateless", f"{PROBE} answered")
+        return raw
+
+    def status(self, raw: bytes) -> int:
+        message, _ = jsonrpc.decode(raw)
+        error = message.get("error") if isinstance(message, dict) else None
+        if isinstance(error, dict) and error.get("code") == NO_SESSION:
+            return 400
+        return error_status(raw)
+
+    def open_post(self, items: list[Any]) -> OutStream | None:
+        stream = super().open_post(items)
+        if stream is not None:
+            stream.status_of = self.status
+            stream.head_wait = self.head_wait()
+        return stream
+
+
+def handshake_text(why: str) -> str:
+    return (
+        f"Bad Request: the server behind this proxy speaks the handshake era ({why}): "
+        "send initialize (no Mcp-Session-Id yet)"
+    )
+
+
+def new_sid() -> str:
+    return "stateless-" + secrets.token_hex(16)
