@@ -67,6 +67,7 @@ class ProxySetup:
     idle_timeout: float | None = IDLE_TIMEOUT  # --listen: a host session idle this long ends
     front_token: str | None = None  # --listen: what a host presents (None: --no-auth-front)
     limits: FrontLimits = field(default_factory=FrontLimits)  # --listen: the caps
+    command: str = "proxy"  # the subcommand its stderr lines are said as (replay --listen)
 
     async def aclose(self) -> None:
         """Release what the setup holds (the OAuth client)."""
@@ -166,10 +167,11 @@ async def _run_http_proxy(setup: ProxySetup, listen: tuple[str, int]) -> int:
         # said once connections are accepted: a script that connects on this line must
         # not find the port bound but not yet listening (connection refused)
         await front.ready.wait()
-        sys.stderr.write(f"mcp-inspect proxy: listening on {front.url}\n")
+        said = f"mcp-inspect {setup.command}:"
+        sys.stderr.write(f"{said} listening on {front.url}\n")
         if setup.front_token is not None:
             sys.stderr.write(
-                "mcp-inspect proxy: hosts send its token as 'Authorization: Bearer TOKEN'; "
+                f"{said} hosts send its token as 'Authorization: Bearer TOKEN'; "
                 f"`mcp-inspect proxies --token {shlex.quote(setup.name)}` prints it\n"
             )
         sys.stderr.flush()
