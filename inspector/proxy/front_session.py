@@ -49,6 +49,7 @@ class OutStream:
         self.on_stuck = on_stuck  # told the bytes, when the host stopped reading
         self.status_of = status_of
         self.head_wait = head_wait
+        self.eof_ends = False  # the host ending its side ends the stream (2026-07-28)
         self._head_out = False  # the SSE head was written
         self._lone: bytes | None = None  # the one message put, while it is the only one
         self._puts = 0
@@ -107,7 +108,8 @@ class OutStream:
         self._ended = conn.loop.create_future()
         # the GET stream ends when the host ends its side; a POST's answer still goes to a
         # host that only half-closed after sending it
-        gone = conn.on_lost if self.waiting is not None else conn.on_eof
+        # (a 2026-07-28 request's stream: its end is the request's cancellation, at once)
+        gone = conn.on_lost if self.waiting is not None and not self.eof_ends else conn.on_eof
         gone.append(self.finish)
         if self.done and self._answer_alone():
             pass

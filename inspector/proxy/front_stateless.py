@@ -38,6 +38,7 @@ MODERN_ERRORS = (HEADER_MISMATCH, MISSING_CAPABILITY, UNSUPPORTED_VERSION)
 STARTING_HEAD_WAIT = 15.0  # seconds an answer's head waits while the server's era is unknown
 NO_SESSION = -32000  # what handshake-era servers answer a POST without a session with
 PROBE = "server/discover"
+CANCELLED = "notifications/cancelled"
 _LEGACY = (*HANDSHAKE_VERSIONS, *TOLERATED_VERSIONS)
 
 
@@ -151,6 +152,9 @@ class StatelessSession(FrontSession):
         if key is not None and key in self.probes:
             self.probes.discard(key)
             raw = self._probe_answered(message, raw)
+        elif answer and "result" in message and not self.era_known:
+            self.era_known = True  # a host need not ask server/discover first
+            self.on_era("stateless", "a 2026-07-28 request answered")
         if key is not None and key in self.renamed:
             original = self.renamed.pop(key)
             restored, _ = jsonrpc.decode(raw)
@@ -186,11 +190,35 @@ class StatelessSession(FrontSession):
             return 400
         return error_status(raw)
 
+    async def abandoned(self, stream: OutStream) -> None:
+        """The host closed ``stream`` before its answer: in 2026-07-28 that is the
+        request's cancellation. The server hears it as the era says on stdio, a
+        ``notifications/cancelled`` (an HTTP server behind: the transport closes that
+        request's stream instead); the front sends it for the host, and says so."""
+        keys = [k for k in stream.waiting or () if self.pending.get(k) is stream]
+        if self.closed or not keys:
+            return
+        for key in keys:
+            del self.pending[key]
+            self.renamed.pop(key, None)
+            self.probes.discard(key)
+        if self.relay is not None:
+            self.relay.wire.note(
+                f"host session {self.number}: the host closed the response stream of "
+                f"request {', '.join(map(repr, keys))} before its answer (2026-07-28: "
+                "that cancels it); notifications/cancelled sent to the server for it",
+                link=self.number,
+            )
+        for key in keys:
+            params = {"requestId": key, "reason": "the host closed its response stream"}
+            await self.deliver(jsonrpc.encode(jsonrpc.notification(CANCELLED, params)))
+
     def open_post(self, items: list[Any]) -> OutStream | None:
         stream = super().open_post(items)
         if stream is not None:
             stream.status_of = self.status
             stream.head_wait = self.head_wait()
+            stream.eof_ends = True
         return stream
 
 

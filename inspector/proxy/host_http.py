@@ -437,6 +437,8 @@ class HttpFront:
         finally:
             session.streams -= 1
             session.last_active = time.monotonic()
+            if isinstance(session, StatelessSession):
+                await session.abandoned(answer)
 
     async def _stateless(self, request: Request, stream: FrontConnection, message: Any) -> None:
         """A 2026-07-28 POST (no session): checked, then passed to the server behind on

@@ -191,3 +191,31 @@ def test_what_is_stateless_and_what_mismatches() -> None:
     assert "missing" in str(header_mismatch(request(mcp_method="tools/call"), message))
     wrong = request(mcp_protocol_version="2099-01-01", mcp_method="tools/call", mcp_name="add")
     assert "does not match" in str(header_mismatch(wrong, message))
+
+
+async def test_a_closed_response_stream_cancels_the_request(tmp_path: Path) -> None:
+    """2026-07-28: closing a request's stream is its cancellation; a stdio server hears
+    it as notifications/cancelled, and the connection all hosts share goes on."""
+    record = tmp_path / "p.jsonl"
+    with listening_proxy("--no-attach", "--record", str(record), "--", *SDK) as (_p, url):
+        async with httpx.AsyncClient(timeout=60) as http:
+            warm = call(1, "add", {"a": 0, "b": 0})
+            assert (await http.post(url, json=warm, headers=headers_for(warm))).status_code == 200
+            slow = call(5, "slow", {"seconds": 30})
+            with anyio.fail_after(20):
+                async with http.stream("POST", url, json=slow, headers=headers_for(slow)) as got:
+                    assert got.status_code == 200  # the head: then the host hangs up
+            after = call(6, "add", {"a": 40, "b": 2})
+            with anyio.fail_after(20):
+                again = await http.post(url, json=after, headers=headers_for(after))
+    assert last_message(again.text)["result"]["content"][0]["text"] == "42"
+    recorded = events(record)
+    cancels = [
+        json.loads(e["raw"])
+        for e in recorded
+        if e["dir"] == "out" and "notifications/cancelled" in e.get("raw", "")
+    ]
+    assert [c["params"]["requestId"] for c in cancels] == [5]
+    notes = [e["raw"] for e in recorded if e["dir"] == "local"]
+    assert any("closed the response stream of request 5" in n for n in notes)
+    assert not any(e["dir"] == "in" and '"id": 5' in e.get("raw", "") for e in recorded)
