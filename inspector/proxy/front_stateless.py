@@ -125,6 +125,7 @@ class StatelessSession(FrontSession):
         self.era_known = False
         self.renamed: dict[str | int, Any] = {}  # wire id -> the host's own
         self.probes: set[str | int] = set()  # wire ids of server/discover requests
+        self.token_of: dict[str, Any] = {}  # wire progress token -> the host's own
         self._numbers = itertools.count(1)
 
     def head_wait(self) -> float:
@@ -143,12 +144,29 @@ class StatelessSession(FrontSession):
             key = wire_id
         if message.get("method") == PROBE:
             self.probes.add(key)
-        return message
+        return self._own_token(message)
+
+    def _own_token(self, message: dict[str, Any]) -> dict[str, Any]:
+        """The request with its progress token renamed when another request in flight has
+        it (restored on each progress notification)."""
+        params = message.get("params")
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        token = meta.get("progressToken") if isinstance(meta, dict) else None
+        key = jsonrpc.id_key(token)
+        holder = self.tokens.get(key) if key is not None else None
+        if holder is None or holder.done or not isinstance(params, dict) or meta is None:
+            return message
+        self.token_of = {t: o for t, o in self.token_of.items() if t in self.tokens}
+        wire_token = f"{key}~{next(self._numbers)}"
+        self.token_of[wire_token] = token
+        return {**message, "params": {**params, "_meta": {**meta, "progressToken": wire_token}}}
 
     def send(self, raw: bytes, event: WireEvent) -> None:
         message = event.message if raw is event.raw else jsonrpc.decode(raw)[0]
         answer = isinstance(message, dict) and jsonrpc.is_response(message)
         key = jsonrpc.id_key(message.get("id")) if answer else None
+        if self.token_of and isinstance(message, dict) and self._progress(message):
+            return
         if key is not None and key in self.probes:
             self.probes.discard(key)
             raw = self._probe_answered(message, raw)
@@ -165,6 +183,21 @@ class StatelessSession(FrontSession):
                 stream.answered(key)
             return
         super().send(raw, event)
+
+    def _progress(self, message: dict[str, Any]) -> bool:
+        """A progress notification of a renamed token: to its request's stream, with the
+        host's own token (True: done)."""
+        params = message.get("params")
+        token = params.get("progressToken") if isinstance(params, dict) else None
+        if message.get("method") != "notifications/progress" or not isinstance(token, str):
+            return False
+        if token not in self.token_of or not isinstance(params, dict):
+            return False
+        stream = self.tokens.get(token)
+        if stream is not None and not stream.done:
+            own = {**params, "progressToken": self.token_of[token]}
+            stream.put(jsonrpc.encode({**message, "params": own}))
+        return True
 
     def _probe_answered(self, message: dict[str, Any], raw: bytes) -> bytes:
         """The era, from the server's answer to ``server/discover``; a handshake-only

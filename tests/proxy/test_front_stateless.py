@@ -219,3 +219,28 @@ async def test_a_closed_response_stream_cancels_the_request(tmp_path: Path) -> N
     notes = [e["raw"] for e in recorded if e["dir"] == "local"]
     assert any("closed the response stream of request 5" in n for n in notes)
     assert not any(e["dir"] == "in" and '"id": 5' in e.get("raw", "") for e in recorded)
+
+
+async def test_two_hosts_with_the_same_progress_token_get_their_own_progress() -> None:
+    sdk = [PY, str(SERVERS / "sdk_stdio_server.py")]
+    with listening_proxy("--no-attach", "--", *sdk) as (_p, url):
+        async with httpx.AsyncClient(timeout=60) as http:
+            answers: dict[int, str] = {}
+
+            async def post(steps: int) -> None:
+                message = call(1, "progress_steps", {"steps": steps})
+                message["params"]["_meta"]["progressToken"] = "p"
+                answer = await http.post(url, json=message, headers=headers_for(message))
+                answers[steps] = answer.text
+
+            warm = call(9, "add", {"a": 0, "b": 0})
+            await http.post(url, json=warm, headers=headers_for(warm))
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(post, 40)
+                tg.start_soon(post, 30)
+    for steps, body in answers.items():
+        data = [json.loads(line[5:]) for line in body.splitlines() if line.startswith("data:")]
+        progress = [m["params"] for m in data if m.get("method") == "notifications/progress"]
+        assert [p["progressToken"] for p in progress] == ["p"] * steps  # its own, all of them
+        assert {p["total"] for p in progress} == {steps}
+        assert data[-1]["result"]["content"][0]["text"] == f"did {steps} steps"
