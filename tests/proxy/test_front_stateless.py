@@ -12,8 +12,9 @@ from typing import Any
 import anyio
 import httpx
 import pytest
+from mcp import StdioServerParameters
 from mcp.client import Client
-from paths import PY, SERVERS
+from paths import DEMO, PY, ROOT, SERVERS
 from proxy_support import events, listening_proxy
 
 from inspector.proxy.front_stateless import header_mismatch, stateless_version
@@ -244,3 +245,21 @@ async def test_two_hosts_with_the_same_progress_token_get_their_own_progress() -
         assert [p["progressToken"] for p in progress] == ["p"] * steps  # its own, all of them
         assert {p["total"] for p in progress} == {steps}
         assert data[-1]["result"]["content"][0]["text"] == f"did {steps} steps"
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_the_demo_through_the_front_speaks_what_it_speaks_directly(mode: str) -> None:
+    """Whatever era the demo speaks (the handshake, or 2026-07-28 too), the SDK client gets
+    the same through the front as over stdio."""
+    params = StdioServerParameters(command=DEMO[0], args=DEMO[1:], cwd=str(ROOT))
+
+    async def add(server: Any) -> tuple[str, str]:
+        with anyio.fail_after(60):
+            async with Client(server, mode=mode) as client:
+                added = await client.call_tool("add", {"a": 2, "b": 40})
+                return client.protocol_version, added.content[0].model_dump()["text"]
+
+    direct = await add(params)
+    with listening_proxy("--no-attach", "--", *DEMO) as (_p, url):
+        through = await add(url)
+    assert through == direct
