@@ -37,7 +37,7 @@ def serve_over_http(opts: argparse.Namespace, path: Path) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
     name = front_name(path)
-    token, limits, idle_timeout = front_setup(opts, name, True)
+    token, limits, idle_timeout = front_setup(opts, name, True, "replay")
     # each connection to "the server" is a stdio replay of the same file
     serve = ["-m", "inspector", "replay", str(path.resolve()), "--serve"]
     serve += ["--timeout", str(opts.timeout)]

@@ -4,6 +4,7 @@ HTTP by the proxy's front, used by the official SDK client in both its modes."""
 from __future__ import annotations
 
 import contextlib
+import json
 import select
 import subprocess
 import time
@@ -75,11 +76,17 @@ async def call_through(server: Any, mode: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
-async def test_the_sdk_client_over_http_against_the_recording(recording: Path, mode: str) -> None:
-    with serving(str(recording), "--no-auth-front") as (_proc, url):
+async def test_the_sdk_client_over_http_against_the_recording(
+    recording: Path, mode: str, tmp_path: Path
+) -> None:
+    http_side = tmp_path / "front.jsonl"
+    with serving(str(recording), "--no-auth-front", "--record", str(http_side)) as (_proc, url):
         got = await call_through(url, mode)
     assert got["result"] == {"result": 3}
     assert (got["version"] == "2026-07-28") == (mode == "auto")
+    recorded = [json.loads(line) for line in http_side.read_text().splitlines()[1:]]
+    assert any(e["dir"] == "out" and e["raw"] == "POST /mcp" for e in recorded)
+    assert any('"name":"add"' in e["raw"] for e in recorded if e["dir"] == "out")
 
 
 async def test_the_replay_front_keeps_the_proxys_rules(recording: Path) -> None:
