@@ -24,7 +24,12 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from inspector.engine.era import HANDSHAKE_VERSIONS, META_PROTOCOL_VERSION, TOLERATED_VERSIONS
+from inspector.engine.era import (
+    HANDSHAKE_VERSIONS,
+    META_CLIENT_CAPABILITIES,
+    META_PROTOCOL_VERSION,
+    TOLERATED_VERSIONS,
+)
 from inspector.proxy.front_session import HEAD_WAIT, FrontSession, OutStream
 from inspector.proxy.httpserve import Request
 from inspector.transports.httpwire import NAME_PARAMS
@@ -40,6 +45,7 @@ NO_SESSION = -32000  # what handshake-era servers answer a POST without a sessio
 PROBE = "server/discover"
 CANCELLED = "notifications/cancelled"
 _LEGACY = (*HANDSHAKE_VERSIONS, *TOLERATED_VERSIONS)
+REQUIRED_META = (META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES)  # on every request
 
 
 def stateless_version(request: Request, message: Any) -> str | None:
@@ -58,26 +64,42 @@ def _meta_version(message: Any) -> str | None:
     return version if isinstance(version, str) else None
 
 
-def header_mismatch(request: Request, message: dict[str, Any]) -> str | None:
-    """Why the routing headers do not match the body, as the spec's server validation
-    says (None: they do). ``Mcp-Param-*`` needs the tool's schema: not checked here."""
+def request_refusal(request: Request, message: dict[str, Any]) -> tuple[int, str] | None:
+    """Why a 2026-07-28 POST is refused before any server sees it, as (JSON-RPC code,
+    text): the spec's server validation (``-32020`` HeaderMismatch: a routing header
+    missing or not matching the body; ``Mcp-Param-*`` needs the tool's schema and is not
+    checked here) and the ``_meta`` every request carries (``-32602``). None: it passes.
+    A server behind on stdio never sees the headers, and a dual-era one would take a
+    request without the envelope for the handshake era: the front checks for it."""
     headers = request.headers
     method = message.get("method")
     version = headers.get("mcp-protocol-version")
-    in_body = _meta_version(message)
     if version is None:
-        return "the MCP-Protocol-Version header is missing"
-    if in_body is not None and in_body != version:
-        return f"MCP-Protocol-Version {version!r} does not match the body's {in_body!r}"
+        return HEADER_MISMATCH, "Header mismatch: the MCP-Protocol-Version header is missing"
     if jsonrpc.is_response(message):
-        return None  # answers carry no routing headers
+        return None  # answers carry no routing headers nor envelope
+    params = message.get("params")
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    missing = [k for k in REQUIRED_META if not isinstance(meta, dict) or k not in meta]
+    if missing and jsonrpc.is_request(message):
+        return jsonrpc.INVALID_PARAMS, f"Invalid params: missing _meta keys: {', '.join(missing)}"
+    in_body = _meta_version(message)
+    if in_body is not None and in_body != version:
+        return HEADER_MISMATCH, (
+            f"Header mismatch: MCP-Protocol-Version {version!r} does not match the body's "
+            f"{in_body!r}"
+        )
+    why = _routing_mismatch(headers, method, params)
+    return None if why is None else (HEADER_MISMATCH, f"Header mismatch: {why}")
+
+
+def _routing_mismatch(headers: dict[str, str], method: Any, params: Any) -> str | None:
     sent = headers.get("mcp-method")
     if sent is None:
         return "the Mcp-Method header is missing"
     if sent != method:
         return f"Mcp-Method {sent!r} does not match the body's method {method!r}"
     key = NAME_PARAMS.get(str(method))
-    params = message.get("params")
     if key is not None and isinstance(params, dict) and isinstance(params.get(key), str):
         name = headers.get("mcp-name")
         if name is None:

@@ -33,13 +33,12 @@ from anyio.abc import TaskGroup
 from inspector.engine.session import first_failure
 from inspector.proxy.front_session import FrontSession
 from inspector.proxy.front_stateless import (
-    HEADER_MISMATCH,
     NO_SESSION,
     StatelessSession,
     handshake_text,
-    header_mismatch,
     new_sid,
     refusal_body,
+    request_refusal,
     stateless_version,
 )
 from inspector.proxy.fronttoken import presented
@@ -449,11 +448,10 @@ class HttpFront:
             body = refusal_body(jsonrpc.INVALID_REQUEST, text)
             await self._refuse(request, stream, 400, text, body=body)
             return
-        mismatch = header_mismatch(request, message)
-        if mismatch is not None:
-            text = f"Header mismatch: {mismatch}"
-            body = refusal_body(HEADER_MISMATCH, text, id_)
-            await self._refuse(request, stream, 400, text, body=body)
+        refusal = request_refusal(request, message)
+        if refusal is not None:
+            code, text = refusal
+            await self._refuse(request, stream, 400, text, body=refusal_body(code, text, id_))
             return
         if self.handshake_only is not None:  # the server behind cannot serve it
             text = handshake_text(self.handshake_only)

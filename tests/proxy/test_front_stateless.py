@@ -17,7 +17,7 @@ from mcp.client import Client
 from paths import DEMO, PY, ROOT, SERVERS
 from proxy_support import events, listening_proxy
 
-from inspector.proxy.front_stateless import header_mismatch, stateless_version
+from inspector.proxy.front_stateless import request_refusal, stateless_version
 from inspector.proxy.httpserve import Request
 
 SDK = [PY, str(SERVERS / "stateless_server.py")]  # the official SDK server: both eras
@@ -121,6 +121,10 @@ async def test_the_front_answers_with_json_rpc_errors_and_2026_statuses() -> Non
     good = call(1, "add", {"a": 1, "b": 2})
     with listening_proxy("--no-attach", "--", *SDK) as (_p, url):
         async with httpx.AsyncClient(timeout=60) as http:
+            # first, a request without the _meta envelope: refused by the front (the SDK
+            # server behind would take it for the handshake era, for every host after it)
+            bare = {"jsonrpc": "2.0", "id": 0, "method": "server/discover", "params": {}}
+            no_meta = await http.post(url, json=bare, headers=headers_for(bare))
             answered = await http.post(url, json=good, headers=headers_for(good))
             # the server's own -32022, for a version it does not serve: 400, its body
             old = call(2, "add", {"a": 1, "b": 2}, version="2099-01-01")
@@ -134,6 +138,8 @@ async def test_the_front_answers_with_json_rpc_errors_and_2026_statuses() -> Non
             plain = {"jsonrpc": "2.0", "id": 3, "method": "tools/list"}
             sessionless = await http.post(url, json=plain, headers={"Accept": ACCEPT})
             get = await http.get(url, headers={"Accept": "text/event-stream"})
+    assert no_meta.status_code == 400
+    assert no_meta.json()["error"]["code"] == -32602 and no_meta.json()["id"] == 0
     assert answered.status_code == 200
     assert last_message(answered.text)["result"]["content"][0]["text"] == "3"
     assert unsupported.status_code == 400
@@ -184,14 +190,20 @@ def test_what_is_stateless_and_what_mismatches() -> None:
     assert stateless_version(request(), message) == VERSION  # the body's _meta names it
     assert stateless_version(request(), {"jsonrpc": "2.0", "id": 1, "method": "x"}) is None
     ok = request(mcp_protocol_version=VERSION, mcp_method="tools/call", mcp_name="add")
-    assert header_mismatch(ok, message) is None
+    assert request_refusal(ok, message) is None
     encoded = request(
         mcp_protocol_version=VERSION, mcp_method="tools/call", mcp_name="=?base64?YWRk?="
     )
-    assert header_mismatch(encoded, message) is None
-    assert "missing" in str(header_mismatch(request(mcp_method="tools/call"), message))
+    assert request_refusal(encoded, message) is None
+    assert request_refusal(request(mcp_method="tools/call"), message) == (
+        -32020,
+        "Header mismatch: the MCP-Protocol-Version header is missing",
+    )
+    bare = {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {}}
+    code, text = request_refusal(request(mcp_protocol_version=VERSION), bare) or (0, "")
+    assert code == -32602 and "io.modelcontextprotocol/protocolVersion" in text
     wrong = request(mcp_protocol_version="2099-01-01", mcp_method="tools/call", mcp_name="add")
-    assert "does not match" in str(header_mismatch(wrong, message))
+    assert "does not match" in str(request_refusal(wrong, message))
 
 
 async def test_a_closed_response_stream_cancels_the_request(tmp_path: Path) -> None:
