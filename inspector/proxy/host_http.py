@@ -396,11 +396,12 @@ class HttpFront:
                 return
             if any(isinstance(m, dict) and jsonrpc.is_request(m) for m in items):
                 session.used = True
-        elif opening:
-            session = self._open_session()
         elif stateless_version(request, message) is not None:
+            # 2026-07-28 (its header or envelope), even an initialize: served statelessly
             await self._stateless(request, stream, message)
             return
+        elif opening:
+            session = self._open_session()
         else:
             text = f"no {SESSION_HEADER}: send initialize first"
             body = refusal_body(NO_SESSION, f"Bad Request: {text}")

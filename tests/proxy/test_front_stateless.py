@@ -138,6 +138,14 @@ async def test_the_front_answers_with_json_rpc_errors_and_2026_statuses() -> Non
             plain = {"jsonrpc": "2.0", "id": 3, "method": "tools/list"}
             sessionless = await http.post(url, json=plain, headers={"Accept": ACCEPT})
             get = await http.get(url, headers={"Accept": "text/event-stream"})
+            # an initialize that names 2026-07-28: no session, the server's answer to it
+            init = {
+                "jsonrpc": "2.0",
+                "id": 4,
+                "method": "initialize",
+                "params": {"_meta": META, "protocolVersion": VERSION, "capabilities": {}},
+            }
+            modern_init = await http.post(url, json=init, headers=headers_for(init))
     assert no_meta.status_code == 400
     assert no_meta.json()["error"]["code"] == -32602 and no_meta.json()["id"] == 0
     assert answered.status_code == 200
@@ -150,6 +158,8 @@ async def test_the_front_answers_with_json_rpc_errors_and_2026_statuses() -> Non
         assert refused.json()["error"]["code"] == -32020
         assert refused.json()["id"] == 1
     assert "delete_everything" in mismatch.json()["error"]["message"]
+    assert "mcp-session-id" not in modern_init.headers
+    assert "error" in last_message(modern_init.text)  # no handshake at 2026-07-28
     for refused in (sessionless, get):
         assert refused.status_code == 400
         assert refused.json()["jsonrpc"] == "2.0"
