@@ -13,7 +13,9 @@ GET opens the standing stream; DELETE ends the session and shuts its server down
 session that sees no request for ``idle_timeout`` seconds, with no stream open, ends the
 same way (a host that went away without a DELETE leaves no server running): its id then
 gets 404, which tells a host that comes back to initialize again. A session's end and
-where its server's messages go are ``front_session``'s.
+where its server's messages go are ``front_session``'s. A POST without a session that
+names 2026-07-28 is served statelessly, on a connection all such requests share
+(``front_stateless``); ``replay --serve --listen`` is this front with a replay behind.
 """
 
 from __future__ import annotations
