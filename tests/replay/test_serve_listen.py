@@ -23,12 +23,11 @@ from paths import PY, ROOT, SERVERS
 SDK_SERVER = [PY, str(SERVERS / "sdk_stdio_server.py")]
 
 
-@pytest.fixture(scope="module")
-def recording(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One ``--cli`` tools/call, recorded as a user makes it (the era found by the probe)."""
-    path = tmp_path_factory.mktemp("listen") / "call.jsonl"
+def record_call(path: Path, *era: str) -> Path:
+    """One ``--cli`` tools/call, recorded as a user makes it."""
     done = cli(
         "--cli",
+        *era,
         "--record",
         str(path),
         "--method",
@@ -42,6 +41,12 @@ def recording(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert done.returncode == 0, done.stderr
     return path
+
+
+@pytest.fixture(scope="module")
+def recording(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The era found by the probe: 2026-07-28 (the SDK server speaks it)."""
+    return record_call(tmp_path_factory.mktemp("listen") / "call.jsonl")
 
 
 @contextlib.contextmanager
@@ -115,3 +120,12 @@ def test_listen_needs_serve(recording: Path) -> None:
     off = cli("replay", str(recording), "--serve", "--listen", "0.0.0.0:8808")
     assert off.returncode == 2
     assert "loopback only" in off.stderr
+
+
+async def test_a_handshake_recording_over_http(tmp_path: Path) -> None:
+    """(The SDK client's default mode on a handshake recording needs replay --serve to add
+    what 2026-07-28 results carry: serve.py's answering, not the front's.)"""
+    path = record_call(tmp_path / "old.jsonl", "--protocol-version", "2025-11-25")
+    with serving(str(path), "--no-auth-front") as (_proc, url):
+        got = await call_through(url, "legacy")
+    assert got == {"version": "2025-11-25", "result": {"result": 3}}
