@@ -80,7 +80,7 @@ def add_front_options(parser: argparse.ArgumentParser) -> None:
 
 
 def front_setup(
-    opts: argparse.Namespace, name: str, listening: bool
+    opts: argparse.Namespace, name: str, listening: bool, command: str = "proxy"
 ) -> tuple[str | None, FrontLimits, float | None]:
     """(the token hosts present, the caps, the idle timeout) from the options; the token
     made on the first ``--listen`` of a proxy name. Usage errors for front options without
@@ -123,7 +123,7 @@ def front_setup(
         return None, limits, idle
     if opts.no_auth_front:
         sys.stderr.write(
-            f"{PROG} proxy: warning: --no-auth-front: any local user can call the server "
+            f"{PROG} {command}: warning: --no-auth-front: any local user can call the server "
             "through this port, as you; use it on a single-user machine only\n"
         )
         return None, limits, idle

@@ -3,6 +3,7 @@
     replay FILE --against URL                      re-run against an HTTP server
     replay FILE --against -- python server.py      re-run against a stdio server
     replay FILE --serve                            be a stdio server answering from FILE
+    replay FILE --serve --listen 127.0.0.1:PORT    ... over Streamable HTTP (replay_listen)
     replay FILE                                    summary of the file (or the TUI)
 
 Each request's server notifications are a part of its verdict (``--notifications
@@ -43,6 +44,8 @@ from inspector.commands.options import (
     require_terminal,
     resolve_target,
 )
+from inspector.commands.proxy_front import add_front_options
+from inspector.commands.replay_listen import serve_over_http
 from inspector.export.har_import import HarError, looks_like_har, read_har, write_session
 from inspector.record.format import SessionFileError
 from inspector.record.indexed import IndexedSessionFile
@@ -87,7 +90,8 @@ def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     mode.add_argument(
         "--serve",
         action="store_true",
-        help="act as a stdio MCP server answering from the recording",
+        help="act as a stdio MCP server answering from the recording (with --listen: "
+        "over Streamable HTTP)",
     )
     mode.add_argument("--cli", action="store_true", help="JSON report on stdout")
     cmp = parser.add_argument_group("comparison")
@@ -119,6 +123,7 @@ def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     )
     add_connection_options(parser, timeout=30.0)
     add_recording_options(parser)
+    add_front_options(parser)  # --serve --listen: the proxy's HTTP front, the same flags
     return parser
 
 
@@ -137,6 +142,8 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
         return _file_failure(str(exc), cli_mode)
     if opts.serve and opts.against is not None:
         raise UsageError("replay: give either --serve or --against, not both")
+    if opts.listen and not opts.serve:
+        raise UsageError("--listen goes with --serve: replay FILE --serve --listen HOST:PORT")
     live = bool(command or opts.config or opts.server_url)  # a server named without --against
     if not (cli_mode or opts.serve or opts.against is not None or live):
         # The TUI indexes the file in the background: never parse a big file up front.
@@ -148,6 +155,8 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
         return _file_failure(str(exc), cli_mode)
     for warning in warnings:
         sys.stderr.write(_warning_line(warning, cli_mode))
+    if opts.serve and opts.listen:
+        return serve_over_http(opts, path)
     if opts.serve:
         return serve(RecordedServer(plan, source=str(path)), answer_wait=opts.timeout)
     if opts.against is None and not live:

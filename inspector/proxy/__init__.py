@@ -21,6 +21,8 @@ The fronts (where the host connects):
 - ``pipes``: asynchronous reading and writing of those standard streams.
 - ``host_http``: ``--listen``, a Streamable HTTP front for hosts that connect by URL.
 - ``front_session``: one host session on that front and its response streams.
+- ``front_stateless``: its 2026-07-28 requests (no session): checks, the connection they
+  share, the server's era.
 - ``httpserve``: the small HTTP/1.1 server side the front runs on.
 - ``loopback``: what ``--listen`` may bind and which requests it serves.
 

@@ -36,10 +36,23 @@ class OutStream:
     or JSON), they wait here."""
 
     def __init__(
-        self, waiting: set[str | int] | None, on_stuck: Callable[[int], None] | None = None
+        self,
+        waiting: set[str | int] | None,
+        on_stuck: Callable[[int], None] | None = None,
+        status_of: Callable[[bytes], int] | None = None,
+        head_wait: float = HEAD_WAIT,
     ) -> None:
+        """``status_of``: the HTTP status of an answer that comes before the head went out
+        (a 2026-07-28 error is a 400 or 404 with the error as its JSON body, not an SSE
+        stream); ``head_wait``: how long the SSE head waits for it."""
         self.waiting = waiting  # None: the GET stream, never done by itself
         self.on_stuck = on_stuck  # told the bytes, when the host stopped reading
+        self.status_of = status_of
+        self.head_wait = head_wait
+        self.eof_ends = False  # the host ending its side ends the stream (2026-07-28)
+        self._head_out = False  # the SSE head was written
+        self._lone: bytes | None = None  # the one message put, while it is the only one
+        self._puts = 0
         self.done = False
         self._conn: FrontConnection | None = None
         self._sse = True
@@ -54,6 +67,8 @@ class OutStream:
         """One message for the host; ``more``: another write follows at once (one write)."""
         if self.done:
             return
+        self._puts += 1
+        self._lone = raw if self._puts == 1 else None
         if self._conn is None or not self._sse:
             self._items.append(raw)
             return
@@ -74,7 +89,9 @@ class OutStream:
             return
         self.done = True
         if self._conn is not None:
-            if self._sse:
+            if self._answer_alone():
+                pass
+            elif self._sse:
                 self._out.append(ChunkedResponse.END)
                 self._flush()
             else:
@@ -91,9 +108,12 @@ class OutStream:
         self._ended = conn.loop.create_future()
         # the GET stream ends when the host ends its side; a POST's answer still goes to a
         # host that only half-closed after sending it
-        gone = conn.on_lost if self.waiting is not None else conn.on_eof
+        # (a 2026-07-28 request's stream: its end is the request's cancellation, at once)
+        gone = conn.on_lost if self.waiting is not None and not self.eof_ends else conn.on_eof
         gone.append(self.finish)
-        if sse:
+        if self.done and self._answer_alone():
+            pass
+        elif sse:
             self._out.append(
                 ChunkedResponse.head(
                     200,
@@ -110,7 +130,7 @@ class OutStream:
                 # the head waits a moment for the answer: a quick call is then one write
                 # (head, event, end) and one read for the host, not two; a slow one gets
                 # its head after HEAD_WAIT all the same (a host may time its wait for it)
-                self._head_timer = conn.loop.call_later(HEAD_WAIT, self._flush)
+                self._head_timer = conn.loop.call_later(self.head_wait, self._flush)
         elif self.done:
             conn.write_now(self._json_response())
         try:
@@ -121,11 +141,32 @@ class OutStream:
             with contextlib.suppress(ValueError):
                 gone.remove(self.finish)
 
+    def _answer_alone(self) -> bool:
+        """The stream ended with one message and no head out yet: when ``status_of`` says
+        it is an error status, it goes as one JSON response with that status (True)."""
+        raw, conn = self._lone, self._conn
+        if self._head_out or raw is None or self.status_of is None or conn is None:
+            return False
+        status = self.status_of(raw)
+        if status == 200:
+            return False
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+        self._out.clear()
+        self._items.clear()
+        self._head_out = True
+        conn.write_now(response_bytes(status, raw.strip(), headers=self._headers))
+        if self._ended is not None and not self._ended.done():
+            self._ended.set_result(None)
+        return True
+
     def _flush(self) -> None:
         if self._head_timer is not None:
             self._head_timer.cancel()
             self._head_timer = None
         if self._conn is not None and self._out:
+            self._head_out = True
             data = b"".join(self._out)
             self._out.clear()
             self._conn.write_now(data)

@@ -13,7 +13,9 @@ GET opens the standing stream; DELETE ends the session and shuts its server down
 session that sees no request for ``idle_timeout`` seconds, with no stream open, ends the
 same way (a host that went away without a DELETE leaves no server running): its id then
 gets 404, which tells a host that comes back to initialize again. A session's end and
-where its server's messages go are ``front_session``'s.
+where its server's messages go are ``front_session``'s. A POST without a session that
+names 2026-07-28 is served statelessly, on a connection all such requests share
+(``front_stateless``); ``replay --serve --listen`` is this front with a replay behind.
 """
 
 from __future__ import annotations
@@ -32,6 +34,15 @@ from anyio.abc import TaskGroup
 
 from inspector.engine.session import first_failure
 from inspector.proxy.front_session import FrontSession
+from inspector.proxy.front_stateless import (
+    NO_SESSION,
+    StatelessSession,
+    handshake_text,
+    new_sid,
+    refusal_body,
+    request_refusal,
+    stateless_version,
+)
 from inspector.proxy.fronttoken import presented
 from inspector.proxy.httpserve import (
     Budget,
@@ -94,6 +105,8 @@ class HttpFront:
         self.path = path
         self.sessions: dict[str, FrontSession] = {}
         self.latest: FrontSession | None = None
+        self.lane: StatelessSession | None = None  # where 2026-07-28 requests go
+        self.handshake_only: str | None = None  # why the server behind cannot serve them
         self._numbers = itertools.count(1)
         self._tg: TaskGroup | None = None
         self._server: asyncio.Server | None = None
@@ -287,7 +300,12 @@ class HttpFront:
         sid = headers.get(SESSION_HEADER.lower())
         if sid and sid not in self.sessions:
             return 404, "no such session (it ended): initialize again", {}
-        if request.method == "POST" and not sid and not self._room_for_a_session():
+        if (
+            request.method == "POST"
+            and not sid
+            and stateless_version(request, None) is None  # its own check, after the body
+            and not self._room_for_a_session()
+        ):
             error = busy(f"{len(self.sessions)} host sessions are open (--max-sessions)", 5)
             return error.status, error.message, error.headers
         return None
@@ -380,12 +398,25 @@ class HttpFront:
                 return
             if any(isinstance(m, dict) and jsonrpc.is_request(m) for m in items):
                 session.used = True
+        elif stateless_version(request, message) is not None:
+            # 2026-07-28 (its header or envelope), even an initialize: served statelessly
+            await self._stateless(request, stream, message)
+            return
         elif opening:
             session = self._open_session()
         else:
-            await self._refuse(request, stream, 400, f"no {SESSION_HEADER}: send initialize first")
+            text = f"no {SESSION_HEADER}: send initialize first"
+            body = refusal_body(NO_SESSION, f"Bad Request: {text}")
+            await self._refuse(request, stream, 400, text, body=body)
             return
+        await self._pass_on(request, stream, session, message)
+
+    async def _pass_on(
+        self, request: Request, stream: FrontConnection, session: FrontSession, message: Any
+    ) -> None:
+        """A POST's messages to the session's server; its answer to the host."""
         self._record(request, session)
+        items = message if isinstance(message, list) else [message]
         answer = session.open_post([m for m in items if isinstance(m, dict)])
         batch = isinstance(message, list)
         frame = _one_line(request.body, message)
@@ -396,7 +427,7 @@ class HttpFront:
         request.held, request.body = 0, b""
         await session.deliver(frame)
         del frame
-        headers = {SESSION_HEADER: session.sid}
+        headers = {} if isinstance(session, StatelessSession) else {SESSION_HEADER: session.sid}
         if answer is None:
             await respond(stream, 202, headers=headers)
             return
@@ -408,18 +439,82 @@ class HttpFront:
         finally:
             session.streams -= 1
             session.last_active = time.monotonic()
+            if isinstance(session, StatelessSession):
+                await session.abandoned(answer)
+
+    async def _stateless(self, request: Request, stream: FrontConnection, message: Any) -> None:
+        """A 2026-07-28 POST (no session): checked, then passed to the server behind on
+        the connection all of them share (see ``front_stateless``)."""
+        id_ = message.get("id") if isinstance(message, dict) else None
+        if not isinstance(message, dict):
+            text = "a 2026-07-28 POST carries one JSON-RPC message (not a batch)"
+            body = refusal_body(jsonrpc.INVALID_REQUEST, text)
+            await self._refuse(request, stream, 400, text, body=body)
+            return
+        refusal = request_refusal(request, message)
+        if refusal is not None:
+            code, text = refusal
+            await self._refuse(request, stream, 400, text, body=refusal_body(code, text, id_))
+            return
+        if self.handshake_only is not None:  # the server behind cannot serve it
+            text = handshake_text(self.handshake_only)
+            await self._refuse(request, stream, 400, text, body=refusal_body(NO_SESSION, text, id_))
+            return
+        lane = self._lane(str(stateless_version(request, message)))
+        if lane is None:
+            error = busy(f"{len(self.sessions)} host sessions are open (--max-sessions)", 5)
+            await self._refuse(request, stream, error.status, error.message, error.headers)
+            return
+        lane.last_active = time.monotonic()
+        sent = lane.admit(message)
+        if sent is not message:  # an id renamed: the frame is the message as it goes
+            request.body = jsonrpc.encode(sent)
+        await self._pass_on(request, stream, lane, sent)
+
+    def _lane(self, version: str) -> StatelessSession | None:
+        """The connection stateless requests share, started with the first of them (None:
+        no room for it under --max-sessions)."""
+        lane = self.lane
+        if lane is not None and not lane.closed and lane.sid in self.sessions:
+            return lane
+        if not self._room_for_a_session():
+            return None
+        lane = StatelessSession(new_sid(), next(self._numbers), self._era_learnt)
+        self._start(lane, "2026-07-28 requests without a session, one connection for all")
+        assert lane.relay is not None
+        lane.relay.back.set_protocol_version(version, stateless=True)
+        self.lane = lane
+        return lane
+
+    def _era_learnt(self, era: str, why: str) -> None:
+        lane = self.lane
+        if era == "stateless" or lane is None:
+            self.wire.note(f"the server behind speaks 2026-07-28 ({why})", era=era)
+            return
+        self.handshake_only = why
+        self._end(
+            lane,
+            f"the server behind speaks the handshake era ({why}); 2026-07-28 requests "
+            "are answered 400 from now on, so hosts fall back to initialize",
+            era=era,
+        )
 
     def _open_session(self) -> FrontSession:
-        assert self._tg is not None
         session = FrontSession(secrets.token_hex(16), next(self._numbers))
+        self._start(session)
+        self.latest = session
+        return session
+
+    def _start(self, session: FrontSession, what: str = "") -> None:
+        """A host session's relay and server, started."""
+        assert self._tg is not None
         relay = Relay(self.wire, self.make_back(), session, self.interceptor)
         relay.link = session.number
         session.relay = relay
         self.sessions[session.sid] = session
-        self.latest = session
-        self.wire.note(f"host session {session.number} opened", link=session.number)
+        said = f": {what}" if what else ""
+        self.wire.note(f"host session {session.number} opened{said}", link=session.number)
         self._tg.start_soon(self._run_session, session)
-        return session
 
     async def _run_session(self, session: FrontSession) -> None:
         assert session.relay is not None
@@ -445,9 +540,9 @@ class HttpFront:
             return
         session = self._session(request)
         if session is None:
-            await self._refuse(
-                request, stream, 404 if request.headers.get("mcp-session-id") else 400, "no session"
-            )
+            status = 404 if request.headers.get("mcp-session-id") else 400
+            text = "no session: GET opens a session's stream (initialize first)"
+            await self._refuse(request, stream, status, text, body=refusal_body(NO_SESSION, text))
             return
         if session.get_stream is not None and not session.get_stream.done:
             await self._refuse(

@@ -70,6 +70,7 @@ class ProxySetup:
     limits: FrontLimits = field(default_factory=FrontLimits)  # --listen: the caps
     # see every event and only queue it for a thread of their own (--otlp-endpoint's spans)
     watchers: list[Callable[[WireEvent, Any], None]] = field(default_factory=list)
+    command: str = "proxy"  # the subcommand its stderr lines are said as (replay --listen)
 
     async def aclose(self) -> None:
         """Release what the setup holds (the OAuth client)."""
@@ -176,10 +177,11 @@ async def _run_http_proxy(setup: ProxySetup, listen: tuple[str, int]) -> int:
         # said once connections are accepted: a script that connects on this line must
         # not find the port bound but not yet listening (connection refused)
         await front.ready.wait()
-        sys.stderr.write(f"mcp-inspect proxy: listening on {front.url}\n")
+        said = f"mcp-inspect {setup.command}:"
+        sys.stderr.write(f"{said} listening on {front.url}\n")
         if setup.front_token is not None:
             sys.stderr.write(
-                "mcp-inspect proxy: hosts send its token as 'Authorization: Bearer TOKEN'; "
+                f"{said} hosts send its token as 'Authorization: Bearer TOKEN'; "
                 f"`mcp-inspect proxies --token {shlex.quote(setup.name)}` prints it\n"
             )
         sys.stderr.flush()
