@@ -28,6 +28,7 @@ from inspector.engine.request_errors import (
 from inspector.errors import InspectorError
 from inspector.record.format import SessionFileError
 from inspector.replay.diff import PathError
+from inspector.skills.client import SkillNotFoundError, SkillVerificationError
 from inspector.wire.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 from inspector.wire.transport import TransportError
 
@@ -127,6 +128,8 @@ EXIT_CODES: dict[type[BaseException], tuple[str, int]] = {
     StoreError: ("usage", ExitCode.USAGE),
     OptionError: ("usage", ExitCode.USAGE),
     PrivateKeyError: ("usage", ExitCode.USAGE),
+    SkillVerificationError: ("skill-verification", ExitCode.PROTOCOL),
+    SkillNotFoundError: ("skill-not-found", ExitCode.PROTOCOL),
 }
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from inspector import __version__
-from inspector.demo import media, prompts, resources, tools
+from inspector.demo import media, prompts, resources, skills, tools
 from inspector.demo.context import (
     LATEST,
     LEVELS,
@@ -62,6 +62,7 @@ def initialize(server: DemoServer, call: Call) -> dict[str, Any]:
         "prompts": {"listChanged": True},
         "resources": {"subscribe": True, "listChanged": True},
         "tools": {"listChanged": True},
+        "extensions": {skills.EXTENSION: {}},
     }
     if at_least(version, "2025-11-25"):
         caps["tasks"] = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
@@ -199,7 +200,16 @@ def templates_list(server: DemoServer, call: Call) -> dict[str, Any]:
 
 
 def resources_read(server: DemoServer, call: Call) -> dict[str, Any]:
-    return resources.read(server.state, _str(call.params, "uri"))
+    uri = _str(call.params, "uri")
+    return skills.read(uri) or resources.read(server.state, uri)
+
+
+def skills_list(server: DemoServer, call: Call) -> dict[str, Any]:
+    return skills.list_skills()
+
+
+def skills_get(server: DemoServer, call: Call) -> dict[str, Any]:
+    return skills.get_skill(call.params.get("uri"))
 
 
 def subscribe(server: DemoServer, call: Call) -> dict[str, Any]:
@@ -261,4 +271,6 @@ HANDLERS: dict[str, Callable[[DemoServer, Call], Any]] = {
     "tasks/result": tasks_result,
     "tasks/list": tasks_list,
     "tasks/cancel": tasks_cancel,
+    "skills/list": skills_list,
+    "skills/get": skills_get,
 }
