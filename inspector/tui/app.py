@@ -50,6 +50,7 @@ from inspector.tui.screens.help import HelpScreen
 from inspector.tui.screens.intercept import open_intercept
 from inspector.tui.screens.main import MainScreen
 from inspector.tui.screenshot import save_screenshot, screenshot_folder
+from inspector.tui.skills_ui import SkillsUi
 from inspector.tui.status_feed import StatusFeed
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.inflight import InFlightView
@@ -61,6 +62,7 @@ from inspector.tui.widgets.result_view import ResultView
 from inspector.tui.widgets.schema_form import SchemaForm
 from inspector.tui.widgets.server_log import ServerLogView
 from inspector.tui.widgets.server_pane import ServerPane
+from inspector.tui.widgets.skills_view import SkillsView
 from inspector.tui.widgets.status_bar import StatusBar
 from inspector.tui.widgets.tab_fit import TabLabel
 from inspector.tui.widgets.tasks_view import TasksView
@@ -202,6 +204,7 @@ class InspectorApp(App[int]):
         self.connection = ConnectionView(
             self, lambda: self.controller, lambda: self.status_feed, lambda: self.bridge
         )
+        self.skills = SkillsUi(self, lambda: self.controller)  # servers with skills: the tab
 
     @property
     def quitting(self) -> bool:
@@ -340,6 +343,11 @@ class InspectorApp(App[int]):
     @while_mounted
     def on_connected(self, message: messages.Connected) -> None:
         self.connection.connected(message)
+        self.skills.connected()
+
+    @on(SkillsView.Load)
+    def _load_skill(self, message: SkillsView.Load) -> None:
+        self.skills.load(message.entry)
 
     @while_mounted
     def on_connect_failed(self, message: messages.ConnectFailed) -> None:
