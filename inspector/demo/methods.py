@@ -13,6 +13,7 @@ from inspector.demo.context import (
     LEVELS,
     VERSIONS,
     Cancelled,
+    DemoState,
     ToolContext,
     at_least,
     error_result,
@@ -47,6 +48,32 @@ def _dict(params: dict[str, Any], key: str) -> dict[str, Any]:
     return value
 
 
+def capabilities(version: str) -> dict[str, Any]:
+    """What the demo serves at ``version`` (tasks from 2025-11-25, in the handshake era)."""
+    caps: dict[str, Any] = {
+        "logging": {},
+        "completions": {},
+        "prompts": {"listChanged": True},
+        "resources": {"subscribe": True, "listChanged": True},
+        "tools": {"listChanged": True},
+        "extensions": {skills.EXTENSION: {}},
+    }
+    if at_least(version, "2025-11-25") and version in VERSIONS:
+        caps["tasks"] = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
+    return caps
+
+
+def server_info(state: DemoState, version: str) -> dict[str, Any]:
+    info: dict[str, Any] = {"name": "mcp-inspect-demo"}
+    if at_least(version, "2025-06-18"):
+        info["title"] = "mcp-inspect demo server"
+    info["version"] = __version__ + ("+changed" if state.changed else "")
+    if at_least(version, "2025-11-25"):
+        info["description"] = "Exercises every part of the Model Context Protocol"
+        info["icons"] = [{"src": media.png_data_uri(), "mimeType": "image/png", "sizes": ["32x32"]}]
+    return info
+
+
 def initialize(server: DemoServer, call: Call) -> dict[str, Any]:
     params, state = call.params, server.state
     wanted = _str(params, "protocolVersion")
@@ -56,23 +83,8 @@ def initialize(server: DemoServer, call: Call) -> dict[str, Any]:
         state.client_capabilities = _dict(params, "capabilities")
         state.client_info = _dict(params, "clientInfo")
     server.stderr(f"initialize: client asked {wanted}, speaking {version}")
-    caps: dict[str, Any] = {
-        "logging": {},
-        "completions": {},
-        "prompts": {"listChanged": True},
-        "resources": {"subscribe": True, "listChanged": True},
-        "tools": {"listChanged": True},
-        "extensions": {skills.EXTENSION: {}},
-    }
-    if at_least(version, "2025-11-25"):
-        caps["tasks"] = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
-    info: dict[str, Any] = {"name": "mcp-inspect-demo"}
-    if at_least(version, "2025-06-18"):
-        info["title"] = "mcp-inspect demo server"
-    info["version"] = __version__ + ("+changed" if state.changed else "")
-    if at_least(version, "2025-11-25"):
-        info["description"] = "Exercises every part of the Model Context Protocol"
-        info["icons"] = [{"src": media.png_data_uri(), "mimeType": "image/png", "sizes": ["32x32"]}]
+    caps = capabilities(version)
+    info = server_info(state, version)
     return {
         "protocolVersion": version,
         "capabilities": caps,

@@ -1,0 +1,91 @@
+"""The demo at 2026-07-28 (``--eras all``): ``server/discover``, the per-request envelope,
+and the fields every result carries in that era.
+
+A request whose ``params._meta`` names a protocol version is a stateless request: the
+envelope (version, client capabilities and info, log level) is adopted for it, a version
+the demo does not serve is ``-32022`` listing those it does, and its result gains
+``resultType`` (and ``ttlMs``/``cacheScope`` where the result may be cached).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from inspector.demo import methods
+from inspector.demo.context import LEVELS, VERSIONS
+from inspector.wire.jsonrpc import RpcError
+
+if TYPE_CHECKING:
+    from inspector.demo.server import Call, DemoServer
+
+STATELESS = "2026-07-28"
+SUPPORTED = (STATELESS, *reversed(VERSIONS))
+UNSUPPORTED_PROTOCOL_VERSION = -32022
+META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
+META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
+META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo"
+META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"
+META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
+# results a client may cache (SEP-2549): they carry ttlMs and cacheScope
+CACHEABLE = frozenset(
+    {
+        "server/discover",
+        "tools/list",
+        "prompts/list",
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+        "skills/list",
+        "skills/get",
+    }
+)
+
+
+def requested_version(params: dict[str, Any]) -> str | None:
+    """The protocol version a request's envelope names (``None``: not a stateless request)."""
+    meta = params.get("_meta")
+    version = meta.get(META_PROTOCOL_VERSION) if isinstance(meta, dict) else None
+    return version if isinstance(version, str) else None
+
+
+def adopt(server: DemoServer, params: dict[str, Any]) -> None:
+    """Take a stateless request's envelope; a version not served is ``-32022``."""
+    meta = params.get("_meta") or {}
+    version = meta.get(META_PROTOCOL_VERSION)
+    if version != STATELESS:
+        raise RpcError(
+            UNSUPPORTED_PROTOCOL_VERSION,
+            f"Unsupported protocol version: {version}",
+            {"supported": [STATELESS], "requested": str(version)},
+        )
+    state = server.state
+    capabilities = meta.get(META_CLIENT_CAPABILITIES)
+    info = meta.get(META_CLIENT_INFO)
+    level = meta.get(META_LOG_LEVEL)
+    with state.lock:
+        state.protocol_version = STATELESS
+        state.client_capabilities = capabilities if isinstance(capabilities, dict) else {}
+        state.client_info = info if isinstance(info, dict) else {}
+        # no logging/setLevel in this era: no level asked means no log messages
+        state.log_level = level if level in LEVELS else "emergency"
+
+
+def finish(method: str, result: Any) -> Any:
+    """A stateless request's result, with what the era requires of every result."""
+    if not isinstance(result, dict):
+        return result
+    out = {"resultType": "complete", **result}
+    if method in CACHEABLE:
+        out.setdefault("ttlMs", 0)
+        out.setdefault("cacheScope", "private")
+    return out
+
+
+def discover(server: DemoServer, call: Call) -> dict[str, Any]:
+    """``server/discover``: the versions served, capabilities, info and instructions."""
+    return {
+        "supportedVersions": list(SUPPORTED),
+        "capabilities": methods.capabilities(STATELESS),
+        "instructions": methods.INSTRUCTIONS,
+        "_meta": {META_SERVER_INFO: methods.server_info(server.state, STATELESS)},
+    }
