@@ -191,8 +191,9 @@ class DemoServer:
         )
         if modern:
             stateless.adopt(self, params or {})  # -32022 for a version not served
-        handler = stateless.discover if modern and method == "server/discover" else None
-        handler = handler or self._handlers.get(method)
+        handler: Callable[[DemoServer, Call], Any] | None = self._handlers.get(method)
+        if modern and method == "server/discover":
+            handler = stateless.discover
         if handler is None:
             raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method}")
         call = Call(req_id, method, params or {}, stateless=modern)
