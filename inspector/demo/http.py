@@ -26,6 +26,7 @@ from inspector.demo.stateless import STATELESS, requested_version
 from inspector.wire.jsonrpc import INVALID_REQUEST, PARSE_ERROR, error_response
 
 PATH = "/mcp"
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 STREAM_WAIT = 600.0  # seconds a request's stream waits for its response at most
 
 
@@ -115,10 +116,25 @@ class Handler(BaseHTTPRequestHandler):
     def _error(self, status: int, code: int, message: str, id_: Any = None) -> None:
         self._json(status, error_response(id_, code, message))
 
+    def _foreign(self) -> bool:
+        """DNS rebinding: a Host or Origin that is not this loopback server is refused
+        (403, with a JSON-RPC error body)."""
+        host = (self.headers.get("Host") or "").rsplit(":", 1)[0].strip("[]")
+        origin = self.headers.get("Origin")
+        origin_host = origin.split("://", 1)[-1].split("/")[0].rsplit(":", 1)[0] if origin else ""
+        if host in LOOPBACK and (origin is None or origin_host.strip("[]") in LOOPBACK):
+            return False
+        self._error(403, INVALID_REQUEST, f"Forbidden: Host {host!r} / Origin {origin!r}")
+        return True
+
     def do_GET(self) -> None:
+        if self._foreign():
+            return
         self._error(405, INVALID_REQUEST, "no server-initiated stream here: use POST")
 
     def do_DELETE(self) -> None:
+        if self._foreign():
+            return
         session_id = self.headers.get("Mcp-Session-Id") or ""
         if self.server.endpoint.end(session_id):
             self.send_response(200)
@@ -128,6 +144,8 @@ class Handler(BaseHTTPRequestHandler):
             self._error(404, INVALID_REQUEST, "no such session")
 
     def do_POST(self) -> None:
+        if self._foreign():
+            return
         if self.path.split("?")[0] != PATH:
             self._error(404, INVALID_REQUEST, f"not found: the endpoint is {PATH}")
             return
