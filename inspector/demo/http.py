@@ -17,15 +17,15 @@ import queue
 import secrets
 import sys
 import threading
-from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from inspector.demo.server import DemoServer
-from inspector.demo.stateless import STATELESS, requested_version
-from inspector.wire.jsonrpc import INVALID_REQUEST, PARSE_ERROR, error_response
+from inspector.demo.stateless import HEADER_MISMATCH, STATELESS, refusal, requested_version
+from inspector.wire.jsonrpc import INVALID_REQUEST, PARSE_ERROR, RpcError, error_response
 
 PATH = "/mcp"
+NAMED = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}  # Mcp-Name
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 STREAM_WAIT = 600.0  # seconds a request's stream waits for its response at most
 
@@ -144,12 +144,14 @@ class Handler(BaseHTTPRequestHandler):
             self._error(404, INVALID_REQUEST, "no such session")
 
     def do_POST(self) -> None:
+        # the body is read first: an answer before it would leave it to be taken as the
+        # next request on this connection
+        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         if self._foreign():
             return
         if self.path.split("?")[0] != PATH:
             self._error(404, INVALID_REQUEST, f"not found: the endpoint is {PATH}")
             return
-        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         try:
             message = json.loads(raw)
         except ValueError as exc:
@@ -177,6 +179,15 @@ class Handler(BaseHTTPRequestHandler):
         params = message.get("params") if isinstance(message.get("params"), dict) else {}
         header = self.headers.get("MCP-Protocol-Version")
         if header == STATELESS or requested_version(params or {}) is not None:
+            refused = refusal(str(message.get("method")), params or {}, header)
+            refused = refused or self._header_mismatch(message, params or {})
+            if refused is not None and "id" in message:
+                status = 404 if refused.code == -32601 else 400
+                self._json(
+                    status,
+                    error_response(message["id"], refused.code, refused.message, refused.data),
+                )
+                return None
             server, outbox = self.server.endpoint.stateless
             return server, outbox, {}
         session_id = self.headers.get("Mcp-Session-Id")
@@ -192,6 +203,21 @@ class Handler(BaseHTTPRequestHandler):
             self._error(404, INVALID_REQUEST, "Session not found", message.get("id"))
             return None
         return found[0], found[1], {"Mcp-Session-Id": session_id}
+
+    def _header_mismatch(self, message: dict[str, Any], params: dict[str, Any]) -> RpcError | None:
+        """SEP-2243: ``Mcp-Method`` (and ``Mcp-Name`` for a call, a prompt, a read) must be
+        sent and say what the body says (values trimmed, as HTTP does)."""
+        method = message.get("method")
+        header = self.headers.get("Mcp-Method")
+        if header is None or header.strip() != method:
+            return RpcError(HEADER_MISMATCH, f"Mcp-Method {header!r} does not match {method!r}")
+        if method not in NAMED:
+            return None
+        named = params.get(NAMED[str(method)])
+        name = self.headers.get("Mcp-Name")
+        if name is None or name.strip() != named:
+            return RpcError(HEADER_MISMATCH, f"Mcp-Name {name!r} does not match {named!r}")
+        return None
 
     def _answer(
         self,

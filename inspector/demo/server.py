@@ -190,7 +190,10 @@ class DemoServer:
             method == "server/discover" or stateless.requested_version(params or {}) is not None
         )
         if modern:
-            stateless.adopt(self, params or {})  # -32022 for a version not served
+            refused = stateless.refusal(method, params or {})
+            if refused is not None:  # -32022 for a version not served, -32602, -32601
+                raise refused
+            stateless.adopt(self, params or {})
         handler: Callable[[DemoServer, Call], Any] | None = self._handlers.get(method)
         if modern and method == "server/discover":
             handler = stateless.discover

@@ -48,16 +48,40 @@ def requested_version(params: dict[str, Any]) -> str | None:
     return version if isinstance(version, str) else None
 
 
-def adopt(server: DemoServer, params: dict[str, Any]) -> None:
-    """Take a stateless request's envelope; a version not served is ``-32022``."""
-    meta = params.get("_meta") or {}
-    version = meta.get(META_PROTOCOL_VERSION)
+REMOVED = frozenset(  # methods 2026-07-28 no longer has: method not found
+    {"initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"}
+)
+HEADER_MISMATCH = -32020
+INVALID_PARAMS = -32602
+
+
+def refusal(method: str, params: dict[str, Any], header: str | None = None) -> RpcError | None:
+    """What is wrong with a stateless request before it is handled (``header``: the HTTP
+    ``MCP-Protocol-Version``), as the error to answer; ``None``: nothing."""
+    meta = params.get("_meta")
+    meta = meta if isinstance(meta, dict) else {}
+    missing = [k for k in (META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES) if k not in meta]
+    if missing:
+        return RpcError(INVALID_PARAMS, f"Invalid params: missing _meta keys: {', '.join(missing)}")
+    version = meta[META_PROTOCOL_VERSION]
+    if header is not None and header != version:
+        return RpcError(
+            HEADER_MISMATCH, "MCP-Protocol-Version header does not match _meta.protocolVersion"
+        )
     if version != STATELESS:
-        raise RpcError(
+        return RpcError(
             UNSUPPORTED_PROTOCOL_VERSION,
             f"Unsupported protocol version: {version}",
             {"supported": [STATELESS], "requested": str(version)},
         )
+    if method in REMOVED or (method not in methods.HANDLERS and method != "server/discover"):
+        return RpcError(-32601, f"Method not found: {method}")
+    return None
+
+
+def adopt(server: DemoServer, params: dict[str, Any]) -> None:
+    """Take a stateless request's envelope (``refusal`` found nothing wrong with it)."""
+    meta = params.get("_meta") or {}
     state = server.state
     capabilities = meta.get(META_CLIENT_CAPABILITIES)
     info = meta.get(META_CLIENT_INFO)
