@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from textual.widgets import TabbedContent, TabPane
+
 from inspector.errors import InspectorError
 from inspector.skills.client import SkillsClient
 from inspector.skills.entry import SkillEntry
-from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.skills_view import SkillsView
-from inspector.tui.widgets.tab_fit import TabLabel
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -44,9 +44,10 @@ class SkillsUi:
         if not skills.declared:
             return
         self.skills = skills
-        if self.view is None:
+        if self.view is None:  # a bottom tab, as Auth: the catalog's row is full at 80 columns
             self.view = SkillsView(id="skills")
-            self.app.query_one(Catalog).add_tab(TAB_ID, TabLabel("Skills", "Skl"), self.view)
+            tabs = self.app.query_one("#bottom-tabs", TabbedContent)
+            tabs.add_pane(TabPane("Skills", self.view, id=TAB_ID))
         self.app.run_worker(self._list(skills), group="skills", exclusive=True)
 
     async def _list(self, skills: SkillsClient) -> None:

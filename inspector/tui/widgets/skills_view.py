@@ -10,7 +10,7 @@ from __future__ import annotations
 from rich.console import RenderableType
 from rich.text import Text
 from textual import on
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
@@ -51,8 +51,13 @@ def render_skill(entry: SkillEntry, loaded: str | None, failure: str | None) -> 
     return stack(*parts)
 
 
-class SkillsView(Vertical):
-    """The skills listed, and the highlighted one's entry."""
+class SkillsView(Horizontal):
+    """The skills listed (left), and the highlighted one's entry (right)."""
+
+    DEFAULT_CSS = """
+    SkillsView #skills-list { width: 2fr; height: 1fr; }
+    SkillsView #skills-detail-scroll { width: 3fr; height: 1fr; }
+    """
 
     class Load(Message):
         """The user asked to load a skill (its SKILL.md, verified)."""
