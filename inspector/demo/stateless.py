@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from inspector.demo import methods
 from inspector.demo.context import LEVELS, VERSIONS
 from inspector.wire.jsonrpc import RpcError
+from inspector.wire.stateless import complete_result
 
 if TYPE_CHECKING:
     from inspector.demo.server import Call, DemoServer
@@ -26,19 +27,6 @@ META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
 META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo"
 META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"
 META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
-# results a client may cache (SEP-2549): they carry ttlMs and cacheScope
-CACHEABLE = frozenset(
-    {
-        "server/discover",
-        "tools/list",
-        "prompts/list",
-        "resources/list",
-        "resources/templates/list",
-        "resources/read",
-        "skills/list",
-        "skills/get",
-    }
-)
 
 
 def requested_version(params: dict[str, Any]) -> str | None:
@@ -96,13 +84,7 @@ def adopt(server: DemoServer, params: dict[str, Any]) -> None:
 
 def finish(method: str, result: Any) -> Any:
     """A stateless request's result, with what the era requires of every result."""
-    if not isinstance(result, dict):
-        return result
-    out = {"resultType": "complete", **result}
-    if method in CACHEABLE:
-        out.setdefault("ttlMs", 0)
-        out.setdefault("cacheScope", "private")
-    return out
+    return complete_result(method, result)
 
 
 def discover(server: DemoServer, call: Call) -> dict[str, Any]:

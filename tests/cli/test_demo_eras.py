@@ -59,7 +59,9 @@ def test_a_version_the_demo_does_not_serve_is_32022() -> None:
         "jsonrpc": "2.0",
         "id": 1,
         "method": "tools/list",
-        "params": {"_meta": {ENVELOPE: "2099-01-01"}},
+        "params": {
+            "_meta": {ENVELOPE: "2099-01-01", "io.modelcontextprotocol/clientCapabilities": {}}
+        },
     }
     done = subprocess.run(
         BOTH, input=json.dumps(line) + "\n", capture_output=True, text=True, timeout=30
