@@ -32,6 +32,8 @@
     ├── WorkloadError               load.workload: a workload file that cannot be used
     ├── CompareError                load.report: --compare names no earlier run's JSON
     ├── CallFailed                  locust.user: a call's failure as Locust reports it
+    ├── SkillVerificationError      skills.client: a skill file that does not match its entry
+    ├── SkillNotFoundError          skills.client: no entry for a skill URI
     ├── CollectionFileError         collection.model: a collection file that cannot be run
     ├── MissingVariable             collection.interpolate: a ${name} with no value (a KeyError)
     ├── StepFailed                  pytest_plugin: a collection step whose expectations failed

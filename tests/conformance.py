@@ -180,6 +180,44 @@ def run_client_scenario(
     return result
 
 
+def run_server_scenario(
+    scenario: str,
+    url: str,
+    *,
+    version: str = PRERELEASE,
+    spec_version: str | None = None,
+    timeout_ms: int = DEFAULT_TIMEOUT_MS,
+) -> ScenarioResult:
+    """Run one server scenario against the server at ``url`` (the suite is the client),
+    at ``spec_version``'s wire."""
+    with tempfile.TemporaryDirectory(prefix="conformance-") as out:
+        done = subprocess.run(
+            [
+                *conformance_command(version),
+                "server",
+                "--url",
+                url,
+                "--scenario",
+                scenario,
+                "--timeout",
+                str(timeout_ms),
+                "-o",
+                out,
+                *(["--spec-version", spec_version, "--force"] if spec_version else []),
+            ],
+            env=npm_env(),
+            capture_output=True,
+            text=True,
+            timeout=timeout_ms / 1000 + 120,
+            check=False,
+        )
+        result = ScenarioResult(scenario, done.returncode, output=done.stdout + done.stderr)
+        found = sorted(Path(out).rglob("checks.json"))
+        if found:
+            result.checks = json.loads(found[-1].read_text("utf-8"))
+    return result
+
+
 def _read(path: Path) -> str:
     try:
         return path.read_text("utf-8", "replace")

@@ -61,12 +61,18 @@ def scenario_commands(scenario: str, context: dict[str, Any]) -> list[list[str]]
             ["--method", "resources/read", "--uri", "file:///path/to/file%20name.txt"],
             ["--method", "prompts/get", "--prompt-name", "test_prompt"],
         ]
+    if scenario == "sep-2640-client-no-prefetch":  # the listing, and nothing read
+        return [["--method", "skills/list"]]
+    if scenario.startswith("sep-2640-client-verify-"):
+        # list the skills, then load the first one listed (what a user copies from it)
+        return [["--method", "skills/list"], [GET_LISTED_SKILL]]
     return [scenario_flags(scenario, context)]
 
 
 CALL = ["--method", "tools/call", "--tool-name"]
 # a command line made from the previous one's output (what a user copies from it)
 ECHO_LISTED_SCHEMA = "<echo the listed schema>"
+GET_LISTED_SKILL = "<get the first listed skill>"
 
 
 def echo_listed_schema(listed: str) -> list[str]:
@@ -74,6 +80,12 @@ def echo_listed_schema(listed: str) -> list[str]:
     tools = json.loads(listed)["tools"]
     schema = next(t["inputSchema"] for t in tools if t["name"] == "json_schema_2020_12_tool")
     return [*CALL, "json_schema_echo", "--tool-args-json", json.dumps({"schema": schema})]
+
+
+def get_listed_skill(listed: str) -> list[str]:
+    """Get (load, verify) the first skill ``skills/list`` printed."""
+    uri = json.loads(listed)["skills"][0]["uri"]
+    return ["--method", "skills/get", "--uri", uri]
 
 
 def scenario_flags(scenario: str, context: dict[str, Any]) -> list[str]:
@@ -186,6 +198,8 @@ def main() -> None:
     for number, flags in enumerate(lines, 1):
         if flags == [ECHO_LISTED_SCHEMA]:
             flags = echo_listed_schema(printed)
+        elif flags == [GET_LISTED_SKILL]:
+            flags = get_listed_skill(printed)
         argv = ["--cli", *flags]
         if record_dir:
             argv += ["--record", str(Path(record_dir) / record_name(scenario, number))]

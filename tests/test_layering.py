@@ -28,7 +28,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # the client engine, the transports, the in-memory log and its filter language
     ("engine", "transports", "logstore"),
     # two catalogs compared by name, each change classified (diff, replay --against)
-    ("compare",),
+    # the Skills extension over a session: entries, lazy reads verified against them
+    ("compare", "skills"),
     # session files; replaying one; the live session's state (events, requests, tasks,
     # server log, catalog: fed by the engine's session or a recording, shown by the TUI)
     ("record", "replay", "live"),
@@ -69,6 +70,7 @@ ALLOWED: dict[str, set[str]] = {
     "transports": {"errors", "wire", "credentials"},
     "logstore": {"wire"},
     "compare": {"engine"},  # the catalog kinds
+    "skills": {"errors", "wire", "engine"},
     # an indexed session file is a log source (logstore's EventSource and filter)
     "record": {"inspector", "errors", "wire", "logstore", "credentials"},
     "replay": {"errors", "wire", "engine", "logstore", "compare"},  # plan, run, diff, serve
@@ -151,6 +153,7 @@ ALLOWED: dict[str, set[str]] = {
         "lint",  # the catalog's lint badges
         "target",
         "collection",  # k keeps a call as a collection step
+        "skills",  # the Skills tab
         "credentials",  # ... with secrets as ${env:...}
     },
     "commands": {
@@ -164,6 +167,7 @@ ALLOWED: dict[str, set[str]] = {
         "transports",
         "logstore",
         "compare",
+        "skills",
         "record",
         "replay",
         "survey",

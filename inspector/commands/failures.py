@@ -30,6 +30,7 @@ from inspector.forms.strict_json import NotJson
 from inspector.record.format import SessionFileError
 from inspector.replay.diff import PathError
 from inspector.safe_text import json_visible
+from inspector.skills.client import SkillNotFoundError, SkillVerificationError
 from inspector.wire.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 from inspector.wire.transport import TransportError
 
@@ -130,6 +131,8 @@ EXIT_CODES: dict[type[BaseException], tuple[str, int]] = {
     OptionError: ("usage", ExitCode.USAGE),
     PrivateKeyError: ("usage", ExitCode.USAGE),
     NotJson: ("usage", ExitCode.USAGE),
+    SkillVerificationError: ("skill-verification", ExitCode.PROTOCOL),
+    SkillNotFoundError: ("skill-not-found", ExitCode.PROTOCOL),
 }
 
 

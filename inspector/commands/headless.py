@@ -51,6 +51,7 @@ from inspector.engine.responders import Responders
 from inspector.engine.signals import quit_on_signals, signal_exit_code
 from inspector.record.recorder import Recorder
 from inspector.record.redact import Redactor
+from inspector.skills.client import SkillsClient
 from inspector.target import Target
 from inspector.wire.events import Channel, WireEvent
 
@@ -70,6 +71,8 @@ METHODS = (
     "ping",
     "resources/subscribe",
     "resources/unsubscribe",
+    "skills/list",
+    "skills/get",
     "initialize",
 )
 
@@ -102,6 +105,7 @@ NEEDS: dict[str, tuple[str, str]] = {
     "resources/subscribe": ("uri", "--uri"),
     "resources/unsubscribe": ("uri", "--uri"),
     "prompts/get": ("prompt_name", "--prompt-name"),
+    "skills/get": ("uri", "--uri"),
 }
 
 
@@ -181,9 +185,24 @@ async def perform(client: McpClient, request: CliRequest) -> Performed:
         )
     if method == "logging/setLevel":
         return Performed(await client.set_logging_level(request.log_level or ""))
+    if method in ("skills/list", "skills/get"):
+        return Performed(await perform_skills(SkillsClient(client), method, request.uri or ""))
     raise CliError(
         "usage", f"unsupported --method {method!r}; use one of {', '.join(METHODS)}", ExitCode.USAGE
     )
+
+
+async def perform_skills(skills: SkillsClient, method: str, uri: str) -> dict[str, Any]:
+    """``skills/list``: the entries, no file read. ``skills/get``: the entry, then the
+    skill loaded (its ``SKILL.md`` verified) and each listed file read and verified, in
+    the entry's order; the first file that fails verification ends the call."""
+    if method == "skills/list":
+        return {"skills": [entry.raw for entry in await skills.list()]}
+    entry = await skills.get(uri)
+    files = [await skills.load(entry)]
+    for listed in entry.supporting():
+        files.append(await skills.read(entry, listed.uri))
+    return {"skill": entry.raw, "files": [f.to_json() for f in files]}
 
 
 def pass_stderr(event: WireEvent) -> None:
@@ -275,7 +294,9 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         help="tool argument, coerced by the tool's input schema (repeatable)",
     )
     cli.add_argument("--tool-args-json", metavar="JSON", help="all tool arguments as JSON")
-    cli.add_argument("--uri")
+    cli.add_argument(
+        "--uri", help="resources/read, subscribe, unsubscribe; skills/get: the skill's SKILL.md URI"
+    )
     cli.add_argument("--prompt-name")
     cli.add_argument("--prompt-args", action="append", default=[], metavar="KEY=VALUE")
     cli.add_argument("--log-level")

@@ -26,10 +26,29 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SECONDS",
         help="how often demo://counter changes while subscribed (default 2)",
     )
+    parser.add_argument(
+        "--eras",
+        choices=("handshake", "all"),
+        default="handshake",
+        help="'all': speak 2026-07-28 too (server/discover, stateless requests), so a "
+        "client finds that era by itself; default: the handshake eras only",
+    )
+    parser.add_argument(
+        "--http",
+        type=int,
+        metavar="PORT",
+        help="serve Streamable HTTP on http://127.0.0.1:PORT/mcp (loopback only; 0: any "
+        "free port) instead of stdio; both eras, as with --eras all",
+    )
     args = parser.parse_args(argv)
+    if args.http is not None:
+        from inspector.demo.http import serve  # only the HTTP mode needs http.server
+
+        serve(args.http, args.variant, max(0.05, args.tick))
+        return 0
     out = sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print() must never corrupt the protocol stream
-    server = DemoServer(out, variant=args.variant, tick=max(0.05, args.tick))
+    server = DemoServer(out, variant=args.variant, tick=max(0.05, args.tick), eras=args.eras)
     with contextlib.suppress(KeyboardInterrupt):
         server.serve(sys.stdin.buffer)
     return 0

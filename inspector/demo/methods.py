@@ -7,12 +7,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from inspector import __version__
-from inspector.demo import media, prompts, resources, tools
+from inspector.demo import media, prompts, resources, skills, tools
 from inspector.demo.context import (
     LATEST,
     LEVELS,
     VERSIONS,
     Cancelled,
+    DemoState,
     ToolContext,
     at_least,
     error_result,
@@ -47,6 +48,32 @@ def _dict(params: dict[str, Any], key: str) -> dict[str, Any]:
     return value
 
 
+def capabilities(version: str) -> dict[str, Any]:
+    """What the demo serves at ``version`` (tasks from 2025-11-25, in the handshake era)."""
+    caps: dict[str, Any] = {
+        "logging": {},
+        "completions": {},
+        "prompts": {"listChanged": True},
+        "resources": {"subscribe": True, "listChanged": True},
+        "tools": {"listChanged": True},
+        "extensions": {skills.EXTENSION: {}},
+    }
+    if at_least(version, "2025-11-25") and version in VERSIONS:
+        caps["tasks"] = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
+    return caps
+
+
+def server_info(state: DemoState, version: str) -> dict[str, Any]:
+    info: dict[str, Any] = {"name": "mcp-inspect-demo"}
+    if at_least(version, "2025-06-18"):
+        info["title"] = "mcp-inspect demo server"
+    info["version"] = __version__ + ("+changed" if state.changed else "")
+    if at_least(version, "2025-11-25"):
+        info["description"] = "Exercises every part of the Model Context Protocol"
+        info["icons"] = [{"src": media.png_data_uri(), "mimeType": "image/png", "sizes": ["32x32"]}]
+    return info
+
+
 def initialize(server: DemoServer, call: Call) -> dict[str, Any]:
     params, state = call.params, server.state
     wanted = _str(params, "protocolVersion")
@@ -56,22 +83,8 @@ def initialize(server: DemoServer, call: Call) -> dict[str, Any]:
         state.client_capabilities = _dict(params, "capabilities")
         state.client_info = _dict(params, "clientInfo")
     server.stderr(f"initialize: client asked {wanted}, speaking {version}")
-    caps: dict[str, Any] = {
-        "logging": {},
-        "completions": {},
-        "prompts": {"listChanged": True},
-        "resources": {"subscribe": True, "listChanged": True},
-        "tools": {"listChanged": True},
-    }
-    if at_least(version, "2025-11-25"):
-        caps["tasks"] = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
-    info: dict[str, Any] = {"name": "mcp-inspect-demo"}
-    if at_least(version, "2025-06-18"):
-        info["title"] = "mcp-inspect demo server"
-    info["version"] = __version__ + ("+changed" if state.changed else "")
-    if at_least(version, "2025-11-25"):
-        info["description"] = "Exercises every part of the Model Context Protocol"
-        info["icons"] = [{"src": media.png_data_uri(), "mimeType": "image/png", "sizes": ["32x32"]}]
+    caps = capabilities(version)
+    info = server_info(state, version)
     return {
         "protocolVersion": version,
         "capabilities": caps,
@@ -199,7 +212,16 @@ def templates_list(server: DemoServer, call: Call) -> dict[str, Any]:
 
 
 def resources_read(server: DemoServer, call: Call) -> dict[str, Any]:
-    return resources.read(server.state, _str(call.params, "uri"))
+    uri = _str(call.params, "uri")
+    return skills.read(uri) or resources.read(server.state, uri)
+
+
+def skills_list(server: DemoServer, call: Call) -> dict[str, Any]:
+    return skills.list_skills()
+
+
+def skills_get(server: DemoServer, call: Call) -> dict[str, Any]:
+    return skills.get_skill(call.params.get("uri"))
 
 
 def subscribe(server: DemoServer, call: Call) -> dict[str, Any]:
@@ -261,4 +283,6 @@ HANDLERS: dict[str, Callable[[DemoServer, Call], Any]] = {
     "tasks/result": tasks_result,
     "tasks/list": tasks_list,
     "tasks/cancel": tasks_cancel,
+    "skills/list": skills_list,
+    "skills/get": skills_get,
 }

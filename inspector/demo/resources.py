@@ -9,7 +9,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from inspector.demo import media
-from inspector.demo.context import DemoState, at_least, now_iso
+from inspector.demo.context import VERSIONS, DemoState, at_least, now_iso
 from inspector.demo.tools_basic import TRICKY, weather_for
 from inspector.wire.jsonrpc import INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError
 
@@ -240,7 +240,9 @@ def read(state: DemoState, uri: str) -> dict[str, Any]:
         units = parse_qs(parts.query).get("units", ["metric"])[0]
         if city and units in ("metric", "imperial"):
             return _text(uri, "application/json", json.dumps(weather_for(city, units)))
-    raise RpcError(RESOURCE_NOT_FOUND, f"Resource not found: {uri}", {"uri": uri})
+    # 2026-07-28 (SEP-2164) answers an unknown resource with invalid params
+    code = RESOURCE_NOT_FOUND if state.protocol_version in VERSIONS else INVALID_PARAMS
+    raise RpcError(code, f"Resource not found: {uri}", {"uri": uri})
 
 
 def complete_values(candidates: list[str], prefix: str) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from inspector.demo import methods
+from inspector.demo import methods, stateless
 from inspector.demo.context import LEVELS, Cancelled, DemoState, at_least
 from inspector.demo.resources import COUNTER_URI
 from inspector.demo.tasks import TaskStore
@@ -50,6 +50,7 @@ class Call:
     method: str
     params: dict[str, Any]
     cancel: threading.Event = field(default_factory=threading.Event)
+    stateless: bool = False  # a 2026-07-28 request: its result gets that era's fields
 
 
 @dataclass
@@ -68,8 +69,10 @@ class DemoServer:
         variant: str = "default",
         tick: float = 2.0,
         err: IO[str] | None = None,
+        eras: str = "handshake",
     ) -> None:
         self.state = DemoState(variant=variant, tick=tick)
+        self.eras = eras  # "all": 2026-07-28 (server/discover, stateless requests) too
         self.tasks = TaskStore(lambda task: self.notify("notifications/tasks/status", task))
         self._out = out
         self._err = err if err is not None else sys.stderr
@@ -183,10 +186,20 @@ class DemoServer:
         if params is not None and not isinstance(params, dict):
             raise RpcError(INVALID_PARAMS, "Invalid params: params must be an object")
         self.stderr(f"<- {method} (id {req_id!r})")
-        handler = self._handlers.get(method)
+        modern = self.eras == "all" and (
+            method == "server/discover" or stateless.requested_version(params or {}) is not None
+        )
+        if modern:
+            refused = stateless.refusal(method, params or {})
+            if refused is not None:  # -32022 for a version not served, -32602, -32601
+                raise refused
+            stateless.adopt(self, params or {})
+        handler: Callable[[DemoServer, Call], Any] | None = self._handlers.get(method)
+        if modern and method == "server/discover":
+            handler = stateless.discover
         if handler is None:
             raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method}")
-        call = Call(req_id, method, params or {})
+        call = Call(req_id, method, params or {}, stateless=modern)
         with self._calls_lock:
             self._calls[req_id] = call
         if method in THREADED:
@@ -198,7 +211,10 @@ class DemoServer:
 
     def _run(self, handler: Callable[[DemoServer, Call], Any], call: Call) -> None:
         try:
-            reply = response(call.id, handler(self, call))
+            result = handler(self, call)
+            reply = response(
+                call.id, stateless.finish(call.method, result) if call.stateless else result
+            )
         except Cancelled:
             reply = None
         except RpcError as exc:

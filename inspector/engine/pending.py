@@ -24,6 +24,9 @@ from inspector.wire.jsonrpc import RequestId, RpcError
 log = logging.getLogger(__name__)
 
 ProgressCallback = Callable[[float, float | None, str | None], None]
+# what the caller knows about the answer it expects (a skill file's digest): the response's
+# findings, put on its wire event before it is recorded or routed
+ResponseCheck = Callable[[dict[str, Any]], list[Finding]]
 
 FINISHED_IDS_KEPT = 4096  # given-up request ids remembered to mark late responses
 HOLD_POLL = 0.5  # seconds between looks at a held request (is it done, is the hold over)
@@ -43,6 +46,7 @@ class PendingRequest:
     total: float | None = None
     message: str | None = None
     on_progress: ProgressCallback | None = None
+    check: ResponseCheck | None = None
     held: float = 0.0  # seconds spent waiting on a person (authorization): not timed
     done: anyio.Event = field(default_factory=anyio.Event)
     result: Any = None

@@ -49,7 +49,7 @@ from inspector.engine.outcomes import (
     result_outcome,
 )
 from inspector.engine.pending import PendingRequest as PendingRequest
-from inspector.engine.pending import PendingRequests
+from inspector.engine.pending import PendingRequests, ResponseCheck
 from inspector.engine.pending import ProgressCallback as ProgressCallback
 from inspector.engine.request_errors import ConnectionClosedError as ConnectionClosedError
 from inspector.engine.request_errors import RequestCancelledError as RequestCancelledError
@@ -231,18 +231,24 @@ class Session:
         timeout: float | None = None,
         on_progress: ProgressCallback | None = None,
         request_id: RequestId | None = None,
+        check: ResponseCheck | None = None,
     ) -> Any:
         """Send a request and wait for its result; raises ``RpcError`` subclasses.
 
         The era stamps the params (the stateless ``_meta`` envelope) and settles the
-        result (answering ``input_required`` and retrying)."""
+        result (answering ``input_required`` and retrying). ``check``: findings about the
+        response, on its wire event (what only the caller knows is wrong with it)."""
 
         async def resend(retry: dict[str, Any]) -> Any:
-            return await self._exchange(method, self._stamp(retry), timeout, on_progress, None)
+            return await self._exchange(
+                method, self._stamp(retry), timeout, on_progress, None, check
+            )
 
         first = request_id if request_id is not None else self.next_id()
         try:
-            result = await self._exchange(method, self._stamp(params), timeout, on_progress, first)
+            result = await self._exchange(
+                method, self._stamp(params), timeout, on_progress, first, check
+            )
         except RpcError as exc:
             if not self.era.resendable(method, exc) or self.lost is not None:
                 raise
@@ -255,7 +261,9 @@ class Session:
                 resend_of=first,
                 resent_as=again,
             )
-            result = await self._exchange(method, self._stamp(params), timeout, on_progress, again)
+            result = await self._exchange(
+                method, self._stamp(params), timeout, on_progress, again, check
+            )
         return await self.era.settle(self, method, params, result, resend)
 
     def _stamp(self, params: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -270,11 +278,14 @@ class Session:
         timeout: float | None,
         on_progress: ProgressCallback | None,
         request_id: RequestId | None,
+        check: ResponseCheck | None = None,
     ) -> Any:
         """One request on the wire and its response (one round trip)."""
         self._check_open()
         id_ = request_id if request_id is not None else self.next_id()
-        pending = PendingRequest(id=id_, method=method, params=params, on_progress=on_progress)
+        pending = PendingRequest(
+            id=id_, method=method, params=params, on_progress=on_progress, check=check
+        )
         if on_progress is not None:
             pending.progress_token = f"progress-{id_}"
             params = dict(params or {})
@@ -510,9 +521,10 @@ class Session:
             if id_ is None:  # null, or an id that matches nothing (lint says what is wrong)
                 continue
             if id_ in self.pending:
-                found.extend(
-                    self.era.findings(msg, self.pending[id_].method, self.declared_capabilities())
-                )
+                pending = self.pending[id_]
+                found.extend(self.era.findings(msg, pending.method, self.declared_capabilities()))
+                if pending.check is not None and not pending.done.is_set():
+                    found.extend(pending.check(msg))
             found.extend(self._requests.response_findings(id_))
         return found
 

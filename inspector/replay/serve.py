@@ -44,17 +44,36 @@ from typing import Any, BinaryIO, TextIO
 from inspector.engine.era import (
     HANDSHAKE_VERSIONS,
     LATEST_VERSION,
+    META_PROTOCOL_VERSION,
     META_SERVER_INFO,
     STATELESS_VERSIONS,
 )
 from inspector.replay.diff import DEFAULT_IGNORES, Change, IgnoreRule, diff
 from inspector.replay.plan import Plan, ServerExchange
 from inspector.wire import jsonrpc
+from inspector.wire.stateless import complete_result
 
 # Params are compared without the message-level "$.id" rule and without _meta
 # (progress tokens, client-side request metadata).
 PARAM_IGNORES = (*(r for r in DEFAULT_IGNORES if r != "$.id"), "$._meta")
 
+
+# What a server answers to these when it has nothing to say: a request the recording
+# does not hold gets this (said on stderr); only a call, a read or a prompt it never saw
+# is an error, since those have an answer only the server knew.
+EMPTY_SUCCESS: dict[str, dict[str, Any]] = {
+    "ping": {},
+    "logging/setLevel": {},
+    "resources/subscribe": {},
+    "resources/unsubscribe": {},
+    "completion/complete": {"completion": {"values": []}},
+    "tools/list": {"tools": []},
+    "resources/list": {"resources": []},
+    "resources/templates/list": {"resourceTemplates": []},
+    "prompts/list": {"prompts": []},
+    "skills/list": {"skills": []},
+    "tasks/list": {"tasks": []},
+}
 
 ANSWER_RULES = tuple(IgnoreRule.parse(r) for r in DEFAULT_IGNORES)
 ANSWER_WAIT = 30.0  # default bound on the live client's answer to a replayed server request
@@ -114,12 +133,29 @@ class RecordedServer:
         """The reply to one parsed message (a list for a batch), or None. With ``ask``,
         the server requests recorded while the request was answered are sent first; with
         ``notify``, the notifications recorded while it was answered (progress, log
-        messages) before them, in recorded order."""
+        messages) before them, in recorded order. A 2026-07-28 client gets that era's
+        result fields whatever era was recorded."""
         if isinstance(message, list):
             replies = [r for r in (self.handle(m, ask, notify) for m in message) if r is not None]
             return replies or None
         if not jsonrpc.is_request(message):
             return None  # notifications and responses need no answer
+        reply = self._answer(message, ask, notify)
+        params = message.get("params")
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        modern = isinstance(meta, dict) and META_PROTOCOL_VERSION in meta
+        if modern and isinstance(reply, dict) and isinstance(reply.get("result"), dict):
+            method = str(message.get("method"))
+            reply = {**reply, "result": complete_result(method, reply["result"])}
+        return reply
+
+    def _empty(self, id_: Any, method: str, why: str) -> dict[str, Any]:
+        self.warnings.append(
+            f"{method} {why} in {self.source}: answered with the empty success a server gives"
+        )
+        return jsonrpc.response(id_, dict(EMPTY_SUCCESS[method]))
+
+    def _answer(self, message: dict[str, Any], ask: Ask | None, notify: Notify | None) -> Any:
         id_ = message.get("id")
         method = str(message.get("method"))
         params = _norm(message.get("params"))
@@ -145,8 +181,8 @@ class RecordedServer:
             return _with_id(self.discover, id_)  # a handshake recording, a stateless client
         entries = self.table.get(method)
         if not entries:
-            if method == "ping":
-                return jsonrpc.response(id_, {})
+            if method in EMPTY_SUCCESS:
+                return self._empty(id_, method, "was not recorded")
             recorded = ", ".join(sorted(self.table)) or "none"
             return jsonrpc.error_response(
                 id_,
@@ -167,6 +203,8 @@ class RecordedServer:
                 if self.stateless and self.handshake_client:
                     reply = _without_stateless_fields(reply)
                 return reply
+        if method in EMPTY_SUCCESS:
+            return self._empty(id_, method, "was not recorded with these params")
         shown = json.dumps(params, ensure_ascii=False, default=str)
         return jsonrpc.error_response(
             id_,

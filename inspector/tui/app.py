@@ -58,6 +58,7 @@ from inspector.tui.screens.intercept import open_intercept
 from inspector.tui.screens.main import MainScreen
 from inspector.tui.screenshot import save_screenshot, screenshot_folder
 from inspector.tui.server import Server
+from inspector.tui.skills_ui import SkillsUi
 from inspector.tui.status_feed import StatusFeed
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.inflight import InFlightView
@@ -69,6 +70,7 @@ from inspector.tui.widgets.result_view import ResultView
 from inspector.tui.widgets.schema_form import SchemaForm
 from inspector.tui.widgets.server_log import ServerLogView
 from inspector.tui.widgets.server_pane import ServerPane
+from inspector.tui.widgets.skills_view import SkillsView
 from inspector.tui.widgets.status_bar import StatusBar
 from inspector.tui.widgets.tab_fit import TabLabel
 from inspector.tui.widgets.tasks_view import TasksView
@@ -191,6 +193,7 @@ class InspectorApp(App[int]):
         )
         self.status_feed = StatusFeed(self.main, self.server)
         self.connection = ConnectionController(self, self.main, self.server, self.status_feed)
+        self.skills = SkillsUi(self, lambda: self.controller)  # servers with skills: the tab
 
     # -- the server shown (tests and the palette read these) ---------------------------
 
@@ -359,6 +362,11 @@ class InspectorApp(App[int]):
     @while_mounted
     def on_connected(self, message: messages.Connected) -> None:
         self.connection.connected(message)
+        self.skills.connected()
+
+    @on(SkillsView.Load)
+    def _load_skill(self, message: SkillsView.Load) -> None:
+        self.skills.load(message.entry)
 
     @while_mounted
     def on_connect_failed(self, message: messages.ConnectFailed) -> None:

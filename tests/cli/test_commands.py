@@ -247,7 +247,7 @@ async def test_every_listed_method_is_performed() -> None:
                 method=method,
                 tool_name="add",
                 tool_args_json='{"a": 1, "b": 2}',
-                uri="demo://readme",
+                uri="skill://git-workflow/SKILL.md" if method == "skills/get" else "demo://readme",
                 prompt_name="simple",
                 log_level="info",
             )

@@ -36,14 +36,8 @@ from tests.conformance_client import record_name
 
 ADAPTER = TESTS / "conformance_client.py"
 REVISION = "2026-07-28"
-# extension scenarios of features another item of the work builds (issue 26, item 2: the
-# Skills extension): run and shown in the table, not asserted here
-ELSEWHERE = {
-    "sep-2640-client-no-prefetch",
-    "sep-2640-client-verify-digest",
-    "sep-2640-client-verify-size",
-    "sep-2640-client-verify-frontmatter",
-}
+# extension scenarios of features built elsewhere: run and shown in the table, not asserted
+ELSEWHERE: set[str] = set()
 Check = Callable[[list[WireEvent]], str | None]
 
 
@@ -143,7 +137,38 @@ def jwt_bearer(events: list[WireEvent]) -> str | None:
     return None if body.get("assertion") == "«redacted»" else "the assertion is not masked"
 
 
+def sent_methods(events: list[WireEvent]) -> list[str]:
+    return [
+        str(e.message.get("method"))
+        for e in events
+        if e.channel is Channel.BODY
+        and e.direction is Direction.OUT
+        and isinstance(e.message, dict)
+    ]
+
+
+def listed_only(events: list[WireEvent]) -> str | None:
+    sent = sent_methods(events)
+    if "skills/list" not in sent or "resources/read" in sent:
+        return f"no skills/list, or a file read ahead of need ({sent})"
+    return None
+
+
+def rejected_skill(events: list[WireEvent]) -> str | None:
+    """The SKILL.md was read, its response carries the verification finding, and no
+    other file was read after it."""
+    reads = [e for e in events if e.message and e.message.get("method") == "resources/read"]
+    flagged = [e for e in events if any(f.code == "skill-verification" for f in e.findings)]
+    if len(reads) != 1 or not flagged:
+        return f"{len(reads)} file reads, {len(flagged)} verification findings"
+    return None
+
+
 EVIDENCE: dict[str, Check] = {
+    "sep-2640-client-no-prefetch": listed_only,
+    "sep-2640-client-verify-digest": rejected_skill,
+    "sep-2640-client-verify-size": rejected_skill,
+    "sep-2640-client-verify-frontmatter": rejected_skill,
     "request-metadata": retried_version,
     "auth/iss-normalized": refused_iss,
     "auth/authorization-server-migration": migrated,
@@ -206,7 +231,7 @@ def table(version: str, plan: list[tuple[str, str | None]], rows: dict[str, str]
         mark = "PASS" if rows[scenario] == "pass" else "FAIL"
         note = "" if mark == "PASS" else f"  {rows[scenario]}"
         if scenario in ELSEWHERE:
-            note += "  (Skills: issue 26 item 2, not asserted here)"
+            note += "  (not asserted here)"
         lines.append(f"  {mark}  {scenario:<{width}}  {kind:<9}{note}")
     counted = [s for s, _ in plan if s not in ELSEWHERE]
     passed = sum(rows[s] == "pass" for s in counted)

@@ -1,0 +1,83 @@
+"""The Skills tab's wiring: added when a server declares the Skills extension, listed
+then, and a skill loaded when the user asks (the view's ``Load``), never before.
+
+    skills = SkillsUi(app, lambda: app.controller)
+    skills.connected()      # on messages.Connected
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from textual.widgets import TabbedContent, TabPane
+
+from inspector.errors import InspectorError
+from inspector.skills.client import SkillsClient
+from inspector.skills.entry import SkillEntry
+from inspector.tui.widgets.skills_view import SkillsView
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from inspector.tui.controller import SessionController
+
+TAB_ID = "tab-skills"
+
+
+class SkillsUi:
+    """One app's Skills tab and the skills client of its current session."""
+
+    def __init__(self, app: App[Any], controller: Callable[[], SessionController | None]) -> None:
+        self.app = app
+        self.controller = controller
+        self.view: SkillsView | None = None
+        self.skills: SkillsClient | None = None
+
+    def connected(self) -> None:
+        """A session opened: when its server declares skills, list them in the tab."""
+        controller = self.controller()
+        client = controller.client if controller is not None else None
+        if client is None:
+            return
+        skills = SkillsClient(client)
+        if not skills.declared:
+            return
+        self.skills = skills
+        if self.view is None:  # a bottom tab, as Auth: the catalog's row is full at 80 columns
+            self.view = SkillsView(id="skills")
+            tabs = self.app.query_one("#bottom-tabs", TabbedContent)
+            tabs.add_pane(TabPane("Skills", self.view, id=TAB_ID))
+        self.app.run_worker(self._list(skills), group="skills", exclusive=True)
+
+    async def _list(self, skills: SkillsClient) -> None:
+        try:
+            entries = await skills.list()
+        except (InspectorError, OSError) as exc:
+            self._show([], str(exc))
+            return
+        self._show(entries, None)
+
+    def _show(self, entries: list[SkillEntry], error: str | None) -> None:
+        if self.view is not None and self.view.is_mounted:
+            self.view.show(entries, error)
+        elif self.view is not None:
+            self.app.call_after_refresh(self._show, entries, error)
+
+    def load(self, entry: SkillEntry) -> None:
+        """The user asked: read the skill's SKILL.md, verified, in a worker."""
+        skills = self.skills
+        if skills is None:
+            return
+
+        async def load() -> None:
+            try:
+                loaded = await skills.load(entry)
+            except (InspectorError, OSError) as exc:
+                if self.view is not None:
+                    self.view.loaded_text(entry, None, str(exc))
+                return
+            if self.view is not None:
+                self.view.loaded_text(entry, loaded.data.decode("utf-8", "replace"), None)
+
+        self.app.run_worker(load(), group="skills-load")
