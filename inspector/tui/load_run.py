@@ -9,7 +9,7 @@ tokens (the live session is left alone). It runs in a worker on the app's loop a
 the Load tab its numbers at each tick. Its frames reach the log and the session file
 through ``load.sampling.SampledRecorder``, which keeps every failed call and one in
 ``KEEP_ONE_IN`` of the others, each tagged as a party (``user N``), so thousands of calls
-do not flood the log.
+(and the server's stderr lines: the first few, then one in as many) do not flood the log.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from inspector.target import Target
 from inspector.tui.screens.load_dialog import LoadDialog
 from inspector.tui.widgets.catalog import display_name
 from inspector.tui.widgets.load_view import LoadView
-from inspector.wire.events import WireEvent
+from inspector.wire.events import Channel, WireEvent
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 
 TAB_ID = "tab-load"
 KEEP_ONE_IN = 100  # successful calls kept in the log: one in this many (every failure is)
+STDERR_FIRST = 20  # the server's stderr lines kept before sampling them too
 OPEN_TIMEOUT = 30.0  # at least this long for a session to open (a server starting)
 
 
@@ -70,10 +71,17 @@ class _LogSink:
     def __init__(self, server: Server, sequence: Iterator[int], target: Target) -> None:
         self.server = server
         self.sequence = sequence
+        self.stderr = 0  # stderr lines seen
         recorder = server.recorder
         self.redactor = recorder.redactor if recorder is not None else Redactor(target.secrets())
 
     def write(self, event: WireEvent, flush: bool = True) -> None:
+        if event.channel is Channel.STDERR:
+            # a server may write a line a call: the report counts them all, the log
+            # keeps the first few and then a sample, as of the calls
+            self.stderr += 1
+            if self.stderr > STDERR_FIRST and self.stderr % KEEP_ONE_IN:
+                return
         event.seq = next(self.sequence)
         recorder = self.server.recorder
         if recorder is not None:
@@ -162,7 +170,7 @@ class LoadRun:
         controller = self.server.controller
         view = self.view
         assert target is not None and controller is not None and view is not None
-        settings = {"target": target.describe(), "describe": options.describe()}
+        settings = {"target": call.label, "describe": options.describe()}
         sink = _LogSink(self.server, controller.sequence, target)
         users, shared = itertools.count(1), [0, 0]
         lent = _SharedAuth(self.server.auth_ui.authorizer) if self.server.auth_ui else None

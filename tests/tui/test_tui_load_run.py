@@ -61,7 +61,7 @@ async def test_a_load_run_of_add_counts_every_call_and_keeps_the_log_small() -> 
         view = await fill_and_load(pilot, "add", ["2", "40"], ["2", "", "50"])
         await wait_for(pilot, lambda: view.text.splitlines()[1:2] == ["done"], timeout=60)
         assert "calls      50 in" in view.text and "failed 0 " in view.text, view.text
-        assert "tools/call add: 2 sessions, closed model, 50 calls" in view.text
+        assert view.text.startswith("tools/call add: 2 sessions, closed model, 50 calls\ndone")
         assert app.query_one("#bottom-tabs").active == "tab-load"  # type: ignore[attr-defined]
         # the live session was left alone: the same one, and none of its requests
         assert app.controller is not None and app.controller.session is live
@@ -72,9 +72,11 @@ async def test_a_load_run_of_add_counts_every_call_and_keeps_the_log_small() -> 
         calls = [i for i in load_frames(app) if source.method(i) == "tools/call"]
         assert calls == []
         assert {party(source.event(i).meta) for i in load_frames(app)} == {"user 1", "user 2"}
-        # each session's opening (its stderr is capped apart: load.sampling.MAX_STDERR)
+        # each session's opening, and the server's stderr: the first 20 lines, then 1 in 100
         wire = [i for i in range(before, len(source)) if source.channel(i) is not Channel.STDERR]
         assert len(wire) < 30
+        stderr = [i for i in load_frames(app) if source.channel(i) is Channel.STDERR]
+        assert 0 < len(stderr) <= 21
         seqs = [source.seq(i) for i in range(len(source))]
         assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)  # one numbering
 

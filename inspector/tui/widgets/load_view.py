@@ -57,7 +57,10 @@ class LoadView(Static, can_focus=True):
         self._say("running (x stops it)\n" + live_text(stats))
 
     def finish(self, stats: Stats, settings: dict[str, Any], how: str) -> None:
-        self._say(f"{how}\n" + report_text(stats, settings).rstrip())
+        """The report (its first line, what ran, is the heading)."""
+        heading, _, body = report_text(stats, settings).rstrip().partition("\n")
+        self.heading = one_line(heading, 200)
+        self._say(f"{how}\n{body}")
 
     def failed(self, reason: str) -> None:
         self._say(f"could not start: {reason}")
