@@ -6,8 +6,11 @@ dialog answered; the Load tab's numbers, the log's sampled frames, x to stop ear
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
+import anyio
 from textual.pilot import Pilot
 from tui_helpers import select_item, wait_connected, wait_for
 
@@ -124,3 +127,34 @@ async def test_the_dialog_says_what_a_bad_field_takes() -> None:
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, LoadDialog))
         assert not app.query(LoadView)  # no run, no tab
+
+
+def demo_children() -> list[int]:
+    """This process's child processes that are demo servers."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        if ppid == os.getpid() and b"inspector.demo" in cmdline:
+            found.append(int(pid))
+    return found
+
+
+async def test_quitting_during_a_run_leaves_no_server_process() -> None:
+    app = demo_app()
+    async with app.run_test(size=(140, 44)) as pilot:
+        await wait_connected(pilot)
+        view = await fill_and_load(pilot, "add", ["1", "2"], ["3", "60s"])
+        await wait_for(pilot, lambda: "running" in view.text)
+        assert len(demo_children()) == 4  # the live session's server and the run's 3
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: app.return_code is not None)
+    with anyio.fail_after(15):
+        while demo_children():
+            await anyio.sleep(0.1)
