@@ -30,9 +30,11 @@ from inspector.target import demo_target  # noqa: E402
 from inspector.tui.app import InspectorApp  # noqa: E402
 from inspector.tui.interactive_setup import interactive_responders  # noqa: E402
 from inspector.tui.screens.elicitation import ElicitationScreen  # noqa: E402
+from inspector.tui.screens.load_dialog import LoadDialog  # noqa: E402
 from inspector.tui.screens.sampling import SamplingScreen  # noqa: E402
 from inspector.tui.widgets.catalog import Catalog  # noqa: E402
 from inspector.tui.widgets.item_panel import ItemPanel  # noqa: E402
+from inspector.tui.widgets.load_view import LoadView  # noqa: E402
 from inspector.tui.widgets.message_detail import MessageDetail  # noqa: E402
 from inspector.tui.widgets.message_log import MessageLog  # noqa: E402
 from inspector.tui.widgets.result_view import ResultView  # noqa: E402
@@ -245,6 +247,20 @@ async def inflight_view(pilot: Pilot[Any], app: InspectorApp) -> None:
     await settle(pilot)
 
 
+async def load_view(pilot: Pilot[Any], app: InspectorApp) -> None:
+    """ctrl+l in the add form: 4 sessions, 2000 calls; the Load tab's report."""
+    await connected(pilot, app)
+    await fill(pilot, app, "add", {"a": 2, "b": 40})
+    await pilot.press("ctrl+l")
+    await wait_for(pilot, lambda: isinstance(app.screen, LoadDialog), "the load dialog")
+    await pilot.press("ctrl+u", "4", "tab", "tab", *"2000", "enter")
+    view = app.query_one(LoadView)
+    await wait_for(
+        pilot, lambda: view.text.splitlines()[1:2] == ["done"], "the load run", timeout=120
+    )
+    await settle(pilot)
+
+
 async def tasks_view(pilot: Pilot[Any], app: InspectorApp) -> None:
     await connected(pilot, app)
     await fill(pilot, app, "slow_count", {"seconds": 1, "steps": 2})
@@ -364,6 +380,7 @@ VIEWS: dict[str, tuple[Callable[[Path], InspectorApp], Scenario]] = {
     "elicitation": (lambda _: interactive_app(), elicitation_view),
     "inflight": (lambda _: interactive_app(), inflight_view),
     "tasks": (lambda _: interactive_app(), tasks_view),
+    "load": (lambda _: live_app(), load_view),
     "replay": (replay_app, replay_view),
     "attach": (attached_app, attach_view),
 }

@@ -155,6 +155,8 @@ ALLOWED: dict[str, set[str]] = {
         "collection",  # k keeps a call as a collection step
         "skills",  # the Skills tab
         "credentials",  # ... with secrets as ${env:...}
+        "load",  # ctrl+l: a short load run of the open tool
+        "connection",  # ... its sessions opened as the command line opens them
     },
     "commands": {
         "inspector",

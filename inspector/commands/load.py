@@ -18,7 +18,6 @@ Exit codes: 0 the run held its limits, 1 ``--max-p99`` or ``--max-error-rate`` b
 from __future__ import annotations
 
 import argparse
-import re
 import signal
 import sys
 from collections.abc import AsyncIterator
@@ -61,6 +60,7 @@ from inspector.load.report import (
 from inspector.load.runner import LoadError, LoadOptions, run_load
 from inspector.load.sampling import SampledRecorder
 from inspector.load.stats import Stats
+from inspector.load.units import parse_duration
 from inspector.load.workload import Call, WorkloadError, read_workload, tool_call
 from inspector.record.recorder import Recorder
 
@@ -71,16 +71,14 @@ from inspector.target import Target
 NAME = "load"
 OPEN_TIMEOUT = 30.0  # at least this long for a session to open
 METHODS = ("tools/call", "resources/read", "prompts/get", "tools/list", "ping")
-_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$")
-_UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, None: 1.0}
 
 
 def seconds(text: str) -> float:
     """``30s``, ``2m``, ``500ms``, ``1.5`` (seconds)."""
-    match = _DURATION.match(text)
-    if not match:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a duration (30s, 2m, 500ms)")
-    return float(match.group(1)) * _UNITS[match.group(2)]
+    try:
+        return parse_duration(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
 def positive_int(text: str) -> int:

@@ -48,6 +48,7 @@ from inspector.tui.controller import SessionController
 from inspector.tui.interactive import InteractiveResponders, SamplingRuleBar
 from inspector.tui.keymap import Section, palette_entries, section_for, sections
 from inspector.tui.live_feed import LiveFeed
+from inspector.tui.load_run import LoadRun
 from inspector.tui.mode import LIVE_ONLY, Live, Mode, Replay, as_mode
 from inspector.tui.quit_reconnect import QuitReconnect
 from inspector.tui.replay_mode import HINT, ReplayMode
@@ -64,6 +65,7 @@ from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.key_footer import KeyFooter
+from inspector.tui.widgets.load_view import LoadView
 from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView
@@ -133,6 +135,7 @@ class InspectorApp(App[int]):
         Binding("w", "save_as", "Save session", show=False),
         Binding("z", "zoom_result", "Zoom result", show=False),
         Binding("ctrl+f", "toggle_form", "Hide form", show=False),
+        Binding("ctrl+l", "load_run", "Load run", show=False),
         # the detail's own keys, from the log while the detail shows (no Tab over to it)
         Binding("p", "detail('pair')", "Pair"),
         Binding("c", "detail('copy')", "Copy"),
@@ -194,6 +197,7 @@ class InspectorApp(App[int]):
         self.status_feed = StatusFeed(self.main, self.server)
         self.connection = ConnectionController(self, self.main, self.server, self.status_feed)
         self.skills = SkillsUi(self, lambda: self.controller)  # servers with skills: the tab
+        self.load_runs = LoadRun(self, self.main, self.server)
 
     # -- the server shown (tests and the palette read these) ---------------------------
 
@@ -454,6 +458,13 @@ class InspectorApp(App[int]):
         if self.log_layout == "min":
             self.action_cycle_log()
         self.main.focus_bottom(pane)
+
+    def action_load_run(self) -> None:
+        self.load_runs.ask()
+
+    @on(LoadView.Stop)
+    def _stop_load(self) -> None:
+        self.load_runs.stop()
 
     def action_intercept(self) -> None:
         open_intercept(self, self._session())

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, cast
 
 import anyio
@@ -91,6 +91,11 @@ class SessionController:
     def catalog(self) -> dict[str, list[dict[str, Any]]]:
         """The catalog as listed (the state keeps it)."""
         return self.state.catalog
+
+    @property
+    def sequence(self) -> Iterator[int]:
+        """The one numbering of this app's frames (a load run's sampled frames take it too)."""
+        return self._sequence
 
     @property
     def connected(self) -> bool:

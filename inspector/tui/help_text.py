@@ -16,6 +16,7 @@ from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.screens.elicitation import CompletionWaitScreen, ElicitationScreen
 from inspector.tui.screens.intercept import InterceptScreen
 from inspector.tui.screens.keep_step import KeepStepScreen
+from inspector.tui.screens.load_dialog import LoadDialog
 from inspector.tui.screens.roots import RootsEditor, RootsScreen
 from inspector.tui.screens.sampling import SamplingScreen
 from inspector.tui.screens.save_as import SaveAsScreen
@@ -26,6 +27,7 @@ from inspector.tui.widgets.document_view import DocumentView
 from inspector.tui.widgets.field_input import FieldInput
 from inspector.tui.widgets.form_fields import ItemRow
 from inspector.tui.widgets.inflight import InFlightView
+from inspector.tui.widgets.load_view import LoadView
 from inspector.tui.widgets.log_filter import LogFilterBar
 from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import LogLines, MessageLog
@@ -52,6 +54,8 @@ EXPLAIN = {
     "InspectorApp.roots": "edit the roots offered to the server",
     "InspectorApp.collections": "the Collections view: run a collection file's steps on this "
     "connection, each step's pass or fail with what differed",
+    "InspectorApp.load_run": "(a tool open) a short load run of it with the form's arguments: "
+    "asks sessions, duration or requests, rate; the Load tab shows it; again: stop it",
     "InspectorApp.intercept": "(attached to a proxy) intercept: hold matching frames, "
     "forward, edit or drop them",
     "InspectorApp.toggle_auto_reread": "re-read subscribed resources when they are updated",
@@ -112,6 +116,8 @@ EXPLAIN = {
     "InFlightView.cancel": "cancel the highlighted request (the call says 'cancelled by you')",
     "InFlightView.reopen_listen": "re-open the subscriptions/listen stream you cancelled "
     "(2026-07-28: lists update by themselves again)",
+    "LoadView.stop": "stop the load run (its report stays in the tab)",
+    "LoadDialog.cancel": "cancel",
     "ServerLogView.clear": "clear the server log",
     "TasksView.refresh_tasks": "refresh (tasks/list)",
     "TasksView.cancel_task": "cancel the highlighted task",
@@ -241,6 +247,7 @@ DIALOGS: tuple[GroupSpec, ...] = (
     ("Elicitation (a form from the server)", (ElicitationScreen,)),
     ("Waiting for a URL elicitation", (CompletionWaitScreen,)),
     ("Roots", (RootsScreen, RootsEditor)),
+    ("Load run", (LoadDialog,)),
     ("Save as", (SaveAsScreen,)),
     ("Save files", (SaveFilesScreen,)),
     ("Keep as a check", (KeepStepScreen,)),
@@ -306,6 +313,12 @@ SECTIONS: tuple[SectionSpec, ...] = (
         "In flight",
         "Requests waiting for their answer (f).",
         ((None, (InFlightView,)),),
+    ),
+    SectionSpec(
+        "load",
+        "Load",
+        "A short load run of a tool (ctrl+l in its form): live numbers, then the report.",
+        ((None, (LoadView,)),),
     ),
     SectionSpec(
         "serverlog",

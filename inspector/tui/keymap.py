@@ -36,6 +36,7 @@ from inspector.tui.widgets.auth_view import AuthView
 from inspector.tui.widgets.catalog import Catalog, ListFilter
 from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.item_panel import ItemPanel
+from inspector.tui.widgets.load_view import LoadView
 from inspector.tui.widgets.log_filter import LogFilterBar
 from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import LogLines, MessageLog
@@ -253,6 +254,7 @@ AREAS: Sequence[tuple[type[Widget], str]] = (
     (MessageLog, "log"),
     (MessageDetail, "detail"),
     (InFlightView, "inflight"),
+    (LoadView, "load"),
     (ServerLogView, "serverlog"),
     (TasksView, "tasks"),
     (AuthView, "auth"),
