@@ -89,7 +89,9 @@ class Span:
 
 
 def _ns(seconds: float) -> int:
-    return round(seconds * 1_000_000_000)
+    # via whole microseconds (what a session file keeps): epoch nanoseconds are past a
+    # float's 53 bits, so seconds * 1e9 comes out as ...170000128 for ...17 s
+    return round(seconds * 1_000_000) * 1_000
 
 
 def _digest(*parts: object, size: int) -> str:

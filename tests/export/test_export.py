@@ -20,7 +20,7 @@ from inspector.export.otlp_sdk import send_spans
 from inspector.export.spans import SpanKind, session_spans
 from inspector.record.reader import iter_events, open_header, read_session
 from tests.export.otlp_receiver import otlp_receiver, received_spans
-from tests.servers.http_support import free_port, sdk_server
+from tests.servers.http_support import dead_port, sdk_server
 
 
 def record(tmp: Path, name: str, *args: str, code: int = 0) -> Path:
@@ -175,6 +175,8 @@ def test_export_is_deterministic_and_otlp_json_is_well_formed(
     for span in spans:
         assert len(span["traceId"]) == 32 and len(span["spanId"]) == 16
         assert int(span["startTimeUnixNano"]) <= int(span["endTimeUnixNano"])
+        # the recording's microseconds, exactly (a float product leaves ...128 in the tail)
+        assert int(span["startTimeUnixNano"]) % 1000 == 0
         assert span["kind"] in (1, 2, 3)
 
 
@@ -196,7 +198,7 @@ def test_otlp_endpoint_receives_the_trace(
 
 
 def test_otlp_endpoint_down_is_a_clear_exit_3(recordings: dict[str, Path]) -> None:
-    port = free_port()
+    port = dead_port()
     done = cli(
         "export",
         str(recordings["error"]),

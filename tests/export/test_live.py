@@ -18,7 +18,7 @@ from paths import DEMO, PY, ROOT
 from inspector.export.live import LiveExport, TraceOptions
 from inspector.record.reader import iter_events, open_header
 from tests.export.otlp_receiver import export_facts, live_facts, otlp_receiver
-from tests.servers.http_support import free_port, sdk_server
+from tests.servers.http_support import dead_port, sdk_server
 
 TRACE_SERVER = [PY, str(ROOT / "tests" / "servers" / "sdk_trace_server.py")]
 
@@ -79,7 +79,7 @@ def test_cli_live_over_http_matches_the_export(tmp_path: Path) -> None:
 
 
 def test_collector_down_costs_one_warning_and_nothing_else(tmp_path: Path) -> None:
-    port = free_port()
+    port = dead_port()
     done = cli(
         "--cli",
         "--no-record",

@@ -16,7 +16,7 @@ from inspector.target import demo_target, target_info
 from inspector.tui.app import InspectorApp
 from inspector.tui.launch import say_lost_spans
 from tests.export.otlp_receiver import export_facts, live_facts, otlp_receiver
-from tests.servers.http_support import free_port
+from tests.servers.http_support import dead_port
 
 SIZE = (150, 45)
 
@@ -52,7 +52,7 @@ async def test_the_tuis_spans_are_the_export_of_its_recording(tmp_path: Path) ->
 async def test_a_collector_down_is_one_notice_in_the_tui(tmp_path: Path) -> None:
     path = tmp_path / "down.jsonl"
     said: list[str] = []
-    app, export = traced_app(path, f"http://127.0.0.1:{free_port()}", said)
+    app, export = traced_app(path, f"http://127.0.0.1:{dead_port()}", said)
 
     def warn(text: str) -> None:  # as launch says it, counted
         said.append(text)
