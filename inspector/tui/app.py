@@ -277,8 +277,8 @@ class InspectorApp(App[int]):
         yield KeyFooter(hidden=() if self.mode.live else LIVE_ONLY)
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key) and not event.is_forwarded:
-            keep_focus_shown(self.screen)  # a key never types into a hidden widget
+        if isinstance(event, events.Key) and not event.is_forwarded and self.screen is self.main:
+            keep_focus_shown(self.main)  # a key never types into a hidden widget
         await super().on_event(event)
 
     def on_mount(self) -> None:

@@ -10,6 +10,8 @@ then the log).
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -25,7 +27,7 @@ def shown(widget: Widget) -> bool:
     return True
 
 
-def keep_focus_shown(screen: Screen[object]) -> Widget | None:
+def keep_focus_shown(screen: Screen[Any]) -> Widget | None:
     """Move a focus that does not show to a widget that does; what it moved to."""
     focused = screen.focused
     if focused is None or shown(focused):
