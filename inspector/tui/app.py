@@ -18,7 +18,7 @@ import functools
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.actions import parse as parse_action
 from textual.app import App, ComposeResult, ScreenStackError, SystemCommand
 from textual.binding import Binding, BindingType
@@ -45,6 +45,7 @@ from inspector.tui.auth_ui import AuthUi, ObservedAuth
 from inspector.tui.call_runner import CallRunner
 from inspector.tui.connection_controller import ConnectionController, while_mounted
 from inspector.tui.controller import SessionController
+from inspector.tui.focus_guard import keep_focus_shown
 from inspector.tui.interactive import InteractiveResponders, SamplingRuleBar
 from inspector.tui.keymap import Section, palette_entries, section_for, sections
 from inspector.tui.live_feed import LiveFeed
@@ -309,6 +310,11 @@ class InspectorApp(App[int]):
                         yield view
             yield MessageDetail(id="detail")
         yield KeyFooter(hidden=() if self.mode.live else LIVE_ONLY)
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded and self.screen is self.main:
+            keep_focus_shown(self.main)  # a key never types into a hidden widget
+        await super().on_event(event)
 
     def on_mount(self) -> None:
         self.call_after_refresh(heap.freeze)  # once the screen is built

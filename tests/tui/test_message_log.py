@@ -15,6 +15,7 @@ from tui_helpers import focus, view_text, wait_for
 
 from inspector.live.state import LiveState
 from inspector.tui.live_feed import LiveFeed
+from inspector.tui.result_files import default_folder
 from inspector.tui.widgets.document_view import DocumentView
 from inspector.tui.widgets.log_filter import LogFilterBar
 from inspector.tui.widgets.message_detail import MessageDetail, pretty_json
@@ -309,8 +310,9 @@ async def test_detail_keys_raw_pair_copy_save(
         assert app.clipboard == sample()[9].raw.decode()
         await pilot.press("s")
         await pilot.press("enter")
-        saved = tmp_path / "event-10.json"
+        saved = default_folder() / "event-10.json"  # a name alone: the files folder
         await wait_for(pilot, saved.exists)
+        assert saved.stat().st_mode & 0o777 == 0o600
         assert saved.read_bytes() == sample()[9].raw
         assert detail.saved_path == saved
         # Saving again does not overwrite.

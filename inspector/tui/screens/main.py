@@ -20,8 +20,11 @@ from collections.abc import Sequence
 
 from textual import events
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import DataTable, TabbedContent
 
+from inspector.engine.kinds import KIND
+from inspector.tui.focus_guard import shown
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.item_panel import ItemPanel
@@ -119,3 +122,28 @@ class MainScreen(Screen[None]):
     @property
     def detail(self) -> MessageDetail:
         return self.query_one(MessageDetail)
+
+    def _reset_focus(self, widget: Widget, avoiding: list[Widget] | None = None) -> None:
+        """Textual hands the focus of a widget going hidden to a sibling whose own display
+        is on, hidden or not (the catalog list's filter box: with the log maximized it
+        took the keys; on the Server tab it took its own tab back and typed ``5`` into
+        itself). A hidden widget's focus goes where the user can see it instead."""
+        target = self.shown_focus()
+        if (
+            self.focused is widget
+            and not shown(widget)
+            and target is not None
+            and target not in (avoiding or [])
+        ):
+            self.set_focus(target)
+            return
+        super()._reset_focus(widget, avoiding)
+
+    def shown_focus(self) -> Widget | None:
+        """Where a focus that went hidden moves (focus_guard): the catalog's list when
+        it shows, else the log's rows."""
+        kind = self.catalog.active_kind
+        if kind in KIND and shown(target := self.catalog.query_one(f"#list-{kind}")):
+            return target
+        lines = self.message_log.lines
+        return lines if shown(lines) else None

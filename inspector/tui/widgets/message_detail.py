@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,11 +25,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Input
 
 from inspector.logstore.store import EventSource
 from inspector.safe_text import decode_raw, escape_markup, safe_text, visible
 from inspector.tui.document import DocBuilder, Document
+from inspector.tui.result_files import default_folder
+from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.widgets.document_view import DocumentView, Formatter
 from inspector.tui.widgets.message_log import ARROWS, BADGES, format_latency
 from inspector.wire.events import Kind, WireEvent
@@ -279,6 +283,7 @@ class MessageDetail(Vertical):
         self.event: WireEvent | None = None
         self.raw_mode = False
         self.saved_path: Path | None = None
+        self._save_from: Widget | None = None
         self.view = DocumentView(id="detail-doc")
         self.formatter: Formatter[_Shown] = Formatter(
             self, self._apply, self._failed, group="detail-format"
@@ -360,34 +365,69 @@ class MessageDetail(Vertical):
         suffix = ".json" if self.event.message is not None else ".txt"
         box.value = f"event-{self.event.seq or (self.index or 0) + 1}{suffix}"
         box.add_class("-open")
+        # where the keys go back to once the name is given (or Esc): the log's rows
+        self._save_from = self.app.focused
         box.focus()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # no save box open: Esc goes on to the app (it used to stop here, doing nothing)
+        if action == "cancel_save":
+            return self.query_one("#detail-save", Input).has_class("-open")
+        return True
+
     def action_cancel_save(self) -> None:
-        box = self.query_one("#detail-save", Input)
-        if box.has_class("-open"):
-            box.remove_class("-open")
-            self.focus()
+        self._close_save()
+
+    def _close_save(self) -> None:
+        self.query_one("#detail-save", Input).remove_class("-open")
+        back = self._save_from
+        self._save_from = None
+        (back if back is not None and back.is_attached else self).focus()
 
     @on(Input.Submitted, "#detail-save")
     async def _save(self, message: Input.Submitted) -> None:
+        """A name alone goes in the files folder (``default_folder``), as results do; the
+        working directory (a user's checkout) is asked about first; 0600, never over a
+        file."""
         message.stop()
         if self.event is None or not message.value.strip():
             return
         path = Path(message.value.strip()).expanduser()
-        if not path.is_absolute():
-            path = Path.cwd() / path
+        if not path.is_absolute() and path.parent == Path():
+            path = default_folder() / path
+        path = Path.cwd() / path if not path.is_absolute() else path
         if path.exists():
             self.notify(
                 f"{escape_markup(str(path))} exists; choose another name.", severity="warning"
             )
             return
         raw = self.event.raw
+        if path.parent.resolve() == Path.cwd().resolve():
+
+            def answered(answer: str | None) -> None:
+                if answer == "once":
+                    self.run_worker(self._write(path, raw), group="detail-save")
+
+            question = f"Save into the working directory ({path.parent})?"
+            self.app.push_screen(ConfirmScreen(escape_markup(question), always=False), answered)
+            return
+        await self._write(path, raw)
+
+    async def _write(self, path: Path, raw: bytes) -> None:
         try:
-            await asyncio.to_thread(path.write_bytes, raw)
+            await asyncio.to_thread(_write_private, path, raw)
         except OSError as exc:
             self.notify(f"Could not save: {escape_markup(str(exc))}", severity="error")
             return
-        message.input.remove_class("-open")
-        self.focus()
+        self._close_save()
         self.notify(f"Saved {len(raw):,} bytes to {escape_markup(str(path))}")
         self.saved_path = path
+
+
+def _write_private(path: Path, raw: bytes) -> None:
+    """``raw`` into a new file only the user can read (as session files are), its folder
+    made when missing."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(raw)
