@@ -36,6 +36,7 @@ from inspector.wire.transport import ConnectionLost
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.widget import Widget
 
 SHUTDOWN_BOUND = 10.0  # stdio: stdin closed, SIGTERM, SIGKILL, 2 s apart; HTTP: a 2 s DELETE
 
@@ -46,7 +47,7 @@ class SessionController:
 
     def __init__(
         self,
-        app: App[Any],
+        app: App[Any] | Widget,
         target: Target,
         options: SessionOptions,
         *,
@@ -58,7 +59,8 @@ class SessionController:
     ) -> None:
         """``options``: timeouts and a pinned protocol version, for every session made;
         ``auth``: the HTTP transports' auth hook (an ``inspector.auth`` authorizer),
-        kept across reconnects so its tokens are. ``observer``: sees every event too."""
+        kept across reconnects so its tokens are. ``observer``: sees every event too.
+        ``app``: where its messages go (the app, or a workspace server's screen)."""
         self.app = app
         self.state = state
         self.auth = auth
