@@ -348,7 +348,9 @@ def test_a_target_overrides_the_server_and_a_dead_one_is_exit_3(tmp_path: Path) 
 def test_on_a_terminal_the_lines_run_under_a_progress_bar(tmp_path: Path) -> None:
     """stdout a terminal: Rich draws the lines (coloured) and a progress bar, same words."""
     import pty
+    import select
     import subprocess
+    import time
 
     path = demo_file(
         tmp_path / "tty.mcp.yaml",
@@ -361,14 +363,21 @@ def test_on_a_terminal_the_lines_run_under_a_progress_bar(tmp_path: Path) -> Non
     )
     os.close(follower)
     chunks = []
-    while True:
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:  # the terminal's other end closed: the process is done
+    deadline = time.monotonic() + 60
+    # read until the process has ended and the terminal is drained; never wait on the
+    # terminal's other end alone (in a parallel run another fd may keep it open)
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([leader], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the terminal's other end closed: the process is done
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        elif proc.poll() is not None:
             break
-        if not chunk:
-            break
-        chunks.append(chunk)
     assert proc.wait(60) == 1
     os.close(leader)
     screen = b"".join(chunks).decode(errors="replace")
