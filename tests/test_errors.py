@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import importlib
+import functools
 import inspect
-import pkgutil
+import json
 import re
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -28,34 +30,50 @@ from inspector.transports.sse_parser import SseError
 from inspector.wire.jsonrpc import RpcError
 from inspector.wire.transport import ConnectionLost, TransportError
 
+# Run in a child process: importing every module loads Locust for inspector.locust, and
+# Locust patches the interpreter for gevent at import (it broke a pytest-xdist worker).
+_WALK = """
+import importlib, inspect, json, pkgutil, sys
+import inspector
+from inspector.errors import InspectorError
+found = {}
+for module in pkgutil.walk_packages(inspector.__path__, "inspector."):
+    if module.name.endswith("__main__"):
+        continue
+    loaded = importlib.import_module(module.name)
+    for name, obj in vars(loaded).items():
+        mine = obj.__module__ == module.name if inspect.isclass(obj) else False
+        if mine and issubclass(obj, BaseException):
+            found[f"{module.name}.{name}"] = {
+                "name": obj.__name__,
+                "bases": [b.__name__ for b in obj.__bases__],
+                "ours": issubclass(obj, InspectorError),
+            }
+sys.stdout.write(json.dumps(found))
+"""
 
-def exception_classes() -> dict[str, type[BaseException]]:
-    """Every exception class defined in the package (``__main__`` modules not run)."""
-    found: dict[str, type[BaseException]] = {}
-    for module in pkgutil.walk_packages(inspector.__path__, "inspector."):
-        if module.name.endswith("__main__"):
-            continue
-        loaded = importlib.import_module(module.name)
-        for name, obj in vars(loaded).items():
-            if (
-                inspect.isclass(obj)
-                and issubclass(obj, BaseException)
-                and obj.__module__ == module.name
-            ):
-                found[f"{module.name}.{name}"] = obj
+
+@functools.cache
+def exception_classes() -> dict[str, dict[str, Any]]:
+    """Every exception class defined in the package (``__main__`` modules not run): its
+    name, its bases' names, and whether it derives from ``InspectorError``."""
+    done = subprocess.run(
+        [sys.executable, "-c", _WALK], capture_output=True, text=True, check=True, timeout=120
+    )
+    found: dict[str, dict[str, Any]] = json.loads(done.stdout)
     return found
 
 
 def test_every_exception_of_the_package_derives_from_the_one_base() -> None:
     classes = exception_classes()
     assert len(classes) >= 15  # the walk sees them all (a broken walk would pass vacuously)
-    outside = sorted(name for name, cls in classes.items() if not issubclass(cls, InspectorError))
+    outside = sorted(name for name, cls in classes.items() if not cls["ours"])
     assert not outside, f"derive these from inspector.errors.InspectorError: {outside}"
 
 
 def test_the_drawing_names_every_error_of_the_tree() -> None:
     drawn = set(re.findall(r"[├└]── (\w+)", errors.__doc__ or ""))
-    defined = {cls.__name__ for cls in exception_classes().values()} - {"InspectorError"}
+    defined = {cls["name"] for cls in exception_classes().values()} - {"InspectorError"}
     assert drawn == defined, (
         f"missing from the drawing: {sorted(defined - drawn)}; "
         f"drawn but gone: {sorted(drawn - defined)}"
@@ -64,7 +82,7 @@ def test_the_drawing_names_every_error_of_the_tree() -> None:
 
 def test_the_drawing_follows_the_classes() -> None:
     """Each drawn class hangs under the class it derives from (the indentation says which)."""
-    by_name = {cls.__name__: cls for cls in exception_classes().values()}
+    by_name = {cls["name"]: cls for cls in exception_classes().values()}
     parents: list[str] = ["InspectorError"]
     for line in (errors.__doc__ or "").splitlines():
         match = re.match(r"\s*((?:│   |    )*)[├└]── (\w+)", line)
@@ -73,8 +91,8 @@ def test_the_drawing_follows_the_classes() -> None:
         depth = len(match.group(1)) // 4 + 1
         name = match.group(2)
         parents = [*parents[:depth], name]
-        parent = by_name.get(parents[depth - 1], InspectorError)
-        assert parent in by_name[name].__bases__, f"{name} is drawn under {parent.__name__}"
+        parent = parents[depth - 1] if parents[depth - 1] in by_name else "InspectorError"
+        assert parent in by_name[name]["bases"], f"{name} is drawn under {parent}"
 
 
 def lost(**kw: Any) -> ConnectionClosedError:
