@@ -41,7 +41,16 @@ def report_csv(stats: Stats) -> str:
     writer = csv.writer(out)
     writer.writerow(["metric", "value"])
     data = stats.to_json()
-    for key in ("calls", "ok", "failed", "dropped", "seconds", "throughput", "error_rate"):
+    for key in (
+        "calls",
+        "ok",
+        "failed",
+        "dropped",
+        "unfinished",
+        "seconds",
+        "throughput",
+        "error_rate",
+    ):
         writer.writerow([key, data[key]])
     for key, value in data["latency_ms"].items():
         writer.writerow([f"latency_ms_{key}", value])
@@ -58,7 +67,8 @@ def report_text(stats: Stats, settings: dict[str, Any]) -> str:
         f"{settings.get('target', '')}: {settings.get('describe', '')}",
         f"calls      {stats.total:,} in {stats.elapsed:.2f} s = {stats.throughput:,.1f}/s"
         f"   ok {stats.ok:,}   failed {stats.failed:,} ({stats.error_rate:.2%})"
-        + (f"   dropped {stats.dropped:,} (client saturated)" if stats.dropped else ""),
+        + (f"   dropped {stats.dropped:,} (client saturated)" if stats.dropped else "")
+        + (f"   unfinished {stats.unfinished:,} (cut off)" if stats.unfinished else ""),
         "latency    "
         + "   ".join(f"p{p:g} {stats.percentile_ms(p):.2f} ms" for p in PERCENTILES)
         + f"   max {stats.max_ms:.2f} ms   mean {stats.mean_ms:.2f} ms",

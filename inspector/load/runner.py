@@ -79,9 +79,41 @@ class _Budget:
         return self.taken - 1
 
 
-async def _call(session: Session, call: Call, stats: Stats, timeout: float) -> None:
+class _Flights:
+    """The calls started and not yet recorded. A call counts as in flight from the moment
+    it is scheduled, not when its task first runs: the open model's drain looks at that
+    count right after scheduling the last call, and must not end before the call began.
+    Calls the end of a run cuts off are counted as ``unfinished``, never lost."""
+
+    def __init__(self, stats: Stats) -> None:
+        self.stats = stats
+        self.pending: dict[int, tuple[str, float]] = {}
+        self.next_ticket = 0
+
+    def begin(self, label: str) -> int:
+        ticket = self.next_ticket
+        self.next_ticket += 1
+        self.pending[ticket] = (label, time.monotonic())
+        self.stats.in_flight += 1
+        return ticket
+
+    def end(self, ticket: int) -> None:
+        if self.pending.pop(ticket, None) is not None:
+            self.stats.in_flight -= 1
+
+    def abandon(self) -> None:
+        """Count every call still pending as unfinished: sent, but the run (a stop, the
+        end of the drain) ended before its answer, so it has no latency to record."""
+        self.stats.unfinished += len(self.pending)
+        self.stats.in_flight -= len(self.pending)
+        self.pending.clear()
+
+
+async def _call(
+    session: Session, call: Call, flights: _Flights, ticket: int, timeout: float
+) -> None:
+    stats = flights.stats
     started = time.monotonic()
-    stats.in_flight += 1
     try:
         result = await session.request(call.method, dict(call.params), timeout=timeout)
     except RpcError as exc:
@@ -98,8 +130,7 @@ async def _call(session: Session, call: Call, stats: Stats, timeout: float) -> N
             stats.record_error(call.label, "tool_error", sample, now - started, now)
         else:
             stats.record_ok(call.label, now - started, now)
-    finally:
-        stats.in_flight -= 1
+    flights.end(ticket)  # not reached when cancelled: ``abandon`` records that call
 
 
 def _watch_stderr(session: Session, stats: Stats) -> None:
@@ -155,6 +186,7 @@ async def _closed(
     sessions: Sequence[Session], calls: Sequence[Call], stats: Stats, options: LoadOptions
 ) -> None:
     budget = _Budget(options)
+    flights = _Flights(stats)
 
     async def user(number: int) -> None:
         session = sessions[number % len(sessions)]
@@ -162,11 +194,15 @@ async def _closed(
             ticket = budget.take()
             if ticket is None:
                 return
-            await _call(session, calls[ticket % len(calls)], stats, options.timeout)
+            call = calls[ticket % len(calls)]
+            await _call(session, call, flights, flights.begin(call.label), options.timeout)
 
-    async with anyio.create_task_group() as tg:
-        for number in range(options.concurrency):
-            tg.start_soon(user, number)
+    try:
+        async with anyio.create_task_group() as tg:
+            for number in range(options.concurrency):
+                tg.start_soon(user, number)
+    finally:
+        flights.abandon()
 
 
 async def _open(
@@ -174,7 +210,23 @@ async def _open(
 ) -> None:
     assert options.rate
     budget = _Budget(options)
+    flights = _Flights(stats)
     period = 1.0 / options.rate
+    try:
+        await _schedule(sessions, calls, flights, budget, period, options)
+    finally:
+        flights.abandon()
+
+
+async def _schedule(
+    sessions: Sequence[Session],
+    calls: Sequence[Call],
+    flights: _Flights,
+    budget: _Budget,
+    period: float,
+    options: LoadOptions,
+) -> None:
+    stats = flights.stats
     async with anyio.create_task_group() as tg:
         start = time.monotonic()
         number = 0
@@ -191,7 +243,9 @@ async def _open(
             if stats.in_flight >= options.max_in_flight or session.closed:
                 stats.dropped += 1
             else:
-                tg.start_soon(_call, session, calls[number % len(calls)], stats, options.timeout)
+                call = calls[number % len(calls)]
+                ticket = flights.begin(call.label)
+                tg.start_soon(_call, session, call, flights, ticket, options.timeout)
             number += 1
         with anyio.move_on_after(options.drain):
             while stats.in_flight:

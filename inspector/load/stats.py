@@ -59,6 +59,7 @@ class Stats:
     per_second: list[int] = field(default_factory=list)
     in_flight: int = 0
     dropped: int = 0  # open model: calls not started, the client was saturated
+    unfinished: int = 0  # calls sent that the end of the run (a stop, the drain) cut off
     offered: int = 0  # open model: calls the schedule reached (started or dropped)
     offered_span: float = 0.0  # open model: seconds from the first scheduled call to the last
     lag: float = 0.0  # open model: the latest a call started after its scheduled time
@@ -132,6 +133,7 @@ class Stats:
             "ok": self.ok,
             "failed": self.failed,
             "dropped": self.dropped,
+            "unfinished": self.unfinished,
             "seconds": round(self.elapsed, 3),
             "throughput": round(self.throughput, 2),
             "error_rate": round(self.error_rate, 6),
