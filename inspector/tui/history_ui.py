@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from inspector.tui.server import Server
 
 CALLED = ("tools", "resources", "prompts")  # the kinds whose items the history holds
+NEVER_CALLED = "never called in this recording"
 
 
 class HistoryUi:
@@ -72,10 +73,16 @@ class HistoryUi:
 
     async def item_opened(self, kind: str, item: dict[str, Any]) -> None:
         """A replay shows the item's recorded calls where its form would be (disabled);
-        the highlighted call's result shows under them."""
+        the highlighted call's result shows under them. An item never called keeps its
+        form, which says what it takes."""
         if not self.offline or kind not in CALLED:
             return
         name = str(item.get("uri") if kind == "resources" else item.get("name"))
+        self.history.update()
+        if not self.history.calls(kind, name):
+            # nothing to show instead: the form says what the item takes
+            self.screen.result_view.show_text(NEVER_CALLED)
+            return
         calls = CallList(self.history, kind=kind, name=name, offline=True, id="recorded-calls")
         panel = self.screen.item_panel
         await panel.show_instead_of_form(calls)

@@ -202,10 +202,7 @@ class CallList(Vertical):
     def _title(self, count: int) -> Text:
         what = f"{count} call{'s' * (count != 1)}"
         if self.item_name is not None:
-            text = Text(f"Recorded calls: {what}, newest first", style="bold")
-            if not count:
-                text = Text("never called in this recording", style="dim")
-            return text
+            return Text(f"Recorded calls: {what}, newest first", style="bold")
         keys = "g its frame in the log" if self.offline else "Enter re-sends, e edits, g frame"
         return Text.assemble((f"History: {what}, newest first  ", "bold"), (keys, "dim"))
 
