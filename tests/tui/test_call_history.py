@@ -15,6 +15,7 @@ from inspector.record.indexed import IndexedSessionFile
 from inspector.record.recorder import Recorder
 from inspector.target import demo_target
 from inspector.tui.app import InspectorApp
+from inspector.tui.screens.help import HelpScreen
 from inspector.tui.screens.history import HistoryScreen
 from inspector.tui.widgets.call_list import CallList, CallRows
 from inspector.tui.widgets.item_panel import ItemPanel
@@ -72,6 +73,12 @@ async def test_history_resends_a_call_and_opens_one_in_its_form(tmp_path: Path) 
         assert [c.label for c in calls.shown] == ["tool echo", "tool add"]  # newest first
         text = screen_text(app)
         assert "History: 2 calls" in text and '{"a": 2, "b": 3}' in text
+        # F1 here opens the help on the History's keys
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        assert isinstance(app.screen, HelpScreen) and app.screen.section == "history"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen) and rows.has_focus)
         # the second row (add): Enter sends it again, as it was
         await pilot.press("down", "enter")
         await wait_for(pilot, lambda: len(sent_calls(app, "add")) == 2)
@@ -137,8 +144,13 @@ async def test_a_replay_shows_a_tool_s_recorded_calls_and_jumps_to_the_frame(
         assert detail.index == index and log.cursor_index == index
         frame = source.event(index).message
         assert frame["method"] == "tools/call" and frame["params"]["arguments"] == {"a": 2, "b": 3}
+        # a tool never called keeps its form (what it takes) and says so
+        await select_item(pilot, "tools", "divide")
+        panel = replay.query_one(ItemPanel)
+        await wait_for(pilot, lambda: "never called in this recording" in screen_text(replay))
+        assert panel.form is not None and not replay.query("#recorded-calls")
         # the History screen of a replay lists every recorded call too
-        await pilot.press("h")
+        await pilot.press("escape", "h")  # out of divide's form first
         await wait_for(pilot, lambda: isinstance(replay.screen, HistoryScreen))
         history = replay.screen.query_one(CallList)
         assert [c.label for c in history.shown] == ["tool add", "tool echo", "tool add"]
