@@ -104,6 +104,15 @@ async def test_history_resends_a_call_and_opens_one_in_its_form(tmp_path: Path) 
         await pilot.press("end", *" world", "ctrl+s")  # (focus selects the text)
         await wait_for(pilot, lambda: len(sent_calls(app, "echo")) == 2)
         assert sent_calls(app, "echo")[-1]["message"] == "hello world"
+        # the older echo, opened over the echo form that holds the newer one: replaced
+        await open_history(pilot)
+        shown = app.screen.query_one(CallList)
+        await wait_for(pilot, lambda: len(shown.shown) == 4)
+        await pilot.press("down", "down", "e")  # echo "hello world", add, echo "hello"
+        await wait_for(pilot, lambda: not isinstance(app.screen, HistoryScreen))
+        form = panel.form
+        assert form is not None
+        await wait_for(pilot, lambda: form.current_value().get("message") == "hello")
 
 
 async def test_a_replay_shows_a_tool_s_recorded_calls_and_jumps_to_the_frame(
