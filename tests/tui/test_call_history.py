@@ -164,3 +164,35 @@ async def test_a_replay_shows_a_tool_s_recorded_calls_and_jumps_to_the_frame(
         history = replay.screen.query_one(CallList)
         assert [c.label for c in history.shown] == ["tool add", "tool echo", "tool add"]
     source.close()
+
+
+def sent_reads(app: InspectorApp) -> list[str]:
+    source = app.query_one(MessageLog).source
+    return [
+        source.event(i).message["params"]["uri"]
+        for i in range(len(source))
+        if source.method(i) == "resources/read" and source.kind(i).value == "request"
+    ]
+
+
+async def test_a_read_of_a_template_s_uri_opens_in_the_template_s_form() -> None:
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await select_item(pilot, "resource_templates", "demo://notes/{id}")
+        await pilot.press("7", "ctrl+s")
+        await wait_for(pilot, lambda: sent_reads(app) == ["demo://notes/7"])
+        await open_history(pilot)
+        # Enter reads it again
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: sent_reads(app) == ["demo://notes/7"] * 2)
+        # e: the template's form, its variable filled in from the URI
+        await select_item(pilot, "tools", "add")
+        await open_history(pilot)
+        await pilot.press("e")
+        panel = app.query_one(ItemPanel)
+        await wait_for(pilot, lambda: panel.kind == "resource_templates" and panel.form)
+        form = panel.form
+        assert form is not None
+        await wait_for(pilot, lambda: form.current_value() == {"id": "7"})
+        assert len(sent_reads(app)) == 2  # opened, not read
