@@ -8,7 +8,8 @@ widgets that render it, which handle them with ``@on``; widgets post messages up
 panes are the ``MainScreen``'s, by name. The wiring with one job each lives beside it and
 holds the main screen and the server: ``status_feed``, ``connection_controller`` (what
 the connection's messages show), ``call_runner`` (an item selected, its calls made and
-shown; with ``calls`` and ``completions``), ``save_session``, ``quit_reconnect``
+shown; with ``calls`` and ``completions``), ``history_ui`` (the History screen, a
+replay's recorded calls), ``save_session``, ``quit_reconnect``
 (quitting and reconnecting, asking first when that would lose the user's work).
 """
 
@@ -46,6 +47,7 @@ from inspector.tui.call_runner import CallRunner
 from inspector.tui.connection_controller import ConnectionController, while_mounted
 from inspector.tui.controller import SessionController
 from inspector.tui.focus_guard import keep_focus_shown
+from inspector.tui.history_ui import HistoryUi
 from inspector.tui.interactive import InteractiveResponders, SamplingRuleBar
 from inspector.tui.keymap import Section, palette_entries, section_for, sections
 from inspector.tui.live_feed import LiveFeed
@@ -62,6 +64,7 @@ from inspector.tui.screenshot import save_screenshot, screenshot_folder
 from inspector.tui.server import Server
 from inspector.tui.skills_ui import SkillsUi
 from inspector.tui.status_feed import StatusFeed
+from inspector.tui.widgets.call_list import CallList
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.item_panel import ItemPanel
@@ -122,6 +125,7 @@ class InspectorApp(App[int]):
         Binding("f", "bottom('inflight')", "In flight", show=False),
         Binding("o", "bottom('serverlog')", "Server log", show=False),
         Binding("t", "bottom('tasks')", "Tasks", show=False),
+        Binding("h", "history", "History", show=False),
         Binding("A", "bottom('auth')", "Auth", show=False),
         Binding("R", "roots", "Roots", show=False),
         Binding("C", "collections", "Collections", show=False),
@@ -199,6 +203,7 @@ class InspectorApp(App[int]):
         self.connection = ConnectionController(self, self.main, self.server, self.status_feed)
         self.skills = SkillsUi(self, lambda: self.controller)  # servers with skills: the tab
         self.load_runs = LoadRun(self, self.main, self.server)
+        self.history = HistoryUi(self, self.main, self.server, self.calls, self.action_focus_log)
 
     # -- the server shown (tests and the palette read these) ---------------------------
 
@@ -418,6 +423,7 @@ class InspectorApp(App[int]):
     @on(Catalog.ItemSelected)
     async def _item_selected(self, message: Catalog.ItemSelected) -> None:
         await self.calls.select(message.kind, message.item)
+        await self.history.item_opened(message.kind, message.item)  # a replay: its calls
 
     @on(SchemaForm.FieldsBuilt)
     def _fields_built(self, message: SchemaForm.FieldsBuilt) -> None:
@@ -451,6 +457,17 @@ class InspectorApp(App[int]):
     @on(ResultView.OpenLink)
     def _open_link(self, message: ResultView.OpenLink) -> None:
         self.execute("resources", {"uri": message.uri, "name": message.uri}, None)
+
+    def action_history(self) -> None:
+        self.history.open()
+
+    @on(CallList.Chosen)
+    async def _call_chosen(self, message: CallList.Chosen) -> None:
+        await self.history.act(message.action, message.call)
+
+    @on(CallList.Highlighted)
+    def _call_highlighted(self, message: CallList.Highlighted) -> None:
+        self.history.highlighted(message)
 
     def action_bottom(self, pane: str) -> None:
         if pane == "auth" and not self.query("#auth"):

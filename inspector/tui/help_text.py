@@ -14,6 +14,7 @@ from inspector.tui.interactive import SamplingRuleBar
 from inspector.tui.screens.collections import CollectionsScreen
 from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.screens.elicitation import CompletionWaitScreen, ElicitationScreen
+from inspector.tui.screens.history import HistoryScreen
 from inspector.tui.screens.intercept import InterceptScreen
 from inspector.tui.screens.keep_step import KeepStepScreen
 from inspector.tui.screens.load_dialog import LoadDialog
@@ -22,6 +23,7 @@ from inspector.tui.screens.sampling import SamplingScreen
 from inspector.tui.screens.save_as import SaveAsScreen
 from inspector.tui.screens.save_files import SaveFilesScreen
 from inspector.tui.widgets.auth_view import AuthView
+from inspector.tui.widgets.call_list import CallRows
 from inspector.tui.widgets.catalog import Catalog, ListFilter
 from inspector.tui.widgets.document_view import DocumentView
 from inspector.tui.widgets.field_input import FieldInput
@@ -51,6 +53,8 @@ EXPLAIN = {
     "instructions, stderr",
     "InspectorApp.focus_log": "the message log",
     "InspectorApp.bottom": "the In flight, Server log, Tasks and Auth tabs",
+    "InspectorApp.history": "History: every call sent (tools, reads, prompts), newest first, "
+    "with its result; re-send one or open it in its form",
     "InspectorApp.roots": "edit the roots offered to the server",
     "InspectorApp.collections": "the Collections view: run a collection file's steps on this "
     "connection, each step's pass or fail with what differed",
@@ -113,6 +117,11 @@ EXPLAIN = {
     "MessageDetail.copy": "copy the frame (OSC 52)",
     "MessageDetail.save": "save the frame to a file",
     "MessageDetail.cancel_save": "cancel saving",
+    "CallRows.resend": "send the call again as it was (its item opens, the form filled)",
+    "CallRows.edit": "open the call in its item's form, its arguments filled in, to edit "
+    "(a read of a template's URI: the template)",
+    "CallRows.frame": "its request frame in the log, the detail open (in a replay, Enter too)",
+    "HistoryScreen.close": "close",
     "InFlightView.cancel": "cancel the highlighted request (the call says 'cancelled by you')",
     "InFlightView.reopen_listen": "re-open the subscriptions/listen stream you cancelled "
     "(2026-07-28: lists update by themselves again)",
@@ -307,6 +316,12 @@ SECTIONS: tuple[SectionSpec, ...] = (
         "Detail",
         "One frame in full: pretty JSON, raw bytes, transport, findings (d shows it).",
         ((None, (MessageDetail,)),),
+    ),
+    SectionSpec(
+        "history",
+        "History",
+        "The calls sent, newest first (h); in a replay, an item's recorded calls in the work pane.",
+        ((None, (CallRows, HistoryScreen)),),
     ),
     SectionSpec(
         "inflight",
