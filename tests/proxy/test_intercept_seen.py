@@ -61,6 +61,12 @@ async def intercept_calls(pilot: Pilot[Any], app: InspectorApp) -> None:
     await wait_for(pilot, lambda: not isinstance(app.screen, InterceptScreen))
 
 
+def question_of(app: InspectorApp) -> str:
+    screen = app.screen
+    assert isinstance(screen, ConfirmScreen)
+    return " ".join(screen.question.split())
+
+
 def text_of(result: dict[str, object]) -> str:
     content = result["content"]
     assert isinstance(content, list)
@@ -132,11 +138,16 @@ async def test_quitting_with_frames_held_asks_and_says_they_are_released(
                 await wait_for(pilot, lambda: bool(transport.held))
                 await pilot.press("q")
                 await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-                question = screen_text(app)
-                assert "1 frame held by intercept will be released" in question
+                assert "1 frame held by intercept will be released" in question_of(app)
                 await pilot.press("n")  # stays, still holding
                 await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmScreen))
                 assert app.return_code is None and not results
+                await pilot.press("r")  # a reconnect detaches too: asked the same
+                await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+                assert "reconnecting detaches" in question_of(app)
+                await pilot.press("n")
+                await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmScreen))
+                assert transport.held and not results
                 await pilot.press("q")
                 await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
                 await pilot.press("y")
