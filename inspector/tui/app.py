@@ -61,6 +61,7 @@ from inspector.tui.screens.main import MainScreen
 from inspector.tui.screenshot import save_screenshot, screenshot_folder
 from inspector.tui.server import Server
 from inspector.tui.skills_ui import SkillsUi
+from inspector.tui.state_notes import StateNotes
 from inspector.tui.status_feed import StatusFeed
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.inflight import InFlightView
@@ -199,6 +200,7 @@ class InspectorApp(App[int]):
         self.connection = ConnectionController(self, self.main, self.server, self.status_feed)
         self.skills = SkillsUi(self, lambda: self.controller)  # servers with skills: the tab
         self.load_runs = LoadRun(self, self.main, self.server)
+        self.state_notes = StateNotes(self, self.server)  # eras.json damaged... said here
 
     # -- the server shown (tests and the palette read these) ---------------------------
 
@@ -325,6 +327,7 @@ class InspectorApp(App[int]):
             "tab-server", TabLabel("Server", "Srv"), pane
         )
         self.feed.start(self)
+        self.state_notes.start()
         mode = self.mode
         if isinstance(mode, Replay):
             self._start_replay(mode, server_tab_ready)
@@ -353,6 +356,7 @@ class InspectorApp(App[int]):
         """Any other way out (an error, ``exit()``): the same shutdown, before the loop
         ends; a no-op when quitting already did it."""
         await self.quit_reconnect.closed()
+        self.state_notes.stop()
         heap.thaw()
 
     # -- the session -------------------------------------------------------------------
