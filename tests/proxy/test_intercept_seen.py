@@ -157,3 +157,14 @@ async def test_quitting_with_frames_held_asks_and_says_they_are_released(
                 while not results:
                     await anyio.sleep(0.05)
         assert results == ["5 + 1 = 6"]
+
+
+def test_the_bar_keeps_the_held_count_at_any_width_and_the_filter_short() -> None:
+    bar = StatusBar()
+    bar.intercept = "method:tools/call \x1b]0;title\x07" + "x" * 100  # typed by anyone
+    assert "intercept" in bar.facts(0).plain and "held" not in bar.facts(0).plain
+    shown = bar.intercept_fact(0).plain
+    assert "\x1b" not in shown and len(shown) < 50
+    bar.held = 2
+    assert "· 2 held (I)" in bar.facts(0).plain
+    assert bar.facts(4).plain.endswith("⏸ 2 held (I)")  # the narrowest: the count stays

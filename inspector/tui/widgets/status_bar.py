@@ -142,7 +142,7 @@ class StatusBar(Static):
             return Text()
         held = f"{self.held} held" if self.held else ""
         if level >= 3:
-            shown = f"  ⏸ {held or 'intercept'}"
+            shown = f"  ⏸ {held} (I)" if held else "  ⏸ intercept"
         else:
             query = one_line(self.intercept[:MAX_LABEL], -1)  # typed by a user, maybe another
             if cell_len(query) > MAX_FILTER:
