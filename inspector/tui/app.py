@@ -63,6 +63,7 @@ from inspector.tui.screens.main import MainScreen
 from inspector.tui.screenshot import save_screenshot, screenshot_folder
 from inspector.tui.server import Server
 from inspector.tui.skills_ui import SkillsUi
+from inspector.tui.state_notes import StateNotes
 from inspector.tui.status_feed import StatusFeed
 from inspector.tui.widgets.call_list import CallList
 from inspector.tui.widgets.catalog import Catalog
@@ -204,6 +205,7 @@ class InspectorApp(App[int]):
         self.skills = SkillsUi(self, lambda: self.controller)  # servers with skills: the tab
         self.load_runs = LoadRun(self, self.main, self.server)
         self.history = HistoryUi(self, self.main, self.server, self.calls, self.action_focus_log)
+        self.state_notes = StateNotes(self, self.server)  # eras.json damaged... said here
 
     # -- the server shown (tests and the palette read these) ---------------------------
 
@@ -330,6 +332,7 @@ class InspectorApp(App[int]):
             "tab-server", TabLabel("Server", "Srv"), pane
         )
         self.feed.start(self)
+        self.state_notes.start()
         mode = self.mode
         if isinstance(mode, Replay):
             self._start_replay(mode, server_tab_ready)
@@ -358,6 +361,7 @@ class InspectorApp(App[int]):
         """Any other way out (an error, ``exit()``): the same shutdown, before the loop
         ends; a no-op when quitting already did it."""
         await self.quit_reconnect.closed()
+        self.state_notes.stop()
         heap.thaw()
 
     # -- the session -------------------------------------------------------------------

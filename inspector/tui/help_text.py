@@ -61,7 +61,8 @@ EXPLAIN = {
     "InspectorApp.load_run": "(a tool open) a short load run of it with the form's arguments: "
     "asks sessions, duration or requests, rate; the Load tab shows it; again: stop it",
     "InspectorApp.intercept": "(attached to a proxy) intercept: hold matching frames, "
-    "forward, edit or drop them",
+    "forward, edit or drop them; with frames held (the status bar counts them: ⏸ N held), "
+    "opens on them",
     "InspectorApp.toggle_auto_reread": "re-read subscribed resources when they are updated",
     "InspectorApp.focus_catalog": "back to the catalog (from a form, a tab, the log)",
     "InspectorApp.cycle_log": "log size: normal, maximized, collapsed",
@@ -77,7 +78,8 @@ EXPLAIN = {
     "InspectorApp.help": "this help, on the section about where you are (F1 works in forms "
     "and dialogs too)",
     "InspectorApp.quit_or_ask": "quit (the server is shut down cleanly); asks first when a "
-    "form holds input that was not sent or calls are in flight",
+    "form holds input that was not sent, calls are in flight, or an attached proxy holds "
+    "frames for intercept (they are released)",
     "Catalog.filter": "filter the list as you type: name, title, URI, description; the best "
     "matches first; again, the filter kept is selected (typing replaces it)",
     "Catalog.clear_filter": "clear the list's filter",
@@ -169,6 +171,10 @@ EXTRA: dict[str, list[tuple[str, str]]] = {
         ("Esc", "back to the catalog"),
     ],
     "filter": [("Enter", "apply the filter and go to the rows")],
+    "intercept": [
+        ("Enter", "(in the filter) hold what matches from now on; empty: hold nothing"),
+        ("↑ ↓", "(in the held frames) the frame shown in the editor, to forward or drop"),
+    ],
 }
 
 
@@ -261,7 +267,7 @@ DIALOGS: tuple[GroupSpec, ...] = (
     ("Save files", (SaveFilesScreen,)),
     ("Keep as a check", (KeepStepScreen,)),
     ("Collections", (CollectionsScreen,)),
-    ("Intercept (proxy)", (InterceptScreen,)),
+    ("Intercept (proxy)", (InterceptScreen, Extra("intercept"))),
 )
 
 SECTIONS: tuple[SectionSpec, ...] = (

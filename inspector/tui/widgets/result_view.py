@@ -25,6 +25,7 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 
 from inspector.forms.output import OutputCheck, OutputStatus, check_output, issue_path
+from inspector.record.redact import Redactor
 from inspector.safe_text import one_line, safe_text
 from inspector.tui.document import Block, DocBuilder, Document, stack
 from inspector.tui.json_size import json_length, rough_size
@@ -294,6 +295,20 @@ def _title(outcome: Outcome) -> Text:
     return Text.assemble((one_line(outcome.title, 80), "bold"), "  ", (" · ".join(meta), "dim"))
 
 
+def redacted(outcome: Outcome, redactor: Redactor | None) -> Outcome:
+    """``outcome`` as shown: a result or error echoing a secret the session knows (a token,
+    a header's value) redacted, as the session file and the toasts have it. The same
+    outcome when nothing is to be redacted (no copy); runs with the formatting."""
+    if redactor is None or not redactor.secrets:
+        return outcome
+    result = outcome.value()
+    shown, error = redactor.parsed(result), redactor.parsed(outcome.error)
+    no_answer = redactor.text(outcome.no_answer)
+    if shown is result and error is outcome.error and no_answer == outcome.no_answer:
+        return outcome
+    return replace(outcome, result=shown, parked=None, error=error, no_answer=no_answer, size=None)
+
+
 def render_outcome(outcome: Outcome) -> Document:
     """The document alone (a Rich renderable: tests print it)."""
     return format_outcome(outcome).document
@@ -395,7 +410,10 @@ class ResultView(DocumentView):
         if outcome.parked is not None:
             size = max(size, len(outcome.parked))
         quick = size > THREAD_BYTES
-        if not self.formatter.submit(lambda: format_outcome(outcome, quick=quick), size):
+        redactor = getattr(self.app, "redactor", None)  # the session file's and toasts'
+        if not self.formatter.submit(
+            lambda: format_outcome(redacted(outcome, redactor), quick=quick), size
+        ):
             note = f"more than {THREAD_BYTES:,}" if outcome.size is None else f"{size:,}"
             self.show_message(f"{one_line(outcome.title, 80)}: formatting {note} bytes…", "yellow")
 
