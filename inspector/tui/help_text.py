@@ -107,7 +107,8 @@ EXPLAIN = {
     "LogLines.select": "open the event's detail",
     "MessageLog.open_filter": "filter the log (syntax below, in Log filter)",
     "LogFilterBar.close": "clear the filter and close it",
-    "LogFilterBar.accept_completion": "complete the word being typed (→ too)",
+    "LogFilterBar.accept_completion": "insert the completion shown after the cursor (→ too); "
+    "a key still waiting for its value shows none, the line under the filter lists them",
     "MessageDetail.toggle_raw": "raw bytes or pretty JSON",
     "MessageDetail.pair": "jump to the paired request or response",
     "MessageDetail.copy": "copy the frame (OSC 52)",
@@ -181,8 +182,9 @@ FILTER_RULES = (
     "are alternatives (kind:request,notification).",
     "Any other word is text found anywhere in the frame, in any case, in the raw bytes and "
     'the decoded JSON alike; quotes keep spaces ("two words") or a colon ("knd:error").',
-    "A key or a value that is not known is said under the filter, with its column; Tab or "
-    "→ completes keys, values and the methods seen so far.",
+    "A key or a value that is not known is said under the filter, with its column (so is "
+    "/kind:error: the / that opens the filter, typed again); Tab or → inserts the completion "
+    "shown after the cursor: keys, values and the methods seen so far.",
 )
 
 

@@ -54,4 +54,3 @@ async def test_tab_from_the_variant_select_goes_to_the_variants_first_field() ->
         assert app.focused is start.query_one(Input)
         assert start.query_one(Input).value == "tomorrow"
         assert form.root.value()["when"]["start"] == "tomorrow"
-
