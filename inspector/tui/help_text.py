@@ -81,6 +81,8 @@ EXPLAIN = {
     "ListFilter.clear": "(in the filter) clear it and go back to the list",
     "SchemaForm.toggle_json": "switch the form to a raw JSON editor and back, without losing input",
     "SchemaForm.submit": "send",
+    "SchemaForm.reset": "reset the form to the schema's defaults (asks first when that drops "
+    "input; in the JSON editor it is an edit: ctrl+z brings the text back)",
     "ItemRow.item_up": "(an array item) move it up, down; the focus goes with it",
     "ItemRow.item_down": "(an array item) move it up, down; the focus goes with it",
     "ItemRow.remove_item": "(an array item, a map entry) remove it",
@@ -159,6 +161,7 @@ EXTRA: dict[str, list[tuple[str, str]]] = {
     "form": [
         ("Tab shift+Tab", "the next, the previous field (an array item is one stop)"),
         ("Esc", "back to the catalog"),
+        ("F7 ctrl+z ctrl+y", "(the JSON editor) select all; undo, redo"),
     ],
     "filter": [("Enter", "apply the filter and go to the rows")],
 }
