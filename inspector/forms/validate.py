@@ -212,9 +212,9 @@ def _plain(error: Any) -> str:
         patterns = error.schema.get("patternProperties") or {}
         extra = [k for k in got if k not in declared and not _matches_any(patterns, k)]
         if extra:
-            names = ", ".join(_shown(k, 30) for k in extra[:5]) + (", …" if len(extra) > 5 else "")
+            listed = ", ".join(_shown(k, 30) for k in extra[:5]) + (", …" if len(extra) > 5 else "")
             plural = "properties" if len(extra) > 1 else "property"
-            return f"unexpected {plural} {names} (additionalProperties: false)"
+            return f"unexpected {plural} {listed} (additionalProperties: false)"
     return _as_json(str(error.message), got, limit)
 
 
