@@ -103,6 +103,17 @@ async def test_the_json_editor_says_the_syntax_then_what_the_schema_says() -> No
         await pilot.press("backspace", "f7", *'{"name": "Ann", "email": "ann@example.com"}')
         await wait_for(pilot, lambda: "✓ the schema takes it" in text_of(status))
         assert text_of(status) == "✓ valid JSON  ·  ✓ the schema takes it"
+        # the form view says the same of `manager`, in JSON too
+        await pilot.press("f7", *MANAGER_IS_AN_OBJECT, "ctrl+j")
+        await wait_for(pilot, lambda: not form.json_mode)
+        await pilot.press("ctrl+s")  # the first press marks the problems, sends nothing
+        manager = form.field(("manager",))
+        assert manager is not None
+        await wait_for(pilot, lambda: bool(manager.errors))
+        assert manager.errors == [
+            "matches none of its 2 options (anyOf); the closest, option 1 (a string, format "
+            'email): must be a string (got {"name": "Bob"})'
+        ]
 
 
 async def test_ctrl_n_resets_the_form_and_the_json_editor_to_the_defaults() -> None:
