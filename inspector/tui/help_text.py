@@ -87,6 +87,8 @@ EXPLAIN = {
     "ListFilter.clear": "(in the filter) clear it and go back to the list",
     "SchemaForm.toggle_json": "switch the form to a raw JSON editor and back, without losing input",
     "SchemaForm.submit": "send",
+    "SchemaForm.reset": "reset the form to the schema's defaults (asks first when that drops "
+    "input; in the JSON editor it is an edit: ctrl+z brings the text back)",
     "ItemRow.item_up": "(an array item) move it up, down; the focus goes with it",
     "ItemRow.item_down": "(an array item) move it up, down; the focus goes with it",
     "ItemRow.remove_item": "(an array item, a map entry) remove it",
@@ -113,7 +115,8 @@ EXPLAIN = {
     "LogLines.select": "open the event's detail",
     "MessageLog.open_filter": "filter the log (syntax below, in Log filter)",
     "LogFilterBar.close": "clear the filter and close it",
-    "LogFilterBar.accept_completion": "complete the word being typed (→ too)",
+    "LogFilterBar.accept_completion": "insert the completion shown after the cursor (→ too); "
+    "a key still waiting for its value shows none, the line under the filter lists them",
     "MessageDetail.toggle_raw": "raw bytes or pretty JSON",
     "MessageDetail.pair": "jump to the paired request or response",
     "MessageDetail.copy": "copy the frame (OSC 52)",
@@ -169,6 +172,7 @@ EXTRA: dict[str, list[tuple[str, str]]] = {
     "form": [
         ("Tab shift+Tab", "the next, the previous field (an array item is one stop)"),
         ("Esc", "back to the catalog"),
+        ("F7 ctrl+z ctrl+y", "(the JSON editor) select all; undo, redo"),
     ],
     "filter": [("Enter", "apply the filter and go to the rows")],
     "intercept": [
@@ -196,8 +200,9 @@ FILTER_RULES = (
     "are alternatives (kind:request,notification).",
     "Any other word is text found anywhere in the frame, in any case, in the raw bytes and "
     'the decoded JSON alike; quotes keep spaces ("two words") or a colon ("knd:error").',
-    "A key or a value that is not known is said under the filter, with its column; Tab or "
-    "→ completes keys, values and the methods seen so far.",
+    "A key or a value that is not known is said under the filter, with its column (so is "
+    "/kind:error: the / that opens the filter, typed again); Tab or → inserts the completion "
+    "shown after the cursor: keys, values and the methods seen so far.",
 )
 
 
