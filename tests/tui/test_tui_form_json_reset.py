@@ -1,6 +1,6 @@
 """Issue 25 items 5 and 6, through the real app on the demo: typing after the variant
 select lands in the variant's first field; the JSON editor says whether the JSON holds
-and whether the schema takes it; ctrl+n resets the form to its defaults."""
+and whether the schema takes it; ctrl+t resets the form to its defaults."""
 
 from __future__ import annotations
 
@@ -124,13 +124,13 @@ async def test_ctrl_n_resets_the_form_and_the_json_editor_to_the_defaults() -> N
         form = form_of(app)
         defaults = form.root.value()
         shown = {b.binding.key for b in app.screen.active_bindings.values() if b.binding.show}
-        assert "ctrl+n" in shown  # in the footer, beside ctrl+j and ctrl+s
+        assert "ctrl+t" in shown  # in the footer, beside ctrl+j and ctrl+s
         name = form.field(("name",))
         assert name is not None and app.focused is name.query_one(Input)
         await pilot.press(*"Ann", "tab", *"ann@example.com")
         await wait_for(pilot, lambda: form.root.value()["email"] == "ann@example.com")
         # in the form: asked first (input would be lost), then every field as it began
-        await pilot.press("ctrl+n")
+        await pilot.press("ctrl+t")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
         await wait_for(pilot, lambda: form.root.value() == defaults)
@@ -144,7 +144,7 @@ async def test_ctrl_n_resets_the_form_and_the_json_editor_to_the_defaults() -> N
         await wait_for(pilot, lambda: form.json_mode and editor.text_area.has_focus)
         await pilot.press("f7", *MANAGER_IS_AN_OBJECT)
         await wait_for(pilot, lambda: editor.text == MANAGER_IS_AN_OBJECT)
-        await pilot.press("ctrl+n")
+        await pilot.press("ctrl+t")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
         await wait_for(pilot, lambda: editor.text != MANAGER_IS_AN_OBJECT)
@@ -157,16 +157,16 @@ async def test_ctrl_n_resets_the_form_and_the_json_editor_to_the_defaults() -> N
         await pilot.press("ctrl+j")
         await wait_for(pilot, lambda: not form.json_mode)
         await wait_for(pilot, lambda: focused_field(app, form) == ("name",))
-        await pilot.press("ctrl+n")
+        await pilot.press("ctrl+t")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("n")
         await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmScreen))
         assert form.root.value()["manager"] == {"name": "Bob"}
-        await pilot.press("ctrl+n")
+        await pilot.press("ctrl+t")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
         await wait_for(pilot, lambda: form.root.value() == defaults)
         # at the defaults already: nothing to lose, nothing asked
-        await pilot.press("ctrl+n")
+        await pilot.press("ctrl+t")
         await pilot.pause()
         assert not isinstance(app.screen, ConfirmScreen) and form.root.value() == defaults

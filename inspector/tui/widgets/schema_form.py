@@ -2,7 +2,7 @@
 
     form = SchemaForm(tool["inputSchema"], initial=last_arguments)
     value, issues = form.get_arguments()
-    # or handle SchemaForm.Submitted(arguments, issues) on ctrl+s / Send; ctrl+n resets
+    # or handle SchemaForm.Submitted(arguments, issues) on ctrl+s / Send; ctrl+t resets
 
 The widget holds no state of its own beyond the field tree: every input writes into
 its node at once, so rebuilding a part of the form (adding an item, switching a
@@ -86,7 +86,7 @@ class SchemaForm(TypingScope, Widget, can_focus=False):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+j", "toggle_json", "JSON/form", show=True),
         Binding("ctrl+s", "submit", "Send", show=True),
-        Binding("ctrl+n", "reset", "Reset", show=True),
+        Binding("ctrl+t", "reset", "Reset", show=True),
     ]
 
     # The buttons and the general errors are docked: the fields (or the editor) below
