@@ -477,6 +477,7 @@ async def test_a_host_that_stops_reading_its_stream_is_let_go(tmp_path: Path) ->
             assert (await client.post(url, json=ping, headers=session)).status_code == 200
 
 
+@pytest.mark.slow
 async def test_a_long_call_does_not_hold_its_share_of_the_buffer() -> None:
     """A 700 kB call that takes 3 s, then another 700 kB request under --max-buffer 1:
     the first body left the budget once passed on, so the second is not refused."""
@@ -507,6 +508,7 @@ async def test_a_long_call_does_not_hold_its_share_of_the_buffer() -> None:
 
 
 @pytest.mark.parametrize("planted", ["fifo", "endless", "garbage"])
+@pytest.mark.slow
 def test_a_planted_token_file_is_refused_and_named(planted: str) -> None:
     """The token file is a state file: a FIFO there must not hang the command, a link to
     an endless file must not be read whole, and text that is no token is not sent."""
