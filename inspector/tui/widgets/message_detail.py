@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,8 +30,7 @@ from textual.widgets import Input
 from inspector.logstore.store import EventSource
 from inspector.safe_text import decode_raw, escape_markup, safe_text, visible
 from inspector.tui.document import DocBuilder, Document
-from inspector.tui.result_files import default_folder
-from inspector.tui.screens.confirm import ConfirmScreen
+from inspector.tui.result_files import ask_working_directory, default_folder, write_private
 from inspector.tui.widgets.document_view import DocumentView, Formatter
 from inspector.tui.widgets.message_log import ARROWS, BADGES, format_latency
 from inspector.wire.events import Kind, WireEvent
@@ -402,32 +400,18 @@ class MessageDetail(Vertical):
             )
             return
         raw = self.event.raw
-        if path.parent.resolve() == Path.cwd().resolve():
-
-            def answered(answer: str | None) -> None:
-                if answer == "once":
-                    self.run_worker(self._write(path, raw), group="detail-save")
-
-            question = f"Save into the working directory ({path.parent})?"
-            self.app.push_screen(ConfirmScreen(escape_markup(question), always=False), answered)
-            return
-        await self._write(path, raw)
+        ask_working_directory(
+            self.app,
+            path.parent,
+            lambda: self.run_worker(self._write(path, raw), group="detail-save"),
+        )
 
     async def _write(self, path: Path, raw: bytes) -> None:
         try:
-            await asyncio.to_thread(_write_private, path, raw)
+            await asyncio.to_thread(write_private, path, raw)
         except OSError as exc:
             self.notify(f"Could not save: {escape_markup(str(exc))}", severity="error")
             return
         self._close_save()
         self.notify(f"Saved {len(raw):,} bytes to {escape_markup(str(path))}")
         self.saved_path = path
-
-
-def _write_private(path: Path, raw: bytes) -> None:
-    """``raw`` into a new file only the user can read (as session files are), its folder
-    made when missing."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as out:
-        out.write(raw)
