@@ -7,10 +7,11 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -59,11 +60,11 @@ class SaveFilesScreen(PathPrompt):
                 yield Button("Save (enter)", id="save", variant="primary")
                 yield Button("Cancel (esc)", id="cancel")
 
-    def on_mount(self, event: events.Mount) -> None:
-        event.prevent_default()  # PathPrompt's focuses the folder: here the choice first
+    def first_field(self) -> Widget:
+        """What to keep first (Enter saves the highlighted line); Tab goes to the folder."""
         choices = self.query_one(OptionList)
         choices.highlighted = 0
-        choices.focus()
+        return choices
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
@@ -40,6 +41,7 @@ from inspector.tui.widgets.document_view import (
 from inspector.tui.widgets.message_detail import pretty_json
 
 PRETTY_LIMIT = 1 << 20  # a JSON text up to this size is pretty-printed; a bigger one literal
+_JSON_START = re.compile(r"\s*[\[{]")
 
 
 CANCELLED_HINT = (
@@ -124,7 +126,8 @@ class _OutcomeWriter:
 
     def text(self, text: str) -> None:
         """Text that is JSON is pretty-printed; anything else (or big) shown literally."""
-        stripped = text.strip() if len(text) <= PRETTY_LIMIT else ""
+        # told without stripping: a copy of a text that starts with blanks, most of them
+        stripped = text.strip() if len(text) <= PRETTY_LIMIT and _JSON_START.match(text) else ""
         if stripped[:1] in ("{", "["):
             try:
                 self.doc.add_rich(pretty_json(json.loads(stripped)))
