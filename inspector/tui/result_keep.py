@@ -5,12 +5,25 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from inspector.tui.result_files import SaveChoice, file_name
 
-if TYPE_CHECKING:
-    from inspector.tui.widgets.result_view import Outcome
+
+class Outcome(Protocol):
+    """What is kept of a call's outcome (``result_view.Outcome``; not imported: the view
+    imports this module)."""
+
+    result: Any
+    error: dict[str, Any] | None
+    parked: bytes | None
+    cancelled: bool
+    no_answer: str
+    step: tuple[str, str, dict[str, Any] | None] | None
+
+    def value(self) -> Any: ...
+
+    def value_kept(self) -> bool: ...
 
 
 def result_json(value: Any, error: dict[str, Any] | None) -> str | None:
