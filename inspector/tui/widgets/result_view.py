@@ -365,6 +365,7 @@ class ResultView(DocumentView):
         super().__init__(id=id)
         self.outcome: Outcome | None = None
         self._shown = Formatted(Document())
+        self._offered = (False, False, False)  # what the footer's s, c and o were set for
         self.formatter: Formatter[Formatted] = Formatter(
             self, self._formatted, self._failed, group="result-format"
         )
@@ -376,9 +377,10 @@ class ResultView(DocumentView):
 
     @shown.setter
     def shown(self, formatted: Formatted) -> None:
-        had = self._offers()
         self._shown = formatted
-        if had != self._offers():
+        offers = self._offers()  # the outcome may have changed since, too
+        if offers != self._offered:
+            self._offered = offers
             self.refresh_bindings()  # s, c and o in the footer follow what is shown
 
     def _held(self) -> bool:
