@@ -14,9 +14,10 @@ from tui_helpers import footer_keys, select_item, wait_connected, wait_for
 
 from inspector.target import demo_target
 from inspector.tui.app import InspectorApp
+from inspector.tui.result_keep import save_choices
 from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.screens.save_files import SaveFilesScreen
-from inspector.tui.widgets.result_view import ResultView
+from inspector.tui.widgets.result_view import Outcome, ResultView
 
 SIZE = (150, 45)
 
@@ -104,3 +105,28 @@ async def test_c_copies_the_result_as_json() -> None:
         await wait_for(pilot, lambda: bool(app.clipboard))
         assert json.loads(app.clipboard) == view.outcome.result  # type: ignore[union-attr]
         assert "copy me" in app.clipboard
+
+
+def test_what_s_offers_for_each_kind_of_outcome() -> None:
+    error = {"code": -32602, "message": "bad"}
+    failed = Outcome(title="t", error=error, step=("call", "echo", {}))
+    [only] = save_choices(failed, [])
+    assert only.label == "the error as JSON (result-echo.json)"
+    assert json.loads(only.files()[0][1]) == error
+    assert save_choices(Outcome(title="t", cancelled=True), []) == []
+    media = [("a.png", b"png"), ("b.wav", b"wav")]
+    result = {"content": [{"type": "text", "text": "hi"}, {"type": "image"}]}
+    shown = Outcome(title="t", result=result)
+    labels = [c.label for c in save_choices(shown, media)]
+    assert labels == [
+        "the binary blocks (a.png, b.wav)",
+        "a.png only",
+        "b.wav only",
+        "the result as JSON (result.json)",
+        "its text (result.txt)",
+    ]
+    assert save_choices(shown, media)[2].files() == [("b.wav", b"wav")]
+    # a result kept as its bytes: its text told and made without parsing it here
+    parked = Outcome(title="t")
+    parked.park(json.dumps(result, separators=(",", ":")).encode())
+    assert save_choices(parked, [])[-1].files() == [("result.txt", b"hi")]
