@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ClassVar
@@ -31,7 +31,7 @@ from inspector.logstore.store import EventSource
 from inspector.safe_text import decode_raw, escape_markup, safe_text, visible
 from inspector.tui.document import DocBuilder, Document
 from inspector.tui.result_files import ask_working_directory, default_folder, write_private
-from inspector.tui.widgets.document_view import DocumentView, Formatter
+from inspector.tui.widgets.document_view import THREAD_BYTES, DocumentView, Formatter
 from inspector.tui.widgets.message_log import ARROWS, BADGES, format_latency
 from inspector.wire.events import Kind, WireEvent
 
@@ -242,12 +242,30 @@ class _Shown:
     event: WireEvent
     raw_mode: bool
     document: Document
+    slim: bool = False  # ``event.message`` is the envelope alone (``_envelope``)
 
     @classmethod
-    def build(cls, source: EventSource, index: int) -> _Shown:
+    def build(cls, source: EventSource, index: int, raw_mode: bool | None = None) -> _Shown:
+        """The event's document; a big frame's parsed message is not kept once shown (the
+        document shows a bounded part of it; the result pane holds the result already,
+        and a 12 MB structured one is over 3x its size as a tree), only its envelope:
+        ``r`` shows the raw bytes at once and parses again to show the JSON."""
         event = source.event(index)
-        raw_mode = starts_raw(event)
-        return cls(event, raw_mode, detail_document(event, source, index, raw_mode))
+        raw_mode = starts_raw(event) if raw_mode is None else raw_mode
+        document = detail_document(event, source, index, raw_mode)
+        message = event.message
+        if isinstance(message, dict) and len(event.raw) > THREAD_BYTES:
+            return cls(replace(event, message=_envelope(message)), raw_mode, document, True)
+        return cls(event, raw_mode, document)
+
+
+BODY_KEYS = ("params", "result", "error")
+
+
+def _envelope(message: dict[str, Any]) -> dict[str, Any]:
+    """``message`` with its body members (``BODY_KEYS``) as null: its kind, method and id
+    stay what they are (the header is made from them)."""
+    return {key: None if key in BODY_KEYS else value for key, value in message.items()}
 
 
 class MessageDetail(Vertical):
@@ -279,6 +297,8 @@ class MessageDetail(Vertical):
         self.source: EventSource | None = None
         self.index: int | None = None
         self.event: WireEvent | None = None
+        self.slim = False  # ``event.message`` is a big frame's envelope alone
+        self._toggled: int | None = None  # ``r`` on a big frame: its document is rebuilt
         self.raw_mode = False
         self.saved_path: Path | None = None
         self._save_from: Widget | None = None
@@ -308,6 +328,7 @@ class MessageDetail(Vertical):
         """Show event ``index`` of ``source`` (a big frame is formatted in a worker)."""
         self.source = source
         self.index = index
+        self._toggled = None
         size = source.stored_size(index)
         if not self.formatter.submit(lambda: _Shown.build(source, index), size):
             self.event = None  # actions wait for the parsed event
@@ -321,8 +342,10 @@ class MessageDetail(Vertical):
 
     def _apply(self, shown: _Shown) -> None:
         self.event = shown.event
+        self.slim = shown.slim
         self.raw_mode = shown.raw_mode
-        self.view.show_document(shown.document)
+        self.view.show_document(shown.document, home=self._toggled is None)
+        self._toggled = None
 
     def _failed(self, message: str) -> None:
         self.view.show_message(message, "bold red")
@@ -330,10 +353,18 @@ class MessageDetail(Vertical):
     # -- actions -----------------------------------------------------------------------
 
     def action_toggle_raw(self) -> None:
-        if self.event is not None and self.source is not None and self.index is not None:
-            self.raw_mode = not self.raw_mode
-            document = detail_document(self.event, self.source, self.index, self.raw_mode)
-            self.view.show_document(document, home=False)
+        if self.event is None or self.source is None or self.index is None:
+            return
+        if self.slim and self.raw_mode:  # the JSON was let go of: parsed again
+            source, index, raw_mode = self.source, self.index, False
+            self._toggled = index
+            self.formatter.submit(
+                lambda: _Shown.build(source, index, raw_mode), source.stored_size(index)
+            )
+            return
+        self.raw_mode = not self.raw_mode
+        document = detail_document(self.event, self.source, self.index, self.raw_mode)
+        self.view.show_document(document, home=False)
 
     def action_pair(self) -> None:
         if self.source is None or self.index is None:
