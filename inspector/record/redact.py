@@ -85,6 +85,7 @@ class Redactor:
         self._fields: set[str] = set()
         self._pattern: re.Pattern[str] | None = None
         self._forms: list[str] = []  # the pattern's alternatives (a quick "is one there")
+        self._bytes_pattern: re.Pattern[bytes] | None = None  # the same, over raw bytes
         self._headers_seen: dict[tuple[Any, ...], dict[str, Any]] = {}
         for secret in secrets:
             self.add_secret(secret)
@@ -112,6 +113,7 @@ class Redactor:
         # one pass over the text: a replacement is never matched again
         self._pattern = re.compile("|".join(map(re.escape, forms)))
         self._forms = forms
+        self._bytes_pattern = re.compile(b"|".join(re.escape(_as_bytes(f)) for f in forms))
 
     add = add_secret  # the older name
 
@@ -157,8 +159,13 @@ class Redactor:
         names URLs (an HTTP request line, a note), so the query rule applies."""
         if not self.enabled:
             return raw
-        if self._pattern is None and not urls and raw[:1] == b"{" and b'"jsonrpc"' in raw:
-            return raw  # a JSON-RPC message and no secret yet: nothing to learn or replace
+        if not urls and raw[:1] == b"{" and b'"jsonrpc"' in raw:
+            # a JSON-RPC message (no field to learn from) holding no secret: kept as it is,
+            # not decoded and encoded again (two copies of a 50 MB frame for nothing); a
+            # secret's UTF-8 bytes are in the bytes exactly where it is in the text
+            found = self._bytes_pattern
+            if found is None or found.search(raw) is None:
+                return raw
         text = _as_text(raw)
         self._learn_fields(text, content_type)
         text = self.url_text(text) if urls else self.text(text)

@@ -324,6 +324,7 @@ class InspectorApp(App[int]):
         await super().on_event(event)
 
     def on_mount(self) -> None:
+        heap.map_big_blocks()
         self.call_after_refresh(heap.freeze)  # once the screen is built
         self.query_one("#detail").display = False
         pane = ServerPane(id="server")

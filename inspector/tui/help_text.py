@@ -96,7 +96,9 @@ EXPLAIN = {
     "values, then move in it; typing narrows it",
     "FieldInput.pick": "(the list open) put the highlighted value in the field",
     "FieldInput.close_choices": "(the list open) close it, staying in the field",
-    "ResultView.save": "save the result's binary blocks into a folder",
+    "ResultView.save": "save the result into a folder: its binary blocks, its JSON or its "
+    "text (asked)",
+    "ResultView.copy": "copy the result as JSON (OSC 52)",
     "ResultView.open_link": "read the result's resource link",
     "ResultView.keep": "keep the call (arguments as sent) as a step of a collection file, "
     "its result's state as the expectation (the file is asked once; mcp-inspect test runs it)",
