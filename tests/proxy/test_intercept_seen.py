@@ -11,17 +11,15 @@ from typing import Any
 import anyio
 import pytest
 from proxy_support import host_through_proxy, runtime_folder, wait_for_proxy
+from proxy_tui_support import attached_app
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList
 from tui_helpers import plain, screen_text, wait_connected, wait_for
 
 from inspector.engine.client import McpClient
-from inspector.engine.responders import Responders
 from inspector.engine.session import Session
 from inspector.proxy.attach import AttachTransport
-from inspector.target import Target
 from inspector.tui.app import InspectorApp
-from inspector.tui.interactive_setup import interactive_responders
 from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.screens.intercept import InterceptScreen
 from inspector.tui.widgets.status_bar import StatusBar
@@ -33,15 +31,6 @@ SIZE = (150, 45)
 def runtime() -> Iterator[Path]:
     with runtime_folder() as folder:
         yield folder
-
-
-def attached_app(path: Path) -> InspectorApp:
-    responders = Responders()
-    app = InspectorApp(
-        Target(attach=str(path), name="tui", transport="proxy"), responders=responders
-    )
-    interactive_responders(app, responders)
-    return app
 
 
 def status_text(app: InspectorApp) -> str:
