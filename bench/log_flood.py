@@ -107,6 +107,13 @@ def make_events(start: int, count: int) -> list[WireEvent]:
     return out
 
 
+def peak_rss_bytes() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
 def rss_bytes() -> int:
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -370,9 +377,12 @@ async def app_flood(rate: int, seconds: float) -> dict[str, float]:
             "worst_ms": delays[-1] * 1000 if delays else float("inf"),
             "p50_ms": delays[len(delays) // 2] * 1000 if delays else float("inf"),
             "p95_ms": delays[int(len(delays) * 0.95)] * 1000 if delays else float("inf"),
+            "p99_ms": delays[int(len(delays) * 0.99)] * 1000 if delays else float("inf"),
             "idle_worst_ms": idle[-1] * 1000,
             "idle_p50_ms": idle[len(idle) // 2] * 1000,
             "events": len(app.state.events),
+            "rss_mib": rss_bytes() / 2**20,
+            "peak_rss_mib": peak_rss_bytes() / 2**20,
         }
 
 
@@ -484,12 +494,14 @@ def main() -> None:
     show("(d) inspector on a log flood", flood)
     print(
         f"(d) worst key delay {flood['worst_ms']:,.1f} ms (target < 100 ms), median "
-        f"{flood['p50_ms']:,.1f} ms, p95 {flood['p95_ms']:,.1f} ms, {flood['presses']:.0f} "
+        f"{flood['p50_ms']:,.1f} ms, p95 {flood['p95_ms']:,.1f} ms, p99 {flood['p99_ms']:,.1f} ms, "
+        f"{flood['presses']:.0f} "
         f"presses; {flood['received']:,.0f} log notifications at {flood['rate']:,.0f}/s "
         f"(asked {args.flood_rate:,}/s for {args.flood_seconds:g} s), drained "
         f"{flood['drain_s']:.1f} s after; the same keys with no flood: worst "
         f"{flood['idle_worst_ms']:,.1f} ms, median {flood['idle_p50_ms']:,.1f} ms (flood / "
-        f"idle median {flood['p50_ms'] / max(flood['idle_p50_ms'], 0.001):,.1f}x)"
+        f"idle median {flood['p50_ms'] / max(flood['idle_p50_ms'], 0.001):,.1f}x); resident "
+        f"{flood['rss_mib']:,.0f} MiB after, peak {flood['peak_rss_mib']:,.0f} MiB"
     )
     if args.only_flood:
         return

@@ -5,6 +5,7 @@
     state.attach(session, client)        # after the handshake: requests, tasks, log
     changes = state.take_changes()       # what changed since the last take (the TUI's
                                          # feed calls this every 50 ms and posts messages)
+    changes = state.take_changes(limit=500)   # at most 500 events stored; the rest wait
     task = await state.run_task("slow_count", {})   # a tool called as a task, followed
 
 Writers: the controller (a live session) or replay mode (a recording). Readers: the
@@ -139,12 +140,18 @@ class LiveState:
             raise TypeError("this state shows a recording")
         return self.events
 
-    def take_changes(self) -> Changes:
-        """Store the batched events and hand over everything new since the last take."""
+    def take_changes(self, limit: int | None = None) -> Changes:
+        """Store the batched events and hand over everything new since the last take.
+
+        ``limit``: store at most this many of the batched events, the oldest first; the
+        rest stay batched, in order, for the next take (``pending_events``)."""
         changes = Changes(first=self._shown)
         changes.attached, self._attached = self._attached, False
         if self._batch:
-            batch, self._batch = self._batch, []
+            if limit is not None and len(self._batch) > limit:
+                batch, self._batch = self._batch[:limit], self._batch[limit:]
+            else:
+                batch, self._batch = self._batch, []
             self.store.extend(batch)
             changes.events = batch
         total = len(self.events)

@@ -4,13 +4,18 @@
     feed.subscribe(log_view, inflight_view, app)   # each gets its own copy of each message
     feed.start(app)                                # the timer runs on ``app``
 
-One batch per tick however fast the wire is; nothing is posted when nothing changed.
+One batch per tick however fast the wire is, of at most ``TAKE_LIMIT`` events: a bigger
+backlog (a flood) is stored a slice per turn of the event loop, so a key waits for one
+slice, not for the whole backlog; nothing is dropped or reordered. Nothing is posted
+when nothing changed.
 Subscribers handle what they show with ``@on`` handlers (the messages do not bubble).
 A writer with news of its own (replay mode's recorded catalog) ``broadcast``s it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
@@ -24,6 +29,7 @@ if TYPE_CHECKING:
     from textual.message_pump import MessagePump
 
 FLUSH = 0.05  # seconds between batches
+TAKE_LIMIT = 500  # events stored per turn (~2-5 ms with the subscribers' handling)
 
 
 def change_messages(changes: Changes) -> list[Callable[[], Message]]:
@@ -49,10 +55,12 @@ def change_messages(changes: Changes) -> list[Callable[[], Message]]:
 class LiveFeed:
     """The bridge from the headless state to the widgets that render it."""
 
-    def __init__(self, state: LiveState, interval: float = FLUSH) -> None:
+    def __init__(self, state: LiveState, interval: float = FLUSH, limit: int = TAKE_LIMIT) -> None:
         self.state = state
         self.interval = interval
+        self.limit = limit
         self._subscribers: list[MessagePump] = []
+        self._again = False  # the rest of a backlog is due at the loop's next turn
 
     def subscribe(self, *nodes: MessagePump) -> None:
         self._subscribers.extend(node for node in nodes if node not in self._subscribers)
@@ -62,11 +70,21 @@ class LiveFeed:
         owner.set_interval(self.interval, self.flush)
 
     def flush(self) -> None:
-        changes = self.state.take_changes()
+        """Take a slice of the changes and post it; the rest at the loop's next turn (keys
+        and the screen go first)."""
+        changes = self.state.take_changes(limit=self.limit)
+        if self.state.pending_events and not self._again:
+            with contextlib.suppress(RuntimeError):  # no loop running: the next take has them
+                asyncio.get_running_loop().call_soon(self._flush_again)
+                self._again = True
         if changes.empty:
             return
         for make in change_messages(changes):
             self.broadcast(make)
+
+    def _flush_again(self) -> None:
+        self._again = False
+        self.flush()
 
     def broadcast(self, make: Callable[[], Message]) -> None:
         """Post a message made by ``make`` to every subscriber (one each)."""

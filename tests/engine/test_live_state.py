@@ -364,3 +364,16 @@ def test_changes_become_one_message_each_and_a_fresh_copy_per_subscriber() -> No
     progress_only = change_messages(Changes(tasks=True))
     assert [type(m()) for m in progress_only] == [messages.TasksChanged]
     assert not progress_only[0]().outcomes  # type: ignore[attr-defined]
+
+
+def test_a_limited_take_stores_the_oldest_and_keeps_the_rest_in_order() -> None:
+    state = LiveState()
+    for n in range(7):
+        message = jsonrpc.notification("notifications/message", {"data": n})
+        event = jsonrpc.make_event(Direction.IN, Channel.STDOUT, jsonrpc.encode(message))
+        event.seq = n + 1
+        state.observe(event)
+    taken = [state.take_changes(limit=3) for _ in range(3)]
+    assert [(c.first, len(c.events)) for c in taken] == [(0, 3), (3, 3), (6, 1)]
+    assert all(c.grew for c in taken) and state.pending_events == 0
+    assert [state.store.event(i).message["params"]["data"] for i in range(7)] == list(range(7))
