@@ -13,8 +13,9 @@ Runs headless (``App.run_test``) and prints figures:
 (c) the same events written to Textual's stock ``Log`` (batched ``write_lines``) and
     ``RichLog`` (one ``write`` per event) in the same run, and the ratios;
 (d) the whole inspector on a real stdio server sending 50,000 log notifications a second
-    for 10 s (``tests/servers/stdio_log_flood.py``): the worst delay from a key press to
-    the message log handling it (target < 100 ms), and how long the flood takes to drain.
+    for 10 s (``tests/servers/stdio_log_flood.py``): the delay from a key press to the
+    message log handling it (worst, target < 100 ms; median, p95, p99), how long the flood
+    takes to drain, and the resident memory after it (and its peak).
 
     python bench/log_flood.py [--events 1000000] [--peer-events 100000] [--stream-seconds 5]
                               [--flood-rate 50000] [--flood-seconds 10] [--only-flood]
