@@ -277,6 +277,11 @@ async def key_latency(rate: int, seconds: float) -> dict[str, float]:
         await producer
         feed.flush()
         await pilot.pause()
+        settle_by = time.perf_counter() + 10  # the feed's last slices and the log's re-size
+        while (state.pending_events or log.shown < len(state.events)) and (
+            time.perf_counter() < settle_by
+        ):
+            await asyncio.sleep(0.01)
         delays.sort()
         return {
             "events": sent,
@@ -285,6 +290,7 @@ async def key_latency(rate: int, seconds: float) -> dict[str, float]:
             "worst_ms": delays[-1] * 1000 if delays else float("inf"),
             "p50_ms": delays[len(delays) // 2] * 1000 if delays else float("inf"),
             "shown": log.shown,
+            "stored": len(state.events),
         }
 
 
