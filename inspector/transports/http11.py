@@ -340,6 +340,10 @@ class _Body(httpx.AsyncByteStream):
         self.chunked = chunked
         self.keep = keep and (chunked or length is not None)  # else: read to the end
 
+    async def read_all(self) -> bytes:
+        """The whole body, read straight from the connection (``read_body``)."""
+        return b"".join([part async for part in self])
+
     async def __aiter__(self) -> AsyncIterator[bytes]:
         if self.complete:
             return
@@ -413,3 +417,18 @@ class _Body(httpx.AsyncByteStream):
     async def aclose(self) -> None:
         with contextlib.suppress(Exception):
             self._release()
+
+
+async def read_body(response: httpx.Response) -> bytes:
+    """``response.aread()``, without httpx's layers of async iterators (decoding,
+    re-chunking) when the body is this transport's and has no Content-Encoding to decode:
+    the same bytes, at a fraction of the CPU for the small bodies a relay passes."""
+    stream = response.stream
+    if (
+        type(stream) is _Body
+        and not response.is_stream_consumed
+        and "content-encoding" not in response.headers
+    ):
+        response.is_stream_consumed = True
+        return await stream.read_all()
+    return await response.aread()
