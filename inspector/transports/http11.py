@@ -137,7 +137,7 @@ class Http11Transport(httpx.AsyncBaseTransport):
                 )
             try:
                 await _send(conn, request, head, body_parts, timeouts.get("write"))
-                version, status, reason, headers = await _read_head(
+                version, status, reason, headers, ascii_head = await _read_head(
                     conn, timeouts.get("read"), request
                 )
                 body = _Body(self, conn, origin, request, status, headers, timeouts.get("read"))
@@ -156,12 +156,15 @@ class Http11Transport(httpx.AsyncBaseTransport):
                 conn.close()
                 self._all.discard(conn)
                 raise
-            return httpx.Response(
+            response = httpx.Response(
                 status,
                 headers=headers,
                 stream=body,
                 extensions={"http_version": version, "reason_phrase": reason},
             )
+            if ascii_head:  # what httpx would find decoding each header in turn
+                response.headers.encoding = "ascii"
+            return response
 
     def _idle_connection(self, origin: Origin) -> _Connection | None:
         idle = self._idle.get(origin)
@@ -255,8 +258,9 @@ async def _send(
 
 async def _read_head(
     conn: _Connection, timeout: float | None, request: httpx.Request
-) -> tuple[bytes, int, bytes, list[tuple[bytes, bytes]]]:
-    """The HTTP version, status, reason and headers of the final (non-1xx) response."""
+) -> tuple[bytes, int, bytes, list[tuple[bytes, bytes]], bool]:
+    """The HTTP version, status, reason and headers of the final (non-1xx) response, and
+    whether its head is all ASCII."""
     while True:
         try:
             raw = await conn.read_until(b"\r\n\r\n", MAX_HEAD, timeout)
@@ -285,7 +289,7 @@ async def _read_head(
         if 100 <= status < 200 and status != 101:
             continue  # informational (100 Continue, 103 Early Hints): the answer follows
         reason = status_line[2] if len(status_line) > 2 else b""
-        return status_line[0], status, reason, headers
+        return status_line[0], status, reason, headers, raw.isascii()
 
 
 def _asks_keep_alive(headers: list[tuple[bytes, bytes]]) -> bool:
