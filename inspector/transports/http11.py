@@ -85,6 +85,7 @@ class Http11Transport(httpx.AsyncBaseTransport):
         self._all: set[_Connection] = set()
         self._slots = asyncio.Semaphore(MAX_CONNECTIONS)
         self._fallback: httpx.AsyncHTTPTransport | None = None
+        self._header_blocks: HeaderBlocks = {}
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         try:
@@ -99,7 +100,7 @@ class Http11Transport(httpx.AsyncBaseTransport):
                 request=request,
             )
         timeouts: dict[str, float | None] = request.extensions.get("timeout", {})
-        head, body_parts = await _encode_request(request)
+        head, body_parts = await _encode_request(request, self._header_blocks)
         await self._acquire(timeouts.get("pool"), request)
         try:
             return await self._exchange(loop, request, head, body_parts, timeouts)
@@ -217,17 +218,25 @@ class Http11Transport(httpx.AsyncBaseTransport):
             await self._fallback.aclose()
 
 
-async def _encode_request(request: httpx.Request) -> tuple[bytes, list[bytes]]:
-    """The request head and its body, framed (chunked when httpx said so)."""
-    lines = [b"%s %s HTTP/1.1\r\n" % (request.method.encode("ascii"), request.url.raw_path)]
-    chunked = False
-    for name, value in request.headers.raw:
-        if b"\r" in value or b"\n" in value or b"\r" in name or b"\n" in name or b":" in name:
-            raise httpx.LocalProtocolError(f"illegal header {name!r}", request=request)
-        if name.lower() == b"transfer-encoding" and b"chunked" in value.lower():
-            chunked = True
-        lines.append(name + b": " + value + b"\r\n")
-    lines.append(b"\r\n")
+HeaderBlocks = dict[tuple[tuple[bytes, bytes], ...], tuple[bytes, bool]]
+HEADER_BLOCKS_KEPT = 64  # header sets whose encoding is remembered (a session repeats its own)
+
+
+async def _encode_request(
+    request: httpx.Request, blocks: HeaderBlocks | None = None
+) -> tuple[bytes, list[bytes]]:
+    """The request head and its body, framed (chunked when httpx said so). ``blocks``:
+    the header lines of header sets already checked and encoded."""
+    raw = tuple(request.headers.raw)
+    known = blocks.get(raw) if blocks is not None else None
+    if known is None:
+        known = _header_block(request, raw)
+        if blocks is not None:
+            if len(blocks) >= HEADER_BLOCKS_KEPT:
+                blocks.clear()
+            blocks[raw] = known
+    block, chunked = known
+    line = b"%s %s HTTP/1.1\r\n" % (request.method.encode("ascii"), request.url.raw_path)
     parts: list[bytes] = []
     # an httpx.AsyncClient's request streams are async (no isinstance: an ABC check costs)
     stream = cast(AsyncIterable[bytes], request.stream)
@@ -236,7 +245,24 @@ async def _encode_request(request: httpx.Request) -> tuple[bytes, list[bytes]]:
             parts.append(b"%x\r\n%b\r\n" % (len(part), part) if chunked else part)
     if chunked:
         parts.append(b"0\r\n\r\n")
-    return b"".join(lines), parts
+    return line + block, parts
+
+
+def _header_block(
+    request: httpx.Request, raw: tuple[tuple[bytes, bytes], ...]
+) -> tuple[bytes, bool]:
+    """The header lines (with the empty line that ends them), checked, and whether the
+    body is chunked."""
+    lines: list[bytes] = []
+    chunked = False
+    for name, value in raw:
+        if b"\r" in value or b"\n" in value or b"\r" in name or b"\n" in name or b":" in name:
+            raise httpx.LocalProtocolError(f"illegal header {name!r}", request=request)
+        if name.lower() == b"transfer-encoding" and b"chunked" in value.lower():
+            chunked = True
+        lines.append(name + b": " + value + b"\r\n")
+    lines.append(b"\r\n")
+    return b"".join(lines), chunked
 
 
 async def _send(
