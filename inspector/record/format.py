@@ -199,7 +199,7 @@ def _meta_json(meta: dict[str, Any]) -> str:
 
 
 def _all_str(value: dict[Any, Any]) -> bool:
-    for key, item in value.items():
+    for key, item in value.items():  # noqa: SIM110 (a loop: no generator frame a line)
         if type(key) is not str or type(item) is not str:
             return False
     return True
