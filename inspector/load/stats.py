@@ -66,6 +66,9 @@ class Stats:
     stderr: Counter[str] = field(default_factory=Counter)
     started: float = field(default_factory=time.monotonic)
     ended: float | None = None
+    # the latencies' sum, for the mean: hdrh's get_mean_value walks every bucket in Python
+    # (about 0.1 s of CPU for 5,000 spread latencies, twice a report), and this one is exact
+    latency_sum_us: int = 0
 
     @property
     def failed(self) -> int:
@@ -101,17 +104,22 @@ class Stats:
             self.per_second.extend([0] * (second + 1 - len(self.per_second)))
         self.per_second[second] += 1
 
+    def _latency(self, seconds: float) -> None:
+        micros = max(LOWEST_US, min(HIGHEST_US, round(seconds * 1e6)))
+        self.histogram.record_value(micros)
+        self.latency_sum_us += micros
+
     def record_ok(self, label: str, seconds: float, now: float) -> None:
         self.ok += 1
         self.per_label[label] += 1
-        self.histogram.record_value(max(LOWEST_US, min(HIGHEST_US, round(seconds * 1e6))))
+        self._latency(seconds)
         self._tick(now)
 
     def record_error(self, label: str, kind: str, sample: str, seconds: float, now: float) -> None:
         group = self.errors.setdefault(kind, ErrorGroup(sample=sample[:2000]))
         group.count += 1
         self.per_label[label] += 1
-        self.histogram.record_value(max(LOWEST_US, min(HIGHEST_US, round(seconds * 1e6))))
+        self._latency(seconds)
         self._tick(now)
 
     def percentile_ms(self, percentile: float) -> float:
@@ -125,7 +133,8 @@ class Stats:
 
     @property
     def mean_ms(self) -> float:
-        return float(self.histogram.get_mean_value()) / 1000 if self.total else 0.0
+        count = self.histogram.get_total_count()
+        return self.latency_sum_us / count / 1000 if count else 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -124,11 +124,14 @@ def encode_event_parts(event: WireEvent, redactor: Redactor | None = None) -> It
 
 
 def _head(event: WireEvent) -> str:
-    return (
-        f'{{"seq": {event.seq}, "t": {event.time:.6f}, '
-        f'"mono": {event.mono:.6f}, "dir": "{event.direction.value}", '
-        f'"ch": "{event.channel.value}", '
-    )
+    key = (event.direction, event.channel)
+    where = _WHERE.get(key)
+    if where is None:  # an enum's .value is a descriptor call: made once a pair
+        where = _WHERE[key] = f'"dir": "{event.direction.value}", "ch": "{event.channel.value}", '
+    return f'{{"seq": {event.seq}, "t": {event.time:.6f}, "mono": {event.mono:.6f}, {where}'
+
+
+_WHERE: dict[tuple[Direction, Channel], str] = {}
 
 
 def _tail(meta: dict[str, Any], findings: list[dict[str, Any]]) -> str:
@@ -187,9 +190,19 @@ def _meta_json(meta: dict[str, Any]) -> str:
             parts.append(f"{_json_string(key)}: {value}")
         elif value is None or kind is bool:
             parts.append(f"{_json_string(key)}: {_JSON_CONSTANTS[value]}")
+        elif kind is dict and _all_str(value):  # a header dict: every HTTP line's
+            pairs = ", ".join(f"{_json_string(k)}: {_json_string(v)}" for k, v in value.items())
+            parts.append(f"{_json_string(key)}: {{{pairs}}}")
         else:
             return EVENT_ENCODER.encode(meta)
     return "{" + ", ".join(parts) + "}"
+
+
+def _all_str(value: dict[Any, Any]) -> bool:
+    for key, item in value.items():  # noqa: SIM110 (a loop: no generator frame a line)
+        if type(key) is not str or type(item) is not str:
+            return False
+    return True
 
 
 def event_to_json(event: WireEvent, redactor: Redactor | None = None) -> dict[str, Any]:

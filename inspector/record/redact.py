@@ -205,8 +205,11 @@ class Redactor:
             return meta
         out: dict[str, Any] = {}
         for key, value in meta.items():
-            if type(value) is str:
+            kind = type(value)
+            if kind is str:
                 out[key] = self.url_text(value)
+            elif value is None or kind is int or kind is bool or kind is float:
+                out[key] = value  # nothing to clean (no ABC checks for the common case)
             elif isinstance(value, Mapping) and ("headers" in key or key == "env"):
                 out[key] = self.headers(value)
             else:

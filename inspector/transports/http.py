@@ -47,6 +47,7 @@ import httpx
 from anyio.abc import TaskGroup
 
 from inspector.transports.authhook import AUTH_STATUSES, AuthHook
+from inspector.transports.http11 import read_body
 from inspector.transports.httpbase import Denied, HttpClientTransport
 from inspector.transports.httpera import SESSION_ERA, HttpEra, http_era
 from inspector.transports.httpout import Outgoing
@@ -348,7 +349,7 @@ class StreamableHttpTransport(HttpClientTransport):
         if ctype == "text/event-stream":
             await self._request_stream(out.emit, response, rid)
             return None
-        body = await response.aread()
+        body = await read_body(response)
         if body or status != 202:
             out.emit(body_event(body, status, ctype, request_id=rid))
         unanswered = unanswered_event(body, status, ctype, rid)

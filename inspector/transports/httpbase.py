@@ -193,6 +193,7 @@ class HttpClientTransport(Transport):
                 self._header_sets.clear()
             known = self._header_sets[key] = httpx.Headers(merged)
         sent = httpx.Headers(known)  # a copy: a request hook may change it
+        sent.encoding = known.encoding  # found once a set (httpx decodes every header to find it)
         if "content-length" not in sent:
             sent["Content-Length"] = str(length)
         return sent
@@ -206,12 +207,9 @@ class HttpClientTransport(Transport):
         headers: dict[str, str],
     ) -> httpx.Response:
         request = httpx.Request(
-            "POST",
-            url,
-            headers=self._request_headers(url, headers, len(content)),
-            stream=httpx.ByteStream(content),
-            extensions={"timeout": self._timeouts},
+            "POST", url, stream=httpx.ByteStream(content), extensions={"timeout": self._timeouts}
         )
+        request.headers = self._request_headers(url, headers, len(content))  # made: not copied
         request.read()
         for hook in client.event_hooks["request"]:
             await hook(request)

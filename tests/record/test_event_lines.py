@@ -39,6 +39,14 @@ CASES = [
     event(FRAME, {"headers": {"content-type": "application/json"}, "status": 200}),
     event(FRAME, {1: "a key that is not a string", "ratio": 0.5, "list": [1, "x"]}),
     event(FRAME, {"text": 'line\nbreak "and" \\ \x00 \u00e9 \U0001f600'}),
+    # header dicts (every HTTP line's): written by hand when every key and value is a str
+    event(
+        b"POST http://x/mcp?api_key=s3cret",
+        {"headers": {"Authorization": "Bearer hunter22", 'q"\u2028': "\\ \u00e9"}, "n": 3},
+        Channel.HTTP,
+    ),
+    event(FRAME, {"headers": {"x-count": 3}, "env": {"HOME": "/root"}, "ok": True}),
+    event(FRAME, {"headers": {}, "status": 204, "reason": None}),
 ]
 CASES[1].findings.append(Finding("invalid", "missing field", "error"))
 

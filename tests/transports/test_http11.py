@@ -8,6 +8,7 @@ The transport's ordinary path is also exercised by every Streamable HTTP and SSE
 from __future__ import annotations
 
 import asyncio
+import gzip
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import httpx
@@ -342,3 +343,34 @@ def test_an_environment_proxy_keeps_httpx_transport(monkeypatch: pytest.MonkeyPa
     monkeypatch.delenv("HTTP_PROXY")
     monkeypatch.setenv("ALL_PROXY", "http://proxy.example:3128")
     assert lean_mounts() == {}
+
+
+async def test_read_body_gives_what_aread_gives(client: httpx.AsyncClient) -> None:
+    """``read_body`` reads this transport's bodies itself (chunked, by length, to the end;
+    the connection back in the pool) and leaves a Content-Encoding to httpx."""
+    packed = gzip.compress(b"unpacked by httpx")
+    answers = [
+        ok(b'{"small": "body in one piece"}'),
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n",
+        ok(packed, b"Content-Encoding: gzip\r\n"),
+        b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nto the end",
+    ]
+
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int) -> None:
+        while answers:
+            await server.read_request(reader)
+            writer.write(answers.pop(0))
+            await writer.drain()
+
+    async with Scripted(handler) as server:
+        read = []
+        for _ in range(4):
+            async with client.stream("POST", server.url, content=b"{}") as response:
+                read.append(await http11.read_body(response))
+        assert read == [
+            b'{"small": "body in one piece"}',
+            b"abcde",
+            b"unpacked by httpx",
+            b"to the end",
+        ]
+        assert server.connections == 1  # each body read to its end: the connection kept
