@@ -438,6 +438,8 @@ class EventStore:
             tests.append(self.has_findings)
         if flt.errors:
             tests.append(self.failed)
+        if flt.servers:  # a workspace's frames carry their server's name in their meta
+            tests.append(lambda i: flt.server_matches(self.meta(i).get("server")))
         if not tests:
             return None
         if len(tests) == 1:
@@ -466,6 +468,8 @@ def scan_matching(source: EventSource, flt: LogFilter, start: int, stop: int) ->
         if flt.findings and not source.has_findings(i):
             continue
         if flt.errors and not source.failed(i):
+            continue
+        if flt.servers and not flt.server_matches(source.event(i).meta.get("server")):
             continue
         if flt.patterns:
             raw = source.raw(i)

@@ -620,6 +620,8 @@ class IndexedSessionFile:
             return False
         if flt.errors and not self.failed(i):
             return False
+        if flt.servers and not flt.server_matches(self.event(i).meta.get("server")):
+            return False
         if flt.patterns:
             raw = self.raw(i)
             return all(p.search(raw) for p in flt.patterns)
