@@ -36,22 +36,17 @@ from inspector.engine.tasks import TaskManager
 from inspector.live.state import LiveState
 from inspector.record.indexed import IndexedSessionFile
 from inspector.record.recorder import Recorder
-from inspector.record.redact import Redactor
 from inspector.record.state import sessions_home
 from inspector.safe_text import visible
 from inspector.target import Target
 from inspector.tui import heap, messages
 from inspector.tui.auth_ui import AuthUi, ObservedAuth
-from inspector.tui.call_runner import CallRunner
-from inspector.tui.connection_controller import ConnectionController, while_mounted
+from inspector.tui.connection_controller import while_mounted
 from inspector.tui.controller import SessionController
 from inspector.tui.focus_guard import keep_focus_shown
 from inspector.tui.interactive import InteractiveResponders, SamplingRuleBar
 from inspector.tui.keymap import Section, palette_entries, section_for, sections
-from inspector.tui.live_feed import LiveFeed
-from inspector.tui.load_run import LoadRun
 from inspector.tui.mode import LIVE_ONLY, Live, Mode, Replay, as_mode
-from inspector.tui.quit_reconnect import QuitReconnect
 from inspector.tui.replay_mode import HINT, ReplayMode
 from inspector.tui.result_files import default_folder
 from inspector.tui.save_session import save_session_as, session_file
@@ -60,8 +55,7 @@ from inspector.tui.screens.intercept import open_intercept
 from inspector.tui.screens.main import MainScreen
 from inspector.tui.screenshot import save_screenshot, screenshot_folder
 from inspector.tui.server import Server
-from inspector.tui.skills_ui import SkillsUi
-from inspector.tui.status_feed import StatusFeed
+from inspector.tui.server_view import ServerView
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.item_panel import ItemPanel
@@ -174,31 +168,72 @@ class InspectorApp(App[int]):
         self.handle_signals = handle_signals
         self.mode = as_mode(mode, source, replay_title)
         self.recorder = recorder
-        # the session file's redaction, for toasts too (a server echoing a token in an error)
-        self.redactor = (
-            recorder.redactor
-            if recorder is not None
-            else Redactor(self.target.secrets() if self.target is not None else [])
-        )
         self.log_layout = "normal"
+        self._confirm = confirm_destructive
         # the server shown: its state is the one owner of what the widgets show
-        self.server = Server(LiveState(self.replay_source), self.mode, recorder=recorder)
-        self.feed = LiveFeed(self.state)
-        self._responders = responders
-        self.main = MainScreen(id="_default")  # the panes, by name (helpers ask it)
-        self.quit_reconnect = QuitReconnect(self, self.main, self.server, self.connect)
-        self.calls = CallRunner(
-            self,
-            self.main,
-            self.server,
-            self.execute,
-            self.action_bottom,
-            confirm_destructive=confirm_destructive,
+        first = self.make_view(
+            self.mode.target.name or "server" if isinstance(self.mode, Live) else "replay",
+            Server(LiveState(self.replay_source), self.mode, recorder=recorder),
+            MainScreen(id="_default"),  # the panes, by name (helpers ask it)
+            responders,
+            self.connect,
         )
-        self.status_feed = StatusFeed(self.main, self.server)
-        self.connection = ConnectionController(self, self.main, self.server, self.status_feed)
-        self.skills = SkillsUi(self, lambda: self.controller)  # servers with skills: the tab
-        self.load_runs = LoadRun(self, self.main, self.server)
+        self.views: list[ServerView] = [first]  # a workspace: one per server
+        self.show_view(first)
+
+    def make_view(
+        self,
+        name: str,
+        server: Server,
+        main: MainScreen,
+        responders: Responders | None,
+        connect: Any = None,
+    ) -> ServerView:
+        """One server's view (``connect``: how its connection starts; a workspace's
+        servers each connect in a worker group of their own)."""
+        view: ServerView | None = None
+
+        def connect_view() -> None:
+            assert view is not None
+            self.connect_view(view)
+
+        view = ServerView.build(
+            self,
+            name,
+            server,
+            main,
+            connect=connect or connect_view,
+            execute=self.execute,
+            bottom=self.action_bottom,
+            responders=responders,
+            confirm_destructive=self._confirm,
+        )
+        return view
+
+    def show_view(self, view: ServerView) -> None:
+        """Make ``view`` the one the app's keys, handlers and helpers work on."""
+        self.view = view
+        self.server = view.server
+        self.mode = view.server.mode
+        self.recorder = view.server.recorder
+        self.feed = view.feed
+        self.main = view.main
+        self._responders = view.responders
+        self.quit_reconnect = view.quit_reconnect
+        self.calls = view.calls
+        self.status_feed = view.status_feed
+        self.connection = view.connection
+        self.redactor = view.redactor
+        self.skills = view.skills
+        self.load_runs = view.load_runs
+
+    def connect_view(self, view: ServerView) -> None:
+        """A workspace server's connection, in its own exclusive worker group."""
+        controller = view.server.controller
+        assert controller is not None
+        self.run_worker(
+            controller.run(), group=f"session:{view.name}", exclusive=True, exit_on_error=False
+        )
 
     # -- the server shown (tests and the palette read these) ---------------------------
 
@@ -278,38 +313,45 @@ class InspectorApp(App[int]):
         session file, and control characters visible (a path, a URL, a server's words)."""
 
         def shown(text: str) -> str:
-            return visible(self.redactor.url_text(text), multiline=True)
+            for view in self.views:  # a workspace: no server's secrets in any toast
+                text = view.redactor.url_text(text)
+            return visible(text, multiline=True)
 
         super().notify(
             shown(message), title=shown(title), severity=severity, timeout=timeout, markup=markup
         )
 
     def compose(self) -> ComposeResult:
+        yield from self.panes(self.view)
+
+    def panes(self, view: ServerView) -> ComposeResult:
+        """One server's panes (the main screen's; a workspace's other servers' screens)."""
+        feed, state, bridge = view.feed, view.server.state, view.server.bridge
         status = StatusBar(id="status")
-        self.feed.subscribe(status)
+        feed.subscribe(status)
         yield status
-        if self.bridge is not None:
-            yield SamplingRuleBar(self.bridge, id="rule-bar")
+        if bridge is not None:
+            yield SamplingRuleBar(bridge, id="rule-bar")
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 catalog = Catalog(id="catalog")
-                self.feed.subscribe(catalog)
+                feed.subscribe(catalog)
                 yield catalog
             yield ItemPanel(id="work")
         with Horizontal(id="bottom"):
             views = (
-                MessageLog(self.state.events, id="log"),
-                InFlightView(self.state, id="inflight"),
-                ServerLogView(self.state, id="serverlog"),
-                TasksView(self.state, id="tasks"),
+                MessageLog(state.events, id="log"),
+                InFlightView(state, id="inflight"),
+                ServerLogView(state, id="serverlog"),
+                TasksView(state, id="tasks"),
             )
-            self.feed.subscribe(self, *views)
+            feed.subscribe(self, *views)
             with TabbedContent(id="bottom-tabs", initial="tab-log"):
-                for (title, pane), view in zip(BOTTOM_TABS, views, strict=True):
+                for (title, pane), widget in zip(BOTTOM_TABS, views, strict=True):
                     with TabPane(title, id=f"tab-{pane}"):
-                        yield view
+                        yield widget
             yield MessageDetail(id="detail")
-        yield KeyFooter(hidden=() if self.mode.live else LIVE_ONLY)
+        yield KeyFooter(hidden=() if view.server.mode.live else LIVE_ONLY)
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded and self.screen is self.main:
@@ -318,29 +360,30 @@ class InspectorApp(App[int]):
 
     def on_mount(self) -> None:
         self.call_after_refresh(heap.freeze)  # once the screen is built
-        self.query_one("#detail").display = False
+        self.start_view(self.view)
+        if self.handle_signals and self.mode.live:
+            self.quit_reconnect.quit_on_signals()
+
+    def start_view(self, view: ServerView) -> None:
+        """Set up a view's composed panes and start its server (a live session connects;
+        a recording is read)."""
+        view.started = True
+        main = view.main
+        main.detail.display = False
         pane = ServerPane(id="server")
-        self.feed.subscribe(pane)
-        server_tab_ready = self.query_one(Catalog).add_tab(
-            "tab-server", TabLabel("Server", "Srv"), pane
-        )
-        self.feed.start(self)
-        mode = self.mode
+        view.feed.subscribe(pane)
+        server_tab_ready = main.catalog.add_tab("tab-server", TabLabel("Server", "Srv"), pane)
+        view.feed.start(self)
+        mode = view.server.mode
         if isinstance(mode, Replay):
-            self._start_replay(mode, server_tab_ready)
-            self.status_feed.start()
+            self._start_replay(view, mode, server_tab_ready)
+            view.status_feed.start()
             return
         target = mode.target
-        self.server.start_live(
-            self, self.main, target, self.options, self._responders, self.redactor
-        )
-        self.query_one(StatusBar).transport = (
-            target.transport if target.is_http or target.attach else "stdio"
-        )
-        self.status_feed.start()
-        if self.handle_signals:
-            self.quit_reconnect.quit_on_signals()
-        self.connect()
+        view.server.start_live(self, main, target, self.options, view.responders, view.redactor)
+        main.status_bar.transport = view.status.transport
+        view.status_feed.start()
+        view.quit_reconnect.connect()
 
     # -- quitting: every way out closes the session first (quit_reconnect) -------------
 
@@ -351,8 +394,9 @@ class InspectorApp(App[int]):
 
     async def on_unmount(self) -> None:
         """Any other way out (an error, ``exit()``): the same shutdown, before the loop
-        ends; a no-op when quitting already did it."""
-        await self.quit_reconnect.closed()
+        ends; a no-op when quitting already did it (a workspace: every server's)."""
+        for view in self.views:
+            await view.quit_reconnect.closed()
         heap.thaw()
 
     # -- the session -------------------------------------------------------------------
@@ -396,15 +440,15 @@ class InspectorApp(App[int]):
 
     # -- replay ------------------------------------------------------------------------
 
-    def _start_replay(self, mode: Replay, server_tab_ready: Any) -> None:
-        status = self.query_one(StatusBar)
+    def _start_replay(self, view: ServerView, mode: Replay, server_tab_ready: Any) -> None:
+        status = view.main.status_bar
         status.state = "replay"
         status.server = mode.title or "replay"
         status.transport = "offline"
-        self.query_one(ItemPanel).read_only = True
-        self.query_one(ResultView).show_text(HINT, "cyan")
-        replay = ReplayMode(self, self.state, mode.source, self.feed, mode.title)
-        self.server.replay = replay
+        view.main.item_panel.read_only = True
+        view.main.result_view.show_text(HINT, "cyan")
+        replay = ReplayMode(self, view.server.state, mode.source, view.feed, mode.title)
+        view.server.replay = replay
         replay.start(server_tab_ready)
 
     @on(TabbedContent.TabActivated, "#catalog-tabs")
