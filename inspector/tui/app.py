@@ -15,7 +15,7 @@ shown; with ``calls`` and ``completions``), ``save_session``, ``quit_reconnect``
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from textual import events, on, work
@@ -55,6 +55,7 @@ from inspector.tui.screens.intercept import open_intercept
 from inspector.tui.screens.main import MainScreen
 from inspector.tui.screenshot import save_screenshot, screenshot_folder
 from inspector.tui.server import Server
+from inspector.tui.server_screen import ServerScreen
 from inspector.tui.server_view import ServerView
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.inflight import InFlightView
@@ -71,6 +72,8 @@ from inspector.tui.widgets.skills_view import SkillsView
 from inspector.tui.widgets.status_bar import StatusBar
 from inspector.tui.widgets.tab_fit import TabLabel
 from inspector.tui.widgets.tasks_view import TasksView
+from inspector.tui.workspace_ui import WorkspaceUi
+from inspector.workspace.entries import default_name
 
 LOG_LAYOUTS = ("normal", "max", "min")
 BOTTOM_TABS = (
@@ -137,7 +140,11 @@ class InspectorApp(App[int]):
         Binding("s", "detail('save')", "Save"),
         Binding("question_mark", "help", "Help"),
         Binding("f1", "help", "Help", show=False, priority=True),  # in forms and dialogs too
-        Binding("q", "quit_or_ask", "Quit"),  # ctrl+q (Textual's) quits without asking
+        Binding("q", "quit_or_ask", "Quit"),
+        Binding("W", "servers", "Servers", show=False),  # the workspace's server list
+        Binding(
+            "ctrl+n", "add_server", "Add server", show=False
+        ),  # ctrl+q (Textual's) quits without asking
     ]
 
     def __init__(
@@ -155,12 +162,16 @@ class InspectorApp(App[int]):
         timeout: float | None = None,
         max_timeout: float | None = None,
         protocol_version: str | None = None,
+        workspace: Sequence[tuple[str, Target, Recorder | None]] = (),
+        config: str | None = None,
     ) -> None:
         """``mode``: ``Live(target)`` or ``Replay(source)`` (a bare ``Target`` is live; the
         short spelling ``None, source=..., replay_title=...`` a replay);
         ``options``: the session's (the command line builds them once);
         ``handle_signals``: SIGHUP and SIGTERM quit like ``q`` (the real terminal app;
-        tests leave their process's signals alone)."""
+        tests leave their process's signals alone); ``workspace``: more servers (name,
+        target, recorder), each connecting in parallel on a screen of its own;
+        ``config``: the config file ctrl+n takes names from."""
         super().__init__()
         self.options = (options or SessionOptions()).with_given(
             timeout=timeout, max_timeout=max_timeout, protocol_version=protocol_version
@@ -171,15 +182,26 @@ class InspectorApp(App[int]):
         self.log_layout = "normal"
         self._confirm = confirm_destructive
         # the server shown: its state is the one owner of what the widgets show
+        self.responders = responders  # a workspace's servers each answer with these
+        self.views: list[ServerView] = []  # a workspace: one per server
+        self.workspace = WorkspaceUi(self, config)
+        # each server's screen shows its controller's messages itself (ctrl+n can make
+        # any app a workspace)
+        screen = ServerScreen(own_panes=False, id="_default")  # the panes, by name
         first = self.make_view(
-            self.mode.target.name or "server" if isinstance(self.mode, Live) else "replay",
+            self.mode.target.name or default_name(self.mode.target)
+            if isinstance(self.mode, Live)
+            else "replay",
             Server(LiveState(self.replay_source), self.mode, recorder=recorder),
-            MainScreen(id="_default"),  # the panes, by name (helpers ask it)
+            screen,
             responders,
-            self.connect,
+            None if workspace else self.connect,
         )
-        self.views: list[ServerView] = [first]  # a workspace: one per server
+        screen.view = first
+        self.views.append(first)
         self.show_view(first)
+        for name, target, server_recorder in workspace:
+            self.workspace.add(name, target, server_recorder)
 
     def make_view(
         self,
@@ -363,6 +385,8 @@ class InspectorApp(App[int]):
         self.start_view(self.view)
         if self.handle_signals and self.mode.live:
             self.quit_reconnect.quit_on_signals()
+        if len(self.views) > 1:
+            self.run_worker(self.workspace.mount_all(), group="workspace")
 
     def start_view(self, view: ServerView) -> None:
         """Set up a view's composed panes and start its server (a live session connects;
@@ -380,7 +404,16 @@ class InspectorApp(App[int]):
             view.status_feed.start()
             return
         target = mode.target
-        view.server.start_live(self, main, target, self.options, view.responders, view.redactor)
+        routed = isinstance(main, ServerScreen) and main.view is view  # a workspace's
+        view.server.start_live(
+            self,
+            main,
+            target,
+            self.options,
+            view.responders,
+            view.redactor,
+            post_to=main if routed else None,
+        )
         main.status_bar.transport = view.status.transport
         view.status_feed.start()
         view.quit_reconnect.connect()
@@ -573,11 +606,11 @@ class InspectorApp(App[int]):
         self.query_one(ItemPanel).submit()
 
     def action_zoom_result(self) -> None:
-        if self.screen is self.screen_stack[0]:  # not behind a dialog
+        if self.screen is self.main:  # not behind a dialog
             self.query_one(ItemPanel).cycle_zoom()
 
     def action_toggle_form(self) -> None:
-        if self.screen is self.screen_stack[0]:
+        if self.screen is self.main:
             self.query_one(ItemPanel).toggle_form()
 
     def deliver_screenshot(
@@ -625,6 +658,18 @@ class InspectorApp(App[int]):
     def action_detail(self, action: str) -> None:
         """``p``, ``c`` or ``s`` of the detail pane, pressed in the log."""
         getattr(self.query_one(MessageDetail), f"action_{action}")()
+
+    def action_servers(self) -> None:
+        """W: the workspace's servers (name, transport, era, state): show or remove one."""
+        self.workspace.open_list()
+
+    def action_add_server(self) -> None:
+        """ctrl+n: a server added at run time (a URL, a command, or a config name)."""
+        from inspector.tui.screens.server_list import AddServerPrompt
+
+        self.push_screen(
+            AddServerPrompt(), lambda text: self.workspace.add_text(text) if text else None
+        )
 
     def action_quit_or_ask(self) -> None:
         """q: quit, first asking when that would lose unsent input or calls in flight."""

@@ -37,6 +37,7 @@ from inspector.wire.transport import ConnectionLost
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.widget import Widget
 
 SHUTDOWN_BOUND = 10.0  # stdio: stdin closed, SIGTERM, SIGKILL, 2 s apart; HTTP: a 2 s DELETE
 
@@ -47,7 +48,7 @@ class SessionController:
 
     def __init__(
         self,
-        app: App[Any],
+        app: App[Any] | Widget,
         target: Target,
         options: SessionOptions,
         *,
@@ -62,7 +63,8 @@ class SessionController:
         ``auth``: the HTTP transports' auth hook (an ``inspector.auth`` authorizer),
         kept across reconnects so its tokens are. ``observer``: sees every event too.
         ``trace``: a live trace (``inspector.export.live.SessionTrace``) every session
-        of the recording joins."""
+        of the recording joins. ``app``: where its messages go (the app, or a workspace
+        server's screen)."""
         self.app = app
         self.state = state
         self.auth = auth

@@ -19,6 +19,7 @@ from inspector.tui.mode import Live, Mode
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.widget import Widget
 
     from inspector.engine.client import McpClient
     from inspector.engine.options import SessionOptions
@@ -74,10 +75,13 @@ class Server:
         options: SessionOptions,
         responders: Responders | None,
         redactor: Redactor | None = None,
+        post_to: Widget | None = None,
     ) -> SessionController:
         """Make the live session's controller, with the Auth tab of an HTTP target with
         OAuth (mounted on ``screen``), or, attached to a proxy, the proxy's OAuth followed.
-        ``redactor``: the toasts' and session file's, told the tokens the flow learns."""
+        ``redactor``: the toasts' and session file's, told the tokens the flow learns;
+        ``post_to``: where the controller's messages go (a workspace: the server's screen,
+        which shows them; else the app)."""
         from inspector.tui.auth_ui import AuthUi, ObservedAuth
         from inspector.tui.controller import SessionController
 
@@ -90,7 +94,7 @@ class Server:
             self.observed_auth = ObservedAuth(app, screen, self._proxied_server)
             observer = self.observed_auth.observe
         self.controller = SessionController(
-            app,
+            post_to or app,
             target,
             options,
             state=self.state,

@@ -2,7 +2,7 @@
 that show it there (feed, calls, status, connection, quitting and reconnecting).
 
 A single server's app holds one; a workspace holds one per server, each on its own
-screen (a Textual mode named after the server), so a server's catalog, forms, results
+installed screen, so a server's catalog, forms, results
 and log stay as they were while another is shown. The app's ``server``, ``main``,
 ``calls``... are the shown view's.
 """
@@ -49,6 +49,7 @@ class ServerView:
     responders: Responders | None = None
     status: ServerStatus = field(default_factory=lambda: ServerStatus("", ""))
     started: bool = False  # its panes are set up and (live) its connection started
+    mode_name: str = "server-1"  # its screen's installed name (a workspace's)
 
     @classmethod
     def build(

@@ -1,0 +1,147 @@
+"""The workspace in the app: several servers, each on its own screen, one shown.
+
+    ws = WorkspaceUi(app)
+    ws.add("files", target, recorder)   # its screen composed, its connection started
+    ws.open_list()                      # the server list: show one, or remove one
+
+Every server connects in the background in parallel (a worker group each); the list
+says each one's name, transport, era and state. Removing a server shuts it down as
+quitting does (a stdio server's whole process group).
+"""
+
+from __future__ import annotations
+
+import shlex
+from itertools import count
+from typing import TYPE_CHECKING
+
+from inspector.config import ConfigError
+from inspector.live.state import LiveState
+from inspector.target import Target
+from inspector.tui.mode import Live
+from inspector.tui.screens.server_list import ServerListScreen
+from inspector.tui.server import Server
+from inspector.tui.server_screen import ServerScreen
+from inspector.workspace.entries import Entry, config_entries, unique_name, word_entries
+
+if TYPE_CHECKING:
+    from inspector.record.recorder import Recorder
+    from inspector.tui.app import InspectorApp
+    from inspector.tui.server_view import ServerView
+
+
+class WorkspaceUi:
+    """Adds, shows and removes the app's servers."""
+
+    def __init__(self, app: InspectorApp, config: str | None = None) -> None:
+        self.app = app
+        self.config = config  # ctrl+n takes a name from it too
+        self._modes = count(2)
+
+    @property
+    def names(self) -> list[str]:
+        return [view.name for view in self.app.views]
+
+    def add(self, name: str, target: Target, recorder: Recorder | None = None) -> ServerView:
+        """A new server: its view and screen; composed (and connected) once mounted."""
+        app = self.app
+        screen = ServerScreen(own_panes=True)
+        view = app.make_view(
+            name, Server(LiveState(), Live(target), recorder=recorder), screen, app.responders
+        )
+        view.mode_name = f"server-{next(self._modes)}"
+        screen.view = view
+        first = app.views[0].main
+        if not app.is_screen_installed(first):  # installed screens stay when switched from
+            app.install_screen(first, "server-1")
+        app.views.append(view)
+        app.install_screen(screen, view.mode_name)
+        return view
+
+    async def mount_all(self) -> None:
+        """Compose every other server's screen (each starts connecting as it mounts),
+        then show the first again: all connect in parallel from the start."""
+        app = self.app
+        shown = app.view
+        for view in app.views:
+            if not view.started:
+                await self.show(view)
+        await self.show(shown)
+
+    async def show(self, view: ServerView) -> None:
+        """Show ``view``'s server: its screen as it was left."""
+        app = self.app
+        app.show_view(view)
+        # the first server's screen is the stack's base; another's is pushed over it
+        first, top = app.views[0].main, app.screen
+        if top is view.main:
+            return
+        if view.main is first:
+            await app.pop_screen()
+        elif top is first:
+            await app.push_screen(view.main)
+        else:
+            await app.switch_screen(view.main)
+
+    def open_list(self) -> None:
+        app = self.app
+        rows = [view.status for view in app.views]
+        app.push_screen(
+            ServerListScreen(rows, app.views.index(app.view)),
+            lambda choice: self._chosen(choice),
+        )
+
+    def _chosen(self, choice: tuple[str, int] | None) -> None:
+        if choice is None:
+            return
+        what, row = choice
+        views = self.app.views
+        if not 0 <= row < len(views):
+            return
+        if what == "show":
+            self.app.run_worker(self.show(views[row]), group="workspace")
+        else:
+            self.app.run_worker(self.remove(views[row]), group="workspace")
+
+    async def remove(self, view: ServerView) -> None:
+        """Shut ``view``'s server down as quitting does and drop its screen (the first
+        server, on the app's own screen, stays: quitting stops it)."""
+        app = self.app
+        if view is app.views[0]:
+            app.notify("the first server stays: q quits", severity="warning")
+            return
+        if app.view is view:
+            await self.show(app.views[0])
+        controller = view.server.controller
+        if controller is not None:
+            controller.stop()
+            await controller.shutdown()
+        view.status.stopped()
+        app.views.remove(view)
+        app.uninstall_screen(view.main)
+        await view.main.remove()
+        app.notify(f"{view.name}: stopped and removed", timeout=4)
+
+    def entries_for(self, text: str) -> list[Entry]:
+        """What ctrl+n's text names: a config entry's name, a URL, or a command line
+        (raises ``ValueError`` / ``ConfigError`` with a message for the user)."""
+        text = text.strip()
+        if not text:
+            raise ValueError("give a URL, a server command, or a name from the config")
+        if self.config is not None and " " not in text and "/" not in text:
+            for entry in config_entries(self.config):
+                if entry.name == text:
+                    name = unique_name(entry.name, set(self.names))
+                    return [Entry(name, entry.target)]
+        return word_entries([shlex.split(text)], taken=self.names)
+
+    def add_text(self, text: str) -> None:
+        """ctrl+n's answer: the server added, shown, connecting."""
+        try:
+            entries = self.entries_for(text)
+        except (ValueError, ConfigError) as exc:
+            self.app.notify(str(exc), title="cannot add a server", severity="error")
+            return
+        for entry in entries:
+            view = self.add(entry.name, entry.target)
+            self.app.run_worker(self.show(view), group="workspace")
