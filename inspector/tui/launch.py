@@ -59,3 +59,28 @@ def run_replay(source: IndexedSessionFile, title: str) -> int:
     app = InspectorApp(Replay(source, title))
     app.run()
     return app.return_code or 0
+
+
+def run_workspace(
+    servers: list[tuple[str, Target, Recorder | None]],
+    options: SessionOptions,
+    *,
+    responders: Responders,
+    config: str | None,
+) -> int:
+    """Several servers at once (``--config`` without ``--server``, repeated ``--target``):
+    each connects in parallel; W lists them, ctrl+n adds one."""
+    (name, first, recorder), *others = servers
+    first.name = first.name or name
+    app = InspectorApp(
+        Live(first),
+        options=options,
+        responders=responders,
+        recorder=recorder,
+        handle_signals=True,
+        workspace=others,
+        config=config,
+    )
+    interactive_responders(app, responders, roots=list(options.roots))
+    app.run()
+    return app.return_code or 0
