@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -42,6 +43,7 @@ class ServerListScreen(ModalScreen[tuple[str, int] | None]):
         with Vertical():
             yield Static("Servers: Enter shows one · x removes it · Esc closes")
             yield DataTable(id="server-list", cursor_type="row", zebra_stripes=True)
+            yield Static(id="server-state")  # the highlighted one's whole state (80 columns cut it)
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
@@ -50,6 +52,14 @@ class ServerListScreen(ModalScreen[tuple[str, int] | None]):
             table.add_row(*status.row())
         table.move_cursor(row=self.shown)
         table.focus()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if 0 <= event.cursor_row < len(self.rows):
+            status = self.rows[event.cursor_row]
+            name, transport, era, state = status.row()
+            self.query_one("#server-state", Static).update(
+                Text(f"{name} ({transport}, {era}): {state}")
+            )
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.dismiss(("show", event.cursor_row))
