@@ -15,6 +15,7 @@ from inspector.tui.screens.collections import CollectionsScreen
 from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.screens.elicitation import CompletionWaitScreen, ElicitationScreen
 from inspector.tui.screens.intercept import InterceptScreen
+from inspector.tui.screens.server_list import AddServerPrompt, ServerListScreen
 from inspector.tui.screens.keep_step import KeepStepScreen
 from inspector.tui.screens.load_dialog import LoadDialog
 from inspector.tui.screens.roots import RootsEditor, RootsScreen
@@ -72,6 +73,9 @@ EXPLAIN = {
     "response), copy the frame, save it to a file",
     "InspectorApp.help": "this help, on the section about where you are (F1 works in forms "
     "and dialogs too)",
+    "InspectorApp.servers": "the workspace's servers (name, transport, era, state): Enter "
+    "shows one as it was left, x removes one (its process stopped)",
+    "InspectorApp.add_server": "add a server: a URL, a command line, or a name from --config",
     "InspectorApp.quit_or_ask": "quit (the server is shut down cleanly); asks first when a "
     "form holds input that was not sent or calls are in flight",
     "Catalog.filter": "filter the list as you type: name, title, URI, description; the best "
@@ -147,6 +151,9 @@ EXPLAIN = {
     "InterceptScreen.drop": "drop the frame shown",
     "InterceptScreen.forward_all": "forward every held frame",
     "InterceptScreen.close": "close",
+    "ServerListScreen.remove": "remove the highlighted server (stopped as quitting does)",
+    "ServerListScreen.close": "close",
+    "AddServerPrompt.cancel": "cancel",
 }
 
 # Keys that Textual's own widgets bring to a section: (key, what it does).
@@ -253,6 +260,7 @@ DIALOGS: tuple[GroupSpec, ...] = (
     ("Keep as a check", (KeepStepScreen,)),
     ("Collections", (CollectionsScreen,)),
     ("Intercept (proxy)", (InterceptScreen,)),
+    ("Servers (workspace)", (ServerListScreen, AddServerPrompt)),
 )
 
 SECTIONS: tuple[SectionSpec, ...] = (
