@@ -15,13 +15,13 @@ from inspector.tui.screens.collections import CollectionsScreen
 from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.screens.elicitation import CompletionWaitScreen, ElicitationScreen
 from inspector.tui.screens.intercept import InterceptScreen
-from inspector.tui.screens.server_list import AddServerPrompt, ServerListScreen
 from inspector.tui.screens.keep_step import KeepStepScreen
 from inspector.tui.screens.load_dialog import LoadDialog
 from inspector.tui.screens.roots import RootsEditor, RootsScreen
 from inspector.tui.screens.sampling import SamplingScreen
 from inspector.tui.screens.save_as import SaveAsScreen
 from inspector.tui.screens.save_files import SaveFilesScreen
+from inspector.tui.screens.server_list import AddServerPrompt, ServerListScreen
 from inspector.tui.widgets.auth_view import AuthView
 from inspector.tui.widgets.catalog import Catalog, ListFilter
 from inspector.tui.widgets.document_view import DocumentView
