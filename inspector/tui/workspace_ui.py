@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import shlex
 from itertools import count
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from inspector.config import ConfigError
+from inspector.errors import InspectorError
 from inspector.live.state import LiveState
 from inspector.target import Target
 from inspector.tui.mode import Live
@@ -26,15 +26,14 @@ from inspector.workspace.entries import Entry, config_entries, unique_name, word
 
 if TYPE_CHECKING:
     from inspector.record.recorder import Recorder
-    from inspector.tui.app import InspectorApp
     from inspector.tui.server_view import ServerView
 
 
 class WorkspaceUi:
     """Adds, shows and removes the app's servers."""
 
-    def __init__(self, app: InspectorApp, config: str | None = None) -> None:
-        self.app = app
+    def __init__(self, app: Any, config: str | None = None) -> None:
+        self.app = app  # the InspectorApp (not imported: it imports this module)
         self.config = config  # ctrl+n takes a name from it too
         self._modes = count(2)
 
@@ -46,7 +45,7 @@ class WorkspaceUi:
         """A new server: its view and screen; composed (and connected) once mounted."""
         app = self.app
         screen = ServerScreen(own_panes=True)
-        view = app.make_view(
+        view: ServerView = app.make_view(
             name, Server(LiveState(), Live(target), recorder=recorder), screen, app.responders
         )
         view.mode_name = f"server-{next(self._modes)}"
@@ -139,7 +138,7 @@ class WorkspaceUi:
         """ctrl+n's answer: the server added, shown, connecting."""
         try:
             entries = self.entries_for(text)
-        except (ValueError, ConfigError) as exc:
+        except (ValueError, InspectorError) as exc:  # a config's ConfigError too
             self.app.notify(str(exc), title="cannot add a server", severity="error")
             return
         for entry in entries:
