@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from inspector.record.redact import Redactor
 from inspector.tui.call_runner import CallRunner
 from inspector.tui.connection_controller import ConnectionController
-from inspector.record.redact import Redactor
 from inspector.tui.live_feed import LiveFeed
 from inspector.tui.load_run import LoadRun
 from inspector.tui.quit_reconnect import QuitReconnect
