@@ -154,6 +154,10 @@ class LiveState:
         changes.updated, self._updated_new = self._updated_new, []
         return changes
 
+    def unstored(self) -> list[WireEvent]:
+        """The events observed and not stored yet (the next take stores them)."""
+        return list(self._batch)
+
     @property
     def pending_events(self) -> int:
         """Events observed and not stored yet."""

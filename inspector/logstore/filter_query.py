@@ -23,7 +23,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from inspector.logstore.textmatch import term_pattern
-from inspector.wire.events import Channel, Direction, Kind, WireEvent
+from inspector.wire.events import SERVER_KEY, Channel, Direction, Kind, WireEvent
 
 _KIND_ALIASES: dict[str, Kind] = {
     "req": Kind.REQUEST,
@@ -350,7 +350,7 @@ class LogFilter:
             method = event.method
             if method is None or not self.method_matches(method):
                 return False
-        if self.servers and not self.server_matches(event.meta.get("server")):
+        if self.servers and not self.server_matches(event.meta.get(SERVER_KEY)):
             return False
         if self.findings and not event.findings:
             return False

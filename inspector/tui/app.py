@@ -414,6 +414,7 @@ class InspectorApp(App[int]):
             view.redactor,
             post_to=main if routed else None,
         )
+        self.workspace.started(view)  # its frames tagged with its name, merged once several
         main.status_bar.transport = view.status.transport
         view.status_feed.start()
         view.quit_reconnect.connect()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from inspector.tui.interactive import SamplingRuleBar
+from inspector.tui.screens.all_log import AllLogScreen
 from inspector.tui.screens.collections import CollectionsScreen
 from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.screens.elicitation import CompletionWaitScreen, ElicitationScreen
@@ -153,6 +154,10 @@ EXPLAIN = {
     "InterceptScreen.close": "close",
     "ServerListScreen.remove": "remove the highlighted server (stopped as quitting does)",
     "ServerListScreen.close": "close",
+    "ServerListScreen.all": "one log of every server's frames (server:NAME filters it)",
+    "AllLogScreen.back": "close the detail, then back to the server shown",
+    "AllLogScreen.toggle_detail": "show or hide the highlighted frame's detail",
+    "AllLogScreen.detail": "the detail's pair, copy and save",
     "AddServerPrompt.cancel": "cancel",
 }
 
@@ -261,6 +266,7 @@ DIALOGS: tuple[GroupSpec, ...] = (
     ("Collections", (CollectionsScreen,)),
     ("Intercept (proxy)", (InterceptScreen,)),
     ("Servers (workspace)", (ServerListScreen, AddServerPrompt)),
+    ("All servers' log (workspace)", (AllLogScreen,)),
 )
 
 SECTIONS: tuple[SectionSpec, ...] = (

@@ -3,10 +3,12 @@
     ws = WorkspaceUi(app)
     ws.add("files", target, recorder)   # its screen composed, its connection started
     ws.open_list()                      # the server list: show one, or remove one
+    ws.open_all_log()                   # every server's frames in one log
 
 Every server connects in the background in parallel (a worker group each); the list
 says each one's name, transport, era and state. Removing a server shuts it down as
-quitting does (a stdio server's whole process group).
+quitting does (a stdio server's whole process group). Once there are two servers, every
+server's frames are tagged with its name and copied to one merged log (``ServerTag``).
 """
 
 from __future__ import annotations
@@ -18,11 +20,14 @@ from typing import TYPE_CHECKING, Any
 from inspector.errors import InspectorError
 from inspector.live.state import LiveState
 from inspector.target import Target
+from inspector.tui.live_feed import LiveFeed
 from inspector.tui.mode import Live
+from inspector.tui.screens.all_log import AllLogScreen
 from inspector.tui.screens.server_list import ServerListScreen
 from inspector.tui.server import Server
 from inspector.tui.server_screen import ServerScreen
 from inspector.workspace.entries import Entry, config_entries, unique_name, word_entries
+from inspector.workspace.merged import ServerTag, tag
 
 if TYPE_CHECKING:
     from inspector.record.recorder import Recorder
@@ -36,6 +41,13 @@ class WorkspaceUi:
         self.app = app  # the InspectorApp (not imported: it imports this module)
         self.config = config  # ctrl+n takes a name from it too
         self._modes = count(2)
+        # every server's frames, once there are two (a single server's stay its own)
+        self.merged = LiveState()
+        self.merged_feed = LiveFeed(self.merged)
+        self.merging = False
+        self._feeding = False
+        self._tags: dict[int, ServerTag] = {}  # id(view) -> its session's tagging recorder
+        self.all_log: AllLogScreen | None = None
 
     @property
     def names(self) -> list[str]:
@@ -55,7 +67,60 @@ class WorkspaceUi:
             app.install_screen(first, "server-1")
         app.views.append(view)
         app.install_screen(screen, view.mode_name)
+        self._merge()
         return view
+
+    def started(self, view: ServerView) -> None:
+        """``view``'s live session is made (not connected yet): its frames go through a
+        ``ServerTag``, which tags them and copies them to the merged log once merging."""
+        controller = view.server.controller
+        if controller is None:
+            return
+        server_tag = ServerTag(view.name, controller.recorder)
+        controller.recorder = server_tag
+        self._tags[id(view)] = server_tag
+        if self.merging:
+            server_tag.merge_into(self.merged.observe)
+            self._feed()
+
+    def _merge(self) -> None:
+        """Two servers now: from here on one log holds every server's frames (those seen
+        so far copied first, each tagged with its server)."""
+        if self.merging:
+            return
+        self.merging = True
+        for view in self.app.views:
+            server_tag = self._tags.get(id(view))
+            if server_tag is None:
+                continue  # not started: tagged from its first frame
+            state = view.server.state
+            if not state.offline:
+                store = state.store
+                for i in range(len(store)):
+                    self.merged.observe(tag(store.event(i), view.name))
+                for event in state.unstored():
+                    self.merged.observe(tag(event, view.name))
+            server_tag.merge_into(self.merged.observe)
+        if self.app.is_running:
+            self._feed()
+
+    def _feed(self) -> None:
+        if not self._feeding:
+            self._feeding = True
+            self.merged_feed.start(self.app)
+
+    def open_all_log(self) -> None:
+        """The merged log (one screen, kept: its rows and filter stay between visits)."""
+        app = self.app
+        if not self.merging:
+            app.notify("one server so far: its own log has every frame (ctrl+n adds one)")
+            return
+        if self.all_log is None:
+            self.all_log = AllLogScreen(self.merged.events)
+            self.merged_feed.subscribe(self.all_log.log_view)
+            app.install_screen(self.all_log, "all-servers")
+        if app.screen is not self.all_log:
+            app.push_screen(self.all_log)
 
     async def mount_all(self) -> None:
         """Compose every other server's screen (each starts connecting as it mounts),
@@ -94,6 +159,9 @@ class WorkspaceUi:
         if choice is None:
             return
         what, row = choice
+        if what == "all":
+            self.open_all_log()
+            return
         views = self.app.views
         if not 0 <= row < len(views):
             return

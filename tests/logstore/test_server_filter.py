@@ -42,3 +42,23 @@ def test_server_filter_in_the_store_the_scan_and_a_recording(tmp_path: Path) -> 
     )
     with IndexedSessionFile(path) as recording:
         assert list(recording.matching(flt, 0, len(recording))) == [1, 2]
+
+
+def test_each_servers_response_pairs_with_its_own_request_in_a_merged_log() -> None:
+    """Two servers' sessions both number from 1: in one log, A's answer to its id 1 is
+    not B's (requests interleaved, answers in the other order)."""
+    store = EventStore()
+
+    def frame(direction: Direction, server: str, message: dict[str, object]) -> WireEvent:
+        return make_event(direction, Channel.STDIN, encode(message), {"server": server})
+
+    store.extend(
+        [
+            frame(Direction.OUT, "a", request(1, "tools/list")),
+            frame(Direction.OUT, "b", request(1, "prompts/list")),
+            frame(Direction.IN, "b", {"jsonrpc": "2.0", "id": 1, "result": {}}),
+            frame(Direction.IN, "a", {"jsonrpc": "2.0", "id": 1, "result": {}}),
+        ]
+    )
+    assert store.find_response(0) == 3 and store.find_response(1) == 2
+    assert store.method(3) == "tools/list"

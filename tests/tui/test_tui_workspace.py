@@ -14,13 +14,17 @@ import pytest
 from paths import ROOT
 from servers.http_support import sdk_server
 from textual.pilot import Pilot
-from tui_helpers import wait_for
+from tui_helpers import screen_text, wait_for
 
 from inspector.target import Target, demo_target
 from inspector.tui.app import InspectorApp
 from inspector.tui.mode import Live
+from inspector.tui.screens.all_log import AllLogScreen
 from inspector.tui.screens.server_list import ServerListScreen
 from inspector.tui.widgets.item_panel import ItemPanel
+from inspector.tui.widgets.message_detail import MessageDetail
+from inspector.tui.widgets.message_log import MessageLog
+from inspector.wire.events import Kind
 from inspector.workspace.status import State
 
 SDK_STDIO = str(ROOT / "tests/servers/sdk_stdio_server.py")
@@ -137,3 +141,72 @@ async def test_ctrl_n_adds_a_server_and_removing_it_stops_its_process() -> None:
             pilot, lambda: any("no further words" in str(n.message) for n in app._notifications)
         )
         assert len(app.views) == 1
+
+
+def servers_in(source: Any) -> set[str]:
+    return {source.meta(i).get("server") for i in range(len(source))}
+
+
+async def test_one_log_holds_every_servers_frames_with_a_server_column() -> None:
+    app = InspectorApp(
+        Live(demo_target()),
+        workspace=[("sdk-stdio", Target(command=sys.executable, args=[SDK_STDIO]), None)],
+    )
+    async with app.run_test(size=(120, 35)) as pilot:
+        await wait_for(
+            pilot, lambda: all(s is State.CONNECTED for s in states(app).values()), timeout=60
+        )
+        await wait_for(pilot, lambda: "echo" in tools(app))
+        # W, then a: the merged log, each row with its server's name
+        await pilot.press("escape", "W")
+        await wait_for(pilot, lambda: isinstance(app.screen, ServerListScreen))
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.screen, AllLogScreen))
+        log = app.screen.query_one(MessageLog)
+        await wait_for(pilot, lambda: servers_in(log.source) == {"demo", "sdk-stdio"})
+        await wait_for(pilot, lambda: log.shown == len(log.source))
+        text = screen_text(app)
+        assert "demo" in text and "sdk-stdio" in text and "tools/list" in text
+        # each server's tools/list answer is paired with its own request (both use id 1..)
+        source = log.source
+        lists = [
+            i
+            for i in range(len(source))
+            if source.method(i) == "tools/list" and source.kind(i) is Kind.REQUEST
+        ]
+        assert {source.meta(i)["server"] for i in lists} == {"demo", "sdk-stdio"}
+        for i in lists:
+            response = source.find_response(i)
+            assert response is not None
+            assert source.meta(response)["server"] == source.meta(i)["server"]
+        # the server: term keeps one server's frames
+        await pilot.press("slash", *"server:sdk-stdio", "enter")
+        await wait_for(pilot, lambda: 0 < log.shown < len(source))
+        shown = {source.meta(log.lines.index_at(r))["server"] for r in range(log.shown)}
+        assert shown == {"sdk-stdio"}
+        # Enter: the frame's detail, as in a server's own log
+        await wait_for(pilot, lambda: log.lines.has_focus)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen.query_one(MessageDetail).display)
+        # Esc closes the detail, Esc again goes back to the server shown
+        await pilot.press("escape", "escape")
+        await wait_for(pilot, lambda: app.screen is app.view.main)
+
+
+async def test_a_server_added_to_one_merges_both_logs_with_the_first_ones_frames() -> None:
+    app = InspectorApp(Live(demo_target()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.views[0].status.state is State.CONNECTED, timeout=30)
+        await wait_for(pilot, lambda: "echo" in tools(app))
+        first = len(app.views[0].server.state.events)
+        # one server: its frames are its own (no tag, nothing merged)
+        assert app.views[0].server.state.store.meta(0).get("server") is None
+        await pilot.press("escape", "ctrl+n", *f"{sys.executable} {SDK_STDIO}", "enter")
+        await wait_for(pilot, lambda: len(app.views) == 2)
+        await wait_for(pilot, lambda: app.views[1].status.state is State.CONNECTED, timeout=30)
+        await pilot.press("escape", "W", "a")
+        await wait_for(pilot, lambda: isinstance(app.screen, AllLogScreen))
+        log = app.screen.query_one(MessageLog)
+        await wait_for(pilot, lambda: servers_in(log.source) == {"demo", "sdk_stdio_server"})
+        demo_frames = [i for i in range(len(log.source)) if log.source.meta(i)["server"] == "demo"]
+        assert len(demo_frames) >= first  # the demo's frames from before ctrl+n too

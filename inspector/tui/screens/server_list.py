@@ -32,6 +32,7 @@ class ServerListScreen(ModalScreen[tuple[str, int] | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close"),
         Binding("x", "remove", "Remove server"),
+        Binding("a", "all", "All servers' log"),
     ]
 
     def __init__(self, rows: Sequence[ServerStatus], shown: int) -> None:
@@ -41,7 +42,9 @@ class ServerListScreen(ModalScreen[tuple[str, int] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("Servers: Enter shows one · x removes it · Esc closes")
+            yield Static(
+                "Servers: Enter shows one · x removes it · a: all servers' log · Esc closes"
+            )
             yield DataTable(id="server-list", cursor_type="row", zebra_stripes=True)
             yield Static(id="server-state")  # the highlighted one's whole state (80 columns cut it)
 
@@ -66,6 +69,9 @@ class ServerListScreen(ModalScreen[tuple[str, int] | None]):
 
     def action_remove(self) -> None:
         self.dismiss(("remove", self.query_one(DataTable).cursor_row))
+
+    def action_all(self) -> None:
+        self.dismiss(("all", -1))
 
     def action_close(self) -> None:
         self.dismiss(None)
