@@ -68,7 +68,8 @@ class SkillsUi:
         self._show(entries, None)
 
     def _show(self, entries: list[SkillEntry], error: str | None) -> None:
-        if self.view is not None and self.view.is_mounted:
+        # composed all through (a workspace server's screen, not shown, composes late)
+        if self.view is not None and self.view.is_mounted and self.view.query("#skills-detail"):
             self.view.show(entries, error)
         elif self.view is not None:
             self.app.call_after_refresh(self._show, entries, error)

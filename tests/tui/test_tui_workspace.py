@@ -210,3 +210,19 @@ async def test_a_server_added_to_one_merges_both_logs_with_the_first_ones_frames
         await wait_for(pilot, lambda: servers_in(log.source) == {"demo", "sdk_stdio_server"})
         demo_frames = [i for i in range(len(log.source)) if log.source.meta(i)["server"] == "demo"]
         assert len(demo_frames) >= first  # the demo's frames from before ctrl+n too
+
+
+@pytest.mark.slow
+async def test_servers_with_skills_on_screens_not_shown_list_them_when_composed() -> None:
+    """Five demo servers (each declares skills): a server's Skills tab is filled once its
+    screen is composed all through, not before (it crashed the app)."""
+    app = InspectorApp(
+        Live(demo_target()),
+        workspace=[(f"demo{n}", demo_target(), None) for n in range(1, 5)],
+    )
+    async with app.run_test(size=(120, 35)) as pilot:
+        await wait_for(
+            pilot, lambda: all(s is State.CONNECTED for s in states(app).values()), timeout=90
+        )
+        for view in app.views:
+            await wait_for(pilot, lambda v=view: bool(v.skills.view and v.skills.view.entries))
