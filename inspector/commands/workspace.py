@@ -16,7 +16,6 @@ import sys
 from inspector.commands.options import (
     PROG,
     UsageError,
-    default_session_path,
     make_recorder,
     private_state_dir,
     require_terminal,
@@ -24,7 +23,11 @@ from inspector.commands.options import (
     session_options,
 )
 from inspector.config import ConfigError, server_names
+from inspector.record.recorder import Recorder
+from inspector.record.state import new_session_path
+from inspector.target import target_info
 from inspector.workspace.entries import Entry, config_entries, word_entries
+from inspector.workspace.recording import header_extra
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
@@ -66,31 +69,42 @@ def entries(opts: argparse.Namespace, words: list[str]) -> list[Entry]:
 
 
 def run(opts: argparse.Namespace, words: list[str]) -> int:
-    """The TUI on every server, each recorded to a session file of its own."""
+    """The TUI on every server, all recorded to one session file (each frame tagged with
+    its server; ``replay`` of it opens the same workspace)."""
     if opts.cli:
         raise UsageError("--cli calls one server: name it with --server or one TARGET")
     require_terminal("the TUI needs a terminal; --cli calls one server (--server NAME)")
     servers = entries(opts, words)
     responders = responders_from(opts)
-    if not opts.no_record:
-        private_state_dir()
-    recorders = [
-        make_recorder(
-            opts, e.target, None if opts.no_record else str(default_session_path(e.target))
-        )
-        for e in servers
-    ]
+    recorder = workspace_recorder(opts, servers)
     try:
         from inspector.tui.launch import run_workspace
 
         return run_workspace(
-            [(e.name, e.target, r) for e, r in zip(servers, recorders, strict=True)],
+            [(e.name, e.target, recorder) for e in servers],
             session_options(opts),
             responders=responders,
             config=opts.config,
         )
     finally:
-        for recorder in recorders:
-            if recorder is not None:
-                recorder.close()
-                sys.stderr.write(f"{PROG}: session saved to {recorder.path}\n")
+        if recorder is not None:
+            recorder.close()
+            sys.stderr.write(f"{PROG}: session saved to {recorder.path}\n")
+
+
+def workspace_recorder(opts: argparse.Namespace, servers: list[Entry]) -> Recorder | None:
+    """The workspace's one session file (``--record PATH``, else a new one named
+    ``workspace``), its header naming every server, its redaction every server's secrets."""
+    if opts.no_record:
+        return None
+    path = opts.record
+    if not path:
+        private_state_dir()
+        path = str(new_session_path("workspace"))
+    extra = header_extra([(e.name, target_info(e.target)) for e in servers])
+    recorder = make_recorder(opts, servers[0].target, path, header=extra)
+    if recorder is not None:
+        for entry in servers[1:]:
+            for secret in entry.target.secrets():
+                recorder.redactor.add_secret(secret)
+    return recorder

@@ -21,7 +21,7 @@ from inspector.tui.load_run import LoadRun
 from inspector.tui.quit_reconnect import QuitReconnect
 from inspector.tui.skills_ui import SkillsUi
 from inspector.tui.status_feed import StatusFeed
-from inspector.workspace.status import ServerStatus
+from inspector.workspace.status import ServerStatus, State
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -91,5 +91,7 @@ class ServerView:
             skills=SkillsUi(app, lambda: server.controller, main),
             load_runs=LoadRun(app, main, server),
             responders=responders,
-            status=ServerStatus(name, transport),
+            status=ServerStatus(
+                name, transport, state=State.CONNECTING if server.mode.live else State.RECORDED
+            ),
         )

@@ -21,7 +21,7 @@ from inspector.errors import InspectorError
 from inspector.live.state import LiveState
 from inspector.target import Target
 from inspector.tui.live_feed import LiveFeed
-from inspector.tui.mode import Live
+from inspector.tui.mode import Live, Replay
 from inspector.tui.screens.all_log import AllLogScreen
 from inspector.tui.screens.server_list import ServerListScreen
 from inspector.tui.server import Server
@@ -30,6 +30,8 @@ from inspector.workspace.entries import Entry, config_entries, unique_name, word
 from inspector.workspace.merged import ServerTag, tag
 
 if TYPE_CHECKING:
+    from inspector.logstore.store import EventSource
+    from inspector.record.indexed import IndexedSessionFile
     from inspector.record.recorder import Recorder
     from inspector.tui.server_view import ServerView
 
@@ -48,18 +50,30 @@ class WorkspaceUi:
         self._feeding = False
         self._tags: dict[int, ServerTag] = {}  # id(view) -> its session's tagging recorder
         self.all_log: AllLogScreen | None = None
+        # a workspace's recording replayed: its file is the merged log (indexed whole)
+        self.merged_source: EventSource | None = None
 
     @property
     def names(self) -> list[str]:
         return [view.name for view in self.app.views]
 
     def add(self, name: str, target: Target, recorder: Recorder | None = None) -> ServerView:
-        """A new server: its view and screen; composed (and connected) once mounted."""
+        """A new server: its view and screen; composed (and connected) once mounted.
+        ``recorder``: the workspace's session file (told the target's secrets)."""
+        if recorder is not None:
+            for secret in target.secrets():
+                recorder.redactor.add_secret(secret)
+        mode = Live(target)
+        return self._add(name, Server(LiveState(), mode, recorder=recorder), self.app.responders)
+
+    def add_replay(self, name: str, source: IndexedSessionFile, title: str) -> ServerView:
+        """A recorded server of a workspace's session file, shown offline."""
+        return self._add(name, Server(LiveState(source), Replay(source, title)), None)
+
+    def _add(self, name: str, server: Server, responders: Any) -> ServerView:
         app = self.app
         screen = ServerScreen(own_panes=True)
-        view: ServerView = app.make_view(
-            name, Server(LiveState(), Live(target), recorder=recorder), screen, app.responders
-        )
+        view: ServerView = app.make_view(name, server, screen, responders)
         view.mode_name = f"server-{next(self._modes)}"
         screen.view = view
         first = app.views[0].main
@@ -116,7 +130,7 @@ class WorkspaceUi:
             app.notify("one server so far: its own log has every frame (ctrl+n adds one)")
             return
         if self.all_log is None:
-            self.all_log = AllLogScreen(self.merged.events)
+            self.all_log = AllLogScreen(self.merged_source or self.merged.events)
             self.merged_feed.subscribe(self.all_log.log_view)
             app.install_screen(self.all_log, "all-servers")
         if app.screen is not self.all_log:
@@ -209,6 +223,10 @@ class WorkspaceUi:
         except (ValueError, InspectorError) as exc:  # a config's ConfigError too
             self.app.notify(str(exc), title="cannot add a server", severity="error")
             return
+        if not self.app.views[0].server.mode.live:
+            self.app.notify("a replay cannot connect: no servers added here", severity="warning")
+            return
+        recorder = self.app.views[0].server.recorder  # one session file for every server
         for entry in entries:
-            view = self.add(entry.name, entry.target)
+            view = self.add(entry.name, entry.target, recorder)
             self.app.run_worker(self.show(view), group="workspace")

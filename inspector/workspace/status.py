@@ -4,7 +4,8 @@
     status.connected(era="2025-06-18")
     status.row()   # ("files", "stdio", "2025-06-18", "connected")
 
-States: connecting, connected, failed (with the reason), needs authorization, stopped.
+States: connecting, connected, failed (with the reason), needs authorization, stopped,
+recorded (a replay).
 The server's own text (a failure's reason) is data: the row makes control characters
 visible.
 """
@@ -23,6 +24,7 @@ class State(Enum):
     FAILED = "failed"
     NEEDS_AUTH = "needs authorization"
     STOPPED = "stopped"
+    RECORDED = "recorded"  # a workspace's recording replayed: offline
 
 
 @dataclass
