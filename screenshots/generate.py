@@ -31,6 +31,7 @@ from inspector.tui.app import InspectorApp  # noqa: E402
 from inspector.tui.interactive_setup import interactive_responders  # noqa: E402
 from inspector.tui.mode import Live  # noqa: E402
 from inspector.tui.screens.all_log import AllLogScreen  # noqa: E402
+from inspector.tui.screens.compare import CompareScreen  # noqa: E402
 from inspector.tui.screens.elicitation import ElicitationScreen  # noqa: E402
 from inspector.tui.screens.load_dialog import LoadDialog  # noqa: E402
 from inspector.tui.screens.sampling import SamplingScreen  # noqa: E402
@@ -45,7 +46,12 @@ from inspector.wire.events import Kind  # noqa: E402
 from inspector.workspace.status import State  # noqa: E402
 
 SIZE = (140, 40)
-SIZES = {"workspace": (120, 35), "workspace-80": (80, 24), "workspace-log": (120, 35)}
+SIZES = {
+    "workspace": (120, 35),
+    "workspace-80": (80, 24),
+    "workspace-log": (120, 35),
+    "compare": (120, 35),
+}
 Scenario = Callable[[Pilot[Any], InspectorApp], Awaitable[None]]
 
 
@@ -415,6 +421,36 @@ async def workspace_log_view(pilot: Pilot[Any], app: InspectorApp) -> None:
     await settle(pilot)
 
 
+def compare_app() -> InspectorApp:
+    """Two versions of one server (tests/servers/diff_server.py): staging and production."""
+    script = str(ROOT / "tests/servers/diff_server.py")
+    app = InspectorApp(
+        Live(Target(command=sys.executable, args=[script, "old"])),
+        workspace=[("staging", Target(command=sys.executable, args=[script, "new"]), None)],
+    )
+    app.views[0].name = app.views[0].status.name = "production"
+    return app
+
+
+async def compare_view(pilot: Pilot[Any], app: InspectorApp) -> None:
+    def ready() -> bool:
+        return all(view.status.state is State.CONNECTED for view in app.views)
+
+    await wait_for(pilot, ready, "both servers connected", timeout=60)
+    await wait_for(pilot, lambda: bool(app.main.catalog.items.get("prompts")), "the lists")
+    await pilot.press("escape", "W")
+    await wait_for(pilot, lambda: isinstance(app.screen, ServerListScreen), "the server list")
+    await pilot.press("down", "c")
+    await wait_for(pilot, lambda: isinstance(app.screen, CompareScreen), "the Compare view")
+    screen = app.screen
+    assert isinstance(screen, CompareScreen)
+    deadline = time.monotonic() + 20
+    while screen.comparison.counts.get("breaking", 0) < 10 and time.monotonic() < deadline:
+        await pilot.pause(0.2)  # the other server's last pages
+        await pilot.press("r")
+    await settle(pilot)
+
+
 VIEWS: dict[str, tuple[Callable[[Path], InspectorApp], Scenario]] = {
     "main": (lambda _: live_app(), main_view),
     "form": (lambda _: live_app(), form_view),
@@ -431,6 +467,7 @@ VIEWS: dict[str, tuple[Callable[[Path], InspectorApp], Scenario]] = {
     "workspace": (lambda _: workspace_app(), workspace_view),
     "workspace-80": (lambda _: workspace_app(), workspace_view),
     "workspace-log": (lambda _: workspace_app(), workspace_log_view),
+    "compare": (lambda _: compare_app(), compare_view),
 }
 
 

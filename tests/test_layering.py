@@ -118,7 +118,17 @@ ALLOWED: dict[str, set[str]] = {
     "collection": {"errors", "wire", "forms", "engine", "record", "replay"},
     "target": {"errors", "wire", "transports", "credentials", "auth", "proxy"},  # proxy: attach
     # the OAuth hook is the caller's; the era found is remembered in the state folder
-    "workspace": {"config", "target", "safe_text", "wire", "record"},
+    "workspace": {
+        "config",
+        "target",
+        "safe_text",
+        "wire",
+        "record",
+        "survey",
+        "compare",
+        "engine",
+        "logstore",
+    },
     "connection": {"engine", "record", "target", "wire"},
     "bridge": {
         "inspector",

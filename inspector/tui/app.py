@@ -403,21 +403,10 @@ class InspectorApp(App[int]):
             self._start_replay(view, mode, server_tab_ready)
             view.status_feed.start()
             return
-        target = mode.target
-        routed = isinstance(main, ServerScreen) and main.view is view  # a workspace's
-        view.server.start_live(
-            self,
-            main,
-            target,
-            self.options,
-            view.responders,
-            view.redactor,
-            post_to=main if routed else None,
-        )
-        self.workspace.started(view)  # its frames tagged with its name, merged once several
+        if not view.session_started:  # a workspace starts its servers before their screens
+            self.workspace.start_session(view)
         main.status_bar.transport = view.status.transport
         view.status_feed.start()
-        view.quit_reconnect.connect()
 
     # -- quitting: every way out closes the session first (quit_reconnect) -------------
 

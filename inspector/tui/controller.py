@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import traceback
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import anyio
 
@@ -36,10 +36,25 @@ from inspector.wire.events import WireEvent
 from inspector.wire.transport import ConnectionLost
 
 if TYPE_CHECKING:
-    from textual.app import App
-    from textual.widget import Widget
+    from textual.message import Message
+    from textual.notifications import SeverityLevel
 
 SHUTDOWN_BOUND = 10.0  # stdio: stdin closed, SIGTERM, SIGKILL, 2 s apart; HTTP: a 2 s DELETE
+
+
+class Poster(Protocol):
+    """Where a controller's messages go: the app, or a workspace server's relay."""
+
+    def post_message(self, message: Message) -> bool: ...
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+    ) -> None: ...
 
 
 class SessionController:
@@ -48,7 +63,7 @@ class SessionController:
 
     def __init__(
         self,
-        app: App[Any] | Widget,
+        app: Poster,
         target: Target,
         options: SessionOptions,
         *,

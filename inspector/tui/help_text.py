@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from inspector.tui.interactive import SamplingRuleBar
 from inspector.tui.screens.all_log import AllLogScreen
 from inspector.tui.screens.collections import CollectionsScreen
+from inspector.tui.screens.compare import CompareScreen
 from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.screens.elicitation import CompletionWaitScreen, ElicitationScreen
 from inspector.tui.screens.intercept import InterceptScreen
@@ -155,6 +156,10 @@ EXPLAIN = {
     "ServerListScreen.remove": "remove the highlighted server (stopped as quitting does)",
     "ServerListScreen.close": "close",
     "ServerListScreen.all": "one log of every server's frames (server:NAME filters it)",
+    "ServerListScreen.compare": "compare the highlighted server's catalog with the shown one's",
+    "CompareScreen.close": "back",
+    "CompareScreen.swap": "swap the sides (which one is the old)",
+    "CompareScreen.again": "compare again (the servers' catalogs as they are now)",
     "AllLogScreen.back": "close the detail, then back to the server shown",
     "AllLogScreen.toggle_detail": "show or hide the highlighted frame's detail",
     "AllLogScreen.detail": "the detail's pair, copy and save",
@@ -267,6 +272,7 @@ DIALOGS: tuple[GroupSpec, ...] = (
     ("Intercept (proxy)", (InterceptScreen,)),
     ("Servers (workspace)", (ServerListScreen, AddServerPrompt)),
     ("All servers' log (workspace)", (AllLogScreen,)),
+    ("Compare (workspace)", (CompareScreen,)),
 )
 
 SECTIONS: tuple[SectionSpec, ...] = (

@@ -19,7 +19,6 @@ from inspector.tui.mode import Live, Mode
 
 if TYPE_CHECKING:
     from textual.app import App
-    from textual.widget import Widget
 
     from inspector.engine.client import McpClient
     from inspector.engine.options import SessionOptions
@@ -29,7 +28,7 @@ if TYPE_CHECKING:
     from inspector.record.redact import Redactor
     from inspector.target import Target
     from inspector.tui.auth_ui import AuthUi, ObservedAuth
-    from inspector.tui.controller import SessionController
+    from inspector.tui.controller import Poster, SessionController
     from inspector.tui.interactive import InteractiveResponders
     from inspector.tui.replay_mode import ReplayMode
     from inspector.tui.screens.main import MainScreen
@@ -75,7 +74,7 @@ class Server:
         options: SessionOptions,
         responders: Responders | None,
         redactor: Redactor | None = None,
-        post_to: Widget | None = None,
+        post_to: Poster | None = None,
     ) -> SessionController:
         """Make the live session's controller, with the Auth tab of an HTTP target with
         OAuth (mounted on ``screen``), or, attached to a proxy, the proxy's OAuth followed.

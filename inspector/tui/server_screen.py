@@ -8,14 +8,18 @@ keeps every server's catalog, form, result and log as they were.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
+from textual.message import Message
 
 from inspector.tui import messages
 from inspector.tui.screens.main import MainScreen
 
 if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
+
     from inspector.tui.server_view import ServerView
 
 
@@ -26,6 +30,7 @@ class ServerScreen(MainScreen):
         super().__init__(id=id)
         self.own_panes = own_panes
         self.view: ServerView | None = None  # set once the view is built
+        self._waiting: list[Callable[[ServerView], object]] = []  # shown once ready
 
     def compose(self) -> ComposeResult:
         if self.own_panes and self.view is not None:
@@ -40,43 +45,81 @@ class ServerScreen(MainScreen):
         return self.app  # the InspectorApp (not imported: it imports this module)
 
     # the controller's messages, for this server's view (stopped: the app's own
-    # handlers are for the server it shows)
+    # handlers are for the server it shows). Shown in order once the view's panes are
+    # all there: a server that connected before its screen was composed has its
+    # messages waiting in this screen's queue, handled right after it mounts.
 
-    def _mounted(self) -> bool:
-        return self.view is not None and bool(self.query("StatusBar"))
+    def _ready(self) -> bool:
+        view = self.view
+        return view is not None and view.started and bool(self.query("ServerPane"))
+
+    def _show(self, message: Message, show: Callable[[ServerView], object]) -> None:
+        message.stop()
+        self._waiting.append(show)
+        self._flush()
+
+    def _flush(self) -> None:
+        if not self.is_attached:
+            self._waiting.clear()  # removed from the workspace
+            return
+        if not self._ready():
+            self.call_after_refresh(self._flush)
+            return
+        waiting, self._waiting = self._waiting, []
+        assert self.view is not None
+        for show in waiting:
+            show(self.view)
 
     def on_connecting(self, message: messages.Connecting) -> None:
-        message.stop()
-        if self._mounted():
-            assert self.view is not None
-            self.view.status.connecting()
-            self.view.connection.connecting(message)
+        self._show(message, lambda view: view.connection.connecting(message))
 
     def on_connected(self, message: messages.Connected) -> None:
-        message.stop()
-        if self._mounted():
-            assert self.view is not None
-            session = self.view.server.session
-            self.view.status.connected(session.protocol_version or "" if session else "")
-            self.view.connection.connected(message)
-            self.view.skills.connected()
+        def show(view: ServerView) -> None:
+            view.connection.connected(message)
+            view.skills.connected()
+
+        self._show(message, show)
 
     def on_connect_failed(self, message: messages.ConnectFailed) -> None:
-        message.stop()
-        if self._mounted():
-            assert self.view is not None
-            self.view.status.failed(message.error)
-            self.view.connection.connect_failed(message)
+        self._show(message, lambda view: view.connection.connect_failed(message))
 
     def on_disconnected(self, message: messages.Disconnected) -> None:
-        message.stop()
-        if self._mounted():
-            assert self.view is not None
-            self.view.status.failed(message.lost.message)
-            self.view.connection.disconnected(message)
+        self._show(message, lambda view: view.connection.disconnected(message))
 
     def on_catalog_loaded(self, message: messages.CatalogLoaded) -> None:
-        message.stop()
-        if self._mounted():
-            assert self.view is not None
-            self.view.connection.catalog_loaded(message)
+        self._show(message, lambda view: view.connection.catalog_loaded(message))
+
+
+class ViewRelay:
+    """Where a server's controller posts: its status row (the server list's) is kept at
+    once, then the message goes to its screen, which shows it; queued there until the
+    screen is composed (a workspace composes a server's screen when it is first shown,
+    while every server connects from the start)."""
+
+    def __init__(self, app: Any, view: ServerView) -> None:
+        self.app = app
+        self.view = view
+
+    def post_message(self, message: Message) -> bool:
+        view = self.view
+        status = view.status
+        if isinstance(message, messages.Connecting):
+            status.connecting()
+        elif isinstance(message, messages.Connected):
+            session = view.server.session
+            status.connected(session.protocol_version or "" if session else "")
+        elif isinstance(message, messages.ConnectFailed):
+            status.failed(message.error)
+        elif isinstance(message, messages.Disconnected):
+            status.failed(message.lost.message)
+        return view.main.post_message(message)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+    ) -> None:
+        self.app.notify(message, title=title, severity=severity, timeout=timeout)

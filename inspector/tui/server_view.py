@@ -48,7 +48,8 @@ class ServerView:
     load_runs: LoadRun  # ctrl+l's load runs of its tools
     responders: Responders | None = None
     status: ServerStatus = field(default_factory=lambda: ServerStatus("", ""))
-    started: bool = False  # its panes are set up and (live) its connection started
+    started: bool = False  # its panes are set up (composed and started)
+    session_started: bool = False  # (live) its session made and connecting
     mode_name: str = "server-1"  # its screen's installed name (a workspace's)
 
     @classmethod

@@ -23,9 +23,11 @@ from inspector.target import Target
 from inspector.tui.live_feed import LiveFeed
 from inspector.tui.mode import Live, Replay
 from inspector.tui.screens.all_log import AllLogScreen
+from inspector.tui.screens.compare import CompareScreen
 from inspector.tui.screens.server_list import ServerListScreen
 from inspector.tui.server import Server
-from inspector.tui.server_screen import ServerScreen
+from inspector.tui.server_screen import ServerScreen, ViewRelay
+from inspector.workspace.comparison import Comparison, compare_servers
 from inspector.workspace.entries import Entry, config_entries, unique_name, word_entries
 from inspector.workspace.merged import ServerTag, tag
 
@@ -137,14 +139,42 @@ class WorkspaceUi:
             app.push_screen(self.all_log)
 
     async def mount_all(self) -> None:
-        """Compose every other server's screen (each starts connecting as it mounts),
-        then show the first again: all connect in parallel from the start."""
+        """Every server connects from the start, in parallel; a screen is composed when
+        its server is first shown (composing one takes a while: twenty one after another
+        held the keys for seconds). A server whose screen its connection needs (an
+        OAuth tab, a proxy's) is composed now, and a replay's (its index is read there)."""
         app = self.app
         shown = app.view
         for view in app.views:
-            if not view.started:
+            if view.started or view.session_started:
+                continue
+            if early(view):
+                self.start_session(view)
+            else:
                 await self.show(view)
-        await self.show(shown)
+        if app.view is not shown:
+            await self.show(shown)
+
+    def start_session(self, view: ServerView) -> None:
+        """``view``'s live session: made, its frames tagged, connecting (its status row
+        kept by a ``ViewRelay`` whether its screen is composed yet or not)."""
+        app = self.app
+        target = view.server.target
+        assert target is not None
+        main = view.main
+        routed = isinstance(main, ServerScreen) and main.view is view
+        view.server.start_live(
+            app,
+            main,
+            target,
+            app.options,
+            view.responders,
+            view.redactor,
+            post_to=ViewRelay(app, view) if routed else None,
+        )
+        self.started(view)  # its frames tagged with its name, merged once several
+        view.session_started = True
+        view.quit_reconnect.connect()
 
     async def show(self, view: ServerView) -> None:
         """Show ``view``'s server: its screen as it was left."""
@@ -176,6 +206,9 @@ class WorkspaceUi:
         if what == "all":
             self.open_all_log()
             return
+        if what == "compare":
+            self.compare(row)
+            return
         views = self.app.views
         if not 0 <= row < len(views):
             return
@@ -202,6 +235,27 @@ class WorkspaceUi:
         app.uninstall_screen(view.main)
         await view.main.remove()
         app.notify(f"{view.name}: stopped and removed", timeout=4)
+
+    def compare(self, row: int) -> None:
+        """The Compare view: the shown server (left) against the one at ``row``."""
+        app = self.app
+        views = app.views
+        if not 0 <= row < len(views) or views[row] is app.view:
+            app.notify("choose another server than the one shown to compare it with")
+            return
+
+        def made(old: ServerView, new: ServerView) -> Comparison:
+            old.server.state.store_pending()  # a server not shown yet: its frames so far
+            new.server.state.store_pending()
+            old_events, new_events = old.server.state.events, new.server.state.events
+            return compare_servers(old.name, old_events, new.name, new_events)
+
+        def again(shown: Comparison) -> Comparison:
+            by_name = {view.name: view for view in app.views}
+            old, new = by_name.get(shown.old.name), by_name.get(shown.new.name)
+            return made(old, new) if old is not None and new is not None else shown
+
+        app.push_screen(CompareScreen(made(app.view, views[row]), again))
 
     def entries_for(self, text: str) -> list[Entry]:
         """What ctrl+n's text names: a config entry's name, a URL, or a command line
@@ -230,3 +284,10 @@ class WorkspaceUi:
         for entry in entries:
             view = self.add(entry.name, entry.target, recorder)
             self.app.run_worker(self.show(view), group="workspace")
+
+
+def early(view: ServerView) -> bool:
+    """Whether ``view``'s server can connect before its screen is composed: live, with
+    no OAuth tab and not attached to a proxy (those tabs are mounted on its screen)."""
+    target = view.server.target
+    return target is not None and target.oauth is None and not target.attach

@@ -213,9 +213,10 @@ async def test_a_server_added_to_one_merges_both_logs_with_the_first_ones_frames
 
 
 @pytest.mark.slow
-async def test_servers_with_skills_on_screens_not_shown_list_them_when_composed() -> None:
-    """Five demo servers (each declares skills): a server's Skills tab is filled once its
-    screen is composed all through, not before (it crashed the app)."""
+async def test_servers_with_skills_list_them_when_their_screen_is_first_shown() -> None:
+    """Five demo servers (each declares skills) connect before their screens are
+    composed; a server's Skills tab is filled once its screen is shown and composed all
+    through, not before (it crashed the app)."""
     app = InspectorApp(
         Live(demo_target()),
         workspace=[(f"demo{n}", demo_target(), None) for n in range(1, 5)],
@@ -224,5 +225,8 @@ async def test_servers_with_skills_on_screens_not_shown_list_them_when_composed(
         await wait_for(
             pilot, lambda: all(s is State.CONNECTED for s in states(app).values()), timeout=90
         )
-        for view in app.views:
+        assert not any(view.started for view in app.views[1:])  # connected, not composed
+        for row, view in enumerate(app.views):
+            await choose(pilot, row)
             await wait_for(pilot, lambda v=view: bool(v.skills.view and v.skills.view.entries))
+            assert "echo" in tools(app)

@@ -33,6 +33,7 @@ class ServerListScreen(ModalScreen[tuple[str, int] | None]):
         Binding("escape", "close", "Close"),
         Binding("x", "remove", "Remove server"),
         Binding("a", "all", "All servers' log"),
+        Binding("c", "compare", "Compare with the shown"),
     ]
 
     def __init__(self, rows: Sequence[ServerStatus], shown: int) -> None:
@@ -43,7 +44,8 @@ class ServerListScreen(ModalScreen[tuple[str, int] | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(
-                "Servers: Enter shows one · x removes it · a: all servers' log · Esc closes"
+                "Servers: Enter shows one · x removes it · a: all servers' log"
+                " · c compares one with the shown · Esc closes"
             )
             yield DataTable(id="server-list", cursor_type="row", zebra_stripes=True)
             yield Static(id="server-state")  # the highlighted one's whole state (80 columns cut it)
@@ -72,6 +74,9 @@ class ServerListScreen(ModalScreen[tuple[str, int] | None]):
 
     def action_all(self) -> None:
         self.dismiss(("all", -1))
+
+    def action_compare(self) -> None:
+        self.dismiss(("compare", self.query_one(DataTable).cursor_row))
 
     def action_close(self) -> None:
         self.dismiss(None)
