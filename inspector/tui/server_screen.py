@@ -76,7 +76,8 @@ class ServerScreen(MainScreen):
     def on_connected(self, message: messages.Connected) -> None:
         def show(view: ServerView) -> None:
             view.connection.connected(message)
-            view.skills.connected()
+            if not view.skills_listed:  # not composed when it connected
+                view.skills.connected()
 
         self._show(message, show)
 
@@ -108,6 +109,11 @@ class ViewRelay:
         elif isinstance(message, messages.Connected):
             session = view.server.session
             status.connected(session.protocol_version or "" if session else "")
+            # its skills listed now, as the catalog starts loading (as the app did before
+            # screens were composed late), when its screen is there for the tab
+            view.skills_listed = view.started and bool(view.main.query("#bottom-tabs"))
+            if view.skills_listed:
+                view.skills.connected()
         elif isinstance(message, messages.ConnectFailed):
             status.failed(message.error)
         elif isinstance(message, messages.Disconnected):

@@ -50,6 +50,7 @@ class ServerView:
     status: ServerStatus = field(default_factory=lambda: ServerStatus("", ""))
     started: bool = False  # its panes are set up (composed and started)
     session_started: bool = False  # (live) its session made and connecting
+    skills_listed: bool = False  # its skills listed when it connected (its screen there)
     mode_name: str = "server-1"  # its screen's installed name (a workspace's)
 
     @classmethod
