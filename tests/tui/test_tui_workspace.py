@@ -230,3 +230,26 @@ async def test_servers_with_skills_list_them_when_their_screen_is_first_shown() 
             await choose(pilot, row)
             await wait_for(pilot, lambda v=view: bool(v.skills.view and v.skills.view.entries))
             assert "echo" in tools(app)
+
+
+async def test_a_server_never_shown_is_removed_and_its_process_stopped() -> None:
+    app = InspectorApp(
+        Live(demo_target()),
+        workspace=[("sdk-stdio", Target(command=sys.executable, args=[SDK_STDIO]), None)],
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(
+            pilot, lambda: all(s is State.CONNECTED for s in states(app).values()), timeout=60
+        )
+        other = app.views[1]
+        assert not other.started  # connected, its screen never built
+        session = other.server.session
+        assert session is not None
+        pid = session.transport.process.pid  # type: ignore[attr-defined]
+        await pilot.press("escape", "W")
+        await wait_for(pilot, lambda: isinstance(app.screen, ServerListScreen))
+        await pilot.press("down", "x")
+        await wait_for(pilot, lambda: len(app.views) == 1)
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+        assert app.screen is app.views[0].main and "echo" in tools(app)
