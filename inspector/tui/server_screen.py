@@ -109,6 +109,9 @@ class ViewRelay:
         elif isinstance(message, messages.Connected):
             session = view.server.session
             status.connected(session.protocol_version or "" if session else "")
+            bridge = view.server.bridge
+            if bridge is not None and session is not None:
+                bridge.attach(session)  # its dialogs name it, shown or not
             # its skills listed now, as the catalog starts loading (as the app did before
             # screens were composed late), when its screen is there for the tab
             view.skills_listed = view.started and bool(view.main.query("#bottom-tabs"))

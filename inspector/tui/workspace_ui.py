@@ -14,6 +14,7 @@ server's frames are tagged with its name and copied to one merged log (``ServerT
 from __future__ import annotations
 
 import shlex
+from dataclasses import replace
 from itertools import count
 from typing import TYPE_CHECKING, Any
 
@@ -99,6 +100,30 @@ class WorkspaceUi:
             server_tag.merge_into(self.merged.observe)
             self._feed()
 
+    def _own_dialogs(self, view: ServerView) -> None:
+        """In a workspace each server asks in dialogs of its own, which name it (the
+        first server's bridge, made by the command line, is the model; what the command
+        line fixed, --on-sample or --on-elicit, stays)."""
+        app = self.app
+        first_view = app.views[0]
+        first = first_view.server.bridge
+        if first is None or not self.merging:
+            return
+        first.workspace_name = first_view.name
+        shared = view.responders
+        if view is first_view or shared is None or view.server.bridge is not None:
+            return
+        bridge = first.for_server(view.name)
+        own = bridge.responders()
+        responders = replace(shared)
+        if shared.sampling == first.sampling:
+            responders.sampling, responders.sampling_tools = own.sampling, own.sampling_tools
+        if shared.elicitation == first.elicitation:
+            responders.elicitation = own.elicitation
+            responders.elicitation_modes = own.elicitation_modes
+        view.server.bridge = bridge
+        view.responders = responders
+
     def _merge(self) -> None:
         """Two servers now: from here on one log holds every server's frames (those seen
         so far copied first, each tagged with its server)."""
@@ -161,6 +186,7 @@ class WorkspaceUi:
         app = self.app
         target = view.server.target
         assert target is not None
+        self._own_dialogs(view)
         main = view.main
         routed = isinstance(main, ServerScreen) and main.view is view
         view.server.start_live(

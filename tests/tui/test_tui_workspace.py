@@ -253,3 +253,32 @@ async def test_a_server_never_shown_is_removed_and_its_process_stopped() -> None
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
         assert app.screen is app.views[0].main and "echo" in tools(app)
+
+
+@pytest.mark.slow
+async def test_a_sampling_dialog_names_the_workspace_server_that_asks() -> None:
+    """Two demo servers (the same server name): each one's sampling request is asked in
+    a dialog naming its workspace server, shown or not."""
+    from inspector.engine.responders import Responders
+    from inspector.tui.interactive_setup import interactive_responders
+    from inspector.tui.screens.sampling import SamplingScreen
+
+    responders = Responders()
+    app = InspectorApp(
+        Live(demo_target()), responders=responders, workspace=[("demo2", demo_target(), None)]
+    )
+    interactive_responders(app, responders)  # as launch does
+    async with app.run_test(size=(120, 35)) as pilot:
+        await wait_for(
+            pilot, lambda: all(s is State.CONNECTED for s in states(app).values()), timeout=60
+        )
+        for view, name in ((app.views[1], "demo2"), (app.views[0], "demo")):
+            client = view.server.client
+            assert client is not None
+            app.run_worker(client.call_tool("ask_llm", {"question": "2+2?"}), exit_on_error=False)
+            await wait_for(pilot, lambda: isinstance(app.screen, SamplingScreen))
+            screen = app.screen
+            assert isinstance(screen, SamplingScreen)
+            assert screen.server.startswith(f"{name} (")
+            await pilot.press("escape")  # rejected
+            await wait_for(pilot, lambda: not isinstance(app.screen, SamplingScreen))
