@@ -312,8 +312,10 @@ async def replay_view(pilot: Pilot[Any], app: InspectorApp) -> None:
     await settle(pilot)
 
 
-def replay_app(tmp: Path) -> InspectorApp:
+def replay_app(tmp: Path, *method: str) -> InspectorApp:
+    """A replay of a ``--cli`` session of the demo (``tools/list``, or ``method``)."""
     path = tmp / "demo-session.jsonl"
+    path.unlink(missing_ok=True)
     subprocess.run(
         [
             sys.executable,
@@ -323,7 +325,7 @@ def replay_app(tmp: Path) -> InspectorApp:
             "--record",
             str(path),
             "--method",
-            "tools/list",
+            *(method or ("tools/list",)),
         ],
         check=True,
         capture_output=True,
@@ -331,6 +333,39 @@ def replay_app(tmp: Path) -> InspectorApp:
         cwd=ROOT,
     )
     return InspectorApp(None, source=IndexedSessionFile(path), replay_title=path.name)
+
+
+async def history_view(pilot: Pilot[Any], app: InspectorApp) -> None:
+    await connected(pilot, app)
+    await call(pilot, app, "add", {"a": 2, "b": 40})
+    await call(pilot, app, "get_weather", {"city": "Lisbon", "units": "metric"})
+    await call(pilot, app, "divide", {"dividend": 1, "divisor": 0})
+    await pilot.press("escape", "h", "down")
+    await wait_for(
+        pilot, lambda: type(app.screen).__name__ == "HistoryScreen", "the History screen"
+    )
+    await settle(pilot)
+
+
+def replay_calls_app(tmp: Path) -> InspectorApp:
+    return replay_app(
+        tmp, "tools/call", "--tool-name", "add", "--tool-arg", "a=2", "--tool-arg", "b=40"
+    )
+
+
+async def replay_calls_view(pilot: Pilot[Any], app: InspectorApp) -> None:
+    source: Any = app.replay_source
+    log = app.query_one(MessageLog)
+    await wait_for(
+        pilot,
+        lambda: app.query_one(Catalog).items["tools"] and log.shown == len(source),
+        "the replay",
+    )
+    await select(pilot, app, "tools", "add")
+    await wait_for(pilot, lambda: app.query("#recorded-calls"), "the recorded calls")
+    await pilot.press("g")
+    await wait_for(pilot, lambda: app.query_one(MessageDetail).display, "the detail")
+    await settle(pilot)
 
 
 def live_app() -> InspectorApp:
@@ -463,6 +498,8 @@ VIEWS: dict[str, tuple[Callable[[Path], InspectorApp], Scenario]] = {
     "tasks": (lambda _: interactive_app(), tasks_view),
     "load": (lambda _: live_app(), load_view),
     "replay": (replay_app, replay_view),
+    "history": (lambda _: live_app(), history_view),
+    "replay-calls": (replay_calls_app, replay_calls_view),
     "attach": (attached_app, attach_view),
     "workspace": (lambda _: workspace_app(), workspace_view),
     "workspace-80": (lambda _: workspace_app(), workspace_view),

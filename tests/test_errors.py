@@ -64,6 +64,7 @@ def exception_classes() -> dict[str, dict[str, Any]]:
     return found
 
 
+@pytest.mark.slow
 def test_every_exception_of_the_package_derives_from_the_one_base() -> None:
     classes = exception_classes()
     assert len(classes) >= 15  # the walk sees them all (a broken walk would pass vacuously)

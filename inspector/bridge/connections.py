@@ -21,7 +21,8 @@ from inspector.bridge.answers import Answers
 from inspector.bridge.watch import SessionWire, watch_socket
 from inspector.connection import Authorize, Connection
 from inspector.engine.client import McpClient
-from inspector.engine.session import Session, first_failure
+from inspector.engine.request_errors import first_failure
+from inspector.engine.session import Session
 from inspector.errors import InspectorError
 from inspector.logstore.store import EventStore
 from inspector.record.format import Redactor, SessionHeader

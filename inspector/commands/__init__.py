@@ -46,6 +46,7 @@ from inspector.commands import default
 from inspector.commands.failures import CliError, ExitCode, write_error
 from inspector.commands.options import PROG, ArgParser, Subparsers, UsageError, split_dashdash
 from inspector.commands.printed import safe_stderr
+from inspector.record.state import StateFileError
 
 # name -> module. Imported only when named (or for --help): start-up, since --cli
 # and the TUI never load a subcommand's code.
@@ -99,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with safe_stderr():
         try:
             return _dispatch(before, command, official=official)
-        except UsageError as exc:
+        except (UsageError, StateFileError) as exc:  # a state file planted or broken: exit 2
             message = f"{exc}; {OFFICIAL_ORDER_HINT}" if official else str(exc)
             if cli_mode:
                 return write_error(CliError("usage", message, ExitCode.USAGE))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 _EXPRESSION = re.compile(r"\{([^}]*)\}")
 _OPERATORS = {  # operator: (first, separator, named, if-empty, allow reserved)
@@ -65,3 +65,22 @@ def expand(template: str, values: dict[str, Any]) -> str:
         return first + sep.join(parts) if parts else ""
 
     return _EXPRESSION.sub(one, template)
+
+
+def match(template: str, uri: str) -> dict[str, str] | None:
+    """The values that expand ``template`` into ``uri``, for a template of plain
+    ``{name}`` expressions (None: it does not match, or it uses operators)."""
+    pattern, at = "", 0
+    names: list[str] = []
+    for found in _EXPRESSION.finditer(template):
+        name = found.group(1).strip()
+        if not name.isidentifier() or name in names:
+            return None
+        pattern += re.escape(template[at : found.start()]) + f"(?P<{name}>[^/?#]*)"
+        names.append(name)
+        at = found.end()
+    pattern += re.escape(template[at:])
+    matched = re.fullmatch(pattern, uri)
+    if matched is None:
+        return None
+    return {name: unquote(matched.group(name)) for name in names}

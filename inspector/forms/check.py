@@ -30,10 +30,14 @@ def check_form(root: FieldNode, schema: Any) -> tuple[Any, list[ValidationIssue]
         # on a blank field, "required" says it all: not also "must not be empty"
         issues = [i for i in issues if i.path not in blank]
         issues += [ValidationIssue(path, UNFILLED) for path in blank]
-    # in the order the fields are shown (the schema's order), not alphabetical
+    return value, in_form_order(root, issues)
+
+
+def in_form_order(root: FieldNode, issues: list[ValidationIssue]) -> list[ValidationIssue]:
+    """The issues in the order the form shows their fields (the schema's), not
+    alphabetical; those of no field last."""
     shown = {id(node): index for index, node in enumerate(root.walk())}
-    issues.sort(key=lambda i: shown.get(id(root.find(i.path)), len(shown)))
-    return value, issues
+    return sorted(issues, key=lambda i: shown.get(id(root.find(i.path)), len(shown)))
 
 
 def form_validator(root: FieldNode, schema: Any) -> Any:

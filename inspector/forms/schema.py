@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.forms.check import UNFILLED, check_form, form_validator
+from inspector.forms.check import UNFILLED, check_form, form_validator, in_form_order
 from inspector.forms.coerce import coerce_cli_arg, coerce_text, coerce_value
 from inspector.forms.containers import ArrayNode, MapRow, ObjectNode, UnionNode, build_node
 from inspector.forms.nodes import (
@@ -52,6 +52,7 @@ __all__ = [
     "coerce_text",
     "coerce_value",
     "form_validator",
+    "in_form_order",
     "validate",
 ]
 

@@ -19,6 +19,7 @@ from typing import Any
 from inspector.engine.client import McpClient
 from inspector.engine.session import Session
 from inspector.engine.tasks import TaskManager, TaskState
+from inspector.live.history import CallHistory
 from inspector.live.requests import Requests
 from inspector.live.server_log import LogEntry, ServerLog
 from inspector.logstore.store import EventSource, EventStore
@@ -55,12 +56,14 @@ class Changes:
 
 
 class LiveState:
-    """Events, requests, tasks, the server log, updated resources and the catalog."""
+    """Events, requests, the calls' history, tasks, the server log, updated resources
+    and the catalog."""
 
     def __init__(self, source: EventSource | None = None) -> None:
         """``source``: a recording to show (replay); None keeps a live session's events."""
         self.events: EventSource = source if source is not None else EventStore()
         self.requests = Requests()
+        self.history = CallHistory(self.events)  # the calls sent, read off the events
         self.server_log = ServerLog()
         self.tasks: TaskManager | None = None
         self.updated: set[str] = set()  # resources updated since they were last read

@@ -10,8 +10,9 @@ an unknown value, a key without a value), and the rest of the query still applie
 
 Text terms are anything else; a token that looks like ``word:value`` but whose ``word``
 is not a key is a problem rather than a silent text search (``kind:bogus`` and
-``knd:error`` are typos far more often than text), except when the value starts with
-``/`` (``http://host``). Quoting makes any text a term: ``"knd:error"``.
+``knd:error`` are typos far more often than text; so is ``/knd:error``, the filter's
+``/`` typed twice), except when the value starts with ``/`` (``http://host``). Quoting
+makes any text a term: ``"knd:error"``.
 """
 
 from __future__ import annotations
@@ -215,6 +216,27 @@ def _unknown(what: str, value: str, start: int, key: FilterKey) -> Problem:
     return Problem(start, start + len(value), f"unknown {what} {value!r}: {', '.join(key.values)}")
 
 
+def _not_a_key(token: Token) -> Problem | None:
+    """The problem with ``word:value`` whose ``word`` is not a key, if it is one.
+
+    ``/foo:bar`` counts too: the ``/`` that opens the filter, typed once more, made a
+    text search that found nothing and said nothing."""
+    head, sep, value = token.text.partition(":")
+    slash = head.startswith("/")
+    word = head[1:] if slash else head
+    if not (sep and value and _KEYLIKE.fullmatch(word) and not value.startswith("/")):
+        return None
+    quote = f'to search for the text, quote it: "{token.text}"'
+    end = token.start + len(head)
+    if slash and word.lower() in _BY_SPELLING:
+        return Problem(
+            token.start, end, f"{head!r}: the key is {word!r}, without the / before it; {quote}"
+        )
+    return Problem(
+        token.start, end, f"unknown key {word!r} (keys: {', '.join(KEY_NAMES)}); {quote}"
+    )
+
+
 def parse_query(query: str) -> Parsed:
     """Parse ``query``; see the module docstring."""
     out = Parsed([], [], set(), set(), set(), problems=[])
@@ -225,16 +247,9 @@ def parse_query(query: str) -> Parsed:
                 out.terms.append(token.text)
             continue
         if token.key is None:
-            head, sep, value = token.text.partition(":")
-            if sep and value and _KEYLIKE.fullmatch(head) and not value.startswith("/"):
-                problems.append(
-                    Problem(
-                        token.start,
-                        token.start + len(head),
-                        f"unknown key {head!r} (keys: {', '.join(KEY_NAMES)}); to search "
-                        f'for the text, quote it: "{token.text}"',
-                    )
-                )
+            problem = _not_a_key(token)
+            if problem is not None:
+                problems.append(problem)
             else:
                 out.terms.append(token.text)
             continue

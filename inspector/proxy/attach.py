@@ -307,6 +307,9 @@ class AttachTransport(Transport):
     def _report(self, lost: ConnectionLost) -> None:
         if not self._lost:
             self._lost = True
+            # detached: nothing is held for this inspector any more (the proxy forwards
+            # what it held once its last inspector is gone)
+            self.intercept_filter, self.held = "", {}
             if self._host is not None:
                 self._host.connection_lost(lost)
 

@@ -16,9 +16,10 @@ import secrets
 from pathlib import Path
 
 from inspector.record.private import FILE_MODE, private_dirs
-from inspector.record.state import state_home
+from inspector.record.state import StateFileError, read_state, state_home
 
 SCHEME = "Bearer "
+TOKEN_TEXT = re.compile(r"[A-Za-z0-9._~+/=-]{16,512}")
 
 
 def token_path(name: str) -> Path:
@@ -27,12 +28,20 @@ def token_path(name: str) -> Path:
     return state_home() / "fronts" / f"{slug}.token"
 
 
+MAX_TOKEN_FILE = 4096  # a token is 43 characters; more is not a file of ours
+
+
 def read_token(name: str) -> str | None:
-    """The proxy's token, or None when it has none yet."""
-    try:
-        text = token_path(name).read_text(encoding="ascii").strip()
-    except FileNotFoundError:
+    """The proxy's token, or None when it has none yet. Read as every state file is
+    (never blocking on a FIFO, a regular file only, size-capped): a planted file raises
+    ``StateFileError`` naming it."""
+    path = token_path(name)
+    raw = read_state(path, MAX_TOKEN_FILE)
+    if raw is None:
         return None
+    text = raw.decode("ascii", "replace").strip()
+    if text and not TOKEN_TEXT.fullmatch(text):
+        raise StateFileError(f"{path}: not a token written by mcp-inspect; remove it")
     return text or None
 
 

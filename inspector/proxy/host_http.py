@@ -32,7 +32,7 @@ from typing import Any
 import anyio
 from anyio.abc import TaskGroup
 
-from inspector.engine.session import first_failure
+from inspector.engine.request_errors import first_failure
 from inspector.proxy.front_session import FrontSession
 from inspector.proxy.front_stateless import (
     NO_SESSION,

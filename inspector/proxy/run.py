@@ -24,7 +24,7 @@ from typing import Any
 import anyio
 from anyio.abc import TaskGroup
 
-from inspector.engine.session import first_failure
+from inspector.engine.request_errors import first_failure
 from inspector.errors import InspectorError
 from inspector.proxy.control import ControlServer
 from inspector.proxy.host_http import IDLE_TIMEOUT, HttpFront
@@ -36,7 +36,6 @@ from inspector.proxy.runtime import RuntimeDirError
 from inspector.proxy.wire import ProxyWire
 from inspector.record.recorder import Recorder
 from inspector.transports.authhook import AuthHook
-from inspector.transports.stdio import StdioTransport
 from inspector.wire.events import WireEvent
 from inspector.wire.transport import Transport, TransportError
 
@@ -82,8 +81,7 @@ class ProxySetup:
 def relayed(transport: Transport) -> Transport:
     """A connection to the server, made ready to relay (a stdio server's blank lines are
     frames too: the relay passes them on)."""
-    if isinstance(transport, StdioTransport):
-        transport.keep_blank = True
+    transport.keep_blank_lines()
     return transport
 
 

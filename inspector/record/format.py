@@ -13,7 +13,9 @@ not stored: it is parsed again from the raw bytes on load (the wire is the truth
 from __future__ import annotations
 
 import base64
+import codecs
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -91,24 +93,74 @@ class SessionHeader:
         )
 
 
+PIECE = 1 << 18  # a frame bigger than this is written in pieces of about this size
+
+
 def encode_event(event: WireEvent, redactor: Redactor | None = None) -> bytes:
     """One event as one JSON line (with the trailing newline): the same object as
     ``event_to_json``, written by hand because every frame a session or a proxy passes
     goes through here (a third of the cost of ``json.dumps`` on a dict)."""
+    return b"".join(encode_event_parts(event, redactor))
+
+
+def encode_event_parts(event: WireEvent, redactor: Redactor | None = None) -> Iterator[bytes]:
+    """``encode_event``'s line in parts that make it up one after another: one part for
+    a frame up to ``PIECE`` bytes; a bigger UTF-8 frame's text in pieces, made one at a
+    time as they are written (the whole line at once held four copies of a 13 MB frame
+    besides the frame and its parsed message: the peak of a big result's arrival)."""
     raw, meta, findings = _stored(event, redactor)
-    try:
-        text = '"raw": ' + _json_string(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        text = f'"raw_b64": "{base64.b64encode(raw).decode("ascii")}"'
+    pieces = _text_pieces(raw) if len(raw) > PIECE else None
+    if pieces is None:
+        try:
+            text = '"raw": ' + _json_string(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            text = f'"raw_b64": "{base64.b64encode(raw).decode("ascii")}"'
+        yield (_head(event) + text + _tail(meta, findings)).encode()
+        return
+    yield (_head(event) + '"raw": "').encode()
+    for piece in pieces:
+        yield _json_string(piece)[1:-1].encode()  # escaping is per character: pieces agree
+    yield ('"' + _tail(meta, findings)).encode()
+
+
+def _head(event: WireEvent) -> str:
+    return (
+        f'{{"seq": {event.seq}, "t": {event.time:.6f}, '
+        f'"mono": {event.mono:.6f}, "dir": "{event.direction.value}", '
+        f'"ch": "{event.channel.value}", '
+    )
+
+
+def _tail(meta: dict[str, Any], findings: list[dict[str, Any]]) -> str:
+    text = ""
     if meta:
         text += ', "meta": ' + _meta_json(meta)
     if findings:
         text += ', "findings": ' + EVENT_ENCODER.encode(findings)
-    return (
-        f'{{"seq": {event.seq}, "t": {event.time:.6f}, '
-        f'"mono": {event.mono:.6f}, "dir": "{event.direction.value}", '
-        f'"ch": "{event.channel.value}", {text}}}\n'
-    ).encode()
+    return text + "}\n"
+
+
+def _text_pieces(raw: bytes) -> Iterator[str] | None:
+    """``raw`` decoded a piece at a time, or None when it is not UTF-8 (checked first, a
+    piece at a time too: nothing is written before that is known)."""
+    if not raw.isascii():
+        check = codecs.getincrementaldecoder("utf-8")()
+        try:
+            with memoryview(raw) as view:
+                for start in range(0, len(raw), PIECE):
+                    check.decode(view[start : start + PIECE])
+            check.decode(b"", final=True)
+        except UnicodeDecodeError:
+            return None
+    return _decoded(raw)
+
+
+def _decoded(raw: bytes) -> Iterator[str]:
+    decoder = codecs.getincrementaldecoder("utf-8")()  # a character cut between pieces
+    with memoryview(raw) as view:
+        for start in range(0, len(raw), PIECE):
+            yield decoder.decode(view[start : start + PIECE])
+    yield decoder.decode(b"", final=True)
 
 
 # one encoder for every line: json.dumps with options builds a new one per call

@@ -25,9 +25,10 @@ A value found by name or by field is registered too, so its later appearances go
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 from urllib.parse import quote, quote_plus, unquote_plus
 
@@ -36,6 +37,7 @@ from inspector.credentials import SECRET_FIELDS, credential_name
 REDACTED = "«redacted»"
 MIN_SECRET = 4
 HEADER_SETS_KEPT = 256  # distinct header sets whose redaction is remembered
+HOLDS_CHUNK = 1 << 20  # characters of a result's strings searched at once for a secret
 
 
 # a query parameter inside a URL in free text: "?api_key=abc", "&sig=..."
@@ -82,6 +84,8 @@ class Redactor:
         self._secrets: set[str] = set()
         self._fields: set[str] = set()
         self._pattern: re.Pattern[str] | None = None
+        self._forms: list[str] = []  # the pattern's alternatives (a quick "is one there")
+        self._bytes_pattern: re.Pattern[bytes] | None = None  # the same, over raw bytes
         self._headers_seen: dict[tuple[Any, ...], dict[str, Any]] = {}
         for secret in secrets:
             self.add_secret(secret)
@@ -108,6 +112,8 @@ class Redactor:
         )
         # one pass over the text: a replacement is never matched again
         self._pattern = re.compile("|".join(map(re.escape, forms)))
+        self._forms = forms
+        self._bytes_pattern = re.compile(b"|".join(re.escape(_as_bytes(f)) for f in forms))
 
     add = add_secret  # the older name
 
@@ -153,8 +159,13 @@ class Redactor:
         names URLs (an HTTP request line, a note), so the query rule applies."""
         if not self.enabled:
             return raw
-        if self._pattern is None and not urls and raw[:1] == b"{" and b'"jsonrpc"' in raw:
-            return raw  # a JSON-RPC message and no secret yet: nothing to learn or replace
+        if not urls and raw[:1] == b"{" and b'"jsonrpc"' in raw:
+            # a JSON-RPC message (no field to learn from) holding no secret: kept as it is,
+            # not decoded and encoded again (two copies of a 50 MB frame for nothing); a
+            # secret's UTF-8 bytes are in the bytes exactly where it is in the text
+            found = self._bytes_pattern
+            if found is None or found.search(raw) is None:
+                return raw
         text = _as_text(raw)
         self._learn_fields(text, content_type)
         text = self.url_text(text) if urls else self.text(text)
@@ -226,6 +237,52 @@ class Redactor:
             return [self.value(v) for v in value]
         return value
 
+    def parsed(self, value: Any) -> Any:
+        """Parsed JSON (a result shown) with registered secrets out of its strings and
+        keys. The same object when none holds one (the common case: nothing copied), else
+        a copy of it; walked without recursion, so any depth."""
+        if not self.enabled or self._pattern is None or not self._holds(value):
+            return value
+        if isinstance(value, dict | list) and not any('"' in f or "\\" in f for f in self._forms):
+            # a secret without quotes or backslashes is found in the JSON text only inside
+            # one string (or a number or literal, which then no longer parses): C speed
+            try:
+                return json.loads(self.text(json.dumps(value, ensure_ascii=False)))
+            except (ValueError, TypeError, RecursionError):
+                pass
+        return _rebuilt(value, self.text)
+
+    def _holds(self, value: Any) -> bool:
+        """A registered secret is in one of ``value``'s strings or keys. Substring search
+        (C speed) over the strings joined a chunk at a time: a regex call per string of a
+        result of many small objects cost seconds."""
+        forms = self._forms
+        chunk: list[str] = []
+        size = 0
+        stack: list[Iterator[Any]] = [iter((value,))]
+        while stack:
+            for item in stack[-1]:
+                if isinstance(item, str):
+                    if len(item) >= HOLDS_CHUNK:  # searched alone: a big text is not copied
+                        if _any_in(forms, [item]):
+                            return True
+                        continue
+                    chunk.append(item)
+                    size += len(item)
+                    if size >= HOLDS_CHUNK:
+                        if _any_in(forms, chunk):
+                            return True
+                        chunk, size = [], 0
+                elif isinstance(item, dict):
+                    stack.append(itertools.chain(item.keys(), item.values()))
+                    break
+                elif isinstance(item, list):
+                    stack.append(iter(item))
+                    break
+            else:
+                stack.pop()
+        return _any_in(forms, chunk)
+
     def target(self, target: dict[str, Any]) -> dict[str, Any]:
         """A session header's target: env values by name and value, headers, the URL."""
         return self.meta(target)
@@ -276,6 +333,52 @@ class Redactor:
         elif isinstance(data, list):
             for item in data:
                 self._walk_fields(item, depth + 1)
+
+
+def _any_in(forms: list[str], texts: list[str]) -> bool:
+    """One of ``forms`` is in one of ``texts`` (joined by NUL, which no form holds)."""
+    joined = texts[0] if len(texts) == 1 else "\0".join(texts)
+    return any(form in joined for form in forms) if texts else False
+
+
+class _Node:
+    """A container being rebuilt: its items so far, and the key it goes under."""
+
+    __slots__ = ("items", "key", "pairs", "source")
+
+    def __init__(self, source: dict[Any, Any] | list[Any], key: Any) -> None:
+        self.source = source
+        self.key = key
+        self.pairs: Iterator[tuple[Any, Any]] = (
+            iter(source.items()) if isinstance(source, dict) else ((None, v) for v in source)
+        )
+        self.items: list[tuple[Any, Any]] = []
+
+    def built(self) -> dict[Any, Any] | list[Any]:
+        if isinstance(self.source, dict):
+            return dict(self.items)
+        return [value for _, value in self.items]
+
+
+def _rebuilt(value: Any, clean: Callable[[str], str]) -> Any:
+    """A copy of parsed JSON with ``clean`` applied to every string and key (iterative)."""
+    if not isinstance(value, dict | list):
+        return clean(value) if isinstance(value, str) else value
+    stack = [_Node(value, None)]
+    while True:
+        node = stack[-1]
+        for key, item in node.pairs:
+            key = clean(key) if isinstance(key, str) else key
+            if isinstance(item, dict | list):
+                stack.append(_Node(item, key))
+                break
+            node.items.append((key, clean(item) if isinstance(item, str) else item))
+        else:
+            stack.pop()
+            built = node.built()
+            if not stack:
+                return built
+            stack[-1].items.append((node.key, built))
 
 
 def _is_jsonrpc(data: Any) -> bool:

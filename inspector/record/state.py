@@ -8,6 +8,7 @@ import os
 import stat
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from inspector.errors import InspectorError
@@ -86,11 +87,13 @@ def write_state(path: Path, data: bytes) -> None:
 
 
 _SAID: set[tuple[str, str]] = set()
+_LISTENERS: list[Callable[[str], None]] = []
 
 
 def say_once(error: StateFileError, what: str) -> None:
     """Tell the user on stderr, once a process for each file and message, that a state
-    file is being ignored (``what``: what that costs), never failing the caller."""
+    file is being ignored (``what``: what that costs), never failing the caller; and every
+    listener (the TUI, where stderr is not on screen: ``listen``)."""
     key = (str(error), what)
     if key in _SAID:
         return
@@ -98,6 +101,21 @@ def say_once(error: StateFileError, what: str) -> None:
     with contextlib.suppress(Exception):  # a closed stderr must not stop a connection
         sys.stderr.write(f"mcp-inspect: {error}; {what}\n")
         sys.stderr.flush()
+    for listener in list(_LISTENERS):
+        with contextlib.suppress(Exception):  # nor a listener that is closing
+            listener(f"{error}; {what}")
+
+
+def listen(listener: Callable[[str], None]) -> Callable[[], None]:
+    """Have ``listener`` told each state-file problem ``say_once`` says from now on (it
+    may be called from any thread); returns what stops that."""
+    _LISTENERS.append(listener)
+
+    def stop() -> None:
+        with contextlib.suppress(ValueError):
+            _LISTENERS.remove(listener)
+
+    return stop
 
 
 def _kind(mode: int) -> str:

@@ -330,6 +330,9 @@ class StdioTransport(Transport):
         with contextlib.suppress(ConnectionError, RuntimeError):  # its exit is reported
             self.process.stdin.write(b"".join(queued))
 
+    def keep_blank_lines(self) -> None:
+        self.keep_blank = True
+
     async def drained(self, timeout: float = 1.0) -> None:
         """Wait (at most ``timeout`` s) until all the server wrote is read and emitted: a
         relay passes its last lines on before it closes the host's side."""

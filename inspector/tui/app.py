@@ -8,7 +8,8 @@ widgets that render it, which handle them with ``@on``; widgets post messages up
 panes are the ``MainScreen``'s, by name. The wiring with one job each lives beside it and
 holds the main screen and the server: ``status_feed``, ``connection_controller`` (what
 the connection's messages show), ``call_runner`` (an item selected, its calls made and
-shown; with ``calls`` and ``completions``), ``save_session``, ``quit_reconnect``
+shown; with ``calls`` and ``completions``), ``history_ui`` (the History screen, a
+replay's recorded calls), ``save_session``, ``quit_reconnect``
 (quitting and reconnecting, asking first when that would lose the user's work).
 """
 
@@ -57,6 +58,8 @@ from inspector.tui.screenshot import save_screenshot, screenshot_folder
 from inspector.tui.server import Server
 from inspector.tui.server_screen import ServerScreen
 from inspector.tui.server_view import ServerView
+from inspector.tui.state_notes import StateNotes
+from inspector.tui.widgets.call_list import CallList
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.item_panel import ItemPanel
@@ -119,6 +122,7 @@ class InspectorApp(App[int]):
         Binding("f", "bottom('inflight')", "In flight", show=False),
         Binding("o", "bottom('serverlog')", "Server log", show=False),
         Binding("t", "bottom('tasks')", "Tasks", show=False),
+        Binding("h", "history", "History", show=False),
         Binding("A", "bottom('auth')", "Auth", show=False),
         Binding("R", "roots", "Roots", show=False),
         Binding("C", "collections", "Collections", show=False),
@@ -227,6 +231,7 @@ class InspectorApp(App[int]):
             connect=connect or connect_view,
             execute=self.execute,
             bottom=self.action_bottom,
+            show_log=self.action_focus_log,
             responders=responders,
             confirm_destructive=self._confirm,
         )
@@ -248,6 +253,7 @@ class InspectorApp(App[int]):
         self.redactor = view.redactor
         self.skills = view.skills
         self.load_runs = view.load_runs
+        self.history = view.history
 
     def connect_view(self, view: ServerView) -> None:
         """A workspace server's connection, in its own exclusive worker group."""
@@ -256,6 +262,7 @@ class InspectorApp(App[int]):
         self.run_worker(
             controller.run(), group=f"session:{view.name}", exclusive=True, exit_on_error=False
         )
+        self.state_notes = StateNotes(self, self.server)  # eras.json damaged... said here
 
     # -- the server shown (tests and the palette read these) ---------------------------
 
@@ -381,8 +388,10 @@ class InspectorApp(App[int]):
         await super().on_event(event)
 
     def on_mount(self) -> None:
+        heap.map_big_blocks()
         self.call_after_refresh(heap.freeze)  # once the screen is built
         self.start_view(self.view)
+        self.state_notes.start()
         if self.handle_signals and self.mode.live:
             self.quit_reconnect.quit_on_signals()
         if len(self.views) > 1:
@@ -420,6 +429,7 @@ class InspectorApp(App[int]):
         ends; a no-op when quitting already did it (a workspace: every server's)."""
         for view in self.views:
             await view.quit_reconnect.closed()
+        self.state_notes.stop()
         heap.thaw()
 
     # -- the session -------------------------------------------------------------------
@@ -485,6 +495,7 @@ class InspectorApp(App[int]):
     @on(Catalog.ItemSelected)
     async def _item_selected(self, message: Catalog.ItemSelected) -> None:
         await self.calls.select(message.kind, message.item)
+        await self.history.item_opened(message.kind, message.item)  # a replay: its calls
 
     @on(SchemaForm.FieldsBuilt)
     def _fields_built(self, message: SchemaForm.FieldsBuilt) -> None:
@@ -518,6 +529,17 @@ class InspectorApp(App[int]):
     @on(ResultView.OpenLink)
     def _open_link(self, message: ResultView.OpenLink) -> None:
         self.execute("resources", {"uri": message.uri, "name": message.uri}, None)
+
+    def action_history(self) -> None:
+        self.history.open()
+
+    @on(CallList.Chosen)
+    async def _call_chosen(self, message: CallList.Chosen) -> None:
+        await self.history.act(message.action, message.call)
+
+    @on(CallList.Highlighted)
+    def _call_highlighted(self, message: CallList.Highlighted) -> None:
+        self.history.highlighted(message)
 
     def action_bottom(self, pane: str) -> None:
         if pane == "auth" and not self.query("#auth"):

@@ -20,6 +20,7 @@ from inspector.engine.kinds import KIND
 from inspector.safe_text import one_line
 from inspector.tui import messages
 from inspector.tui.calls import EXPIRED, RENEWED
+from inspector.tui.screens.intercept import attached, watch_intercept
 from inspector.tui.status_feed import StatusFeed
 from inspector.tui.widgets.status_bar import StatusBar
 
@@ -83,6 +84,9 @@ class ConnectionController:
         bridge = self.server.bridge
         if bridge is not None:
             bridge.attach(session)
+        proxy = attached(session)
+        if proxy is not None:  # frames held from now on are said (another's filter too)
+            watch_intercept(self.app, proxy)
         view = self.screen.result_view
         if message.renewal and view.outcome is not None:
             if view.outcome.note == EXPIRED:

@@ -251,7 +251,10 @@ class Lines(Section):
             return 1
         if not self.word_wrap:
             return (cells + width - 1) // width
-        return len(self.spans(index, width))
+        # counted, not kept: the cache is for the rows drawn (a block's thousand counted
+        # lines held a third of a 1 MB result's size)
+        spans = self._spans.get((index, width))
+        return len(spans if spans is not None else wrap_spans(self.source.plain(index), width))
 
     def _block_rows(self, block: int, width: int) -> int:
         """The rows of ``block`` at ``width``."""

@@ -9,6 +9,8 @@ thawing them when the app ends lets the collector reclaim them as usual.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import gc
 
 
@@ -20,3 +22,19 @@ def freeze() -> None:
 def thaw() -> None:
     """Give the frozen objects back to the collector (the app is ending)."""
     gc.unfreeze()
+
+
+M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
+BIG_BLOCK = 1 << 18  # asyncio's reads (64 KiB, readsize.py) stay below
+
+
+def map_big_blocks() -> None:
+    """Blocks of ``BIG_BLOCK`` and more always come from ``mmap`` (glibc; elsewhere this
+    does nothing), so each one freed goes back to the system at once.
+
+    glibc raises its threshold to the size of a big block once it is freed: the next
+    blocks of a big result's arrival (the decoded frame, the parsed text) then came from
+    the heap, where a freed one stayed resident and a growing one was copied to grow
+    (a 13 MB text result peaked at 6x its size). A threshold that is set stays put."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").mallopt(M_MMAP_THRESHOLD, BIG_BLOCK)

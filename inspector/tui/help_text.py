@@ -16,6 +16,7 @@ from inspector.tui.screens.collections import CollectionsScreen
 from inspector.tui.screens.compare import CompareScreen
 from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.screens.elicitation import CompletionWaitScreen, ElicitationScreen
+from inspector.tui.screens.history import HistoryScreen
 from inspector.tui.screens.intercept import InterceptScreen
 from inspector.tui.screens.keep_step import KeepStepScreen
 from inspector.tui.screens.load_dialog import LoadDialog
@@ -25,6 +26,7 @@ from inspector.tui.screens.save_as import SaveAsScreen
 from inspector.tui.screens.save_files import SaveFilesScreen
 from inspector.tui.screens.server_list import AddServerPrompt, ServerListScreen
 from inspector.tui.widgets.auth_view import AuthView
+from inspector.tui.widgets.call_list import CallRows
 from inspector.tui.widgets.catalog import Catalog, ListFilter
 from inspector.tui.widgets.document_view import DocumentView
 from inspector.tui.widgets.field_input import FieldInput
@@ -54,13 +56,16 @@ EXPLAIN = {
     "instructions, stderr",
     "InspectorApp.focus_log": "the message log",
     "InspectorApp.bottom": "the In flight, Server log, Tasks and Auth tabs",
+    "InspectorApp.history": "History: every call sent (tools, reads, prompts), newest first, "
+    "with its result; re-send one or open it in its form",
     "InspectorApp.roots": "edit the roots offered to the server",
     "InspectorApp.collections": "the Collections view: run a collection file's steps on this "
     "connection, each step's pass or fail with what differed",
     "InspectorApp.load_run": "(a tool open) a short load run of it with the form's arguments: "
     "asks sessions, duration or requests, rate; the Load tab shows it; again: stop it",
     "InspectorApp.intercept": "(attached to a proxy) intercept: hold matching frames, "
-    "forward, edit or drop them",
+    "forward, edit or drop them; with frames held (the status bar counts them: ⏸ N held), "
+    "opens on them",
     "InspectorApp.toggle_auto_reread": "re-read subscribed resources when they are updated",
     "InspectorApp.focus_catalog": "back to the catalog (from a form, a tab, the log)",
     "InspectorApp.cycle_log": "log size: normal, maximized, collapsed",
@@ -79,7 +84,8 @@ EXPLAIN = {
     "shows one as it was left, x removes one (its process stopped)",
     "InspectorApp.add_server": "add a server: a URL, a command line, or a name from --config",
     "InspectorApp.quit_or_ask": "quit (the server is shut down cleanly); asks first when a "
-    "form holds input that was not sent or calls are in flight",
+    "form holds input that was not sent, calls are in flight, or an attached proxy holds "
+    "frames for intercept (they are released)",
     "Catalog.filter": "filter the list as you type: name, title, URI, description; the best "
     "matches first; again, the filter kept is selected (typing replaces it)",
     "Catalog.clear_filter": "clear the list's filter",
@@ -87,6 +93,8 @@ EXPLAIN = {
     "ListFilter.clear": "(in the filter) clear it and go back to the list",
     "SchemaForm.toggle_json": "switch the form to a raw JSON editor and back, without losing input",
     "SchemaForm.submit": "send",
+    "SchemaForm.reset": "reset the form to the schema's defaults (asks first when that drops "
+    "input; in the JSON editor it is an edit: ctrl+z brings the text back)",
     "ItemRow.item_up": "(an array item) move it up, down; the focus goes with it",
     "ItemRow.item_down": "(an array item) move it up, down; the focus goes with it",
     "ItemRow.remove_item": "(an array item, a map entry) remove it",
@@ -94,7 +102,9 @@ EXPLAIN = {
     "values, then move in it; typing narrows it",
     "FieldInput.pick": "(the list open) put the highlighted value in the field",
     "FieldInput.close_choices": "(the list open) close it, staying in the field",
-    "ResultView.save": "save the result's binary blocks into a folder",
+    "ResultView.save": "save the result into a folder: its binary blocks, its JSON or its "
+    "text (asked)",
+    "ResultView.copy": "copy the result as JSON (OSC 52)",
     "ResultView.open_link": "read the result's resource link",
     "ResultView.keep": "keep the call (arguments as sent) as a step of a collection file, "
     "its result's state as the expectation (the file is asked once; mcp-inspect test runs it)",
@@ -113,12 +123,18 @@ EXPLAIN = {
     "LogLines.select": "open the event's detail",
     "MessageLog.open_filter": "filter the log (syntax below, in Log filter)",
     "LogFilterBar.close": "clear the filter and close it",
-    "LogFilterBar.accept_completion": "complete the word being typed (→ too)",
+    "LogFilterBar.accept_completion": "insert the completion shown after the cursor (→ too); "
+    "a key still waiting for its value shows none, the line under the filter lists them",
     "MessageDetail.toggle_raw": "raw bytes or pretty JSON",
     "MessageDetail.pair": "jump to the paired request or response",
     "MessageDetail.copy": "copy the frame (OSC 52)",
     "MessageDetail.save": "save the frame to a file",
     "MessageDetail.cancel_save": "cancel saving",
+    "CallRows.resend": "send the call again as it was (its item opens, the form filled)",
+    "CallRows.edit": "open the call in its item's form, its arguments filled in, to edit "
+    "(a read of a template's URI: the template)",
+    "CallRows.frame": "its request frame in the log, the detail open (in a replay, Enter too)",
+    "HistoryScreen.close": "close",
     "InFlightView.cancel": "cancel the highlighted request (the call says 'cancelled by you')",
     "InFlightView.reopen_listen": "re-open the subscriptions/listen stream you cancelled "
     "(2026-07-28: lists update by themselves again)",
@@ -175,8 +191,13 @@ EXTRA: dict[str, list[tuple[str, str]]] = {
     "form": [
         ("Tab shift+Tab", "the next, the previous field (an array item is one stop)"),
         ("Esc", "back to the catalog"),
+        ("F7 ctrl+z ctrl+y", "(the JSON editor) select all; undo, redo"),
     ],
     "filter": [("Enter", "apply the filter and go to the rows")],
+    "intercept": [
+        ("Enter", "(in the filter) hold what matches from now on; empty: hold nothing"),
+        ("↑ ↓", "(in the held frames) the frame shown in the editor, to forward or drop"),
+    ],
 }
 
 
@@ -198,8 +219,9 @@ FILTER_RULES = (
     "are alternatives (kind:request,notification).",
     "Any other word is text found anywhere in the frame, in any case, in the raw bytes and "
     'the decoded JSON alike; quotes keep spaces ("two words") or a colon ("knd:error").',
-    "A key or a value that is not known is said under the filter, with its column; Tab or "
-    "→ completes keys, values and the methods seen so far.",
+    "A key or a value that is not known is said under the filter, with its column (so is "
+    "/kind:error: the / that opens the filter, typed again); Tab or → inserts the completion "
+    "shown after the cursor: keys, values and the methods seen so far.",
 )
 
 
@@ -269,7 +291,7 @@ DIALOGS: tuple[GroupSpec, ...] = (
     ("Save files", (SaveFilesScreen,)),
     ("Keep as a check", (KeepStepScreen,)),
     ("Collections", (CollectionsScreen,)),
-    ("Intercept (proxy)", (InterceptScreen,)),
+    ("Intercept (proxy)", (InterceptScreen, Extra("intercept"))),
     ("Servers (workspace)", (ServerListScreen, AddServerPrompt)),
     ("All servers' log (workspace)", (AllLogScreen,)),
     ("Compare (workspace)", (CompareScreen,)),
@@ -327,6 +349,12 @@ SECTIONS: tuple[SectionSpec, ...] = (
         "Detail",
         "One frame in full: pretty JSON, raw bytes, transport, findings (d shows it).",
         ((None, (MessageDetail,)),),
+    ),
+    SectionSpec(
+        "history",
+        "History",
+        "The calls sent, newest first (h); in a replay, an item's recorded calls in the work pane.",
+        ((None, (CallRows, HistoryScreen)),),
     ),
     SectionSpec(
         "inflight",

@@ -9,7 +9,8 @@ import re
 from typing import Any
 
 _ESCAPES = re.compile('[\x00-\x1f"\\\\]')
-_SLICE = 1 << 20  # big strings are counted in slices (other threads get the GIL between)
+_SLICE = 1 << 16  # big strings are counted in slices (other threads get the GIL between;
+# each slice's JSON is a small copy, not one of the whole string)
 _SEPARATOR = 2  # ", " and ": "
 
 

@@ -33,6 +33,7 @@ from inspector.tui.help_text import (
     sessions_text,
 )
 from inspector.tui.widgets.auth_view import AuthView
+from inspector.tui.widgets.call_list import CallList
 from inspector.tui.widgets.catalog import Catalog, ListFilter
 from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.item_panel import ItemPanel
@@ -249,6 +250,7 @@ AREAS: Sequence[tuple[type[Widget], str]] = (
     (Catalog, "catalog"),
     (SchemaForm, "form"),
     (ResultView, "result"),
+    (CallList, "history"),
     (ItemPanel, "form"),
     (LogLines, "log"),
     (MessageLog, "log"),
@@ -264,7 +266,10 @@ AREAS: Sequence[tuple[type[Widget], str]] = (
 def section_for(focused: Widget | None, screen: Screen[Any] | None = None) -> str:
     """The section about where the user is: a dialog, or the focused widget's area."""
     if screen is not None and screen.is_modal:
-        return "dialogs"
+        in_calls = focused is not None and any(
+            isinstance(node, CallList) for node in focused.ancestors_with_self
+        )
+        return "history" if in_calls else "dialogs"
     for node in focused.ancestors_with_self if focused is not None else ():
         for cls, section in AREAS:
             if isinstance(node, cls):

@@ -19,6 +19,7 @@ from inspector.engine.session import Session
 from inspector.engine.signals import quit_on_signals, signal_exit_code
 from inspector.live.requests import calls
 from inspector.tui.screens.confirm import ConfirmScreen
+from inspector.tui.screens.intercept import held_count
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -56,6 +57,19 @@ def losses(unsent: list[str], waiting: int) -> list[str]:
     if waiting:
         lost.append(f"{_waiting(waiting)} still waiting for the server")
     return lost
+
+
+def released(held: int, doing: str) -> str:
+    """What ``doing`` (quitting, reconnecting) does to the frames a proxy holds: it lets
+    them go, as they are, once no inspector is left to decide (the host would wait)."""
+    if not held:
+        return ""
+    frames = f"{held} frame{'s' * (held != 1)}"
+    return (
+        f"\n\n{frames} held by intercept will be released: {doing} detaches, and the "
+        "proxy forwards what it holds, unchanged, and stops intercepting once no "
+        "inspector is attached."
+    )
 
 
 def _waiting(count: int) -> str:
@@ -105,15 +119,19 @@ class QuitReconnect:
         self.quit()
 
     def quit_or_ask(self) -> None:
-        """Quit, first asking when that would lose something: input typed in a form and
-        never sent, or calls still waiting for the server."""
+        """Quit, first asking when that would lose something (input typed in a form and
+        never sent, calls still waiting for the server) or let go of frames an attached
+        proxy holds for intercept."""
         lost = losses(self.screen.item_panel.unsent(), calls_waiting(self.server.session))
-        if not lost:
+        held = held_count(self.server.session)
+        if not lost and not held:
             self.quit()
             return
         listed = "".join(f"\n• {loss}" for loss in lost)
+        question = f"Quit mcp-inspect? It would lose:{listed}" if lost else "Quit mcp-inspect?"
         self._ask(
-            f"Quit mcp-inspect? It would lose:{listed}\n\n(ctrl+q quits without asking.)", self.quit
+            f"{question}{released(held, 'quitting')}\n\n(ctrl+q quits without asking.)",
+            self.quit,
         )
 
     def quit(self) -> None:
@@ -148,13 +166,16 @@ class QuitReconnect:
             self.app.notify("a replay has no server to reconnect to", severity="warning")
             return
         waiting = calls_waiting(self.server.session)
-        if not waiting:
+        held = held_count(self.server.session)
+        if not waiting and not held:
             self._reconnect()
             return
-        self._ask(
-            f"Reconnect? {_waiting(waiting)} still waiting for the server would get no answer.",
-            self._reconnect,
+        lost = (
+            f" {_waiting(waiting)} still waiting for the server would get no answer."
+            if waiting
+            else ""
         )
+        self._ask(f"Reconnect?{lost}{released(held, 'reconnecting')}", self._reconnect)
 
     def _reconnect(self) -> None:
         controller = self.server.controller

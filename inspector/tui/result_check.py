@@ -15,9 +15,11 @@ the thread as before (``many_containers``).
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,38 +54,40 @@ def many_containers(value: Any, limit: int = MANY) -> bool:
 def encode(value: Any) -> bytes:
     """``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` as UTF-8, built from
     small pieces so that no single C call holds the GIL for long."""
-    parts: list[bytes] = []  # each piece encoded as it is made: no whole-size str as well
-    _encode(value, parts)
-    return b"".join(parts)
+    # each piece encoded as it is made (no whole-size str as well) into one buffer, whose
+    # bytes getvalue hands over without a copy (a list of pieces, joined, held two)
+    out = io.BytesIO()
+    _encode(value, out.write)
+    return out.getvalue()
 
 
-def _encode(value: Any, out: list[bytes]) -> None:
+def _encode(value: Any, write: Callable[[bytes], object]) -> None:
     if isinstance(value, str) and len(value) > _SLICE:
-        out.append(b'"')
+        write(b'"')
         for start in range(0, len(value), _SLICE):  # an escape never spans two characters
-            out.append(_utf8(json.dumps(value[start : start + _SLICE], ensure_ascii=False)[1:-1]))
-        out.append(b'"')
+            write(_utf8(json.dumps(value[start : start + _SLICE], ensure_ascii=False)[1:-1]))
+        write(b'"')
     elif isinstance(value, dict) and not _small(value):  # key by key
-        out.append(b"{")
+        write(b"{")
         for n, (key, item) in enumerate(value.items()):
-            out.append(b"," if n else b"")
-            out.append(_utf8(_dumps(str(key)) + ":"))
-            _encode(item, out)
-        out.append(b"}")
+            write(b"," if n else b"")
+            write(_utf8(_dumps(str(key)) + ":"))
+            _encode(item, write)
+        write(b"}")
     elif isinstance(value, list) and not _small(value):
-        out.append(b"[")
+        write(b"[")
         for start in range(0, len(value), _ITEMS):  # rows of small objects: a slice a call
             part = value[start : start + _ITEMS]
-            out.append(b"," if start else b"")
+            write(b"," if start else b"")
             if all(_small(item) for item in part):
-                out.append(_utf8(_dumps(part)[1:-1]))
+                write(_utf8(_dumps(part)[1:-1]))
             else:
                 for n, item in enumerate(part):
-                    out.append(b"," if n else b"")
-                    _encode(item, out)
-        out.append(b"]")
+                    write(b"," if n else b"")
+                    _encode(item, write)
+        write(b"]")
     else:
-        out.append(_utf8(_dumps(value)))
+        write(_utf8(_dumps(value)))
 
 
 def _utf8(text: str) -> bytes:

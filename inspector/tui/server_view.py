@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from inspector.record.redact import Redactor
 from inspector.tui.call_runner import CallRunner
 from inspector.tui.connection_controller import ConnectionController
+from inspector.tui.history_ui import HistoryUi
 from inspector.tui.live_feed import LiveFeed
 from inspector.tui.load_run import LoadRun
 from inspector.tui.quit_reconnect import QuitReconnect
@@ -46,6 +47,7 @@ class ServerView:
     redactor: Redactor  # its session file's, for toasts too (a server echoing a token)
     skills: SkillsUi  # its Skills tab, when it declares skills
     load_runs: LoadRun  # ctrl+l's load runs of its tools
+    history: HistoryUi  # h: its calls
     responders: Responders | None = None
     status: ServerStatus = field(default_factory=lambda: ServerStatus("", ""))
     started: bool = False  # its panes are set up (composed and started)
@@ -64,10 +66,14 @@ class ServerView:
         connect: Callable[[], object],
         execute: Callable[..., object],
         bottom: Callable[[str], None],
+        show_log: Callable[[], None],
         responders: Responders | None,
         confirm_destructive: bool,
     ) -> ServerView:
         status_feed = StatusFeed(main, server)
+        calls = CallRunner(
+            app, main, server, execute, bottom, confirm_destructive=confirm_destructive
+        )
         target = server.target
         transport = "offline"
         if target is not None:
@@ -83,15 +89,14 @@ class ServerView:
             server=server,
             main=main,
             feed=LiveFeed(server.state),
-            calls=CallRunner(
-                app, main, server, execute, bottom, confirm_destructive=confirm_destructive
-            ),
+            calls=calls,
             status_feed=status_feed,
             connection=ConnectionController(app, main, server, status_feed),
             quit_reconnect=QuitReconnect(app, main, server, connect),
             redactor=redactor,
             skills=SkillsUi(app, lambda: server.controller, main),
             load_runs=LoadRun(app, main, server),
+            history=HistoryUi(app, main, server, calls, show_log),
             responders=responders,
             status=ServerStatus(
                 name, transport, state=State.CONNECTING if server.mode.live else State.RECORDED

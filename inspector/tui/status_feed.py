@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from inspector.engine.session import Session
 from inspector.live.requests import calls
+from inspector.proxy.attach import AttachTransport
 from inspector.tui.widgets.status_bar import StatusBar, server_label
 
 if TYPE_CHECKING:
@@ -45,6 +46,11 @@ class StatusFeed:
         status.events = len(self.server.state.events)
         session = self.server.session
         status.pending = calls(session.pending.values()) if session else 0  # no streams
+        transport = session.transport if session else None
+        if isinstance(transport, AttachTransport):  # the proxy's intercept, live
+            status.intercept, status.held = transport.intercept_filter, len(transport.held)
+        else:
+            status.intercept, status.held = "", 0
         recorder = self.server.recorder
         if recorder is not None and recorder.error:
             status.extra = "recording stopped"

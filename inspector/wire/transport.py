@@ -157,6 +157,10 @@ class Transport(ABC):
         ``before`` first (a relay flushes its recording there: write-ahead). Default:
         nothing (each frame is written as it is sent)."""
 
+    def keep_blank_lines(self) -> None:  # noqa: B027 - optional hook
+        """Read blank lines as frames too (a relay passes them on as they came; only
+        ``line_framed`` transports have them). Default: nothing."""
+
     async def drained(self, timeout: float = 1.0) -> None:  # noqa: B027 - optional hook
         """Wait (at most ``timeout`` s) until all the server wrote is read and emitted (a
         relay passes its last lines on before it closes its host's side). Default: at once."""

@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 from cli_runner import cli
 
 from inspector.record.reader import read_session
@@ -52,6 +53,7 @@ def auth_requests(events: list[WireEvent]) -> list[tuple[str, str]]:
     ]
 
 
+@pytest.mark.slow
 def test_a_plain_http_token_endpoint_elsewhere_is_refused(tmp_path: Path) -> None:
     done, error, events = call(tmp_path, "plain-http")
     assert done.returncode == 7, done.stderr

@@ -430,6 +430,7 @@ async def test_a_403_that_is_not_about_scope_is_not_ours() -> None:
     assert not denial.retry
 
 
+@pytest.mark.slow
 def test_auth_package_stays_headless() -> None:
     code = (
         "import sys, inspector.auth.flow, inspector.auth.options, inspector.auth.terminal, "

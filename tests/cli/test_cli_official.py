@@ -156,6 +156,7 @@ def result_of(done: subprocess.CompletedProcess[str], words: list[str]) -> Any:
 @pytest.mark.parametrize(
     ("line", "succeeds"), [(w, ok) for _, w, ok in EXAMPLES], ids=[n for n, _, _ in EXAMPLES]
 )
+@pytest.mark.slow
 def test_the_official_examples_give_the_official_result(
     line: str, succeeds: bool, home: Path, http_url: str, sse_url: str
 ) -> None:
@@ -305,6 +306,7 @@ EXIT_CODES: list[tuple[str, list[str], int, int]] = [
     [(w, m, t) for _, w, m, t in EXIT_CODES],
     ids=[what for what, _, _, _ in EXIT_CODES],
 )
+@pytest.mark.slow
 def test_exit_codes_side_by_side(
     words: list[str], mine: int, theirs: int, home: Path, status_url: Any
 ) -> None:

@@ -251,14 +251,20 @@ def suite_plan(version: str) -> list[tuple[str, str | None]]:
     ]
 
 
+# each suite runs in shards (every SHARDS-th scenario), so parallel workers share a suite
+# of a few minutes instead of one worker running it alone while the others idle at the end
+SHARDS = 4
+
+
 @pytest.mark.slow
+@pytest.mark.parametrize("shard", range(SHARDS))
 @pytest.mark.parametrize("version", [VERSION, PRERELEASE])
 def test_every_client_scenario(
-    version: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    version: str, shard: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    plan = suite_plan(version)
+    plan = suite_plan(version)[shard::SHARDS]
     rows = run_suite(version, plan, tmp_path)
     with capsys.disabled():
-        print("\n" + table(version, plan, rows))
+        print("\n" + table(version, plan, rows) + f" (shard {shard + 1} of {SHARDS})")
     failed = {s: why for s, why in rows.items() if why != "pass" and s not in ELSEWHERE}
     assert not failed, json.dumps(failed, indent=1)

@@ -7,6 +7,7 @@ import subprocess
 import textwrap
 from pathlib import Path
 
+import pytest
 from collections_support import SDK, demo_file, write
 from paths import PY, ROOT
 
@@ -23,6 +24,7 @@ def pytest_in(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_collections_are_collected_one_item_per_step(tmp_path: Path) -> None:
     demo_file(
         tmp_path / "good.mcp.yaml",
@@ -58,6 +60,7 @@ def test_collections_are_collected_one_item_per_step(tmp_path: Path) -> None:
     assert "1 passed" in picked.stdout, picked.stdout
 
 
+@pytest.mark.slow
 def test_mcp_update_writes_the_snapshots_then_they_are_compared(tmp_path: Path) -> None:
     demo_file(
         tmp_path / "snap.mcp.yaml",
@@ -77,6 +80,7 @@ def test_a_bad_collection_is_a_collection_error_with_its_line(tmp_path: Path) ->
     assert "Traceback" not in done.stdout
 
 
+@pytest.mark.slow
 def test_mcp_target_overrides_the_files_server(tmp_path: Path) -> None:
     write(tmp_path / "sdk.mcp.yaml", ["no-such-server-hc"], "steps:\n  - read: sdk://greeting\n")
     done = pytest_in(tmp_path, "--mcp-target", " ".join(SDK))
@@ -117,6 +121,7 @@ def test_read_prompt_list(mcp_client):
 """
 
 
+@pytest.mark.slow
 def test_the_fixture_connects_to_the_demo_server(tmp_path: Path) -> None:
     (tmp_path / "test_demo.py").write_text(FIXTURE_TEST)
     done = pytest_in(tmp_path)
@@ -124,6 +129,7 @@ def test_the_fixture_connects_to_the_demo_server(tmp_path: Path) -> None:
     assert done.returncode == 0
 
 
+@pytest.mark.slow
 def test_the_fixture_follows_mcp_target(tmp_path: Path) -> None:
     (tmp_path / "test_sdk.py").write_text(
         "def test_greeting(mcp_client):\n"

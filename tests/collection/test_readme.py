@@ -6,6 +6,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
 from cli_runner import cli
 from paths import PY, ROOT
 
@@ -29,6 +30,7 @@ def test_the_readme_collection_runs_against_the_demo(tmp_path: Path) -> None:
     assert again.stdout.splitlines()[-1].startswith("7 passed, 0 failed")
 
 
+@pytest.mark.slow
 def test_the_readme_fixture_example_passes(tmp_path: Path) -> None:
     (tmp_path / "test_demo.py").write_text(example("fixture example", "python"))
     done = subprocess.run(

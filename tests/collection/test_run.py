@@ -9,6 +9,7 @@ import os
 import textwrap
 from pathlib import Path
 
+import pytest
 from cli_runner import cli, inspector_argv
 from collections_support import BAD_OUTPUT, SDK, demo_file, run_json, steps, write
 from junitparser import Error, Failure, JUnitXml, Skipped
@@ -253,6 +254,7 @@ def test_save_fills_later_steps_and_vars_keep_their_type(tmp_path: Path) -> None
     assert done.returncode == 0, json.dumps(report, indent=1)
 
 
+@pytest.mark.slow
 def test_snapshots_are_written_then_compared(tmp_path: Path) -> None:
     body = (
         "steps:\n  - name: sum\n    call: add\n    arguments: {a: 1, b: 2}\n"

@@ -7,6 +7,7 @@ import json
 import os
 from pathlib import Path
 
+import pytest
 from cli_runner import cli
 from junitparser import Error, JUnitXml, Skipped
 from paths import DEMO, PY, SERVERS
@@ -19,6 +20,7 @@ STEPS = (
 )
 
 
+@pytest.mark.slow
 def test_a_url_with_headers_and_a_secret_from_the_environment(tmp_path: Path) -> None:
     secret = "hc-bearer-9876"
     with sdk_server("json") as base:

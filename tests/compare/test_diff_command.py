@@ -43,6 +43,7 @@ def live() -> dict[str, Any]:
     return data  # type: ignore[no-any-return]
 
 
+@pytest.mark.slow
 def test_each_rule_has_its_case(live: dict[str, Any]) -> None:
     rules = [d["rule"] for d in live["differences"]]
     assert set(rules) == set(RULES) - LIVE_ONLY
@@ -69,6 +70,7 @@ def test_json_is_pinned(live: dict[str, Any]) -> None:
     assert normalized(live) == golden
 
 
+@pytest.mark.slow
 def test_markdown_is_pinned(recordings: tuple[Path, Path]) -> None:
     old, new = recordings
     done = cli("diff", str(old), str(new), "--format", "markdown")
@@ -77,6 +79,7 @@ def test_markdown_is_pinned(recordings: tuple[Path, Path]) -> None:
     assert text == (GOLDEN / "old-new.md").read_text()
 
 
+@pytest.mark.slow
 def test_no_change_pair_exits_0() -> None:
     code, data, err = run_diff(command("old"), command("old"))
     assert code == 0, err
@@ -127,6 +130,7 @@ def test_kinds_a_recording_never_listed_are_not_compared(tmp_path: Path) -> None
     assert "$.tools.legacy" in {d["path"] for d in data["differences"]}
 
 
+@pytest.mark.slow
 def test_http_urls_compare_as_the_stdio_servers(live: dict[str, Any]) -> None:
     with (
         sdk_server("old:http", script="diff_server.py") as old,

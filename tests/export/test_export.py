@@ -82,6 +82,7 @@ def spans_of(path: Path) -> list[Any]:
     return list(session_spans(open_header(path), iter_events(path)))
 
 
+@pytest.mark.slow
 def test_progress_call_is_a_client_span_with_progress_events(recordings: dict[str, Path]) -> None:
     spans = spans_of(recordings["progress"])
     root = spans[-1]

@@ -911,6 +911,33 @@ def test_union_issue_names_the_inner_field() -> None:
     assert issues and issues[0].path == ("shape", "side")
 
 
+def test_a_value_no_variant_takes_names_the_closest_in_json() -> None:
+    """No variant meant (each one's type or discriminator differs): the closest one and
+    why it failed, the value as JSON (it was `{'name': 'Bob', ...} is not valid under
+    any of the given schemas`)."""
+    nullable = {
+        "type": "object",
+        "properties": {"m": {"anyOf": [{"type": "string", "format": "email"}, {"type": "null"}]}},
+    }
+    [issue] = validate(nullable, {"m": {"name": "Bob", "ok": True}})
+    assert issue.path == ("m",)
+    assert issue.message == (
+        "matches none of its 2 options (anyOf); the closest, option 1 (a string, format "
+        'email): must be a string (got {"name": "Bob", "ok": true})'
+    )
+    [issue] = validate(UNION, {"shape": {"kind": "hexagon"}})
+    assert issue.message == (
+        "matches none of its 4 options (oneOf); the closest, option 2 (Square): "
+        'kind: must be "square" (got "hexagon")'
+    )
+    [issue] = validate({"oneOf": [{"type": "number"}, {"type": "integer", "title": "Whole"}]}, 3)
+    assert issue.message == (
+        "matches more than one of its 2 options (oneOf takes exactly one): "
+        'option 1 (a number) and "Whole" (option 2)'
+    )
+    assert "'" not in validate({"type": "array", "uniqueItems": True}, ["a", "a"])[0].message
+
+
 def test_format_is_checked_where_a_checker_exists() -> None:
     schema = {"type": "object", "properties": {"e": {"type": "string", "format": "email"}}}
     assert validate(schema, {"e": "nope"})[0].path == ("e",)

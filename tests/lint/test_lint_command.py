@@ -57,6 +57,7 @@ def test_schemas_that_are_not_object_schemas() -> None:
     }
 
 
+@pytest.mark.slow
 def test_output_without_structured_content_is_read_from_a_recorded_call(tmp_path: Path) -> None:
     session = tmp_path / "calls.jsonl"
     for tool in ("unstructured", "clean"):
@@ -203,6 +204,7 @@ def test_sarif_for_code_scanning(tmp_path: Path, purpose_built: dict[str, Any]) 
     assert location["physicalLocation"]["artifactLocation"]["uri"] == "mcp-server"
 
 
+@pytest.mark.slow
 def test_usage_connection_and_file_failures(tmp_path: Path) -> None:
     bad = tmp_path / "notes.jsonl"
     bad.write_text("not a session\n")

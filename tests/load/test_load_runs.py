@@ -85,6 +85,7 @@ def test_open_model_holds_its_rate(tmp_path: Path) -> None:
     assert "calls/s offered" in text
 
 
+@pytest.mark.slow
 def test_errors_are_counted_by_kind(tmp_path: Path) -> None:
     code, data, text = load(
         tmp_path,
@@ -119,6 +120,7 @@ def test_errors_are_counted_by_kind(tmp_path: Path) -> None:
     assert "no response within the timeout of 0.5 s" in data["errors"]["timeout"]["sample"]
 
 
+@pytest.mark.slow
 def test_percentiles_follow_a_known_latency(tmp_path: Path) -> None:
     code, data, text = load(
         tmp_path,
@@ -156,6 +158,7 @@ def _servers_running(marker: str) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_no_server_process_is_left_after_the_run(tmp_path: Path) -> None:
     tag = f"load-leftover-{uuid.uuid4().hex}"  # this test's servers only (others run beside)
     code, data, text = load(
@@ -182,6 +185,7 @@ def http_url() -> Iterator[str]:
         yield f"{base}/mcp"
 
 
+@pytest.mark.slow
 def test_http_target_with_a_workload_and_compare(tmp_path: Path, http_url: str) -> None:
     workload = tmp_path / "calls.json"
     workload.write_text(
@@ -225,6 +229,7 @@ def test_http_target_with_a_workload_and_compare(tmp_path: Path, http_url: str) 
     assert "against first.json:" in text and "throughput" in text and "was" in text
 
 
+@pytest.mark.slow
 def test_sampled_recording_replays(tmp_path: Path) -> None:
     record = tmp_path / "load.jsonl"
     code, _data, text = load(

@@ -42,6 +42,17 @@ def test_an_unknown_key_is_a_problem_that_says_how_to_search_for_the_text() -> N
     assert not problems("http://localhost:8000 12:30 Error:")  # text with colons
 
 
+def test_the_filters_slash_typed_again_is_said_not_searched() -> None:
+    """`/foo:bar` in the box (the `/` that opens the filter, typed once more) found no
+    event and said nothing; paths and URLs stay text."""
+    [(part, message)] = problems("/foo:bar")
+    assert part == "/foo" and "unknown key 'foo' (keys: method, kind," in message
+    [(part, message)] = problems("/kind:error")
+    assert part == "/kind" and "the key is 'kind', without the / before it" in message
+    assert not problems("/tmp/x:3 //host:80 /api")
+    assert LogFilter.parse('"/foo:bar"').terms == ("/foo:bar",)
+
+
 def test_a_key_without_a_value_says_what_values_it_takes() -> None:
     [(part, message)] = problems("dir:")
     assert part == "dir:" and "needs a value: in, out, local" in message

@@ -477,6 +477,7 @@ async def test_a_host_that_stops_reading_its_stream_is_let_go(tmp_path: Path) ->
             assert (await client.post(url, json=ping, headers=session)).status_code == 200
 
 
+@pytest.mark.slow
 async def test_a_long_call_does_not_hold_its_share_of_the_buffer() -> None:
     """A 700 kB call that takes 3 s, then another 700 kB request under --max-buffer 1:
     the first body left the budget once passed on, so the second is not refused."""
@@ -504,3 +505,31 @@ async def test_a_long_call_does_not_hold_its_share_of_the_buffer() -> None:
                 await post("ping", ping)
                 assert "slow" not in answers  # still running
     assert answers == {"ping": 200, "slow": 200}
+
+
+@pytest.mark.parametrize("planted", ["fifo", "endless", "garbage"])
+@pytest.mark.slow
+def test_a_planted_token_file_is_refused_and_named(planted: str) -> None:
+    """The token file is a state file: a FIFO there must not hang the command, a link to
+    an endless file must not be read whole, and text that is no token is not sent."""
+    name = f"planted-{planted}"
+    path = token_path(name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if planted == "fifo":
+        os.mkfifo(path)
+    elif planted == "endless":
+        path.symlink_to("/dev/zero")
+    else:
+        path.write_text("<html>not a token</html>\n")
+    try:
+        for argv in (
+            ["proxies", "--token", name],
+            ["proxy", "--listen", "127.0.0.1:0", "--name", name, "--", *DEMO],
+        ):
+            done = subprocess.run(
+                inspector_argv(*argv), capture_output=True, text=True, timeout=30, check=False
+            )
+            assert done.returncode == 2, (argv, done.stderr)
+            assert str(path) in done.stderr and "Traceback" not in done.stderr
+    finally:
+        path.unlink()

@@ -84,6 +84,7 @@ def test_host_and_origin_checks() -> None:
     assert not origin_allowed("null")
 
 
+@pytest.mark.slow
 def test_the_conformance_suites_dns_rebinding_scenario() -> None:
     suite = bin_entry(CONFORMANCE, CONFORMANCE_VERSION, "conformance")
     with listening_proxy("--no-attach", "--", *DEMO) as (_proc, url):

@@ -8,6 +8,7 @@ from pathlib import Path
 import anyio
 import pytest
 from proxy_support import events, host_through_proxy, runtime_folder, wait_for_proxy
+from proxy_tui_support import attached_app
 from textual.widgets import Input, TextArea
 from tui_helpers import plain, screen_text, select_item, wait_connected, wait_for
 
@@ -15,9 +16,7 @@ from inspector.engine.client import McpClient
 from inspector.engine.responders import Responders
 from inspector.engine.session import RequestTimeoutError
 from inspector.proxy.attach import AttachResume
-from inspector.target import Target
 from inspector.tui.app import InspectorApp
-from inspector.tui.interactive_setup import interactive_responders
 from inspector.tui.screens.intercept import InterceptScreen
 from inspector.tui.screens.sampling import SamplingScreen
 from inspector.tui.widgets.catalog import Catalog
@@ -34,15 +33,6 @@ SIZE = (150, 45)
 def runtime() -> Iterator[Path]:
     with runtime_folder() as folder:
         yield folder
-
-
-def attached_app(path: Path) -> InspectorApp:
-    responders = Responders()
-    app = InspectorApp(
-        Target(attach=str(path), name="tui", transport="proxy"), responders=responders
-    )
-    interactive_responders(app, responders)
-    return app
 
 
 def result_text(app: InspectorApp) -> str:

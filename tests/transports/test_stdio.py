@@ -244,6 +244,7 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+@pytest.mark.slow
 def test_ctrl_c_on_the_cli_leaves_no_server_behind() -> None:
     cli = subprocess.Popen(
         [

@@ -16,6 +16,7 @@ from inspector.tui.result_files import default_folder
 from inspector.tui.screens.confirm import ConfirmScreen
 
 
+@pytest.mark.slow
 async def test_save_from_the_detail_then_esc(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

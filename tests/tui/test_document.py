@@ -224,3 +224,13 @@ def test_rough_size_stops_counting_above_the_limit() -> None:
 )
 def test_file_names_for_saved_blocks(base: str, mime: str, name: str) -> None:
     assert file_name(base, mime) == name
+
+
+def test_counting_rows_keeps_the_spans_of_the_rows_drawn_only() -> None:
+    """Issue 25 item 9: the rows of a block's lines are counted to place it; only the
+    lines drawn keep their wrapping (a 1 MB result kept a thousand lines' spans)."""
+    text = "\n".join(f"{n:7d}  " + "lorem ipsum dolor " * 8 for n in range(3000))
+    lines = Lines(StringLines(text))
+    row = lines.height(60, CONSOLE) // 2
+    drawn = [lines.row(r, 60, CONSOLE).text for r in range(row, row + 30)]
+    assert drawn[0] and len(lines._spans) <= 30

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.widget import Widget
 from textual.widgets import TextArea
 from tui_helpers import interactive_demo_app, wait_connected, wait_for
@@ -26,6 +27,7 @@ def filters(app: InspectorApp) -> dict[str, str]:
     return {box.kind: box.value for box in app.query(ListFilter)}
 
 
+@pytest.mark.slow
 async def test_a_maximized_log_takes_the_keys_not_the_kept_filter() -> None:
     """120x35: ``/echo`` Enter, Esc, ``l`` ``l`` ``q``: the log grows, shrinks back and
     q asks to quit (the form holds typed text), nothing is typed into the filter."""
@@ -43,6 +45,7 @@ async def test_a_maximized_log_takes_the_keys_not_the_kept_filter() -> None:
         await wait_for(pilot, lambda: app.return_code is not None or app.screen is not app.main)
 
 
+@pytest.mark.slow
 async def test_after_a_cancelled_elicitation_digits_and_q_are_keys() -> None:
     """80x24, the detail open, an elicitation cancelled, then Esc ``5`` ``5`` ``q``: the
     Server tab shows and q quits. (The tools tab hid its list; Textual gave the focus to
@@ -73,6 +76,7 @@ def typed(app: InspectorApp) -> dict[Widget, str]:
     }  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 async def test_no_key_reaches_any_hidden_focusable() -> None:
     """Every focusable the main screen hides (filters, the JSON editor, collapsed panes,
     the detail, other tabs), focused behind the user's back: the next key acts as a key

@@ -174,3 +174,18 @@ def test_turns_nest() -> None:
             assert sys.getswitchinterval() == TURN
         assert sys.getswitchinterval() == TURN  # the other worker still runs
     assert sys.getswitchinterval() == before
+
+
+def test_encoding_a_big_tree_holds_one_copy_of_its_json() -> None:
+    # issue 25 item 9: a list of pieces joined at the end held two copies at its peak
+    rows = {"rows": [{"id": i, "name": f"row {i}", "ok": True} for i in range(50_000)]}
+    size = len(json.dumps(rows, separators=(",", ":")))
+    tracemalloc.start()
+    try:
+        start = tracemalloc.get_traced_memory()[0]
+        blob = encode(rows)
+        peak = tracemalloc.get_traced_memory()[1] - start
+    finally:
+        tracemalloc.stop()
+    assert json.loads(blob) == rows
+    assert peak < 1.3 * size

@@ -1,5 +1,5 @@
-"""The result view's footer offers ``s`` (save binary) and ``o`` (open link) only when
-the result shown has something to save or to open."""
+"""The result view's footer offers ``s`` (save) and ``c`` (copy) when a result is shown,
+and ``o`` (open link) only when the result has a link to open."""
 
 from __future__ import annotations
 
@@ -49,18 +49,16 @@ async def test_result_footer_offers_save_and_open_only_when_they_do_something() 
     app = interactive_demo_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
-        # echo: text only - nothing to save, no link to open
+        # echo: text only - saved or copied (test_result_save), no link to open
         await call_and_focus_result(pilot, app, "echo", "hello")
         view = app.query_one(ResultView)
         assert "hello" in view_text(view)
         shown = footer_keys(app)
         assert "q Quit" in shown
-        assert "s Save binary" not in shown and "o Open link" not in shown
+        assert "s Save" in shown and "c Copy" in shown and "o Open link" not in shown
         # pressed anyway: a notice, and the focus stays (o is not the app's Server log)
         bottom = app.query_one("#bottom-tabs", TabbedContent)
         before = bottom.active
-        await pilot.press("s")
-        await wait_for(pilot, lambda: notified(app, "nothing binary to save"))
         await pilot.press("o")
         await wait_for(pilot, lambda: notified(app, "no resource link"))
         assert bottom.active == before and app.focused is view
@@ -68,4 +66,4 @@ async def test_result_footer_offers_save_and_open_only_when_they_do_something() 
         await pilot.press("escape")
         await call_and_focus_result(pilot, app, "show_media", "")
         shown = footer_keys(app)
-        assert "s Save binary" in shown and "o Open link" in shown
+        assert "s Save" in shown and "o Open link" in shown

@@ -437,7 +437,7 @@ async def test_json_editor_says_where_the_json_breaks_while_typing() -> None:
             editor = form.query_one(JsonEditor)
             status = editor.query_one(".json-status", Static)
             await wait_for(pilot, lambda: form.json_mode and editor.valid is True)
-            assert text_of(status) == "✓ valid JSON"
+            assert text_of(status) == "✓ valid JSON  ·  ✓ the schema takes it"
             area = editor.text_area
             await focus(pilot, area)
             area.move_cursor((2, 0))  # the start of the line after '  "name": "Ada",'
@@ -447,7 +447,7 @@ async def test_json_editor_says_where_the_json_breaks_while_typing() -> None:
             assert "delimiter" in text_of(status)
             await pilot.press(",")
             await wait_for(pilot, lambda: editor.valid is True)
-            assert text_of(status) == "✓ valid JSON"
+            assert text_of(status) == "✓ valid JSON  ·  ✓ the schema takes it"
             # an error shown on send stays until the text changes, then goes
             area.load_text("[1, 2")
             await pilot.press("ctrl+s")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from cli_runner import cli
 from textual.widgets import Input, Static
@@ -44,6 +45,7 @@ async def call_and_focus_result(pilot: Any, app: InspectorApp, tool: str, words:
     assert app.focused is view
 
 
+@pytest.mark.slow
 async def test_k_keeps_calls_as_steps_that_mcp_inspect_test_passes(tmp_path: Path) -> None:
     path = tmp_path / "kept.mcp.yaml"
     app = interactive_demo_app()

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 from servers.http_support import sdk_server
 from textual.pilot import Pilot
 from tui_helpers import select_item, wait_connected, wait_for
@@ -161,6 +162,7 @@ async def test_quitting_during_a_run_leaves_no_server_process() -> None:
             await anyio.sleep(0.1)
 
 
+@pytest.mark.slow
 async def test_an_open_model_run_over_streamable_http_with_the_official_sdk() -> None:
     with sdk_server("sse") as base:
         app = InspectorApp(Target(url=base + "/mcp"))

@@ -76,6 +76,48 @@ async def test_while_typing_a_value_the_line_offers_the_values_not_an_error() ->
         assert bar.input.has_focus  # Tab completed instead of moving on
 
 
+def filter_row(app: InspectorApp) -> list[str]:
+    """The words of the filter's row on screen (ghost text included: a user reads it)."""
+    return next(line.split() for line in screen_text(app).splitlines() if line.startswith("/ "))
+
+
+async def test_tab_inserts_what_the_box_shows_and_a_bare_key_shows_no_value() -> None:
+    """`meth` Tab: the box reads `method:` (it showed `method:initialize` and held
+    `method:`, so Enter said "needs a value"); a letter brings the completion Tab inserts."""
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        log = app.query_one(MessageLog)
+        bar = await open_filter(pilot)
+        await pilot.press(*"meth", "tab")
+        await wait_for(pilot, lambda: bar.suggester.last[0] == "method:")
+        await pilot.pause()
+        assert bar.query_text == "method:" and filter_row(app)[:2] == ["/", "method:"]
+        assert bar.help_line.startswith("method: initialize ")  # the values are listed
+        await pilot.press(*"tools/l")
+        await wait_for(pilot, lambda: bar.suggester.last == ("method:tools/l", "method:tools/list"))
+        await pilot.pause()
+        assert filter_row(app)[:2] == ["/", "method:tools/list"]
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: log.lines.has_focus)
+        assert bar.query_text == "method:tools/list"
+        await wait_for(pilot, lambda: 0 < log.shown < len(log.source))
+
+
+async def test_the_filters_slash_typed_twice_says_the_key_is_not_one() -> None:
+    """`/` then `/foo:bar`: the box holds "/foo:bar"; the line says `foo` is no key and
+    which are, instead of a text search that finds nothing."""
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        bar = await open_filter(pilot)
+        await pilot.press(*"/foo:bar", "enter")
+        await wait_for(pilot, lambda: app.query_one(MessageLog).lines.has_focus)
+        assert bar.query_text == "/foo:bar"
+        assert "unknown key 'foo' (keys: method, kind, is, dir, ch, has)" in bar.help_line
+        assert "unknown key 'foo'" in screen_text(app)
+
+
 async def call(pilot: Any, name: str, arguments: dict[str, Any] | None = None) -> None:
     app = pilot.app
     await select_item(pilot, "tools", name)

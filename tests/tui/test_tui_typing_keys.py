@@ -131,6 +131,7 @@ async def target(pilot: Any, app: InspectorApp, where: str) -> Widget:
     "where",
     ["checkbox", "select", "call button", "add item button", "array item", "group"],
 )
+@pytest.mark.slow
 async def test_words_typed_on_form_controls_fire_no_app_shortcut(where: str) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -261,6 +262,7 @@ async def test_q_quits_at_once_when_nothing_would_be_lost() -> None:
         assert not isinstance(app.screen, ConfirmScreen)
 
 
+@pytest.mark.slow
 async def test_q_asks_while_calls_are_in_flight_and_ctrl_q_never_asks() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -286,6 +288,7 @@ async def test_q_asks_while_calls_are_in_flight_and_ctrl_q_never_asks() -> None:
         assert not isinstance(app.screen, ConfirmScreen)
 
 
+@pytest.mark.slow
 async def test_r_asks_before_dropping_calls_in_flight() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -31,23 +31,39 @@ class InterceptChanged(Message):
 
 
 def watch_intercept(app: Any, transport: AttachTransport) -> None:
-    """Tell the app when the proxy holds something (once per transport): the open screen
-    refreshes, and with the screen closed a notice says how to get to it."""
+    """Tell the app when the proxy holds something (once per transport, from the attach
+    on): the open screen refreshes, and with the screen closed a notice says how to get
+    to a newly held frame (the status bar counts them all along)."""
     if transport.on_intercept is not None:
         return
+    counted = len(transport.held)
 
     def changed() -> None:
+        nonlocal counted
+        more, counted = len(transport.held) > counted, len(transport.held)
         screen = app.screen
         if isinstance(screen, InterceptScreen):
             screen.post_message(InterceptChanged())
-        elif transport.held:
+        elif more:
             app.notify(
-                f"{len(transport.held)} frame(s) held by intercept: press I",
+                f"{counted} frame(s) held by intercept, the host waits: press I",
                 title="intercept",
                 severity="warning",
             )
 
     transport.on_intercept = changed
+
+
+def attached(session: Session | None) -> AttachTransport | None:
+    """The session's proxy, when it is attached to one."""
+    transport = session.transport if session is not None else None
+    return transport if isinstance(transport, AttachTransport) else None
+
+
+def held_count(session: Session | None) -> int:
+    """The frames the attached proxy holds (0 when not attached)."""
+    transport = attached(session)
+    return len(transport.held) if transport is not None else 0
 
 
 class InterceptScreen(ModalScreen[None]):
@@ -95,7 +111,8 @@ class InterceptScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.refresh_held()
-        self.query_one("#filter", Input).focus()
+        # reopened on frames held: on them (ctrl+f, ctrl+d act; ↑ ↓ pick), else the filter
+        self.query_one("#held" if self.transport.held else "#filter").focus()
 
     @on(InterceptChanged)
     def refresh_held(self) -> None:
@@ -171,8 +188,8 @@ class InterceptScreen(ModalScreen[None]):
 
 def open_intercept(app: Any, session: Session | None) -> None:
     """``I``: the intercept screen, when the app is attached to a proxy."""
-    transport = session.transport if session is not None else None
-    if not isinstance(transport, AttachTransport):
+    transport = attached(session)
+    if transport is None:
         app.notify(
             "intercept holds a proxy's traffic: open it with `mcp-inspect attach`",
             title="intercept",

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Button, Input
 
 
@@ -26,7 +27,11 @@ class PathPrompt(ModalScreen[Path | None]):
     """
 
     def on_mount(self) -> None:
-        self.query_one(Input).focus()
+        self.first_field().focus()
+
+    def first_field(self) -> Widget:
+        """Where the keys go first: the path."""
+        return self.query_one(Input)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

@@ -26,6 +26,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widget import AwaitMount, Widget
 from textual.widgets import Button, Checkbox, Collapsible, Input, Select, SelectionList, Static
+from textual.widgets._collapsible import CollapsibleTitle  # not exported; the group's header
 from textual.widgets.selection_list import Selection
 
 from inspector.forms.schema import (
@@ -81,6 +82,18 @@ def _key(text: str) -> str:
 class RowButton(Button, can_focus=False):
     """An item's ↑ ↓ ✕: for the mouse; the keyboard uses the row's keys (one Tab stop
     per item, not four)."""
+
+
+class VariantGroup(Collapsible):
+    """The fields of a union's variant: its header takes no focus.
+
+    The select above already says which variant this is; a focusable header between
+    them was a Tab stop where typed text went nowhere (Tab from the select, then
+    "tomorrow", was lost). Tab goes from the select to the variant's first field."""
+
+    def on_mount(self) -> None:
+        for title in self.query_children(CollapsibleTitle):
+            title.can_focus = False
 
 
 class ItemRow(Horizontal):
@@ -262,7 +275,8 @@ class FieldWidget(Vertical):
         elif isinstance(node, ObjectNode):
             if group:
                 title = _label(node)
-                with Collapsible(
+                variant = isinstance(node.parent, UnionNode)
+                with (VariantGroup if variant else Collapsible)(
                     title=Content.from_rich_text(title),  # type: ignore[arg-type]
                     collapsed=False,
                     classes="group",

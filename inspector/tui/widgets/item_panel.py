@@ -339,6 +339,13 @@ class ItemPanel(Vertical):
         )
         self.call_after_refresh(self._fit_form)  # the head's height is known after layout
 
+    async def show_instead_of_form(self, widget: Widget) -> None:
+        """Put ``widget`` where the form goes (a replay's recorded calls of the item)."""
+        box = self.query_one("#item-form-box", Vertical)
+        await box.remove_children()
+        await box.mount(widget)
+        self.call_after_refresh(self._fit_form)
+
     def focus_form(self) -> None:
         """Focus the first field of the form, or the action button when there is none."""
         box = self.query_one("#item-form-box")

@@ -4,11 +4,15 @@ and an error line.
 Highlighting needs textual[syntax] (tree-sitter), which is not a dependency; instead the
 text is parsed a moment after each edit (debounced) and the line under the editor says
 "✓ valid JSON" or where the first error is ("✗ line 3, column 9: Expecting ',' …").
+Given a schema check (`schema_check`: a value -> its problems), it then says whether
+the schema takes the value, with the problems under it: valid JSON alone is not a
+value the form would send without a warning.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -23,6 +27,9 @@ from inspector.safe_text import visible
 
 CHECK_AFTER = 0.3  # seconds of no typing before the text is parsed
 CHECK_LIMIT = 1 << 20  # characters; a longer text is parsed when sent, not while typed
+SHOWN_PROBLEMS = 6  # schema problems listed under the editor; the rest are counted
+
+SchemaCheck = Callable[[Any], list[str]]
 
 
 class JsonText(TextArea):
@@ -59,12 +66,16 @@ class JsonEditor(Vertical):
     JsonEditor .json-error.shown { display: block; }
     """
 
-    def __init__(self, text: str = "", **kwargs: Any) -> None:
+    def __init__(
+        self, text: str = "", *, schema_check: SchemaCheck | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self._initial = text
         self._check_timer: Timer | None = None
         self._error_for: str | None = None  # the text the error line was about
-        self.valid: bool | None = None  # the last live check (None: not checked)
+        self.schema_check = schema_check
+        self.valid: bool | None = None  # the last live check of the syntax (None: not checked)
+        self.schema_problems: list[str] | None = None  # and of the schema (None: not checked)
 
     def compose(self) -> ComposeResult:
         yield _editor(self._initial)
@@ -91,13 +102,14 @@ class JsonEditor(Vertical):
         if self._error_for is not None and text != self._error_for:
             self.show_error(None)  # it was about a text that has changed since
         status = self.query_one(".json-status", Static)
+        self.schema_problems = None
         if len(text) > CHECK_LIMIT:
             self.valid = None
             status.update(Text(f"{len(text):,} characters: checked when sent", style="dim"))
             status.remove_class("-invalid")
             return
         try:
-            strict_json.loads(text)  # NaN, 1e400, 5,000 digits or deep nesting: not JSON
+            value = strict_json.loads(text)  # NaN, 1e400, 5,000 digits, deep nesting: not JSON
         except json.JSONDecodeError as exc:
             self.valid = False
             status.update(Text(f"✗ line {exc.lineno}, column {exc.colno}: {visible(exc.msg)}"))
@@ -106,8 +118,18 @@ class JsonEditor(Vertical):
             status.update(Text(f"✗ {visible(str(exc))[:200]}"))
         else:
             self.valid = True
-            status.update(Text("✓ valid JSON"))
-        status.set_class(not self.valid, "-invalid")
+            if self.schema_check is not None:
+                self.schema_problems = self.schema_check(value)
+            status.update(_status(self.schema_problems))
+        status.set_class(not self.valid or bool(self.schema_problems), "-invalid")
+
+    @property
+    def checked_text(self) -> bool:
+        """Does the line under the editor speak of the text as it is now (syntax, and
+        schema when there is a check)? A long text is checked only when sent."""
+        return self.valid is not None and (
+            self.schema_check is None or self.valid is False or self.schema_problems is not None
+        )
 
     @property
     def text_area(self) -> TextArea:
@@ -125,6 +147,13 @@ class JsonEditor(Vertical):
         self._initial = text
         if self.is_mounted:
             self.text_area.load_text(text)
+        self.show_error(None)
+        self.check()
+
+    def replace_text(self, text: str) -> None:
+        """Put `text` in place of the whole text as an edit: ctrl+z brings the old back."""
+        area = self.text_area
+        area.replace(text, area.document.start, area.document.end)
         self.show_error(None)
         self.check()
 
@@ -149,3 +178,20 @@ class JsonEditor(Vertical):
         lines = (f"✗ {visible(m)}" for m in (message, *more))
         line.update(Text("\n".join(lines), style="bold"))
         line.add_class("shown")
+
+
+def _status(problems: list[str] | None) -> Text:
+    """The line under the editor for valid JSON: then what the schema says of it."""
+    text = Text("✓ valid JSON")
+    if problems is None:
+        return text
+    if not problems:
+        text.append("  ·  ✓ the schema takes it")
+        return text
+    count = len(problems)
+    text.append(f"  ·  ✗ the schema does not take it: {count} problem{'s' * (count != 1)}")
+    for problem in problems[:SHOWN_PROBLEMS]:
+        text.append(f"\n  ✗ {visible(problem)}")
+    if count > SHOWN_PROBLEMS:
+        text.append(f"\n  … and {count - SHOWN_PROBLEMS} more")
+    return text

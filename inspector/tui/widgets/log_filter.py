@@ -6,7 +6,7 @@ so typing over a million events does not restart a scan per key), shows
 "1,234 / 1,000,000 shown", and under the input says what is wrong with the query (an
 unknown key or value, underlined where it is) or, when nothing is, what the word being
 typed can become. The word at the end completes from the key table and the methods seen
-(``→`` or ``Tab`` accepts).
+(``→`` or ``Tab`` inserts what the ghost text shows).
 """
 
 from __future__ import annotations
@@ -43,8 +43,21 @@ SYNTAX_HINT = (
 MethodNames = Callable[[], Iterable[str]]
 
 
+def _value_begun(query: str) -> bool:
+    """Is the word at the end of ``query`` not a key still waiting for its value
+    (``method:``, ``kind:request,``)?"""
+    word = query.split()[-1] if query and not query[-1].isspace() else ""
+    _, sep, value = word.partition(":")
+    return not sep or value.rsplit(",", 1)[-1] != ""
+
+
 class FilterSuggester(Suggester):
-    """Completes the word at the end of the query: keys, their values, seen methods."""
+    """Completes the word at the end of the query: keys, their values, seen methods.
+
+    Tab inserts exactly what the ghost text shows, so a key waiting for its value
+    shows none: after ``meth`` Tab the box read ``method:initialize`` (the first method,
+    in ghost text) while it held ``method:``, and Enter said "method: needs a value".
+    The line under the box lists the values; a letter of one brings its completion."""
 
     def __init__(self, methods: MethodNames) -> None:
         super().__init__(use_cache=False, case_sensitive=True)  # the methods grow
@@ -52,7 +65,7 @@ class FilterSuggester(Suggester):
         self.last: tuple[str, str | None] = ("", None)
 
     async def get_suggestion(self, value: str) -> str | None:
-        suggestion = complete(value, self.methods())
+        suggestion = complete(value, self.methods()) if _value_begun(value) else None
         self.last = (value, suggestion)
         return suggestion
 

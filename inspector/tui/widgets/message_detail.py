@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ClassVar
@@ -31,9 +30,8 @@ from textual.widgets import Input
 from inspector.logstore.store import EventSource
 from inspector.safe_text import decode_raw, escape_markup, safe_text, visible
 from inspector.tui.document import DocBuilder, Document
-from inspector.tui.result_files import default_folder
-from inspector.tui.screens.confirm import ConfirmScreen
-from inspector.tui.widgets.document_view import DocumentView, Formatter
+from inspector.tui.result_files import ask_working_directory, default_folder, write_private
+from inspector.tui.widgets.document_view import THREAD_BYTES, DocumentView, Formatter
 from inspector.tui.widgets.message_log import ARROWS, BADGES, format_latency
 from inspector.wire.events import Kind, WireEvent
 
@@ -244,12 +242,30 @@ class _Shown:
     event: WireEvent
     raw_mode: bool
     document: Document
+    slim: bool = False  # ``event.message`` is the envelope alone (``_envelope``)
 
     @classmethod
-    def build(cls, source: EventSource, index: int) -> _Shown:
+    def build(cls, source: EventSource, index: int, raw_mode: bool | None = None) -> _Shown:
+        """The event's document; a big frame's parsed message is not kept once shown (the
+        document shows a bounded part of it; the result pane holds the result already,
+        and a 12 MB structured one is over 3x its size as a tree), only its envelope:
+        ``r`` shows the raw bytes at once and parses again to show the JSON."""
         event = source.event(index)
-        raw_mode = starts_raw(event)
-        return cls(event, raw_mode, detail_document(event, source, index, raw_mode))
+        raw_mode = starts_raw(event) if raw_mode is None else raw_mode
+        document = detail_document(event, source, index, raw_mode)
+        message = event.message
+        if isinstance(message, dict) and len(event.raw) > THREAD_BYTES:
+            return cls(replace(event, message=_envelope(message)), raw_mode, document, True)
+        return cls(event, raw_mode, document)
+
+
+BODY_KEYS = ("params", "result", "error")
+
+
+def _envelope(message: dict[str, Any]) -> dict[str, Any]:
+    """``message`` with its body members (``BODY_KEYS``) as null: its kind, method and id
+    stay what they are (the header is made from them)."""
+    return {key: None if key in BODY_KEYS else value for key, value in message.items()}
 
 
 class MessageDetail(Vertical):
@@ -281,6 +297,8 @@ class MessageDetail(Vertical):
         self.source: EventSource | None = None
         self.index: int | None = None
         self.event: WireEvent | None = None
+        self.slim = False  # ``event.message`` is a big frame's envelope alone
+        self._toggled: int | None = None  # ``r`` on a big frame: its document is rebuilt
         self.raw_mode = False
         self.saved_path: Path | None = None
         self._save_from: Widget | None = None
@@ -310,6 +328,7 @@ class MessageDetail(Vertical):
         """Show event ``index`` of ``source`` (a big frame is formatted in a worker)."""
         self.source = source
         self.index = index
+        self._toggled = None
         size = source.stored_size(index)
         if not self.formatter.submit(lambda: _Shown.build(source, index), size):
             self.event = None  # actions wait for the parsed event
@@ -323,8 +342,10 @@ class MessageDetail(Vertical):
 
     def _apply(self, shown: _Shown) -> None:
         self.event = shown.event
+        self.slim = shown.slim
         self.raw_mode = shown.raw_mode
-        self.view.show_document(shown.document)
+        self.view.show_document(shown.document, home=self._toggled is None)
+        self._toggled = None
 
     def _failed(self, message: str) -> None:
         self.view.show_message(message, "bold red")
@@ -332,10 +353,18 @@ class MessageDetail(Vertical):
     # -- actions -----------------------------------------------------------------------
 
     def action_toggle_raw(self) -> None:
-        if self.event is not None and self.source is not None and self.index is not None:
-            self.raw_mode = not self.raw_mode
-            document = detail_document(self.event, self.source, self.index, self.raw_mode)
-            self.view.show_document(document, home=False)
+        if self.event is None or self.source is None or self.index is None:
+            return
+        if self.slim and self.raw_mode:  # the JSON was let go of: parsed again
+            source, index, raw_mode = self.source, self.index, False
+            self._toggled = index
+            self.formatter.submit(
+                lambda: _Shown.build(source, index, raw_mode), source.stored_size(index)
+            )
+            return
+        self.raw_mode = not self.raw_mode
+        document = detail_document(self.event, self.source, self.index, self.raw_mode)
+        self.view.show_document(document, home=False)
 
     def action_pair(self) -> None:
         if self.source is None or self.index is None:
@@ -402,32 +431,18 @@ class MessageDetail(Vertical):
             )
             return
         raw = self.event.raw
-        if path.parent.resolve() == Path.cwd().resolve():
-
-            def answered(answer: str | None) -> None:
-                if answer == "once":
-                    self.run_worker(self._write(path, raw), group="detail-save")
-
-            question = f"Save into the working directory ({path.parent})?"
-            self.app.push_screen(ConfirmScreen(escape_markup(question), always=False), answered)
-            return
-        await self._write(path, raw)
+        ask_working_directory(
+            self.app,
+            path.parent,
+            lambda: self.run_worker(self._write(path, raw), group="detail-save"),
+        )
 
     async def _write(self, path: Path, raw: bytes) -> None:
         try:
-            await asyncio.to_thread(_write_private, path, raw)
+            await asyncio.to_thread(write_private, path, raw)
         except OSError as exc:
             self.notify(f"Could not save: {escape_markup(str(exc))}", severity="error")
             return
         self._close_save()
         self.notify(f"Saved {len(raw):,} bytes to {escape_markup(str(path))}")
         self.saved_path = path
-
-
-def _write_private(path: Path, raw: bytes) -> None:
-    """``raw`` into a new file only the user can read (as session files are), its folder
-    made when missing."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as out:
-        out.write(raw)

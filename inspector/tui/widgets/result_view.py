@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
@@ -25,11 +26,13 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 
 from inspector.forms.output import OutputCheck, OutputStatus, check_output, issue_path
+from inspector.record.redact import Redactor
 from inspector.safe_text import one_line, safe_text
 from inspector.tui.document import Block, DocBuilder, Document, stack
 from inspector.tui.json_size import json_length, rough_size
 from inspector.tui.result_check import measure
 from inspector.tui.result_files import file_name, save_files_dialog
+from inspector.tui.result_keep import result_json, save_choices
 from inspector.tui.widgets.document_view import (
     THREAD_BYTES,
     DocumentView,
@@ -39,6 +42,7 @@ from inspector.tui.widgets.document_view import (
 from inspector.tui.widgets.message_detail import pretty_json
 
 PRETTY_LIMIT = 1 << 20  # a JSON text up to this size is pretty-printed; a bigger one literal
+_JSON_START = re.compile(r"\s*[\[{]")
 
 
 CANCELLED_HINT = (
@@ -72,6 +76,10 @@ class Outcome:
     # a big result of many objects, once shown, is kept as its compact JSON (~1x its
     # size) instead of a tree of Python objects (~3.7x): ``value`` parses it again
     parked: bytes | None = field(default=None, repr=False)
+
+    def value_kept(self) -> bool:
+        """A result is held (parsed or parked)."""
+        return self.result is not None or self.parked is not None
 
     def value(self) -> Any:
         """The result, parsed again if it was parked."""
@@ -119,7 +127,8 @@ class _OutcomeWriter:
 
     def text(self, text: str) -> None:
         """Text that is JSON is pretty-printed; anything else (or big) shown literally."""
-        stripped = text.strip() if len(text) <= PRETTY_LIMIT else ""
+        # told without stripping: a copy of a text that starts with blanks, most of them
+        stripped = text.strip() if len(text) <= PRETTY_LIMIT and _JSON_START.match(text) else ""
         if stripped[:1] in ("{", "["):
             try:
                 self.doc.add_rich(pretty_json(json.loads(stripped)))
@@ -294,6 +303,20 @@ def _title(outcome: Outcome) -> Text:
     return Text.assemble((one_line(outcome.title, 80), "bold"), "  ", (" · ".join(meta), "dim"))
 
 
+def redacted(outcome: Outcome, redactor: Redactor | None) -> Outcome:
+    """``outcome`` as shown: a result or error echoing a secret the session knows (a token,
+    a header's value) redacted, as the session file and the toasts have it. The same
+    outcome when nothing is to be redacted (no copy); runs with the formatting."""
+    if redactor is None or not redactor.secrets:
+        return outcome
+    result = outcome.value()
+    shown, error = redactor.parsed(result), redactor.parsed(outcome.error)
+    no_answer = redactor.text(outcome.no_answer)
+    if shown is result and error is outcome.error and no_answer == outcome.no_answer:
+        return outcome
+    return replace(outcome, result=shown, parked=None, error=error, no_answer=no_answer, size=None)
+
+
 def render_outcome(outcome: Outcome) -> Document:
     """The document alone (a Rich renderable: tests print it)."""
     return format_outcome(outcome).document
@@ -333,16 +356,19 @@ def _output_lines(check: OutputCheck) -> list[RenderableType]:
 
 
 class ResultView(DocumentView):
-    """Shows the latest outcome; ``s`` saves binary content, ``o`` follows a resource link,
-    PgUp/PgDn/Home/End scroll."""
+    """Shows the latest outcome; ``s`` saves what it holds (binary blocks, JSON, text),
+    ``c`` copies it, ``o`` follows a resource link, PgUp/PgDn/Home/End scroll."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "save", "Save binary"),
+        Binding("s", "save", "Save"),
+        Binding("c", "copy", "Copy"),
         Binding("o", "open_link", "Open link"),
         Binding("k", "keep", "Keep as check"),
-        # nothing to save or open in what is shown: the keys leave the footer, and these
-        # hidden ones still say why (``o`` would otherwise go on to the app's Server log)
-        Binding("s", "save('none')", "Save binary", show=False),
+        # nothing to save, copy or open in what is shown: the keys leave the footer, and
+        # these hidden ones still say why (``o`` would otherwise go on to the app's Server
+        # log, ``c`` to the detail's copy)
+        Binding("s", "save('none')", "Save", show=False),
+        Binding("c", "copy('none')", "Copy", show=False),
         Binding("o", "open_link('none')", "Open link", show=False),
     ]
 
@@ -354,6 +380,7 @@ class ResultView(DocumentView):
         super().__init__(id=id)
         self.outcome: Outcome | None = None
         self._shown = Formatted(Document())
+        self._offered = (False, False, False)  # what the footer's s, c and o were set for
         self.formatter: Formatter[Formatted] = Formatter(
             self, self._formatted, self._failed, group="result-format"
         )
@@ -365,15 +392,29 @@ class ResultView(DocumentView):
 
     @shown.setter
     def shown(self, formatted: Formatted) -> None:
-        had = (bool(self._shown.binaries), bool(self._shown.links))
         self._shown = formatted
-        if had != (bool(formatted.binaries), bool(formatted.links)):
-            self.refresh_bindings()  # s and o in the footer follow what is shown
+        offers = self._offers()  # the outcome may have changed since, too
+        if offers != self._offered:
+            self._offered = offers
+            self.refresh_bindings()  # s, c and o in the footer follow what is shown
+
+    def _held(self) -> bool:
+        """An answer is shown (a result or a protocol error): ``c`` copies it."""
+        outcome = self.outcome
+        if outcome is None or outcome.cancelled or outcome.no_answer:
+            return False
+        return outcome.error is not None or outcome.value_kept()
+
+    def _offers(self) -> tuple[bool, bool, bool]:
+        """What ``s``, ``c`` and ``o`` act on in what is shown."""
+        held = self._held()
+        return (held or bool(self._shown.binaries), held, bool(self._shown.links))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("save", "open_link"):  # the footer's binding, or the hidden one
-            there = self._shown.binaries if action == "save" else self._shown.links
-            return bool(there) == (parameters != ("none",))
+        keys = ("save", "copy", "open_link")
+        if action in keys:  # the footer's binding, or the hidden one
+            there = self._offers()[keys.index(action)]
+            return there == (parameters != ("none",))
         return super().check_action(action, parameters)
 
     @property
@@ -395,7 +436,10 @@ class ResultView(DocumentView):
         if outcome.parked is not None:
             size = max(size, len(outcome.parked))
         quick = size > THREAD_BYTES
-        if not self.formatter.submit(lambda: format_outcome(outcome, quick=quick), size):
+        redactor = getattr(self.app, "redactor", None)  # the session file's and toasts'
+        if not self.formatter.submit(
+            lambda: format_outcome(redacted(outcome, redactor), quick=quick), size
+        ):
             note = f"more than {THREAD_BYTES:,}" if outcome.size is None else f"{size:,}"
             self.show_message(f"{one_line(outcome.title, 80)}: formatting {note} bytes…", "yellow")
 
@@ -436,10 +480,29 @@ class ResultView(DocumentView):
         self.show_message(message, "bold red")
 
     def action_save(self, nothing: str = "") -> None:
-        if not self.shown.binaries:
-            self.notify("nothing binary to save in this result", severity="warning")
+        choices = save_choices(self.outcome, self.shown.binaries) if self.outcome else []
+        if not choices:
+            self.notify("nothing to save: no result is shown", severity="warning")
             return
-        save_files_dialog(self.app, list(self.shown.binaries))
+        save_files_dialog(self.app, choices)
+
+    def action_copy(self, nothing: str = "") -> None:
+        """The result (or the error) as JSON to the clipboard (OSC 52), made in a thread
+        worker: a big result's JSON takes a while."""
+        outcome = self.outcome
+        if outcome is None or not self._held():
+            self.notify("nothing to copy: no result is shown", severity="warning")
+            return
+        app = self.app
+
+        def copy() -> None:
+            text = result_json(outcome.value(), outcome.error) or ""
+            app.call_from_thread(app.copy_to_clipboard, text)
+            app.call_from_thread(
+                app.notify, f"Copied the result as JSON, {len(text):,} characters (OSC 52)."
+            )
+
+        self.run_worker(copy, thread=True, group="result-copy", exit_on_error=False)
 
     def action_keep(self) -> None:
         from inspector.tui.collection_keep import keep_dialog

@@ -2,7 +2,7 @@
 
     form = SchemaForm(tool["inputSchema"], initial=last_arguments)
     value, issues = form.get_arguments()
-    # or handle SchemaForm.Submitted(arguments, issues) on ctrl+s / Send
+    # or handle SchemaForm.Submitted(arguments, issues) on ctrl+s / Send; ctrl+t resets
 
 The widget holds no state of its own beyond the field tree: every input writes into
 its node at once, so rebuilding a part of the form (adding an item, switching a
@@ -18,6 +18,7 @@ The widget for each field, `FieldWidget`, is in `inspector.tui.widgets.form_fiel
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -37,9 +38,11 @@ from inspector.forms.schema import (
     build_form,
     check_form,
     form_validator,
+    in_form_order,
     validate,
 )
 from inspector.safe_text import visible
+from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.widgets.form_fields import FieldWidget, plain
 from inspector.tui.widgets.json_editor import JsonEditor
 from inspector.tui.widgets.typing_scope import TypingScope
@@ -83,6 +86,7 @@ class SchemaForm(TypingScope, Widget, can_focus=False):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+j", "toggle_json", "JSON/form", show=True),
         Binding("ctrl+s", "submit", "Send", show=True),
+        Binding("ctrl+t", "reset", "Reset", show=True),
     ]
 
     # The buttons and the general errors are docked: the fields (or the editor) below
@@ -173,7 +177,7 @@ class SchemaForm(TypingScope, Widget, can_focus=False):
             yield Static("", classes="form-errors")
         with FormFields(classes="form-fields"):
             yield FieldWidget(self.root, bare=True)
-        yield JsonEditor()
+        yield JsonEditor(schema_check=self._schema_problems)
 
     @property
     def json_mode(self) -> bool:
@@ -232,11 +236,12 @@ class SchemaForm(TypingScope, Widget, can_focus=False):
         if self.json_mode:
             self.editor.set_value(self.root.value())
 
-    def _rebuild_fields(self) -> None:
+    def _rebuild_fields(self) -> AwaitMount:
         scroll = self.query_one(".form-fields", VerticalScroll)
         scroll.remove_children()
-        scroll.mount(FieldWidget(self.root, bare=True))
+        mounted = scroll.mount(FieldWidget(self.root, bare=True))
         self.call_after_refresh(self._fields_rebuilt)  # once the new fields are there
+        return mounted
 
     def _fields_rebuilt(self) -> None:
         self.recheck()
@@ -258,10 +263,17 @@ class SchemaForm(TypingScope, Widget, can_focus=False):
                 return None, issues
             # typed as JSON on purpose: an explicit "" is meant, only the schema speaks
             issues = validate(self.schema, value, form_validator(self.root, self.schema))
+            issues = in_form_order(self.root, issues)
         else:
             value, issues = check_form(self.root, self.schema)
         self.show_issues(issues)
         return value, issues
+
+    def _schema_problems(self, value: Any) -> list[str]:
+        """What the schema says of a value typed as JSON (the editor's live line): the
+        issues a send would mark."""
+        issues = validate(self.schema, value, form_validator(self.root, self.schema))
+        return [self._issue_text(issue) for issue in in_form_order(self.root, issues)]
 
     def focused_path(self) -> tuple[str | int, ...] | None:
         """Where the field the user is in sits in the arguments (None: not in a field)."""
@@ -288,8 +300,13 @@ class SchemaForm(TypingScope, Widget, can_focus=False):
         twice changes nothing on screen (no error line removed and added back)."""
         self._issues = list(issues)
         if self.json_mode:
-            texts = [self._issue_text(i) for i in issues]
-            self.editor.show_error(texts[0] if texts else None, *texts[1:])
+            editor = self.editor
+            editor.check()  # the line under the editor lists the schema's problems
+            if editor.checked_text:
+                editor.show_error(None)
+            else:  # too long to check as typed: the send's check says it
+                texts = [self._issue_text(i) for i in issues]
+                editor.show_error(texts[0] if texts else None, *texts[1:])
             return
         shown = self._shown_fields()
         per_widget: dict[int, list[str]] = {}
@@ -344,15 +361,55 @@ class SchemaForm(TypingScope, Widget, can_focus=False):
         if error is not None:
             self.editor.show_error(error)
             return
+        in_editor = self.editor.has_focus_within
         self._show_json(False)
+        built: AwaitMount | None = None
         if self.editor.text != self._json_shown:  # not edited: keep the fields as they are
             self._edited = True
             self.root.set_value(value)
-            self._rebuild_fields()
+            built = self._rebuild_fields()
         else:
             self.recheck()
         self._set_toggle_label("{ } JSON")
         self.editor.show_error(None)
+        if in_editor:
+            # the editor is hidden: the focus would go to the catalog, and what the user
+            # types next to its shortcuts; it goes to the form's first field instead
+            self.call_later(self._focus_first_field, built)
+
+    def action_reset(self) -> None:
+        """Put the schema's defaults back in every field (asks first when that loses
+        input: in the JSON editor the reset is an edit, ctrl+z undoes it)."""
+        defaults = build_form(self.schema)
+        if self.current_value() == defaults.value():
+            self._reset_to(defaults)
+            return
+
+        def answered(answer: str | None) -> None:
+            if answer is not None:
+                self._reset_to(build_form(self.schema))
+
+        undo = " (ctrl+z in the editor brings it back)" if self.json_mode else ""
+        question = f"Reset the form to its defaults? What it holds now is dropped{undo}."
+        self.app.push_screen(ConfirmScreen(question, always=False), answered)
+
+    def _reset_to(self, root: FieldNode) -> None:
+        self.root = root
+        self._edited = True
+        built = self._rebuild_fields()
+        if self.json_mode:
+            self.editor.replace_text(json.dumps(root.value(), indent=2, ensure_ascii=False))
+        else:  # the field the focus was in is gone with the old ones
+            self.call_later(self._focus_first_field, built)
+        self.post_message(self.Changed(self))
+
+    async def _focus_first_field(self, built: AwaitMount | None) -> None:
+        if built is not None:
+            await built  # the new fields, not the old ones being removed
+        fields = self.query_one(".form-fields", VerticalScroll)
+        first = next((w for w in fields.query("*") if w.focusable), None)
+        if first is not None:
+            first.focus()
 
     def _show_json(self, flag: bool) -> None:
         # Show/hide the two children directly: a class on the form would restyle every
@@ -365,8 +422,8 @@ class SchemaForm(TypingScope, Widget, can_focus=False):
         self.query_one("#toggle-json", Button).label = label
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "submit":
-            return self.sends
+        if action in ("submit", "reset"):
+            return self.sends  # a replay's form: nothing to send, nothing to reset
         return True
 
     def action_submit(self) -> None:

@@ -28,6 +28,7 @@ ELLIPSIS = "…"
 MIN_PATH = 24  # cells the session file keeps (the server's label gives way first) ...
 MAX_LABEL = 1000  # characters of the server's label ever shown (wider than any bar)
 MIN_SERVER = 12  # ... down to this
+MAX_FILTER = 30  # cells of the intercept filter shown
 FACT_LEVELS = 5  # how far the facts shorten for a narrow bar (see StatusBar.facts)
 
 
@@ -98,6 +99,9 @@ class StatusBar(Static):
     events: reactive[int] = reactive(0)
     pending: reactive[int] = reactive(0)
     extra: reactive[str] = reactive("")
+    # attached to a proxy: its intercept filter ("" off) and the frames it holds
+    intercept: reactive[str] = reactive("")
+    held: reactive[int] = reactive(0)
 
     @on(messages.Indexing)
     def _indexing(self, message: messages.Indexing) -> None:
@@ -128,7 +132,24 @@ class StatusBar(Static):
         facts.append(f"  {self.events:,} {'events' if level < 3 else 'ev'}", style="dim")
         if self.pending:
             facts.append(f"  {self.pending} in flight", style="yellow")
+        facts.append_text(self.intercept_fact(level))
         return facts
+
+    def intercept_fact(self, level: int = 0) -> Text:
+        """Intercept on (its filter) and the frames held, which block the host until
+        ``I`` forwards or drops them; like the calls in flight, it stays at any width."""
+        if not self.intercept and not self.held:
+            return Text()
+        held = f"{self.held} held" if self.held else ""
+        if level >= 3:
+            shown = f"  ⏸ {held} (I)" if held else "  ⏸ intercept"
+        else:
+            query = one_line(self.intercept[:MAX_LABEL], -1)  # typed by a user, maybe another
+            if cell_len(query) > MAX_FILTER:
+                query = _fit(query, MAX_FILTER - 1) + ELLIPSIS
+            on = f"intercept {query}" if query else "intercept off"
+            shown = f"  ⏸ {on}" + (f" · {held} (I)" if held else "")
+        return Text(shown, style="bold black on yellow" if self.held else "magenta")
 
     def render(self) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
