@@ -60,19 +60,7 @@ def load_server_config(
 ) -> ServerConfig:
     """The server ``name`` from the config file at ``path`` (the only one when omitted)."""
     source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"{source}: no such config file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{source}: cannot read the config file: {exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ConfigError(
-            f"{source}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from None
-    servers = _servers(data, source)
+    servers = _servers(_read(path), source)
     if name is None:
         if len(servers) != 1:
             raise ConfigError(
@@ -83,6 +71,37 @@ def load_server_config(
     if name not in servers:
         known = ", ".join(sorted(servers)) or "none"
         raise ConfigError(f"{source}: no server named {name!r}; known servers: {known}")
+    return _entry(servers, name, source, environ)
+
+
+def load_server_configs(
+    path: str | os.PathLike[str], environ: Mapping[str, str] | None = None
+) -> list[ServerConfig]:
+    """Every server of the config file at ``path``, in the file's order (a workspace)."""
+    source = str(path)
+    servers = _servers(_read(path), source)
+    return [_entry(servers, name, source, environ) for name in servers]
+
+
+def _read(path: str | os.PathLike[str]) -> Any:
+    source = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{source}: no such config file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{source}: cannot read the config file: {exc}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(
+            f"{source}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
+
+
+def _entry(
+    servers: dict[str, Any], name: str, source: str, environ: Mapping[str, str] | None
+) -> ServerConfig:
     entry = servers[name]
     if not isinstance(entry, dict):
         raise ConfigError(f"{source}: server {name!r} is not a JSON object")

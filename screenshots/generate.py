@@ -26,12 +26,16 @@ from textual.widgets import TextArea  # noqa: E402
 
 from inspector.engine.responders import Responders  # noqa: E402
 from inspector.record.indexed import IndexedSessionFile  # noqa: E402
-from inspector.target import demo_target  # noqa: E402
+from inspector.target import Target, demo_target  # noqa: E402
 from inspector.tui.app import InspectorApp  # noqa: E402
 from inspector.tui.interactive_setup import interactive_responders  # noqa: E402
+from inspector.tui.mode import Live  # noqa: E402
+from inspector.tui.screens.all_log import AllLogScreen  # noqa: E402
+from inspector.tui.screens.compare import CompareScreen  # noqa: E402
 from inspector.tui.screens.elicitation import ElicitationScreen  # noqa: E402
 from inspector.tui.screens.load_dialog import LoadDialog  # noqa: E402
 from inspector.tui.screens.sampling import SamplingScreen  # noqa: E402
+from inspector.tui.screens.server_list import ServerListScreen  # noqa: E402
 from inspector.tui.widgets.catalog import Catalog  # noqa: E402
 from inspector.tui.widgets.item_panel import ItemPanel  # noqa: E402
 from inspector.tui.widgets.load_view import LoadView  # noqa: E402
@@ -39,8 +43,15 @@ from inspector.tui.widgets.message_detail import MessageDetail  # noqa: E402
 from inspector.tui.widgets.message_log import MessageLog  # noqa: E402
 from inspector.tui.widgets.result_view import ResultView  # noqa: E402
 from inspector.wire.events import Kind  # noqa: E402
+from inspector.workspace.status import State  # noqa: E402
 
 SIZE = (140, 40)
+SIZES = {
+    "workspace": (120, 35),
+    "workspace-80": (80, 24),
+    "workspace-log": (120, 35),
+    "compare": (120, 35),
+}
 Scenario = Callable[[Pilot[Any], InspectorApp], Awaitable[None]]
 
 
@@ -405,6 +416,76 @@ async def attach_view(pilot: Pilot[Any], app: InspectorApp) -> None:
     await settle(pilot)
 
 
+def workspace_app() -> InspectorApp:
+    """The demo, an official-SDK stdio server and one that cannot start."""
+    sdk = str(ROOT / "tests/servers/sdk_stdio_server.py")
+    broken = ["-c", "import sys; sys.exit('no such database: orders.db')"]
+    return InspectorApp(
+        Live(demo_target()),
+        workspace=[
+            ("sdk-stdio", Target(command=sys.executable, args=[sdk]), None),
+            ("orders", Target(command=sys.executable, args=broken), None),
+        ],
+    )
+
+
+async def workspace_ready(pilot: Pilot[Any], app: InspectorApp) -> None:
+    def ready() -> bool:
+        states = [view.status.state for view in app.views]
+        return states[:2] == [State.CONNECTED] * 2 and states[2] is State.FAILED
+
+    await wait_for(pilot, ready, "every server connected or failed", timeout=90)
+    await wait_for(pilot, lambda: bool(app.main.catalog.items.get("tools")), "the tools")
+
+
+async def workspace_view(pilot: Pilot[Any], app: InspectorApp) -> None:
+    await workspace_ready(pilot, app)
+    await pilot.press("escape", "W")
+    await wait_for(pilot, lambda: isinstance(app.screen, ServerListScreen), "the server list")
+    await settle(pilot)
+
+
+async def workspace_log_view(pilot: Pilot[Any], app: InspectorApp) -> None:
+    await workspace_ready(pilot, app)
+    await pilot.press("escape", "W")
+    await wait_for(pilot, lambda: isinstance(app.screen, ServerListScreen), "the server list")
+    await pilot.press("a")
+    await wait_for(pilot, lambda: isinstance(app.screen, AllLogScreen), "the merged log")
+    log = app.screen.query_one(MessageLog)
+    await wait_for(pilot, lambda: log.shown == len(log.source) > 0, "the merged rows")
+    await settle(pilot)
+
+
+def compare_app() -> InspectorApp:
+    """Two versions of one server (tests/servers/diff_server.py): staging and production."""
+    script = str(ROOT / "tests/servers/diff_server.py")
+    app = InspectorApp(
+        Live(Target(command=sys.executable, args=[script, "old"])),
+        workspace=[("staging", Target(command=sys.executable, args=[script, "new"]), None)],
+    )
+    app.views[0].name = app.views[0].status.name = "production"
+    return app
+
+
+async def compare_view(pilot: Pilot[Any], app: InspectorApp) -> None:
+    def ready() -> bool:
+        return all(view.status.state is State.CONNECTED for view in app.views)
+
+    await wait_for(pilot, ready, "both servers connected", timeout=60)
+    await wait_for(pilot, lambda: bool(app.main.catalog.items.get("prompts")), "the lists")
+    await pilot.press("escape", "W")
+    await wait_for(pilot, lambda: isinstance(app.screen, ServerListScreen), "the server list")
+    await pilot.press("down", "c")
+    await wait_for(pilot, lambda: isinstance(app.screen, CompareScreen), "the Compare view")
+    screen = app.screen
+    assert isinstance(screen, CompareScreen)
+    deadline = time.monotonic() + 20
+    while screen.comparison.counts.get("breaking", 0) < 10 and time.monotonic() < deadline:
+        await pilot.pause(0.2)  # the other server's last pages
+        await pilot.press("r")
+    await settle(pilot)
+
+
 VIEWS: dict[str, tuple[Callable[[Path], InspectorApp], Scenario]] = {
     "main": (lambda _: live_app(), main_view),
     "form": (lambda _: live_app(), form_view),
@@ -420,6 +501,10 @@ VIEWS: dict[str, tuple[Callable[[Path], InspectorApp], Scenario]] = {
     "history": (lambda _: live_app(), history_view),
     "replay-calls": (replay_calls_app, replay_calls_view),
     "attach": (attached_app, attach_view),
+    "workspace": (lambda _: workspace_app(), workspace_view),
+    "workspace-80": (lambda _: workspace_app(), workspace_view),
+    "workspace-log": (lambda _: workspace_app(), workspace_log_view),
+    "compare": (lambda _: compare_app(), compare_view),
 }
 
 
@@ -427,7 +512,7 @@ async def shoot(name: str, tmp: Path) -> Path:
     make, scenario = VIEWS[name]
     app = make(tmp)
     out = HERE / f"{name}.svg"
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZES.get(name, SIZE)) as pilot:
         try:
             await scenario(pilot, app)
         except Exception:

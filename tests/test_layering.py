@@ -41,6 +41,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # with replay's diff and the forms' checks)
     ("proxy", "demo", "lint", "export", "load", "collection"),
     ("target",),  # what to connect to: a command, a URL (maybe OAuth), an attached proxy
+    # several servers at once: a config's entries or several TARGETs, each one's state
+    ("workspace",),
     ("connection",),  # a target opened as the command line does (transport, OAuth hook, session)
     # the inspector as an MCP server for coding agents (``mcp-inspect mcp``): headless
     ("bridge",),
@@ -116,6 +118,17 @@ ALLOWED: dict[str, set[str]] = {
     "collection": {"errors", "wire", "forms", "engine", "record", "replay"},
     "target": {"errors", "wire", "transports", "credentials", "auth", "proxy"},  # proxy: attach
     # the OAuth hook is the caller's; the era found is remembered in the state folder
+    "workspace": {
+        "config",
+        "target",
+        "safe_text",
+        "wire",
+        "record",
+        "survey",
+        "compare",
+        "engine",
+        "logstore",
+    },
     "connection": {"engine", "record", "target", "wire"},
     "bridge": {
         "inspector",
@@ -157,6 +170,8 @@ ALLOWED: dict[str, set[str]] = {
         "credentials",  # ... with secrets as ${env:...}
         "load",  # ctrl+l: a short load run of the open tool
         "connection",  # ... its sessions opened as the command line opens them
+        "workspace",  # several servers: the server list's rows
+        "compare",  # the Compare view: two catalogs classified
     },
     "commands": {
         "inspector",
@@ -183,6 +198,7 @@ ALLOWED: dict[str, set[str]] = {
         "bridge",
         "tui",
         "collection",
+        "workspace",
     },
     "locust": {"errors", "engine", "wire", "load", "target", "commands"},
     "__main__": {"commands"},

@@ -4,6 +4,8 @@ mcp-inspect                              the TUI on the bundled demo server
 mcp-inspect -- python server.py          the TUI on a stdio server
 mcp-inspect https://host/mcp             the TUI on an HTTP server
 mcp-inspect --cli --method tools/list -- python server.py
+mcp-inspect --config FILE                every server of the file (a workspace)
+mcp-inspect --target "python a.py" --target https://host/mcp    a workspace of two
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import argparse
 import sys
 
 from inspector import __version__
-from inspector.commands import headless
+from inspector.commands import headless, workspace
 from inspector.commands.connect import trace_header
 from inspector.commands.oauth_options import add_oauth_options
 from inspector.commands.options import (
@@ -51,11 +53,14 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     add_answer_options(parser)
     headless.add_options(parser)
     add_oauth_options(parser)
+    workspace.add_options(parser)
 
 
 def run(opts: argparse.Namespace, command: list[str]) -> int:
     """``command``: the words after ``--`` (a server command)."""
     words = list(opts.target) + command
+    if workspace.wanted(opts, words):
+        return workspace.run(opts, words)
     target = resolve_target(opts, words)
     if opts.cli:
         return headless.run_from_options(opts, target, demo=names_no_server(opts, words))

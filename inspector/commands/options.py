@@ -26,6 +26,7 @@ from inspector.record.state import sessions_home
 if TYPE_CHECKING:
     from inspector.export.live import LiveExport
 from inspector.target import TRANSPORT_CHOICES, Target, target_from_words, target_info
+from inspector.workspace.entries import entry_target
 
 PROG = "mcp-inspect"
 
@@ -222,17 +223,7 @@ def config_target(opts: argparse.Namespace, name: str | None) -> Target:
         config = load_server_config(opts.config, name)
     except ConfigError as exc:
         raise UsageError(str(exc)) from exc
-    target = Target(
-        command=config.command,
-        args=list(config.args),
-        env=dict(config.env),
-        cwd=config.cwd,
-        url=config.url,
-        headers=dict(config.headers),
-        transport=config.transport,
-        name=config.name,
-        oauth_config=dict(config.oauth),
-    )
+    target = entry_target(config)
     target.env.update(parse_env(opts.env))
     target.headers.update(parse_headers(opts.header))
     if opts.cwd:

@@ -164,6 +164,18 @@ class LiveState:
         changes.updated, self._updated_new = self._updated_new, []
         return changes
 
+    def store_pending(self) -> None:
+        """Store the batched events now, for a reader of the whole store (a workspace's
+        comparison of a server not shown yet, whose feed has not started); the next take
+        still reports them as new (its ``first`` is unchanged, its ``events`` empty)."""
+        if self._batch and not self.offline:
+            batch, self._batch = self._batch, []
+            self.store.extend(batch)
+
+    def unstored(self) -> list[WireEvent]:
+        """The events observed and not stored yet (the next take stores them)."""
+        return list(self._batch)
+
     @property
     def pending_events(self) -> int:
         """Events observed and not stored yet."""

@@ -24,7 +24,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from inspector.logstore.textmatch import term_pattern
-from inspector.wire.events import Channel, Direction, Kind, WireEvent
+from inspector.wire.events import SERVER_KEY, Channel, Direction, Kind, WireEvent
 
 _KIND_ALIASES: dict[str, Kind] = {
     "req": Kind.REQUEST,
@@ -125,6 +125,13 @@ KEYS: tuple[FilterKey, ...] = (
         ("ch:stderr", "ch:http"),
     ),
     FilterKey("has", (), ("finding",), "has:finding: the same as is:finding", ("has:finding",)),
+    FilterKey(
+        "server",
+        ("srv",),
+        (),
+        "in a workspace of several servers: the server's name (* and ? glob)",
+        ("server:files", "server:staging*"),
+    ),
 )
 _BY_SPELLING = {spelling: key for key in KEYS for spelling in key.spellings}
 KEY_NAMES = tuple(key.name for key in KEYS)
@@ -193,6 +200,7 @@ class Parsed:
     findings: bool = False
     errors: bool = False
     problems: list[Problem] | None = None
+    servers: list[str] = field(default_factory=list)
 
 
 def _values(token: Token) -> Iterable[tuple[int, str]]:
@@ -285,6 +293,8 @@ def _apply(out: Parsed, key: FilterKey, value: str, at: int) -> Problem | None:
         if low not in _CHANNEL_ALIASES:
             return _unknown("channel", value, at, key)
         out.channels.add(_CHANNEL_ALIASES[low])
+    elif key.name == "server":
+        out.servers.append(value)
     elif key.name == "has":
         if low not in FINDING_WORDS:
             return _unknown("value", value, at, key)
@@ -311,6 +321,7 @@ class LogFilter:
     findings: bool = False
     errors: bool = False
     problems: tuple[Problem, ...] = ()  # parts that were not understood (shown to the user)
+    servers: tuple[str, ...] = ()  # a workspace's server names (the events' meta "server")
     patterns: tuple[re.Pattern[bytes], ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
@@ -325,6 +336,7 @@ class LogFilter:
             parsed.findings,
             parsed.errors,
             tuple(parsed.problems or ()),
+            tuple(parsed.servers),
             tuple(term_pattern(t) for t in parsed.terms),
         )
 
@@ -336,6 +348,7 @@ class LogFilter:
             or self.kinds
             or self.directions
             or self.channels
+            or self.servers
             or self.findings
             or self.errors
         )
@@ -352,11 +365,21 @@ class LogFilter:
             method = event.method
             if method is None or not self.method_matches(method):
                 return False
+        if self.servers and not self.server_matches(event.meta.get(SERVER_KEY)):
+            return False
         if self.findings and not event.findings:
             return False
         if self.errors and not (event.kind is Kind.ERROR or is_tool_error(event.message)):
             return False
         return all(p.search(event.raw) for p in self.patterns)
+
+    def server_matches(self, server: Any) -> bool:
+        """The event's server (its meta's ``server``) is one the query names (case
+        folded; * and ? glob)."""
+        if not isinstance(server, str):
+            return False
+        name = server.casefold()
+        return any(fnmatchcase(name, pat.casefold()) for pat in self.servers)
 
     def method_matches(self, name: str) -> bool:
         for pat in self.methods:

@@ -26,6 +26,7 @@ from typing import Any, Protocol, runtime_checkable
 from inspector.logstore.filter_query import LogFilter, is_tool_error
 from inspector.wire.events import (
     ATTACH_KEY,
+    SERVER_KEY,
     SIDE_KEY,
     Channel,
     Direction,
@@ -104,10 +105,12 @@ class _Extra:
 def _pair_key(meta: dict[str, Any], msg_id: Hashable) -> Hashable:
     """What pairs a request with its response: the id, and on a proxy's wire also whose
     frame it is (the host's id 1 and an inspector's id 1 are different requests), and for
-    the host which of its sessions on an HTTP front (``link``: each numbers from 1)."""
+    the host which of its sessions on an HTTP front (``link``: each numbers from 1); in
+    a workspace's merged log, whose server (each numbers its requests from 1)."""
     side = meta.get(SIDE_KEY) if meta else None
     if side is None:
-        return msg_id
+        server = meta.get(SERVER_KEY) if meta else None
+        return msg_id if server is None else (SERVER_KEY, server, msg_id)
     link = meta.get("link") if side == "host" else None
     return (side, meta.get(ATTACH_KEY), link, msg_id)
 
@@ -438,6 +441,8 @@ class EventStore:
             tests.append(self.has_findings)
         if flt.errors:
             tests.append(self.failed)
+        if flt.servers:  # a workspace's frames carry their server's name in their meta
+            tests.append(lambda i: flt.server_matches(self.meta(i).get(SERVER_KEY)))
         if not tests:
             return None
         if len(tests) == 1:
@@ -466,6 +471,8 @@ def scan_matching(source: EventSource, flt: LogFilter, start: int, stop: int) ->
         if flt.findings and not source.has_findings(i):
             continue
         if flt.errors and not source.failed(i):
+            continue
+        if flt.servers and not flt.server_matches(source.event(i).meta.get(SERVER_KEY)):
             continue
         if flt.patterns:
             raw = source.raw(i)

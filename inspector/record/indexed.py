@@ -34,7 +34,14 @@ import anyio
 from inspector.logstore.store import LogFilter, is_tool_error
 from inspector.record.format import SessionFileError, SessionHeader, decode_event
 from inspector.record.huge_line import HEAD, HUGE_LINE, head_event
-from inspector.wire.events import Channel, Direction, Kind, WireEvent, classify_message
+from inspector.wire.events import (
+    SERVER_KEY,
+    Channel,
+    Direction,
+    Kind,
+    WireEvent,
+    classify_message,
+)
 from inspector.wire.jsonrpc import decode
 
 FIRST_CHUNK = 1 << 20  # indexed before the constructor returns: the first screen
@@ -619,6 +626,8 @@ class IndexedSessionFile:
         if flt.findings and not self.has_findings(i):
             return False
         if flt.errors and not self.failed(i):
+            return False
+        if flt.servers and not flt.server_matches(self.event(i).meta.get(SERVER_KEY)):
             return False
         if flt.patterns:
             raw = self.raw(i)

@@ -16,7 +16,7 @@ replay's recorded calls), ``save_session``, ``quit_reconnect``
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from textual import events, on, work
@@ -37,23 +37,17 @@ from inspector.engine.tasks import TaskManager
 from inspector.live.state import LiveState
 from inspector.record.indexed import IndexedSessionFile
 from inspector.record.recorder import Recorder
-from inspector.record.redact import Redactor
 from inspector.record.state import sessions_home
 from inspector.safe_text import visible
 from inspector.target import Target
 from inspector.tui import heap, messages
 from inspector.tui.auth_ui import AuthUi, ObservedAuth
-from inspector.tui.call_runner import CallRunner
-from inspector.tui.connection_controller import ConnectionController, while_mounted
+from inspector.tui.connection_controller import while_mounted
 from inspector.tui.controller import SessionController
 from inspector.tui.focus_guard import keep_focus_shown
-from inspector.tui.history_ui import HistoryUi
 from inspector.tui.interactive import InteractiveResponders, SamplingRuleBar
 from inspector.tui.keymap import Section, palette_entries, section_for, sections
-from inspector.tui.live_feed import LiveFeed
-from inspector.tui.load_run import LoadRun
 from inspector.tui.mode import LIVE_ONLY, Live, Mode, Replay, as_mode
-from inspector.tui.quit_reconnect import QuitReconnect
 from inspector.tui.replay_mode import HINT, ReplayMode
 from inspector.tui.result_files import default_folder
 from inspector.tui.save_session import save_session_as, session_file
@@ -62,9 +56,9 @@ from inspector.tui.screens.intercept import open_intercept
 from inspector.tui.screens.main import MainScreen
 from inspector.tui.screenshot import save_screenshot, screenshot_folder
 from inspector.tui.server import Server
-from inspector.tui.skills_ui import SkillsUi
+from inspector.tui.server_screen import ServerScreen
+from inspector.tui.server_view import ServerView
 from inspector.tui.state_notes import StateNotes
-from inspector.tui.status_feed import StatusFeed
 from inspector.tui.widgets.call_list import CallList
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.inflight import InFlightView
@@ -81,6 +75,8 @@ from inspector.tui.widgets.skills_view import SkillsView
 from inspector.tui.widgets.status_bar import StatusBar
 from inspector.tui.widgets.tab_fit import TabLabel
 from inspector.tui.widgets.tasks_view import TasksView
+from inspector.tui.workspace_ui import WorkspaceUi
+from inspector.workspace.entries import default_name
 
 LOG_LAYOUTS = ("normal", "max", "min")
 BOTTOM_TABS = (
@@ -148,7 +144,11 @@ class InspectorApp(App[int]):
         Binding("s", "detail('save')", "Save"),
         Binding("question_mark", "help", "Help"),
         Binding("f1", "help", "Help", show=False, priority=True),  # in forms and dialogs too
-        Binding("q", "quit_or_ask", "Quit"),  # ctrl+q (Textual's) quits without asking
+        Binding("q", "quit_or_ask", "Quit"),
+        Binding("W", "servers", "Servers", show=False),  # the workspace's server list
+        Binding(
+            "ctrl+n", "add_server", "Add server", show=False
+        ),  # ctrl+q (Textual's) quits without asking
     ]
 
     def __init__(
@@ -166,12 +166,16 @@ class InspectorApp(App[int]):
         timeout: float | None = None,
         max_timeout: float | None = None,
         protocol_version: str | None = None,
+        workspace: Sequence[tuple[str, Target, Recorder | None]] = (),
+        config: str | None = None,
     ) -> None:
         """``mode``: ``Live(target)`` or ``Replay(source)`` (a bare ``Target`` is live; the
         short spelling ``None, source=..., replay_title=...`` a replay);
         ``options``: the session's (the command line builds them once);
         ``handle_signals``: SIGHUP and SIGTERM quit like ``q`` (the real terminal app;
-        tests leave their process's signals alone)."""
+        tests leave their process's signals alone); ``workspace``: more servers (name,
+        target, recorder), each connecting in parallel on a screen of its own;
+        ``config``: the config file ctrl+n takes names from."""
         super().__init__()
         self.options = (options or SessionOptions()).with_given(
             timeout=timeout, max_timeout=max_timeout, protocol_version=protocol_version
@@ -179,32 +183,85 @@ class InspectorApp(App[int]):
         self.handle_signals = handle_signals
         self.mode = as_mode(mode, source, replay_title)
         self.recorder = recorder
-        # the session file's redaction, for toasts too (a server echoing a token in an error)
-        self.redactor = (
-            recorder.redactor
-            if recorder is not None
-            else Redactor(self.target.secrets() if self.target is not None else [])
-        )
         self.log_layout = "normal"
+        self._confirm = confirm_destructive
         # the server shown: its state is the one owner of what the widgets show
-        self.server = Server(LiveState(self.replay_source), self.mode, recorder=recorder)
-        self.feed = LiveFeed(self.state)
-        self._responders = responders
-        self.main = MainScreen(id="_default")  # the panes, by name (helpers ask it)
-        self.quit_reconnect = QuitReconnect(self, self.main, self.server, self.connect)
-        self.calls = CallRunner(
-            self,
-            self.main,
-            self.server,
-            self.execute,
-            self.action_bottom,
-            confirm_destructive=confirm_destructive,
+        self.responders = responders  # a workspace's servers each answer with these
+        self.views: list[ServerView] = []  # a workspace: one per server
+        self.workspace = WorkspaceUi(self, config)
+        # each server's screen shows its controller's messages itself (ctrl+n can make
+        # any app a workspace)
+        screen = ServerScreen(own_panes=False, id="_default")  # the panes, by name
+        first = self.make_view(
+            self.mode.target.name or default_name(self.mode.target)
+            if isinstance(self.mode, Live)
+            else "replay",
+            Server(LiveState(self.replay_source), self.mode, recorder=recorder),
+            screen,
+            responders,
+            None if workspace else self.connect,
         )
-        self.status_feed = StatusFeed(self.main, self.server)
-        self.connection = ConnectionController(self, self.main, self.server, self.status_feed)
-        self.skills = SkillsUi(self, lambda: self.controller)  # servers with skills: the tab
-        self.load_runs = LoadRun(self, self.main, self.server)
-        self.history = HistoryUi(self, self.main, self.server, self.calls, self.action_focus_log)
+        screen.view = first
+        self.views.append(first)
+        self.show_view(first)
+        for name, target, server_recorder in workspace:
+            self.workspace.add(name, target, server_recorder)
+
+    def make_view(
+        self,
+        name: str,
+        server: Server,
+        main: MainScreen,
+        responders: Responders | None,
+        connect: Any = None,
+    ) -> ServerView:
+        """One server's view (``connect``: how its connection starts; a workspace's
+        servers each connect in a worker group of their own)."""
+        view: ServerView | None = None
+
+        def connect_view() -> None:
+            assert view is not None
+            self.connect_view(view)
+
+        view = ServerView.build(
+            self,
+            name,
+            server,
+            main,
+            connect=connect or connect_view,
+            execute=self.execute,
+            bottom=self.action_bottom,
+            show_log=self.action_focus_log,
+            responders=responders,
+            confirm_destructive=self._confirm,
+        )
+        return view
+
+    def show_view(self, view: ServerView) -> None:
+        """Make ``view`` the one the app's keys, handlers and helpers work on."""
+        self.view = view
+        self.server = view.server
+        self.mode = view.server.mode
+        self.recorder = view.server.recorder
+        self.feed = view.feed
+        self.main = view.main
+        self._responders = view.responders
+        self.quit_reconnect = view.quit_reconnect
+        self.calls = view.calls
+        self.status_feed = view.status_feed
+        self.connection = view.connection
+        self.redactor = view.redactor
+        self.skills = view.skills
+        self.load_runs = view.load_runs
+        self.history = view.history
+
+    def connect_view(self, view: ServerView) -> None:
+        """A workspace server's connection, in its own exclusive worker group."""
+        controller = view.server.controller
+        assert controller is not None
+        self.run_worker(
+            controller.run(), group=f"session:{view.name}", exclusive=True, exit_on_error=False
+        )
         self.state_notes = StateNotes(self, self.server)  # eras.json damaged... said here
 
     # -- the server shown (tests and the palette read these) ---------------------------
@@ -285,38 +342,45 @@ class InspectorApp(App[int]):
         session file, and control characters visible (a path, a URL, a server's words)."""
 
         def shown(text: str) -> str:
-            return visible(self.redactor.url_text(text), multiline=True)
+            for view in self.views:  # a workspace: no server's secrets in any toast
+                text = view.redactor.url_text(text)
+            return visible(text, multiline=True)
 
         super().notify(
             shown(message), title=shown(title), severity=severity, timeout=timeout, markup=markup
         )
 
     def compose(self) -> ComposeResult:
+        yield from self.panes(self.view)
+
+    def panes(self, view: ServerView) -> ComposeResult:
+        """One server's panes (the main screen's; a workspace's other servers' screens)."""
+        feed, state, bridge = view.feed, view.server.state, view.server.bridge
         status = StatusBar(id="status")
-        self.feed.subscribe(status)
+        feed.subscribe(status)
         yield status
-        if self.bridge is not None:
-            yield SamplingRuleBar(self.bridge, id="rule-bar")
+        if bridge is not None:
+            yield SamplingRuleBar(bridge, id="rule-bar")
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 catalog = Catalog(id="catalog")
-                self.feed.subscribe(catalog)
+                feed.subscribe(catalog)
                 yield catalog
             yield ItemPanel(id="work")
         with Horizontal(id="bottom"):
             views = (
-                MessageLog(self.state.events, id="log"),
-                InFlightView(self.state, id="inflight"),
-                ServerLogView(self.state, id="serverlog"),
-                TasksView(self.state, id="tasks"),
+                MessageLog(state.events, id="log"),
+                InFlightView(state, id="inflight"),
+                ServerLogView(state, id="serverlog"),
+                TasksView(state, id="tasks"),
             )
-            self.feed.subscribe(self, *views)
+            feed.subscribe(self, *views)
             with TabbedContent(id="bottom-tabs", initial="tab-log"):
-                for (title, pane), view in zip(BOTTOM_TABS, views, strict=True):
+                for (title, pane), widget in zip(BOTTOM_TABS, views, strict=True):
                     with TabPane(title, id=f"tab-{pane}"):
-                        yield view
+                        yield widget
             yield MessageDetail(id="detail")
-        yield KeyFooter(hidden=() if self.mode.live else LIVE_ONLY)
+        yield KeyFooter(hidden=() if view.server.mode.live else LIVE_ONLY)
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded and self.screen is self.main:
@@ -326,30 +390,32 @@ class InspectorApp(App[int]):
     def on_mount(self) -> None:
         heap.map_big_blocks()
         self.call_after_refresh(heap.freeze)  # once the screen is built
-        self.query_one("#detail").display = False
-        pane = ServerPane(id="server")
-        self.feed.subscribe(pane)
-        server_tab_ready = self.query_one(Catalog).add_tab(
-            "tab-server", TabLabel("Server", "Srv"), pane
-        )
-        self.feed.start(self)
+        self.start_view(self.view)
         self.state_notes.start()
-        mode = self.mode
-        if isinstance(mode, Replay):
-            self._start_replay(mode, server_tab_ready)
-            self.status_feed.start()
-            return
-        target = mode.target
-        self.server.start_live(
-            self, self.main, target, self.options, self._responders, self.redactor
-        )
-        self.query_one(StatusBar).transport = (
-            target.transport if target.is_http or target.attach else "stdio"
-        )
-        self.status_feed.start()
-        if self.handle_signals:
+        if self.handle_signals and self.mode.live:
             self.quit_reconnect.quit_on_signals()
-        self.connect()
+        if len(self.views) > 1:
+            self.run_worker(self.workspace.mount_all(), group="workspace")
+
+    def start_view(self, view: ServerView) -> None:
+        """Set up a view's composed panes and start its server (a live session connects;
+        a recording is read)."""
+        view.started = True
+        main = view.main
+        main.detail.display = False
+        pane = ServerPane(id="server")
+        view.feed.subscribe(pane)
+        server_tab_ready = main.catalog.add_tab("tab-server", TabLabel("Server", "Srv"), pane)
+        view.feed.start(self)
+        mode = view.server.mode
+        if isinstance(mode, Replay):
+            self._start_replay(view, mode, server_tab_ready)
+            view.status_feed.start()
+            return
+        if not view.session_started:  # a workspace starts its servers before their screens
+            self.workspace.start_session(view)
+        main.status_bar.transport = view.status.transport
+        view.status_feed.start()
 
     # -- quitting: every way out closes the session first (quit_reconnect) -------------
 
@@ -360,8 +426,9 @@ class InspectorApp(App[int]):
 
     async def on_unmount(self) -> None:
         """Any other way out (an error, ``exit()``): the same shutdown, before the loop
-        ends; a no-op when quitting already did it."""
-        await self.quit_reconnect.closed()
+        ends; a no-op when quitting already did it (a workspace: every server's)."""
+        for view in self.views:
+            await view.quit_reconnect.closed()
         self.state_notes.stop()
         heap.thaw()
 
@@ -406,15 +473,15 @@ class InspectorApp(App[int]):
 
     # -- replay ------------------------------------------------------------------------
 
-    def _start_replay(self, mode: Replay, server_tab_ready: Any) -> None:
-        status = self.query_one(StatusBar)
+    def _start_replay(self, view: ServerView, mode: Replay, server_tab_ready: Any) -> None:
+        status = view.main.status_bar
         status.state = "replay"
         status.server = mode.title or "replay"
         status.transport = "offline"
-        self.query_one(ItemPanel).read_only = True
-        self.query_one(ResultView).show_text(HINT, "cyan")
-        replay = ReplayMode(self, self.state, mode.source, self.feed, mode.title)
-        self.server.replay = replay
+        view.main.item_panel.read_only = True
+        view.main.result_view.show_text(HINT, "cyan")
+        replay = ReplayMode(self, view.server.state, mode.source, view.feed, mode.title)
+        view.server.replay = replay
         replay.start(server_tab_ready)
 
     @on(TabbedContent.TabActivated, "#catalog-tabs")
@@ -551,11 +618,11 @@ class InspectorApp(App[int]):
         self.query_one(ItemPanel).submit()
 
     def action_zoom_result(self) -> None:
-        if self.screen is self.screen_stack[0]:  # not behind a dialog
+        if self.screen is self.main:  # not behind a dialog
             self.query_one(ItemPanel).cycle_zoom()
 
     def action_toggle_form(self) -> None:
-        if self.screen is self.screen_stack[0]:
+        if self.screen is self.main:
             self.query_one(ItemPanel).toggle_form()
 
     def deliver_screenshot(
@@ -603,6 +670,18 @@ class InspectorApp(App[int]):
     def action_detail(self, action: str) -> None:
         """``p``, ``c`` or ``s`` of the detail pane, pressed in the log."""
         getattr(self.query_one(MessageDetail), f"action_{action}")()
+
+    def action_servers(self) -> None:
+        """W: the workspace's servers (name, transport, era, state): show or remove one."""
+        self.workspace.open_list()
+
+    def action_add_server(self) -> None:
+        """ctrl+n: a server added at run time (a URL, a command, or a config name)."""
+        from inspector.tui.screens.server_list import AddServerPrompt
+
+        self.push_screen(
+            AddServerPrompt(), lambda text: self.workspace.add_text(text) if text else None
+        )
 
     def action_quit_or_ask(self) -> None:
         """q: quit, first asking when that would lose unsent input or calls in flight."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import traceback
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import anyio
 
@@ -36,9 +36,25 @@ from inspector.wire.events import WireEvent
 from inspector.wire.transport import ConnectionLost
 
 if TYPE_CHECKING:
-    from textual.app import App
+    from textual.message import Message
+    from textual.notifications import SeverityLevel
 
 SHUTDOWN_BOUND = 10.0  # stdio: stdin closed, SIGTERM, SIGKILL, 2 s apart; HTTP: a 2 s DELETE
+
+
+class Poster(Protocol):
+    """Where a controller's messages go: the app, or a workspace server's relay."""
+
+    def post_message(self, message: Message) -> bool: ...
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+    ) -> None: ...
 
 
 class SessionController:
@@ -47,7 +63,7 @@ class SessionController:
 
     def __init__(
         self,
-        app: App[Any],
+        app: Poster,
         target: Target,
         options: SessionOptions,
         *,
@@ -62,7 +78,8 @@ class SessionController:
         ``auth``: the HTTP transports' auth hook (an ``inspector.auth`` authorizer),
         kept across reconnects so its tokens are. ``observer``: sees every event too.
         ``trace``: a live trace (``inspector.export.live.SessionTrace``) every session
-        of the recording joins."""
+        of the recording joins. ``app``: where its messages go (the app, or a workspace
+        server's screen)."""
         self.app = app
         self.state = state
         self.auth = auth

@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from inspector.tui.interactive import SamplingRuleBar
+from inspector.tui.screens.all_log import AllLogScreen
 from inspector.tui.screens.collections import CollectionsScreen
+from inspector.tui.screens.compare import CompareScreen
 from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.screens.elicitation import CompletionWaitScreen, ElicitationScreen
 from inspector.tui.screens.history import HistoryScreen
@@ -22,6 +24,7 @@ from inspector.tui.screens.roots import RootsEditor, RootsScreen
 from inspector.tui.screens.sampling import SamplingScreen
 from inspector.tui.screens.save_as import SaveAsScreen
 from inspector.tui.screens.save_files import SaveFilesScreen
+from inspector.tui.screens.server_list import AddServerPrompt, ServerListScreen
 from inspector.tui.widgets.auth_view import AuthView
 from inspector.tui.widgets.call_list import CallRows
 from inspector.tui.widgets.catalog import Catalog, ListFilter
@@ -77,6 +80,9 @@ EXPLAIN = {
     "response), copy the frame, save it to a file",
     "InspectorApp.help": "this help, on the section about where you are (F1 works in forms "
     "and dialogs too)",
+    "InspectorApp.servers": "the workspace's servers (name, transport, era, state): Enter "
+    "shows one as it was left, x removes one (its process stopped)",
+    "InspectorApp.add_server": "add a server: a URL, a command line, or a name from --config",
     "InspectorApp.quit_or_ask": "quit (the server is shut down cleanly); asks first when a "
     "form holds input that was not sent, calls are in flight, or an attached proxy holds "
     "frames for intercept (they are released)",
@@ -163,6 +169,17 @@ EXPLAIN = {
     "InterceptScreen.drop": "drop the frame shown",
     "InterceptScreen.forward_all": "forward every held frame",
     "InterceptScreen.close": "close",
+    "ServerListScreen.remove": "remove the highlighted server (stopped as quitting does)",
+    "ServerListScreen.close": "close",
+    "ServerListScreen.all": "one log of every server's frames (server:NAME filters it)",
+    "ServerListScreen.compare": "compare the highlighted server's catalog with the shown one's",
+    "CompareScreen.close": "back",
+    "CompareScreen.swap": "swap the sides (which one is the old)",
+    "CompareScreen.again": "compare again (the servers' catalogs as they are now)",
+    "AllLogScreen.back": "close the detail, then back to the server shown",
+    "AllLogScreen.toggle_detail": "show or hide the highlighted frame's detail",
+    "AllLogScreen.detail": "the detail's pair, copy and save",
+    "AddServerPrompt.cancel": "cancel",
 }
 
 # Keys that Textual's own widgets bring to a section: (key, what it does).
@@ -275,6 +292,9 @@ DIALOGS: tuple[GroupSpec, ...] = (
     ("Keep as a check", (KeepStepScreen,)),
     ("Collections", (CollectionsScreen,)),
     ("Intercept (proxy)", (InterceptScreen, Extra("intercept"))),
+    ("Servers (workspace)", (ServerListScreen, AddServerPrompt)),
+    ("All servers' log (workspace)", (AllLogScreen,)),
+    ("Compare (workspace)", (CompareScreen,)),
 )
 
 SECTIONS: tuple[SectionSpec, ...] = (

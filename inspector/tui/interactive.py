@@ -156,6 +156,17 @@ class InteractiveResponders:
         self.completions = UrlCompletions()
         self.completion_timeout = 120.0  # seconds a -32042 retry waits for the server
         self._rule_listeners: list[Callable[[SamplingRule | None], None]] = []
+        self.workspace_name: str | None = None  # a workspace's: which server asks
+
+    def for_server(self, name: str) -> InteractiveResponders:
+        """Another workspace server's bridge: its own dialogs, saying ``name``; the same
+        roots (one list, edited for every server), opener and elicitation modes."""
+        bridge = InteractiveResponders(
+            self.app, opener=self.opener, elicitation_modes=self.elicitation_modes
+        )
+        bridge.roots = self.roots
+        bridge.workspace_name = name
+        return bridge
 
     def responders(self) -> Responders:
         return Responders(
@@ -167,6 +178,8 @@ class InteractiveResponders:
         )
 
     def attach(self, session: Session) -> None:
+        if session is self.session:
+            return  # a workspace's relay attached it already (as it connected)
         self.session = session
         if not session.era.stateless:  # the notification is gone in 2026-07-28
             session.on_notification("notifications/elicitation/complete", self.elicitation_complete)
@@ -174,7 +187,10 @@ class InteractiveResponders:
     @property
     def server_name(self) -> str:
         info = self.session.server_info if self.session is not None else {}
-        return str(info.get("title") or info.get("name") or "the server")
+        found = info.get("title") or info.get("name")
+        if self.workspace_name is not None:  # several servers: the one asking, by its name
+            return f"{self.workspace_name} ({found})" if found else self.workspace_name
+        return str(found or "the server")
 
     # -- the standing rule -------------------------------------------------------------
 

@@ -7,6 +7,8 @@ and builds the responders and the recorder; this module only runs the app.
 from __future__ import annotations
 
 import sys
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from inspector.engine.options import SessionOptions
@@ -17,6 +19,7 @@ from inspector.target import Target
 from inspector.tui.app import InspectorApp
 from inspector.tui.interactive_setup import interactive_responders
 from inspector.tui.mode import Live, Replay
+from inspector.workspace.recording import split, workspace_servers
 
 
 def run_inspector(
@@ -55,7 +58,57 @@ def say_lost_spans(app: InspectorApp, text: str) -> None:
 
 
 def run_replay(source: IndexedSessionFile, title: str) -> int:
-    """A saved session opened offline (``mcp-inspect replay FILE``)."""
-    app = InspectorApp(Replay(source, title))
+    """A saved session opened offline (``mcp-inspect replay FILE``); a workspace's, as
+    the same workspace (``replay_app``)."""
+    with tempfile.TemporaryDirectory(prefix="mcp-inspect-workspace-") as folder:
+        app, parts = replay_app(source, title, Path(folder))
+        try:
+            app.run()
+        finally:
+            for part in parts:
+                part.close()
+    return app.return_code or 0
+
+
+def replay_app(
+    source: IndexedSessionFile, title: str, folder: Path
+) -> tuple[InspectorApp, list[IndexedSessionFile]]:
+    """The app on a recording: one server's, or a workspace's as the same workspace
+    offline (each server's frames split into ``folder``, one replayed view each; the
+    whole file, indexed, is the merged log). Returns the app and the parts to close."""
+    if workspace_servers(source.header) is None:
+        return InspectorApp(Replay(source, title)), []
+    parts = [(name, IndexedSessionFile(path)) for name, path in split(source.path, folder)]
+    (name, first), *others = parts
+    app = InspectorApp(Replay(first, f"{title} · {name}"))
+    app.views[0].name = app.views[0].status.name = name
+    for other, part in others:
+        app.workspace.add_replay(other, part, f"{title} · {other}")
+    source.index_all()
+    app.workspace.merged_source = source
+    return app, [part for _, part in parts]
+
+
+def run_workspace(
+    servers: list[tuple[str, Target, Recorder | None]],
+    options: SessionOptions,
+    *,
+    responders: Responders,
+    config: str | None,
+) -> int:
+    """Several servers at once (``--config`` without ``--server``, repeated ``--target``):
+    each connects in parallel; W lists them, ctrl+n adds one."""
+    (name, first, recorder), *others = servers
+    first.name = first.name or name
+    app = InspectorApp(
+        Live(first),
+        options=options,
+        responders=responders,
+        recorder=recorder,
+        handle_signals=True,
+        workspace=others,
+        config=config,
+    )
+    interactive_responders(app, responders, roots=list(options.roots))
     app.run()
     return app.return_code or 0

@@ -149,7 +149,7 @@ class LoadRun:
         self.screen.bottom_tabs.active = TAB_ID
         view.focus()
         self.worker = self.app.run_worker(
-            self._run(call, options), group="load", exclusive=True, exit_on_error=False
+            self._run(call, options), group=f"load-{id(self)}", exclusive=True, exit_on_error=False
         )
 
     def stop(self) -> None:

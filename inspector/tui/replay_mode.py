@@ -55,7 +55,9 @@ class ReplayMode:
         self._server_tab_ready = server_tab_ready
         # after the Server tab is mounted: what the first indexed chunk already shows
         self.app.call_after_refresh(self.show_catalog, None)
-        self.app.run_worker(self.index(), group="replay-index", exclusive=True, exit_on_error=False)
+        self.app.run_worker(
+            self.index(), group=f"replay-index-{id(self)}", exclusive=True, exit_on_error=False
+        )
 
     def unknown(self, kind: str, catalog: RecordedCatalog, offered: Any) -> str | None:
         """Why a kind has no list: never listed here - unless the server offers none."""

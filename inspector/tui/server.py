@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from inspector.record.redact import Redactor
     from inspector.target import Target
     from inspector.tui.auth_ui import AuthUi, ObservedAuth
-    from inspector.tui.controller import SessionController
+    from inspector.tui.controller import Poster, SessionController
     from inspector.tui.interactive import InteractiveResponders
     from inspector.tui.replay_mode import ReplayMode
     from inspector.tui.screens.main import MainScreen
@@ -74,10 +74,13 @@ class Server:
         options: SessionOptions,
         responders: Responders | None,
         redactor: Redactor | None = None,
+        post_to: Poster | None = None,
     ) -> SessionController:
         """Make the live session's controller, with the Auth tab of an HTTP target with
         OAuth (mounted on ``screen``), or, attached to a proxy, the proxy's OAuth followed.
-        ``redactor``: the toasts' and session file's, told the tokens the flow learns."""
+        ``redactor``: the toasts' and session file's, told the tokens the flow learns;
+        ``post_to``: where the controller's messages go (a workspace: the server's screen,
+        which shows them; else the app)."""
         from inspector.tui.auth_ui import AuthUi, ObservedAuth
         from inspector.tui.controller import SessionController
 
@@ -90,7 +93,7 @@ class Server:
             self.observed_auth = ObservedAuth(app, screen, self._proxied_server)
             observer = self.observed_auth.observe
         self.controller = SessionController(
-            app,
+            post_to or app,
             target,
             options,
             state=self.state,

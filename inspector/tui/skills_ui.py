@@ -19,6 +19,7 @@ from inspector.tui.widgets.skills_view import SkillsView
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.screen import Screen
 
     from inspector.tui.controller import SessionController
 
@@ -28,8 +29,16 @@ TAB_ID = "tab-skills"
 class SkillsUi:
     """One app's Skills tab and the skills client of its current session."""
 
-    def __init__(self, app: App[Any], controller: Callable[[], SessionController | None]) -> None:
+    def __init__(
+        self,
+        app: App[Any],
+        controller: Callable[[], SessionController | None],
+        screen: Screen[Any] | None = None,
+    ) -> None:
+        """``screen``: the one whose bottom tabs get the Skills tab (a workspace server's;
+        else the app's shown screen)."""
         self.app = app
+        self.screen = screen
         self.controller = controller
         self.view: SkillsView | None = None
         self.skills: SkillsClient | None = None
@@ -46,9 +55,9 @@ class SkillsUi:
         self.skills = skills
         if self.view is None:  # a bottom tab, as Auth: the catalog's row is full at 80 columns
             self.view = SkillsView(id="skills")
-            tabs = self.app.query_one("#bottom-tabs", TabbedContent)
+            tabs = (self.screen or self.app).query_one("#bottom-tabs", TabbedContent)
             tabs.add_pane(TabPane("Skills", self.view, id=TAB_ID))
-        self.app.run_worker(self._list(skills), group="skills", exclusive=True)
+        self.app.run_worker(self._list(skills), group=f"skills-{id(self)}", exclusive=True)
 
     async def _list(self, skills: SkillsClient) -> None:
         try:
@@ -59,7 +68,8 @@ class SkillsUi:
         self._show(entries, None)
 
     def _show(self, entries: list[SkillEntry], error: str | None) -> None:
-        if self.view is not None and self.view.is_mounted:
+        # composed all through (a workspace server's screen, not shown, composes late)
+        if self.view is not None and self.view.is_mounted and self.view.query("#skills-detail"):
             self.view.show(entries, error)
         elif self.view is not None:
             self.app.call_after_refresh(self._show, entries, error)

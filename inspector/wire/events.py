@@ -110,6 +110,7 @@ class WireEvent:
 
 SIDE_KEY = "side"  # meta: on a proxy's wire, whose frame it is (host, inspector, server)
 ATTACH_KEY = "attach"  # meta: which attached inspector (a number), for side "inspector"
+SERVER_KEY = "server"  # meta: in a workspace (several servers), which server's frame it is
 
 
 def party(meta: dict[str, Any]) -> str | None:

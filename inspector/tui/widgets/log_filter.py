@@ -33,8 +33,10 @@ PLACEHOLDER = "filter: method:tools/call kind:error is:error dir:in has:finding 
 DEBOUNCE = 0.15  # seconds of quiet typing before the filter is applied
 KEY_STYLE = "bold #87afff"
 PROBLEM_STYLE = "bold red underline"
+# server: is a workspace's (several servers): the help screen and completion name it
+_HINTED = (k + ":" for k in KEY_NAMES if k != "server")
 SYNTAX_HINT = (
-    f"keys: {' '.join(k + ':' for k in KEY_NAMES)}  ·  other words: text anywhere in the frame"
+    f"keys: {' '.join(_HINTED)}  ·  other words: text anywhere in the frame"
     '  ·  "quoted text"  ·  Tab completes  ·  ? help'
 )
 

@@ -37,7 +37,7 @@ from inspector.logstore.store import EventSource, FilteredView, LogFilter
 from inspector.safe_text import visible
 from inspector.tui import messages
 from inspector.tui.widgets.log_filter import LogFilterBar
-from inspector.wire.events import Channel, Direction, Kind, WireEvent
+from inspector.wire.events import SERVER_KEY, Channel, Direction, Kind, WireEvent
 
 SCAN_STEP = 4_000  # events per filter step
 SCAN_SLICE = 0.008  # seconds of filter steps before yielding to the UI
@@ -69,6 +69,8 @@ ARROW_STYLES = {
 DIM = Style(color="#808080")
 METHOD_STYLE = Style(color="#87d7ff")
 ID_STYLE = Style(color="#d7af5f")
+SERVER_STYLE = Style(color="#d7afff", bold=True)
+SERVER_WIDTH = 12  # a workspace's merged log: the server column (longer names are cut)
 LATENCY_STYLE = Style(color="#afaf87")
 SLOW_STYLE = Style(color="#ff8700", bold=True)
 FINDING = ("⚠", Style(color="#ffaf00", bold=True))
@@ -134,9 +136,13 @@ class LogLines(ScrollView, can_focus=True):
         Binding("enter", "select", "Open", show=False),
     ]
 
-    def __init__(self, source: EventSource, *, id: str | None = None) -> None:
+    def __init__(
+        self, source: EventSource, *, id: str | None = None, server_width: int = 0
+    ) -> None:
+        """``server_width``: a column of each frame's server (a workspace's merged log)."""
         super().__init__(id=id)
         self.source = source
+        self.server_width = server_width
         self.view: FilteredView | None = None
         self.follow = True
         self.cursor_row: int | None = None
@@ -175,10 +181,21 @@ class LogLines(ScrollView, can_focus=True):
         found = self._big_summaries.get(index) or self._summaries.get(index)
         if found is None:
             # a session file reads a huge line by its head for its row (whole: its detail)
-            peek = getattr(self.source, "summary_event", self.source.event)
-            found = summarize(peek(index))
+            found = summarize(self.summary_event(index))
             self._summaries[index] = found
         return found
+
+    def _server_of(self, index: int) -> str:
+        """Event ``index``'s server (its meta's), without parsing its frame when the
+        source keeps metas apart (the live store)."""
+        meta = getattr(self.source, "meta", None)
+        found = (meta(index) if meta else self.summary_event(index).meta).get(SERVER_KEY)
+        return visible(found) if isinstance(found, str) else ""
+
+    def summary_event(self, index: int) -> WireEvent:
+        peek = getattr(self.source, "summary_event", self.source.event)
+        event: WireEvent = peek(index)
+        return event
 
     # -- growth --------------------------------------------------------------------
 
@@ -286,6 +303,10 @@ class LogLines(ScrollView, can_focus=True):
             Segment(" "),
         ]
         used = self._seq_width + 1 + 9 + 1 + 1 + 1 + BADGE_WIDTH
+        if self.server_width:
+            name = self._server_of(index)
+            segs += [_cell(name, self.server_width, SERVER_STYLE), Segment(" ")]
+            used += self.server_width + 1
         tail_width = 10  # latency (8) + marker (2)
         rest = width - used - tail_width
         method_width = min(28, max(0, rest // 3))
@@ -404,12 +425,19 @@ class MessageLog(Vertical):
         seq: int
 
     def __init__(
-        self, source: EventSource, *, id: str | None = None, classes: str | None = None
+        self,
+        source: EventSource,
+        *,
+        id: str | None = None,
+        classes: str | None = None,
+        servers: bool = False,
     ) -> None:
+        """``servers``: a column says each frame's server (a workspace's merged log)."""
         super().__init__(id=id, classes=classes)
         self.source = source
         self.filter = LogFilter()
-        self._lines = LogLines(self.source, id="log-lines")
+        width = SERVER_WIDTH if servers else 0
+        self._lines = LogLines(self.source, id="log-lines", server_width=width)
         self._want_index: int | None = None  # cursor event to find again while scanning
         self._cursor_when_scanned = False  # Enter in the filter: a row once the scan ends
         self._bar = LogFilterBar(methods=self.source.method_names, id="log-filter")

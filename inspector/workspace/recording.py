@@ -1,0 +1,96 @@
+"""One session file for a workspace: every server's frames, each tagged with its server
+(meta ``server``), and a header naming the servers (``workspace``: name and target of
+each, in order).
+
+    extra = header_extra([("files", target_info(t)), ...])   # the header's keys
+    servers = workspace_servers(header)                       # None: one server's file
+    parts = split(path, folder)   # [(name, part path)]: one session file per server
+
+Replay opens a workspace's file as the same workspace offline: ``split`` writes each
+server's frames to a session file of its own (a server added at run time included, in
+the order first seen; frames without a tag are the first server's), which replays as
+any session file does.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from inspector.record.format import SessionFileError, SessionHeader
+from inspector.wire.events import SERVER_KEY
+
+WORKSPACE_KEY = "workspace"
+_META = b', "meta": '  # a frame's meta, after its raw text (a quote in that text is \")
+
+
+def header_extra(servers: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+    """The header's keys saying the file is a workspace's: each server's name and target."""
+    return {WORKSPACE_KEY: [{"name": name, "target": target} for name, target in servers]}
+
+
+def workspace_servers(header: SessionHeader) -> list[tuple[str, dict[str, Any]]] | None:
+    """The servers a workspace's file names (None: the file is one server's)."""
+    listed = header.extra.get(WORKSPACE_KEY)
+    if not isinstance(listed, list) or not listed:
+        return None
+    out = []
+    for item in listed:
+        if isinstance(item, dict) and isinstance(item.get("name"), str):
+            target = item.get("target")
+            out.append((item["name"], target if isinstance(target, dict) else {}))
+    return out or None
+
+
+def server_of(line: bytes) -> str | None:
+    """The server a stored frame's line names, read from its meta only (not its frame)."""
+    at = line.rfind(_META)
+    if at < 0:
+        return None
+    try:
+        meta, _ = json.JSONDecoder().raw_decode(line[at + len(_META) :].decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+    server = meta.get(SERVER_KEY) if isinstance(meta, dict) else None
+    return server if isinstance(server, str) else None
+
+
+def split(path: str | Path, folder: str | Path) -> list[tuple[str, Path]]:
+    """Each server's frames of the workspace file at ``path`` as a session file of its
+    own in ``folder`` (raises ``SessionFileError`` for a file that is not a workspace's)."""
+    path, folder = Path(path), Path(folder)
+    with open(path, "rb") as source:
+        header = SessionHeader.from_line(source.readline(1 << 20), str(path))
+        servers = workspace_servers(header)
+        if servers is None:
+            raise SessionFileError(f"{path}: not a workspace's session file")
+        targets = dict(servers)
+        first = servers[0][0]
+        parts: dict[str, tuple[Path, IO[bytes]]] = {}
+
+        def part(name: str) -> IO[bytes]:
+            if name not in parts:
+                out = folder / f"{len(parts):02}.jsonl"
+                handle = open(out, "wb")  # noqa: SIM115 - closed below
+                own = SessionHeader(
+                    target=targets.get(name) or {"name": name},
+                    started=header.started,
+                    tool=header.tool,
+                    redacted=header.redacted,
+                )
+                handle.write(own.to_line())
+                parts[name] = (out, handle)
+            return parts[name][1]
+
+        try:
+            for name, _ in servers:  # in the header's order, frames or not
+                part(name)
+            for line in source:
+                if line.strip():
+                    part(server_of(line) or first).write(line)
+        finally:
+            for _, handle in parts.values():
+                handle.close()
+    return [(name, out) for name, (out, _) in parts.items()]
