@@ -204,6 +204,8 @@ class InspectorApp(App[int]):
         screen.view = first
         self.views.append(first)
         self.show_view(first)
+        # a state file damaged (eras.json...) is said once, app-wide, on the first server's log
+        self.state_notes = StateNotes(self, first.server)
         for name, target, server_recorder in workspace:
             self.workspace.add(name, target, server_recorder)
 
@@ -262,7 +264,6 @@ class InspectorApp(App[int]):
         self.run_worker(
             controller.run(), group=f"session:{view.name}", exclusive=True, exit_on_error=False
         )
-        self.state_notes = StateNotes(self, self.server)  # eras.json damaged... said here
 
     # -- the server shown (tests and the palette read these) ---------------------------
 

@@ -88,7 +88,8 @@ async def test_a_workspace_connects_every_server_and_keeps_each_ones_view(sdk_ht
         broken = app.views[3].status
         assert broken.row()[3].startswith("failed: ")  # with the reason
         assert app.views[1].status.era and app.views[2].status.transport == "auto"
-        assert app.view is app.views[0] and "echo" in tools(app)
+        assert app.view is app.views[0]
+        await wait_for(pilot, lambda: "echo" in tools(app))  # the catalog follows connected
         # the demo's form opened, then another server shown: its own catalog
         await pilot.press("escape", "1", "enter")
         demo_item = app.main.item_panel.item
