@@ -25,6 +25,7 @@ The fronts (where the host connects):
   share, the server's era.
 - ``httpserve``: the small HTTP/1.1 server side the front runs on.
 - ``loopback``: what ``--listen`` may bind and which requests it serves.
+- ``fronttoken``: the secret a host presents to that front (kept per proxy name).
 
 Attaching (the inspector's way in):
 
