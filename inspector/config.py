@@ -61,17 +61,24 @@ def load_server_config(
     """The server ``name`` from the config file at ``path`` (the only one when omitted)."""
     source = str(path)
     servers = _servers(_read(path), source)
+    return _entry(servers, choose_server(servers, name, source), source, environ)
+
+
+def choose_server(
+    servers: Mapping[str, Any], name: str | None, source: str, ask: str = "name one of"
+) -> str:
+    """``name`` when ``servers`` has it, or the only server when ``name`` is None; else
+    a ConfigError listing them (``ask``: how the user names one)."""
     if name is None:
         if len(servers) != 1:
             raise ConfigError(
-                f"{source}: {len(servers)} servers defined; name one of: "
-                + ", ".join(sorted(servers))
+                f"{source}: {len(servers)} servers defined; {ask}: " + ", ".join(sorted(servers))
             )
-        name = next(iter(servers))
+        return next(iter(servers))
     if name not in servers:
         known = ", ".join(sorted(servers)) or "none"
         raise ConfigError(f"{source}: no server named {name!r}; known servers: {known}")
-    return _entry(servers, name, source, environ)
+    return name
 
 
 def load_server_configs(

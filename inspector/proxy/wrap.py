@@ -23,7 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from inspector.config import ConfigError, server_table
+from inspector.config import ConfigError, choose_server, server_table
 from inspector.credentials import credential_name
 
 SECRET_ENV = "MCP_CLIENT_SECRET"  # what the proxy's OAuth reads a client secret from
@@ -47,16 +47,7 @@ def wrap_config(
     """``data`` with the server ``server`` (the only one when None) running through the
     proxy; returns (new config, the server's name). Raises ConfigError saying why not."""
     key, servers = server_table(data, source)
-    if server is None:
-        if len(servers) != 1:
-            raise ConfigError(
-                f"{source}: {len(servers)} servers defined; name one with --server: "
-                + ", ".join(sorted(servers))
-            )
-        server = next(iter(servers))
-    if server not in servers:
-        known = ", ".join(sorted(servers))
-        raise ConfigError(f"{source}: no server named {server!r}; known servers: {known}")
+    server = choose_server(servers, server, source, "name one with --server")
     entry = servers[server]
     if not isinstance(entry, dict):
         raise ConfigError(f"{source}: server {server!r} is not a JSON object")
