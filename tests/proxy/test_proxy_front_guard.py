@@ -13,6 +13,7 @@ import shutil
 import socket
 import stat
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -135,6 +136,13 @@ def test_another_local_user_is_refused() -> None:
         url,
     ):
         token_of("mine")
+        # the other user reads its script from a folder of its own: the checkout may sit
+        # in a private one (mktemp -d is 0700)
+        shared = Path(tempfile.mkdtemp(prefix="mi-other-"))
+        shared.chmod(0o755)
+        client = shared / "front_client.py"
+        shutil.copyfile(SERVERS / "front_client.py", client)
+        client.chmod(0o644)
         done = subprocess.run(
             [
                 "setpriv",
@@ -142,7 +150,7 @@ def test_another_local_user_is_refused() -> None:
                 "--regid=1000",
                 "--clear-groups",
                 "/usr/bin/python3",
-                str(SERVERS / "front_client.py"),
+                str(client),
                 url,
                 str(token_path("mine")),
             ],
@@ -151,6 +159,7 @@ def test_another_local_user_is_refused() -> None:
             timeout=60,
             check=False,
         )
+        shutil.rmtree(shared)
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout)
     assert seen == {"token_file": "PermissionError", "statuses": [401, 401, 401]}
