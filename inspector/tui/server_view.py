@@ -94,7 +94,7 @@ class ServerView:
             connection=ConnectionController(app, main, server, status_feed),
             quit_reconnect=QuitReconnect(app, main, server, connect),
             redactor=redactor,
-            skills=SkillsUi(app, lambda: server.controller, main),
+            skills=SkillsUi(app, server, main),
             load_runs=LoadRun(app, main, server),
             history=HistoryUi(app, main, server, calls, show_log),
             responders=responders,

@@ -1,13 +1,12 @@
 """The Skills tab's wiring: added when a server declares the Skills extension, listed
 then, and a skill loaded when the user asks (the view's ``Load``), never before.
 
-    skills = SkillsUi(app, lambda: app.controller)
+    skills = SkillsUi(app, server, screen)
     skills.connected()      # on messages.Connected
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual.widgets import TabbedContent, TabPane
@@ -21,7 +20,7 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.screen import Screen
 
-    from inspector.tui.controller import SessionController
+    from inspector.tui.server import Server
 
 TAB_ID = "tab-skills"
 
@@ -32,20 +31,20 @@ class SkillsUi:
     def __init__(
         self,
         app: App[Any],
-        controller: Callable[[], SessionController | None],
+        server: Server,
         screen: Screen[Any] | None = None,
     ) -> None:
-        """``screen``: the one whose bottom tabs get the Skills tab (a workspace server's;
-        else the app's shown screen)."""
+        """``server``: whose session's skills are listed; ``screen``: the one whose
+        bottom tabs get the Skills tab (a workspace server's; else the app's shown screen)."""
         self.app = app
         self.screen = screen
-        self.controller = controller
+        self.server = server
         self.view: SkillsView | None = None
         self.skills: SkillsClient | None = None
 
     def connected(self) -> None:
         """A session opened: when its server declares skills, list them in the tab."""
-        controller = self.controller()
+        controller = self.server.controller
         client = controller.client if controller is not None else None
         if client is None:
             return

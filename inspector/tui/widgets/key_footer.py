@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from textual import events
 from textual.app import ComposeResult
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey  # not exported; the footer's own key widget
@@ -26,8 +27,28 @@ class KeyFooter(Footer):
         super().__init__()
         self.hidden = frozenset(hidden)
         self._narrow: bool | None = None
+        self._shown: tuple[object, ...] | None = None
+
+    def shown_keys(self) -> tuple[object, ...]:
+        """What the footer would show: each shown binding's key, text, action and state."""
+        return tuple(
+            (binding.key, binding.description, binding.action, enabled, tooltip)
+            for (_, binding, enabled, tooltip) in self.screen.active_bindings.values()
+            if binding.show
+        )
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        # Textual's footer rebuilds all its keys whenever the bindings are refreshed
+        # (each focus change, each check_action refresh), though most leave the same
+        # keys: rebuild only when what is shown changes (a third of a test's layouts).
+        same_screen = self.is_attached and screen is self.screen
+        if same_screen and self._bindings_ready and self.shown_keys() == self._shown:
+            return
+        super().bindings_changed(screen)
 
     def compose(self) -> ComposeResult:
+        if self._bindings_ready:
+            self._shown = self.shown_keys()
         items: list[Widget] = list(super().compose())
         left_out = {i.action for i in items if isinstance(i, FooterKey) and i.action in self.hidden}
         if left_out:
