@@ -495,6 +495,8 @@ class InspectorApp(App[int]):
 
     @on(Catalog.ItemSelected)
     async def _item_selected(self, message: Catalog.ItemSelected) -> None:
+        if self.calls.reopen(message.kind, message.item):
+            return
         await self.calls.select(message.kind, message.item)
         await self.history.item_opened(message.kind, message.item)  # a replay: its calls
 
