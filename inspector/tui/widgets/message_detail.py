@@ -32,7 +32,7 @@ from inspector.safe_text import decode_raw, escape_markup, safe_text, visible
 from inspector.tui.document import DocBuilder, Document
 from inspector.tui.result_files import ask_working_directory, default_folder, write_private
 from inspector.tui.widgets.document_view import THREAD_BYTES, DocumentView, Formatter
-from inspector.tui.widgets.message_log import ARROWS, BADGES, format_latency
+from inspector.tui.widgets.log_row import ARROWS, BADGES, format_latency
 from inspector.wire.events import Kind, WireEvent
 
 MAX_ITEMS = 50  # array items / object keys shown per level
