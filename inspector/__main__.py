@@ -1,5 +1,19 @@
-"""Entry point for ``python -m inspector``."""
+"""Entry point for ``python -m inspector`` and the ``mcp-inspect`` script."""
 
-from inspector.commands import main
+from __future__ import annotations
 
-raise SystemExit(main())
+
+def main() -> int:
+    """The command line, ctrl+c included from its first instant: loading its modules
+    takes a moment (about 0.3 s), before ``commands.main`` catches ctrl+c itself, and
+    a ctrl+c then ended Python by the signal, with a traceback."""
+    try:
+        from inspector.commands import main as run
+
+        return run()
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

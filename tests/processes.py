@@ -1,8 +1,9 @@
-"""Processes as the tests see them: is a pid still running."""
+"""Processes as the tests see them: is a pid still running; ctrl+c as in a terminal."""
 
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 
@@ -15,3 +16,10 @@ def alive(pid: int) -> bool:
     except (ProcessLookupError, OSError):
         return False
     return state != "Z"
+
+
+def default_sigint() -> None:
+    """In the child before exec: SIGINT neither ignored nor blocked (both are inherited
+    across exec, and a process started with it ignored rightly keeps ignoring it)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})

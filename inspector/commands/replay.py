@@ -54,7 +54,8 @@ from inspector.record.recorder import Recorder
 from inspector.replay.diff import DEFAULT_IGNORES, PathError, parse_rules
 from inspector.replay.notices import METHODS, MODES
 from inspector.replay.plan import Plan, build_plan
-from inspector.replay.run import ReplayOptions, Report, replay
+from inspector.replay.report import Report
+from inspector.replay.run import ReplayOptions, replay
 from inspector.replay.serve import RecordedServer, serve
 from inspector.target import Target, build_transport
 

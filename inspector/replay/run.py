@@ -12,14 +12,15 @@ initialize: the live session is opened in the recording's era (its version read 
 the requests' ``_meta`` envelope), and a multi-round-trip call (an ``input_required``
 result, then retries) is one exchange: the live session does its own retries, answered
 from the recorded ``inputResponses``, and its final answer is compared with the
-recorded final one.
+recorded final one. What was found is a :class:`~inspector.replay.report.Report`; the
+server's requests are answered by :class:`~inspector.replay.responders.RecordedResponders`.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -28,159 +29,18 @@ from inspector.engine.era import (
     is_stateless,
 )
 from inspector.engine.request_errors import ConnectionClosedError, RequestTimeoutError
-from inspector.engine.responders import Responders
 from inspector.engine.session import EventRecorder, Session
 from inspector.replay.diff import IgnoreRule, diff
 from inspector.replay.listing import next_pages, replay_listing, starts_listing
-from inspector.replay.notices import METHODS, Attributor, NoticeResult, compare
-from inspector.replay.plan import (
-    OPENINGS,
-    Plan,
-    ServerExchange,
-    Step,
-    messages_of,
-    typed_id_key,
-)
-from inspector.wire import jsonrpc
+from inspector.replay.notices import METHODS, Attributor, compare
+from inspector.replay.plan import OPENINGS, Plan, Step, messages_of, typed_id_key
+from inspector.replay.report import CHANGED, MISSING, NEW, SAME, Item, Report
+from inspector.replay.responders import RecordedResponders
 from inspector.wire.events import Direction, Kind, WireEvent, classify_message
 from inspector.wire.jsonrpc import RpcError
 from inspector.wire.transport import Transport
 
-SAME, CHANGED, MISSING, NEW = "same", "changed", "missing", "new"
-STATUSES = (SAME, CHANGED, MISSING, NEW)
 UNANSWERED_WAIT = 5.0  # longest wait for a request the recording never saw answered
-
-
-# -- the report ---------------------------------------------------------------------------
-
-
-@dataclass
-class Item:
-    """The outcome of one recorded exchange."""
-
-    kind: str  # "request" | "server-request"
-    method: str
-    seq: int  # the recorded event's seq (0 for new server requests)
-    status: str
-    changes: list[dict[str, Any]] = field(default_factory=list)
-    ignored: int = 0
-    reason: str = ""
-    recorded: Any = None
-    live: Any = None
-    detail: str = ""  # the tool, prompt or resource the request named
-    notifications: NoticeResult | None = None  # the server's notifications for the request
-
-    def to_json(self, full: bool = False) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "kind": self.kind,
-            "method": self.method,
-            "seq": self.seq,
-            "status": self.status,
-        }
-        if self.detail:
-            data["detail"] = self.detail
-        if self.changes:
-            data["changes"] = self.changes
-        if self.ignored:
-            data["ignoredChanges"] = self.ignored
-        if self.reason:
-            data["reason"] = self.reason
-        if self.notifications is not None:
-            data["notifications"] = self.notifications.to_json()
-        if full or self.status != SAME:
-            data["recorded"] = self.recorded
-            data["live"] = self.live
-        return data
-
-
-@dataclass
-class Report:
-    items: list[Item] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    server_info: dict[str, Any] = field(default_factory=dict)
-    notification_mode: str = METHODS
-
-    def counts(self) -> dict[str, int]:
-        counts = dict.fromkeys(STATUSES, 0)
-        for item in self.items:
-            counts[item.status] += 1
-        return counts
-
-    @property
-    def differs(self) -> bool:
-        return any(item.status != SAME for item in self.items)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "summary": self.counts(),
-            "differs": self.differs,
-            "items": [i.to_json() for i in self.items],
-            "notes": self.notes,
-            "server": self.server_info,
-            "notifications": self.notification_counts(),
-        }
-
-    def notification_counts(self) -> dict[str, Any]:
-        """How the requests' notifications compared, and under which mode."""
-        counts: dict[str, Any] = {
-            "mode": self.notification_mode,
-            "same": 0,
-            "changed": 0,
-            "volatile": 0,
-        }
-        for item in self.items:
-            if item.notifications is not None:
-                counts[item.notifications.status] += 1
-        return counts
-
-
-# -- answering the live server's requests from the recording ------------------------------
-
-
-class RecordedResponders(Responders):
-    """Answers server requests with the recorded answers: exact params first, then the
-    next unused answer to the same method. Declares no capability of its own (the
-    recorded capabilities are sent as they were)."""
-
-    def __init__(self, exchanges: Sequence[ServerExchange], rules: Sequence[IgnoreRule]) -> None:
-        super().__init__()
-        self.exchanges = [e for e in exchanges if e.answer is not None]
-        self.rules = rules
-        self.used: set[int] = set()
-        self.live: list[tuple[str, Any]] = []
-
-    def capabilities(self) -> dict[str, Any]:
-        return {}
-
-    def for_method(self, method: str) -> Any:
-        async def respond(params: dict[str, Any]) -> dict[str, Any]:
-            return self.answer(method, params)
-
-        return respond
-
-    def answer(self, method: str, params: Any) -> dict[str, Any]:
-        self.live.append((method, params))
-        same = [i for i, e in enumerate(self.exchanges) if e.method == method]
-        if not same:
-            raise RpcError(
-                jsonrpc.METHOD_NOT_FOUND, f"replay: the recording has no answer to {method}"
-            )
-        exact = [
-            i
-            for i in same
-            if i not in self.used and diff(self.exchanges[i].params, params, self.rules).same
-        ]
-        unused = [i for i in same if i not in self.used]
-        pick = (exact or unused or same[-1:])[0]
-        self.used.add(pick)
-        answer = self.exchanges[pick].answer or {}
-        if "error" in answer:
-            raise RpcError.from_error(answer["error"])
-        result = answer.get("result")
-        return result if isinstance(result, dict) else {}
-
-
-# -- running ----------------------------------------------------------------------------------
 
 
 @dataclass

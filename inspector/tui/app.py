@@ -139,6 +139,7 @@ class InspectorApp(App[int]):
         Binding("ctrl+f", "toggle_form", "Hide form", show=False),
         Binding("ctrl+l", "load_run", "Load run", show=False),
         # the detail's own keys, from the log while the detail shows (no Tab over to it)
+        Binding("v", "detail('toggle_raw')", "Raw/pretty"),
         Binding("p", "detail('pair')", "Pair"),
         Binding("c", "detail('copy')", "Copy"),
         Binding("s", "detail('save')", "Save"),
@@ -495,6 +496,8 @@ class InspectorApp(App[int]):
 
     @on(Catalog.ItemSelected)
     async def _item_selected(self, message: Catalog.ItemSelected) -> None:
+        if self.calls.reopen(message.kind, message.item):
+            return
         await self.calls.select(message.kind, message.item)
         await self.history.item_opened(message.kind, message.item)  # a replay: its calls
 

@@ -86,6 +86,19 @@ class CallRunner:
         else:
             self.app.call_after_refresh(panel.focus_form)
 
+    def reopen(self, kind: str, item: dict[str, Any]) -> bool:
+        """Enter on the item already open: its form, as it is, gets the focus, and the
+        result stays (a fresh form cleared it, and ``s`` had nothing left to save).
+        False for another item, a resource (Enter reads it again) and a replay (its
+        recorded calls are shown again)."""
+        panel = self.screen.item_panel
+        if panel.kind != kind or panel.item != item or panel.read_only:
+            return False
+        if kind == "resources":
+            return False
+        panel.show_form()
+        return True
+
     def attach_completions(self, panel: ItemPanel) -> None:
         if panel.kind is None or panel.item is None:
             return

@@ -76,8 +76,8 @@ EXPLAIN = {
     "InspectorApp.save_as": "save the session file (or the replayed one) as…: asks for a path",
     "InspectorApp.zoom_result": "the result: in its place, the whole work pane, the whole screen",
     "InspectorApp.toggle_form": "hide the form (ctrl+s still sends it) or show it again",
-    "InspectorApp.detail": "with the detail open: pair (jump between request and "
-    "response), copy the frame, save it to a file",
+    "InspectorApp.detail": "with the detail open: raw bytes or pretty JSON, pair (jump "
+    "between request and response), copy the frame, save it to a file",
     "InspectorApp.help": "this help, on the section about where you are (F1 works in forms "
     "and dialogs too)",
     "InspectorApp.servers": "the workspace's servers (name, transport, era, state): Enter "
@@ -178,7 +178,7 @@ EXPLAIN = {
     "CompareScreen.again": "compare again (the servers' catalogs as they are now)",
     "AllLogScreen.back": "close the detail, then back to the server shown",
     "AllLogScreen.toggle_detail": "show or hide the highlighted frame's detail",
-    "AllLogScreen.detail": "the detail's pair, copy and save",
+    "AllLogScreen.detail": "the detail's raw/pretty, pair, copy and save",
     "AddServerPrompt.cancel": "cancel",
 }
 

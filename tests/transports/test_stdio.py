@@ -12,7 +12,7 @@ from typing import Any
 import anyio
 import pytest
 from paths import PY, ROOT, SERVERS
-from processes import alive
+from processes import alive, default_sigint
 
 from inspector.engine.client import McpClient
 from inspector.engine.session import ConnectionClosedError, RequestTimeoutError, Session
@@ -244,12 +244,6 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def _default_sigint() -> None:
-    """In the child before exec: SIGINT neither ignored nor blocked (both are inherited)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-
 @pytest.mark.slow
 def test_ctrl_c_on_the_cli_leaves_no_server_behind() -> None:
     cli = subprocess.Popen(
@@ -271,7 +265,7 @@ def test_ctrl_c_on_the_cli_leaves_no_server_behind() -> None:
         # ctrl+c as in a terminal: an ignored SIGINT is inherited across exec, and a
         # process started with it ignored rightly keeps ignoring it (in full parallel
         # runs the worker's was not the default: the CLI never saw it)
-        preexec_fn=_default_sigint,
+        preexec_fn=default_sigint,
     )
     servers: list[int] = []
     for _ in range(100):

@@ -45,15 +45,15 @@ async def test_the_detail_of_a_big_frame_lets_its_tree_go() -> None:
         await wait_for(pilot, lambda: detail.event is not None and detail.index == response, 30)
         assert detail.event is not None and detail.slim
         assert detail.event.message == {"jsonrpc": "2.0", "id": detail.event.msg_id, "result": None}
-        for _ in range(12):  # Tab to the detail, as a user does (r in the log reconnects)
+        for _ in range(12):  # Tab to the detail, as a user does
             if detail.view.has_focus:
                 break
             await pilot.press("tab")
         assert detail.view.has_focus
-        # r: the raw bytes, then the pretty JSON again (parsed again, not kept)
-        await pilot.press("r")
+        # v: the raw bytes, then the pretty JSON again (parsed again, not kept)
+        await pilot.press("v")
         await wait_for(pilot, lambda: detail.raw_mode, 30)
-        await pilot.press("r")
+        await pilot.press("v")
         await wait_for(pilot, lambda: not detail.raw_mode, 30)
         assert detail.event is not None and detail.slim
         assert detail.event.message is not None and detail.event.message["result"] is None

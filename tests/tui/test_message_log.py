@@ -198,7 +198,7 @@ def detail_text(app: LogApp) -> str:
 
 def is_raw(app: LogApp) -> bool:
     text = detail_text(app)
-    return "raw bytes" in text and "message (r: raw)" not in text
+    return "raw bytes" in text and "message (v: raw)" not in text
 
 
 def rendered_rows(view: DocumentView) -> str:
@@ -302,9 +302,9 @@ async def test_detail_keys_raw_pair_copy_save(
         await pilot.pause()
         assert '"content"' in detail_text(app)
         assert "slow-response" in detail_text(app)
-        await pilot.press("r")
+        await pilot.press("v")
         assert is_raw(app)
-        await pilot.press("r")
+        await pilot.press("v")
         assert not is_raw(app)
         await pilot.press("c")
         assert app.clipboard == sample()[9].raw.decode()

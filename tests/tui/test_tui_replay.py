@@ -128,6 +128,46 @@ async def test_r_in_a_replay_says_there_is_no_server(tools_listed: Path) -> None
     source.close()
 
 
+async def test_v_shows_the_detail_raw_from_the_log_and_in_the_detail(tools_listed: Path) -> None:
+    """The detail's raw/pretty is ``v``, from the log while the detail shows (as ``p``
+    ``c`` ``s``) and in the detail: it was ``r``, which in the log is Reconnect, so it
+    worked only once Tab had moved the focus over. ``r`` stays Reconnect in both."""
+    path = tools_listed
+    source = IndexedSessionFile(path)
+    app = InspectorApp(None, source=source, replay_title=path.name)
+    async with app.run_test(size=(150, 45)) as pilot:
+        log = app.query_one(MessageLog)
+        await wait_for(pilot, lambda: log.shown == len(source) > 10)
+        await pilot.press("g")
+        await wait_for(pilot, lambda: log.lines.has_focus)
+        await pilot.press("home", "enter")
+        detail = app.query_one(MessageDetail)
+        await wait_for(pilot, lambda: detail.display and detail.event is not None)
+        await pilot.pause()
+        assert "v Raw/pretty" in footer_keys(app)
+        await pilot.press("v")  # from the log, the focus staying there
+        await wait_for(pilot, lambda: detail.raw_mode)
+        assert log.lines.has_focus
+        await pilot.press("v")
+        await wait_for(pilot, lambda: not detail.raw_mode)
+        await pilot.press("r")  # still Reconnect: in a replay, it says there is no server
+        await wait_for(
+            pilot,
+            lambda: any("no server to reconnect to" in str(n.message) for n in app._notifications),
+        )
+        assert not detail.raw_mode
+        for _ in range(12):  # Tab over to the detail, as a user does
+            if detail.view.has_focus:
+                break
+            await pilot.press("tab")
+        assert detail.view.has_focus
+        await pilot.pause()
+        assert "v Raw/pretty" in footer_keys(app)
+        await pilot.press("v")
+        await wait_for(pilot, lambda: detail.raw_mode)
+    source.close()
+
+
 async def test_a_replay_s_footer_shows_no_key_that_needs_a_server(tools_listed: Path) -> None:
     """A replay cannot send: Send (ctrl+s) was in its footer in the catalog and in a form
     (and in the disabled button's label), and the Tasks and In flight tabs offered

@@ -188,7 +188,12 @@ async def test_one_log_holds_every_servers_frames_with_a_server_column() -> None
         # Enter: the frame's detail, as in a server's own log
         await wait_for(pilot, lambda: log.lines.has_focus)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.screen.query_one(MessageDetail).display)
+        detail = app.screen.query_one(MessageDetail)
+        await wait_for(pilot, lambda: detail.display and detail.event is not None)
+        # v: its raw bytes, from the log (as p c s)
+        await pilot.press("v")
+        await wait_for(pilot, lambda: detail.raw_mode)
+        assert log.lines.has_focus
         # Esc closes the detail, Esc again goes back to the server shown
         await pilot.press("escape", "escape")
         await wait_for(pilot, lambda: app.screen is app.view.main)

@@ -31,6 +31,7 @@ class AllLogScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
         Binding("d", "toggle_detail", "Detail"),
+        Binding("v", "detail('toggle_raw')", "Raw/pretty", show=False),
         Binding("p", "detail('pair')", "Pair", show=False),
         Binding("c", "detail('copy')", "Copy", show=False),
         Binding("s", "detail('save')", "Save", show=False),

@@ -271,6 +271,12 @@ class ItemPanel(Vertical):
             self.screen.minimize()
         self.remove_class("-result-only", "-form-hidden")
 
+    def show_form(self) -> None:
+        """The open item's form shown again (the result back in its place) and focused;
+        what the form holds and the result stay."""
+        self._reset_room()
+        self.call_after_refresh(self.focus_form)  # focusable once displayed again
+
     async def select(self, kind: str, item: dict[str, Any], *, subscribable: bool = False) -> None:
         self._remember()
         self._reset_room()

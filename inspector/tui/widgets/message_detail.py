@@ -32,7 +32,7 @@ from inspector.safe_text import decode_raw, escape_markup, safe_text, visible
 from inspector.tui.document import DocBuilder, Document
 from inspector.tui.result_files import ask_working_directory, default_folder, write_private
 from inspector.tui.widgets.document_view import THREAD_BYTES, DocumentView, Formatter
-from inspector.tui.widgets.message_log import ARROWS, BADGES, format_latency
+from inspector.tui.widgets.log_row import ARROWS, BADGES, format_latency
 from inspector.wire.events import Kind, WireEvent
 
 MAX_ITEMS = 50  # array items / object keys shown per level
@@ -61,7 +61,7 @@ class _Pretty:
         if self.lines >= MAX_LINES:
             if not self.stopped:
                 self.out.append(
-                    f"\n… folded: the rest is longer than {MAX_LINES:,} lines (r: raw, s: save)",
+                    f"\n… folded: the rest is longer than {MAX_LINES:,} lines (v: raw, s: save)",
                     style=FOLDED,
                 )
             self.stopped = True
@@ -87,7 +87,7 @@ class _Pretty:
             return
         if indent >= MAX_DEPTH and isinstance(value, (dict, list)) and value:
             what = f"{{{len(value)} keys}}" if isinstance(value, dict) else f"[{len(value)} items]"
-            self.out.append(f"{what} … nested deeper than {MAX_DEPTH} (r: raw)", style=FOLDED)
+            self.out.append(f"{what} … nested deeper than {MAX_DEPTH} (v: raw)", style=FOLDED)
             return
         if isinstance(value, dict):
             if not value:
@@ -194,7 +194,7 @@ def add_body(doc: DocBuilder, event: WireEvent, raw_mode: bool) -> None:
         if len(event.raw) > MAX_RAW:
             doc.add(Text(f"… {len(event.raw) - MAX_RAW:,} more bytes (s: save)", style=FOLDED))
     else:
-        doc.add(Text("message (r: raw)", style="bold dim"))
+        doc.add(Text("message (v: raw)", style="bold dim"))
         doc.add_rich(pretty_json(event.message))
 
 
@@ -279,7 +279,8 @@ class MessageDetail(Vertical):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "toggle_raw", "Raw/pretty"),
+        # v, not r: r is Reconnect in the log, where the detail's keys work too
+        Binding("v", "toggle_raw", "Raw/pretty"),
         Binding("p", "pair", "Pair"),
         Binding("c", "copy", "Copy"),
         Binding("s", "save", "Save"),
