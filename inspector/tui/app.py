@@ -225,13 +225,16 @@ class InspectorApp(App[int]):
             assert view is not None
             self.connect_view(view)
 
+        def execute(kind: str, item: dict[str, Any], arguments: Any, action: str = "run") -> None:
+            self.execute(kind, item, arguments, action, view)  # its own server, shown or not
+
         view = ServerView.build(
             self,
             name,
             server,
             main,
             connect=connect or connect_view,
-            execute=self.execute,
+            execute=execute,
             bottom=self.action_bottom,
             show_log=self.action_focus_log,
             responders=responders,
@@ -375,7 +378,7 @@ class InspectorApp(App[int]):
                 ServerLogView(state, id="serverlog"),
                 TasksView(state, id="tasks"),
             )
-            feed.subscribe(self, *views)
+            feed.subscribe(view.main, *views)  # its tasks and updates: that server's
             with TabbedContent(id="bottom-tabs", initial="tab-log"):
                 for (title, pane), widget in zip(BOTTOM_TABS, views, strict=True):
                     with TabPane(title, id=f"tab-{pane}"):
@@ -510,19 +513,15 @@ class InspectorApp(App[int]):
 
     @work(group="calls", exit_on_error=False)
     async def execute(
-        self, kind: str, item: dict[str, Any], arguments: Any, action: str = "run"
+        self,
+        kind: str,
+        item: dict[str, Any],
+        arguments: Any,
+        action: str = "run",
+        view: ServerView | None = None,
     ) -> None:
-        await self.calls.execute(kind, item, arguments, action)
-
-    @on(messages.TaskFinished)
-    @while_mounted
-    def _task_finished(self, message: messages.TaskFinished) -> None:
-        self.calls.task_finished(message.state)
-
-    @on(messages.ResourceUpdated)
-    @while_mounted
-    def _resource_updated(self, message: messages.ResourceUpdated) -> None:
-        self.calls.resource_updated(message.uri)
+        """A call on ``view``'s server (None: the one shown)."""
+        await (view or self.view).calls.execute(kind, item, arguments, action)
 
     def action_toggle_auto_reread(self) -> None:
         self.calls.toggle_auto_reread()

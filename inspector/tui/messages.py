@@ -36,6 +36,7 @@ class Connected(Message):
 @dataclass
 class ConnectFailed(Message):
     error: str
+    ended: ConnectionLost | None = None  # a stdio server that exited: why, as it said
 
 
 @dataclass
