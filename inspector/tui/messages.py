@@ -37,6 +37,7 @@ class Connected(Message):
 class ConnectFailed(Message):
     error: str
     ended: ConnectionLost | None = None  # a stdio server that exited: why, as it said
+    needs_auth: bool = False  # a workspace's server whose OAuth waits to be chosen
 
 
 @dataclass

@@ -34,12 +34,12 @@ class ServerScreen(MainScreen):
 
     def compose(self) -> ComposeResult:
         if self.own_panes and self.view is not None:
-            yield from self._app().panes(self.view)
+            yield from self._app().switch.panes(self.view)
 
     def on_mount(self) -> None:
         view = self.view
         if self.own_panes and view is not None and not view.started:
-            self._app().start_view(view)
+            self._app().switch.start(view)
 
     def _app(self) -> Any:
         return self.app  # the InspectorApp (not imported: it imports this module)
@@ -127,7 +127,11 @@ class ViewRelay:
             if view.skills_listed:
                 view.skills.connected()
         elif isinstance(message, messages.ConnectFailed):
-            if message.ended is not None:
+            auth = view.server.auth_ui
+            message.needs_auth = auth is not None and auth.held
+            if message.needs_auth:
+                status.needs_auth()
+            elif message.ended is not None:
                 status.ended(message.ended)
             else:
                 status.failed(message.error)
