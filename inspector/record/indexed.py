@@ -9,6 +9,10 @@ sit in a small LRU cache bounded by count and bytes. Column accessors
 (``kind``, ``method`` ...) decode the event; pairing scans a bounded window of
 neighbouring lines and is cached.
 
+``keep`` indexes only the lines it accepts (judged on each line's last ``KEEP_TAIL``
+bytes, where a stored frame's meta is): one server's frames of a workspace's file,
+read from that file, no copy.
+
 Damage is tolerated and reported in ``warnings``: a torn last line is skipped,
 lines that are not event lines are counted and skipped at indexing time, and a
 line that starts like an event but does not decode shows as a local note.
@@ -50,6 +54,7 @@ FACTS_STEP = 10_000  # events a background prefetch step parses
 PAIR_WINDOW = 20_000  # lines searched for a request's response (and back)
 CACHE_EVENTS = 2048
 CACHE_BYTES = 64 << 20
+KEEP_TAIL = 1 << 16  # the bytes of a line's end ``keep`` is given
 _MARK = b'{"seq":'
 _NL_MARK = b"\n" + _MARK
 _B64 = re.compile(rb'"raw_b64": ')
@@ -76,8 +81,10 @@ class IndexedSessionFile:
         first_chunk: int = FIRST_CHUNK,
         cache_events: int = CACHE_EVENTS,
         cache_bytes: int = CACHE_BYTES,
+        keep: Callable[[bytes], bool] | None = None,
     ) -> None:
         self.path = Path(path)
+        self._keep = keep
         self.warnings: list[str] = []
         self.unreadable = 0  # lines skipped or shown as notes because they do not decode
         self.torn = False
@@ -160,6 +167,7 @@ class IndexedSessionFile:
             end = pos + length
             if not complete:
                 end = self._tail(chunk, pos, starts)
+            starts = self._kept(starts, chunk, pos)
             # columns first, offsets last: len() counts offsets, so a reader never sees
             # an event whose columns are not there yet
             self._facts.extend(bytes(len(starts)))
@@ -189,6 +197,7 @@ class IndexedSessionFile:
             chunk = self._mm[pos : self.size]
             starts = array("Q")
             self._pos = self._tail(bytes(chunk), pos, starts)
+            starts = self._kept(starts, bytes(chunk), pos)
         else:
             starts = array("Q")
             if self._mm[pos : pos + len(_MARK)] == _MARK:
@@ -199,10 +208,26 @@ class IndexedSessionFile:
                     f"{self.path}: skipped a line that is not an event (at byte {pos})"
                 )
             self._pos = end + 1
+            if starts and self._keep is not None:
+                tail = min(KEEP_TAIL, end - pos)
+                starts = self._kept(starts, os.pread(fd, tail, end - tail), end - tail)
         self._facts.extend(bytes(len(starts)))
         self._method_code.extend(array("I", bytes(4 * len(starts))))
         self._starts.extend(starts)
         return self.done
+
+    def _kept(self, starts: array[int], chunk: bytes, base: int) -> array[int]:
+        """The lines of ``chunk`` (at file offset ``base``) that ``keep`` accepts."""
+        if self._keep is None:
+            return starts
+        kept = array("Q")
+        for start in starts:
+            at = max(start - base, 0)
+            end = chunk.find(b"\n", at)
+            end = len(chunk) if end < 0 else end
+            if self._keep(chunk[max(at, end - KEEP_TAIL) : end]):
+                kept.append(start)
+        return kept
 
     def refresh(self) -> bool:
         """Pick up bytes appended since opening (a file still being recorded); returns
