@@ -15,7 +15,7 @@ from servers.http_support import sdk_server
 from test_tui_auth import be_the_browser
 from test_tui_workspace import states, tools
 from textual.widgets import Button, TabbedContent
-from tui_helpers import wait_for
+from tui_helpers import view_text, wait_for
 
 from inspector.commands import build_parser, workspace
 from inspector.target import demo_target
@@ -91,3 +91,25 @@ async def test_an_oauth_server_needs_authorization_until_it_is_chosen(
         await wait_for(pilot, lambda: guarded.status.state is State.CONNECTED, timeout=30)
         await wait_for(pilot, lambda: "whoami" in tools(app))
         assert demo.server.auth_ui is None  # the demo (stdio) never had a flow
+
+
+async def test_its_auth_key_starts_the_flow_of_the_server_shown(
+    tmp_path: Path, oauth_url: str
+) -> None:
+    """Shown without the list's Enter (as the app shows a server on its own), the held
+    server's screen says to press A; A starts its flow."""
+    app = app_for(workspace_config(tmp_path, oauth_url))
+    async with app.run_test(size=(120, 35)) as pilot:
+        await wait_for(pilot, lambda: states(app)["guarded"] is State.NEEDS_AUTH, timeout=60)
+        guarded = app.views[1]
+        auth = guarded.server.auth_ui
+        assert auth is not None
+        await app.workspace.show(guarded)
+        result = guarded.main.result_view
+        await wait_for(pilot, lambda: "press A" in view_text(result))
+        assert auth.view.url is None and guarded.main.status_bar.state == "needs authorization"
+        await pilot.press("escape", "A")
+        await wait_for(pilot, lambda: auth.view.url is not None, timeout=30)
+        tabs = guarded.main.query_one("#bottom-tabs", TabbedContent)
+        await wait_for(pilot, lambda: tabs.active == "tab-auth")
+        assert states(app)["guarded"] is State.CONNECTING
