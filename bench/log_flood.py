@@ -33,8 +33,8 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
+from keys import press_keys  # bench/, beside this file
 from textual import events
 from textual.app import App, ComposeResult
 from textual.widget import Widget
@@ -258,22 +258,7 @@ async def key_latency(rate: int, seconds: float) -> dict[str, float]:
                 await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
 
         producer = asyncio.create_task(produce())
-        delays: list[float] = []
-        keys = ["up", "up", "pageup", "down", "pagedown", "up", "home", "end"]
-        n = 0
-        while time.perf_counter() < stop:
-            before = len(handled)
-            pressed = time.perf_counter()
-            # Post the key as the driver would; pilot.press waits for idle, which a
-            # flood never gives it.
-            app.post_message(events.Key(keys[n % len(keys)], None))
-            n += 1
-            deadline = time.perf_counter() + 5
-            while len(handled) == before and time.perf_counter() < deadline:
-                await asyncio.sleep(0.001)
-            if len(handled) > before:
-                delays.append(handled[before] - pressed)
-            await asyncio.sleep(max(0.0, 0.05 - (time.perf_counter() - pressed)))
+        delays = await press_keys(app, handled, stop)
         await producer
         feed.flush()
         await pilot.pause()
@@ -295,26 +280,6 @@ async def key_latency(rate: int, seconds: float) -> dict[str, float]:
 
 
 FLOOD_SERVER = Path(__file__).resolve().parent.parent / "tests" / "servers" / "stdio_log_flood.py"
-
-
-async def press_keys(app: App[Any], handled: list[float], stop: float) -> list[float]:
-    """A key every 50 ms until ``stop``, posted as the driver does (``pilot.press`` waits
-    for an idle screen, which a flood never gives); each one's delay until ``handled``
-    (a spy on the focused widget) grows."""
-    delays: list[float] = []
-    keys = ["up", "up", "pageup", "down", "pagedown", "up", "home", "end"]
-    n = 0
-    while time.perf_counter() < stop:
-        before = len(handled)
-        pressed = time.perf_counter()
-        app.post_message(events.Key(keys[n % len(keys)], None))
-        n += 1
-        until = time.perf_counter() + 5
-        while len(handled) == before and time.perf_counter() < until:
-            await asyncio.sleep(0.001)
-        delays.append((handled[before] if len(handled) > before else until) - pressed)
-        await asyncio.sleep(max(0.0, 0.05 - (time.perf_counter() - pressed)))
-    return delays
 
 
 async def app_flood(rate: int, seconds: float) -> dict[str, float]:

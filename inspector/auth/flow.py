@@ -87,6 +87,9 @@ class Authorizer:
         self._sinks: list[Callable[[str], None]] = []
         self._rs_nonce: str | None = None  # the MCP server's DPoP nonce, once it asked
         self._bound: tuple[TokenSet, DpopKey | None] | None = None  # tokens -> their key
+        # a flow that needs a person asks this first: a reason not to start it now (a
+        # workspace's server not chosen yet: it "needs authorization"), or None: go
+        self.hold: Callable[[], str | None] | None = None
 
     def add_secret_sink(self, sink: Callable[[str], None]) -> None:
         """Tell ``sink`` (a recorder's ``add_secret``) every token and secret this
@@ -237,6 +240,10 @@ class Authorizer:
                     and await self._try_refresh("the server answered 401")
                 ):
                     return Denial(True)
+                held = self._held()
+                if held is not None:
+                    self.wire.note(held, "warning", auth="held")
+                    return Denial(False, held)
                 await self._authorize(challenge, step_up)
             except AuthError as exc:
                 text = f"OAuth failed at the {exc.step} step: {exc.message}"
@@ -246,6 +253,15 @@ class Authorizer:
                 self.wire.note(str(exc), "error", auth="failed")
                 return Denial(False, str(exc))
             return Denial(True)
+
+    def _held(self) -> str | None:
+        """Why a flow that needs a person does not start now (``hold``); None: it may.
+        Grants without a person (client credentials, --auth-follow...) are never held."""
+        if self.hold is None or self.settings.grant != "authorization-code":
+            return None
+        if self.settings.follow:
+            return None
+        return self.hold()
 
     def _sent_is_stale(self, sent: Mapping[str, str]) -> bool:
         if self.tokens is None:

@@ -182,6 +182,13 @@ def resolve_target(opts: argparse.Namespace, words: list[str]) -> Target:
     """The server the connection options and TARGET words (or ``--config``) name; an HTTP
     server's OAuth settings from the OAuth flags over the config entry's ``oauth``."""
     target = _resolve_target(opts, words)
+    with_oauth(opts, target)
+    return target
+
+
+def with_oauth(opts: argparse.Namespace, target: Target) -> None:
+    """An HTTP target's OAuth settings (the OAuth flags over its config entry's
+    ``oauth``) and the redirect option, as the command line gives them."""
     target.follow_redirects = opts.follow_redirects
     if target.url is not None and hasattr(opts, "no_auth"):
         # Start-up: the OAuth settings module is small and loads no HTTP code.
@@ -192,7 +199,6 @@ def resolve_target(opts: argparse.Namespace, words: list[str]) -> Target:
             target.oauth = auth_settings(opts, target.oauth_config)
         except OptionError as exc:
             raise UsageError(str(exc)) from exc
-    return target
 
 
 def _resolve_target(opts: argparse.Namespace, words: list[str]) -> Target:

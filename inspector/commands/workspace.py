@@ -21,6 +21,7 @@ from inspector.commands.options import (
     require_terminal,
     responders_from,
     session_options,
+    with_oauth,
 )
 from inspector.config import ConfigError, server_names
 from inspector.record.recorder import Recorder
@@ -56,16 +57,21 @@ def wanted(opts: argparse.Namespace, words: list[str]) -> bool:
 
 
 def entries(opts: argparse.Namespace, words: list[str]) -> list[Entry]:
-    """The workspace's servers, in order (a usage error names what is wrong)."""
+    """The workspace's servers, in order (a usage error names what is wrong); an HTTP
+    server's OAuth as for one server (the flags over its config entry's ``oauth``)."""
     try:
         if opts.config and not opts.targets:
-            return config_entries(opts.config)
-        if opts.config:
+            found = config_entries(opts.config)
+        elif opts.config:
             raise UsageError("give either --config or --target, not both")
-        groups = [shlex.split(text) for text in opts.targets]
-        return word_entries([*groups, words] if words else groups)
+        else:
+            groups = [shlex.split(text) for text in opts.targets]
+            found = word_entries([*groups, words] if words else groups)
     except (ValueError, ConfigError) as exc:
         raise UsageError(str(exc)) from exc
+    for entry in found:
+        with_oauth(opts, entry.target)
+    return found
 
 
 def run(opts: argparse.Namespace, words: list[str]) -> int:

@@ -9,6 +9,10 @@ events sit in a small LRU cache bounded by count and bytes. Column accessors
 (``kind``, ``method`` ...) decode the event; pairing scans a bounded window of
 neighbouring lines and is cached.
 
+``keep`` indexes only the lines it accepts (judged on each line's last ``KEEP_TAIL``
+bytes, where a stored frame's meta is): one server's frames of a workspace's file,
+read from that file, no copy.
+
 Damage is tolerated and reported in ``warnings``: a torn last line is skipped,
 lines that are not event lines are counted and skipped at indexing time, and a
 line that starts like an event but does not decode shows as a local note.
@@ -69,6 +73,7 @@ class IndexedSessionFile(LineIndex):
         first_chunk: int = FIRST_CHUNK,
         cache_events: int = CACHE_EVENTS,
         cache_bytes: int = CACHE_BYTES,
+        keep: Callable[[bytes], bool] | None = None,
     ) -> None:
         # Facts learnt when an event is first decoded, so filters and rows need not
         # decode it again: kind/direction/channel packed in one byte (0 = not yet),
@@ -84,7 +89,7 @@ class IndexedSessionFile(LineIndex):
         self._tool_errors: set[int] = set()  # results with isError: true (learnt by _light)
         self._pairs: dict[int, int] = {}  # index -> paired index, -1 = none found
         self._bad_lines: set[int] = set()
-        super().__init__(path, first_chunk=first_chunk)
+        super().__init__(path, first_chunk=first_chunk, keep=keep)
 
     def _add_columns(self, count: int) -> None:
         self._facts.extend(bytes(count))

@@ -7,6 +7,10 @@ offsets (8 bytes an event); a line is read on demand through ``mmap``. A torn la
 is skipped (and read again after :meth:`refresh`), lines that are not event lines are
 counted and skipped, each reported in ``warnings``. ``IndexedSessionFile``
 (``indexed.py``) reads the events of these lines.
+
+``keep`` indexes only the lines it accepts (judged on each line's last ``KEEP_TAIL``
+bytes, where a stored frame's meta is): one server's frames of a workspace's file,
+read from that file, no copy.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import mmap
 import os
 import threading
 from array import array
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import anyio
@@ -24,6 +28,7 @@ from inspector.record.format import SessionFileError, SessionHeader, decode_even
 
 FIRST_CHUNK = 1 << 20  # indexed before the constructor returns: the first screen
 CHUNK = 8 << 20  # one background step
+KEEP_TAIL = 1 << 16  # the bytes of a line's end ``keep`` is given
 _MARK = b'{"seq":'
 _NL_MARK = b"\n" + _MARK
 
@@ -31,8 +36,15 @@ _NL_MARK = b"\n" + _MARK
 class LineIndex:
     """The start offsets of a session file's event lines, indexed lazily."""
 
-    def __init__(self, path: str | os.PathLike[str], *, first_chunk: int = FIRST_CHUNK) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        first_chunk: int = FIRST_CHUNK,
+        keep: Callable[[bytes], bool] | None = None,
+    ) -> None:
         self.path = Path(path)
+        self._keep = keep
         self.warnings: list[str] = []
         self.unreadable = 0  # lines skipped or shown as notes because they do not decode
         self.torn = False
@@ -108,6 +120,7 @@ class LineIndex:
             end = pos + length
             if not complete:
                 end = self._tail(chunk, pos, starts)
+            starts = self._kept(starts, chunk, pos)
             # columns first, offsets last: len() counts offsets, so a reader never sees
             # an event whose columns are not there yet
             self._add_columns(len(starts))
@@ -136,6 +149,7 @@ class LineIndex:
             chunk = self._mm[pos : self.size]
             starts = array("Q")
             self._pos = self._tail(bytes(chunk), pos, starts)
+            starts = self._kept(starts, bytes(chunk), pos)
         else:
             starts = array("Q")
             if self._mm[pos : pos + len(_MARK)] == _MARK:
@@ -146,9 +160,25 @@ class LineIndex:
                     f"{self.path}: skipped a line that is not an event (at byte {pos})"
                 )
             self._pos = end + 1
+            if starts and self._keep is not None:
+                tail = min(KEEP_TAIL, end - pos)
+                starts = self._kept(starts, os.pread(fd, tail, end - tail), end - tail)
         self._add_columns(len(starts))
         self._starts.extend(starts)
         return self.done
+
+    def _kept(self, starts: array[int], chunk: bytes, base: int) -> array[int]:
+        """The lines of ``chunk`` (at file offset ``base``) that ``keep`` accepts."""
+        if self._keep is None:
+            return starts
+        kept = array("Q")
+        for start in starts:
+            at = max(start - base, 0)
+            end = chunk.find(b"\n", at)
+            end = len(chunk) if end < 0 else end
+            if self._keep(chunk[max(at, end - KEEP_TAIL) : end]):
+                kept.append(start)
+        return kept
 
     def refresh(self) -> bool:
         """Pick up bytes appended since opening (a file still being recorded); returns

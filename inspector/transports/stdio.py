@@ -264,14 +264,20 @@ class StdioTransport(Transport):
             )
         else:
             what = "the server closed its stdout" if code is None else "the server exited"
-            self._host.connection_lost(
-                ConnectionLost(
-                    what,
-                    exit_code=code,
-                    stderr_tail=list(self._stderr)[-8:],
-                    stdout_noise=list(self._noise),
-                )
-            )
+            self._host.connection_lost(self._lost(what, code))
+
+    def _lost(self, what: str, code: int | None) -> ConnectionLost:
+        return ConnectionLost(
+            what,
+            exit_code=code,
+            stderr_tail=list(self._stderr)[-8:],
+            stdout_noise=list(self._noise),
+        )
+
+    def exit_report(self) -> ConnectionLost | None:
+        if self.process is None or self.process.returncode is None:
+            return None
+        return self._lost("the server exited", self.process.returncode)
 
     async def send_raw(
         self, raw: bytes, message: Any = None, *, meta: FrameMeta | None = None

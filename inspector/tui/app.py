@@ -10,24 +10,23 @@ holds the main screen and the server: ``status_feed``, ``connection_controller``
 the connection's messages show), ``call_runner`` (an item selected, its calls made and
 shown; with ``calls`` and ``completions``), ``history_ui`` (the History screen, a
 replay's recorded calls), ``save_session``, ``quit_reconnect``
-(quitting and reconnecting, asking first when that would lose the user's work).
+(quitting and reconnecting, asking first when that would lose the user's work),
+``view_switch`` (each server's view made, its panes composed and started, the one shown
+switched to; ``workspace_ui`` for several) and ``palette`` (the command palette).
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from textual import events, on, work
-from textual.actions import parse as parse_action
 from textual.app import App, ComposeResult, ScreenStackError, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
-from textual.widgets import TabbedContent, TabPane
+from textual.widgets import TabbedContent
 
 from inspector.engine.kinds import KIND
 from inspector.engine.options import SessionOptions
@@ -45,49 +44,34 @@ from inspector.tui.auth_ui import AuthUi, ObservedAuth
 from inspector.tui.connection_controller import while_mounted
 from inspector.tui.controller import SessionController
 from inspector.tui.focus_guard import keep_focus_shown
-from inspector.tui.interactive import InteractiveResponders, SamplingRuleBar
-from inspector.tui.keymap import Section, palette_entries, section_for, sections
-from inspector.tui.mode import LIVE_ONLY, Live, Mode, Replay, as_mode
-from inspector.tui.replay_mode import HINT, ReplayMode
+from inspector.tui.interactive import InteractiveResponders
+from inspector.tui.keymap import Section, section_for, sections
+from inspector.tui.mode import Live, Mode, Replay, as_mode
+from inspector.tui.palette import system_commands
 from inspector.tui.result_files import default_folder
 from inspector.tui.save_session import save_session_as, session_file
 from inspector.tui.screens.help import HelpScreen
 from inspector.tui.screens.intercept import open_intercept
-from inspector.tui.screens.main import MainScreen
 from inspector.tui.screenshot import save_screenshot, screenshot_folder
-from inspector.tui.server import Server
-from inspector.tui.server_screen import ServerScreen
 from inspector.tui.server_view import ServerView
 from inspector.tui.state_notes import StateNotes
+from inspector.tui.view_switch import ShownView, ViewSwitch
 from inspector.tui.widgets.call_list import CallList
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.item_panel import ItemPanel
-from inspector.tui.widgets.key_footer import KeyFooter
 from inspector.tui.widgets.load_view import LoadView
 from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView
 from inspector.tui.widgets.schema_form import SchemaForm
-from inspector.tui.widgets.server_log import ServerLogView
-from inspector.tui.widgets.server_pane import ServerPane
 from inspector.tui.widgets.skills_view import SkillsView
-from inspector.tui.widgets.status_bar import StatusBar
-from inspector.tui.widgets.tab_fit import TabLabel
-from inspector.tui.widgets.tasks_view import TasksView
 from inspector.tui.workspace_ui import WorkspaceUi
-from inspector.workspace.entries import default_name
 
 LOG_LAYOUTS = ("normal", "max", "min")
-BOTTOM_TABS = (
-    ("Log", "log"),
-    ("In flight", "inflight"),
-    ("Server log", "serverlog"),
-    ("Tasks", "tasks"),
-)
 
 
-class InspectorApp(App[int]):
+class InspectorApp(App[int], ShownView):
     """``mcp-inspect``'s TUI: a live session, or a replayed one (``source`` given)."""
 
     CSS_PATH = "inspector.tcss"
@@ -185,86 +169,16 @@ class InspectorApp(App[int]):
         self.mode = as_mode(mode, source, replay_title)
         self.recorder = recorder
         self.log_layout = "normal"
-        self._confirm = confirm_destructive
+        self.switch = ViewSwitch(self, confirm_destructive)  # the server views shown
         # the server shown: its state is the one owner of what the widgets show
         self.responders = responders  # a workspace's servers each answer with these
         self.views: list[ServerView] = []  # a workspace: one per server
         self.workspace = WorkspaceUi(self, config)
-        # each server's screen shows its controller's messages itself (ctrl+n can make
-        # any app a workspace)
-        screen = ServerScreen(own_panes=False, id="_default")  # the panes, by name
-        first = self.make_view(
-            self.mode.target.name or default_name(self.mode.target)
-            if isinstance(self.mode, Live)
-            else "replay",
-            Server(LiveState(self.replay_source), self.mode, recorder=recorder),
-            screen,
-            responders,
-            None if workspace else self.connect,
-        )
-        screen.view = first
-        self.views.append(first)
-        self.show_view(first)
+        first = self.switch.first(self.mode, recorder, None if workspace else self.connect)
         # a state file damaged (eras.json...) is said once, app-wide, on the first server's log
         self.state_notes = StateNotes(self, first.server)
         for name, target, server_recorder in workspace:
             self.workspace.add(name, target, server_recorder)
-
-    def make_view(
-        self,
-        name: str,
-        server: Server,
-        main: MainScreen,
-        responders: Responders | None,
-        connect: Any = None,
-    ) -> ServerView:
-        """One server's view (``connect``: how its connection starts; a workspace's
-        servers each connect in a worker group of their own)."""
-        view: ServerView | None = None
-
-        def connect_view() -> None:
-            assert view is not None
-            self.connect_view(view)
-
-        view = ServerView.build(
-            self,
-            name,
-            server,
-            main,
-            connect=connect or connect_view,
-            execute=self.execute,
-            bottom=self.action_bottom,
-            show_log=self.action_focus_log,
-            responders=responders,
-            confirm_destructive=self._confirm,
-        )
-        return view
-
-    def show_view(self, view: ServerView) -> None:
-        """Make ``view`` the one the app's keys, handlers and helpers work on."""
-        self.view = view
-        self.server = view.server
-        self.mode = view.server.mode
-        self.recorder = view.server.recorder
-        self.feed = view.feed
-        self.main = view.main
-        self._responders = view.responders
-        self.quit_reconnect = view.quit_reconnect
-        self.calls = view.calls
-        self.status_feed = view.status_feed
-        self.connection = view.connection
-        self.redactor = view.redactor
-        self.skills = view.skills
-        self.load_runs = view.load_runs
-        self.history = view.history
-
-    def connect_view(self, view: ServerView) -> None:
-        """A workspace server's connection, in its own exclusive worker group."""
-        controller = view.server.controller
-        assert controller is not None
-        self.run_worker(
-            controller.run(), group=f"session:{view.name}", exclusive=True, exit_on_error=False
-        )
 
     # -- the server shown (tests and the palette read these) ---------------------------
 
@@ -353,36 +267,7 @@ class InspectorApp(App[int]):
         )
 
     def compose(self) -> ComposeResult:
-        yield from self.panes(self.view)
-
-    def panes(self, view: ServerView) -> ComposeResult:
-        """One server's panes (the main screen's; a workspace's other servers' screens)."""
-        feed, state, bridge = view.feed, view.server.state, view.server.bridge
-        status = StatusBar(id="status")
-        feed.subscribe(status)
-        yield status
-        if bridge is not None:
-            yield SamplingRuleBar(bridge, id="rule-bar")
-        with Horizontal(id="main"):
-            with Vertical(id="left"):
-                catalog = Catalog(id="catalog")
-                feed.subscribe(catalog)
-                yield catalog
-            yield ItemPanel(id="work")
-        with Horizontal(id="bottom"):
-            views = (
-                MessageLog(state.events, id="log"),
-                InFlightView(state, id="inflight"),
-                ServerLogView(state, id="serverlog"),
-                TasksView(state, id="tasks"),
-            )
-            feed.subscribe(self, *views)
-            with TabbedContent(id="bottom-tabs", initial="tab-log"):
-                for (title, pane), widget in zip(BOTTOM_TABS, views, strict=True):
-                    with TabPane(title, id=f"tab-{pane}"):
-                        yield widget
-            yield MessageDetail(id="detail")
-        yield KeyFooter(hidden=() if view.server.mode.live else LIVE_ONLY)
+        yield from self.switch.panes(self.view)
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded and self.screen is self.main:
@@ -392,32 +277,12 @@ class InspectorApp(App[int]):
     def on_mount(self) -> None:
         heap.map_big_blocks()
         self.call_after_refresh(heap.freeze)  # once the screen is built
-        self.start_view(self.view)
+        self.switch.start(self.view)
         self.state_notes.start()
         if self.handle_signals and self.mode.live:
             self.quit_reconnect.quit_on_signals()
         if len(self.views) > 1:
             self.run_worker(self.workspace.mount_all(), group="workspace")
-
-    def start_view(self, view: ServerView) -> None:
-        """Set up a view's composed panes and start its server (a live session connects;
-        a recording is read)."""
-        view.started = True
-        main = view.main
-        main.detail.display = False
-        pane = ServerPane(id="server")
-        view.feed.subscribe(pane)
-        server_tab_ready = main.catalog.add_tab("tab-server", TabLabel("Server", "Srv"), pane)
-        view.feed.start(self)
-        mode = view.server.mode
-        if isinstance(mode, Replay):
-            self._start_replay(view, mode, server_tab_ready)
-            view.status_feed.start()
-            return
-        if not view.session_started:  # a workspace starts its servers before their screens
-            self.workspace.start_session(view)
-        main.status_bar.transport = view.status.transport
-        view.status_feed.start()
 
     # -- quitting: every way out closes the session first (quit_reconnect) -------------
 
@@ -475,17 +340,6 @@ class InspectorApp(App[int]):
 
     # -- replay ------------------------------------------------------------------------
 
-    def _start_replay(self, view: ServerView, mode: Replay, server_tab_ready: Any) -> None:
-        status = view.main.status_bar
-        status.state = "replay"
-        status.server = mode.title or "replay"
-        status.transport = "offline"
-        view.main.item_panel.read_only = True
-        view.main.result_view.show_text(HINT, "cyan")
-        replay = ReplayMode(self, view.server.state, mode.source, view.feed, mode.title)
-        view.server.replay = replay
-        replay.start(server_tab_ready)
-
     @on(TabbedContent.TabActivated, "#catalog-tabs")
     def _catalog_tab(self, event: TabbedContent.TabActivated) -> None:
         """The Server tab's JSON gets the whole width below 180 columns (inspector.tcss):
@@ -513,19 +367,15 @@ class InspectorApp(App[int]):
 
     @work(group="calls", exit_on_error=False)
     async def execute(
-        self, kind: str, item: dict[str, Any], arguments: Any, action: str = "run"
+        self,
+        kind: str,
+        item: dict[str, Any],
+        arguments: Any,
+        action: str = "run",
+        view: ServerView | None = None,
     ) -> None:
-        await self.calls.execute(kind, item, arguments, action)
-
-    @on(messages.TaskFinished)
-    @while_mounted
-    def _task_finished(self, message: messages.TaskFinished) -> None:
-        self.calls.task_finished(message.state)
-
-    @on(messages.ResourceUpdated)
-    @while_mounted
-    def _resource_updated(self, message: messages.ResourceUpdated) -> None:
-        self.calls.resource_updated(message.uri)
+        """A call on ``view``'s server (None: the one shown)."""
+        await (view or self.view).calls.execute(kind, item, arguments, action)
 
     def action_toggle_auto_reread(self) -> None:
         self.calls.toggle_auto_reread()
@@ -546,6 +396,8 @@ class InspectorApp(App[int]):
         self.history.highlighted(message)
 
     def action_bottom(self, pane: str) -> None:
+        if pane == "auth":
+            self.workspace.authorize(self.view)  # a server that waited to be chosen
         if pane == "auth" and not self.query("#auth"):
             self.notify(
                 "no OAuth on this proxy's server so far"
@@ -738,33 +590,4 @@ class InspectorApp(App[int]):
         )
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        """Textual's theme, screenshot (and maximize), then every action the keys have,
-        from the same list as the help screen (Textual's Quit and Keys would bypass
-        "asks before losing work" and show a second, thinner help)."""
-        for command in super().get_system_commands(screen):
-            if command.title not in ("Quit", "Keys"):
-                yield command
-        for title, help_text, action in palette_entries(type(self)):
-            _, name, parameters = parse_action(action)
-            if self.check_action(name, parameters) is False:
-                continue  # the live or the replay binding of one key: the one that applies
-            yield SystemCommand(title, help_text, functools.partial(self.run_action, action))
-        yield SystemCommand(
-            "Filter the log",
-            "Filter the log by text, method:, kind:, is:error, dir: (/ in the log)",
-            self._filter_log,
-        )
-        yield SystemCommand(
-            "Filter the list",
-            "Filter the catalog list as you type (/ in the catalog)",
-            self._filter_list,
-        )
-
-    def _filter_log(self) -> None:
-        self.action_focus_log()
-        self.query_one(MessageLog).action_open_filter()
-
-    def _filter_list(self) -> None:
-        catalog = self.query_one(Catalog)
-        catalog.action_tab(catalog.active_kind)
-        catalog.action_filter()
+        return system_commands(self, super().get_system_commands(screen))

@@ -112,6 +112,9 @@ class AuthUi:
         self.interaction = TuiInteraction(self.view, step_mode=target.oauth.step)
         self.authorizer = authorizer_factory(self.interaction)
         self.view.bind(self.interaction, self.authorizer)
+        self.mounted = False  # its tab (a workspace's server: once its screen is composed)
+        self.deferred = False  # a person is asked only once the server is chosen
+        self.held = False  # a flow was not started for that: it "needs authorization"
 
     @classmethod
     def for_target(
@@ -145,7 +148,25 @@ class AuthUi:
         return ui
 
     def mount(self, tabs: TabbedContent) -> Any:
+        self.mounted = True
         return tabs.add_pane(TabPane("Auth", self.view, id=TAB_ID))
+
+    def defer(self) -> None:
+        """No browser, no Auth tab brought forward until ``allow``: a flow that needs a
+        person is not started (a workspace's server the user has not chosen yet)."""
+        self.deferred = True
+        if self.authorizer is not None:
+            self.authorizer.hold = self._hold
+
+    def allow(self) -> None:
+        """The person chose this server: its next flow starts."""
+        self.deferred = self.held = False
+
+    def _hold(self) -> str | None:
+        if not self.deferred:
+            return None
+        self.held = True
+        return "needs authorization: not started until this server is chosen (W, Enter; or A)"
 
     def observe(self, event: WireEvent) -> None:
         """Every wire event passes here; the ``auth`` channel's go to the view."""

@@ -106,6 +106,12 @@ class ConnectionController:
         self.refresh_server_pane()
 
     def connect_failed(self, message: messages.ConnectFailed) -> None:
+        if message.needs_auth:  # not a failure: the person has not chosen it yet
+            self.screen.status_bar.state = "needs authorization"
+            self.screen.result_view.show_text(
+                "this server needs authorization (OAuth): press A to start it", "yellow"
+            )
+            return
         self.screen.status_bar.state = "failed"
         self.screen.result_view.show_text(
             f"could not connect:\n{message.error}\n\npress r to retry", "red"

@@ -33,7 +33,7 @@ from inspector.record.era_memory import FileEraMemory
 from inspector.target import Target, build_transport
 from inspector.tui import messages
 from inspector.wire.events import WireEvent
-from inspector.wire.transport import ConnectionLost
+from inspector.wire.transport import ConnectionLost, TransportError
 
 if TYPE_CHECKING:
     from textual.message import Message
@@ -224,7 +224,10 @@ class SessionController:
             lost = self.session.lost if self.session is not None else None
             if lost is not None and not lost.expected and not on_probe:
                 return self._renew  # Disconnected already says why, or we renew
-            self.app.post_message(messages.ConnectFailed(error))
+            ended = _ended(self.session, failure)
+            if ended is not None:
+                error = ended.describe()
+            self.app.post_message(messages.ConnectFailed(error, ended))
         return self._renew
 
     def _on_lost(self, session: Session, stop: anyio.Event, lost: ConnectionLost) -> None:
@@ -314,6 +317,15 @@ class SessionController:
 def session_expired(session: Session | None) -> bool:
     """Whether the HTTP server ended ``session`` (404 to a request carrying its id)."""
     return session is not None and session.transport.session_expired
+
+
+def _ended(session: Session | None, failure: BaseException) -> ConnectionLost | None:
+    """A server that exited before it was written to fails the write ("could not write
+    to the server"): its exit says more (its code, its last stderr lines). None when the
+    failure is another, or the server still runs."""
+    if session is None or not isinstance(failure, TransportError):
+        return None
+    return session.transport.exit_report()
 
 
 def _describe(exc: BaseException) -> str:

@@ -7,8 +7,6 @@ and builds the responders and the recorder; this module only runs the app.
 from __future__ import annotations
 
 import sys
-import tempfile
-from pathlib import Path
 from typing import Any
 
 from inspector.engine.options import SessionOptions
@@ -19,7 +17,7 @@ from inspector.target import Target
 from inspector.tui.app import InspectorApp
 from inspector.tui.interactive_setup import interactive_responders
 from inspector.tui.mode import Live, Replay
-from inspector.workspace.recording import split, workspace_servers
+from inspector.workspace.recording import server_sources, workspace_servers
 
 
 def run_inspector(
@@ -60,25 +58,25 @@ def say_lost_spans(app: InspectorApp, text: str) -> None:
 def run_replay(source: IndexedSessionFile, title: str) -> int:
     """A saved session opened offline (``mcp-inspect replay FILE``); a workspace's, as
     the same workspace (``replay_app``)."""
-    with tempfile.TemporaryDirectory(prefix="mcp-inspect-workspace-") as folder:
-        app, parts = replay_app(source, title, Path(folder))
-        try:
-            app.run()
-        finally:
-            for part in parts:
-                part.close()
+    app, parts = replay_app(source, title)
+    try:
+        app.run()
+    finally:
+        for part in parts:
+            part.close()
     return app.return_code or 0
 
 
 def replay_app(
-    source: IndexedSessionFile, title: str, folder: Path
+    source: IndexedSessionFile, title: str
 ) -> tuple[InspectorApp, list[IndexedSessionFile]]:
     """The app on a recording: one server's, or a workspace's as the same workspace
-    offline (each server's frames split into ``folder``, one replayed view each; the
-    whole file, indexed, is the merged log). Returns the app and the parts to close."""
+    offline (one replayed view per server, each reading its own frames from the one
+    file; the whole file, indexed, is the merged log). Returns the app and the
+    sources to close."""
     if workspace_servers(source.header) is None:
         return InspectorApp(Replay(source, title)), []
-    parts = [(name, IndexedSessionFile(path)) for name, path in split(source.path, folder)]
+    parts = server_sources(source.path)
     (name, first), *others = parts
     app = InspectorApp(Replay(first, f"{title} · {name}"))
     app.views[0].name = app.views[0].status.name = name

@@ -36,6 +36,8 @@ class Connected(Message):
 @dataclass
 class ConnectFailed(Message):
     error: str
+    ended: ConnectionLost | None = None  # a stdio server that exited: why, as it said
+    needs_auth: bool = False  # a workspace's server whose OAuth waits to be chosen
 
 
 @dataclass

@@ -77,7 +77,8 @@ class Server:
         post_to: Poster | None = None,
     ) -> SessionController:
         """Make the live session's controller, with the Auth tab of an HTTP target with
-        OAuth (mounted on ``screen``), or, attached to a proxy, the proxy's OAuth followed.
+        OAuth (mounted on ``screen`` once composed), or, attached to a proxy, the proxy's
+        OAuth followed.
         ``redactor``: the toasts' and session file's, told the tokens the flow learns;
         ``post_to``: where the controller's messages go (a workspace: the server's screen,
         which shows them; else the app)."""
@@ -87,7 +88,8 @@ class Server:
         self.auth_ui = auth_ui = AuthUi.for_target(app, target, redactor)
         observer = None
         if auth_ui is not None:
-            auth_ui.mount(screen.bottom_tabs)
+            if screen.query("#bottom-tabs"):  # else mounted once the screen is composed
+                auth_ui.mount(screen.bottom_tabs)
             observer = auth_ui.observe
         elif target.attach:
             self.observed_auth = ObservedAuth(app, screen, self._proxied_server)

@@ -34,12 +34,12 @@ class ServerScreen(MainScreen):
 
     def compose(self) -> ComposeResult:
         if self.own_panes and self.view is not None:
-            yield from self._app().panes(self.view)
+            yield from self._app().switch.panes(self.view)
 
     def on_mount(self) -> None:
         view = self.view
         if self.own_panes and view is not None and not view.started:
-            self._app().start_view(view)
+            self._app().switch.start(view)
 
     def _app(self) -> Any:
         return self.app  # the InspectorApp (not imported: it imports this module)
@@ -90,6 +90,15 @@ class ServerScreen(MainScreen):
     def on_catalog_loaded(self, message: messages.CatalogLoaded) -> None:
         self._show(message, lambda view: view.connection.catalog_loaded(message))
 
+    # its feed's news that its own calls act on (not the server shown at the time): a
+    # task's outcome in its result pane, an updated resource re-read from its server
+
+    def on_task_finished(self, message: messages.TaskFinished) -> None:
+        self._show(message, lambda view: view.calls.task_finished(message.state))
+
+    def on_resource_updated(self, message: messages.ResourceUpdated) -> None:
+        self._show(message, lambda view: view.calls.resource_updated(message.uri))
+
 
 class ViewRelay:
     """Where a server's controller posts: its status row (the server list's) is kept at
@@ -118,9 +127,16 @@ class ViewRelay:
             if view.skills_listed:
                 view.skills.connected()
         elif isinstance(message, messages.ConnectFailed):
-            status.failed(message.error)
+            auth = view.server.auth_ui
+            message.needs_auth = auth is not None and auth.held
+            if message.needs_auth:
+                status.needs_auth()
+            elif message.ended is not None:
+                status.ended(message.ended)
+            else:
+                status.failed(message.error)
         elif isinstance(message, messages.Disconnected):
-            status.failed(message.lost.message)
+            status.ended(message.lost)
         return view.main.post_message(message)
 
     def notify(

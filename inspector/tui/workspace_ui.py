@@ -76,7 +76,7 @@ class WorkspaceUi:
     def _add(self, name: str, server: Server, responders: Any) -> ServerView:
         app = self.app
         screen = ServerScreen(own_panes=True)
-        view: ServerView = app.make_view(name, server, screen, responders)
+        view: ServerView = app.switch.make(name, server, screen, responders)
         view.mode_name = f"server-{next(self._modes)}"
         screen.view = view
         first = app.views[0].main
@@ -199,13 +199,16 @@ class WorkspaceUi:
             post_to=ViewRelay(app, view) if routed else None,
         )
         self.started(view)  # its frames tagged with its name, merged once several
+        auth = view.server.auth_ui
+        if auth is not None and self.merging and view is not app.view:
+            auth.defer()  # no browser nor Auth tab for a server not chosen yet
         view.session_started = True
         view.quit_reconnect.connect()
 
     async def show(self, view: ServerView) -> None:
         """Show ``view``'s server: its screen as it was left."""
         app = self.app
-        app.show_view(view)
+        app.switch.show(view)
         # the first server's screen is the stack's base; another's is pushed over it
         first, top = app.views[0].main, app.screen
         if top is view.main:
@@ -216,6 +219,22 @@ class WorkspaceUi:
             await app.push_screen(view.main)
         else:
             await app.switch_screen(view.main)
+
+    async def _show_chosen(self, view: ServerView) -> None:
+        """A server chosen in the list: shown, and its authorization started when it
+        needs one (nothing was asked of the person before it was chosen)."""
+        await self.show(view)
+        self.authorize(view)
+
+    def authorize(self, view: ServerView) -> bool:
+        """Start ``view``'s OAuth flow when it waits to be chosen (True), and connect."""
+        auth = view.server.auth_ui
+        if auth is None or not auth.held:
+            return False
+        auth.allow()
+        view.status.connecting()
+        view.quit_reconnect.connect()
+        return True
 
     def open_list(self) -> None:
         app = self.app
@@ -239,7 +258,7 @@ class WorkspaceUi:
         if not 0 <= row < len(views):
             return
         if what == "show":
-            self.app.run_worker(self.show(views[row]), group="workspace")
+            self.app.run_worker(self._show_chosen(views[row]), group="workspace")
         else:
             self.app.run_worker(self.remove(views[row]), group="workspace")
 
@@ -313,7 +332,8 @@ class WorkspaceUi:
 
 
 def early(view: ServerView) -> bool:
-    """Whether ``view``'s server can connect before its screen is composed: live, with
-    no OAuth tab and not attached to a proxy (those tabs are mounted on its screen)."""
+    """Whether ``view``'s server can connect before its screen is composed: live and not
+    attached to a proxy (the proxy's Auth tab is added to its screen; an OAuth server's
+    own tab is mounted once its screen is composed)."""
     target = view.server.target
-    return target is not None and target.oauth is None and not target.attach
+    return target is not None and not target.attach

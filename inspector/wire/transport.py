@@ -180,6 +180,11 @@ class Transport(ABC):
         """The server's last stderr lines (stdio); none elsewhere."""
         return []
 
+    def exit_report(self) -> ConnectionLost | None:
+        """What the server's own end says (stdio: its exit code and last stderr lines),
+        once it has ended; None while it runs, and for transports without a process."""
+        return None
+
     def set_protocol_version(self, version: str, *, stateless: bool) -> None:  # noqa: B027
         """Called once the version is known (after initialize, or before the first request
         of the stateless era, ``stateless``); HTTP sends it as a header and, stateless,

@@ -4,12 +4,12 @@ each, in order).
 
     extra = header_extra([("files", target_info(t)), ...])   # the header's keys
     servers = workspace_servers(header)                       # None: one server's file
-    parts = split(path, folder)   # [(name, part path)]: one session file per server
+    parts = server_sources(path)  # [(name, its frames)]: one source per server
 
-Replay opens a workspace's file as the same workspace offline: ``split`` writes each
-server's frames to a session file of its own (a server added at run time included, in
-the order first seen; frames without a tag are the first server's), which replays as
-any session file does.
+Replay opens a workspace's file as the same workspace offline: ``server_sources`` gives
+each server's frames (a server added at run time included, in the order first seen;
+frames without a tag are the first server's) as an index of that one file's lines,
+which replays as any session file does; nothing is copied.
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from inspector.record.format import SessionFileError, SessionHeader
+from inspector.record.indexed import KEEP_TAIL, IndexedSessionFile
 from inspector.wire.events import SERVER_KEY
 
 WORKSPACE_KEY = "workspace"
@@ -57,40 +58,34 @@ def server_of(line: bytes) -> str | None:
     return server if isinstance(server, str) else None
 
 
-def split(path: str | Path, folder: str | Path) -> list[tuple[str, Path]]:
-    """Each server's frames of the workspace file at ``path`` as a session file of its
-    own in ``folder`` (raises ``SessionFileError`` for a file that is not a workspace's)."""
-    path, folder = Path(path), Path(folder)
+def server_sources(path: str | Path) -> list[tuple[str, IndexedSessionFile]]:
+    """Each server's frames of the workspace file at ``path``, each an index of that one
+    file's lines tagged with it (nothing copied); raises ``SessionFileError`` for a file
+    that is not a workspace's. Close each source when done."""
+    path = Path(path)
     with open(path, "rb") as source:
         header = SessionHeader.from_line(source.readline(1 << 20), str(path))
         servers = workspace_servers(header)
         if servers is None:
             raise SessionFileError(f"{path}: not a workspace's session file")
-        targets = dict(servers)
-        first = servers[0][0]
-        parts: dict[str, tuple[Path, IO[bytes]]] = {}
+        names = [name for name, _ in servers]
+        for line in source:  # a server added at run time: after them, as first seen
+            name = server_of(line[-KEEP_TAIL:])
+            if name is not None and name not in names:
+                names.append(name)
+    targets, first = dict(servers), names[0]
+    sources = []
+    for name in names:
 
-        def part(name: str) -> IO[bytes]:
-            if name not in parts:
-                out = folder / f"{len(parts):02}.jsonl"
-                handle = open(out, "wb")  # noqa: SIM115 - closed below
-                own = SessionHeader(
-                    target=targets.get(name) or {"name": name},
-                    started=header.started,
-                    tool=header.tool,
-                    redacted=header.redacted,
-                )
-                handle.write(own.to_line())
-                parts[name] = (out, handle)
-            return parts[name][1]
+        def mine(tail: bytes, name: str = name) -> bool:
+            return (server_of(tail) or first) == name
 
-        try:
-            for name, _ in servers:  # in the header's order, frames or not
-                part(name)
-            for line in source:
-                if line.strip():
-                    part(server_of(line) or first).write(line)
-        finally:
-            for _, handle in parts.values():
-                handle.close()
-    return [(name, out) for name, (out, _) in parts.items()]
+        own = IndexedSessionFile(path, keep=mine)
+        own.header = SessionHeader(
+            target=targets.get(name) or {"name": name},
+            started=header.started,
+            tool=header.tool,
+            redacted=header.redacted,
+        )
+        sources.append((name, own))
+    return sources

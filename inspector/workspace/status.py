@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from inspector.safe_text import visible
+from inspector.wire.transport import ConnectionLost
 
 
 class State(Enum):
@@ -47,6 +48,17 @@ class ServerStatus:
 
     def failed(self, reason: str) -> None:
         self.state, self.reason = State.FAILED, reason
+
+    def ended(self, lost: ConnectionLost) -> None:
+        """Failed with what the server's end said, on one line: the loss, its exit code
+        and the server's last stderr line (its own words on why, most often)."""
+        parts = [lost.message]
+        if lost.exit_code is not None:
+            parts.append(f"exit code {lost.exit_code}")
+        if lost.http_status is not None:
+            parts.append(f"HTTP {lost.http_status}")
+        said = next((line for line in reversed(lost.stderr_tail) if line.strip()), None)
+        self.failed("; ".join(parts) + (f": {said.strip()}" if said is not None else ""))
 
     def needs_auth(self, reason: str = "") -> None:
         self.state, self.reason = State.NEEDS_AUTH, reason

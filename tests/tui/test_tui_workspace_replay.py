@@ -5,6 +5,7 @@ tagged with its server, the header naming the servers (as the command line makes
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +23,14 @@ from inspector.tui.screens.all_log import AllLogScreen
 from inspector.tui.screens.server_list import ServerListScreen
 from inspector.tui.widgets.message_log import MessageLog
 from inspector.workspace.entries import Entry
-from inspector.workspace.recording import server_of, split
+from inspector.workspace.recording import server_of
 from inspector.workspace.status import State
 
 SDK_STDIO = str(ROOT / "tests/servers/sdk_stdio_server.py")
+
+
+def written_files(folder: Path) -> list[tuple[Path, int]]:
+    return sorted((p, p.stat().st_size) for p in folder.rglob("*") if p.is_file())
 
 
 def tools(app: InspectorApp) -> list[str]:
@@ -67,16 +72,17 @@ async def test_a_workspace_session_is_one_file_replayed_as_the_same_workspace(
     await record(path)
     lines = path.read_bytes().splitlines()[1:]
     assert {server_of(line) for line in lines} == {"demo", "sdk"}  # every frame tagged
-    parts = split(path, tmp_path)
-    assert [name for name, _ in parts] == ["demo", "sdk"]
 
     source = IndexedSessionFile(path)
-    folder = tmp_path / "parts"
-    folder.mkdir()
-    app, opened = replay_app(source, "workspace.jsonl", folder)
+    written = written_files(tmp_path)
+    app, opened = replay_app(source, "workspace.jsonl")
     try:
         async with app.run_test(size=(120, 35)) as pilot:
             assert [v.name for v in app.views] == ["demo", "sdk"]
+            # each server reads its own frames from the one file: no copy anywhere
+            assert [part.path for part in opened] == [path, path]
+            assert written_files(tmp_path) == written
+            assert not list(Path(tempfile.gettempdir()).glob("mcp-inspect-workspace-*"))
             await wait_for(pilot, lambda: "echo" in tools(app))
             # W: both servers, recorded; Enter on the second shows its own catalog
             await pilot.press("escape", "W")

@@ -49,6 +49,7 @@ NOTE_LABELS = {
     "gave-up": "gave up",
     "id-jag": "token exchange",
     "paused": "paused",
+    "held": "not started",
 }
 
 
@@ -223,6 +224,8 @@ class AuthView(Widget, can_focus=True):
             self.state = "authorizing…"
         elif kind in ("failed", "gave-up"):
             self.state = f"not authorized: {event.text()}"
+        elif kind == "held":
+            self.state = "needs authorization (A starts it)"
         self.query_one("#auth-state", Static).update(self._state_text())
         if self.observing:
             self._follow_person(kind, event)
