@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from inspector.record.format import SessionFileError, SessionHeader
-from inspector.record.indexed import KEEP_TAIL, IndexedSessionFile
+from inspector.record.indexed import IndexedSessionFile
+from inspector.record.line_index import KEEP_TAIL
 from inspector.wire.events import SERVER_KEY
 
 WORKSPACE_KEY = "workspace"
