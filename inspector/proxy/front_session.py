@@ -335,9 +335,10 @@ class FrontSession:
         self._queued += 1
         self._frames.send_nowait(raw)
 
-    async def deliver(self, raw: bytes) -> None:
+    async def deliver(self, raw: bytes, message: Any = None) -> None:
         """A host frame to the relay: passed on from this task when nothing is queued or on
-        its way (one task hop less a request), else queued behind the others, in order."""
+        its way (one task hop less a request), else queued behind the others, in order;
+        ``message``: ``raw`` decoded, when the front has done it (not decoded again)."""
         relay = self.relay
         if (
             relay is None
@@ -350,7 +351,7 @@ class FrontSession:
             return
         self._passing = True
         try:
-            await relay.host_frame(raw)
+            await relay.host_frame(raw, message)
         finally:
             self._passing = False
             idle = self._idle

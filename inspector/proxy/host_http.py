@@ -365,7 +365,11 @@ class HttpFront:
             session.last_active = time.monotonic()
         return session
 
-    def _record(self, request: Request, session: FrontSession | None) -> None:
+    def _record(
+        self, request: Request, session: FrontSession | None, *, defer: bool = False
+    ) -> None:
+        """The host's request line on the wire; ``defer``: its frame's event follows,
+        flushed with it, before the frame goes on."""
         meta: dict[str, Any] = {
             "method": request.method,
             "url": request.target,
@@ -376,7 +380,7 @@ class HttpFront:
         if session is not None:
             meta["link"] = session.number
         raw = f"{request.method} {request.target}".encode()
-        self.wire.emit(WireEvent(Direction.OUT, Channel.HTTP, raw, meta=meta))
+        self.wire.emit(WireEvent(Direction.OUT, Channel.HTTP, raw, meta=meta), defer=defer)
 
     async def _post(self, request: Request, stream: FrontConnection) -> None:
         message, error = jsonrpc.decode(request.body)
@@ -415,18 +419,18 @@ class HttpFront:
         self, request: Request, stream: FrontConnection, session: FrontSession, message: Any
     ) -> None:
         """A POST's messages to the session's server; its answer to the host."""
-        self._record(request, session)
+        self._record(request, session, defer=True)
         items = message if isinstance(message, list) else [message]
         answer = session.open_post([m for m in items if isinstance(m, dict)])
         batch = isinstance(message, list)
         frame = _one_line(request.body, message)
         # passed on: the body is the relay's now; its bytes leave the buffer budget while
         # the answer is awaited (a long call must not hold its arguments' share)
-        del message, items
+        del items
         self.budget.give(request.held)
         request.held, request.body = 0, b""
-        await session.deliver(frame)
-        del frame
+        await session.deliver(frame, message)  # decoded once: the relay takes it as it is
+        del frame, message
         headers = {} if isinstance(session, StatelessSession) else {SESSION_HEADER: session.sid}
         if answer is None:
             await respond(stream, 202, headers=headers)

@@ -157,11 +157,12 @@ class Relay:
             self._note("the host closed its side: shutting the server down")
             self.done.set()
 
-    async def host_frame(self, line: bytes) -> None:
+    async def host_frame(self, line: bytes, message: Any = None) -> None:
         """One host frame passed on from the front's own task, as the pump passes it (a
-        front does so only while the pump runs and has nothing queued: the order holds)."""
+        front does so only while the pump runs and has nothing queued: the order holds);
+        ``message``: ``line`` decoded, when the front has done it (None: decoded here)."""
         try:
-            await self.from_host(line)
+            await self.from_host(line, message=message)
         except TransportError as exc:
             await self._server_unreachable(exc)
 
@@ -177,10 +178,13 @@ class Relay:
         if not self.done.is_set():
             self.connection_lost(ConnectionLost(f"could not write to the server: {exc}"))
 
-    async def from_host(self, line: bytes, terminated: bool = True) -> None:
+    async def from_host(self, line: bytes, terminated: bool = True, message: Any = None) -> None:
         """One frame of the host, passed on unchanged (unless intercept holds it and an
-        inspector edits or drops it)."""
-        message, error = jsonrpc.decode(line)
+        inspector edits or drops it); ``message``: ``line`` decoded already (valid JSON),
+        or None."""
+        error: str | None = None
+        if message is None:
+            message, error = jsonrpc.decode(line)
         frame_meta: dict[str, Any] = {}
         if self.interceptor is not None and self.interceptor.active:
             probe = WireEvent(
@@ -253,8 +257,14 @@ class Relay:
         if event.direction is Direction.OUT:
             if SIDE_KEY not in event.meta:  # not a frame we sent: its exchange's, or the host's
                 event.meta.update(sent_with or HOST_ORIGIN.meta())
-            # a stdio server's stdin is written at the end of the turn, after a sync
-            self.wire.emit(event, defer=self._lines and event.channel is Channel.STDIN)
+            # a stdio server's stdin is written at the end of the turn, after a sync; an
+            # HTTP POST's request line is followed at once by its body's event, flushed
+            # before the request is sent (``_emit_post``): the two are one flush
+            if self._lines:
+                defer = event.channel is Channel.STDIN
+            else:
+                defer = event.channel is Channel.HTTP and event.meta.get("method") == "POST"
+            self.wire.emit(event, defer=defer)
             return
         if event.direction is Direction.LOCAL:
             self.wire.emit(event)
@@ -267,7 +277,9 @@ class Relay:
         if not self._for_client(event):  # HTTP status lines, SSE control blocks...
             if sender is not None:
                 event.meta.update(sender.meta())
-            self.wire.emit(event)
+            # nothing is passed on for it: on disk with the next event flushed (a
+            # response's body), or at the end of this turn of the event loop
+            self.wire.emit(event, defer=not self._lines)
             return
         # a request's own response stream says whose it is; the GET stream does not
         on_post = str(event.meta.get("stream", "")).startswith("post:")

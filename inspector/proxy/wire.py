@@ -9,7 +9,10 @@ Write-ahead, batched: on the stdio hot path (``emit(..., defer=True)``) the even
 into the recorder's buffer, and the writer that passes frames on (the host's stdout, the
 server's stdin) calls ``sync`` just before its one write for every frame of this turn of
 the event loop: the file gets them before the pipe does, with one write for a burst of
-frames instead of one each. Anything else (a watcher that acts at once, an HTTP side) is
+frames instead of one each. On the HTTP paths, an event that another follows at once,
+flushed, before anything acts on either (a host's POST before its frame goes to the
+server, a server's POST line before its body, a response's status before its body) is
+deferred too: one flush for them all. Anything else (a watcher that acts at once) is
 flushed at once.
 """
 
@@ -88,8 +91,11 @@ class ProxyWire:
                 if not self._unsynced:
                     self._unsynced = True
                     _later(self.sync)  # and at the end of this turn whatever happens
+            elif self._buffered:
+                # what was buffered goes out with it, in the wire's order: one flush for all
+                recorder.write(event)
+                self._unsynced = False
             else:
-                self.sync()  # what was buffered goes first: the file keeps the wire's order
                 recorder.write(event)
         self._remember(event)
         for watcher in self._watchers:

@@ -191,11 +191,28 @@ def _meta_json(meta: dict[str, Any]) -> str:
         elif value is None or kind is bool:
             parts.append(f"{_json_string(key)}: {_JSON_CONSTANTS[value]}")
         elif kind is dict and _all_str(value):  # a header dict: every HTTP line's
-            pairs = ", ".join(f"{_json_string(k)}: {_json_string(v)}" for k, v in value.items())
-            parts.append(f"{_json_string(key)}: {{{pairs}}}")
+            parts.append(f"{_json_string(key)}: {_headers_json(value)}")
         else:
             return EVENT_ENCODER.encode(meta)
     return "{" + ", ".join(parts) + "}"
+
+
+# a session's HTTP lines repeat a few header sets: each one's JSON made once (by its
+# items, all str: checked before, so no 1 == True collisions)
+_HEADER_JSON: dict[tuple[tuple[str, str], ...], str] = {}
+HEADER_JSON_KEPT = 64
+
+
+def _headers_json(headers: dict[str, str]) -> str:
+    items = tuple(headers.items())
+    text = _HEADER_JSON.get(items)
+    if text is None:
+        pairs = ", ".join(f"{_json_string(k)}: {_json_string(v)}" for k, v in items)
+        text = f"{{{pairs}}}"
+        if len(_HEADER_JSON) >= HEADER_JSON_KEPT:
+            _HEADER_JSON.clear()
+        _HEADER_JSON[items] = text
+    return text
 
 
 def _all_str(value: dict[Any, Any]) -> bool:

@@ -22,7 +22,7 @@ class SlowRelay:
         self.gate = gate
         self.through = anyio.Event()  # set as 1 goes through (its waiter runs before the pump)
 
-    async def host_frame(self, raw: bytes) -> None:
+    async def host_frame(self, raw: bytes, message: object = None) -> None:
         self.passed.append(raw)
         if raw == b"1":
             await self.gate.wait()
