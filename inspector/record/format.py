@@ -247,6 +247,9 @@ def event_to_json(event: WireEvent, redactor: Redactor | None = None) -> dict[st
     return data
 
 
+_URL_CHANNELS = frozenset({Channel.HTTP, Channel.SYSTEM})  # frames naming URLs: the query rule
+
+
 def _stored(
     event: WireEvent, redactor: Redactor | None
 ) -> tuple[bytes, dict[str, Any], list[dict[str, Any]]]:
@@ -255,13 +258,13 @@ def _stored(
     findings = [f.to_json() for f in event.findings] if event.findings else []
     if redactor is not None and redactor.enabled:
         # one redaction of the bytes, before they are stored as text or as base64
-        meta = redactor.meta(meta)
-        raw = redactor.frame(
-            raw,
-            urls=event.channel in (Channel.HTTP, Channel.SYSTEM),
-            content_type=str(event.meta.get("content_type", "")),
-        )
-        findings = [{**f, "message": redactor.url_text(f["message"])} for f in findings]
+        content_type = ""
+        if meta:
+            content_type = str(meta.get("content_type", ""))
+            meta = redactor.meta(meta)
+        raw = redactor.frame(raw, urls=event.channel in _URL_CHANNELS, content_type=content_type)
+        if findings:
+            findings = [{**f, "message": redactor.url_text(f["message"])} for f in findings]
     return raw, meta, findings
 
 
