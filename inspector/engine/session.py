@@ -21,7 +21,7 @@ import logging
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from types import TracebackType
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import anyio
 from anyio.abc import TaskGroup
@@ -35,6 +35,8 @@ from inspector.engine.era import (
     is_stateless,
 )
 from inspector.engine.era_detect import EraMemory, open_detected
+from inspector.engine.intake import BatchRecorder, reads_earlier
+from inspector.engine.intake import EventRecorder as EventRecorder
 from inspector.engine.lint import check_message
 from inspector.engine.outcomes import (
     CANCELLED,
@@ -85,28 +87,6 @@ CANCEL_SEND_BOUND = 0.5  # the most a timed-out request waits to hand over its c
 RequestHook = Callable[[str, "dict[str, Any] | None"], "dict[str, Any] | None"]
 """Sees each request's params last, as they go on the wire (method, params): returns the
 params to send (``--propagate`` adds W3C trace context to ``_meta``)."""
-
-
-class EventRecorder(Protocol):
-    def write(self, event: WireEvent) -> None: ...
-
-
-class BatchRecorder(Protocol):
-    """A recorder that can leave a write in its buffer (``inspector.record.Recorder``):
-    frames read together are then flushed once."""
-
-    def write(self, event: WireEvent, *, flush: bool = True) -> None: ...
-
-    def flush(self) -> None: ...
-
-
-def _reads_earlier(event: WireEvent) -> bool:
-    """Whether ``event``'s findings depend on the frames before it being acted on: a
-    response (or a batch) coming in reads the requests they answered."""
-    message = event.message
-    if event.direction is not Direction.IN or message is None:
-        return False
-    return not isinstance(message, dict) or "method" not in message
 
 
 class Session:
@@ -508,7 +488,7 @@ class Session:
         queue = self._acting = deque()
         try:
             for event in events:
-                if queue and _reads_earlier(event):
+                if queue and reads_earlier(event):
                     self._act(queue)
                 self._take_in(event, flush=self._flush_each)
                 queue.append(event)

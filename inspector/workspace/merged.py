@@ -10,19 +10,10 @@ log, its session file and the merged log all say whose frame it is (the log's
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol, cast
+from typing import cast
 
+from inspector.engine.intake import BatchRecorder, EventRecorder
 from inspector.wire.events import SERVER_KEY, WireEvent
-
-
-class EventRecorder(Protocol):
-    def write(self, event: WireEvent) -> None: ...
-
-
-class BatchRecorder(Protocol):
-    def write(self, event: WireEvent, *, flush: bool = True) -> None: ...
-
-    def flush(self) -> None: ...
 
 
 def tag(event: WireEvent, name: str) -> WireEvent:
