@@ -519,14 +519,20 @@ class Session:
             cast(BatchRecorder, self.recorder).flush()
         while queue:
             event = queue.popleft()
-            self._subscribers.publish(EVENTS, event)
-            if event.channel is Channel.AUTH:
-                continue
-            # a frame seen on a proxy's wire that is not ours (the host's): not acted on
-            mine = not event.meta.get("observed")
-            self._outcomes.follow(event, mine)
-            if event.direction is Direction.IN and event.message is not None and mine:
-                self._route(event.message)  # includes responses synthesized for HTTP failures
+            try:
+                self._act_on(event)
+            except Exception:  # the frames after it are still acted on: none is lost
+                log.exception("acting on frame %s failed", event.seq)
+
+    def _act_on(self, event: WireEvent) -> None:
+        self._subscribers.publish(EVENTS, event)
+        if event.channel is Channel.AUTH:
+            return
+        # a frame seen on a proxy's wire that is not ours (the host's): not acted on
+        mine = not event.meta.get("observed")
+        self._outcomes.follow(event, mine)
+        if event.direction is Direction.IN and event.message is not None and mine:
+            self._route(event.message)  # includes responses synthesized for HTTP failures
 
     def connection_lost(self, lost: ConnectionLost) -> None:
         if self.lost is not None:

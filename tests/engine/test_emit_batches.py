@@ -174,3 +174,11 @@ async def test_a_batch_gets_the_findings_and_order_of_frames_emitted_one_by_one(
     assert batched == one_by_one
     codes = [codes for _, kind, codes in batched if kind == "response"]
     assert "late-response" in codes[1]  # the duplicate saw the first one acted on
+
+
+def test_a_frame_whose_handling_fails_does_not_cost_the_frames_after_it() -> None:
+    session = idle_session()  # not started: a server's request cannot be answered
+    got: list[Any] = []
+    session.on_notification("notifications/message", lambda params: got.append(params["data"]))
+    session.emit_many([log_line(0), frame(jsonrpc.request(7, "ping")), log_line(1)])
+    assert got == [0, 1]
