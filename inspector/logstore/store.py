@@ -198,7 +198,7 @@ class EventStore:
         if not isinstance(message, dict):
             return 0, _NOPAIR
         msg_id = message.get("id")
-        if msg_id is None:  # a notification: nothing to pair
+        if msg_id is None:  # no id (a notification) or a null one: nothing to pair
             return (self._intern(message.get("method")) if "method" in message else 0), _NOPAIR
         hashable_id = isinstance(msg_id, (str, int)) and not isinstance(msg_id, bool)
         key = _pair_key(event.meta, msg_id) if hashable_id else None
