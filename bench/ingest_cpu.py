@@ -9,9 +9,12 @@ next turn, every 50 ms otherwise). Printed: notifications received and their rat
 process's CPU time per notification (user + system, so other helpers on a shared machine
 count less than in wall time), and the same lines through ``json.loads`` + ``list.append``
 in the same run (the peer: the least any Python reader does per line) with the ratio.
-Runs are repeated (``--runs``) and the load average is printed.
+First in process (``--in-process`` lines fed to the transport's reading from a stream, no
+server and no pipe: the steadiest figure on a shared machine), then over a real pipe
+from the server. Runs are repeated (``--runs``) and the load average is printed.
 
     python bench/ingest_cpu.py [--rate 50000] [--seconds 5] [--runs 3] [--no-record]
+                               [--in-process 100000]
 """
 
 from __future__ import annotations
