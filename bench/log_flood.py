@@ -28,8 +28,10 @@ import asyncio
 import gc
 import json
 import os
+import resource
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -113,6 +115,13 @@ def peak_rss_bytes() -> int:
         if line.startswith("VmHWM:"):
             return int(line.split()[1]) * 1024
     return 0
+
+
+def cpu_seconds() -> float:
+    """This process's CPU time (user + system): other processes on the machine do not
+    count in it, as they do in wall time."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def rss_bytes() -> int:
@@ -282,18 +291,34 @@ async def key_latency(rate: int, seconds: float) -> dict[str, float]:
 FLOOD_SERVER = Path(__file__).resolve().parent.parent / "tests" / "servers" / "stdio_log_flood.py"
 
 
-async def app_flood(rate: int, seconds: float) -> dict[str, float]:
+async def app_flood(rate: int, seconds: float, record: bool) -> dict[str, float]:
     """(d): the whole inspector on a real stdio server sending ``rate`` log notifications
     a second for ``seconds`` (``tests/servers/stdio_log_flood.py``): a key every 50 ms,
     alternately in the message log and in the server log tab's table, and the delay
-    from each press to the widget handling it."""
-    from inspector.target import Target
+    from each press to the widget handling it. ``record``: to a session file in a
+    temporary folder, as the inspector does by default."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "flood.jsonl" if record else None
+        figures = await _app_flood(rate, seconds, path)
+        if path is not None:
+            with path.open("rb") as lines:
+                figures["recorded"] = sum(1 for _ in lines) - 1  # the header
+        return figures
+
+
+async def _app_flood(rate: int, seconds: float, path: Path | None) -> dict[str, float]:
+    from inspector.record.format import SessionHeader
+    from inspector.record.recorder import Recorder
+    from inspector.target import Target, target_info
     from inspector.tui.app import InspectorApp
     from inspector.tui.widgets.catalog import Catalog
     from inspector.tui.widgets.message_log import LogLines
 
     target = Target(command=sys.executable, args=[str(FLOOD_SERVER), str(rate), str(seconds)])
-    app = InspectorApp(target, protocol_version="2025-11-25")
+    recorder = None
+    if path is not None:
+        recorder = Recorder(path, SessionHeader(target=target_info(target)))
+    app = InspectorApp(target, protocol_version="2025-11-25", recorder=recorder)
     async with app.run_test(size=SIZE) as pilot:
         catalog = app.query_one(Catalog)
         deadline = time.perf_counter() + 30
@@ -320,6 +345,7 @@ async def app_flood(rate: int, seconds: float) -> dict[str, float]:
 
             profiler = cProfile.Profile()
             profiler.enable()
+        cpu_before = cpu_seconds()
         await controller.client.call_tool("flood", {})
         started = time.perf_counter()
         stop = started + seconds
@@ -328,14 +354,15 @@ async def app_flood(rate: int, seconds: float) -> dict[str, float]:
         log = app.state.server_log
 
         def ended() -> int | None:
-            for entry in reversed(log.entries):
-                if entry.params.get("logger") == "flood-end":
-                    return int(entry.params["data"]["sent"])
+            last = log.entries[-1] if log.entries else None  # the flood's last one
+            if last is not None and last.params.get("logger") == "flood-end":
+                return int(last.params["data"]["sent"])
             return None
 
         while ended() is None and time.perf_counter() < stop + 120:
             await asyncio.sleep(0.05)  # not pilot.pause: it waits for an idle screen
         drained = time.perf_counter() - stop
+        cpu_used = cpu_seconds() - cpu_before
         if profiler is not None:
             profiler.disable()
             profiler.dump_stats(os.environ["FLOOD_PROFILE"])
@@ -344,6 +371,8 @@ async def app_flood(rate: int, seconds: float) -> dict[str, float]:
             "received": log.count,
             "sent": float(ended() or 0),
             "rate": log.count / (stop + drained - started),
+            "cpu_us": cpu_used / max(log.count, 1) * 1e6,
+            "cpu_share": cpu_used / (stop + drained - started),
             "drain_s": drained,
             "presses": len(delays),
             "worst_ms": delays[-1] * 1000 if delays else float("inf"),
@@ -424,6 +453,7 @@ def run_case(case: str, n: int, args: argparse.Namespace) -> dict[str, float]:
         str(args.flood_rate),
         "--flood-seconds",
         str(args.flood_seconds),
+        *(["--no-record"] if args.no_record else []),
     ]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=900, check=False)
     if done.returncode != 0:
@@ -438,7 +468,7 @@ async def one_case(args: argparse.Namespace) -> dict[str, float]:
     if args.case == "stream":
         return await key_latency(args.stream_rate, args.stream_seconds)
     if args.case == "flood":
-        return await app_flood(args.flood_rate, args.flood_seconds)
+        return await app_flood(args.flood_rate, args.flood_seconds, not args.no_record)
     return await peer_log(
         args.n, args.batch, rich=args.case == "richlog", per_line=args.case == "log-line"
     )
@@ -455,6 +485,9 @@ def main() -> None:
     parser.add_argument("--flood-rate", type=int, default=50_000)
     parser.add_argument("--flood-seconds", type=float, default=10.0)
     parser.add_argument("--only-flood", action="store_true", help="run (d) alone")
+    parser.add_argument(
+        "--no-record", action="store_true", help="(d) without recording (it records by default)"
+    )
     parser.add_argument("--case", help=argparse.SUPPRESS)
     parser.add_argument("--n", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -473,7 +506,14 @@ def main() -> None:
         f"{flood['drain_s']:.1f} s after; the same keys with no flood: worst "
         f"{flood['idle_worst_ms']:,.1f} ms, median {flood['idle_p50_ms']:,.1f} ms (flood / "
         f"idle median {flood['p50_ms'] / max(flood['idle_p50_ms'], 0.001):,.1f}x); resident "
-        f"{flood['rss_mib']:,.0f} MiB after, peak {flood['peak_rss_mib']:,.0f} MiB"
+        f"{flood['rss_mib']:,.0f} MiB after, peak {flood['peak_rss_mib']:,.0f} MiB; CPU "
+        f"{flood['cpu_us']:,.1f} us a notification ({flood['cpu_share']:.0%} of a core); "
+        + (
+            "not recorded"
+            if args.no_record
+            else f"{flood.get('recorded', 0):,.0f} events recorded (of {flood['events']:,.0f})"
+        )
+        + f"; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
     if args.only_flood:
         return

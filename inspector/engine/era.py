@@ -88,6 +88,7 @@ class HandshakeEra:
 
     requested: str = LATEST_VERSION
     stateless = False
+    checks_inbound = False  # ``findings`` of a server's request or notification: none
 
     @property
     def supported(self) -> tuple[str, ...]:
@@ -200,6 +201,7 @@ class StatelessEra:
 
     requested: str = STATELESS_VERSIONS[0]
     stateless = True
+    checks_inbound = True
 
     @property
     def supported(self) -> tuple[str, ...]:

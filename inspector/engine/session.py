@@ -18,9 +18,10 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections.abc import Callable, Hashable, Iterator
+from collections import deque
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from types import TracebackType
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar, cast
 
 import anyio
 from anyio.abc import TaskGroup
@@ -34,6 +35,8 @@ from inspector.engine.era import (
     is_stateless,
 )
 from inspector.engine.era_detect import EraMemory, open_detected
+from inspector.engine.intake import BatchRecorder, reads_earlier
+from inspector.engine.intake import EventRecorder as EventRecorder
 from inspector.engine.lint import check_message
 from inspector.engine.outcomes import (
     CANCELLED,
@@ -84,10 +87,6 @@ CANCEL_SEND_BOUND = 0.5  # the most a timed-out request waits to hand over its c
 RequestHook = Callable[[str, "dict[str, Any] | None"], "dict[str, Any] | None"]
 """Sees each request's params last, as they go on the wire (method, params): returns the
 params to send (``--propagate`` adds W3C trace context to ``_meta``)."""
-
-
-class EventRecorder(Protocol):
-    def write(self, event: WireEvent) -> None: ...
 
 
 class Session:
@@ -142,6 +141,10 @@ class Session:
         self._closing = False
         self._close_task: asyncio.Task[None] | None = None
         self.request_hook: RequestHook | None = None
+        # recorded, not acted on yet (``emit_many``); None when nothing is being emitted
+        self._acting: deque[WireEvent] | None = None
+        # a recorder that cannot defer its flush flushes each frame itself
+        self._flush_each = not callable(getattr(recorder, "flush", None))
 
     # -- lifecycle -----------------------------------------------------------------
 
@@ -468,28 +471,68 @@ class Session:
 
     def emit(self, event: WireEvent) -> None:
         """Every frame comes through here: seq, findings, record, observers, routing."""
+        self.emit_many((event,))
+
+    def emit_many(self, events: Iterable[WireEvent]) -> None:
+        """Frames read together, in order, each as ``emit`` does it; the recording is
+        flushed once for them, before any of them is acted on (still write-ahead). A
+        response waits for the frames before it to be acted on first (its findings read
+        the requests they answered). A frame emitted while these are acted on (a note)
+        is recorded at once and acted on after them: observers see the order of seq."""
+        queue = self._acting
+        if queue is not None:  # emitted by a subscriber: after what is being acted on
+            for event in events:
+                self._take_in(event, flush=True)
+                queue.append(event)
+            return
+        queue = self._acting = deque()
+        try:
+            for event in events:
+                if queue and reads_earlier(event):
+                    self._act(queue)
+                self._take_in(event, flush=self._flush_each)
+                queue.append(event)
+            self._act(queue)
+        finally:
+            self._acting = None
+
+    def _take_in(self, event: WireEvent, *, flush: bool) -> None:
+        """Seq, findings, and the recording (flushed now or by ``_act``)."""
         event.seq = next(self._seq)
         if event.channel is Channel.AUTH:  # OAuth HTTP, not JSON-RPC: no lint, no routing
             self._requests.hold(event.meta.get("hold"))
-            self._record_and_observe(event)
-            return
-        # a frame seen on a proxy's wire that is not ours (the host's): shown, not acted on
-        mine = not event.meta.get("observed")
-        if event.message is not None and event.channel not in (Channel.SYSTEM, Channel.HTTP):
+        elif event.message is not None and event.channel not in (Channel.SYSTEM, Channel.HTTP):
             event.findings.extend(check_message(event.message))
-            if event.direction is Direction.IN and mine:
+            if event.direction is Direction.IN and not event.meta.get("observed"):
                 event.findings.extend(self._flow_findings(event.message))
         elif event.error is not None and event.channel not in (Channel.STDERR, Channel.SYSTEM):
             event.findings.append(Finding("invalid", event.error, "error"))
-        self._record_and_observe(event)
+        if self.recorder is not None:
+            if flush:
+                self.recorder.write(event)  # write-ahead: on disk before anyone acts on it
+            else:
+                cast(BatchRecorder, self.recorder).write(event, flush=False)
+
+    def _act(self, queue: deque[WireEvent]) -> None:
+        """The recording flushed, then each queued event to the observers and routed."""
+        if not self._flush_each and self.recorder is not None:
+            cast(BatchRecorder, self.recorder).flush()
+        while queue:
+            event = queue.popleft()
+            try:
+                self._act_on(event)
+            except Exception:  # the frames after it are still acted on: none is lost
+                log.exception("acting on frame %s failed", event.seq)
+
+    def _act_on(self, event: WireEvent) -> None:
+        self._subscribers.publish(EVENTS, event)
+        if event.channel is Channel.AUTH:
+            return
+        # a frame seen on a proxy's wire that is not ours (the host's): not acted on
+        mine = not event.meta.get("observed")
         self._outcomes.follow(event, mine)
         if event.direction is Direction.IN and event.message is not None and mine:
             self._route(event.message)  # includes responses synthesized for HTTP failures
-
-    def _record_and_observe(self, event: WireEvent) -> None:
-        if self.recorder is not None:
-            self.recorder.write(event)  # write-ahead: on disk before anyone acts on it
-        self._subscribers.publish(EVENTS, event)
 
     def connection_lost(self, lost: ConnectionLost) -> None:
         if self.lost is not None:
@@ -514,7 +557,7 @@ class Session:
         found: list[Finding] = []
         for msg in items:
             if not jsonrpc.is_response(msg):
-                if isinstance(msg, dict):
+                if isinstance(msg, dict) and self.era.checks_inbound:
                     found.extend(self.era.findings(msg, None, self.declared_capabilities()))
                 continue
             id_ = jsonrpc.id_key(msg.get("id"))
@@ -539,12 +582,13 @@ class Session:
             return
         if not isinstance(message, dict):
             return
-        if jsonrpc.is_response(message):
-            self._resolve(message)
-        elif jsonrpc.is_request(message):
+        if "method" not in message:  # jsonrpc's is_response, is_request, is_notification
+            if "result" in message or "error" in message:
+                self._resolve(message)
+        elif "id" in message:
             assert self._tg is not None
             self._tg.start_soon(self._answer_server_request, message)
-        elif jsonrpc.is_notification(message):
+        else:
             self._dispatch_notification(message)
 
     def _resolve(self, message: dict[str, Any]) -> None:
@@ -570,7 +614,7 @@ class Session:
             self._requests.progress(params)
         elif method == "notifications/cancelled":
             self._server_requests.cancel(params.get("requestId"))
-        self._subscribers.publish(notification(str(method)), params)
+        self._subscribers.publish_notification(str(method), params)
 
     async def respond(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         """The client's answer to a server's request (sent on its own, or embedded in an

@@ -65,6 +65,15 @@ class Subscribers:
             except Exception:  # a subscriber's bug must not take the session down
                 log.exception("%s failed", topic.what)
 
+    def publish_notification(self, method: str, params: dict[str, Any]) -> None:
+        """``publish(notification(method), params)`` without making the topic (a flood's
+        every notification comes here)."""
+        for callback in self._by_key.get(method, ()):
+            try:
+                callback(params)
+            except Exception:  # a subscriber's bug must not take the session down
+                log.exception("%s failed", notification(method).what)
+
     def keys(self) -> set[Hashable]:
         """The topics someone subscribed to (a notification's is its method)."""
         return {key for key, callbacks in self._by_key.items() if callbacks}

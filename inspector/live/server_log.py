@@ -48,7 +48,8 @@ class ServerLog:
     def receive(self, params: dict[str, Any]) -> None:
         entry = LogEntry(params)
         self.count += 1
-        self.counts[entry.level] = self.counts.get(entry.level, 0) + 1
+        level = entry.level
+        self.counts[level] = self.counts.get(level, 0) + 1
         self.entries.append(entry)
         self._new.append(entry)
 

@@ -43,6 +43,20 @@ class Changes:
     log: list[LogEntry] = field(default_factory=list)  # new server log entries
     updated: list[str] = field(default_factory=list)  # resources the server says changed
 
+    def then(self, later: Changes) -> Changes:
+        """These changes and the ``later`` ones (the next take's) as one batch."""
+        return Changes(
+            first=self.first,  # the takes follow each other: the first new event is ours
+            events=self.events + later.events,
+            attached=self.attached or later.attached,
+            grew=self.grew or later.grew,
+            requests=self.requests or later.requests,
+            tasks=self.tasks or later.tasks,
+            finished_tasks=self.finished_tasks + later.finished_tasks,
+            log=self.log + later.log,
+            updated=self.updated + later.updated,
+        )
+
     @property
     def empty(self) -> bool:
         return not (

@@ -33,6 +33,7 @@ from inspector.wire.events import (
     Finding,
     Kind,
     WireEvent,
+    classify,
 )
 from inspector.wire.jsonrpc import decode
 
@@ -146,57 +147,78 @@ class EventStore:
 
     def append(self, event: WireEvent) -> int:
         """Store one event; returns its index."""
+        self.extend((event,))
+        return len(self._time) - 1
+
+    def extend(self, events: Iterable[WireEvent]) -> None:
+        """Store events, in order (the columns' appends looked up once for them all: a
+        flood's every event comes here)."""
+        store_raw, extras = self._store_raw, self._extras
+        add_offset, add_time, add_mono = self._offsets.append, self._time.append, self._mono.append
+        add_seq, add_dir, add_ch = self._seq.append, self._dir.append, self._ch.append
+        add_kind, add_flags = self._kind.append, self._flags.append
+        add_method, add_pair = self._method.append, self._pair.append
         i = len(self._time)
-        raw = event.raw
-        self._offsets.append(self._store_raw(raw))
-        self._time.append(event.time)
-        self._mono.append(event.mono)
-        self._seq.append(event.seq)
-        dcode = _DIR_CODE[event.direction]
-        self._dir.append(dcode)
-        self._ch.append(_CH_CODE[event.channel])
-        kind = event.kind
-        kcode = _KIND_CODE[kind]
-        self._kind.append(kcode)
-        message = event.message
-        flags = 0
-        error = None  # kept only when parsing the raw bytes again would not give it
-        if message is not None:
-            flags = _PARSED
-        elif event.error is None:
-            flags = _NOERR
-        elif decode(raw)[1] != event.error:
-            error = event.error
-        if kcode in _RESPONSE_KINDS and is_tool_error(message):
-            flags |= _TOOL_ERROR
-        if event.meta or event.findings or error is not None:
-            flags |= _EXTRA
-            self._extras[i] = _Extra(event.meta, list(event.findings), error)
-        self._flags.append(flags)
-        mcode = 0
-        pair = _NOPAIR
-        if isinstance(message, dict):
-            msg_id = message.get("id")
-            hashable_id = isinstance(msg_id, (str, int)) and not isinstance(msg_id, bool)
-            key = _pair_key(event.meta, msg_id) if hashable_id else None
-            if kcode == _REQUEST:
-                mcode = self._intern(message.get("method"))
-                if hashable_id:
-                    pending = self._pending[dcode]
-                    pending[key] = i
-                    if len(pending) > MAX_PENDING:  # never answered: stop holding memory
-                        del pending[next(iter(pending))]
-            elif kcode in _RESPONSE_KINDS and hashable_id and dcode in _OPPOSITE:
-                req = self._pending[_OPPOSITE[dcode]].pop(key, None)
-                if req is not None:
-                    pair = req
-                    self._pair[req] = i
-                    mcode = self._method[req]  # a response shows its request's method
-            elif "method" in message:
-                mcode = self._intern(message.get("method"))
-        self._method.append(mcode)
-        self._pair.append(pair)
-        return i
+        for event in events:
+            raw = event.raw
+            add_offset(store_raw(raw))
+            add_time(event.time)
+            add_mono(event.mono)
+            add_seq(event.seq)
+            dcode = _DIR_CODE[event.direction]
+            add_dir(dcode)
+            add_ch(_CH_CODE[event.channel])
+            kcode = _KIND_CODE[classify(event)]
+            add_kind(kcode)
+            message = event.message
+            flags = 0
+            error = None  # kept only when parsing the raw bytes again would not give it
+            if message is not None:
+                flags = _PARSED
+            elif event.error is None:
+                flags = _NOERR
+            elif decode(raw)[1] != event.error:
+                error = event.error
+            if kcode in _RESPONSE_KINDS and is_tool_error(message):
+                flags |= _TOOL_ERROR
+            if event.meta or event.findings or error is not None:
+                flags |= _EXTRA
+                extras[i] = _Extra(event.meta, list(event.findings), error)
+            add_flags(flags)
+            mcode, pair = self._pair_up(i, event, message, dcode, kcode)
+            add_method(mcode)
+            add_pair(pair)
+            i += 1
+
+    def _pair_up(
+        self, i: int, event: WireEvent, message: Any, dcode: int, kcode: int
+    ) -> tuple[int, int]:
+        """Event ``i``'s method code and the index of its request or response (-1: none);
+        a request waits for its response, a response finds its request."""
+        if not isinstance(message, dict):
+            return 0, _NOPAIR
+        msg_id = message.get("id")
+        if msg_id is None:  # no id (a notification) or a null one: nothing to pair
+            return (self._intern(message.get("method")) if "method" in message else 0), _NOPAIR
+        hashable_id = isinstance(msg_id, (str, int)) and not isinstance(msg_id, bool)
+        key = _pair_key(event.meta, msg_id) if hashable_id else None
+        if kcode == _REQUEST:
+            mcode = self._intern(message.get("method"))
+            if hashable_id:
+                pending = self._pending[dcode]
+                pending[key] = i
+                if len(pending) > MAX_PENDING:  # never answered: stop holding memory
+                    del pending[next(iter(pending))]
+            return mcode, _NOPAIR
+        if kcode in _RESPONSE_KINDS and hashable_id and dcode in _OPPOSITE:
+            req = self._pending[_OPPOSITE[dcode]].pop(key, None)
+            if req is not None:
+                self._pair[req] = i
+                return self._method[req], req  # a response shows its request's method
+            return 0, _NOPAIR
+        if "method" in message:
+            return self._intern(message.get("method")), _NOPAIR
+        return 0, _NOPAIR
 
     def _store_raw(self, raw: bytes) -> int:
         """Copy ``raw`` into the open chunk (or a chunk of its own); returns the end offset."""
@@ -226,10 +248,6 @@ class EventStore:
 
     def _buf(self, k: int) -> bytes | bytearray:
         return self._chunks[k] if k < len(self._chunks) else self._open
-
-    def extend(self, events: Iterable[WireEvent]) -> None:
-        for event in events:
-            self.append(event)
 
     def _intern(self, method: Any) -> int:
         if not isinstance(method, str):

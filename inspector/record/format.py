@@ -111,11 +111,7 @@ def encode_event_parts(event: WireEvent, redactor: Redactor | None = None) -> It
     raw, meta, findings = _stored(event, redactor)
     pieces = _text_pieces(raw) if len(raw) > PIECE else None
     if pieces is None:
-        try:
-            text = '"raw": ' + _json_string(raw.decode("utf-8"))
-        except UnicodeDecodeError:
-            text = f'"raw_b64": "{base64.b64encode(raw).decode("ascii")}"'
-        yield (_head(event) + text + _tail(meta, findings)).encode()
+        yield _line(event, raw, meta, findings)
         return
     yield (_head(event) + '"raw": "').encode()
     for piece in pieces:
@@ -123,12 +119,37 @@ def encode_event_parts(event: WireEvent, redactor: Redactor | None = None) -> It
     yield ('"' + _tail(meta, findings)).encode()
 
 
+def encode_event_line(event: WireEvent, redactor: Redactor | None = None) -> bytes | None:
+    """``encode_event``'s line in one piece, made without a generator (the recorder's
+    every frame), or None for a frame big enough to be written in pieces."""
+    if len(event.raw) > PIECE:
+        return None
+    return _line(event, *_stored(event, redactor))
+
+
+def _line(event: WireEvent, raw: bytes, meta: dict[str, Any], findings: list[Any]) -> bytes:
+    try:
+        text = '"raw": ' + _json_string(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        text = f'"raw_b64": "{base64.b64encode(raw).decode("ascii")}"'
+    return (_head(event) + text + _tail(meta, findings)).encode()
+
+
 def _head(event: WireEvent) -> str:
     key = (event.direction, event.channel)
     where = _WHERE.get(key)
     if where is None:  # an enum's .value is a descriptor call: made once a pair
         where = _WHERE[key] = f'"dir": "{event.direction.value}", "ch": "{event.channel.value}", '
-    return f'{{"seq": {event.seq}, "t": {event.time:.6f}, "mono": {event.mono:.6f}, {where}'
+    global _last_times
+    times, said = _last_times  # one snapshot: another thread may replace it meanwhile
+    if times != (event.time, event.mono):  # the frames of one read share their times
+        times = event.time, event.mono
+        said = f'"t": {event.time:.6f}, "mono": {event.mono:.6f}, '
+        _last_times = times, said
+    return f'{{"seq": {event.seq}, {said}{where}'
+
+
+_last_times: tuple[tuple[float, float], str] = ((-1.0, -1.0), "")
 
 
 _WHERE: dict[tuple[Direction, Channel], str] = {}
@@ -243,20 +264,24 @@ def event_to_json(event: WireEvent, redactor: Redactor | None = None) -> dict[st
     return data
 
 
+_URL_CHANNELS = frozenset({Channel.HTTP, Channel.SYSTEM})  # frames naming URLs: the query rule
+
+
 def _stored(
     event: WireEvent, redactor: Redactor | None
 ) -> tuple[bytes, dict[str, Any], list[dict[str, Any]]]:
     """What a line stores of ``event``: its bytes, meta and findings, redacted."""
-    raw, meta, findings = event.raw, event.meta, [f.to_json() for f in event.findings]
+    raw, meta = event.raw, event.meta
+    findings = [f.to_json() for f in event.findings] if event.findings else []
     if redactor is not None and redactor.enabled:
         # one redaction of the bytes, before they are stored as text or as base64
-        meta = redactor.meta(meta)
-        raw = redactor.frame(
-            raw,
-            urls=event.channel in (Channel.HTTP, Channel.SYSTEM),
-            content_type=str(event.meta.get("content_type", "")),
-        )
-        findings = [{**f, "message": redactor.url_text(f["message"])} for f in findings]
+        content_type = ""
+        if meta:
+            content_type = str(meta.get("content_type", ""))
+            meta = redactor.meta(meta)
+        raw = redactor.frame(raw, urls=event.channel in _URL_CHANNELS, content_type=content_type)
+        if findings:
+            findings = [{**f, "message": redactor.url_text(f["message"])} for f in findings]
     return raw, meta, findings
 
 

@@ -7,7 +7,12 @@ import os
 from pathlib import Path
 from typing import BinaryIO
 
-from inspector.record.format import Redactor, SessionHeader, encode_event_parts
+from inspector.record.format import (
+    Redactor,
+    SessionHeader,
+    encode_event_line,
+    encode_event_parts,
+)
 from inspector.record.private import open_private, private_dirs
 from inspector.wire.events import WireEvent
 
@@ -44,8 +49,12 @@ class Recorder:
         """Append ``event``; ``flush`` False leaves it in the file's buffer until the next
         ``flush`` (a relay flushes before it passes the frames on: still write-ahead,
         with one write for a burst of frames instead of one each)."""
-        for part in encode_event_parts(event, self.redactor):  # a big frame in pieces
-            self._write(part, flush=False)
+        line = encode_event_line(event, self.redactor)
+        if line is not None:
+            self._write(line, flush=False)
+        else:
+            for part in encode_event_parts(event, self.redactor):  # a big frame in pieces
+                self._write(part, flush=False)
         if flush:
             self.flush()
         self.count += 1

@@ -28,13 +28,14 @@ from anyio.abc import TaskGroup
 from inspector.transports.lifeline import Lifeline
 from inspector.transports.readsize import read_in_heap_sized_chunks
 from inspector.wire.events import Channel, Direction, WireEvent
-from inspector.wire.jsonrpc import make_event
+from inspector.wire.jsonrpc import decode, make_event
 from inspector.wire.transport import (
     ConnectionLost,
     FrameMeta,
     Transport,
     TransportError,
     TransportHost,
+    emit_all,
     with_meta,
 )
 
@@ -47,13 +48,18 @@ EXIT_POLL = 0.25  # how often a running server is checked for having exited
 CLOSE_POLL = 0.02  # the same while closing
 SLICE = 0.004  # seconds of reading at most before the event loop gets a turn
 REST = 0.002  # seconds the reader then stands aside (keys, the screen: bench/log_flood.py)
+BATCH = 128  # lines handled at once at most (a 64 KiB read of short lines holds ~600)
+IN, STDOUT = Direction.IN, Channel.STDOUT
 DRAIN_ABOVE = 1 << 16  # a relay waits for the server to read only past this much unread
 
 
-async def iter_lines(stream: asyncio.StreamReader) -> AsyncIterator[tuple[bytes, bool]]:
-    """Split a stream into lines of any length: ``(line without its \\n, terminated)``.
+async def iter_line_batches(
+    stream: asyncio.StreamReader,
+) -> AsyncIterator[tuple[list[bytes], bool]]:
+    """Split a stream into lines of any length, the lines of each read together:
+    ``(lines without their \\n, terminated)``.
 
-    The last line comes with ``terminated`` False when the stream ended without a
+    The last line comes alone with ``terminated`` False when the stream ended without a
     newline; nothing else is changed (``\\r`` and blank lines stay)."""
     buffer = bytearray()
     scanned = 0  # bytes of the buffer known to hold no newline: a 50 MB line is scanned once
@@ -68,26 +74,38 @@ async def iter_lines(stream: asyncio.StreamReader) -> AsyncIterator[tuple[bytes,
                 start = end + 1
             del buffer[:start]
             scanned = len(buffer)
-            for line in lines:
-                yield line, True
+            if lines:
+                yield lines, True
     except (ConnectionError, OSError):
         pass  # the pipe broke: what we have is all there is
     if buffer:
-        yield bytes(buffer), False
+        yield [bytes(buffer)], False
 
 
-async def _read_lines(stream: asyncio.StreamReader, on_line: Callable[[bytes, bool], None]) -> None:
-    """``on_line(line, terminated)`` for every line of ``stream``, standing aside ``REST``
-    after each ``SLICE`` of work: while the pipe holds data, reading never waits, so a
-    flood (50,000 lines a second) would otherwise keep the loop, and the UI's keys, from
-    everything else for as long as it lasts (keys took 0.4-1.3 s). A server faster than
-    that is slowed by its full pipe: nothing is lost."""
+async def iter_lines(stream: asyncio.StreamReader) -> AsyncIterator[tuple[bytes, bool]]:
+    """``iter_line_batches`` a line at a time: ``(line without its \\n, terminated)``."""
+    async for lines, terminated in iter_line_batches(stream):
+        for line in lines:
+            yield line, terminated
+
+
+async def _read_lines(
+    stream: asyncio.StreamReader, on_lines: Callable[[list[bytes], bool], None]
+) -> None:
+    """``on_lines(lines, terminated)`` for the lines of ``stream``, in order, at most
+    ``BATCH`` at a time (a read's lines are handled together: one recording flush for
+    them, not one each), standing aside ``REST`` after each ``SLICE`` of work: while the
+    pipe holds data, reading never waits, so a flood (50,000 lines a second) would
+    otherwise keep the loop, and the UI's keys, from everything else for as long as it
+    lasts (keys took 0.4-1.3 s). A server faster than that is slowed by its full pipe:
+    nothing is lost."""
     until = time.monotonic() + SLICE
-    async for line, terminated in iter_lines(stream):
-        on_line(line, terminated)
-        if time.monotonic() > until:
-            await asyncio.sleep(REST)
-            until = time.monotonic() + SLICE
+    async for lines, terminated in iter_line_batches(stream):
+        for start in range(0, len(lines), BATCH):
+            on_lines(lines[start : start + BATCH] if len(lines) > BATCH else lines, terminated)
+            if time.monotonic() > until:
+                await asyncio.sleep(REST)
+                until = time.monotonic() + SLICE
 
 
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
@@ -201,23 +219,36 @@ class StdioTransport(Transport):
 
     async def _read_stdout(self) -> None:
         assert self.process is not None and self.process.stdout is not None
-        assert self._host is not None
-        host = self._host
-
-        keep_blank = self.keep_blank
-
-        def on_line(line: bytes, terminated: bool) -> None:
-            if keep_blank or line.strip():
-                meta = {} if terminated else {"unterminated": True}
-                event = make_event(Direction.IN, Channel.STDOUT, line, meta=meta)
-                if event.error is not None:
-                    text = line[:NOISE_WIDTH].rstrip(b"\r").decode("utf-8", errors="replace")
-                    self._noise.append(text + ("…" if len(line) > NOISE_WIDTH else ""))
-                host.emit(event)
-
-        await _read_lines(self.process.stdout, on_line)
+        await self.read_stdout(self.process.stdout)
         self._stdout_done.set()
         await self._report_exit()
+
+    async def read_stdout(self, stream: asyncio.StreamReader) -> None:
+        """The server's stdout to the host, a read's lines together (``bench/ingest_cpu.py``
+        feeds it a stream of its own)."""
+        assert self._host is not None
+        host, keep_blank = self._host, self.keep_blank
+
+        def on_lines(lines: list[bytes], terminated: bool) -> None:
+            now, mono = time.time(), time.monotonic()  # read at one moment: one time for all
+            events = []
+            for line in lines:
+                if keep_blank or (line and not line.isspace()):
+                    message, error = decode(line)
+                    meta = {} if terminated else {"unterminated": True}
+                    events.append(
+                        WireEvent(IN, STDOUT, line, message, error, meta, [], 0, now, mono)
+                    )
+                    if error is not None:
+                        self._noise_line(line)
+            if events:
+                emit_all(host, events)
+
+        await _read_lines(stream, on_lines)
+
+    def _noise_line(self, line: bytes) -> None:
+        text = line[:NOISE_WIDTH].rstrip(b"\r").decode("utf-8", errors="replace")
+        self._noise.append(text + ("…" if len(line) > NOISE_WIDTH else ""))
 
     async def _watch_exit(self) -> None:
         """The server exited but its stdout stays open (a child of its own holds it, e.g.
@@ -240,14 +271,17 @@ class StdioTransport(Transport):
 
     async def _read_stderr(self) -> None:
         assert self.process is not None and self.process.stderr is not None
-        await _read_lines(self.process.stderr, lambda line, _: self._stderr_line(line))
+        await _read_lines(self.process.stderr, self._stderr_lines)
         self._stderr_done.set()
 
-    def _stderr_line(self, line: bytes) -> None:
+    def _stderr_lines(self, lines: list[bytes], terminated: bool) -> None:
         assert self._host is not None
-        line = line.rstrip(b"\r")
-        self._stderr.append(line.decode("utf-8", errors="replace"))
-        self._host.emit(WireEvent(Direction.IN, Channel.STDERR, line))
+        events = []
+        for line in lines:
+            line = line.rstrip(b"\r")
+            self._stderr.append(line.decode("utf-8", errors="replace"))
+            events.append(WireEvent(Direction.IN, Channel.STDERR, line))
+        emit_all(self._host, events)
 
     async def _report_exit(self) -> None:
         assert self.process is not None and self._host is not None

@@ -4,10 +4,11 @@
     feed.subscribe(log_view, inflight_view, app)   # each gets its own copy of each message
     feed.start(app)                                # the timer runs on ``app``
 
-One batch per tick however fast the wire is, of at most ``TAKE_LIMIT`` events: a bigger
-backlog (a flood) is stored a slice per turn of the event loop, so a key waits for one
-slice, not for the whole backlog; nothing is dropped or reordered. Nothing is posted
-when nothing changed.
+One batch per tick however fast the wire is: a backlog bigger than ``TAKE_LIMIT``
+events (a flood) is stored a slice per turn of the event loop, so a key waits for one
+slice, not for the whole backlog, and posted once it is all stored (or a tick later at
+the latest): one set of messages a tick, not one a slice. Nothing is dropped or
+reordered. Nothing is posted when nothing changed.
 Subscribers handle what they show with ``@on`` handlers (the messages do not bubble).
 A writer with news of its own (replay mode's recorded catalog) ``broadcast``s it.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
@@ -61,6 +63,8 @@ class LiveFeed:
         self.limit = limit
         self._subscribers: list[MessagePump] = []
         self._again = False  # the rest of a backlog is due at the loop's next turn
+        self._held: Changes | None = None  # taken, posted with the backlog's last slice
+        self._posted_at = 0.0
 
     def subscribe(self, *nodes: MessagePump) -> None:
         self._subscribers.extend(node for node in nodes if node not in self._subscribers)
@@ -70,16 +74,24 @@ class LiveFeed:
         owner.set_interval(self.interval, self.flush)
 
     def flush(self) -> None:
-        """Take a slice of the changes and post it; the rest at the loop's next turn (keys
-        and the screen go first)."""
+        """Take a slice of the changes; the rest at the loop's next turn (keys and the
+        screen go first). What the slices took is posted once the backlog is stored, or
+        after ``interval`` at the latest: one set of messages a tick, not one a slice."""
         changes = self.state.take_changes(limit=self.limit)
-        if self.state.pending_events and not self._again:
-            with contextlib.suppress(RuntimeError):  # no loop running: the next take has them
-                asyncio.get_running_loop().call_soon(self._flush_again)
-                self._again = True
-        if changes.empty:
+        held = changes if self._held is None else self._held.then(changes)
+        if self.state.pending_events:
+            if not self._again:
+                with contextlib.suppress(RuntimeError):  # no loop: the next take has them
+                    asyncio.get_running_loop().call_soon(self._flush_again)
+                    self._again = True
+            if time.monotonic() - self._posted_at < self.interval:
+                self._held = held
+                return
+        self._held = None
+        self._posted_at = time.monotonic()
+        if held.empty:
             return
-        for make in change_messages(changes):
+        for make in change_messages(held):
             self.broadcast(make)
 
     def _flush_again(self) -> None:

@@ -59,12 +59,23 @@ class RpcError(InspectorError):
         )
 
 
+# ``json.loads`` minus its wrapping (two whitespace regex matches and checks a frame): a
+# frame that is one JSON value from its first character to its last parses the same
+_raw_decode = json.JSONDecoder().raw_decode
+
+
 def decode(raw: bytes) -> tuple[Any, str | None]:
     """Parse one frame. Returns ``(message, None)`` or ``(None, reason)``."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         return None, f"invalid UTF-8 at byte {exc.start}: {exc.reason}"
+    try:
+        message, end = _raw_decode(text)
+        if end == len(text):  # nothing around it: ``strip`` would not have changed it
+            return message, None
+    except (ValueError, RecursionError):
+        pass  # said below, in ``json.loads``'s words
     stripped = text.strip()
     if not stripped:
         return None, "empty frame"

@@ -90,11 +90,23 @@ class ConnectionLost:
 
 
 class TransportHost(Protocol):
-    """What a transport reports to: the session's wire."""
+    """What a transport reports to: the session's wire. A host may also take the frames
+    read together at once (``emit_many``, see ``emit_all``)."""
 
     def emit(self, event: WireEvent) -> None: ...
 
     def connection_lost(self, lost: ConnectionLost) -> None: ...
+
+
+def emit_all(host: TransportHost, events: list[WireEvent]) -> None:
+    """``events`` (read together, in order) to ``host``: in one ``emit_many`` when it has
+    one (the session records them with one flush, before acting on any), else one by one."""
+    emit_many = getattr(host, "emit_many", None)
+    if emit_many is not None:
+        emit_many(events)
+        return
+    for event in events:
+        host.emit(event)
 
 
 class Transport(ABC):

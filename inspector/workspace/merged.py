@@ -10,13 +10,10 @@ log, its session file and the merged log all say whose frame it is (the log's
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import cast
 
+from inspector.engine.intake import BatchRecorder, EventRecorder
 from inspector.wire.events import SERVER_KEY, WireEvent
-
-
-class EventRecorder(Protocol):
-    def write(self, event: WireEvent) -> None: ...
 
 
 def tag(event: WireEvent, name: str) -> WireEvent:
@@ -34,14 +31,34 @@ class ServerTag:
         self.name = name
         self.recorder = recorder
         self.sink: Callable[[WireEvent], None] | None = None
+        self._unsunk: list[WireEvent] = []  # written unflushed: copied once flushed
+        # a recorder that cannot defer its flush (a session's frames read together are
+        # flushed once otherwise) flushes each frame
+        self._defers = callable(getattr(recorder, "flush", None))
 
     def merge_into(self, sink: Callable[[WireEvent], None]) -> None:
         self.sink = sink
 
-    def write(self, event: WireEvent) -> None:
+    def write(self, event: WireEvent, *, flush: bool = True) -> None:
+        """``flush`` False: the session flushes after a batch of frames (``flush``); the
+        copy to the merged log waits for that too (write-ahead)."""
         if self.sink is not None:  # a single server's frames stay as they were
             tag(event, self.name)
         if self.recorder is not None:
-            self.recorder.write(event)  # write-ahead, as the session's own recorder
+            if flush or not self._defers:
+                self.recorder.write(event)  # write-ahead, as the session's own recorder
+            else:
+                cast(BatchRecorder, self.recorder).write(event, flush=False)
         if self.sink is not None:
-            self.sink(event)
+            if flush:
+                self.sink(event)
+            else:
+                self._unsunk.append(event)
+
+    def flush(self) -> None:
+        if self._defers:
+            cast(BatchRecorder, self.recorder).flush()
+        unsunk, self._unsunk = self._unsunk, []
+        if self.sink is not None:
+            for event in unsunk:
+                self.sink(event)
