@@ -54,7 +54,9 @@ async def iter_lines(stream: asyncio.StreamReader) -> AsyncIterator[tuple[bytes,
     """Split a stream into lines of any length: ``(line without its \\n, terminated)``.
 
     The last line comes with ``terminated`` False when the stream ended without a
-    newline; nothing else is changed (``\\r`` and blank lines stay)."""
+    newline; nothing else is changed (``\\r`` and blank lines stay). A line handed out is
+    not held here once the consumer has it: the last line a server sent (often its biggest
+    answer) stayed alive beside the log's copy of it until another line came."""
     buffer = bytearray()
     scanned = 0  # bytes of the buffer known to hold no newline: a 50 MB line is scanned once
     try:
@@ -68,8 +70,9 @@ async def iter_lines(stream: asyncio.StreamReader) -> AsyncIterator[tuple[bytes,
                 start = end + 1
             del buffer[:start]
             scanned = len(buffer)
-            for line in lines:
-                yield line, True
+            lines.reverse()
+            while lines:  # popped as handed out: no name here holds one while waiting
+                yield lines.pop(), True
     except (ConnectionError, OSError):
         pass  # the pipe broke: what we have is all there is
     if buffer:
@@ -85,6 +88,7 @@ async def _read_lines(stream: asyncio.StreamReader, on_line: Callable[[bytes, bo
     until = time.monotonic() + SLICE
     async for line, terminated in iter_lines(stream):
         on_line(line, terminated)
+        del line  # not held while the next line is awaited (``iter_lines``)
         if time.monotonic() > until:
             await asyncio.sleep(REST)
             until = time.monotonic() + SLICE
