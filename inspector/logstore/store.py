@@ -229,7 +229,10 @@ class EventStore:
                 self._chunks.append(bytes(raw))
                 self._starts.append(self._starts[-1] + n)
                 return self._starts[-1]
-        self._open[self._fill : self._fill + n] = raw
+        # through a memoryview: a bytearray's slice assigned from bytes copies them into a
+        # new bytearray first (a 1 MB frame held once more while it is stored)
+        with memoryview(self._open) as chunk:
+            chunk[self._fill : self._fill + n] = raw
         self._fill += n
         return self._starts[-1] + self._fill
 

@@ -93,7 +93,8 @@ class SessionHeader:
         )
 
 
-PIECE = 1 << 18  # a frame bigger than this is written in pieces of about this size
+PIECE = 1 << 16  # a frame bigger than this is written in pieces of about this size (each is
+# held about four times over while it is written: pieces of 256 KiB were a 1 MB frame)
 
 
 def encode_event(event: WireEvent, redactor: Redactor | None = None) -> bytes:

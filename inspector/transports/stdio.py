@@ -60,7 +60,9 @@ async def iter_line_batches(
     ``(lines without their \\n, terminated)``.
 
     The last line comes alone with ``terminated`` False when the stream ended without a
-    newline; nothing else is changed (``\\r`` and blank lines stay)."""
+    newline; nothing else is changed (``\\r`` and blank lines stay). A batch handed out is
+    not held here once the consumer has it: the last line a server sent (often its biggest
+    answer) stayed alive beside the log's copy of it until another line came."""
     buffer = bytearray()
     scanned = 0  # bytes of the buffer known to hold no newline: a 50 MB line is scanned once
     try:
@@ -76,6 +78,7 @@ async def iter_line_batches(
             scanned = len(buffer)
             if lines:
                 yield lines, True
+            del lines  # not held while the next read is awaited
     except (ConnectionError, OSError):
         pass  # the pipe broke: what we have is all there is
     if buffer:
@@ -85,8 +88,9 @@ async def iter_line_batches(
 async def iter_lines(stream: asyncio.StreamReader) -> AsyncIterator[tuple[bytes, bool]]:
     """``iter_line_batches`` a line at a time: ``(line without its \\n, terminated)``."""
     async for lines, terminated in iter_line_batches(stream):
-        for line in lines:
-            yield line, terminated
+        lines.reverse()
+        while lines:  # popped as handed out: no name here holds one while waiting
+            yield lines.pop(), terminated
 
 
 async def _read_lines(
@@ -106,6 +110,7 @@ async def _read_lines(
             if time.monotonic() > until:
                 await asyncio.sleep(REST)
                 until = time.monotonic() + SLICE
+        pass  # XXX (``iter_line_batches``)
 
 
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec

@@ -105,6 +105,14 @@ def _row_pattern(width: int) -> re.Pattern[str]:
     return re.compile(rf"((?>[^\n]{{0,{width - 1}}}[^\n ](?= |\n|$)|[^\n]{{1,{width}}})) *+")
 
 
+@lru_cache(maxsize=16)
+def _row_counter(width: int) -> re.Pattern[str]:
+    """``_row_pattern`` whose ``findall`` gives an empty string a row (the one empty
+    string, shared), not the row's text: rows are counted without a copy of the text (a
+    block's rows of a 1 MB result were a megabyte of strings while they were counted)."""
+    return re.compile(rf"(?>[^\n]{{0,{width - 1}}}[^\n ](?= |\n|$)|[^\n]{{1,{width}}}) *+()")
+
+
 def wrap_spans(line: str, width: int) -> list[tuple[int, int]]:
     """The rows of ``line`` wrapped at ``width`` cells, as (start, end) cell offsets: at
     word boundaries (spaces), a word longer than the width folded. At least one row."""
@@ -271,7 +279,7 @@ class Lines(Section):
         if source.plain_ascii:  # one pass of the regular expression over the block's text
             empty = sum(count for cells, count in hist if cells == 0)
             text, start, end = source.source, source.starts[first], source.ends[last]
-            return empty + len(_row_pattern(width).findall(text, start, end))
+            return empty + len(_row_counter(width).findall(text, start, end))
         cells = source.cells
         return fitting + sum(
             self._line_rows(index, cells[index], width)

@@ -263,6 +263,22 @@ def test_memory_under_twice_raw_bytes() -> None:
     assert s.find_response(99_998) == 99_999
 
 
+def test_a_big_frame_is_stored_without_a_copy_of_it_on_the_way() -> None:
+    """A 1 MB frame goes into the open chunk at the cost of the chunk alone: a bytearray's
+    slice assigned from bytes copied them into a new bytearray first (held once more)."""
+    s = EventStore()
+    s.append(ev(OUT, request(1, "ping")))  # the open chunk is made
+    big = ev(IN, response(1, {"content": [{"type": "text", "text": "x" * 1_000_000}]}))
+    tracemalloc.start()
+    try:
+        s.append(big)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert s.raw(1) == big.raw
+    assert peak < 100_000, peak
+
+
 def test_store_is_headless() -> None:
     code = (
         "import sys, inspector.logstore.store, inspector.engine.summary; "

@@ -81,3 +81,20 @@ def test_a_frame_with_no_secret_is_not_copied_to_redact_it() -> None:
     leaked = big_result("the token is s3cret-token-value, é")
     assert b"s3cret" not in redactor.frame(leaked)
     assert "«redacted»" in redactor.frame(leaked).decode()
+
+
+def test_recording_a_1_mb_frame_holds_a_small_part_of_it_at_once(tmp_path: Path) -> None:
+    """Each piece is held about four times over while it is written (decoded, escaped,
+    encoded, cut): pieces of 256 KiB were as much as the whole of a 1 MB result."""
+    raw = big_result("lorem ipsum dolor\n" * 60_000)
+    event = WireEvent(Direction.IN, Channel.STDOUT, raw)
+    recorder = Recorder(tmp_path / "s.jsonl", SessionHeader(target={}), Redactor())
+    try:
+        with traced() as added:
+            recorder.write(event)
+            peak = added()[1]
+    finally:
+        recorder.close()
+    assert peak < len(raw) // 3, (peak, len(raw))
+    lines = (tmp_path / "s.jsonl").read_bytes().splitlines()
+    assert json.loads(lines[1])["raw"].encode() == raw

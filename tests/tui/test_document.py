@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import tracemalloc
 from typing import Any
 
 import pytest
@@ -134,6 +135,22 @@ def test_rows_counted_a_block_at_a_time_are_the_rows_of_each_line(
         assert [
             slow.row(r, width, CONSOLE).text.replace("é", "w") for r in range(len(expected))
         ] == expected
+
+
+def test_rows_of_a_big_text_are_counted_without_a_copy_of_it() -> None:
+    """Counting a block's rows made a string of each row (a 1 MB result's lines wrapped
+    at 100 cells: a megabyte of strings while its height was worked out)."""
+    line = "      1  " + "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed " * 2
+    text = (line + "\n") * 4_000
+    lines = Lines(StringLines(text))
+    tracemalloc.start()
+    try:
+        height = lines.height(100, CONSOLE)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert height == 4_000 * len(wrap_spans(line, 100))
+    assert peak < len(text) // 4, (peak, len(text))
 
 
 def test_wide_characters_wrap_by_cells_at_spaces() -> None:
