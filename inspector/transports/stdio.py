@@ -110,7 +110,7 @@ async def _read_lines(
             if time.monotonic() > until:
                 await asyncio.sleep(REST)
                 until = time.monotonic() + SLICE
-        pass  # XXX (``iter_line_batches``)
+        del lines  # not held while the next batch is awaited (``iter_line_batches``)
 
 
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
