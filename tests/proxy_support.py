@@ -23,6 +23,18 @@ from inspector.proxy.attach import AttachTransport, live_proxies, pick_proxy
 from inspector.transports.stdio import StdioTransport
 from inspector.wire.events import WireEvent
 
+# A host's first request, as the front tests send it (one home for the three files).
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"},
+    },
+}
+
 
 def proxy_argv(*args: str) -> list[str]:
     """The command line a host would put in its config to run a server through the proxy."""

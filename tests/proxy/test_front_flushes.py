@@ -10,6 +10,7 @@ from pathlib import Path
 import anyio
 import httpx
 import pytest
+from proxy_support import INIT
 
 from inspector.proxy.host_http import HttpFront
 from inspector.proxy.wire import ProxyWire
@@ -19,16 +20,6 @@ from inspector.transports.aioconn import StreamProtocol
 from inspector.transports.http import StreamableHttpTransport
 from tests.servers.http_support import sdk_server
 
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "0"},
-    },
-}
 CALL = {
     "jsonrpc": "2.0",
     "id": 7,

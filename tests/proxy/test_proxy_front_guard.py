@@ -25,20 +25,10 @@ from cli_runner import inspector_argv
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from paths import DEMO, PY, ROOT, SERVERS
-from proxy_support import events, listening_proxy, wait_until
+from proxy_support import INIT, events, listening_proxy, wait_until
 
 from inspector.proxy.fronttoken import token_path
 
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "0"},
-    },
-}
 ACCEPT = {"Accept": "application/json, text/event-stream"}
 
 

@@ -19,6 +19,7 @@ from mcp.client.streamable_http import streamable_http_client
 from paths import DEMO, PY, ROOT, SERVERS
 from processes import alive
 from proxy_support import (
+    INIT,
     events,
     inspector_cli,
     inspector_on,
@@ -40,16 +41,6 @@ CONFORMANCE_VERSION = "0.1.16"  # pinned: its scenarios change between releases
 SCENARIO = "dns-rebinding-protection"
 JSON = "application/json"
 DUMP: dict[str, Any] = {"by_alias": True, "exclude_none": True, "mode": "json"}
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "0"},
-    },
-}
 
 
 @pytest.fixture
