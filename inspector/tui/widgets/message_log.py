@@ -422,7 +422,11 @@ class MessageLog(Vertical):
         return view is not None and not view.done
 
     def select_index(self, index: int) -> None:
-        """Move the cursor to event ``index`` (or the nearest shown event before it)."""
+        """Move the cursor to event ``index`` (or the nearest shown event before it). An
+        event the source holds but the rows do not show yet (their growth is held back
+        ``GROW_EVERY``) is shown first: a jump to a frame that just came lands on it."""
+        if self._grow_waiting:
+            self._grow_now()
         lines = self._lines
         if lines.view is None:
             lines.move_cursor(index)
