@@ -3,20 +3,10 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import pytest
 from paths import SERVERS
-
-# Bytecode caches on for this run and every process it starts (test workers, the demo
-# and test servers, the CLI under test): an environment with PYTHONDONTWRITEBYTECODE set
-# (some containers and CI images set it) makes each of those compile every module from
-# source again: 9 s more to collect the suite in each worker, up to 0.4 s more for each
-# process that imports the app. Set here, before pytest-xdist starts its workers.
-os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-sys.dont_write_bytecode = False
 
 
 @pytest.fixture
