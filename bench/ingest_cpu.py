@@ -73,16 +73,25 @@ async def take_like_the_feed(state: LiveState, stop: asyncio.Event) -> None:
     state.take_changes()
 
 
+def recorded_session(
+    transport: StdioTransport, folder: Path, record: bool
+) -> tuple[Session, Recorder | None, LiveState]:
+    """A session over ``transport`` feeding a ``LiveState``, recording to
+    ``folder/flood.jsonl`` when ``record`` (as the TUI does)."""
+    recorder = None
+    if record:
+        header = SessionHeader(target=transport.target_info())
+        recorder = Recorder(folder / "flood.jsonl", header)
+    session = Session(transport, recorder=recorder, protocol_version="2025-11-25")
+    state = LiveState()
+    session.add_observer(state.observe)
+    return session, recorder, state
+
+
 async def ingest(rate: int, seconds: float, record: bool) -> dict[str, float]:
     transport = StdioTransport(sys.executable, [str(FLOOD_SERVER), str(rate), str(seconds)])
     with tempfile.TemporaryDirectory() as folder:
-        recorder = None
-        if record:
-            header = SessionHeader(target=transport.target_info())
-            recorder = Recorder(Path(folder) / "flood.jsonl", header)
-        session = Session(transport, recorder=recorder, protocol_version="2025-11-25")
-        state = LiveState()
-        session.add_observer(state.observe)
+        session, recorder, state = recorded_session(transport, Path(folder), record)
         async with session:
             await session.initialize()
             state.attach(session)
@@ -124,13 +133,7 @@ async def in_process(count: int, record: bool) -> dict[str, float]:
     data = b"\n".join(flood_lines(count)) + b"\n"
     transport = StdioTransport(sys.executable)
     with tempfile.TemporaryDirectory() as folder:
-        recorder = None
-        if record:
-            header = SessionHeader(target=transport.target_info())
-            recorder = Recorder(Path(folder) / "flood.jsonl", header)
-        session = Session(transport, recorder=recorder, protocol_version="2025-11-25")
-        state = LiveState()
-        session.add_observer(state.observe)
+        session, recorder, state = recorded_session(transport, Path(folder), record)
         state.attach(session)
         stream = asyncio.StreamReader(limit=1 << 16)
         piece = 1 << 16
