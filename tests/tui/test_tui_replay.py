@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from cli_runner import cli
 from textual.widgets import Button, Select, Static, TabbedContent
-from tui_helpers import footer_keys, screen_text, wait_for
+from tui_helpers import footer_keys, screen_text, view_text, wait_for
 
 from inspector.record.indexed import IndexedSessionFile
 from inspector.tui.app import InspectorApp
@@ -148,6 +148,15 @@ async def test_v_shows_the_detail_raw_from_the_log_and_in_the_detail(tools_liste
         await pilot.press("v")  # from the log, the focus staying there
         await wait_for(pilot, lambda: detail.raw_mode)
         assert log.lines.has_focus
+        for _ in range(5):  # on to a frame with a message: its raw view's hint names v
+            if detail.event is not None and detail.event.message is not None:
+                break
+            await pilot.press("down")
+            await pilot.pause()
+        if not detail.raw_mode:  # a new row shows pretty again
+            await pilot.press("v")
+            await wait_for(pilot, lambda: detail.raw_mode)
+        assert "raw bytes (v: pretty)" in view_text(detail.view)
         await pilot.press("v")
         await wait_for(pilot, lambda: not detail.raw_mode)
         await pilot.press("r")  # still Reconnect: in a replay, it says there is no server

@@ -188,7 +188,7 @@ def render_header(event: WireEvent, source: EventSource, index: int) -> Text:
 def add_body(doc: DocBuilder, event: WireEvent, raw_mode: bool) -> None:
     """The frame: pretty JSON, or its raw bytes (a big frame's lines wrapped lazily)."""
     if raw_mode or event.message is None:
-        title = "raw bytes (r: pretty)" if event.message is not None else "raw bytes"
+        title = "raw bytes (v: pretty)" if event.message is not None else "raw bytes"
         doc.add(Text(title, style="bold dim"))
         doc.add_text(decode_raw(event.raw[:MAX_RAW]))
         if len(event.raw) > MAX_RAW:
