@@ -18,10 +18,9 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from types import TracebackType
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 import anyio
 from anyio.abc import TaskGroup
@@ -35,8 +34,8 @@ from inspector.engine.era import (
     is_stateless,
 )
 from inspector.engine.era_detect import EraMemory, open_detected
-from inspector.engine.intake import BatchRecorder, reads_earlier
 from inspector.engine.intake import EventRecorder as EventRecorder
+from inspector.engine.intake import Intake
 from inspector.engine.lint import check_message
 from inspector.engine.outcomes import (
     CANCELLED,
@@ -132,7 +131,6 @@ class Session:
         self.initialize_result: dict[str, Any] | None = None
         self.log_level: str | None = None  # stateless: sent with each request (logLevel)
         self.lost: ConnectionLost | None = None
-        self._seq = sequence if sequence is not None else itertools.count(1)
         self._ids = itertools.count(1)
         self._subscribers = Subscribers()  # who hears events, outcomes, notifications, a loss
         self._outcomes = Outcomes(self._requests, report=self._publish_finished)
@@ -141,10 +139,12 @@ class Session:
         self._closing = False
         self._close_task: asyncio.Task[None] | None = None
         self.request_hook: RequestHook | None = None
-        # recorded, not acted on yet (``emit_many``); None when nothing is being emitted
-        self._acting: deque[WireEvent] | None = None
-        # a recorder that cannot defer its flush flushes each frame itself
-        self._flush_each = not callable(getattr(recorder, "flush", None))
+        self._intake = Intake(
+            recorder,
+            sequence if sequence is not None else itertools.count(1),
+            check=self._check,
+            act_on=self._act_on,
+        )
 
     # -- lifecycle -----------------------------------------------------------------
 
@@ -474,31 +474,12 @@ class Session:
         self.emit_many((event,))
 
     def emit_many(self, events: Iterable[WireEvent]) -> None:
-        """Frames read together, in order, each as ``emit`` does it; the recording is
-        flushed once for them, before any of them is acted on (still write-ahead). A
-        response waits for the frames before it to be acted on first (its findings read
-        the requests they answered). A frame emitted while these are acted on (a note)
-        is recorded at once and acted on after them: observers see the order of seq."""
-        queue = self._acting
-        if queue is not None:  # emitted by a subscriber: after what is being acted on
-            for event in events:
-                self._take_in(event, flush=True)
-                queue.append(event)
-            return
-        queue = self._acting = deque()
-        try:
-            for event in events:
-                if queue and reads_earlier(event):
-                    self._act(queue)
-                self._take_in(event, flush=self._flush_each)
-                queue.append(event)
-            self._act(queue)
-        finally:
-            self._acting = None
+        """Frames read together, in order, each as ``emit`` does it, the recording
+        flushed once for them before any is acted on (``intake.Intake``)."""
+        self._intake.emit_many(events)
 
-    def _take_in(self, event: WireEvent, *, flush: bool) -> None:
-        """Seq, findings, and the recording (flushed now or by ``_act``)."""
-        event.seq = next(self._seq)
+    def _check(self, event: WireEvent) -> None:
+        """An event's findings, before it is recorded; an OAuth hold noted."""
         if event.channel is Channel.AUTH:  # OAuth HTTP, not JSON-RPC: no lint, no routing
             self._requests.hold(event.meta.get("hold"))
         elif event.message is not None and event.channel not in (Channel.SYSTEM, Channel.HTTP):
@@ -507,22 +488,6 @@ class Session:
                 event.findings.extend(self._flow_findings(event.message))
         elif event.error is not None and event.channel not in (Channel.STDERR, Channel.SYSTEM):
             event.findings.append(Finding("invalid", event.error, "error"))
-        if self.recorder is not None:
-            if flush:
-                self.recorder.write(event)  # write-ahead: on disk before anyone acts on it
-            else:
-                cast(BatchRecorder, self.recorder).write(event, flush=False)
-
-    def _act(self, queue: deque[WireEvent]) -> None:
-        """The recording flushed, then each queued event to the observers and routed."""
-        if not self._flush_each and self.recorder is not None:
-            cast(BatchRecorder, self.recorder).flush()
-        while queue:
-            event = queue.popleft()
-            try:
-                self._act_on(event)
-            except Exception:  # the frames after it are still acted on: none is lost
-                log.exception("acting on frame %s failed", event.seq)
 
     def _act_on(self, event: WireEvent) -> None:
         self._subscribers.publish(EVENTS, event)
