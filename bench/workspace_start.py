@@ -6,7 +6,9 @@ measures the time until every server is connected, against one demo server's own
 alone in the same app (the slowest of a few runs). Parallel start: the ratio stays under
 2; one after another it would be near N. From the app's first screen on, a key (down or
 up in the tools list) is posted every 50 ms and timed until the list handles it (as
-``log_flood.py`` does, ``keys.py``; ``pilot.press`` would time an idle screen instead).
+``log_flood.py`` does, ``keys.py``; ``pilot.press`` would time an idle screen instead),
+and the app's CPU while they connect is set against the wall time: a small share means
+its keys waited for a CPU (twenty servers starting at once), not for the app's work.
 
 Usage: python bench/workspace_start.py [--servers 20] [--single-runs 3]
 """
@@ -53,18 +55,21 @@ def failed(app: InspectorApp) -> list[str]:
     return [v.name for v in app.views if v.status.state is State.FAILED]
 
 
-async def start(config: Path, count: int) -> tuple[float, float, list[float], int]:
+async def start(config: Path, count: int) -> tuple[float, float, list[float], int, float]:
     """Seconds until the app's first screen takes keys (the tools list focused) and until
     the first ``count`` servers of ``config`` are all connected, and the delays (ms) of
     keys pressed from the first screen on (while they connect, and a few after): each
     posted as the driver does and timed until the tools list handles it
-    (``keys.press_keys``); and how many of them were pressed before all had connected.
+    (``keys.press_keys``); how many of them were pressed before all had connected; and
+    the CPU seconds the app's process had between the two (its share of the wall time
+    says whether a slow key waited for the app's own work or for a CPU).
     The keys start from a task of their own: ``run_test`` returns
     only at the app's first idle moment, which came once every server had connected."""
     (first, *others) = config_entries(config)[:count]
     app = InspectorApp(Live(first.target), workspace=[(e.name, e.target, None) for e in others])
     began = time.perf_counter()
     took = screen = 0.0
+    cpu = 0.0  # the app's process_time at the first screen, then the CPU it had since
     handled: list[float] = []
     connecting = 0  # keys pressed before every server had connected
 
@@ -73,19 +78,21 @@ async def start(config: Path, count: int) -> tuple[float, float, list[float], in
             raise SystemExit(f"not connected: {failed(app) or 'timed out'}")
 
     def done() -> bool:
-        nonlocal took, connecting
+        nonlocal took, connecting, cpu
         check()
         if not took and connected(app):
             took = time.perf_counter() - began
+            cpu = time.process_time() - cpu
             connecting = len(handled)
         return bool(took) and len(handled) >= connecting + KEYS
 
     async def press() -> list[float]:
-        nonlocal screen
+        nonlocal screen, cpu
         while not tools_focused(app):
             check()
             await asyncio.sleep(0.005)
         screen = time.perf_counter() - began
+        cpu = time.process_time()
         tools = app.main.query_one("#list-tools")
         for action in ("action_cursor_down", "action_cursor_up"):
             setattr(tools, action, spied(getattr(tools, action), handled))
@@ -95,7 +102,7 @@ async def start(config: Path, count: int) -> tuple[float, float, list[float], in
     async with app.run_test(size=(120, 35)) as pilot:
         delays = await pressing
         await pilot.press("q")
-    return screen, took, [delay * 1000 for delay in delays], connecting
+    return screen, took, [delay * 1000 for delay in delays], connecting, cpu
 
 
 def tools_focused(app: InspectorApp) -> bool:
@@ -124,10 +131,10 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         config = write_config(Path(folder), args.servers)
         runs = [await start(config, 1) for _ in range(args.single_runs)]
-        singles = [took for _, took, _, _ in runs]
-        alone = [key for _, _, keys, _ in runs for key in keys]
+        singles = [took for _, took, _, _, _ in runs]
+        alone = [key for _, _, keys, _, _ in runs for key in keys]
         slowest = max(singles)
-        screen, took, keys, connecting = await start(config, args.servers)
+        screen, took, keys, connecting, cpu = await start(config, args.servers)
     shown = ", ".join(f"{s:.2f}" for s in singles)
     print(f"one demo server alone, connected: {shown} s (slowest {slowest:.2f} s)")
     print(
@@ -136,6 +143,14 @@ async def main() -> None:
     )
     print(f"ratio: {took / slowest:.2f}x the slowest single start (target: under 2x)")
     print(f"keys while they connect, press to handled: {figures(keys[:connecting])}")
+    wall = took - screen
+    print(
+        f"the app's CPU from its first screen until all connected: {cpu:.2f} s of"
+        f" {wall:.2f} s ({cpu / wall:.0%} of one core: the rest of the time it waited for a CPU"
+        " or for the servers)"
+        if wall > 0
+        else "all connected before the first screen took keys"
+    )
     print(f"keys once all are connected: {figures(keys[connecting:])}")
     print(f"the same keys, one server alone: {figures(alone)} (target for both: under 100 ms)")
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 
 from inspector import __version__
 from inspector.commands import headless, workspace
@@ -32,6 +33,7 @@ from inspector.commands.options import (
     resolve_target,
     responders_from,
     session_options,
+    with_oauth,
 )
 from inspector.target import Target
 
@@ -86,6 +88,7 @@ def run_tui(opts: argparse.Namespace, target: Target) -> int:
             responders=responders,
             recorder=recorder,
             trace=trace.session(*trace_header(target, recorder)) if trace else None,
+            prepare=partial(with_oauth, opts),  # ctrl+n's servers: the same OAuth
         )
     finally:
         if trace is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+from functools import partial
 
 from inspector.commands.options import (
     PROG,
@@ -91,6 +92,7 @@ def run(opts: argparse.Namespace, words: list[str]) -> int:
             session_options(opts),
             responders=responders,
             config=opts.config,
+            prepare=partial(with_oauth, opts),  # ctrl+n's servers: the same OAuth
         )
     finally:
         if recorder is not None:

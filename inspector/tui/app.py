@@ -17,7 +17,7 @@ switched to; ``workspace_ui`` for several) and ``palette`` (the command palette)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
 from textual import events, on, work
@@ -153,6 +153,7 @@ class InspectorApp(App[int], ShownView):
         protocol_version: str | None = None,
         workspace: Sequence[tuple[str, Target, Recorder | None]] = (),
         config: str | None = None,
+        prepare: Callable[[Target], None] | None = None,
     ) -> None:
         """``mode``: ``Live(target)`` or ``Replay(source)`` (a bare ``Target`` is live; the
         short spelling ``None, source=..., replay_title=...`` a replay);
@@ -160,7 +161,8 @@ class InspectorApp(App[int], ShownView):
         ``handle_signals``: SIGHUP and SIGTERM quit like ``q`` (the real terminal app;
         tests leave their process's signals alone); ``workspace``: more servers (name,
         target, recorder), each connecting in parallel on a screen of its own;
-        ``config``: the config file ctrl+n takes names from."""
+        ``config``: the config file ctrl+n takes names from; ``prepare``: what the
+        command line does to each server it names (OAuth flags...), done to ctrl+n's."""
         super().__init__()
         self.options = (options or SessionOptions()).with_given(
             timeout=timeout, max_timeout=max_timeout, protocol_version=protocol_version
@@ -173,7 +175,7 @@ class InspectorApp(App[int], ShownView):
         # the server shown: its state is the one owner of what the widgets show
         self.responders = responders  # a workspace's servers each answer with these
         self.views: list[ServerView] = []  # a workspace: one per server
-        self.workspace = WorkspaceUi(self, config)
+        self.workspace = WorkspaceUi(self, config, prepare)
         first = self.switch.first(self.mode, recorder, None if workspace else self.connect)
         # a state file damaged (eras.json...) is said once, app-wide, on the first server's log
         self.state_notes = StateNotes(self, first.server)

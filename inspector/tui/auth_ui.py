@@ -49,6 +49,13 @@ class TuiInteraction:
         self._cancelled = False
         self._next: anyio.Event | None = None
 
+    @property
+    def waiting(self) -> bool:
+        """A flow waits on the person: for the browser's redirect (or a pasted URL), or
+        in step-by-step mode for the next step."""
+        paused = self._next is not None and not self._next.is_set()
+        return self._request is not None or paused
+
     async def obtain_redirect(self, request: AuthorizationRequest) -> dict[str, str]:
         self._request, self._answer, self._cancelled = request, None, False
         done = self._done = anyio.Event()

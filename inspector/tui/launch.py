@@ -7,6 +7,7 @@ and builds the responders and the recorder; this module only runs the app.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from inspector.engine.options import SessionOptions
@@ -27,17 +28,20 @@ def run_inspector(
     responders: Responders,
     recorder: Recorder | None,
     trace: Any = None,
+    prepare: Callable[[Target], None] | None = None,
 ) -> int:
     """The inspector on ``target``; unset responders are answered interactively (the
     roots editor starts from ``options.roots``). ``trace``: a live trace
     (``SessionTrace``) its sessions join; lost spans are a notice while the app runs
-    (a line on stderr after)."""
+    (a line on stderr after). ``prepare``: the command line's settings (OAuth...) for a
+    server ctrl+n adds."""
     app = InspectorApp(
         Live(target),
         options=options,
         responders=responders,
         recorder=recorder,
         handle_signals=True,  # a hangup or SIGTERM quits like q: the server stopped first
+        prepare=prepare,
     )
     interactive_responders(app, responders, roots=list(options.roots))
     if trace is not None:
@@ -93,9 +97,11 @@ def run_workspace(
     *,
     responders: Responders,
     config: str | None,
+    prepare: Callable[[Target], None] | None = None,
 ) -> int:
     """Several servers at once (``--config`` without ``--server``, repeated ``--target``):
-    each connects in parallel; W lists them, ctrl+n adds one."""
+    each connects in parallel; W lists them, ctrl+n adds one (``prepare``: the command
+    line's settings for it, OAuth... as the others got)."""
     (name, first, recorder), *others = servers
     first.name = first.name or name
     app = InspectorApp(
@@ -106,6 +112,7 @@ def run_workspace(
         handle_signals=True,
         workspace=others,
         config=config,
+        prepare=prepare,
     )
     interactive_responders(app, responders, roots=list(options.roots))
     app.run()

@@ -47,15 +47,18 @@ def calls_waiting(session: Session | None) -> int:
     return calls(mine)
 
 
-def losses(unsent: list[str], waiting: int) -> list[str]:
+def losses(unsent: list[str], waiting: int, authorizing: bool = False) -> list[str]:
     """What quitting would lose, one line each: the names of the forms holding unsent
-    input (three named at most), and the calls still waiting."""
+    input (three named at most), the calls still waiting, and an OAuth flow waiting on
+    the person (the browser's redirect, or the next step)."""
     lost = []
     if unsent:
         names = ", ".join(unsent[:3]) + (f" and {len(unsent) - 3} more" if len(unsent) > 3 else "")
         lost.append(f"what you typed in {names}, never sent")
     if waiting:
         lost.append(f"{_waiting(waiting)} still waiting for the server")
+    if authorizing:
+        lost.append("the authorization in progress (the Auth tab waits for the browser)")
     return lost
 
 
@@ -120,9 +123,13 @@ class QuitReconnect:
 
     def quit_or_ask(self) -> None:
         """Quit, first asking when that would lose something (input typed in a form and
-        never sent, calls still waiting for the server) or let go of frames an attached
-        proxy holds for intercept."""
-        lost = losses(self.screen.item_panel.unsent(), calls_waiting(self.server.session))
+        never sent, calls still waiting for the server, an OAuth flow waiting on the
+        person) or let go of frames an attached proxy holds for intercept."""
+        auth = self.server.auth_ui
+        authorizing = auth is not None and auth.interaction.waiting
+        lost = losses(
+            self.screen.item_panel.unsent(), calls_waiting(self.server.session), authorizing
+        )
         held = held_count(self.server.session)
         if not lost and not held:
             self.quit()

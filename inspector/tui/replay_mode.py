@@ -20,7 +20,6 @@ from inspector.tui.live_feed import LiveFeed
 
 if TYPE_CHECKING:
     from textual.app import App
-    from textual.await_complete import AwaitComplete
 
 HINT = (
     "replay: the recorded session, offline. Browse the catalog and the log (g, then "
@@ -47,13 +46,11 @@ class ReplayMode:
         self.source = source
         self.feed = feed
         self.title = title
-        self._server_tab_ready: AwaitComplete | None = None
         self.indexed = False  # the whole file is known (index() sets it)
 
-    def start(self, server_tab_ready: AwaitComplete) -> None:
+    def start(self) -> None:
         """Show what the first indexed chunk holds, then index the rest in a worker."""
-        self._server_tab_ready = server_tab_ready
-        # after the Server tab is mounted: what the first indexed chunk already shows
+        # after the panes are laid out: what the first indexed chunk already shows
         self.app.call_after_refresh(self.show_catalog, None)
         self.app.run_worker(
             self.index(), group=f"replay-index-{id(self)}", exclusive=True, exit_on_error=False
@@ -79,8 +76,6 @@ class ReplayMode:
         from anyio import to_thread
 
         catalog = await to_thread.run_sync(rebuild_catalog, source)
-        if self._server_tab_ready is not None:
-            await self._server_tab_ready
         self.apply_catalog(catalog)
         for warning in source.warnings:
             self.app.notify(warning, title="replay", severity="warning", timeout=10)

@@ -176,7 +176,10 @@ class ViewSwitch:
             yield SamplingRuleBar(bridge, id="rule-bar")
         with Horizontal(id="main"):
             with Vertical(id="left"):
-                catalog = Catalog(id="catalog")
+                server_pane = ServerPane(id="server")
+                feed.subscribe(server_pane)
+                server_tab = ("tab-server", TabLabel("Server", "Srv"), server_pane)
+                catalog = Catalog(id="catalog", extra=(server_tab,))
                 feed.subscribe(catalog)
                 yield catalog
             yield ItemPanel(id="work")
@@ -202,13 +205,10 @@ class ViewSwitch:
         view.started = True
         main = view.main
         main.detail.display = False
-        pane = ServerPane(id="server")
-        view.feed.subscribe(pane)
-        server_tab_ready = main.catalog.add_tab("tab-server", TabLabel("Server", "Srv"), pane)
         view.feed.start(app)
         mode = view.server.mode
         if isinstance(mode, Replay):
-            self._start_replay(view, mode, server_tab_ready)
+            self._start_replay(view, mode)
             view.status_feed.start()
             return
         if not view.session_started:  # a workspace starts its servers before their screens
@@ -219,7 +219,7 @@ class ViewSwitch:
         main.status_bar.transport = view.status.transport
         view.status_feed.start()
 
-    def _start_replay(self, view: ServerView, mode: Replay, server_tab_ready: Any) -> None:
+    def _start_replay(self, view: ServerView, mode: Replay) -> None:
         status = view.main.status_bar
         status.state = "replay"
         status.server = mode.title or "replay"
@@ -228,4 +228,4 @@ class ViewSwitch:
         view.main.result_view.show_text(HINT, "cyan")
         replay = ReplayMode(self.app, view.server.state, mode.source, view.feed, mode.title)
         view.server.replay = replay
-        replay.start(server_tab_ready)
+        replay.start()

@@ -14,6 +14,7 @@ server's frames are tagged with its name and copied to one merged log (``ServerT
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 from dataclasses import replace
 from itertools import count
 from typing import TYPE_CHECKING, Any
@@ -42,9 +43,17 @@ if TYPE_CHECKING:
 class WorkspaceUi:
     """Adds, shows and removes the app's servers."""
 
-    def __init__(self, app: Any, config: str | None = None) -> None:
+    def __init__(
+        self,
+        app: Any,
+        config: str | None = None,
+        prepare: Callable[[Target], None] | None = None,
+    ) -> None:
         self.app = app  # the InspectorApp (not imported: it imports this module)
         self.config = config  # ctrl+n takes a name from it too
+        # the command line's settings for a server it names (the OAuth flags over the
+        # entry's own ``oauth``, redirects): ctrl+n's servers get them too
+        self.prepare = prepare
         self._modes = count(2)
         # every server's frames, once there are two (a single server's stay its own)
         self.merged = LiveState()
@@ -317,8 +326,12 @@ class WorkspaceUi:
 
     def add_text(self, text: str) -> None:
         """ctrl+n's answer: the server added, shown, connecting."""
+        prepare = self.prepare
         try:
             entries = self.entries_for(text)
+            for entry in entries:
+                if prepare is not None:
+                    prepare(entry.target)  # as the command line set up the others
         except (ValueError, InspectorError) as exc:  # a config's ConfigError too
             self.app.notify(str(exc), title="cannot add a server", severity="error")
             return

@@ -8,7 +8,6 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widget import Widget
@@ -144,8 +143,14 @@ class Catalog(Static):
         kind: str
         item: dict[str, Any]
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(
+        self, *, id: str | None = None, extra: tuple[tuple[str, TabLabel, Widget], ...] = ()
+    ) -> None:
+        """``extra``: tabs of the app's own after the lists (pane id, label, content),
+        composed with them (a tab added once mounted held the key path: a key bubbles
+        through the tabs' switcher, which waited for the tab's mount)."""
         super().__init__(id=id)
+        self.extra = extra
         self.items: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KIND}
         self.unknown: dict[str, str | None] = {kind: None for kind in KIND}
         self.errors: dict[str, str | None] = {kind: None for kind in KIND}
@@ -160,6 +165,7 @@ class Catalog(Static):
             f"tab-{kind}": TabLabel(about.label, SHORT_LABELS.get(kind, about.label))
             for kind, about in KIND.items()
         }
+        self.tab_labels.update({pane_id: label for pane_id, label, _ in extra})
 
     def compose(self) -> ComposeResult:
         with TabbedContent(id="catalog-tabs"):
@@ -167,6 +173,8 @@ class Catalog(Static):
                 with TabPane(about.label, id=f"tab-{kind}"):
                     yield ListFilter(kind)
                     yield FittedOptionList(id=f"list-{kind}")
+            for pane_id, label, content in self.extra:
+                yield TabPane(label.full, content, id=pane_id)
 
     @property
     def active_kind(self) -> str:
@@ -247,17 +255,6 @@ class Catalog(Static):
             label, SHORT_LABELS.get(kind, label), count, filtered
         )
         fit_tabs(tabs, self.tab_labels)
-
-    def add_tab(self, pane_id: str, label: TabLabel, content: Widget) -> AwaitComplete:
-        """Add a tab of the app's own (the Server tab) after the lists."""
-        self.tab_labels[pane_id] = label
-        tabs = self.query_one(TabbedContent)
-
-        async def add() -> None:
-            await tabs.add_pane(TabPane(label.full, content, id=pane_id))
-            fit_tabs(tabs, self.tab_labels)
-
-        return AwaitComplete(add()).call_next(self)
 
     def on_resize(self) -> None:
         fit_tabs(self.query_one(TabbedContent), self.tab_labels)
