@@ -1,0 +1,87 @@
+"""An MCP server over HTTP whose tools echo the request's ``Authorization`` header back in
+their results, as a careless debugging tool does: ``python http_echo_token.py``.
+
+It listens on 127.0.0.1 (a free port, printed on stdout as ``PORT n``) and answers with
+JSON (Streamable HTTP, no SSE), handshake era only. Tools: ``whoami`` ("you sent
+Authorization: <the header>") and ``whoami_long`` (the header after 129 dots: a one-line
+summary cut at 160 characters cuts the token in the middle). Whatever prints these
+results (the log's rows, the event detail, a saved or copied frame) must not print the
+secret.
+"""
+
+from __future__ import annotations
+
+import json
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+TOOLS = [
+    {"name": name, "description": "Say what Authorization header came.", "inputSchema": schema}
+    for name, schema in (
+        ("whoami", {"type": "object", "properties": {}}),
+        ("whoami_long", {"type": "object", "properties": {}}),
+    )
+]
+
+
+def answer(message: dict[str, Any], authorization: str) -> dict[str, Any] | None:
+    """The response to one message (None for a notification)."""
+    if "id" not in message or "method" not in message:
+        return None
+    id_, method = message["id"], message["method"]
+    if method == "initialize":
+        result: dict[str, Any] = {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "echo-token", "version": "1"},
+        }
+    elif method == "tools/list":
+        result = {"tools": TOOLS}
+    elif method == "tools/call":
+        name = (message.get("params") or {}).get("name")
+        said = f"Authorization: {authorization}"
+        text = f"you sent {said}" if name == "whoami" else "." * 129 + said
+        result = {"content": [{"type": "text", "text": text}]}
+    elif method == "ping":
+        result = {}
+    else:
+        error = {"code": -32601, "message": f"Method not found: {method}"}
+        return {"jsonrpc": "2.0", "id": id_, "error": error}
+    return {"jsonrpc": "2.0", "id": id_, "result": result}
+
+
+class Echo(BaseHTTPRequestHandler):
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        if self.headers.get("MCP-Protocol-Version") == "2026-07-28":  # the era probe
+            self._send(400, b"Unsupported protocol version: 2026-07-28", "text/plain")
+            return
+        reply = answer(json.loads(body), str(self.headers.get("Authorization")))
+        if reply is None:
+            self._send(202, b"", None)
+        else:
+            self._send(200, json.dumps(reply).encode(), "application/json")
+
+    def do_GET(self) -> None:
+        self._send(405, b"", None)
+
+    def do_DELETE(self) -> None:
+        self._send(200, b"", None)
+
+    def _send(self, status: int, body: bytes, ctype: str | None) -> None:
+        self.send_response(status)
+        if ctype:
+            self.send_header("Content-Type", ctype)
+        if status == 200:
+            self.send_header("Mcp-Session-Id", "s1")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass  # stderr stays quiet
+
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Echo)
+print(f"PORT {server.server_address[1]}", flush=True)
+server.serve_forever()
