@@ -153,10 +153,17 @@ class Redactor:
         return cut.join([*map(self._cut_tail, parts[:-1]), parts[-1]])
 
     def _cut_tail(self, text: str) -> str:
+        """``text`` with the longest start of a secret it ends with masked."""
+        last = text[-1:]
+        if not last:
+            return text
         for form in self._forms:  # longest first
-            for size in range(min(len(form) - 1, len(text)), MIN_SECRET - 1, -1):
-                if text.endswith(form[:size]):
-                    return text[:-size] + REDACTED
+            # only the starts that end with the text's last character are tried
+            end = form.rfind(last, MIN_SECRET - 1, len(form) - 1)
+            while end >= 0:
+                if text.endswith(form[: end + 1]):
+                    return text[: -(end + 1)] + REDACTED
+                end = form.rfind(last, MIN_SECRET - 1, end)
         return text
 
     def url_text(self, value: str) -> str:
