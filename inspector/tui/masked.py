@@ -1,5 +1,6 @@
 """The session's secrets out of what the TUI prints of the wire: the message log's rows,
-the event detail (pretty and raw) and what its save and copy write (issue 24).
+the event detail (pretty and raw) and what its save and copy write, and what the result
+pane's save and copy write (issue 24).
 
 The redaction is the session file's (``Redactor``, one per server), applied when a row or
 a detail is drawn, never when a frame arrives: a flood's frames cost nothing more, and
@@ -29,6 +30,18 @@ def text_mask(masks: tuple[Redactor, ...]) -> Callable[[str], str]:
         for redactor in masks:
             text = redactor.text(text)
         return text
+
+    return masked
+
+
+def value_mask(masks: tuple[Redactor, ...]) -> Callable[[Any], Any]:
+    """Parsed JSON (a result, an error) with the registered secrets of ``masks`` out of
+    its strings and keys; the same object when none holds one."""
+
+    def masked(value: Any) -> Any:
+        for redactor in masks:
+            value = redactor.parsed(value)
+        return value
 
     return masked
 

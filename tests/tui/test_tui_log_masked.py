@@ -1,7 +1,8 @@
-"""The log's rows, the event detail (pretty and raw), its saved file and its OSC 52 copy
-show a secret the session knows masked, as the session file has it (issue 24 item 2): a
-server that echoes the ``Authorization`` header given with ``-H`` does not put it on
-screen, in a file or on the clipboard. The stored event stays as it came."""
+"""The log's rows, the event detail (pretty and raw), its saved file and its OSC 52 copy,
+and the result pane's save and copy show a secret the session knows masked, as the
+session file has it (issue 24 item 2): a server that echoes the ``Authorization`` header
+given with ``-H`` does not put it on screen, in a file or on the clipboard. The stored
+event stays as it came."""
 
 from __future__ import annotations
 
@@ -10,13 +11,14 @@ from typing import Any
 
 import pytest
 from servers.http_support import sdk_server
-from textual.widgets import Input
+from textual.widgets import Input, OptionList
 from tui_helpers import screen_text, select_item, view_text, wait_for
 
 from inspector.record.redact import REDACTED
 from inspector.target import Target
 from inspector.tui.app import InspectorApp
 from inspector.tui.result_files import default_folder
+from inspector.tui.screens.save_files import SaveFilesScreen
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.result_view import ResultView
 from inspector.wire.events import Channel, Direction
@@ -143,3 +145,30 @@ async def test_a_row_cut_in_the_middle_of_a_secret_masks_its_start(echo_url: str
         row = lines.render_row(index, 400).text  # the whole summary, cut at 160 characters
         assert f"Authorization: {REDACTED}…" in row
         assert "sekrit" not in row
+
+
+async def test_the_result_panes_save_and_copy_mask_it_too(echo_url: str) -> None:
+    app = echo_app(echo_url)
+    async with app.run_test(size=SIZE) as pilot:
+        await call(pilot, "whoami")
+        view = app.query_one(ResultView)
+        for _ in range(8):  # Tab to the result, as a user does
+            if app.focused is view:
+                break
+            await pilot.press("tab")
+        assert app.focused is view
+        await pilot.press("c")
+        await wait_for(pilot, lambda: bool(app.clipboard))
+        assert f"Authorization: {REDACTED}" in app.clipboard and TOKEN not in app.clipboard
+        assert TOKEN in str(view.outcome.result)  # type: ignore[union-attr]  (kept whole)
+        for downs, name in ((0, "result-whoami.json"), (1, "result-whoami.txt")):
+            await wait_for(pilot, lambda: app.focused is view)
+            await pilot.press("s")
+            await wait_for(pilot, lambda: isinstance(app.screen, SaveFilesScreen))
+            options = app.screen.query_one(OptionList)
+            await wait_for(pilot, lambda: options.has_focus)  # noqa: B023 (awaited here)
+            await pilot.press(*["down"] * downs, "enter")
+            saved = default_folder() / name
+            await wait_for(pilot, saved.exists)
+            text = saved.read_text()
+            assert f"Authorization: {REDACTED}" in text and TOKEN not in text
