@@ -15,13 +15,18 @@ from textual.widgets import Input, OptionList
 from tui_helpers import screen_text, select_item, view_text, wait_for
 
 from inspector.record.redact import REDACTED
-from inspector.target import Target
+from inspector.target import Target, demo_target
 from inspector.tui.app import InspectorApp
+from inspector.tui.mode import Live
 from inspector.tui.result_files import default_folder
+from inspector.tui.screens.all_log import AllLogScreen
 from inspector.tui.screens.save_files import SaveFilesScreen
+from inspector.tui.screens.server_list import ServerListScreen
 from inspector.tui.widgets.catalog import Catalog
+from inspector.tui.widgets.message_detail import MessageDetail
+from inspector.tui.widgets.message_log import MessageLog
 from inspector.tui.widgets.result_view import ResultView
-from inspector.wire.events import Channel, Direction
+from inspector.wire.events import Channel, Direction, Kind
 
 pytestmark = pytest.mark.slow  # end to end: a server process and the whole app
 
@@ -172,3 +177,45 @@ async def test_the_result_panes_save_and_copy_mask_it_too(echo_url: str) -> None
             await wait_for(pilot, saved.exists)
             text = saved.read_text()
             assert f"Authorization: {REDACTED}" in text and TOKEN not in text
+
+
+async def test_a_workspaces_merged_log_masks_it_too(echo_url: str) -> None:
+    target = Target(url=echo_url, headers={"Authorization": f"Bearer {TOKEN}"})
+    app = InspectorApp(
+        Live(target), protocol_version="2025-11-25", workspace=[("demo2", demo_target(), None)]
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await call(pilot, "whoami")
+        await pilot.press("escape", "W")
+        await wait_for(pilot, lambda: isinstance(app.screen, ServerListScreen))
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.screen, AllLogScreen))
+        log = app.screen.query_one(MessageLog)
+        source = log.source
+
+        def answer() -> int | None:
+            for index in range(len(source)):
+                if source.method(index) == "tools/call" and source.kind(index) is Kind.RESPONSE:
+                    return index
+            return None
+
+        await wait_for(pilot, lambda: answer() is not None and log.shown == len(source))
+        await wait_for(pilot, lambda: f"Authorization: {REDACTED}" in screen_text(app))
+        assert TOKEN not in screen_text(app)
+        index = answer()
+        assert index is not None
+        await wait_for(pilot, lambda: log.lines.has_focus)
+        await pilot.press("end")
+        for _ in range(40):
+            if log.cursor_index is None or log.cursor_index <= index:
+                break
+            await pilot.press("up")
+        assert log.cursor_index == index
+        await pilot.press("enter")
+        detail = app.screen.query_one(MessageDetail)
+        await wait_for(pilot, lambda: detail.display and detail.event is not None)
+        shown = view_text(detail.view)
+        assert f"Authorization: {REDACTED}" in shown and TOKEN not in shown
+        await pilot.press("c")
+        await wait_for(pilot, lambda: bool(app.clipboard))
+        assert f"Authorization: {REDACTED}" in app.clipboard and TOKEN not in app.clipboard
