@@ -2,8 +2,9 @@
 their results, as a careless debugging tool does: ``python http_echo_token.py``.
 
 It listens on 127.0.0.1 (a free port, printed on stdout as ``PORT n``) and answers with
-JSON (Streamable HTTP, no SSE), handshake era only. Tools: ``whoami`` ("you sent
-Authorization: <the header>") and ``whoami_long`` (the header after 129 dots: a one-line
+JSON (Streamable HTTP), handshake era only. Tools: ``whoami`` ("you sent
+Authorization: <the header>", answered on an SSE stream after a log message saying the
+same) and ``whoami_long`` (the header after 129 dots: a one-line
 summary cut at 160 characters cuts the token in the middle). Whatever prints these
 results (the log's rows, the event detail, a saved or copied frame) must not print the
 secret.
@@ -56,11 +57,29 @@ class Echo(BaseHTTPRequestHandler):
         if self.headers.get("MCP-Protocol-Version") == "2026-07-28":  # the era probe
             self._send(400, b"Unsupported protocol version: 2026-07-28", "text/plain")
             return
-        reply = answer(json.loads(body), str(self.headers.get("Authorization")))
+        message = json.loads(body)
+        authorization = str(self.headers.get("Authorization"))
+        reply = answer(message, authorization)
         if reply is None:
             self._send(202, b"", None)
+        elif (message.get("params") or {}).get("name") == "whoami":
+            self._stream(reply, authorization)
         else:
             self._send(200, json.dumps(reply).encode(), "application/json")
+
+    def _stream(self, reply: dict[str, Any], authorization: str) -> None:
+        """``reply`` on an SSE stream, after a log message that quotes the header."""
+        said = f"request came with Authorization: {authorization}"
+        params = {"level": "info", "logger": "echo", "data": said}
+        note = {"jsonrpc": "2.0", "method": "notifications/message", "params": params}
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Mcp-Session-Id", "s1")
+        self.end_headers()
+        for item in (note, reply):
+            self.wfile.write(f"event: message\ndata: {json.dumps(item)}\n\n".encode())
+        self.wfile.flush()
+        self.close_connection = True
 
     def do_GET(self) -> None:
         self._send(405, b"", None)

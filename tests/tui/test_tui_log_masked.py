@@ -1,8 +1,8 @@
 """The log's rows, the event detail (pretty and raw), its saved file and its OSC 52 copy,
-and the result pane's save and copy show a secret the session knows masked, as the
-session file has it (issue 24 item 2): a server that echoes the ``Authorization`` header
-given with ``-H`` does not put it on screen, in a file or on the clipboard. The stored
-event stays as it came."""
+the result pane's save and copy, and the server log tab show a secret the session knows
+masked, as the session file has it (issue 24 item 2): a server that echoes the
+``Authorization`` header given with ``-H`` does not put it on screen, in a file or on the
+clipboard. The stored events stay as they came."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from servers.http_support import sdk_server
-from textual.widgets import Input, OptionList
+from textual.widgets import Input, OptionList, RichLog
 from tui_helpers import screen_text, select_item, view_text, wait_for
 
 from inspector.record.redact import REDACTED
@@ -219,3 +219,17 @@ async def test_a_workspaces_merged_log_masks_it_too(echo_url: str) -> None:
         await pilot.press("c")
         await wait_for(pilot, lambda: bool(app.clipboard))
         assert f"Authorization: {REDACTED}" in app.clipboard and TOKEN not in app.clipboard
+
+
+async def test_the_server_log_tab_masks_it_too(echo_url: str) -> None:
+    app = echo_app(echo_url)
+    async with app.run_test(size=SIZE) as pilot:
+        await call(pilot, "whoami")  # a log message quoting the header comes first
+        await wait_for(pilot, lambda: app.state.server_log.count > 0)
+        await pilot.press("o")  # the Server log tab
+        server_log = app.query_one("#server-log", RichLog)
+        await wait_for(pilot, lambda: len(server_log.lines) > 0)
+        shown = "\n".join(line.text for line in server_log.lines)
+        assert f"request came with Authorization: {REDACTED}" in shown and TOKEN not in shown
+        entry = app.state.server_log.entries[-1]
+        assert TOKEN in entry.params["data"]  # the entry kept as it came
