@@ -15,8 +15,8 @@ from __future__ import annotations
 import base64
 import codecs
 import json
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -305,6 +305,34 @@ def as_stored(event: WireEvent, redactor: Redactor | None = None) -> WireEvent:
         time=float(f"{event.time:.6f}"),
         mono=float(f"{event.mono:.6f}"),
     )
+
+
+def as_shown(event: WireEvent, redactors: Iterable[Redactor]) -> WireEvent:
+    """``event`` as the TUI prints and exports it (the event detail, its save and copy):
+    the session file's redaction by each of ``redactors`` (``_stored``), its parsed
+    message and error text too. ``event`` itself when none changes anything: the stored
+    event stays the wire's."""
+    shown = event
+    for redactor in redactors:
+        if not redactor.enabled:
+            continue
+        raw, meta, findings = _stored(shown, redactor)
+        error = redactor.url_text(shown.error) if shown.error else shown.error
+        message = redactor.parsed(shown.message)  # after _stored: a field's value is known
+        old = [f.to_json() for f in shown.findings] if shown.findings else []
+        if (raw, meta, error, findings) == (shown.raw, shown.meta, shown.error, old) and (
+            message is shown.message
+        ):
+            continue
+        shown = replace(
+            shown,
+            raw=raw,
+            message=message,
+            error=error,
+            meta=meta,
+            findings=[Finding.from_json(f) for f in findings],
+        )
+    return shown
 
 
 # frames that are text, not JSON-RPC (short: parsed again whatever they hold)

@@ -130,6 +130,42 @@ class Redactor:
             return value
         return self._pattern.sub(REDACTED, value)
 
+    @property
+    def masking(self) -> bool:
+        """Whether ``text`` can change anything (a secret is registered, redaction is on):
+        what a caller checks before it does any work for it."""
+        return self.enabled and self._pattern is not None
+
+    @property
+    def known(self) -> int:
+        """How many secrets are registered (it only grows): a cache of masked text keys on
+        it, so a token learned later is masked in what was cached before."""
+        return len(self._secrets)
+
+    def cut_text(self, value: str, cut: str = "…") -> str:
+        """Registered secrets out of ``value``, a text cut short (a log row's summary cuts
+        its values with ``…``): a secret's start left just before a cut (``MIN_SECRET``
+        characters or more of it) goes as well."""
+        value = self.text(value)
+        if cut not in value or self._pattern is None:
+            return value
+        parts = value.split(cut)
+        return cut.join([*map(self._cut_tail, parts[:-1]), parts[-1]])
+
+    def _cut_tail(self, text: str) -> str:
+        """``text`` with the longest start of a secret it ends with masked."""
+        last = text[-1:]
+        if not last:
+            return text
+        for form in self._forms:  # longest first
+            # only the starts that end with the text's last character are tried
+            end = form.rfind(last, MIN_SECRET - 1, len(form) - 1)
+            while end >= 0:
+                if text.endswith(form[: end + 1]):
+                    return text[: -(end + 1)] + REDACTED
+                end = form.rfind(last, MIN_SECRET - 1, end)
+        return text
+
     def url_text(self, value: str) -> str:
         """Credential query values and user-info passwords out of URLs in ``value``, then
         registered secrets (what is found by name is registered first)."""

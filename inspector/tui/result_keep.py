@@ -65,10 +65,15 @@ def _files(files: list[tuple[str, bytes]]) -> Callable[[], list[tuple[str, bytes
     return lambda: files
 
 
-def save_choices(outcome: Outcome, binaries: list[tuple[str, bytes]]) -> list[SaveChoice]:
+def save_choices(
+    outcome: Outcome,
+    binaries: list[tuple[str, bytes]],
+    mask: Callable[[Any], Any] = lambda value: value,
+) -> list[SaveChoice]:
     """The dialog's lines, binary blocks first (all of them, then each alone), then the
     JSON, then the text; empty when the result holds nothing (cancelled, no answer).
-    A parked result is parsed again in the worker, not here."""
+    A parked result is parsed again in the worker, not here; ``mask``: the session's
+    secrets out of the result and the error written (in the worker too)."""
     choices: list[SaveChoice] = []
     if binaries:
         names = ", ".join(name for name, _ in binaries)
@@ -85,7 +90,7 @@ def save_choices(outcome: Outcome, binaries: list[tuple[str, bytes]]) -> list[Sa
     choices.append(
         SaveChoice(
             f"the {what} as JSON ({json_name})",
-            lambda: [(json_name, (result_json(outcome.value(), error) or "").encode())],
+            lambda: [(json_name, (result_json(mask(outcome.value()), mask(error)) or "").encode())],
         )
     )
     if error is None and _has_text(outcome):
@@ -93,7 +98,7 @@ def save_choices(outcome: Outcome, binaries: list[tuple[str, bytes]]) -> list[Sa
         choices.append(
             SaveChoice(
                 f"its text ({text_name})",
-                lambda: [(text_name, (result_text(outcome.value()) or "").encode())],
+                lambda: [(text_name, (result_text(mask(outcome.value())) or "").encode())],
             )
         )
     return choices

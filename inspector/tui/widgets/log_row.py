@@ -4,6 +4,8 @@ the rest (the detail shows the same badges)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
@@ -87,14 +89,19 @@ def row_strip(
     seq_width: int,
     server: str = "",
     server_width: int = 0,
+    mask: Callable[[str], str] | None = None,
 ) -> Strip:
     """Event ``index`` of ``src`` as a row of fixed columns and a summary that takes the
-    rest; ``server`` in a column of ``server_width`` (a workspace's merged log)."""
+    rest; ``server`` in a column of ``server_width`` (a workspace's merged log); ``mask``:
+    the session's secrets out of the server's text (method, id, summary)."""
     kind = src.kind(index)
     direction = src.direction(index)
     seq = src.seq(index) or index + 1
     offset = src.time(index) - src.time(0)
     method = src.method(index) or summary.method
+    msg_id, text = summary.id, summary.text
+    if mask is not None:
+        method, msg_id, text = mask(method), mask(msg_id), mask(text)
     latency = src.latency_ms(index) if kind in (Kind.RESPONSE, Kind.ERROR) else None
     label, badge_style = BADGES.get(kind, (kind.value.upper(), DIM))
     if kind is Kind.HTTP and src.channel(index) is Channel.AUTH:
@@ -121,9 +128,9 @@ def row_strip(
     segs.append(cell(visible(method), method_width, METHOD_STYLE))
     segs.append(Segment(" "))
     if id_width:
-        segs.append(cell(visible(summary.id), id_width, ID_STYLE, right=True))
+        segs.append(cell(visible(msg_id), id_width, ID_STYLE, right=True))
         segs.append(Segment(" "))
-    segs.append(cell(visible(summary.text), summary_width, SUMMARY_STYLES.get(kind)))
+    segs.append(cell(visible(text), summary_width, SUMMARY_STYLES.get(kind)))
     lat_text = format_latency(latency) if latency is not None else ""
     slow = latency is not None and latency >= 1000
     segs.append(cell(lat_text, 8, SLOW_STYLE if slow else LATENCY_STYLE, right=True))

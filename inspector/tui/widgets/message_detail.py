@@ -1,8 +1,10 @@
 """Detail of one wire event: header, pretty JSON (folded), raw bytes, meta, findings.
 
-Keys: ``r`` raw/pretty, ``p`` jump to the paired request/response (posts
+Keys: ``v`` raw/pretty, ``p`` jump to the paired request/response (posts
 ``MessageDetail.JumpTo``), ``c`` copy the payload (OSC 52), ``s`` save the payload
-to a file. Everything the server sent is shown through ``safe_text``.
+to a file. Everything the server sent is shown through ``safe_text``, and with the
+session's secrets masked as the session file has them (``inspector.tui.masked``): the
+views, the copy and the saved file alike.
 
 The event is shown as a ``Document`` in a line-virtualized ``DocumentView``; a frame
 bigger than ``THREAD_BYTES`` is parsed and formatted by the view's ``Formatter`` in a
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,8 +31,11 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from inspector.logstore.store import EventSource
+from inspector.record.format import as_shown
+from inspector.record.redact import Redactor
 from inspector.safe_text import decode_raw, escape_markup, safe_text, visible
 from inspector.tui.document import DocBuilder, Document
+from inspector.tui.masked import redactors, text_mask
 from inspector.tui.result_files import ask_working_directory, default_folder, write_private
 from inspector.tui.widgets.document_view import THREAD_BYTES, DocumentView, Formatter
 from inspector.tui.widgets.log_row import ARROWS, BADGES, format_latency
@@ -147,7 +153,10 @@ def starts_raw(event: WireEvent) -> bool:
     return event.message is None and event.error is not None
 
 
-def render_header(event: WireEvent, source: EventSource, index: int) -> Text:
+def render_header(
+    event: WireEvent, source: EventSource, index: int, mask: Callable[[str], str] = str
+) -> Text:
+    """``mask``: the session's secrets out of the method (read from ``source``)."""
     kind = event.kind
     label, style = BADGES.get(kind, (kind.value.upper(), ""))
     head = Text(end="")
@@ -158,7 +167,7 @@ def render_header(event: WireEvent, source: EventSource, index: int) -> Text:
     )
     method = source.method(index)
     if method:
-        head.append(visible(method), style="bold #87d7ff")
+        head.append(visible(mask(method)), style="bold #87d7ff")
     msg_id = event.msg_id
     if msg_id is not None:
         head.append(f"  id {visible(json.dumps(msg_id, ensure_ascii=False))}", style="#d7af5f")
@@ -198,10 +207,17 @@ def add_body(doc: DocBuilder, event: WireEvent, raw_mode: bool) -> None:
         doc.add_rich(pretty_json(event.message))
 
 
-def detail_document(event: WireEvent, source: EventSource, index: int, raw_mode: bool) -> Document:
-    """Header, body and transport/findings of one event, as one document."""
+def detail_document(
+    event: WireEvent,
+    source: EventSource,
+    index: int,
+    raw_mode: bool,
+    mask: Callable[[str], str] = str,
+) -> Document:
+    """Header, body and transport/findings of one event (``as_shown`` already: ``mask``
+    is for what ``source`` says of it), as one document."""
     doc = DocBuilder()
-    doc.add(render_header(event, source, index), Text(""))
+    doc.add(render_header(event, source, index, mask), Text(""))
     add_body(doc, event, raw_mode)
     extra = render_extra(event)
     if extra.plain:
@@ -245,14 +261,22 @@ class _Shown:
     slim: bool = False  # ``event.message`` is the envelope alone (``_envelope``)
 
     @classmethod
-    def build(cls, source: EventSource, index: int, raw_mode: bool | None = None) -> _Shown:
-        """The event's document; a big frame's parsed message is not kept once shown (the
-        document shows a bounded part of it; the result pane holds the result already,
-        and a 12 MB structured one is over 3x its size as a tree), only its envelope:
-        ``r`` shows the raw bytes at once and parses again to show the JSON."""
-        event = source.event(index)
+    def build(
+        cls,
+        source: EventSource,
+        index: int,
+        raw_mode: bool | None = None,
+        masks: tuple[Redactor, ...] = (),
+    ) -> _Shown:
+        """The event's document, with the session's secrets masked (``masks``: as the
+        session file has it; the event kept is that one, so save and copy write it); a big
+        frame's parsed message is not kept once shown (the document shows a bounded part
+        of it; the result pane holds the result already, and a 12 MB structured one is
+        over 3x its size as a tree), only its envelope: ``v`` shows the raw bytes at once
+        and parses again to show the JSON."""
+        event = as_shown(source.event(index), masks)
         raw_mode = starts_raw(event) if raw_mode is None else raw_mode
-        document = detail_document(event, source, index, raw_mode)
+        document = detail_document(event, source, index, raw_mode, text_mask(masks))
         message = event.message
         if isinstance(message, dict) and len(event.raw) > THREAD_BYTES:
             return cls(replace(event, message=_envelope(message)), raw_mode, document, True)
@@ -299,7 +323,8 @@ class MessageDetail(Vertical):
         self.index: int | None = None
         self.event: WireEvent | None = None
         self.slim = False  # ``event.message`` is a big frame's envelope alone
-        self._toggled: int | None = None  # ``r`` on a big frame: its document is rebuilt
+        self._toggled: int | None = None  # ``v`` on a big frame: its document is rebuilt
+        self.masks: tuple[Redactor, ...] = ()  # what the event shown was masked with
         self.raw_mode = False
         self.saved_path: Path | None = None
         self._save_from: Widget | None = None
@@ -330,8 +355,9 @@ class MessageDetail(Vertical):
         self.source = source
         self.index = index
         self._toggled = None
+        self.masks = masks = redactors(self.app)
         size = source.stored_size(index)
-        if not self.formatter.submit(lambda: _Shown.build(source, index), size):
+        if not self.formatter.submit(lambda: _Shown.build(source, index, None, masks), size):
             self.event = None  # actions wait for the parsed event
             head = Text(f"#{source.seq(index) or index + 1}  ", style="bold", end="")
             head.append(f"{size:,} bytes", style="dim")
@@ -357,14 +383,16 @@ class MessageDetail(Vertical):
         if self.event is None or self.source is None or self.index is None:
             return
         if self.slim and self.raw_mode:  # the JSON was let go of: parsed again
-            source, index, raw_mode = self.source, self.index, False
+            source, index, raw_mode, masks = self.source, self.index, False, self.masks
             self._toggled = index
             self.formatter.submit(
-                lambda: _Shown.build(source, index, raw_mode), source.stored_size(index)
+                lambda: _Shown.build(source, index, raw_mode, masks), source.stored_size(index)
             )
             return
         self.raw_mode = not self.raw_mode
-        document = detail_document(self.event, self.source, self.index, self.raw_mode)
+        document = detail_document(
+            self.event, self.source, self.index, self.raw_mode, text_mask(self.masks)
+        )
         self.view.show_document(document, home=False)
 
     def action_pair(self) -> None:

@@ -34,6 +34,7 @@ from inspector.engine.summary import RowSummary, summarize
 from inspector.logstore.store import EventSource, FilteredView, LogFilter
 from inspector.safe_text import visible
 from inspector.tui import messages
+from inspector.tui.masked import RowMask, row_mask
 from inspector.tui.widgets.log_filter import LogFilterBar
 from inspector.tui.widgets.log_row import SERVER_WIDTH, row_strip
 from inspector.wire.events import SERVER_KEY, WireEvent
@@ -92,6 +93,7 @@ class LogLines(ScrollView, can_focus=True):
         self._seq_width = 5
         self._base_style = Style()
         self._cursor_style = Style()
+        self._mask: RowMask | None = None  # the session's secrets out of the rows
         self.rendered_rows = 0  # rows rendered since mount (for tests and the bench)
 
     # -- rows and indices ----------------------------------------------------------
@@ -196,6 +198,10 @@ class LogLines(ScrollView, can_focus=True):
             self._base_style = base
             self._strips.clear()
         self._cursor_style = self.get_component_rich_style("log-lines--cursor")
+        mask = row_mask(self.app)
+        if mask != self._mask:  # a secret learned since (a token): no row cached unmasked
+            self._mask = mask
+            self._strips.clear()
         return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
@@ -226,6 +232,7 @@ class LogLines(ScrollView, can_focus=True):
             seq_width=self._seq_width,
             server=server,
             server_width=self.server_width,
+            mask=self._mask,
         )
 
     # -- cursor and follow -----------------------------------------------------------

@@ -30,6 +30,7 @@ from inspector.record.redact import Redactor
 from inspector.safe_text import one_line, safe_text
 from inspector.tui.document import Block, DocBuilder, Document, stack
 from inspector.tui.json_size import json_length, rough_size
+from inspector.tui.masked import redactors, value_mask
 from inspector.tui.result_check import measure
 from inspector.tui.result_files import file_name, save_files_dialog
 from inspector.tui.result_keep import result_json, save_choices
@@ -480,7 +481,8 @@ class ResultView(DocumentView):
         self.show_message(message, "bold red")
 
     def action_save(self, nothing: str = "") -> None:
-        choices = save_choices(self.outcome, self.shown.binaries) if self.outcome else []
+        mask = value_mask(redactors(self.app))  # as shown: the session's secrets out
+        choices = save_choices(self.outcome, self.shown.binaries, mask) if self.outcome else []
         if not choices:
             self.notify("nothing to save: no result is shown", severity="warning")
             return
@@ -494,9 +496,10 @@ class ResultView(DocumentView):
             self.notify("nothing to copy: no result is shown", severity="warning")
             return
         app = self.app
+        mask = value_mask(redactors(app))  # as shown: the session's secrets out
 
         def copy() -> None:
-            text = result_json(outcome.value(), outcome.error) or ""
+            text = result_json(mask(outcome.value()), mask(outcome.error)) or ""
             app.call_from_thread(app.copy_to_clipboard, text)
             app.call_from_thread(
                 app.notify, f"Copied the result as JSON, {len(text):,} characters (OSC 52)."

@@ -8,13 +8,15 @@ a queue that keeps the newest (a flood's skipped ones are counted on a line of t
 own); the view keeps the last ``max_lines``. The level picker sends
 ``logging/setLevel`` and says whether the server accepted it. Server text is
 data: the logger name and the data (a string, or any JSON shown compactly) go
-through ``safe_text``.
+through ``safe_text``, with the session's secrets masked (``inspector.tui.masked``) as
+they are drawn.
 """
 
 from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
@@ -31,8 +33,9 @@ from textual.widgets import Label, RichLog, Select, Static
 from inspector.engine.client import LOG_LEVELS
 from inspector.live.server_log import LogEntry
 from inspector.live.state import LiveState
-from inspector.safe_text import safe_text
+from inspector.safe_text import fold, safe_text
 from inspector.tui import messages
+from inspector.tui.masked import row_mask
 from inspector.wire.jsonrpc import RpcError
 
 LEVEL_STYLES = {
@@ -51,8 +54,14 @@ DRAIN_SLICE = 100  # entries drawn per turn (~10 ms); more wait for the next tur
 DRAIN_EVERY = 0.02  # seconds between turns
 
 
-def format_entry(params: dict[str, Any], when: datetime | None = None) -> Text:
-    """One log line: time, level (coloured), logger, data, all shown literally."""
+def format_entry(
+    params: dict[str, Any],
+    when: datetime | None = None,
+    mask: Callable[[str], str] | None = None,
+) -> Text:
+    """One log line: time, level (coloured), logger, data, all shown literally; ``mask``:
+    the session's secrets out of the logger and the data (cut first: a long data's
+    secrets are looked for in what is shown only)."""
     level = str(params.get("level", "?"))
     line = Text()
     line.append((when or datetime.now()).strftime("%H:%M:%S.%f")[:-3] + " ", style="dim")
@@ -60,10 +69,13 @@ def format_entry(params: dict[str, Any], when: datetime | None = None) -> Text:
     line.append(" " * max(1, 10 - len(level)))  # the background of alert stays on the word
     logger = params.get("logger")
     if logger is not None:
-        line.append_text(safe_text(f"{logger} ", "bold", limit=60))
+        name = fold(f"{logger} ", 60)
+        line.append_text(safe_text(name if mask is None else mask(name), "bold"))
     data = params.get("data")
-    shown = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
-    line.append_text(safe_text(shown, limit=DATA_LIMIT))
+    shown = fold(
+        data if isinstance(data, str) else json.dumps(data, ensure_ascii=False), DATA_LIMIT
+    )
+    line.append_text(safe_text(shown if mask is None else mask(shown)))
     return line
 
 
@@ -159,10 +171,11 @@ class ServerLogView(Widget):
             note = f"… {self._skipped:,} messages not shown here (a flood): the log has them"
             log.write(Text(note, style="dim italic"), expand=True)
             self._skipped = 0
+        mask = row_mask(self.app)  # None (nothing to do) while no secret is known
         for _ in range(min(DRAIN_SLICE, len(self._waiting))):
             entry = self._waiting.popleft()
             # wrap at the view width, not the text width
-            log.write(format_entry(entry.params, entry.when), expand=True)
+            log.write(format_entry(entry.params, entry.when, mask), expand=True)
         self._drain_soon()
 
     # -- the level ---------------------------------------------------------------------
