@@ -31,6 +31,7 @@ from inspector.transports.httpwire import (
     redirect_target,
     tls_context,
 )
+from inspector.transports.workers import Workers
 from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.jsonrpc import make_event
 from inspector.wire.transport import (
@@ -99,6 +100,7 @@ class HttpClientTransport(Transport):
         self._url = httpx.URL("http://unstarted.invalid/")  # parsed and checked in start()
         self._host: TransportHost | None = None
         self._tg: TaskGroup | None = None
+        self._workers: Workers | None = None  # the tasks requests' exchanges run on
         self._client: httpx.AsyncClient | None = None
         self._lean: Http11Transport | None = None  # the client's transport for http://
         self._timeouts: dict[str, float | None] = {}
@@ -133,6 +135,7 @@ class HttpClientTransport(Transport):
         self._url = check_url(self.url)
         self._host = host
         self._tg = task_group
+        self._workers = Workers(task_group)
         if self.auth is not None:
             self.auth.attach(self._emit)
         mounts = lean_mounts()
