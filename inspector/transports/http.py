@@ -309,8 +309,11 @@ class StreamableHttpTransport(HttpClientTransport):
         if attempt:
             await self._resend(out, attempt)
         try:
-            async with self._streamed_post(self._url, out.raw, out.headers) as response:
+            response = await self._open_post(self._url, out.raw, out.headers)
+            try:
                 return await self._request_response(response, out)
+            finally:
+                await response.aclose()
         except httpx.HTTPError as exc:
             self._network_failure(out.emit, exc, out.rid, out.first)
             return None
