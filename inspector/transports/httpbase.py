@@ -355,6 +355,8 @@ class HttpClientTransport(Transport):
         if self._closed:
             return
         self._closed = True
+        if self._workers is not None:
+            self._workers.close()
         await flush_cancels(self._cancels)
         for scope in list(self._scopes):
             scope.cancel()

@@ -24,8 +24,18 @@ class Workers:
 
     def __init__(self, task_group: TaskGroup, idle_kept: int = IDLE_KEPT) -> None:
         self._tg = task_group
-        self._idle: list[asyncio.Future[Job]] = []  # tasks waiting, the latest last
+        self._idle: list[asyncio.Future[Job | None]] = []  # tasks waiting, the latest last
         self._idle_kept = idle_kept
+        self._closed = False
+
+    def close(self) -> None:
+        """No more jobs: the tasks waiting for one end (a task group that waits for its
+        tasks to end by themselves is not held by them)."""
+        self._closed = True
+        idle, self._idle = self._idle, []
+        for waiting in idle:
+            if not waiting.done():
+                waiting.set_result(None)
 
     def run_soon(self, job: Job) -> None:
         """Start ``job`` on the next turn of the loop, as ``start_soon`` would."""
@@ -42,14 +52,15 @@ class Workers:
         except RuntimeError:  # not on asyncio: a task for this job only
             await job()
             return
-        while True:
-            await job()
-            if len(self._idle) >= self._idle_kept:
+        next_job: Job | None = job
+        while next_job is not None:
+            await next_job()
+            if self._closed or len(self._idle) >= self._idle_kept:
                 return
-            waiting: asyncio.Future[Job] = loop.create_future()
+            waiting: asyncio.Future[Job | None] = loop.create_future()
             self._idle.append(waiting)
             try:
-                job = await waiting
+                next_job = await waiting
             finally:
                 # cancelled while waiting (the group ends): not a task to give jobs to
                 if (not waiting.done() or waiting.cancelled()) and waiting in self._idle:

@@ -7,7 +7,13 @@ import asyncio
 
 import anyio
 
+from inspector.transports.http import StreamableHttpTransport
 from inspector.transports.workers import Workers
+from inspector.wire.events import Channel, Direction, WireEvent
+from inspector.wire.jsonrpc import encode
+from inspector.wire.transport import ConnectionLost
+from tests.proxy_support import INIT
+from tests.servers.http_support import sdk_server
 
 
 async def test_jobs_one_after_another_share_a_task_and_overlapping_ones_do_not() -> None:
@@ -103,3 +109,44 @@ async def test_no_more_tasks_wait_than_kept() -> None:
         await anyio.sleep(0.01)
         assert started == 5 and len(workers._idle) == 2  # three ended
         tg.cancel_scope.cancel()
+
+
+async def test_closed_the_waiting_tasks_end_and_the_group_ends_by_itself() -> None:
+    async def quick() -> None:
+        pass
+
+    with anyio.fail_after(5):
+        async with anyio.create_task_group() as tg:
+            workers = Workers(tg)
+            workers.run_soon(quick)
+            workers.run_soon(quick)
+            await anyio.sleep(0.01)
+            assert len(workers._idle) == 2
+            workers.close()  # no cancel: the group's exit waits for its tasks
+    assert not workers._idle
+
+
+async def test_a_closed_transport_holds_no_task_of_its_group() -> None:
+    """A session's task group ends by itself once the transport closed: the tasks its
+    requests ran on do not wait for more."""
+    seen: list[WireEvent] = []
+    answered = anyio.Event()
+
+    class Host:
+        def emit(self, event: WireEvent) -> None:
+            seen.append(event)
+            if event.channel is Channel.BODY and event.direction is Direction.IN:
+                answered.set()
+
+        def connection_lost(self, lost: ConnectionLost) -> None:
+            pass
+
+    with sdk_server("json") as base, anyio.fail_after(30):
+        async with anyio.create_task_group() as tg:
+            transport = StreamableHttpTransport(f"{base}/mcp", open_get_stream=False)
+            await transport.start(Host(), tg)
+            await transport.send_line(encode(INIT))
+            await answered.wait()
+            assert transport._workers is not None and len(transport._workers._idle) == 1
+            await transport.close()  # no cancel: the group's exit waits for its tasks
+    assert any(b'"protocolVersion"' in e.raw for e in seen if e.channel is Channel.BODY)
