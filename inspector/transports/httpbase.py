@@ -43,7 +43,7 @@ from inspector.wire.transport import (
     with_meta,
 )
 
-HEADER_SETS_KEPT = 64  # distinct request header sets kept built
+HEADER_SETS_KEPT = 256  # distinct request header sets (and body lengths) kept built
 
 A = TypeVar("A")
 
@@ -188,9 +188,10 @@ class HttpClientTransport(Transport):
         self, url: httpx.URL, headers: dict[str, str], length: int
     ) -> httpx.Headers:
         """The headers httpx's client would send, in its order: Host, its defaults that
-        ours do not replace, ours, Content-Length. Built once a set (a session's requests
-        repeat them; building httpx headers is most of the cost of a request object)."""
-        key = (url.netloc, tuple(headers.items()))
+        ours do not replace, ours, Content-Length. Built once a set and body length (a
+        session's requests repeat them; building httpx headers, or setting one, is most
+        of the cost of a request object)."""
+        key = (url.netloc, tuple(headers.items()), length)
         known = self._header_sets.get(key)
         if known is None:
             ours = {name.lower() for name in headers}
@@ -200,11 +201,12 @@ class HttpClientTransport(Transport):
                 merged.insert(0, ("Host", url.netloc.decode("ascii")))
             if len(self._header_sets) >= HEADER_SETS_KEPT:
                 self._header_sets.clear()
-            known = self._header_sets[key] = httpx.Headers(merged)
+            known = httpx.Headers(merged)
+            if "content-length" not in known:
+                known["Content-Length"] = str(length)
+            self._header_sets[key] = known
         sent = httpx.Headers(known)  # a copy: a request hook may change it
-        sent.encoding = known.encoding  # found once a set (httpx decodes every header to find it)
-        if "content-length" not in sent:
-            sent["Content-Length"] = str(length)
+        sent.encoding = known.encoding  # found once a set (httpx decodes each header for it)
         return sent
 
     async def _direct_post(
