@@ -87,6 +87,7 @@ class Redactor:
         self._forms: list[str] = []  # the pattern's alternatives (a quick "is one there")
         self._bytes_pattern: re.Pattern[bytes] | None = None  # the same, over raw bytes
         self._headers_seen: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self._headers_plain: dict[tuple[Any, ...], bool] = {}  # header sets kept as they are
         for secret in secrets:
             self.add_secret(secret)
         for name in fields:
@@ -195,17 +196,24 @@ class Redactor:
         names URLs (an HTTP request line, a note), so the query rule applies."""
         if not self.enabled:
             return raw
-        if not urls and raw[:1] == b"{" and b'"jsonrpc"' in raw:
+        if _inert(raw, content_type) and not self._holds_bytes(raw):
+            # no rule can touch it (no URL query or user info, no JSON or form to learn
+            # fields from, no registered secret): an HTTP line, a note; kept as it is
+            return raw
+        if not urls and raw[:1] == b"{" and b'"jsonrpc"' in raw and not self._holds_bytes(raw):
             # a JSON-RPC message (no field to learn from) holding no secret: kept as it is,
-            # not decoded and encoded again (two copies of a 50 MB frame for nothing); a
-            # secret's UTF-8 bytes are in the bytes exactly where it is in the text
-            found = self._bytes_pattern
-            if found is None or found.search(raw) is None:
-                return raw
+            # not decoded and encoded again (two copies of a 50 MB frame for nothing)
+            return raw
         text = _as_text(raw)
         self._learn_fields(text, content_type)
         text = self.url_text(text) if urls else self.text(text)
         return _as_bytes(text)
+
+    def _holds_bytes(self, raw: bytes) -> bool:
+        """A registered secret is in ``raw`` (its UTF-8 bytes are in the bytes exactly
+        where it is in the text)."""
+        found = self._bytes_pattern
+        return found is not None and found.search(raw) is not None
 
     def headers(self, headers: Mapping[str, Any]) -> dict[str, Any]:
         """Values of credential headers replaced whole (and registered); the rest cleaned."""
@@ -253,18 +261,50 @@ class Redactor:
         return out
 
     def _plain(self, meta: dict[str, Any]) -> bool:
-        """Nothing in ``meta`` a rule could touch (the common case of every frame's
-        ``side``/``link``/``stream``, decided without the walk)."""
-        if self._pattern is not None:
-            return False
-        for value in meta.values():
+        """Nothing in ``meta`` a rule could touch (the common case: every frame's
+        ``side``/``link``/``stream``, an HTTP line's URL and a header set seen before),
+        decided without the walk: no string with a URL rule's ``=`` or ``@`` or a
+        registered secret, no credential header."""
+        pattern = self._pattern
+        texts: list[str] = []
+        for key, value in meta.items():
             kind = type(value)
             if kind is str:
                 if "=" in value or "@" in value:
                     return False
+                texts.append(value)
+            elif kind is dict and ("headers" in key or key == "env"):
+                if not self._plain_headers(value):
+                    return False
             elif not (value is None or kind is int or kind is bool or kind is float):
                 return False
-        return True
+        # one search over them all, joined by NUL (which no secret's form holds)
+        return pattern is None or not texts or pattern.search("\0".join(texts)) is None
+
+    def _plain_headers(self, headers: dict[str, Any]) -> bool:
+        """``headers`` (a meta's header dict) would come out of ``headers()`` as they are:
+        strings only, no credential name with a value, no URL rule or secret in a value.
+        Remembered per set of rules and header set, as ``headers()`` remembers its work."""
+        pattern = self._pattern
+        try:
+            key = (pattern, tuple(headers.items()))
+            known = self._headers_plain.get(key)
+        except TypeError:  # a value that cannot be a key: walked
+            return False
+        if known is None:
+            known = all(
+                type(name) is str
+                and type(value) is str
+                and not (value and credential_name(name))
+                and "=" not in value
+                and "@" not in value
+                and (pattern is None or pattern.search(value) is None)
+                for name, value in headers.items()
+            )
+            if len(self._headers_plain) >= HEADER_SETS_KEPT:
+                self._headers_plain.clear()
+            self._headers_plain[key] = known
+        return known
 
     def value(self, value: Any) -> Any:
         """Any JSON-like value: strings cleaned, containers walked."""
@@ -372,6 +412,18 @@ class Redactor:
         elif isinstance(data, list):
             for item in data:
                 self._walk_fields(item, depth + 1)
+
+
+def _inert(raw: bytes, content_type: str) -> bool:
+    """No rule but a registered secret's can touch ``raw``: no ``=`` or ``@`` (the URL
+    rules, a form's fields), no ``{`` or ``[`` (a JSON body's fields), not a form."""
+    return (
+        b"=" not in raw
+        and b"@" not in raw
+        and b"{" not in raw
+        and b"[" not in raw
+        and "form-urlencoded" not in content_type
+    )
 
 
 def _any_in(forms: list[str], texts: list[str]) -> bool:

@@ -180,7 +180,7 @@ class StreamableHttpTransport(HttpClientTransport):
     async def send_raw(
         self, raw: bytes, message: Any = None, *, meta: FrameMeta | None = None
     ) -> None:
-        if self._host is None or self._client is None or self._tg is None:
+        if self._host is None or self._client is None or self._tg is None or self._workers is None:
             raise TransportError("the HTTP transport is not started")
         out = Outgoing.parse(raw, message, exchange_emit(self._emit, meta), meta)
         if self._closed:
@@ -202,7 +202,8 @@ class StreamableHttpTransport(HttpClientTransport):
         if out.is_request:
             scope = anyio.CancelScope()
             self._request_scopes[out.rid] = scope
-            self._tg.start_soon(self._run, functools.partial(self._post_request, out), scope, out)
+            exchange = functools.partial(self._post_request, out)
+            self._workers.run_soon(functools.partial(self._run, exchange, scope, out))
             return
         if out.method == "notifications/cancelled":
             # the request is given up on: stop reading its response now, and post the
@@ -308,8 +309,11 @@ class StreamableHttpTransport(HttpClientTransport):
         if attempt:
             await self._resend(out, attempt)
         try:
-            async with self._streamed_post(self._url, out.raw, out.headers) as response:
+            response = await self._open_post(self._url, out.raw, out.headers)
+            try:
                 return await self._request_response(response, out)
+            finally:
+                await response.aclose()
         except httpx.HTTPError as exc:
             self._network_failure(out.emit, exc, out.rid, out.first)
             return None
