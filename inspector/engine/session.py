@@ -81,6 +81,8 @@ T = TypeVar("T")
 
 
 DEFAULT_MAX_TIMEOUT = 600.0  # the hard maximum when none is given (or the timeout, if longer)
+# a response at least this big is offered with its frame (``Session.take_frame``)
+BIG_FRAME = 1 << 18
 CANCEL_SEND_BOUND = 0.5  # the most a timed-out request waits to hand over its cancel
 
 
@@ -143,6 +145,9 @@ class Session:
         self.request_hook: RequestHook | None = None
         # recorded, not acted on yet (``emit_many``); None when nothing is being emitted
         self._acting: deque[WireEvent] | None = None
+        # a big response's result and the frame it came in, until the next frame in
+        # (``take_frame``)
+        self._big: tuple[Any, bytes] | None = None
         # a recorder that cannot defer its flush flushes each frame itself
         self._flush_each = not callable(getattr(recorder, "flush", None))
 
@@ -532,7 +537,15 @@ class Session:
         mine = not event.meta.get("observed")
         self._outcomes.follow(event, mine)
         if event.direction is Direction.IN and event.message is not None and mine:
+            self._big = _big_result(event)
             self._route(event.message)  # includes responses synthesized for HTTP failures
+
+    def take_frame(self, result: Any) -> bytes | None:
+        """The raw frame whose ``result`` is ``result``, when that is the last frame in
+        and a big one (``BIG_FRAME``): a caller can keep the bytes (which the log holds
+        anyway) instead of the tree, and parse them again (``["result"]``) when needed."""
+        big, self._big = self._big, None
+        return big[1] if big is not None and big[0] is result else None
 
     def connection_lost(self, lost: ConnectionLost) -> None:
         if self.lost is not None:
@@ -632,3 +645,16 @@ class Session:
                 await self.transport.send(reply)
             except Exception as exc:
                 self.note(f"could not answer {method}: {exc}", severity="error")
+
+
+def _big_result(event: WireEvent) -> tuple[Any, bytes] | None:
+    """A response of at least ``BIG_FRAME`` bytes with a result: (the result, the frame)."""
+    message = event.message
+    if (
+        len(event.raw) < BIG_FRAME
+        or not isinstance(message, dict)
+        or "result" not in message
+        or "method" in message
+    ):
+        return None
+    return message["result"], event.raw

@@ -4,6 +4,7 @@ process, and kept as compact JSON once shown (the tree of objects let go)."""
 from __future__ import annotations
 
 import gc
+import io
 import json
 import sys
 import tracemalloc
@@ -12,6 +13,7 @@ from typing import Any
 
 import pytest
 from paths import PY, ROOT
+from rich.console import Console
 from tui_helpers import select_item, view_text, wait_for
 
 from inspector.forms.output import OutputStatus, check_output
@@ -106,6 +108,33 @@ def test_a_shown_structured_result_keeps_about_its_size() -> None:
 
 
 @pytest.mark.slow
+def test_a_result_given_its_frame_is_checked_from_it_and_kept_as_it() -> None:
+    """issue 25 item 9: with the response's frame (``Session.take_frame``) the child reads
+    the frame and the view keeps it: no compact JSON is made beside the tree (the frame,
+    the tree and that JSON at once were a 12 MB result's peak)."""
+    frame = compact({"jsonrpc": "2.0", "id": 1, "result": structured(3_000_000)})
+    result = json.loads(frame)["result"]
+    outcome = Outcome("structured", result=result, output_schema=SCHEMA, frame=frame)
+    quick = format_outcome(outcome, quick=True)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        start = tracemalloc.get_traced_memory()[0]
+        shown = complete_outcome(outcome, quick)
+        peak = tracemalloc.get_traced_memory()[1] - start
+    finally:
+        tracemalloc.stop()
+    assert peak < 0.3 * len(frame)  # encoding it took 1x
+    assert shown.blob is frame
+    console = Console(width=100, file=io.StringIO(), record=True)
+    console.print(shown.document)
+    assert "✓ matches outputSchema" in console.export_text()
+    outcome.park(shown.blob)
+    assert outcome.result is None
+    assert outcome.value() == result
+
+
+@pytest.mark.slow
 async def test_the_result_view_parks_a_big_structured_result() -> None:
     """Through the app against a real server: shown, checked, then kept as bytes; shown
     again from them."""
@@ -124,7 +153,8 @@ async def test_the_result_view_parks_a_big_structured_result() -> None:
         await wait_for(pilot, lambda: view.complete and view.outcome.parked is not None, 120)
         outcome = view.outcome
         assert outcome is not None and outcome.result is None
-        parsed = json.loads(outcome.parked or b"")
+        assert outcome.parked is outcome.frame  # the frame the log holds, not a copy
+        parsed = outcome.value()
         text = view_text(view)
         assert "✓ matches outputSchema" in text
         assert f"{json_length(parsed):,} bytes" in text.splitlines()[0]

@@ -76,6 +76,9 @@ class Outcome:
     # a big result of many objects, once shown, is kept as its compact JSON (~1x its
     # size) instead of a tree of Python objects (~3.7x): ``value`` parses it again
     parked: bytes | None = field(default=None, repr=False)
+    # the response's frame, when the engine offered it (a big one, ``take_frame``): parked
+    # as it is (its ``result``), the bytes the log holds anyway, not a compact JSON made
+    frame: bytes | None = field(default=None, repr=False)
 
     def value_kept(self) -> bool:
         """A result is held (parsed or parked)."""
@@ -84,7 +87,8 @@ class Outcome:
     def value(self) -> Any:
         """The result, parsed again if it was parked."""
         if self.result is None and self.parked is not None:
-            return json.loads(self.parked)
+            parsed = json.loads(self.parked)
+            return parsed["result"] if self.parked is self.frame else parsed
         return self.result
 
     def park(self, blob: bytes) -> None:
@@ -276,7 +280,8 @@ def complete_outcome(outcome: Outcome, quick: Formatted) -> Formatted:
     """``quick`` with the size and the outputSchema check worked out (the rest is kept);
     a result of many objects is measured and checked in a child process (``measure``)."""
     result = outcome.value()
-    measured = measure(result, outcome.output_schema if quick.check is not None else None)
+    schema = outcome.output_schema if quick.check is not None else None
+    measured = measure(result, schema, outcome.frame)
     if outcome.size is None and result is not None:
         outcome.size = measured.size
     sections = list(quick.document.sections)
