@@ -4,10 +4,12 @@ and the result kept as compact JSON bytes instead of a tree of Python objects.
 A 12 MB ``structuredContent`` of 100,000 small objects parses into ~3.7x its size of
 dicts, strings and floats, and checking it with jsonschema is pure Python for seconds:
 in a thread it holds the GIL in 5 ms turns, and every step of the UI's event loop waits
-for one (a key took 0.6 s). So the formatter thread only encodes the tree (``encode``:
-many small ``json.dumps`` calls, never one long one) and a child process
-(``python -m inspector.tui.result_check``) parses, measures and checks it, on another
-core and in its own memory. The view then keeps the bytes (``Outcome.park``), ~1x.
+for one (a key took 0.6 s). So a child process (``python -m inspector.tui.result_check``)
+parses, measures and checks it, on another core and in its own memory, from the
+response's frame when the engine offered it (``Session.take_frame``: the bytes the log
+holds anyway), else from the tree encoded by the formatter thread (``encode``: many small
+``json.dumps`` calls, never one long one). The view then keeps those bytes
+(``Outcome.park``) instead of the tree.
 
 A result with few containers (a 50 MB text) gains nothing from this and is measured in
 the thread as before (``many_containers``).

@@ -16,6 +16,7 @@ from paths import PY, ROOT
 from rich.console import Console
 from tui_helpers import select_item, view_text, wait_for
 
+from inspector.engine.session import BIG_FRAME
 from inspector.forms.output import OutputStatus, check_output
 from inspector.target import Target
 from inspector.tui import result_check
@@ -163,6 +164,29 @@ async def test_the_result_view_parks_a_big_structured_result() -> None:
         await wait_for(pilot, lambda: view.complete, 120)
         assert "✓ matches outputSchema" in view_text(view)
         assert '"rows": [' in view_text(view)
+
+
+@pytest.mark.slow
+async def test_a_shown_text_result_lets_its_frame_go() -> None:
+    """A big text result is kept as its text: the frame the engine offered with it is let
+    go once shown (the log's copy is enough; a 1 MB text was held at 2.2x, not 1.2x)."""
+    target = Target(command=PY, args=[str(ROOT / "bench" / "big_payload_server.py")], name="big")
+    app = InspectorApp(target)
+    async with app.run_test(size=(140, 40)) as pilot:
+        catalog = app.query_one(Catalog)
+        await wait_for(pilot, lambda: bool(catalog.items["tools"]), 30)
+        await select_item(pilot, "tools", "text")
+        form = app.query_one(ItemPanel).form
+        assert form is not None
+        form.root.set_value({"bytes": 2 * BIG_FRAME})
+        await form.recompose()
+        await pilot.press("ctrl+s")
+        view = app.query_one(ResultView)
+        await wait_for(pilot, lambda: view.complete, 60)
+        outcome = view.outcome
+        assert outcome is not None and outcome.parked is None
+        assert outcome.frame is None
+        assert "Lorem ipsum" in view_text(view)
 
 
 @pytest.mark.slow
