@@ -13,13 +13,16 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from time import monotonic
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from inspector.wire import jsonrpc
 from inspector.wire.events import Finding
 from inspector.wire.jsonrpc import RequestId, RpcError
+
+if TYPE_CHECKING:
+    from inspector.engine.era import Era
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +111,29 @@ class PendingRequests:
         ``CANCELLED_BY_USER``), or None if it did not (it was answered, or is pending)."""
         key = jsonrpc.id_key(request_id)
         return self._finished_ids.get(key) if key is not None else None
+
+    def flow_findings(
+        self, message: Any, era: Era, capabilities: Callable[[], dict[str, Any]]
+    ) -> list[Finding]:
+        """What ``era``'s rules and these requests find odd about a message coming in
+        (the client's declared ``capabilities`` asked only when a rule needs them)."""
+        items = message if isinstance(message, list) else [message]
+        found: list[Finding] = []
+        for msg in items:
+            if not jsonrpc.is_response(msg):
+                if isinstance(msg, dict) and era.checks_inbound:
+                    found.extend(era.findings(msg, None, capabilities()))
+                continue
+            id_ = jsonrpc.id_key(msg.get("id"))
+            if id_ is None:  # null, or an id that matches nothing (lint says what is wrong)
+                continue
+            if id_ in self.pending:
+                pending = self.pending[id_]
+                found.extend(era.findings(msg, pending.method, capabilities()))
+                if pending.check is not None and not pending.done.is_set():
+                    found.extend(pending.check(msg))
+            found.extend(self.response_findings(id_))
+        return found
 
     def response_findings(self, id_: RequestId) -> list[Finding]:
         """What is odd about a response's id: late, wrongly typed, answering nothing."""

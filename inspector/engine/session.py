@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 import anyio
 from anyio.abc import TaskGroup
 
+from inspector.engine.big_frame import big_result
 from inspector.engine.era import (
     CLIENT_INFO,
     LATEST_VERSION,
@@ -145,6 +146,9 @@ class Session:
             check=self._check,
             act_on=self._act_on,
         )
+        # a big response's result and the frame it came in, until the next frame in
+        # (``take_frame``)
+        self._big: tuple[Any, bytes] | None = None
 
     # -- lifecycle -----------------------------------------------------------------
 
@@ -485,7 +489,11 @@ class Session:
         elif event.message is not None and event.channel not in (Channel.SYSTEM, Channel.HTTP):
             event.findings.extend(check_message(event.message))
             if event.direction is Direction.IN and not event.meta.get("observed"):
-                event.findings.extend(self._flow_findings(event.message))
+                event.findings.extend(
+                    self._requests.flow_findings(
+                        event.message, self.era, self.declared_capabilities
+                    )
+                )
         elif event.error is not None and event.channel not in (Channel.STDERR, Channel.SYSTEM):
             event.findings.append(Finding("invalid", event.error, "error"))
 
@@ -497,7 +505,15 @@ class Session:
         mine = not event.meta.get("observed")
         self._outcomes.follow(event, mine)
         if event.direction is Direction.IN and event.message is not None and mine:
+            self._big = big_result(event)
             self._route(event.message)  # includes responses synthesized for HTTP failures
+
+    def take_frame(self, result: Any) -> bytes | None:
+        """The raw frame whose ``result`` is ``result``, when that is the last frame in
+        and a big one (``BIG_FRAME``): a caller can keep the bytes (which the log holds
+        anyway) instead of the tree, and parse them again (``["result"]``) when needed."""
+        big, self._big = self._big, None
+        return big[1] if big is not None and big[0] is result else None
 
     def connection_lost(self, lost: ConnectionLost) -> None:
         if self.lost is not None:
@@ -516,25 +532,6 @@ class Session:
                 pending.done.set()
                 self._outcomes.report_pending(pending, LOST, error.message)
         self._subscribers.publish(CONNECTION_LOST, lost)
-
-    def _flow_findings(self, message: Any) -> list[Finding]:
-        items = message if isinstance(message, list) else [message]
-        found: list[Finding] = []
-        for msg in items:
-            if not jsonrpc.is_response(msg):
-                if isinstance(msg, dict) and self.era.checks_inbound:
-                    found.extend(self.era.findings(msg, None, self.declared_capabilities()))
-                continue
-            id_ = jsonrpc.id_key(msg.get("id"))
-            if id_ is None:  # null, or an id that matches nothing (lint says what is wrong)
-                continue
-            if id_ in self.pending:
-                pending = self.pending[id_]
-                found.extend(self.era.findings(msg, pending.method, self.declared_capabilities()))
-                if pending.check is not None and not pending.done.is_set():
-                    found.extend(pending.check(msg))
-            found.extend(self._requests.response_findings(id_))
-        return found
 
     def answered_by(self, id_: Any) -> PendingRequest | None:
         """The pending request a response with ``id_`` answers, a wrongly typed id too."""

@@ -77,6 +77,8 @@ async def perform(
         outcome.uri = str(item.get("uri"))
         outcome.step = ("read", outcome.uri, None)
         outcome.result = await client.read_resource(outcome.uri)
+    # a big result's frame: kept instead of the tree once it is shown (``Outcome.park``)
+    outcome.frame = client.session.take_frame(outcome.result)
     if outcome.uri and outcome.uri in client.subscriptions:
         # a read (a re-read on resources/updated) of a subscribed resource says so
         outcome.status = f"✓ {subscription_title('subscribe', outcome.uri, done=True)}"

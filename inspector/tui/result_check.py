@@ -4,10 +4,12 @@ and the result kept as compact JSON bytes instead of a tree of Python objects.
 A 12 MB ``structuredContent`` of 100,000 small objects parses into ~3.7x its size of
 dicts, strings and floats, and checking it with jsonschema is pure Python for seconds:
 in a thread it holds the GIL in 5 ms turns, and every step of the UI's event loop waits
-for one (a key took 0.6 s). So the formatter thread only encodes the tree (``encode``:
-many small ``json.dumps`` calls, never one long one) and a child process
-(``python -m inspector.tui.result_check``) parses, measures and checks it, on another
-core and in its own memory. The view then keeps the bytes (``Outcome.park``), ~1x.
+for one (a key took 0.6 s). So a child process (``python -m inspector.tui.result_check``)
+parses, measures and checks it, on another core and in its own memory, from the
+response's frame when the engine offered it (``Session.take_frame``: the bytes the log
+holds anyway), else from the tree encoded by the formatter thread (``encode``: many small
+``json.dumps`` calls, never one long one). The view then keeps those bytes
+(``Outcome.park``) instead of the tree.
 
 A result with few containers (a 50 MB text) gains nothing from this and is measured in
 the thread as before (``many_containers``).
@@ -123,19 +125,25 @@ class Measured:
     blob: bytes | None = None  # compact JSON of the result, when worked out
 
 
-def measure(result: Any, schema: Any) -> Measured:
+def measure(result: Any, schema: Any, frame: bytes | None = None) -> Measured:
     """Size and outputSchema check of ``result``: in a child for one of many containers
-    (falling back to this thread if the child cannot run), here for the rest."""
+    (falling back to this thread if the child cannot run), here for the rest.
+
+    ``frame``: the response ``result`` came in (its ``"result"``), given to the child and
+    kept as it is, the blob; else the result is encoded for them (the tree and its JSON
+    held at once: a 12 MB result's peak was the frame, ~3.8x of tree and the JSON)."""
     if many_containers(result):
-        blob = encode(result)
-        measured = _in_child(blob, schema)
+        blob = frame if frame is not None else encode(result)
+        measured = _in_child(blob, schema, "result" if frame is not None else None)
         if measured is not None:
             return Measured(measured[0], measured[1], blob)
         return Measured(json_length(result), check_output(schema, result), blob)
     return Measured(json_length(result), check_output(schema, result))
 
 
-def _in_child(blob: bytes, schema: Any) -> tuple[int, OutputCheck] | None:
+def _in_child(blob: bytes, schema: Any, member: str | None) -> tuple[int, OutputCheck] | None:
+    """The child's size and check of ``blob`` (its ``member`` when given); None if it
+    could not run."""
     try:
         child = subprocess.Popen(
             [sys.executable, "-m", __name__],
@@ -145,7 +153,7 @@ def _in_child(blob: bytes, schema: Any) -> tuple[int, OutputCheck] | None:
         )
         assert child.stdin is not None
         with child.stdin:
-            child.stdin.write(json.dumps(schema).encode() + b"\n")
+            child.stdin.write(json.dumps({"schema": schema, "member": member}).encode() + b"\n")
             child.stdin.write(blob)
         out, _ = child.communicate(timeout=TIMEOUT)
         if child.returncode != 0:
@@ -160,10 +168,14 @@ def _in_child(blob: bytes, schema: Any) -> tuple[int, OutputCheck] | None:
 
 
 def main() -> None:
-    """The child: a schema line, then the result's JSON, on stdin; the answer on stdout."""
+    """The child: a line of the schema and the member of the JSON that is the result (or
+    null: all of it), then the JSON, on stdin; the answer on stdout."""
     stdin = sys.stdin.buffer
-    schema = json.loads(stdin.readline())
+    header = json.loads(stdin.readline())
+    schema, member = header["schema"], header["member"]
     result = json.loads(stdin.read())
+    if member is not None:
+        result = result[member]
     check = check_output(schema, result)
     answer = {
         "size": json_length(result),

@@ -4,6 +4,7 @@ object, a cancel for its own request), and reads what the client put on the wire
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -12,6 +13,7 @@ import anyio
 import pytest
 from memory_peer import handshake
 
+from inspector.engine.big_frame import BIG_FRAME
 from inspector.engine.client import McpClient
 from inspector.engine.responders import Responders, reject_sampling
 from inspector.engine.session import Session
@@ -287,3 +289,25 @@ async def test_ids_that_cannot_be_keys_crash_nothing() -> None:
         and e.raw.startswith((b'{"jsonrpc":"2.0","id":[', b'{"jsonrpc":"2.0","id":{'))
     ]
     assert [[f.code for f in e.findings] for e in odd] == [["id-type"]] * 3
+
+
+async def test_a_big_result_is_offered_with_its_frame_once() -> None:
+    """issue 25 item 9: a caller can keep a big result as the frame it came in (the log
+    holds those bytes anyway) instead of making its JSON again beside the tree."""
+    big = {"content": [{"type": "text", "text": "x" * BIG_FRAME}]}
+
+    async def peer(server: MemoryServerEnd) -> None:
+        for result in (big, {"content": []}):
+            call = await server.receive()
+            await server.send(jsonrpc.response(call["id"], result))
+
+    async with scripted(peer) as (session, events):
+        client = McpClient(session)
+        got = await client.call_tool("big", {})
+        frame = session.take_frame(got)
+        assert session.take_frame(got) is None  # offered once
+        small = await client.call_tool("small", {})
+        assert session.take_frame(small) is None  # a small result is not offered
+    (response,) = [e for e in events if e.direction is Direction.IN and len(e.raw) > BIG_FRAME]
+    assert frame is response.raw
+    assert json.loads(frame)["result"] == got == big

@@ -4,6 +4,7 @@ process, and kept as compact JSON once shown (the tree of objects let go)."""
 from __future__ import annotations
 
 import gc
+import io
 import json
 import sys
 import tracemalloc
@@ -12,8 +13,10 @@ from typing import Any
 
 import pytest
 from paths import PY, ROOT
+from rich.console import Console
 from tui_helpers import select_item, view_text, wait_for
 
+from inspector.engine.big_frame import BIG_FRAME
 from inspector.forms.output import OutputStatus, check_output
 from inspector.target import Target
 from inspector.tui import result_check
@@ -106,6 +109,33 @@ def test_a_shown_structured_result_keeps_about_its_size() -> None:
 
 
 @pytest.mark.slow
+def test_a_result_given_its_frame_is_checked_from_it_and_kept_as_it() -> None:
+    """issue 25 item 9: with the response's frame (``Session.take_frame``) the child reads
+    the frame and the view keeps it: no compact JSON is made beside the tree (the frame,
+    the tree and that JSON at once were a 12 MB result's peak)."""
+    frame = compact({"jsonrpc": "2.0", "id": 1, "result": structured(3_000_000)})
+    result = json.loads(frame)["result"]
+    outcome = Outcome("structured", result=result, output_schema=SCHEMA, frame=frame)
+    quick = format_outcome(outcome, quick=True)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        start = tracemalloc.get_traced_memory()[0]
+        shown = complete_outcome(outcome, quick)
+        peak = tracemalloc.get_traced_memory()[1] - start
+    finally:
+        tracemalloc.stop()
+    assert peak < 0.3 * len(frame)  # encoding it took 1x
+    assert shown.blob is frame
+    console = Console(width=100, file=io.StringIO(), record=True)
+    console.print(shown.document)
+    assert "✓ matches outputSchema" in console.export_text()
+    outcome.park(shown.blob)
+    assert outcome.result is None
+    assert outcome.value() == result
+
+
+@pytest.mark.slow
 async def test_the_result_view_parks_a_big_structured_result() -> None:
     """Through the app against a real server: shown, checked, then kept as bytes; shown
     again from them."""
@@ -124,7 +154,8 @@ async def test_the_result_view_parks_a_big_structured_result() -> None:
         await wait_for(pilot, lambda: view.complete and view.outcome.parked is not None, 120)
         outcome = view.outcome
         assert outcome is not None and outcome.result is None
-        parsed = json.loads(outcome.parked or b"")
+        assert outcome.parked is outcome.frame  # the frame the log holds, not a copy
+        parsed = outcome.value()
         text = view_text(view)
         assert "✓ matches outputSchema" in text
         assert f"{json_length(parsed):,} bytes" in text.splitlines()[0]
@@ -133,6 +164,29 @@ async def test_the_result_view_parks_a_big_structured_result() -> None:
         await wait_for(pilot, lambda: view.complete, 120)
         assert "✓ matches outputSchema" in view_text(view)
         assert '"rows": [' in view_text(view)
+
+
+@pytest.mark.slow
+async def test_a_shown_text_result_lets_its_frame_go() -> None:
+    """A big text result is kept as its text: the frame the engine offered with it is let
+    go once shown (the log's copy is enough; a 1 MB text was held at 2.2x, not 1.2x)."""
+    target = Target(command=PY, args=[str(ROOT / "bench" / "big_payload_server.py")], name="big")
+    app = InspectorApp(target)
+    async with app.run_test(size=(140, 40)) as pilot:
+        catalog = app.query_one(Catalog)
+        await wait_for(pilot, lambda: bool(catalog.items["tools"]), 30)
+        await select_item(pilot, "tools", "text")
+        form = app.query_one(ItemPanel).form
+        assert form is not None
+        form.root.set_value({"bytes": 2 * BIG_FRAME})
+        await form.recompose()
+        await pilot.press("ctrl+s")
+        view = app.query_one(ResultView)
+        await wait_for(pilot, lambda: view.complete, 60)
+        outcome = view.outcome
+        assert outcome is not None and outcome.parked is None
+        assert outcome.frame is None
+        assert "Lorem ipsum" in view_text(view)
 
 
 @pytest.mark.slow
