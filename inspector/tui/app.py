@@ -542,8 +542,10 @@ class InspectorApp(App[int], ShownView):
         )
 
     def action_quit_or_ask(self) -> None:
-        """q: quit, first asking when that would lose unsent input or calls in flight."""
-        self.quit_reconnect.quit_or_ask()
+        """q: quit, first asking when that would lose unsent input or calls in flight (a
+        workspace: on any of its servers, each named)."""
+        others = [(view.name, view.quit_reconnect, view.started) for view in self.views]
+        self.quit_reconnect.quit_or_ask(others if len(others) > 1 else ())
 
     def action_reconnect(self) -> None:
         """r: a new connection; first asking when calls still waiting would be dropped (in

@@ -11,7 +11,7 @@ and its ``connect`` worker.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from inspector.engine.kinds import CATALOG_KINDS
@@ -121,16 +121,28 @@ class QuitReconnect:
             self.exit_code = signal_exit_code(signum)
         self.quit()
 
-    def quit_or_ask(self) -> None:
-        """Quit, first asking when that would lose something (input typed in a form and
-        never sent, calls still waiting for the server, an OAuth flow waiting on the
-        person) or let go of frames an attached proxy holds for intercept."""
+    def at_stake(self, composed: bool = True) -> tuple[list[str], int]:
+        """What quitting would lose on this server (input typed in a form and never sent,
+        calls still waiting for the server, an OAuth flow waiting on the person), and the
+        frames an attached proxy holds for intercept. ``composed``: its screen is built
+        (a workspace's server never shown has no form to lose)."""
         auth = self.server.auth_ui
         authorizing = auth is not None and auth.interaction.waiting
-        lost = losses(
-            self.screen.item_panel.unsent(), calls_waiting(self.server.session), authorizing
-        )
-        held = held_count(self.server.session)
+        unsent = self.screen.item_panel.unsent() if composed else []
+        lost = losses(unsent, calls_waiting(self.server.session), authorizing)
+        return lost, held_count(self.server.session)
+
+    def quit_or_ask(self, others: Sequence[tuple[str, QuitReconnect, bool]] = ()) -> None:
+        """Quit, first asking when that would lose something or let go of held frames,
+        on this server or on ``others`` (a workspace's: name, helper, screen built), each
+        of those named."""
+        lost, held = self.at_stake()
+        if others:
+            lost, held = [], 0
+            for name, helper, composed in others:
+                its_lost, its_held = helper.at_stake(composed)
+                lost.extend(f"{name}: {loss}" for loss in its_lost)
+                held += its_held
         if not lost and not held:
             self.quit()
             return

@@ -20,6 +20,7 @@ from inspector.target import Target, demo_target
 from inspector.tui.app import InspectorApp
 from inspector.tui.mode import Live
 from inspector.tui.screens.all_log import AllLogScreen
+from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.screens.server_list import ServerListScreen
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_detail import MessageDetail
@@ -288,3 +289,26 @@ async def test_a_sampling_dialog_names_the_workspace_server_that_asks() -> None:
             assert screen.server.startswith(f"{name} (")
             await pilot.press("escape")  # rejected
             await wait_for(pilot, lambda: not isinstance(app.screen, SamplingScreen))
+
+
+async def test_q_asks_when_a_server_not_shown_has_a_call_waiting() -> None:
+    """Quitting a workspace counts every server's losses, not only the shown one's: a
+    call waiting on a server never shown is named in the question (No keeps it)."""
+    app = InspectorApp(Live(demo_target()), workspace=[("demo2", demo_target(), None)])
+    async with app.run_test(size=(120, 35)) as pilot:
+        await wait_for(
+            pilot, lambda: all(s is State.CONNECTED for s in states(app).values()), timeout=60
+        )
+        other = app.views[1]
+        client = other.server.client
+        assert client is not None and app.view is app.views[0]
+        app.run_worker(client.call_tool("slow_count", {"seconds": 30}), exit_on_error=False)
+        session = other.server.session
+        await wait_for(pilot, lambda: session is not None and bool(session.pending))
+        await pilot.press("escape", "q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        question = app.screen.question  # type: ignore[attr-defined]
+        assert "demo2: 1 call still waiting for the server" in question
+        await pilot.press("n")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmScreen))
+        assert not app.quitting
