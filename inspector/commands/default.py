@@ -89,6 +89,7 @@ def run_tui(opts: argparse.Namespace, target: Target) -> int:
             recorder=recorder,
             trace=trace.session(*trace_header(target, recorder)) if trace else None,
             prepare=partial(with_oauth, opts),  # ctrl+n's servers: the same OAuth
+            config=opts.config,  # ctrl+n takes its other servers' names
         )
     finally:
         if trace is not None:

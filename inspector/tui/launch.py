@@ -29,12 +29,13 @@ def run_inspector(
     recorder: Recorder | None,
     trace: Any = None,
     prepare: Callable[[Target], None] | None = None,
+    config: str | None = None,
 ) -> int:
     """The inspector on ``target``; unset responders are answered interactively (the
     roots editor starts from ``options.roots``). ``trace``: a live trace
     (``SessionTrace``) its sessions join; lost spans are a notice while the app runs
     (a line on stderr after). ``prepare``: the command line's settings (OAuth...) for a
-    server ctrl+n adds."""
+    server ctrl+n adds; ``config``: the file whose server names ctrl+n takes too."""
     app = InspectorApp(
         Live(target),
         options=options,
@@ -42,6 +43,7 @@ def run_inspector(
         recorder=recorder,
         handle_signals=True,  # a hangup or SIGTERM quits like q: the server stopped first
         prepare=prepare,
+        config=config,
     )
     interactive_responders(app, responders, roots=list(options.roots))
     if trace is not None:

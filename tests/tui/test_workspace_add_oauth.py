@@ -8,6 +8,7 @@ import json
 from functools import partial
 from pathlib import Path
 
+import pytest
 from servers.http_support import dead_port
 from test_tui_workspace import states
 from tui_helpers import wait_for
@@ -60,3 +61,26 @@ async def test_ctrl_n_servers_get_the_workspaces_oauth_settings(tmp_path: Path) 
         assert by_url is not None and by_url.oauth is not None
         assert by_url.oauth.scopes == ["mcp:read"] and not by_url.oauth.store
         assert by_url.oauth.client_id is None
+
+
+def test_one_server_from_a_config_lets_ctrl_n_name_its_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--config FILE --server NAME` opens one server; ctrl+n then takes the file's other
+    names as a workspace's does (the app was never given the file)."""
+    from inspector.commands import default
+
+    config = workspace_config(tmp_path, f"http://127.0.0.1:{dead_port()}/mcp")
+    seen: list[str | None] = []
+
+    def run(app: InspectorApp) -> None:  # the app as the command line built it, not run
+        seen.append(app.workspace.config)
+        assert app.workspace.entries_for("guarded")[0].target.url is not None
+
+    monkeypatch.setattr(InspectorApp, "run", run)
+    monkeypatch.setattr(default, "require_terminal", lambda message: None)
+    opts = build_parser(subcommands=False).parse_args(
+        ["--config", config, "--server", "demo", "--no-record"]
+    )
+    assert default.run(opts, []) == 0
+    assert seen == [config]
