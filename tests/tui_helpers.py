@@ -97,11 +97,17 @@ async def select_item(pilot: Pilot[Any], kind: str, name: str) -> None:
     """Select a catalog item by name through the list, like a user."""
     app = pilot.app
     catalog = app.query_one(Catalog)
-    index = next(
-        i
-        for i, item in enumerate(catalog.items[kind])
-        if item.get("name") == name or item.get("uri") == name or item.get("uriTemplate") == name
-    )
+
+    def listed() -> int | None:
+        for i, item in enumerate(catalog.items[kind]):
+            if name in (item.get("name"), item.get("uri"), item.get("uriTemplate")):
+                return i
+        return None
+
+    # as a user waits to see it listed (a replay fills the catalog after its log)
+    await wait_for(pilot, lambda: listed() is not None)
+    index = listed()
+    assert index is not None
     catalog.action_tab(kind)
     options = app.query_one(f"#list-{kind}")
     options.highlighted = index  # type: ignore[attr-defined]

@@ -359,8 +359,10 @@ class InspectorApp(App[int], ShownView):
 
     @on(SchemaForm.FieldsBuilt)
     def _fields_built(self, message: SchemaForm.FieldsBuilt) -> None:
-        panel = self.query_one(ItemPanel)
-        if message.form is panel.form:
+        # the form's own panel: the screen shown may not be the form's (a dialog over it,
+        # another server's), and querying it for a panel raised NoMatches
+        panel = next((a for a in message.form.ancestors if isinstance(a, ItemPanel)), None)
+        if panel is not None and message.form is panel.form:
             self.calls.attach_completions(panel)
 
     @on(ItemPanel.Run)
