@@ -67,7 +67,8 @@ def row_mask(app: Any) -> RowMask | None:
     return RowMask(masks, tuple(redactor.known for redactor in masks)) if masks else None
 
 
-def _as_is(text: str) -> str:
+def as_is(text: str) -> str:
+    """No mask: the text as it is (the default of a function that takes one)."""
     return text
 
 
@@ -75,7 +76,7 @@ def shown_mask(app: Any) -> Callable[[str], str]:
     """What a pane masks a server text with as it draws it, once cut to what it shows (a
     secret's start before a cut ``…`` goes too); the text as it is while no secret is
     known (the common case costs a call)."""
-    return row_mask(app) or _as_is
+    return row_mask(app) or as_is
 
 
 def shown_value_mask(app: Any) -> Callable[[Any], Any]:

@@ -15,7 +15,7 @@ from textual.widgets import Static
 from inspector.safe_text import safe_text
 from inspector.tui import messages
 from inspector.tui.document import stack
-from inspector.tui.masked import shown_mask, shown_value_mask
+from inspector.tui.masked import as_is, shown_mask, shown_value_mask, value_mask
 from inspector.tui.widgets.message_detail import pretty_json
 
 
@@ -39,20 +39,22 @@ def render_server(
     instructions: str | None,
     stderr_tail: Iterable[str],
     target: str,
-    mask: Callable[[str], str] = lambda text: text,
-    value_mask: Callable[[Any], Any] = lambda value: value,
+    mask: Callable[[str], str] = as_is,
+    json_mask: Callable[[Any], Any] | None = None,
 ) -> RenderableType:
-    """``mask`` and ``value_mask``: the session's secrets out of texts and of JSON."""
+    """``mask`` and ``json_mask``: the session's secrets out of texts and of JSON
+    (``inspector.tui.masked``; none by default)."""
+    json_mask = json_mask or value_mask(())
     parts: list[RenderableType] = [Text("Server", style="bold underline")]
     parts.append(
-        pretty_json(value_mask(fold_data_uris(info)))
+        pretty_json(json_mask(fold_data_uris(info)))
         if info
         else Text("(not connected)", style="dim")
     )
     parts.append(Text.assemble(("target ", "bold"), safe_text(mask(target))))
     parts.append(Text.assemble(("protocol ", "bold"), protocol or "-"))
     parts.append(Text("\nServer capabilities", style="bold underline"))
-    parts.append(pretty_json(value_mask(server_caps)))
+    parts.append(pretty_json(json_mask(server_caps)))
     parts.append(Text("\nClient capabilities (declared)", style="bold underline"))
     parts.append(pretty_json(client_caps))
     if instructions:
@@ -76,7 +78,7 @@ class ServerPane(VerticalScroll, can_focus=True):
     def refresh_from(self, **kwargs: Any) -> None:
         app = self.app
         self._body.update(
-            render_server(**kwargs, mask=shown_mask(app), value_mask=shown_value_mask(app))
+            render_server(**kwargs, mask=shown_mask(app), json_mask=shown_value_mask(app))
         )
 
     @on(messages.ReplayCatalog)

@@ -31,7 +31,7 @@ from inspector.engine.tasks import TaskManager, TaskState
 from inspector.live.state import LiveState
 from inspector.safe_text import fold, one_line, safe_text
 from inspector.tui import messages
-from inspector.tui.masked import shown_mask
+from inspector.tui.masked import as_is, shown_mask
 from inspector.tui.widgets.inflight import progress_bar
 from inspector.tui.widgets.static_text import set_text
 from inspector.tui.widgets.table_rows import cursor_row_key
@@ -47,11 +47,7 @@ STATUS_STYLES = {
 RESULT_LIMIT = 2000
 
 
-def _as_is(text: str) -> str:
-    return text
-
-
-def outcome_text(state: TaskState, mask: Callable[[str], str] = _as_is) -> Text:
+def outcome_text(state: TaskState, mask: Callable[[str], str] = as_is) -> Text:
     """The result (text blocks) or the error of a finished task, literally; ``mask``: the
     session's secrets out of what is shown (``inspector.tui.masked.shown_mask``)."""
     if state.error is not None:
