@@ -7,12 +7,13 @@ Authorization: <the header>", answered on an SSE stream after a log message sayi
 same) and ``whoami_long`` (the header after 129 dots: a one-line
 summary cut at 160 characters cuts the token in the middle). The header is echoed
 elsewhere as well, where a server builds text per request: the instructions and
-``serverInfo``'s title and description (initialize), ``whoami``'s description
-(tools/list), the progress message of ``whoami_wait`` (which then waits for its cancel),
-the error of ``whoami_refused``, ``logging/setLevel``'s refusal, and the status message
-and result of ``whoami_task`` (a task: tasks/get says it completed, tasks/result
-answers). Whatever prints these (the log's rows, the event detail, a saved or copied
-frame, the other panes) must not print the secret.
+``serverInfo``'s title and description (initialize), ``whoami``'s description and
+``whoami_refused``'s field description (tools/list), the progress message of
+``whoami_wait`` (which then waits for its cancel), the error of ``whoami_refused``,
+``logging/setLevel``'s refusal, and the status message and result of ``whoami_task`` (a
+task: tasks/get says it completed, tasks/result answers). Whatever prints these (the
+log's rows, the event detail, a saved or copied frame, the other panes) must not print
+the secret.
 """
 
 from __future__ import annotations
@@ -29,11 +30,13 @@ CANCELLED: dict[object, threading.Event] = {}  # whoami_wait's request id -> its
 def tools(authorization: str) -> list[dict[str, Any]]:
     """The tools; ``whoami``'s description names the header this list was asked with."""
     said = {"whoami": f"Say what Authorization header came (this list came with {authorization})."}
+    note = {"type": "string", "description": f"why {authorization} should pass"}
+    fields = {"whoami_refused": {"note": note}}
     return [
         {
             "name": name,
             "description": said.get(name, "Say what Authorization header came."),
-            "inputSchema": {"type": "object", "properties": {}},
+            "inputSchema": {"type": "object", "properties": fields.get(name, {})},
             **({"execution": {"taskSupport": "required"}} if name == "whoami_task" else {}),
         }
         for name in NAMES

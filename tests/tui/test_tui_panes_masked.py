@@ -1,10 +1,10 @@
 """The panes beyond the log that show server text mask a secret the session knows, as the
-session file has it (issue 24 item 2): the catalog's rows and the item's description,
-the Server pane (instructions, server info), the status bar's server title, the In
-flight tab (a progress message, an error) and the result pane's progress line, the
-Tasks tab (a status message, a result) and the line by the server log's level picker (a
-refusal). The server (``http_echo_token.py``) echoes the ``Authorization`` header given
-with ``-H`` in each, as it receives it on each request."""
+session file has it (issue 24 item 2): the catalog's rows and the item's description and
+its form's field descriptions, the Server pane (instructions, server info), the status
+bar's server title, the In flight tab (a progress message, an error) and the result
+pane's progress line, the Tasks tab (a status message, a result) and the line by the
+server log's level picker (a refusal). The server (``http_echo_token.py``) echoes the
+``Authorization`` header given with ``-H`` in each, as it receives it on each request."""
 
 from __future__ import annotations
 
@@ -115,6 +115,9 @@ async def test_in_flight_masks_a_progress_message_and_an_error(echo_url: str) ->
         await wait_for(pilot, lambda: view.outcome is not None)
 
         await select_item(pilot, "tools", "whoami_refused")
+        helps = [plain(s.content, width=400) for s in app.query(".field-help").results(Static)]
+        assert any(f"why {REDACTED} should pass" in h for h in helps)  # a field's description
+        assert not any(TOKEN in h for h in helps)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: "whoami_refused" in table_text(app, "#inflight-table"))
         await pilot.press("escape", "f")
