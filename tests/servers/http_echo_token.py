@@ -9,7 +9,9 @@ summary cut at 160 characters cuts the token in the middle). The header is echoe
 elsewhere as well, where a server builds text per request: the instructions and
 ``serverInfo``'s title and description (initialize), ``whoami``'s description and
 ``whoami_refused``'s field description (tools/list), the progress message of
-``whoami_wait`` (which then waits for its cancel), the error of ``whoami_refused``,
+``whoami_wait`` (which then waits for its cancel), the message of ``whoami_ask``'s
+``elicitation/create`` and of ``whoami_sample``'s ``sampling/createMessage`` (answered
+before the result), the error of ``whoami_refused``,
 ``logging/setLevel``'s refusal, and the status message and result of ``whoami_task`` (a
 task: tasks/get says it completed, tasks/result answers). Whatever prints these (the
 log's rows, the event detail, a saved or copied frame, the other panes) must not print
@@ -23,8 +25,18 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-NAMES = ("whoami", "whoami_long", "whoami_wait", "whoami_refused", "whoami_task")
-CANCELLED: dict[object, threading.Event] = {}  # whoami_wait's request id -> its cancel
+NAMES = (
+    "whoami",
+    "whoami_long",
+    "whoami_wait",
+    "whoami_refused",
+    "whoami_task",
+    "whoami_ask",
+    "whoami_sample",
+)
+# what a waiting tool waits for: whoami_wait's request id -> its cancel, whoami_ask's
+# elicitation id -> the client's answer
+CAME: dict[object, threading.Event] = {}
 
 
 def tools(authorization: str) -> list[dict[str, Any]]:
@@ -109,10 +121,25 @@ class Echo(BaseHTTPRequestHandler):
         authorization = str(self.headers.get("Authorization"))
         params = message.get("params") or {}
         if message.get("method") == "notifications/cancelled":
-            CANCELLED.setdefault(params.get("requestId"), threading.Event()).set()
+            CAME.setdefault(params.get("requestId"), threading.Event()).set()
+        elif "method" not in message:  # the client's answer to the server's request
+            CAME.setdefault(message.get("id"), threading.Event()).set()
         reply = answer(message, authorization)
         if params.get("name") == "whoami_wait":
-            self._wait(message, authorization)
+            token = (params.get("_meta") or {}).get("progressToken")
+            said = {"progressToken": token, "progress": 1, "message": f"checking {authorization}"}
+            note = {"jsonrpc": "2.0", "method": "notifications/progress", "params": said}
+            self._wait(note, message.get("id"), None)  # until cancelled, then no answer
+        elif params.get("name") == "whoami_ask":
+            schema = {"type": "object", "properties": {"note": {"type": "string"}}}
+            said = {"message": f"Go on as {authorization}?", "requestedSchema": schema}
+            ask = {"jsonrpc": "2.0", "id": "ask-1", "method": "elicitation/create", "params": said}
+            self._wait(ask, "ask-1", reply)  # until answered, then the tool's result
+        elif params.get("name") == "whoami_sample":
+            text = {"type": "text", "text": f"Summarise {authorization}."}
+            said = {"messages": [{"role": "user", "content": text}], "maxTokens": 10}
+            ask = {"jsonrpc": "2.0", "id": "ask-2", "method": "sampling/createMessage"}
+            self._wait({**ask, "params": said}, "ask-2", reply)
         elif reply is None:
             self._send(202, b"", None)
         elif (message.get("params") or {}).get("name") == "whoami":
@@ -134,19 +161,18 @@ class Echo(BaseHTTPRequestHandler):
         self.wfile.flush()
         self.close_connection = True
 
-    def _wait(self, message: dict[str, Any], authorization: str) -> None:
-        """A progress message quoting the header, then the stream held open until the
-        call is cancelled (at most 60 s), then closed without an answer."""
-        token = ((message.get("params") or {}).get("_meta") or {}).get("progressToken")
-        params = {"progressToken": token, "progress": 1, "message": f"checking {authorization}"}
-        note = {"jsonrpc": "2.0", "method": "notifications/progress", "params": params}
+    def _wait(self, first: dict[str, Any], key: object, then: dict[str, Any] | None) -> None:
+        """An SSE stream: ``first``, then (once ``key`` came, at most 60 s) ``then``."""
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Mcp-Session-Id", "s1")
         self.end_headers()
-        self.wfile.write(f"event: message\ndata: {json.dumps(note)}\n\n".encode())
+        self.wfile.write(f"event: message\ndata: {json.dumps(first)}\n\n".encode())
         self.wfile.flush()
-        CANCELLED.setdefault(message.get("id"), threading.Event()).wait(60)
+        CAME.setdefault(key, threading.Event()).wait(60)
+        if then is not None:
+            self.wfile.write(f"event: message\ndata: {json.dumps(then)}\n\n".encode())
+            self.wfile.flush()
         self.close_connection = True
 
     def do_GET(self) -> None:

@@ -12,13 +12,18 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from everything import wait_for_screen
 from servers.http_support import sdk_server
 from textual.widgets import DataTable, Select, Static
 from tui_helpers import plain, screen_text, select_item, wait_for
 
+from inspector.engine.responders import Responders
 from inspector.record.redact import REDACTED
 from inspector.target import Target
 from inspector.tui.app import InspectorApp
+from inspector.tui.interactive_setup import interactive_responders
+from inspector.tui.screens.elicitation import ElicitationScreen
+from inspector.tui.screens.sampling import SamplingScreen
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.result_view import ResultView
@@ -38,8 +43,12 @@ def echo_url() -> Iterator[str]:
 
 
 def echo_app(url: str) -> InspectorApp:
+    """The app on the echo server, answering its requests with the TUI's dialogs."""
     target = Target(url=url, headers={"Authorization": f"Bearer {TOKEN}"})
-    return InspectorApp(target, protocol_version="2025-11-25")
+    responders = Responders()
+    app = InspectorApp(target, protocol_version="2025-11-25", responders=responders)
+    interactive_responders(app, responders)
+    return app
 
 
 async def listed(pilot: Any) -> None:
@@ -61,7 +70,7 @@ def table_text(app: InspectorApp, table_id: str) -> str:
 
 
 def static_text(app: InspectorApp, selector: str) -> str:
-    return plain(app.query_one(selector, Static).content, width=400)
+    return plain(app.screen.query_one(selector, Static).content, width=400)
 
 
 async def test_the_catalog_and_the_server_pane_mask_it(echo_url: str) -> None:
@@ -167,3 +176,30 @@ async def test_the_server_logs_level_line_masks_a_refusal(echo_url: str) -> None
         said = f"no log level for {REDACTED}"
         await wait_for(pilot, lambda: said in static_text(app, "#level-status"))
         assert TOKEN not in screen_text(app)
+
+
+async def test_an_elicitations_message_is_masked(echo_url: str) -> None:
+    app = echo_app(echo_url)
+    async with app.run_test(size=SIZE) as pilot:
+        await listed(pilot)
+        await select_item(pilot, "tools", "whoami_ask")
+        await pilot.press("ctrl+s")  # the server asks (elicitation/create) before answering
+        await wait_for_screen(pilot, ElicitationScreen)
+        said = static_text(app, "#message")
+        assert f"Go on as {REDACTED}?" in said and TOKEN not in screen_text(app)
+        await pilot.press("ctrl+s")  # accept: the call ends
+        view = app.query_one(ResultView)
+        await wait_for(pilot, lambda: view.outcome is not None and view.complete)
+
+
+async def test_a_sampling_requests_messages_are_masked(echo_url: str) -> None:
+    app = echo_app(echo_url)
+    async with app.run_test(size=SIZE) as pilot:
+        await listed(pilot)
+        await select_item(pilot, "tools", "whoami_sample")
+        await pilot.press("ctrl+s")  # the server asks for a completion before answering
+        await wait_for_screen(pilot, SamplingScreen)
+        shown = static_text(app, "#request-body") + static_text(app, "#title")
+        assert f"Summarise {REDACTED}." in shown and f"for {REDACTED}" in shown
+        assert TOKEN not in shown and TOKEN not in screen_text(app)
+        assert TOKEN in str(app.screen.params)  # type: ignore[attr-defined]  (as it came)
