@@ -1,10 +1,11 @@
 """The panes beyond the log that show server text mask a secret the session knows, as the
-session file has it (issue 24 item 2): the catalog's rows and the item's description and
+session file has it (issue 24 item 2): the catalog's rows, the item's description and
 its form's field descriptions, the Server pane (instructions, server info), the status
-bar's server title, the In flight tab (a progress message, an error) and the result
-pane's progress line, the Tasks tab (a status message, a result) and the line by the
-server log's level picker (a refusal). The server (``http_echo_token.py``) echoes the
-``Authorization`` header given with ``-H`` in each, as it receives it on each request."""
+bar's server title, the In flight tab and the call history (a progress message, an
+error), the result pane's progress line, the Tasks tab (a status message, a result), the
+line by the server log's level picker (a refusal), and the elicitation and sampling
+dialogs. The server (``http_echo_token.py``) echoes the ``Authorization`` header given
+with ``-H`` in each, as it receives it on each request."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from inspector.target import Target
 from inspector.tui.app import InspectorApp
 from inspector.tui.interactive_setup import interactive_responders
 from inspector.tui.screens.elicitation import ElicitationScreen
+from inspector.tui.screens.history import HistoryScreen
 from inspector.tui.screens.sampling import SamplingScreen
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.inflight import InFlightView
@@ -64,7 +66,7 @@ async def listed(pilot: Any) -> None:
 
 
 def table_text(app: InspectorApp, table_id: str) -> str:
-    table = app.query_one(table_id, DataTable)
+    table = app.screen.query_one(table_id, DataTable)
     rows = (table.get_row_at(i) for i in range(table.row_count))
     return "\n".join(" ".join(str(cell) for cell in row) for row in rows)
 
@@ -133,6 +135,13 @@ async def test_in_flight_masks_a_progress_message_and_an_error(echo_url: str) ->
         await wait_for(pilot, lambda: f"not allowed with {REDACTED}" in screen_text(app))
         rows = table_text(app, "#inflight-table")
         assert f"not allowed with {REDACTED}" in rows and TOKEN not in rows
+
+        await pilot.press("h")  # the call history: the error in the call's row
+        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        await wait_for(pilot, lambda: "whoami_refused" in table_text(app, "#call-rows"))
+        rows = table_text(app, "#call-rows")
+        assert f"not allowed with {REDACTED}"[:20] in rows and TOKEN not in rows
+        assert TOKEN not in screen_text(app)
 
 
 async def test_tasks_mask_a_status_message_and_a_result(echo_url: str) -> None:
