@@ -34,6 +34,7 @@ from inspector.tui.calls import (
 )
 from inspector.tui.completions import attach_completions
 from inspector.tui.controller import session_expired
+from inspector.tui.masked import shown_mask
 from inspector.tui.screens.confirm import ConfirmScreen
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.result_view import Outcome, ResultView
@@ -255,6 +256,7 @@ def _progress(view: ResultView, title: str) -> Progress:
     def on_progress(progress: float, total: float | None, message: str | None) -> None:
         of = f"/{total:g}" if total else ""
         note = f" {message}" if message else ""
-        view.show_text(f"{title}: progress {progress:g}{of}{note}", "yellow")
+        said = shown_mask(view.app)(f"{title}: progress {progress:g}{of}{note}")  # secrets out
+        view.show_text(said, "yellow")
 
     return on_progress

@@ -1,6 +1,7 @@
 """The session's secrets out of what the TUI prints of the wire: the message log's rows,
-the event detail (pretty and raw) and what its save and copy write, and what the result
-pane's save and copy write (issue 24).
+the event detail (pretty and raw) and what its save and copy write, what the result
+pane's save and copy write, and the other panes that show server text (In flight, Tasks,
+the Server pane, the catalog, the server log) through ``shown_mask`` (issue 24).
 
 The redaction is the session file's (``Redactor``, one per server), applied when a row or
 a detail is drawn, never when a frame arrives: a flood's frames cost nothing more, and
@@ -64,3 +65,21 @@ def row_mask(app: Any) -> RowMask | None:
     """The rows' mask, None when no secret is known (the common case: nothing to do)."""
     masks = tuple(redactor for redactor in redactors(app) if redactor.masking)
     return RowMask(masks, tuple(redactor.known for redactor in masks)) if masks else None
+
+
+def as_is(text: str) -> str:
+    """No mask: the text as it is (the default of a function that takes one)."""
+    return text
+
+
+def shown_mask(app: Any) -> Callable[[str], str]:
+    """What a pane masks a server text with as it draws it, once cut to what it shows (a
+    secret's start before a cut ``…`` goes too); the text as it is while no secret is
+    known (the common case costs a call)."""
+    return row_mask(app) or as_is
+
+
+def shown_value_mask(app: Any) -> Callable[[Any], Any]:
+    """The same for parsed JSON a pane shows whole (server info): the same object while
+    no secret is known or none is in it."""
+    return value_mask(tuple(redactor for redactor in redactors(app) if redactor.masking))

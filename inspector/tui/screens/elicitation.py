@@ -27,7 +27,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
-from inspector.safe_text import one_line, safe_text
+from inspector.safe_text import fold, one_line, safe_text
+from inspector.tui.masked import shown_mask
 from inspector.tui.screens.sampling import ServerRequestScreen
 from inspector.tui.widgets.schema_form import SchemaForm
 
@@ -112,13 +113,12 @@ class ElicitationScreen(ServerRequestScreen[dict[str, Any]]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             with VerticalScroll(id="body", can_focus=False):
+                mask = shown_mask(self.app)  # the session's secrets out of the server's text
                 title = Text(f"elicitation/create ({self.mode} mode)", style="bold")
-                title.append_text(safe_text(f" from {one_line(self.server, 80)}"))
+                title.append_text(safe_text(f" from {mask(one_line(self.server, 80))}"))
                 yield Static(title, id="title")
-                yield Static(
-                    safe_text(str(self.params.get("message", "")), multiline=True, limit=4000),
-                    id="message",
-                )
+                said = fold(str(self.params.get("message", "")), 4000)
+                yield Static(safe_text(mask(said), multiline=True), id="message")
                 if self.mode == "url":
                     yield from self._url_part()
                 else:

@@ -29,6 +29,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static, Text
 from inspector.engine.responders import defaults_for
 from inspector.forms.validate import validate
 from inspector.safe_text import one_line, safe_text
+from inspector.tui.masked import shown_mask, shown_value_mask
 
 ResultT = TypeVar("ResultT")
 STOP_REASONS = ("endTurn", "stopSequence", "maxTokens", "toolUse")
@@ -308,16 +309,18 @@ class SamplingScreen(ServerRequestScreen[SamplingDecision]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             with VerticalScroll(id="body", can_focus=False):
+                mask = shown_mask(self.app)  # the session's secrets out of the server's text
                 title = Text("sampling/createMessage", style="bold")
                 title.append_text(
                     safe_text(
-                        f" from {one_line(self.server, 80)}: the server asks "
+                        f" from {mask(one_line(self.server, 80))}: the server asks "
                         "for an LLM completion; you are the model."
                     )
                 )
                 yield Static(title, id="title")
                 with VerticalScroll(id="request"):
-                    yield Static(render_request(self.params), id="request-body")
+                    shown = shown_value_mask(self.app)(self.params)  # the same, in its JSON
+                    yield Static(render_request(shown), id="request-body")
                 yield Label(
                     Text.assemble(
                         ("Your reply", "bold"),

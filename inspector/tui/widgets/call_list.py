@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -28,6 +29,7 @@ from textual.widgets import DataTable, Static
 
 from inspector.live.history import Call, CallHistory, Status
 from inspector.safe_text import one_line, safe_text
+from inspector.tui.masked import shown_mask
 from inspector.tui.widgets.inflight import format_elapsed
 from inspector.tui.widgets.result_view import Outcome
 from inspector.tui.widgets.static_text import set_text
@@ -186,13 +188,15 @@ class CallList(Vertical):
         self._rows = rows
         self.shown = calls
         table.clear()
+        mask = shown_mask(self.app)  # the session's secrets out (an error may quote one)
         for call in calls:
             cells = [Text(clock(call.time), style="dim")]
             if self.item_name is None:
                 cells.append(self._label(call))
-            cells.append(self._answer(call))
+            cells.append(self._answer(call, mask))
             # the arguments last: cut at the pane's edge, whole under the rows
-            cells.append(safe_text(one_line(call.arguments_text() or "-", ROW_ARGUMENTS)))
+            arguments = one_line(call.arguments_text() or "-", ROW_ARGUMENTS)
+            cells.append(safe_text(mask(arguments)))
             table.add_row(*cells, key=str(call.index))
         if key is not None and any(str(c.index) == key for c in calls):
             table.move_cursor(row=table.get_row_index(key))
@@ -215,13 +219,13 @@ class CallList(Vertical):
             text.append_text(safe_text(f" ({call.party})", "dim"))
         return text
 
-    def _answer(self, call: Call) -> Text:
+    def _answer(self, call: Call, mask: Callable[[str], str]) -> Text:
         status = self.history.status(call)
         if status is None:
             return Text("no answer", style="yellow")
         took = format_elapsed(status.latency_ms / 1000).strip() if status.latency_ms else ""
         if status.error is not None:
-            return safe_text(one_line(f"✗ {status.error}", 40), "red")
+            return safe_text(mask(one_line(f"✗ {status.error}", 40)), "red")
         if status.failed:
             return Text(f"✗ isError  {took}".rstrip(), style="red")
         return Text(f"✓ {took}".rstrip(), style="green")
@@ -245,8 +249,7 @@ class CallList(Vertical):
             text = Text(f"{call.label}: a read has no arguments", style="dim")
         else:
             pretty = json.dumps(call.arguments, ensure_ascii=False, indent=None)
-            text = Text.assemble(
-                ("arguments ", "bold"), safe_text(one_line(pretty, ARGUMENTS_LIMIT))
-            )
+            shown_arguments = shown_mask(self.app)(one_line(pretty, ARGUMENTS_LIMIT))
+            text = Text.assemble(("arguments ", "bold"), safe_text(shown_arguments))
         set_text(shown, text)
         self.post_message(self.Highlighted(self, call))

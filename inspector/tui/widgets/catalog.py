@@ -20,6 +20,7 @@ from inspector.lint.rules import ERROR, INFO, LEVELS, WARNING
 from inspector.safe_text import one_line, visible
 from inspector.tui import messages
 from inspector.tui.fuzzy import FuzzyQuery
+from inspector.tui.masked import row_mask
 from inspector.tui.widgets.catalog_label import CatalogLabel, Entry, make_entry
 from inspector.tui.widgets.fitted_list import FittedOptionList
 from inspector.tui.widgets.tab_fit import TabLabel, fit_tabs
@@ -194,8 +195,9 @@ class Catalog(Static):
         self.unknown[kind] = unknown if not items else None
         self.errors[kind] = error
         problems = item_issues(kind, items)
+        mask = row_mask(self.app)  # the session's secrets out of the server's texts
         self.entries[kind] = [
-            make_entry(kind, item, display_name(item), hints(item) + lint_badges(found))
+            make_entry(kind, item, display_name(item), hints(item) + lint_badges(found), mask)
             for item, found in zip(items, problems, strict=True)
         ]
         self._narrowed.pop(kind, None)

@@ -13,7 +13,7 @@ built while typing; only the rows on screen are ever rendered.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -202,14 +202,22 @@ def _segments(text: str, runs: list[Run], a: int, b: int) -> list[Segment]:
     ]
 
 
-def make_entry(kind: str, item: dict[str, Any], shown: str, badges: list[tuple[str, str]]) -> Entry:
+def make_entry(
+    kind: str,
+    item: dict[str, Any],
+    shown: str,
+    badges: list[tuple[str, str]],
+    mask: Callable[[str], str] | None = None,
+) -> Entry:
     """A row's entry: what the item is called, its name and URI when different, badges,
-    its description; the fields a filter matches are exactly the texts shown."""
+    its description; the fields a filter matches are exactly the texts shown. ``mask``:
+    the session's secrets out of the server's texts (``inspector.tui.masked``)."""
     fields: dict[str, str] = {}
     pieces: list[Piece] = []
 
     def add(field_name: str | None, lead: str, text: str, style: str) -> None:
         if field_name is not None:
+            text = text if mask is None else mask(text)
             fields[field_name] = text
         pieces.append(Piece(lead, text, style, field_name))
 
@@ -225,6 +233,8 @@ def make_entry(kind: str, item: dict[str, Any], shown: str, badges: list[tuple[s
         add(None, " ", f"[{label}]", badge_style)
     description = item.get("description")
     text = clean(description) if isinstance(description, str) else ""
+    if text and mask is not None:
+        text = mask(text)
     if text:
         fields["description"] = text
     return Entry(tuple(pieces), text, fields, Haystack.of(fields, loose=LOOSE_FIELDS))

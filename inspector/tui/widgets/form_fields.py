@@ -43,6 +43,7 @@ from inspector.forms.schema import (
     UnionNode,
 )
 from inspector.safe_text import visible
+from inspector.tui.masked import shown_mask
 from inspector.tui.widgets.field_input import FieldInput
 
 
@@ -289,9 +290,10 @@ class FieldWidget(Vertical):
             else:
                 yield from self._object(node)
 
-    @staticmethod
-    def _help(text: str) -> Static:
-        return Static(Text(visible(text, multiline=True)), classes="field-help")
+    def _help(self, text: str) -> Static:
+        """A field's description, the session's secrets out (``inspector.tui.masked``)."""
+        shown = shown_mask(self.app)(text)
+        return Static(Text(visible(shown, multiline=True)), classes="field-help")
 
     def _null_toggle(self) -> Checkbox:
         return Checkbox("null", self.node.is_null, classes="null-toggle", compact=True)

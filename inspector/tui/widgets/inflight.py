@@ -13,6 +13,7 @@ finding on its event; the state keeps it on the finished request).
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -30,6 +31,7 @@ from inspector.live.requests import Finished, describe, is_listen
 from inspector.live.state import LiveState
 from inspector.safe_text import one_line, safe_text
 from inspector.tui import messages
+from inspector.tui.masked import shown_mask
 from inspector.tui.widgets.static_text import set_text
 from inspector.tui.widgets.table_rows import cursor_row_key
 from inspector.wire.jsonrpc import RequestId
@@ -134,11 +136,14 @@ class InFlightView(Widget):
         everything = self.pending()
         pending = [p for p in everything if not is_listen(p.method)]
         streams = [p for p in everything if is_listen(p.method)]
+        mask = shown_mask(self.app)  # the session's secrets out of what the server said
         for item in pending:
-            message = safe_text(one_line(item.message, 80)) if item.message else Text("running")
+            message = (
+                safe_text(mask(one_line(item.message, 80))) if item.message else Text("running")
+            )
             table.add_row(
                 safe_text(str(item.id)),
-                safe_text(describe(item.method, item.params)),
+                safe_text(mask(describe(item.method, item.params))),
                 format_elapsed(item.elapsed),
                 progress_bar(item.progress, item.total),
                 message,
@@ -156,10 +161,10 @@ class InFlightView(Widget):
         for done in reversed(self.finished.values()):
             table.add_row(
                 Text(str(done.id), style="dim"),
-                safe_text(done.label, "dim"),
+                safe_text(mask(done.label), "dim"),
                 Text(format_elapsed(done.ended - done.started), style="dim"),
                 Text(""),
-                self._outcome(done),
+                self._outcome(done, mask),
                 key=f"f:{done.id}",
             )
         title = Text(f"In flight: {len(pending)} pending")
@@ -175,7 +180,7 @@ class InFlightView(Widget):
                 table.move_cursor(row=table.get_row_index(cursor_key))
 
     @staticmethod
-    def _outcome(done: Finished) -> Text:
+    def _outcome(done: Finished, mask: Callable[[str], str]) -> Text:
         styles = {
             "ok": "green",
             "tool error": "red",
@@ -186,7 +191,7 @@ class InFlightView(Widget):
         text = Text()
         text.append(done.outcome, style=styles.get(done.outcome, ""))
         if done.detail:
-            text.append_text(safe_text(f"  {one_line(done.detail, 60)}", "dim"))
+            text.append_text(safe_text(f"  {mask(one_line(done.detail, 60))}", "dim"))
         if done.late is not None:
             text.append(f"  ⚠ late response (+{done.late:.1f} s)", style="bold magenta")
         return text

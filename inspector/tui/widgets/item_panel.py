@@ -33,7 +33,8 @@ from textual.widgets import (
 from inspector.engine.kinds import KIND
 from inspector.engine.uritemplate import variables
 from inspector.forms.schema import ValidationIssue
-from inspector.safe_text import one_line, safe_text
+from inspector.safe_text import fold, one_line, safe_text
+from inspector.tui.masked import shown_mask
 from inspector.tui.widgets.catalog import display_name, hints
 from inspector.tui.widgets.result_view import ResultView
 from inspector.tui.widgets.schema_form import SchemaForm
@@ -282,19 +283,21 @@ class ItemPanel(Vertical):
         self._reset_room()
         self.kind, self.item = kind, item
         self._warned_issues = False
+        mask = shown_mask(self.app)  # the session's secrets out of the server's texts
         head = Text()
-        head.append(one_line(display_name(item), 80), style="bold")
+        head.append(mask(one_line(display_name(item), 80)), style="bold")
         for label, style in hints(item):
             head.append(f" [{label}]", style=style)
         for key in ("name", "uri", "uriTemplate", "mimeType"):
             value = item.get(key)
             if isinstance(value, str) and value != display_name(item):
                 head.append(f"\n{key}: ", style="dim")
-                head.append(one_line(value, 200))
+                head.append(mask(one_line(value, 200)))
         description = item.get("description")
         if isinstance(description, str) and description:
             head.append("\n")
-            head.append_text(safe_text(description, "italic", multiline=True, limit=1500))
+            shown = mask(fold(description, 1500))
+            head.append_text(safe_text(shown, "italic", multiline=True))
         self.query_one("#item-head", Static).update(head)
         self.query_one("#item-head-box").scroll_home(animate=False)
         box = self.query_one("#item-form-box", Vertical)

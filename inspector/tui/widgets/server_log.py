@@ -35,7 +35,7 @@ from inspector.live.server_log import LogEntry
 from inspector.live.state import LiveState
 from inspector.safe_text import fold, safe_text
 from inspector.tui import messages
-from inspector.tui.masked import row_mask
+from inspector.tui.masked import row_mask, shown_mask
 from inspector.wire.jsonrpc import RpcError
 
 LEVEL_STYLES = {
@@ -208,8 +208,9 @@ class ServerLogView(Widget):
             self.run_worker(self.set_level(event.value), group="set-level", exclusive=True)
 
     def _status(self, text: str) -> None:
+        """The line by the level picker; a server's refusal quoted in it is masked."""
         if self.is_mounted:
-            self.query_one("#level-status", Static).update(safe_text(text))
+            self.query_one("#level-status", Static).update(safe_text(shown_mask(self.app)(text)))
 
     def action_clear(self) -> None:
         self._waiting.clear()

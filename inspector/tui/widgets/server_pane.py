@@ -1,8 +1,9 @@
-"""Server facts: info, negotiated version, both sides' capabilities, instructions, stderr."""
+"""Server facts: info, negotiated version, both sides' capabilities, instructions, stderr;
+the session's secrets masked in what the server said (``inspector.tui.masked``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from rich.console import RenderableType
@@ -14,6 +15,7 @@ from textual.widgets import Static
 from inspector.safe_text import safe_text
 from inspector.tui import messages
 from inspector.tui.document import stack
+from inspector.tui.masked import as_is, shown_mask, shown_value_mask, value_mask
 from inspector.tui.widgets.message_detail import pretty_json
 
 
@@ -37,24 +39,31 @@ def render_server(
     instructions: str | None,
     stderr_tail: Iterable[str],
     target: str,
+    mask: Callable[[str], str] = as_is,
+    json_mask: Callable[[Any], Any] | None = None,
 ) -> RenderableType:
+    """``mask`` and ``json_mask``: the session's secrets out of texts and of JSON
+    (``inspector.tui.masked``; none by default)."""
+    json_mask = json_mask or value_mask(())
     parts: list[RenderableType] = [Text("Server", style="bold underline")]
     parts.append(
-        pretty_json(fold_data_uris(info)) if info else Text("(not connected)", style="dim")
+        pretty_json(json_mask(fold_data_uris(info)))
+        if info
+        else Text("(not connected)", style="dim")
     )
-    parts.append(Text.assemble(("target ", "bold"), safe_text(target)))
+    parts.append(Text.assemble(("target ", "bold"), safe_text(mask(target))))
     parts.append(Text.assemble(("protocol ", "bold"), protocol or "-"))
     parts.append(Text("\nServer capabilities", style="bold underline"))
-    parts.append(pretty_json(server_caps))
+    parts.append(pretty_json(json_mask(server_caps)))
     parts.append(Text("\nClient capabilities (declared)", style="bold underline"))
     parts.append(pretty_json(client_caps))
     if instructions:
         parts.append(Text("\nInstructions", style="bold underline"))
-        parts.append(safe_text(instructions, multiline=True))
+        parts.append(safe_text(mask(instructions), multiline=True))
     tail = list(stderr_tail)
     parts.append(Text(f"\nstderr (last {len(tail)} lines)", style="bold underline"))
     for line in tail:
-        parts.append(safe_text(line, "dim"))
+        parts.append(safe_text(mask(line), "dim"))
     return stack(*parts)
 
 
@@ -67,7 +76,10 @@ class ServerPane(VerticalScroll, can_focus=True):
         yield self._body
 
     def refresh_from(self, **kwargs: Any) -> None:
-        self._body.update(render_server(**kwargs))
+        app = self.app
+        self._body.update(
+            render_server(**kwargs, mask=shown_mask(app), json_mask=shown_value_mask(app))
+        )
 
     @on(messages.ReplayCatalog)
     def _replayed(self, message: messages.ReplayCatalog) -> None:

@@ -15,6 +15,7 @@ from textual.widgets import Static
 from inspector.engine.era import is_stateless
 from inspector.safe_text import one_line
 from inspector.tui import messages
+from inspector.tui.masked import shown_mask
 
 STATE_STYLES = {
     "connecting": "yellow",
@@ -156,7 +157,7 @@ class StatusBar(Static):
         text.append(f"● {self.state}", style=STATE_STYLES.get(self.state, "white"))
         # cut below for want of room only, with a plain ellipsis (not content folding);
         # the cap just bounds the work for a hostile megabyte-long name
-        server = one_line(self.server[:MAX_LABEL], -1)
+        server = shown_mask(self.app)(one_line(self.server[:MAX_LABEL], -1))  # secrets out
         extra = Text(f"  {self.extra}", style="magenta") if self.extra else Text()
         path = one_line(self.session_file, -1)  # a path is not ours either (ESC]0;... BEL)
         width = self.content_size.width

@@ -14,6 +14,7 @@ Keys: ``r`` refreshes from ``tasks/list``, ``c`` cancels (``tasks/cancel``), ``e
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from time import monotonic
 from typing import Any, ClassVar
@@ -28,8 +29,9 @@ from textual.widgets import DataTable, Static
 
 from inspector.engine.tasks import TaskManager, TaskState
 from inspector.live.state import LiveState
-from inspector.safe_text import one_line, safe_text
+from inspector.safe_text import fold, one_line, safe_text
 from inspector.tui import messages
+from inspector.tui.masked import as_is, shown_mask
 from inspector.tui.widgets.inflight import progress_bar
 from inspector.tui.widgets.static_text import set_text
 from inspector.tui.widgets.table_rows import cursor_row_key
@@ -45,10 +47,12 @@ STATUS_STYLES = {
 RESULT_LIMIT = 2000
 
 
-def outcome_text(state: TaskState) -> Text:
-    """The result (text blocks) or the error of a finished task, literally."""
+def outcome_text(state: TaskState, mask: Callable[[str], str] = as_is) -> Text:
+    """The result (text blocks) or the error of a finished task, literally; ``mask``: the
+    session's secrets out of what is shown (``inspector.tui.masked.shown_mask``)."""
     if state.error is not None:
-        return safe_text(f"error {state.error.code}: {state.error.message}", "red", limit=400)
+        said = fold(f"error {state.error.code}: {state.error.message}", 400)
+        return safe_text(mask(said), "red")
     if state.result is None:
         return Text("no result fetched yet (enter fetches it)", style="dim")
     blocks = state.result.get("content")
@@ -61,7 +65,7 @@ def outcome_text(state: TaskState) -> Text:
     text = Text()
     if state.result.get("isError"):
         text.append("isError: ", style="bold red")
-    text.append_text(safe_text(shown, multiline=True, limit=RESULT_LIMIT))
+    text.append_text(safe_text(mask(fold(shown, RESULT_LIMIT)), multiline=True))
     return text
 
 
@@ -153,6 +157,7 @@ class TasksView(Widget):
         table.clear()
         tasks = list(self.manager.tasks.values()) if self.manager else []
         now = monotonic()
+        mask = shown_mask(self.app)  # the session's secrets out of what the server said
         for state in tasks:
             status = safe_text(state.status, STATUS_STYLES.get(state.status, "magenta"))
             if state.fetched:
@@ -164,11 +169,11 @@ class TasksView(Widget):
                 else Text("")
             )
             table.add_row(
-                safe_text(state.task_id[:12]),
+                safe_text(mask(state.task_id[:12])),
                 safe_text(state.tool or "?"),
                 status,
                 progress,
-                safe_text(one_line(state.status_message or "", 60)),
+                safe_text(mask(one_line(state.status_message or "", 60))),
                 poll,
                 f"{now - state.seen:4.0f} s",
                 key=state.task_id,
@@ -195,15 +200,16 @@ class TasksView(Widget):
         if state is None:
             set_text(detail, Text("no task selected", style="dim"))
             return
+        mask = shown_mask(self.app)
         text = Text()
-        text.append_text(safe_text(f"{state.task_id}  ", "bold"))
+        text.append_text(safe_text(f"{mask(state.task_id)}  ", "bold"))
         text.append_text(safe_text(state.status, STATUS_STYLES.get(state.status, "")))
         if state.immediate and not state.terminal:  # "… is running as a task": until it ends
             text.append("\n")
-            text.append_text(safe_text(state.immediate, "italic", limit=300))
+            text.append_text(safe_text(mask(fold(state.immediate, 300)), "italic"))
         if state.terminal or state.fetched:
             text.append("\n")
-            text.append_text(outcome_text(state))
+            text.append_text(outcome_text(state, mask))
         set_text(detail, text)
 
     @on(DataTable.RowHighlighted, "#tasks-table")
