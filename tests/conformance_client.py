@@ -13,6 +13,8 @@ flags; the command it prints on stderr and then runs (``exec``, same process) is
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import json
 import os
 import shlex
@@ -172,10 +174,18 @@ def auth_flags(scenario: str, context: dict[str, Any]) -> list[str]:
 
 
 def _secret_file(text: str, suffix: str) -> str:
+    """A 0600 temporary file holding ``text``, removed when this process exits (each run
+    of the suites left dozens of keys and tokens in the temporary folder)."""
     fd, path = tempfile.mkstemp(prefix="mcp-inspect-conformance-", suffix=suffix)
+    atexit.register(_remove, path)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:  # mkstemp: mode 0600
         handle.write(text)
     return path
+
+
+def _remove(path: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(path)
 
 
 def _private_key_file(pem: str) -> str:
