@@ -173,10 +173,14 @@ def auth_flags(scenario: str, context: dict[str, Any]) -> list[str]:
     return flags
 
 
+CREATED: list[str] = []  # the files ``_secret_file`` wrote, removed at exit
+
+
 def _secret_file(text: str, suffix: str) -> str:
     """A 0600 temporary file holding ``text``, removed when this process exits (each run
     of the suites left dozens of keys and tokens in the temporary folder)."""
     fd, path = tempfile.mkstemp(prefix="mcp-inspect-conformance-", suffix=suffix)
+    CREATED.append(path)
     atexit.register(_remove, path)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:  # mkstemp: mode 0600
         handle.write(text)
@@ -216,7 +220,7 @@ def main() -> None:
         argv += [*extra, url]
         sys.stderr.write("conformance_client: " + shlex.join([*command, *argv]) + "\n")
         sys.stderr.flush()
-        if len(lines) == 1:
+        if len(lines) == 1 and not CREATED:  # (files to remove after: run, then exit)
             os.execv(command[0], [*command, *argv])  # what the user typed, as it exits
         done = subprocess.run([*command, *argv], stdout=subprocess.PIPE, text=True, check=False)
         printed = done.stdout
