@@ -46,6 +46,7 @@ NOISE_WIDTH = 200  # a stray line may be megabytes: its start is the clue
 GRACE_SECONDS = 2.0
 EXIT_POLL = 0.25  # how often a running server is checked for having exited
 CLOSE_POLL = 0.02  # the same while closing
+WRITE_EXIT_WAIT = 0.5  # after a failed write, how long its exit code is waited for
 SLICE = 0.004  # seconds of reading at most before the event loop gets a turn
 REST = 0.002  # seconds the reader then stands aside (keys, the screen: bench/log_flood.py)
 BATCH = 128  # lines handled at once at most (a 64 KiB read of short lines holds ~600)
@@ -359,9 +360,14 @@ class StdioTransport(Transport):
                     self.process.stdin.write(data)
                 await self.process.stdin.drain()  # waits only while the server lags behind
             except (ConnectionError, BrokenPipeError, RuntimeError) as exc:
-                raise TransportError(
-                    f"could not write to the server: {exc}; it has probably exited"
-                ) from exc
+                # the pipe broke because the server exited: say how, once it is known
+                exited = await self._exited(WRITE_EXIT_WAIT)
+                why = (
+                    f"it exited with exit code {self.process.returncode}"
+                    if exited
+                    else f"{exc}; it has probably exited"
+                )
+                raise TransportError(f"could not write to the server: {why}") from exc
 
     def batch_writes(self, before: Callable[[], None]) -> None:
         self.before_write = before

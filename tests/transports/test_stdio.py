@@ -282,3 +282,34 @@ def test_ctrl_c_on_the_cli_leaves_no_server_behind() -> None:
             break
         time.sleep(0.05)
     assert not any(alive(pid) for pid in servers)
+
+
+class _Host:
+    """A host that only keeps what it is told."""
+
+    def __init__(self) -> None:
+        self.events: list[WireEvent] = []
+        self.lost: list[Any] = []
+
+    def emit(self, event: WireEvent) -> None:
+        self.events.append(event)
+
+    def connection_lost(self, lost: Any) -> None:
+        self.lost.append(lost)
+
+
+async def test_a_write_to_a_server_that_exited_says_its_exit_code() -> None:
+    """The pipe broke because the server exited: the error names its exit code, not only
+    the broken pipe (which of the two the user saw depended on a race)."""
+    transport = StdioTransport(PY, ["-c", "import sys; sys.exit(2)"])
+    with anyio.fail_after(30):
+        async with anyio.create_task_group() as tg:
+            await transport.start(_Host(), tg)
+            assert transport.process is not None
+            await transport.process.wait()
+            with pytest.raises(TransportError) as failed:
+                for _ in range(50):  # the first writes may still fit the pipe's buffer
+                    await transport.send({"jsonrpc": "2.0", "method": "ping", "id": 1})
+                    await anyio.sleep(0.02)
+            assert "exited with exit code 2" in str(failed.value)
+            tg.cancel_scope.cancel()
