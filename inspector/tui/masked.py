@@ -61,9 +61,14 @@ class RowMask:
         return text
 
 
+def _masking(app: Any) -> tuple[Redactor, ...]:
+    """The app's redactions that know a secret to mask (none: nothing to do)."""
+    return tuple(redactor for redactor in redactors(app) if redactor.masking)
+
+
 def row_mask(app: Any) -> RowMask | None:
     """The rows' mask, None when no secret is known (the common case: nothing to do)."""
-    masks = tuple(redactor for redactor in redactors(app) if redactor.masking)
+    masks = _masking(app)
     return RowMask(masks, tuple(redactor.known for redactor in masks)) if masks else None
 
 
@@ -82,4 +87,4 @@ def shown_mask(app: Any) -> Callable[[str], str]:
 def shown_value_mask(app: Any) -> Callable[[Any], Any]:
     """The same for parsed JSON a pane shows whole (server info): the same object while
     no secret is known or none is in it."""
-    return value_mask(tuple(redactor for redactor in redactors(app) if redactor.masking))
+    return value_mask(_masking(app))

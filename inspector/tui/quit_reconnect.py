@@ -136,8 +136,9 @@ class QuitReconnect:
         """Quit, first asking when that would lose something or let go of held frames,
         on this server or on ``others`` (a workspace's: name, helper, screen built), each
         of those named."""
-        lost, held = self.at_stake()
-        if others:
+        if not others:
+            lost, held = self.at_stake()
+        else:
             lost, held = [], 0
             for name, helper, composed in others:
                 its_lost, its_held = helper.at_stake(composed)

@@ -35,7 +35,7 @@ from inspector.record.format import as_shown
 from inspector.record.redact import Redactor
 from inspector.safe_text import decode_raw, escape_markup, safe_text, visible
 from inspector.tui.document import DocBuilder, Document
-from inspector.tui.masked import redactors, text_mask
+from inspector.tui.masked import as_is, redactors, text_mask
 from inspector.tui.result_files import ask_working_directory, default_folder, write_private
 from inspector.tui.widgets.document_view import THREAD_BYTES, DocumentView, Formatter
 from inspector.tui.widgets.log_row import ARROWS, BADGES, format_latency
@@ -154,7 +154,7 @@ def starts_raw(event: WireEvent) -> bool:
 
 
 def render_header(
-    event: WireEvent, source: EventSource, index: int, mask: Callable[[str], str] = str
+    event: WireEvent, source: EventSource, index: int, mask: Callable[[str], str] = as_is
 ) -> Text:
     """``mask``: the session's secrets out of the method (read from ``source``)."""
     kind = event.kind
@@ -212,7 +212,7 @@ def detail_document(
     source: EventSource,
     index: int,
     raw_mode: bool,
-    mask: Callable[[str], str] = str,
+    mask: Callable[[str], str] = as_is,
 ) -> Document:
     """Header, body and transport/findings of one event (``as_shown`` already: ``mask``
     is for what ``source`` says of it), as one document."""
