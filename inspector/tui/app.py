@@ -346,7 +346,7 @@ class InspectorApp(App[int], ShownView):
     def _catalog_tab(self, event: TabbedContent.TabActivated) -> None:
         """The Server tab's JSON gets the whole width below 180 columns (inspector.tcss):
         in the catalog's third of 80 columns it wrapped every other line."""
-        self.query_one("#main").set_class(event.pane.id == "tab-server", "-server-tab")
+        self.main.query_one("#main").set_class(event.pane.id == "tab-server", "-server-tab")
 
     # -- items and calls ---------------------------------------------------------------
 
@@ -402,7 +402,7 @@ class InspectorApp(App[int], ShownView):
     def action_bottom(self, pane: str) -> None:
         if pane == "auth":
             self.workspace.authorize(self.view)  # a server that waited to be chosen
-        if pane == "auth" and not self.query("#auth"):
+        if pane == "auth" and not self.main.query("#auth"):
             self.notify(
                 "no OAuth on this proxy's server so far"
                 if self.observed_auth is not None
@@ -440,32 +440,32 @@ class InspectorApp(App[int], ShownView):
 
     @on(MessageLog.Selected)
     def _log_selected(self, message: MessageLog.Selected) -> None:
-        detail = self.query_one(MessageDetail)
+        detail = self.main.detail
         detail.display = True
-        detail.show(self.query_one(MessageLog).source, message.index)
+        detail.show(self.main.message_log.source, message.index)
         self.refresh_bindings()  # the detail's keys work from the log now
 
     @on(MessageLog.Highlighted)
     def _log_highlighted(self, message: MessageLog.Highlighted) -> None:
         """Stepping: with the detail open, it follows the cursor."""
-        detail = self.query_one(MessageDetail)
+        detail = self.main.detail
         if detail.display:
-            detail.show(self.query_one(MessageLog).source, message.index)
+            detail.show(self.main.message_log.source, message.index)
 
     @on(MessageDetail.JumpTo)
     def _jump(self, message: MessageDetail.JumpTo) -> None:
-        log = self.query_one(MessageLog)
+        log = self.main.message_log
         log.select_index(message.index)
-        self.query_one(MessageDetail).show(log.source, message.index)
+        self.main.detail.show(log.source, message.index)
 
     # -- actions -----------------------------------------------------------------------
 
     def action_catalog(self, kind: str) -> None:
-        self.query_one(Catalog).action_tab(kind)
+        self.main.catalog.action_tab(kind)
 
     def action_focus_catalog(self) -> None:
         """Leave a form field (where 1-4 type digits) for the current catalog list."""
-        tabs = self.query_one("#catalog-tabs", TabbedContent)
+        tabs = self.main.query_one("#catalog-tabs", TabbedContent)
         kind = (tabs.active or "tab-tools").removeprefix("tab-")
         if kind in KIND:
             self.action_catalog(kind)
@@ -475,15 +475,15 @@ class InspectorApp(App[int], ShownView):
 
     def action_send(self) -> None:
         """ctrl+s: send the open item (in a replay, the read-only panel says it cannot)."""
-        self.query_one(ItemPanel).submit()
+        self.main.item_panel.submit()
 
     def action_zoom_result(self) -> None:
         if self.screen is self.main:  # not behind a dialog
-            self.query_one(ItemPanel).cycle_zoom()
+            self.main.item_panel.cycle_zoom()
 
     def action_toggle_form(self) -> None:
         if self.screen is self.main:
-            self.query_one(ItemPanel).toggle_form()
+            self.main.item_panel.toggle_form()
 
     def deliver_screenshot(
         self, filename: str | None = None, path: str | None = None, time_format: str | None = None
@@ -499,8 +499,8 @@ class InspectorApp(App[int], ShownView):
             screen.set_class(layout == self.log_layout, f"log-{layout}")
 
     def action_toggle_detail(self) -> None:
-        detail = self.query_one(MessageDetail)
-        log = self.query_one(MessageLog)
+        detail = self.main.detail
+        log = self.main.message_log
         if not detail.display and log.cursor_index is not None:
             detail.show(log.source, log.cursor_index)
         detail.display = not detail.display
@@ -508,7 +508,7 @@ class InspectorApp(App[int], ShownView):
 
     def action_server_info(self) -> None:
         self.connection.refresh_server_pane()
-        self.query_one("#catalog-tabs", TabbedContent).active = "tab-server"
+        self.main.query_one("#catalog-tabs", TabbedContent).active = "tab-server"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "detail":
@@ -521,15 +521,15 @@ class InspectorApp(App[int], ShownView):
         try:
             return bool(
                 focused is not None
-                and focused is self.query_one(MessageLog).lines
-                and self.query_one(MessageDetail).display
+                and focused is self.main.message_log.lines
+                and self.main.detail.display
             )
         except (ScreenStackError, NoMatches):  # a dialog on top, or closing
             return False
 
     def action_detail(self, action: str) -> None:
         """``p``, ``c`` or ``s`` of the detail pane, pressed in the log."""
-        getattr(self.query_one(MessageDetail), f"action_{action}")()
+        getattr(self.main.detail, f"action_{action}")()
 
     def action_servers(self) -> None:
         """W: the workspace's servers (name, transport, era, state): show or remove one."""

@@ -312,3 +312,23 @@ async def test_q_asks_when_a_server_not_shown_has_a_call_waiting() -> None:
         await pilot.press("n")
         await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmScreen))
         assert not app.quitting
+
+
+async def test_esc_leaves_the_form_of_the_server_shown() -> None:
+    """Esc in a form of a server other than the first leaves that form for its catalog
+    list (the app's keys acted on the first server's screen, hidden: Esc did nothing and
+    letters kept typing into the field)."""
+    app = InspectorApp(Live(demo_target()), workspace=[("demo2", demo_target(), None)])
+    async with app.run_test(size=(120, 35)) as pilot:
+        await wait_for(
+            pilot, lambda: all(s is State.CONNECTED for s in states(app).values()), timeout=60
+        )
+        await choose(pilot, 1)
+        shown = app.view.main
+        await wait_for(pilot, lambda: bool(shown.catalog.items["tools"]))
+        await pilot.press("enter")  # echo, the first tool: its form takes the keys
+        panel = shown.item_panel
+        await wait_for(pilot, lambda: panel.form is not None and panel.form.has_focus_within)
+        await pilot.press(*"hi", "escape", "9")
+        assert panel.form is not None and panel.form.current_value()["message"] == "hi"
+        await wait_for(pilot, lambda: app.focused is shown.query_one("#list-tools"))
