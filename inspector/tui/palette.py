@@ -41,10 +41,12 @@ def system_commands(app: Any, textual: Iterable[SystemCommand]) -> Iterator[Syst
 
 def _filter_log(app: Any) -> None:
     app.action_focus_log()
-    app.query_one(MessageLog).action_open_filter()
+    # the shown server's screen: ``app.query_one`` finds the first server's, hidden
+    log: MessageLog = app.main.message_log
+    log.action_open_filter()
 
 
 def _filter_list(app: Any) -> None:
-    catalog = app.query_one(Catalog)
+    catalog: Catalog = app.main.catalog
     catalog.action_tab(catalog.active_kind)
     catalog.action_filter()

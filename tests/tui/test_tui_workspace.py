@@ -332,3 +332,27 @@ async def test_esc_leaves_the_form_of_the_server_shown() -> None:
         await pilot.press(*"hi", "escape", "9")
         assert panel.form is not None and panel.form.current_value()["message"] == "hi"
         await wait_for(pilot, lambda: app.focused is shown.query_one("#list-tools"))
+
+
+async def test_the_palette_filters_act_on_the_server_shown() -> None:
+    """The palette's "Filter the log" and "Filter the list" open the filters of the server
+    shown, not the first server's (hidden behind it: the keys typed went nowhere seen)."""
+    app = InspectorApp(Live(demo_target()), workspace=[("demo2", demo_target(), None)])
+    async with app.run_test(size=(120, 35)) as pilot:
+        await wait_for(
+            pilot, lambda: all(s is State.CONNECTED for s in states(app).values()), timeout=60
+        )
+        await choose(pilot, 1)
+        shown, first = app.view.main, app.views[0].main
+        await wait_for(pilot, lambda: bool(shown.catalog.items["tools"]))
+        for command in ("Filter the list", "Filter the log"):
+            await pilot.press("ctrl+p", *command)
+            await pilot.pause(0.3)
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: app.screen is shown)
+            await pilot.press(*"echo")
+            focused = app.focused
+            assert focused is not None and focused.screen is shown, command
+            assert getattr(focused, "value", None) == "echo", command
+            await pilot.press("escape")
+        assert all(getattr(w, "value", "") != "echo" for w in first.query("Input"))
