@@ -30,7 +30,7 @@ from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_detail import MAX_ITEMS, pretty_json
 from inspector.tui.widgets.result_view import Outcome, ResultView, complete_outcome, format_outcome
 from inspector.wire import jsonrpc
-from inspector.wire.folded import fold_loads
+from inspector.wire.folded import FOLD_ITEMS, fold_loads
 
 sys.path.insert(0, str(ROOT / "bench"))
 from big_payload_server import TOOLS, rows
@@ -320,3 +320,15 @@ def test_a_folded_array_is_shown_with_its_count_from_the_wire() -> None:
     text = pretty_json(folded).plain
     assert f"… {500 - len(folded['grid']):,} more items" in text
     assert text.endswith("… 1 more keys\n}")  # "after", past the budget
+
+
+def test_a_folded_list_of_blocks_says_how_many_more_came() -> None:
+    blocks = [{"type": "text", "text": f"block {n}"} for n in range(FOLD_ITEMS + 7)]
+    frame = compact({"jsonrpc": "2.0", "id": 1, "result": {"content": blocks}})
+    result = fold_loads(frame.decode())["result"]
+    outcome = Outcome("many blocks", result=result)
+    console = Console(width=100, file=io.StringIO(), record=True)
+    console.print(format_outcome(outcome).document)
+    text = console.export_text()
+    assert f"block {FOLD_ITEMS - 1}" in text and f"block {FOLD_ITEMS}" not in text
+    assert "… 7 more content blocks" in text

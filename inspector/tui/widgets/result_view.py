@@ -41,7 +41,7 @@ from inspector.tui.widgets.document_view import (
     release_memory,
 )
 from inspector.tui.widgets.message_detail import pretty_json
-from inspector.wire.folded import FoldedResult, fold_loads
+from inspector.wire.folded import FoldedResult, fold_loads, total
 
 PRETTY_LIMIT = 1 << 20  # a JSON text up to this size is pretty-printed; a bigger one literal
 _JSON_START = re.compile(r"\s*[\[{]")
@@ -218,6 +218,14 @@ class _OutcomeWriter:
         else:
             self.doc.add_rich(pretty_json(contents))
 
+    def more(self, items: Any, what: str) -> None:
+        """How many ``what`` a big result's folded list left out (``inspector.wire.folded``)."""
+        if isinstance(items, list) and total(items) > len(items):
+            left = total(items) - len(items)
+            self.doc.add(
+                Text(f"… {left:,} more {what} (c copies all of it, s saves it)", "dim italic")
+            )
+
     def result(self, result: dict[str, Any], schema: dict[str, Any] | None) -> None:
         if isinstance(result.get("description"), str):
             self.doc.add(safe_text(result["description"], "italic", multiline=True))
@@ -238,13 +246,16 @@ class _OutcomeWriter:
             self.doc.add(Text("content", style="bold"))
         for i, block in enumerate(result.get("content") or []):
             self.block(block, i)
+        self.more(result.get("content"), "content blocks")
         for contents in result.get("contents") or []:
             self.contents(contents)
+        self.more(result.get("contents"), "contents")
         for n, message in enumerate(result.get("messages") or []):
             if isinstance(message, dict):
                 role = one_line(str(message.get("role", "?")), 20)
                 self.doc.add(Text(f"{role}:", style="bold blue"))
                 self.block(message.get("content"), n)
+        self.more(result.get("messages"), "messages")
         known = {
             "content",
             "structuredContent",
