@@ -11,7 +11,7 @@ objects keep their first items, and its ``frame`` holds the rest for whoever nee
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from inspector.wire import jsonrpc
 from inspector.wire.events import WireEvent
 from inspector.wire.folded import FoldedDict, FoldedResult, fold_loads, is_folded
+from inspector.wire.transport import Decode
 
 if TYPE_CHECKING:
     from inspector.engine.pending import PendingRequests
@@ -27,8 +28,6 @@ BIG_FRAME = 1 << 18  # a response at least this big is offered with its frame (a
 
 # requests made while this is set are answered folded when big (``folded_results``)
 FOLD: ContextVar[bool] = ContextVar("fold_big_results", default=False)
-
-Decode = Callable[[bytes], tuple[Any, str | None]]
 
 
 @contextmanager

@@ -70,6 +70,7 @@ async def _perform(
     outcome: Outcome,
     on_progress: Progress | None,
 ) -> None:
+    """The call itself, its result on ``outcome``."""
     name = call_name(item)
     if kind == "tools":
         outcome.output_schema = item.get("outputSchema")
