@@ -28,16 +28,25 @@ BIG_FRAME = 1 << 18  # a response at least this big is offered with its frame (a
 
 # requests made while this is set are answered folded when big (``folded_results``)
 FOLD: ContextVar[bool] = ContextVar("fold_big_results", default=False)
+# the requests whose result a caller shows: a list made on the way (a re-list of tools
+# when a call's headers did not match) is kept whole, the catalog needs all of it
+FOLDABLE = frozenset({"tools/call", "resources/read", "prompts/get"})
 
 
 @contextmanager
 def folded_results() -> Iterator[None]:
-    """Requests made inside (by this task) get a big result folded (see the module doc)."""
+    """Calls made inside (by this task: ``FOLDABLE``) get a big result folded (see the
+    module doc)."""
     token = FOLD.set(True)
     try:
         yield
     finally:
         FOLD.reset(token)
+
+
+def folds(method: str) -> bool:
+    """A request for ``method`` made now gets its big result folded."""
+    return method in FOLDABLE and FOLD.get()
 
 
 def big_result(event: WireEvent) -> tuple[Any, bytes] | None:

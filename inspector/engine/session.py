@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 import anyio
 from anyio.abc import TaskGroup
 
-from inspector.engine.big_frame import BIG_FRAME, FOLD, big_decoder, big_result, frame_of
+from inspector.engine.big_frame import BIG_FRAME, big_decoder, big_result, folds, frame_of
 from inspector.engine.era import (
     CLIENT_INFO,
     LATEST_VERSION,
@@ -292,7 +292,7 @@ class Session:
         self._check_open()
         id_ = request_id if request_id is not None else self.next_id()
         pending = PendingRequest(id_, method, params, on_progress=on_progress, check=check)
-        pending.fold = FOLD.get()  # its big answer parsed folded (``folded_results``)
+        pending.fold = folds(method)  # its big answer parsed folded (``folded_results``)
         if on_progress is not None:
             pending.progress_token = f"progress-{id_}"
             params = dict(params or {})

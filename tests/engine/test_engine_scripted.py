@@ -354,3 +354,21 @@ async def test_a_big_result_asked_folded_is_never_parsed_whole(
     assert kept == rows[:FOLD_ITEMS] and total(kept) == len(rows)
     assert got.whole() == big == whole and not is_folded(whole)
     assert session.take_frame(got) is first.raw
+
+
+async def test_a_big_list_made_inside_folded_results_comes_whole() -> None:
+    """Only the calls a view shows (tools/call, resources/read, prompts/get) are folded: a
+    tools/list made on the way (a re-list when a call's headers did not match) feeds the
+    catalog, which needs every tool."""
+    schema = {"type": "object", "properties": {"x": {"type": "string"}}}
+    tools = [{"name": f"tool-{n}", "inputSchema": schema} for n in range(4 * FOLD_ITEMS)]
+    assert len(jsonrpc.encode({"tools": tools})) > BIG_FRAME
+
+    async def peer(server: MemoryServerEnd) -> None:
+        call = await server.receive()
+        await server.send(jsonrpc.response(call["id"], {"tools": tools}))
+
+    async with scripted(peer) as (session, _):
+        with folded_results():
+            listed = await session.request("tools/list", {})
+    assert listed == {"tools": tools} and not is_folded(listed)
