@@ -171,8 +171,9 @@ class Transport(ABC):
     def set_decoder(self, big_decode: Decode, above: int) -> None:
         """Parse a frame read of at least ``above`` bytes with ``big_decode`` instead of
         the codec (the session's: a big answer to a call whose result is shown is parsed
-        folded). Stdio's lines and the in-memory pair's frames are parsed so (``parse``);
-        HTTP bodies and events by the codec."""
+        folded): the messages a transport reads are parsed through ``parse`` (stdio's
+        lines, HTTP bodies and SSE events, the in-memory pair's frames); a transport that
+        wraps others passes it on."""
         self._big_decode, self._big = big_decode, above
 
     def parse(self, raw: bytes) -> tuple[Any, str | None]:
