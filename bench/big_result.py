@@ -9,8 +9,9 @@ file as the TUI does) calls a tool of ``bench/big_payload_server.py`` and measur
 - the worst delay of a key press (the log's cursor keys, every 50 ms) while the result
   renders (from its arrival to its first screen), after that (while its size and
   outputSchema check are worked out in the background, and half a second more), and while
-  it arrives (read and parsed by the engine: ``json.loads`` holds the GIL for the whole
-  frame);
+  it arrives (read and parsed by the engine on the event loop: the folded parse of a big
+  answer, ``inspector/wire/folded.py``, or ``json.loads``, which holds the GIL for the
+  whole frame);
 - resident memory added by the call against the size of the response frame: once it is
   shown; at its peak on arrival (the high-water mark, reset before the call, read once the
   result is shown with its size and check); and at the peak with the resizes below too

@@ -50,6 +50,7 @@ class PendingRequest:
     message: str | None = None
     on_progress: ProgressCallback | None = None
     check: ResponseCheck | None = None
+    fold: bool = False  # a big answer is parsed folded (``big_frame.folded_results``)
     held: float = 0.0  # seconds spent waiting on a person (authorization): not timed
     done: anyio.Event = field(default_factory=anyio.Event)
     result: Any = None

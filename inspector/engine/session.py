@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 import anyio
 from anyio.abc import TaskGroup
 
-from inspector.engine.big_frame import big_result
+from inspector.engine.big_frame import BIG_FRAME, big_decoder, big_result, folds, frame_of
 from inspector.engine.era import (
     CLIENT_INFO,
     LATEST_VERSION,
@@ -157,6 +157,7 @@ class Session:
         await self._tg.__aenter__()
         try:
             self.note(f"connecting: {self.transport.target}")
+            self.transport.set_decoder(big_decoder(self._requests), BIG_FRAME)
             await self.transport.start(self, self._tg)
         except BaseException as exc:
             self._tg.cancel_scope.cancel()
@@ -290,9 +291,8 @@ class Session:
         """One request on the wire and its response (one round trip)."""
         self._check_open()
         id_ = request_id if request_id is not None else self.next_id()
-        pending = PendingRequest(
-            id=id_, method=method, params=params, on_progress=on_progress, check=check
-        )
+        pending = PendingRequest(id_, method, params, on_progress=on_progress, check=check)
+        pending.fold = folds(method)  # its big answer parsed folded (``folded_results``)
         if on_progress is not None:
             pending.progress_token = f"progress-{id_}"
             params = dict(params or {})
@@ -510,10 +510,11 @@ class Session:
 
     def take_frame(self, result: Any) -> bytes | None:
         """The raw frame whose ``result`` is ``result``, when that is the last frame in
-        and a big one (``BIG_FRAME``): a caller can keep the bytes (which the log holds
-        anyway) instead of the tree, and parse them again (``["result"]``) when needed."""
+        and a big one (``BIG_FRAME``), or a folded result: a caller can keep the bytes
+        (which the log holds anyway) instead of the tree, and parse them again
+        (``["result"]``) when needed."""
         big, self._big = self._big, None
-        return big[1] if big is not None and big[0] is result else None
+        return frame_of(result, big)
 
     def connection_lost(self, lost: ConnectionLost) -> None:
         if self.lost is not None:

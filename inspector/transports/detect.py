@@ -22,6 +22,7 @@ from inspector.wire.events import WireEvent
 from inspector.wire.jsonrpc import decode
 from inspector.wire.transport import (
     ConnectionLost,
+    Decode,
     FrameMeta,
     ToolHeaders,
     Transport,
@@ -159,6 +160,13 @@ class AutoHttpTransport(Transport):
         self.streamable.expect_first()
         self.streamable.on_first_response = self._on_first_response  # one-shot: re-armed
 
+    def set_decoder(self, big_decode: Decode, above: int) -> None:
+        """Both transports parse as the session says, whichever is settled on."""
+        super().set_decoder(big_decode, above)
+        for transport in (self.streamable, self.legacy):
+            if transport is not None:
+                transport.set_decoder(big_decode, above)
+
     def set_tool_headers(self, headers: ToolHeaders) -> None:
         """x-mcp-header annotations for the Streamable HTTP transport (stateless era)."""
         self.streamable.set_tool_headers(headers)
@@ -235,6 +243,7 @@ class AutoHttpTransport(Transport):
             follow_redirects=self.follow_redirects,
             auth=self.auth,
         )
+        legacy.set_decoder(self._big_decode, self._big)
         self.legacy = legacy
         self.active = legacy
         await self.streamable.close()

@@ -292,7 +292,8 @@ class StreamableHttpTransport(HttpClientTransport):
                     return None
                 body = await read_capped(response)
                 if body.strip():  # 202 should have no body; show what came
-                    out.emit(body_event(body, response.status_code, content_type(response)))
+                    status, ctype = response.status_code, content_type(response)
+                    out.emit(body_event(body, status, ctype, parse=self.parse))
         except httpx.HTTPError as exc:
             self._network_failure(out.emit, exc, None, out.first)
             return None
@@ -354,9 +355,12 @@ class StreamableHttpTransport(HttpClientTransport):
             await self._request_stream(out.emit, response, rid)
             return None
         body = await read_body(response)
+        parsed = None
         if body or status != 202:
-            out.emit(body_event(body, status, ctype, request_id=rid))
-        unanswered = unanswered_event(body, status, ctype, rid)
+            event = body_event(body, status, ctype, parse=self.parse, request_id=rid)
+            parsed = event.message
+            out.emit(event)
+        unanswered = unanswered_event(body, status, ctype, rid, parsed)
         if unanswered is not None:
             out.emit(unanswered)
         return None
@@ -365,7 +369,7 @@ class StreamableHttpTransport(HttpClientTransport):
 
     async def _request_stream(self, emit: Emit, response: httpx.Response, rid: Any) -> None:
         """Read a request's SSE stream; resume with GET + Last-Event-ID until the response."""
-        stream = Stream(f"post:{rid}")
+        stream = Stream(f"post:{rid}", self.parse)
         if await read_stream(response, stream, rid, self._url, emit):
             return
         if not self.era.resumes_streams:  # 2026-07-28 streams: the request is lost

@@ -326,7 +326,8 @@ class HttpClientTransport(Transport):
         """A response's body, capped, as an event (none when empty); returns it."""
         body = await read_capped(response)
         if body:
-            emit(body_event(body, response.status_code, content_type(response), request_id=rid))
+            status, ctype = response.status_code, content_type(response)
+            emit(body_event(body, status, ctype, parse=self.parse, request_id=rid))
         return body
 
     def _emit_hops(self, emit: Emit, response: httpx.Response, rid: Any, **meta: Any) -> None:

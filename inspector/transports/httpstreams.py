@@ -29,6 +29,8 @@ from inspector.transports.httpwire import (
 )
 from inspector.transports.sse_parser import SseError, SseEvent, SseParser
 from inspector.wire.events import WireEvent
+from inspector.wire.jsonrpc import decode
+from inspector.wire.transport import Decode
 
 DEFAULT_RETRY_MS = 1000
 MIN_RETRY_MS = 50  # a floor against busy loops; never shortens a server's ``retry``
@@ -42,6 +44,7 @@ class Stream:
     """Resumption state of one SSE stream (2025-11-25 polling)."""
 
     name: str
+    parse: Decode = decode  # how its messages are parsed (the transport's ``parse``)
     last_id: str | None = None
     retry_ms: int | None = None
     events: int = 0
@@ -176,6 +179,6 @@ def _on_event(ev: SseEvent, stream: Stream, rid: Any, emit: Emit) -> bool:
         stream.retry_ms = ev.retry
     if ev.id is not None and ev.complete:
         stream.last_id = ev.id or None
-    event = sse_wire_event(ev, stream.name)
+    event = sse_wire_event(ev, stream.name, stream.parse)
     emit(event)
     return rid is not None and event.error is None and has_response(event.message, rid)

@@ -23,8 +23,8 @@ from inspector.credentials import credential_name
 from inspector.errors import InspectorError
 from inspector.transports.sse_parser import SseError, SseEvent
 from inspector.wire.events import Channel, Direction, WireEvent
-from inspector.wire.jsonrpc import decode, encode, error_response, make_event
-from inspector.wire.transport import TransportError
+from inspector.wire.jsonrpc import decode, encode, error_response
+from inspector.wire.transport import Decode, TransportError
 
 HTTP_ERROR = -32000  # code of the error responses synthesized for per-request HTTP failures
 ACCEPT_BOTH = "application/json, text/event-stream"
@@ -278,18 +278,15 @@ def _shown_headers(headers: httpx.Headers) -> dict[str, str]:
     return {name: found[name] for name in RESPONSE_HEADERS if name in found}
 
 
-def body_event(body: bytes, status: int, ctype: str, **meta: Any) -> WireEvent:
-    """A response body as an IN event; a body that is not JSON says what it is instead."""
-    event = make_event(
-        Direction.IN,
-        Channel.BODY,
-        body,
-        meta={
-            "status": status,
-            "content_type": ctype,
-            **{k: v for k, v in meta.items() if v is not None},
-        },
-    )
+def body_event(
+    body: bytes, status: int, ctype: str, parse: Decode = decode, **meta: Any
+) -> WireEvent:
+    """A response body as an IN event (parsed with ``parse``: the transport's, which may
+    fold a big answer); a body that is not JSON says what it is instead."""
+    message, error = parse(body)
+    facts = {"status": status, "content_type": ctype}
+    facts.update((k, v) for k, v in meta.items() if v is not None)
+    event = WireEvent(Direction.IN, Channel.BODY, body, message, error, facts)
     if event.error is not None:
         kind = "an HTML page" if _looks_html(body, ctype) else f"{ctype or 'untyped'} content"
         detail = event.error.removeprefix("not JSON: ")
@@ -297,8 +294,9 @@ def body_event(body: bytes, status: int, ctype: str, **meta: Any) -> WireEvent:
     return event
 
 
-def sse_wire_event(ev: SseEvent, stream: str) -> WireEvent:
-    """The event for one SSE block: a message (SSE), a control block (HTTP) or garbage."""
+def sse_wire_event(ev: SseEvent, stream: str, parse: Decode = decode) -> WireEvent:
+    """The event for one SSE block: a message (SSE, parsed with ``parse``), a control block
+    (HTTP) or garbage."""
     meta: dict[str, Any] = {"stream": stream, "event_id": ev.id, "event_type": ev.event_type}
     if ev.retry is not None:
         meta["retry"] = ev.retry
@@ -318,7 +316,8 @@ def sse_wire_event(ev: SseEvent, stream: str) -> WireEvent:
         return WireEvent(Direction.IN, Channel.HTTP, ev.raw, meta=meta)
     if ev.unknown:
         meta["ignored_lines"] = ev.unknown
-    event = make_event(Direction.IN, Channel.SSE, ev.data, meta=meta)
+    message, error = parse(ev.data)
+    event = WireEvent(Direction.IN, Channel.SSE, ev.data, message, error, meta)
     if ev.event_type != "message":
         event.error = f"unexpected SSE event type {ev.event_type!r} (MCP sends 'message')"
     if not ev.complete:
@@ -356,12 +355,14 @@ def failed_request_event(
     )
 
 
-def unanswered_event(body: bytes, status: int, ctype: str, request_id: Any) -> WireEvent | None:
-    """What a request's plain (not SSE) 2xx answer earns: None when its JSON body holds the
-    response, else the failure of that request (no response in the JSON, an empty 202/204,
-    a Content-Type that is neither JSON nor an event stream)."""
+def unanswered_event(
+    body: bytes, status: int, ctype: str, request_id: Any, parsed: Any
+) -> WireEvent | None:
+    """What a request's plain (not SSE) 2xx answer earns: None when its JSON body (parsed:
+    ``parsed``, as its event has it) holds the response, else the failure of that request
+    (no response in the JSON, an empty 202/204, a Content-Type that is neither JSON nor an
+    event stream)."""
     if ctype == "application/json" or ctype.endswith("+json"):
-        parsed, _ = decode(body)
         if has_response(parsed, request_id):
             return None
         text = f"HTTP {status}: the JSON body holds no response to request {request_id!r}"

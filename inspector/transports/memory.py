@@ -9,7 +9,7 @@ import anyio
 from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from inspector.wire.events import Channel, Direction
+from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.jsonrpc import decode, encode, make_event
 from inspector.wire.transport import (
     ConnectionLost,
@@ -77,7 +77,8 @@ class MemoryTransport(Transport):
             async for raw in self._from_server:
                 if raw is None:
                     break
-                self._host.emit(make_event(Direction.IN, Channel.MEMORY, raw))
+                message, error = self.parse(raw)
+                self._host.emit(WireEvent(Direction.IN, Channel.MEMORY, raw, message, error))
         except anyio.ClosedResourceError:
             return  # we closed it ourselves
         if not self._closed:

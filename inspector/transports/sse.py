@@ -146,7 +146,7 @@ class SseTransport(HttpClientTransport):
             return None
         body = await read_capped(response)
         if body:
-            self._emit(body_event(body, response.status_code, ctype))
+            self._emit(body_event(body, response.status_code, ctype, parse=self.parse))
         if response.status_code != 200:
             return describe_response(response, legacy=True, excerpt=body_excerpt(body, ctype))
         return (
@@ -175,7 +175,7 @@ class SseTransport(HttpClientTransport):
 
     def _on_event(self, ev: SseEvent) -> str | None:
         if ev.event_type != "endpoint":
-            self._emit(sse_wire_event(ev, STREAM))
+            self._emit(sse_wire_event(ev, STREAM, self.parse))
             return None
         meta: dict[str, Any] = {
             "stream": STREAM,
@@ -317,6 +317,7 @@ class SseTransport(HttpClientTransport):
                                 response.content,
                                 response.status_code,
                                 content_type(response),
+                                parse=self.parse,
                                 request_id=rid,
                             )
                         )
@@ -349,10 +350,12 @@ class SseTransport(HttpClientTransport):
         emit(http_in_event(response, **meta))
         if response.status_code < 300:
             if body.strip() and "json" in ctype:  # some servers answer in the POST body
-                emit(body_event(body, response.status_code, ctype, request_id=rid))
+                emit(
+                    body_event(body, response.status_code, ctype, parse=self.parse, request_id=rid)
+                )
             return
         if body:
-            emit(body_event(body, response.status_code, ctype, request_id=rid))
+            emit(body_event(body, response.status_code, ctype, parse=self.parse, request_id=rid))
         excerpt = body_excerpt(body, ctype)
         text = describe_response(response, legacy=True, excerpt=excerpt)
         text = denied_text(text, response.status_code, response.reason_phrase, excerpt, denial)

@@ -233,14 +233,14 @@ class StdioTransport(Transport):
         """The server's stdout to the host, a read's lines together (``bench/ingest_cpu.py``
         feeds it a stream of its own)."""
         assert self._host is not None
-        host, keep_blank = self._host, self.keep_blank
+        host, keep_blank, big, decode_big = self._host, self.keep_blank, self._big, self._big_decode
 
         def on_lines(lines: list[bytes], terminated: bool) -> None:
             now, mono = time.time(), time.monotonic()  # read at one moment: one time for all
             events = []
             for line in lines:
                 if keep_blank or (line and not line.isspace()):
-                    message, error = decode(line)
+                    message, error = decode(line) if len(line) < big else decode_big(line)
                     meta = {} if terminated else {"unterminated": True}
                     events.append(
                         WireEvent(IN, STDOUT, line, message, error, meta, [], 0, now, mono)

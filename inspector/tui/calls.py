@@ -7,6 +7,7 @@ from collections.abc import Callable
 from time import monotonic
 from typing import Any
 
+from inspector.engine.big_frame import folded_results
 from inspector.engine.client import McpClient
 from inspector.tui.widgets.result_view import Outcome
 
@@ -48,7 +49,28 @@ async def perform(
     outcome: Outcome,
     on_progress: Progress | None = None,
 ) -> None:
-    """Make the call and put its result (and a more precise title) on ``outcome``."""
+    """Make the call and put its result (and a more precise title) on ``outcome``; a
+    big result comes folded (``folded_results``: the view shows a part of it, and the
+    frame holds it all)."""
+    with folded_results():
+        await _perform(client, kind, item, arguments, action, outcome, on_progress)
+    # a big result's frame: kept instead of the tree once it is shown (``Outcome.park``)
+    outcome.frame = client.session.take_frame(outcome.result)
+    if outcome.uri and outcome.uri in client.subscriptions:
+        # a read (a re-read on resources/updated) of a subscribed resource says so
+        outcome.status = f"✓ {subscription_title('subscribe', outcome.uri, done=True)}"
+
+
+async def _perform(
+    client: McpClient,
+    kind: str,
+    item: dict[str, Any],
+    arguments: Any,
+    action: str,
+    outcome: Outcome,
+    on_progress: Progress | None,
+) -> None:
+    """The call itself, its result on ``outcome``."""
     name = call_name(item)
     if kind == "tools":
         outcome.output_schema = item.get("outputSchema")
@@ -77,11 +99,6 @@ async def perform(
         outcome.uri = str(item.get("uri"))
         outcome.step = ("read", outcome.uri, None)
         outcome.result = await client.read_resource(outcome.uri)
-    # a big result's frame: kept instead of the tree once it is shown (``Outcome.park``)
-    outcome.frame = client.session.take_frame(outcome.result)
-    if outcome.uri and outcome.uri in client.subscriptions:
-        # a read (a re-read on resources/updated) of a subscribed resource says so
-        outcome.status = f"✓ {subscription_title('subscribe', outcome.uri, done=True)}"
 
 
 def finish(outcome: Outcome, started: float) -> Outcome:

@@ -12,7 +12,8 @@ holds anyway), else from the tree encoded by the formatter thread (``encode``: m
 (``Outcome.park``) instead of the tree.
 
 A result with few containers (a 50 MB text) gains nothing from this and is measured in
-the thread as before (``many_containers``).
+the thread as before (``many_containers``); a folded one (``Session`` parsed its frame
+folded: never a whole tree in this process) always goes to the child.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 from inspector.forms.output import OutputCheck, OutputStatus, check_output
 from inspector.forms.validate import ValidationIssue
 from inspector.tui.json_size import json_length
+from inspector.wire.folded import is_folded
 
 MANY = 10_000  # containers from which a result is checked in a child and kept as bytes
 _SLICE = 1 << 20  # a big string is encoded a slice at a time (the GIL changes hands between)
@@ -131,12 +133,16 @@ def measure(result: Any, schema: Any, frame: bytes | None = None) -> Measured:
 
     ``frame``: the response ``result`` came in (its ``"result"``), given to the child and
     kept as it is, the blob; else the result is encoded for them (the tree and its JSON
-    held at once: a 12 MB result's peak was the frame, ~3.8x of tree and the JSON)."""
-    if many_containers(result):
+    held at once: a 12 MB result's peak was the frame, ~3.8x of tree and the JSON). A
+    folded result (``inspector.wire.folded``) is only a part: its frame is what counts."""
+    folded = frame is not None and is_folded(result)
+    if folded or many_containers(result):
         blob = frame if frame is not None else encode(result)
         measured = _in_child(blob, schema, "result" if frame is not None else None)
         if measured is not None:
             return Measured(measured[0], measured[1], blob)
+        if folded:  # no child: the whole result here, for as long as this takes
+            result = json.loads(blob)["result"]
         return Measured(json_length(result), check_output(schema, result), blob)
     return Measured(json_length(result), check_output(schema, result))
 
@@ -152,9 +158,10 @@ def _in_child(blob: bytes, schema: Any, member: str | None) -> tuple[int, Output
             stderr=subprocess.DEVNULL,
         )
         assert child.stdin is not None
-        with child.stdin:
-            child.stdin.write(json.dumps({"schema": schema, "member": member}).encode() + b"\n")
-            child.stdin.write(blob)
+        child.stdin.write(json.dumps({"schema": schema, "member": member}).encode() + b"\n")
+        child.stdin.write(blob)
+        # communicate flushes and closes stdin itself (closed here first, its flush of the
+        # closed file raised: the child's answer was never read, the check ran here)
         out, _ = child.communicate(timeout=TIMEOUT)
         if child.returncode != 0:
             return None

@@ -29,13 +29,14 @@ from anyio.abc import TaskGroup
 
 from inspector.errors import InspectorError
 from inspector.wire.events import WireEvent
-from inspector.wire.jsonrpc import encode
+from inspector.wire.jsonrpc import decode, encode
 
 # tool name -> argument path -> the name part of its ``Mcp-Param-{name}`` header: the
 # tools' ``x-mcp-header`` annotations, mirrored into headers on tools/call (stateless era)
 ToolHeaders = dict[str, dict[tuple[str, ...], str]]
 FrameMeta = dict[str, Any]  # what the sender says about a frame (see the module doc)
 Emit = Callable[[WireEvent], None]
+Decode = Callable[[bytes], tuple[Any, str | None]]  # a frame -> (message, parse error)
 
 SENT_WITH = "sent_with"  # meta: the ``meta`` of the frame whose exchange brought this event
 
@@ -123,6 +124,9 @@ class Transport(ABC):
     # frames are lines of a byte stream (stdio): a blank line or a last line without its
     # newline is a frame too, and a relay passes it on as it came (``send_line``)
     line_framed: ClassVar[bool] = False
+    # how a frame read of at least ``_big`` bytes is parsed (``set_decoder``)
+    _big_decode: Decode = staticmethod(decode)
+    _big: int = 1 << 62
 
     @property
     @abstractmethod
@@ -163,6 +167,19 @@ class Transport(ABC):
         last line without its newline (``terminated`` False) and take ``error``, the known
         parse error of ``raw``. Default: ``send_raw``."""
         await self.send_raw(raw, message, meta=meta)
+
+    def set_decoder(self, big_decode: Decode, above: int) -> None:
+        """Parse a frame read of at least ``above`` bytes with ``big_decode`` instead of
+        the codec (the session's: a big answer to a call whose result is shown is parsed
+        folded): the messages a transport reads are parsed through ``parse`` (stdio's
+        lines, HTTP bodies and SSE events, the in-memory pair's frames); a transport that
+        wraps others passes it on."""
+        self._big_decode, self._big = big_decode, above
+
+    def parse(self, raw: bytes) -> tuple[Any, str | None]:
+        """A frame read, parsed as ``set_decoder`` says: ``(message, None)`` or ``(None,
+        why not)``."""
+        return decode(raw) if len(raw) < self._big else self._big_decode(raw)
 
     def batch_writes(self, before: Callable[[], None]) -> None:  # noqa: B027 - optional hook
         """Write the frames sent in one turn of the event loop together at its end, calling

@@ -13,13 +13,14 @@ import anyio
 import pytest
 from memory_peer import handshake
 
-from inspector.engine.big_frame import BIG_FRAME
+from inspector.engine.big_frame import BIG_FRAME, folded_results
 from inspector.engine.client import McpClient
 from inspector.engine.responders import Responders, reject_sampling
 from inspector.engine.session import Session
 from inspector.transports.memory import MemoryServerEnd, memory_pair
 from inspector.wire import jsonrpc
 from inspector.wire.events import Channel, Direction, Kind, WireEvent
+from inspector.wire.folded import FOLD_ITEMS, FoldedResult, is_folded, total
 
 SCRIPTED_INIT = {
     "protocolVersion": "2025-11-25",
@@ -311,3 +312,63 @@ async def test_a_big_result_is_offered_with_its_frame_once() -> None:
     (response,) = [e for e in events if e.direction is Direction.IN and len(e.raw) > BIG_FRAME]
     assert frame is response.raw
     assert json.loads(frame)["result"] == got == big
+
+
+async def test_a_big_result_asked_folded_is_never_parsed_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """issue 25 item 9: a call made in ``folded_results()`` gets its big result folded
+    (long arrays cut to their first items, counted) with the frame that holds it all, and
+    the codec never parses that frame (its whole tree was 3.7x the frame on arrival); a
+    call made outside gets the whole result as before."""
+    rows = [{"id": n, "name": f"row {n}", "ok": True} for n in range(8 * FOLD_ITEMS)]
+    big = {"content": [{"type": "text", "text": "rows"}], "structuredContent": {"rows": rows}}
+    assert len(jsonrpc.encode(big)) > BIG_FRAME
+    parsed_whole: list[int] = []
+    decode = jsonrpc.decode
+
+    def spy(raw: bytes) -> tuple[Any, str | None]:
+        if len(raw) >= BIG_FRAME:
+            parsed_whole.append(len(raw))
+        return decode(raw)
+
+    monkeypatch.setattr(jsonrpc, "decode", spy)
+
+    async def peer(server: MemoryServerEnd) -> None:
+        for _ in range(2):
+            call = await server.receive()
+            await server.send(jsonrpc.response(call["id"], big))
+
+    async with scripted(peer) as (session, events):
+        client = McpClient(session)
+        with folded_results():
+            got = await client.call_tool("big", {})
+        assert parsed_whole == []
+        whole = await client.call_tool("big", {})
+        assert parsed_whole == [len(events[-1].raw)]  # outside: parsed whole, as before
+    first = next(e for e in events if e.direction is Direction.IN and len(e.raw) > BIG_FRAME)
+    assert isinstance(got, FoldedResult) and got.frame is first.raw
+    assert first.message["result"] is got  # the log and the checks saw it folded too
+    assert first.kind is Kind.RESPONSE and not first.findings
+    kept = got["structuredContent"]["rows"]
+    assert kept == rows[:FOLD_ITEMS] and total(kept) == len(rows)
+    assert got.whole() == big == whole and not is_folded(whole)
+    assert session.take_frame(got) is first.raw
+
+
+async def test_a_big_list_made_inside_folded_results_comes_whole() -> None:
+    """Only the calls a view shows (tools/call, resources/read, prompts/get) are folded: a
+    tools/list made on the way (a re-list when a call's headers did not match) feeds the
+    catalog, which needs every tool."""
+    schema = {"type": "object", "properties": {"x": {"type": "string"}}}
+    tools = [{"name": f"tool-{n}", "inputSchema": schema} for n in range(4 * FOLD_ITEMS)]
+    assert len(jsonrpc.encode({"tools": tools})) > BIG_FRAME
+
+    async def peer(server: MemoryServerEnd) -> None:
+        call = await server.receive()
+        await server.send(jsonrpc.response(call["id"], {"tools": tools}))
+
+    async with scripted(peer) as (session, _):
+        with folded_results():
+            listed = await session.request("tools/list", {})
+    assert listed == {"tools": tools} and not is_folded(listed)

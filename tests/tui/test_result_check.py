@@ -27,7 +27,10 @@ from inspector.tui.widgets import result_view
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.document_view import TURN, short_turns
 from inspector.tui.widgets.item_panel import ItemPanel
+from inspector.tui.widgets.message_detail import MAX_ITEMS, pretty_json
 from inspector.tui.widgets.result_view import Outcome, ResultView, complete_outcome, format_outcome
+from inspector.wire import jsonrpc
+from inspector.wire.folded import FOLD_ITEMS, fold_loads
 
 sys.path.insert(0, str(ROOT / "bench"))
 from big_payload_server import TOOLS, rows
@@ -243,3 +246,89 @@ def test_encoding_a_big_tree_holds_one_copy_of_its_json() -> None:
         tracemalloc.stop()
     assert json.loads(blob) == rows
     assert peak < 1.3 * size
+
+
+@pytest.mark.slow
+def test_the_check_of_many_objects_is_the_childs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The child's answer is read, and nothing is checked here (closing its stdin before
+    ``communicate``, which flushes it, raised: every check ran in this process)."""
+
+    def here(schema: Any, result: Any) -> Any:
+        raise AssertionError("checked in this process")
+
+    monkeypatch.setattr(result_check, "check_output", here)
+    result = structured(1_500_000)
+    measured = measure(result, SCHEMA)
+    assert measured.check.status is OutputStatus.MATCHES
+    assert measured.size == json_length(result)
+
+
+@pytest.mark.slow
+async def test_a_big_result_is_shown_and_checked_without_its_whole_tree(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """issue 25 item 9: a big structured result comes folded (``folded_results``): the
+    frame is never parsed whole in the app (its tree was 3.7x the frame on arrival), yet
+    the view shows its rows with how many there are, its size, and the child's check of
+    the whole; ``c`` copies all of it."""
+    whole_parses: list[int] = []
+    raw_decode = jsonrpc._raw_decode
+
+    def spy(text: str) -> tuple[Any, int]:
+        if len(text) >= BIG_FRAME:
+            whole_parses.append(len(text))
+        return raw_decode(text)
+
+    monkeypatch.setattr(jsonrpc, "_raw_decode", spy)
+    size = 2_000_000
+    count = len(rows(size)["rows"])
+    target = Target(command=PY, args=[str(ROOT / "bench" / "big_payload_server.py")], name="big")
+    app = InspectorApp(target)
+    async with app.run_test(size=(140, 40)) as pilot:
+        catalog = app.query_one(Catalog)
+        await wait_for(pilot, lambda: bool(catalog.items["tools"]), 30)
+        await select_item(pilot, "tools", "structured")
+        form = app.query_one(ItemPanel).form
+        assert form is not None
+        form.root.set_value({"bytes": size})
+        await form.recompose()
+        await pilot.press("ctrl+s")
+        view = app.query_one(ResultView)
+        await wait_for(pilot, lambda: view.complete, 120)
+        assert whole_parses == []
+        outcome = view.outcome
+        assert outcome is not None and outcome.parked is outcome.frame
+        text = view_text(view)
+        assert f"… {count - MAX_ITEMS:,} more items" in text  # counted on the wire
+        assert "✓ matches outputSchema" in text
+        whole = outcome.value()
+        assert len(whole["structuredContent"]["rows"]) == count
+        assert f"{json_length(whole):,} bytes" in text.splitlines()[0]
+        for _ in range(8):
+            if app.focused is view:
+                break
+            await pilot.press("tab")
+        await pilot.press("c")
+        await wait_for(pilot, lambda: bool(app.clipboard), 60)
+        assert json.loads(app.clipboard) == whole
+
+
+def test_a_folded_array_is_shown_with_its_count_from_the_wire() -> None:
+    """Past the budget of values kept, an array holds fewer items than the view shows
+    (``MAX_ITEMS``): the rest is still counted, and every bracket closes."""
+    folded = fold_loads(json.dumps({"grid": [[n] * 3 for n in range(500)], "after": 1}), values=20)
+    text = pretty_json(folded).plain
+    assert f"… {500 - len(folded['grid']):,} more items" in text
+    assert text.endswith("… 1 more keys\n}")  # "after", past the budget
+
+
+def test_a_folded_list_of_blocks_says_how_many_more_came() -> None:
+    blocks = [{"type": "text", "text": f"block {n}"} for n in range(FOLD_ITEMS + 7)]
+    frame = compact({"jsonrpc": "2.0", "id": 1, "result": {"content": blocks}})
+    result = fold_loads(frame.decode())["result"]
+    outcome = Outcome("many blocks", result=result)
+    console = Console(width=100, file=io.StringIO(), record=True)
+    console.print(format_outcome(outcome).document)
+    text = console.export_text()
+    assert f"block {FOLD_ITEMS - 1}" in text and f"block {FOLD_ITEMS}" not in text
+    assert "… 7 more content blocks" in text

@@ -40,6 +40,7 @@ from inspector.tui.result_files import ask_working_directory, default_folder, wr
 from inspector.tui.widgets.document_view import THREAD_BYTES, DocumentView, Formatter
 from inspector.tui.widgets.log_row import ARROWS, BADGES, format_latency
 from inspector.wire.events import Kind, WireEvent
+from inspector.wire.folded import total
 
 MAX_ITEMS = 50  # array items / object keys shown per level
 MAX_STRING = 1_000  # characters of one string value
@@ -92,49 +93,46 @@ class _Pretty:
         if self.stopped:
             return
         if indent >= MAX_DEPTH and isinstance(value, (dict, list)) and value:
-            what = f"{{{len(value)} keys}}" if isinstance(value, dict) else f"[{len(value)} items]"
+            count = total(value)
+            what = f"{{{count} keys}}" if isinstance(value, dict) else f"[{count} items]"
             self.out.append(f"{what} … nested deeper than {MAX_DEPTH} (v: raw)", style=FOLDED)
             return
         if isinstance(value, dict):
-            if not value:
-                self.out.append("{}")
+            self.members(value, indent, "{", "}", "keys")
+        elif isinstance(value, list):
+            self.members(value, indent, "[", "]", "items")
+        else:
+            self.scalar(value)
+
+    def members(
+        self, value: dict[Any, Any] | list[Any], indent: int, start: str, end: str, what: str
+    ) -> None:
+        """An object's members or an array's items, at most ``MAX_ITEMS``; the rest
+        counted (a folded one's, ``inspector.wire.folded``, as it came on the wire)."""
+        count = total(value)
+        if not count:
+            self.out.append(start + end)
+            return
+        self.out.append(start)
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for n, (key, item) in enumerate(items):
+            if n >= MAX_ITEMS:
+                break
+            if not self.newline(indent + 1):
                 return
-            self.out.append("{")
-            for n, (key, item) in enumerate(value.items()):
-                if n >= MAX_ITEMS:
-                    if self.newline(indent + 1):
-                        self.out.append(f"… {len(value) - MAX_ITEMS:,} more keys", style=FOLDED)
-                    break
-                if not self.newline(indent + 1):
-                    return
+            if isinstance(value, dict):
                 self.out.append(
                     visible(json.dumps(str(key)[:MAX_STRING], ensure_ascii=False)), style=KEY
                 )
                 self.out.append(": ")
-                self.value(item, indent + 1)
-                if n < len(value) - 1:
-                    self.out.append(",")
-            if self.newline(indent):
-                self.out.append("}")
-        elif isinstance(value, list):
-            if not value:
-                self.out.append("[]")
-                return
-            self.out.append("[")
-            for n, item in enumerate(value):
-                if n >= MAX_ITEMS:
-                    if self.newline(indent + 1):
-                        self.out.append(f"… {len(value) - MAX_ITEMS:,} more items", style=FOLDED)
-                    break
-                if not self.newline(indent + 1):
-                    return
-                self.value(item, indent + 1)
-                if n < len(value) - 1:
-                    self.out.append(",")
-            if self.newline(indent):
-                self.out.append("]")
-        else:
-            self.scalar(value)
+            self.value(item, indent + 1)
+            if n < count - 1:
+                self.out.append(",")
+        shown = min(len(value), MAX_ITEMS)
+        if count > shown and self.newline(indent + 1):
+            self.out.append(f"… {count - shown:,} more {what}", style=FOLDED)
+        if self.newline(indent):
+            self.out.append(end)
 
 
 def pretty_json(value: Any) -> Text:

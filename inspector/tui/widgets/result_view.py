@@ -41,6 +41,7 @@ from inspector.tui.widgets.document_view import (
     release_memory,
 )
 from inspector.tui.widgets.message_detail import pretty_json
+from inspector.wire.folded import FoldedResult, fold_loads, total
 
 PRETTY_LIMIT = 1 << 20  # a JSON text up to this size is pretty-printed; a bigger one literal
 _JSON_START = re.compile(r"\s*[\[{]")
@@ -86,11 +87,21 @@ class Outcome:
         return self.result is not None or self.parked is not None
 
     def value(self) -> Any:
-        """The result, parsed again if it was parked."""
+        """The whole result, parsed again if it was parked or came folded (what ``c``,
+        ``s`` and ``k`` act on)."""
         if self.result is None and self.parked is not None:
             parsed = json.loads(self.parked)
             return parsed["result"] if self.parked is self.frame else parsed
+        if isinstance(self.result, FoldedResult):
+            return self.result.whole()
         return self.result
+
+    def shown_value(self) -> Any:
+        """The result to show: folded when it is big and came folded (the whole of it is
+        never parsed for the view), parsed again folded when it was parked as its frame."""
+        if self.result is None and self.parked is not None and self.parked is self.frame:
+            return fold_loads(self.parked.decode("utf-8"))["result"]
+        return self.value() if self.result is None else self.result
 
     def park(self, blob: bytes) -> None:
         """Keep the result as ``blob`` (its compact JSON) and let the tree go."""
@@ -207,6 +218,14 @@ class _OutcomeWriter:
         else:
             self.doc.add_rich(pretty_json(contents))
 
+    def more(self, items: Any, what: str) -> None:
+        """How many ``what`` a big result's folded list left out (``inspector.wire.folded``)."""
+        if isinstance(items, list) and total(items) > len(items):
+            left = total(items) - len(items)
+            self.doc.add(
+                Text(f"… {left:,} more {what} (c copies all of it, s saves it)", "dim italic")
+            )
+
     def result(self, result: dict[str, Any], schema: dict[str, Any] | None) -> None:
         if isinstance(result.get("description"), str):
             self.doc.add(safe_text(result["description"], "italic", multiline=True))
@@ -227,13 +246,16 @@ class _OutcomeWriter:
             self.doc.add(Text("content", style="bold"))
         for i, block in enumerate(result.get("content") or []):
             self.block(block, i)
+        self.more(result.get("content"), "content blocks")
         for contents in result.get("contents") or []:
             self.contents(contents)
+        self.more(result.get("contents"), "contents")
         for n, message in enumerate(result.get("messages") or []):
             if isinstance(message, dict):
                 role = one_line(str(message.get("role", "?")), 20)
                 self.doc.add(Text(f"{role}:", style="bold blue"))
                 self.block(message.get("content"), n)
+        self.more(result.get("messages"), "messages")
         known = {
             "content",
             "structuredContent",
@@ -252,7 +274,7 @@ def format_outcome(outcome: Outcome, *, quick: bool = False) -> Formatted:
     """The document for ``outcome`` (runs on any thread; a big one in a worker).
 
     ``quick`` leaves the size and the outputSchema check for ``complete_outcome``."""
-    result = outcome.value()
+    result = outcome.shown_value()
     if outcome.size is None and result is not None and not quick:
         outcome.size = json_length(result)
     writer = _OutcomeWriter(quick)
@@ -280,7 +302,7 @@ def format_outcome(outcome: Outcome, *, quick: bool = False) -> Formatted:
 def complete_outcome(outcome: Outcome, quick: Formatted) -> Formatted:
     """``quick`` with the size and the outputSchema check worked out (the rest is kept);
     a result of many objects is measured and checked in a child process (``measure``)."""
-    result = outcome.value()
+    result = outcome.shown_value()
     schema = outcome.output_schema if quick.check is not None else None
     measured = measure(result, schema, outcome.frame)
     if outcome.size is None and result is not None:
@@ -315,7 +337,7 @@ def redacted(outcome: Outcome, redactor: Redactor | None) -> Outcome:
     outcome when nothing is to be redacted (no copy); runs with the formatting."""
     if redactor is None or not redactor.secrets:
         return outcome
-    result = outcome.value()
+    result = outcome.shown_value()
     shown, error = redactor.parsed(result), redactor.parsed(outcome.error)
     no_answer = redactor.text(outcome.no_answer)
     if shown is result and error is outcome.error and no_answer == outcome.no_answer:
@@ -441,11 +463,15 @@ class ResultView(DocumentView):
         size = outcome.size or rough_size([outcome.result, outcome.error], THREAD_BYTES)
         if outcome.parked is not None:
             size = max(size, len(outcome.parked))
-        quick = size > THREAD_BYTES
+        # folded: its size and check are the whole frame's (``measure``), never the part's
+        quick = size > THREAD_BYTES or isinstance(outcome.result, FoldedResult)
         redactor = getattr(self.app, "redactor", None)  # the session file's and toasts'
 
         def work() -> Formatted:
-            if outcome.result is not None and not many_containers(outcome.result):
+            result = outcome.result
+            if result is not None and not (
+                isinstance(result, FoldedResult) or many_containers(result)
+            ):
                 # kept as it is, not parked: the log's copy of the frame is enough (one
                 # it copied into its chunk was held twice while this was formatted)
                 outcome.frame = None
