@@ -43,7 +43,6 @@ BY_SUFFIX = {".har": "har", ".md": "markdown", ".markdown": "markdown"}
 def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     parser = subparsers.add_parser(
         NAME,
-        help="a session file as OTLP traces, HAR, a Markdown transcript or a JSON array",
         description="Export a recorded session (TUI, --cli, proxy, replay, test run) to "
         "the tools people already use: OpenTelemetry traces (OTLP JSON, or sent to a "
         "collector), HAR 1.2 for browser devtools, a Markdown transcript, or the events as "

@@ -44,7 +44,6 @@ NAME = "lint"
 def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     parser = subparsers.add_parser(
         NAME,
-        help="check a server's tools, prompts and resources against the lint rules",
         description="Check a server's catalog (or a session file's) against the documented "
         "rule catalogue: names, descriptions, schemas, duplicates, protocol findings.",
         epilog="Exit codes: 0 no error, 1 errors found, 2 usage or file error, 3 connection, "
