@@ -13,7 +13,6 @@ The checks themselves live in :mod:`inspector.forms` (one home with the TUI's fo
 
 from __future__ import annotations
 
-import difflib
 import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -91,6 +90,8 @@ async def listed_tool(client: McpClient, name: str) -> tuple[dict[str, Any] | No
 
 
 def unknown_tool(name: str, names: list[str]) -> CliError:
+    import difflib  # start-up: only for a name no tool has
+
     close = difflib.get_close_matches(name, names, n=3)
     shown = ", ".join(sorted(names)[:NAMES_SHOWN]) + (" ..." if len(names) > NAMES_SHOWN else "")
     message = (
