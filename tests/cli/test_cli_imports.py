@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from paths import DEMO, PY, ROOT
 
+from inspector.commands import SUBCOMMANDS
+
 # no HTTP client, TUI, schema checker, async runtime, Rich, YAML or engine
 NOTHING_HEAVY = (
     "httpx",
@@ -90,6 +92,17 @@ def test_help_imports_no_subcommand_module(tmp_path: Path) -> None:
     assert "inspector.commands.default" in modules  # the measurement sees our modules
     for name in ("replay", "proxy", "attach", "load", "lint", "diff", "mcp", "testrun"):
         assert f"inspector.commands.{name}" not in modules
+
+
+@pytest.mark.parametrize("name", ["proxy", "replay", "export", "lint", "diff", "load"])
+def test_a_subcommand_loads_no_http_client_or_tui_before_it_needs_one(
+    tmp_path: Path, name: str
+) -> None:
+    """Its module and parser: a stdio proxy, a replay against a stdio server, an export
+    need no HTTP client (the proxy's HTTP front is its own server) and no Textual."""
+    modules = imported(tmp_path, "inspector", name, "--help")
+    assert SUBCOMMANDS[name].module in modules  # the measurement sees it
+    assert loaded(modules, ("httpx", "textual", "rich")) == []
 
 
 @pytest.mark.parametrize(
