@@ -162,7 +162,7 @@ async def perform(client: McpClient, request: CliRequest) -> Performed:
     if method == "logging/setLevel":
         return Performed(await client.set_logging_level(request.log_level or ""))
     if method in ("skills/list", "skills/get"):
-        from inspector.skills.client import SkillsClient  # start-up: YAML, only for skills
+        from inspector.skills.client import SkillsClient  # start-up: only for skills
 
         return Performed(await perform_skills(SkillsClient(client), method, request.uri or ""))
     raise CliError(
