@@ -19,7 +19,7 @@ import json
 import sys
 from typing import Any
 
-from inspector.commands.failures import CliError, ExitCode, write_error
+from inspector.commands.exits import CliError, ExitCode, write_error
 from inspector.commands.options import ArgParser, Subparsers, UsageError
 from inspector.commands.sides import side_from_word, survey
 from inspector.compare.catalog import compare_catalogs, not_compared

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from inspector.commands.failures import CliError, ExitCode, write_error
+from inspector.commands.exits import CliError, ExitCode, write_error
 from inspector.commands.options import ArgParser, Subparsers, UsageError
 from inspector.export.events_json import write_events_json
 from inspector.export.har import write_har

@@ -19,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from inspector.commands.failures import CliError, ExitCode, write_error
+from inspector.commands.exits import CliError, ExitCode, write_error
 from inspector.commands.options import (
     ArgParser,
     Subparsers,

@@ -22,7 +22,7 @@ from typing import Any, cast
 import anyio
 
 from inspector.commands.connect import trace_header
-from inspector.commands.failures import ExitCode
+from inspector.commands.exits import ExitCode
 from inspector.commands.oauth_options import add_oauth_options
 from inspector.commands.options import (
     PROG,

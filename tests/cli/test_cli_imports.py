@@ -16,22 +16,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from paths import DEMO, PY, ROOT
+from paths import DATA, DEMO, PY, ROOT
 
 from inspector.commands import SUBCOMMANDS
 
-# no HTTP client, TUI, schema checker, async runtime, Rich, YAML or engine
-NOTHING_HEAVY = (
-    "httpx",
-    "textual",
-    "jsonschema",
-    "asyncio",
-    "anyio",
-    "rich",
-    "yaml",
-    "inspector.engine",
-    "inspector.transports",
-)
+# no HTTP client, TUI, schema checker, async runtime, Rich or YAML
+NO_LIBRARIES = ("httpx", "textual", "jsonschema", "asyncio", "anyio", "rich", "yaml")
+# and no engine or transport either
+NOTHING_HEAVY = (*NO_LIBRARIES, "inspector.engine", "inspector.transports")
 # a one-shot call over stdio: the engine and anyio, but no HTTP, TUI, Rich or YAML
 STDIO_CALL = ("httpx", "textual", "rich", "yaml", "inspector.tui", "inspector.export")
 
@@ -103,6 +95,15 @@ def test_a_subcommand_loads_no_http_client_or_tui_before_it_needs_one(
     modules = imported(tmp_path, "inspector", name, "--help")
     assert SUBCOMMANDS[name].module in modules  # the measurement sees it
     assert loaded(modules, ("httpx", "textual", "rich")) == []
+
+
+def test_exporting_a_file_loads_no_async_runtime(tmp_path: Path) -> None:
+    """A session file to a Markdown transcript: no connection, so no asyncio or anyio."""
+    out = tmp_path / "session.md"
+    session = str(DATA / "demo-session.jsonl")
+    modules = imported(tmp_path, "inspector", "export", session, "--output", str(out))
+    assert out.read_text().strip()
+    assert loaded(modules, NO_LIBRARIES) == []  # the engine's pure parts (kinds, era) are fine
 
 
 @pytest.mark.parametrize(
