@@ -5,8 +5,8 @@ from __future__ import annotations
 
 def main() -> int:
     """The command line, ctrl+c included from its first instant: loading its modules
-    takes a moment (about 0.3 s), before ``commands.main`` catches ctrl+c itself, and
-    a ctrl+c then ended Python by the signal, with a traceback."""
+    takes a moment before ``commands.main`` catches ctrl+c itself, and a ctrl+c then
+    ended Python by the signal, with a traceback."""
     try:
         from inspector.commands import main as run
 

@@ -18,8 +18,10 @@ messages, raw frames) goes through here before the TUI or the command line shows
   as received in the session file and in what the event detail copies (``c``).
 - Long strings are folded: the first N characters and "… 9,000 more chars".
 
-Only Rich is imported (never Textual): it lives outside ``inspector.tui`` so that
-the command line (``inspector.commands``) uses it without loading the TUI.
+Only Rich is imported (never Textual), and only by the functions that build Rich
+objects: it lives outside ``inspector.tui`` so that the command line
+(``inspector.commands``) uses it without loading the TUI, and its plain-text functions
+load no Rich at all (start-up of ``--help`` and ``--cli``).
 """
 
 from __future__ import annotations
@@ -27,11 +29,11 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable
-from typing import BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO
 
-from rich.markup import escape as _rich_escape
-from rich.style import Style
-from rich.text import Text
+if TYPE_CHECKING:
+    from rich.style import Style
+    from rich.text import Text
 
 # Bidi overrides/isolates and other invisible format characters that can make text
 # read differently from what it is (Trojan Source); shown as escapes.
@@ -91,6 +93,8 @@ def one_line(text: str, limit: int = 200) -> str:
 
 def escape_markup(text: str, *, multiline: bool = False, limit: int = -1) -> str:
     """Safe to embed in a Rich markup string: controls visible, ``[`` escaped."""
+    from rich.markup import escape as _rich_escape
+
     return _rich_escape(visible(fold(text, limit), multiline=multiline))
 
 
@@ -98,6 +102,8 @@ def safe_text(
     text: str, style: str | Style = "", *, multiline: bool = False, limit: int = -1
 ) -> Text:
     """A Rich ``Text`` showing ``text`` literally (no markup, no control codes)."""
+    from rich.text import Text
+
     return Text(visible(fold(text, limit), multiline=multiline), style=style, end="")
 
 
@@ -108,6 +114,8 @@ def decode_raw(raw: bytes) -> str:
 
 def safe_raw(raw: bytes, *, multiline: bool = True, limit: int = -1) -> Text:
     """Raw frame bytes exactly as received, made safe: invalid UTF-8 as ``\\xNN`` escapes."""
+    from rich.text import Text
+
     shown = raw if limit < 0 else raw[:limit]
     text = Text(visible(decode_raw(shown), multiline=multiline), end="")
     if limit >= 0 and len(raw) > limit:

@@ -10,11 +10,10 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from inspector.wire.transport import Transport, TransportError
-
 if TYPE_CHECKING:
     from inspector.auth.settings import AuthSettings
     from inspector.transports.authhook import AuthHook
+    from inspector.wire.transport import Transport
 
 TRANSPORT_CHOICES = ("auto", "stdio", "http", "sse")
 
@@ -122,6 +121,8 @@ def build_transport(
     timeout (and the hard maximum, when shorter); a request's own read is bounded by the
     session, which stops it at its deadline. ``auth``: the HTTP transports' auth hook
     (``inspector.auth``)."""
+    from inspector.wire.transport import TransportError  # start-up: not for --help
+
     if target.attach is not None:
         from pathlib import Path
 

@@ -27,11 +27,17 @@ CLI splits them; any other line keeps ours (options, then the server command aft
 
 Adding a subcommand: a module ``inspector/commands/NAME.py`` with
 
-    def add_parser(subparsers) -> ArgParser      # subparsers.add_parser("NAME", help=...)
+    def add_parser(subparsers) -> ArgParser      # subparsers.add_parser("NAME", ...)
     def run(opts, command: list[str]) -> int     # command: the words after ``--``
 
-and one line in :data:`SUBCOMMANDS`. ``mcp-inspect --help`` then lists it and
-``mcp-inspect NAME --help`` shows its parser.
+and one line in :data:`SUBCOMMANDS` (its module and the summary ``--help`` lists it
+with). ``mcp-inspect --help`` then lists it and ``mcp-inspect NAME --help`` shows its
+parser.
+
+Start-up: this module and the default mode's parser import no HTTP, TUI, schema or
+async code (``tests/cli/test_cli_imports.py`` holds them to it): ``--help``, ``--version``
+and a usage error need none, ``--cli`` loads the engine when it connects, the TUI loads
+Textual when it opens, and a subcommand's module is imported only when it is named.
 """
 
 from __future__ import annotations
@@ -40,28 +46,64 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import Any, Protocol, cast
+from typing import Any, NamedTuple, Protocol, cast
 
 from inspector.commands import default
-from inspector.commands.failures import CliError, ExitCode, write_error
+from inspector.commands.exits import CliError, ExitCode, write_error
 from inspector.commands.options import PROG, ArgParser, Subparsers, UsageError, split_dashdash
 from inspector.commands.printed import safe_stderr
 from inspector.record.state import StateFileError
 
-# name -> module. Imported only when named (or for --help): start-up, since --cli
-# and the TUI never load a subcommand's code.
-SUBCOMMANDS: dict[str, str] = {
-    "replay": "inspector.commands.replay",
-    "proxy": "inspector.commands.proxy",
-    "attach": "inspector.commands.attach",
-    "proxies": "inspector.commands.proxies",
-    "auth": "inspector.commands.auth",
-    "export": "inspector.commands.export",
-    "load": "inspector.commands.load",
-    "diff": "inspector.commands.diff",
-    "lint": "inspector.commands.lint",
-    "test": "inspector.commands.testrun",
-    "mcp": "inspector.commands.mcp",
+
+class Entry(NamedTuple):
+    """A subcommand: its module, and the line ``mcp-inspect --help`` lists it with."""
+
+    module: str
+    summary: str
+
+
+# name -> module and summary. A module is imported only when its name is the
+# subcommand chosen (start-up: --help lists the summaries, --cli and the TUI load none).
+SUBCOMMANDS: dict[str, Entry] = {
+    "replay": Entry(
+        "inspector.commands.replay",
+        "re-run a session file against a server, serve it, or open it offline",
+    ),
+    "proxy": Entry(
+        "inspector.commands.proxy",
+        "run a server through mcp-inspect, between the host and the server",
+    ),
+    "attach": Entry(
+        "inspector.commands.attach",
+        "open the inspector on a running proxy (mcp-inspect proxy)",
+    ),
+    "proxies": Entry(
+        "inspector.commands.proxies", "list the running proxies (for mcp-inspect attach)"
+    ),
+    "auth": Entry("inspector.commands.auth", "list or clear the stored OAuth tokens"),
+    "export": Entry(
+        "inspector.commands.export",
+        "a session file as OTLP traces, HAR, a Markdown transcript or a JSON array",
+    ),
+    "load": Entry(
+        "inspector.commands.load",
+        "load test a server: many calls from many sessions, latency percentiles",
+    ),
+    "diff": Entry(
+        "inspector.commands.diff",
+        "compare two servers' tools, prompts, resources and capabilities",
+    ),
+    "lint": Entry(
+        "inspector.commands.lint",
+        "check a server's tools, prompts and resources against the lint rules",
+    ),
+    "test": Entry(
+        "inspector.commands.testrun", "run collections: MCP calls with expectations (for CI)"
+    ),
+    "mcp": Entry(
+        "inspector.commands.mcp",
+        "serve the inspector as an MCP server over stdio (for coding agents)",
+    ),
 }
 
 USAGE = f"""{PROG} [options] [TARGET ...] [-- COMMAND ...]
@@ -78,7 +120,7 @@ class Subcommand(Protocol):
 
 def subcommand(name: str) -> Subcommand:
     """The module of subcommand ``name`` (imported now)."""
-    return cast(Subcommand, importlib.import_module(SUBCOMMANDS[name]))
+    return cast(Subcommand, importlib.import_module(SUBCOMMANDS[name].module))
 
 
 OFFICIAL_ORDER_HINT = (
@@ -139,7 +181,9 @@ def _dispatch(before: list[str], command: list[str], *, official: bool = False) 
 
 
 def build_parser(*, subcommands: bool = True) -> ArgParser:
-    """The command line: the default mode's TARGET and options, then the subcommands.
+    """The command line: the default mode's TARGET and options, then the subcommands
+    listed by name and summary (for ``--help``: each one's own parser is built by
+    :func:`_dispatch` when it is chosen, so listing them imports none).
 
     The default mode parses without the subcommands (argparse cannot intermix a list
     of TARGET words with subparsers); its ``--help`` prints this whole parser's help.
@@ -161,8 +205,8 @@ def build_parser(*, subcommands: bool = True) -> ArgParser:
     default.add_options(parser)
     if subcommands:
         subparsers = _subparsers(parser)
-        for name in SUBCOMMANDS:
-            subcommand(name).add_parser(subparsers)
+        for name, entry in SUBCOMMANDS.items():
+            subparsers.add_parser(name, help=entry.summary)
     return parser
 
 

@@ -35,7 +35,6 @@ NAME = "attach"
 def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     parser = subparsers.add_parser(
         NAME,
-        help="open the inspector on a running proxy (mcp-inspect proxy)",
         description="Watch a running proxy's traffic live and call into its server "
         "connection. NAME is the proxy's name or pid (see mcp-inspect proxies); "
         "without it, the only running proxy.",

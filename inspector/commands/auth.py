@@ -25,7 +25,6 @@ NAME = "auth"
 def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     parser = subparsers.add_parser(
         NAME,
-        help="list or clear the stored OAuth tokens",
         description="The OAuth tokens and client registrations mcp-inspect keeps "
         f"(in {default_path()}, mode 0600). No token or secret is ever shown.",
         epilog="Exit codes: 0 done, 1 nothing stored for URL, 2 usage or an unreadable file.",

@@ -13,10 +13,10 @@ from __future__ import annotations
 import argparse
 import sys
 from functools import partial
+from typing import TYPE_CHECKING
 
 from inspector import __version__
-from inspector.commands import headless, workspace
-from inspector.commands.connect import trace_header
+from inspector.commands import cli_options, workspace
 from inspector.commands.oauth_options import add_oauth_options
 from inspector.commands.options import (
     PROG,
@@ -35,7 +35,9 @@ from inspector.commands.options import (
     session_options,
     with_oauth,
 )
-from inspector.target import Target
+
+if TYPE_CHECKING:
+    from inspector.target import Target
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
@@ -53,7 +55,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     add_recording_options(parser)
     add_trace_options(parser)
     add_answer_options(parser)
-    headless.add_options(parser)
+    cli_options.add_options(parser)
     add_oauth_options(parser)
     workspace.add_options(parser)
 
@@ -65,6 +67,8 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
         return workspace.run(opts, words)
     target = resolve_target(opts, words)
     if opts.cli:
+        from inspector.commands import headless  # start-up: what --help never needs
+
         return headless.run_from_options(opts, target, demo=names_no_server(opts, words))
     return run_tui(opts, target)
 
@@ -80,6 +84,7 @@ def run_tui(opts: argparse.Namespace, target: Target) -> int:
     recorder = make_recorder(opts, target, path)
     try:
         # Start-up: Textual loads only when the TUI opens; --cli never imports it.
+        from inspector.commands.connect import trace_header
         from inspector.tui.launch import run_inspector
 
         return run_inspector(

@@ -19,7 +19,7 @@ import json
 import sys
 from typing import Any
 
-from inspector.commands.failures import CliError, ExitCode, write_error
+from inspector.commands.exits import CliError, ExitCode, write_error
 from inspector.commands.options import ArgParser, Subparsers, UsageError
 from inspector.commands.sides import side_from_word, survey
 from inspector.compare.catalog import compare_catalogs, not_compared
@@ -35,7 +35,6 @@ FORMATS = ("text", "json", "markdown")
 def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     parser = subparsers.add_parser(
         NAME,
-        help="compare two servers' tools, prompts, resources and capabilities",
         description="Compare the catalogs of two servers (or session files) by name and "
         "classify each change breaking, compatible or cosmetic.",
         epilog="OLD and NEW: a session file, an http(s) URL, a server name of --config, or "

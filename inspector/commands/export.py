@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from inspector.commands.failures import CliError, ExitCode, write_error
+from inspector.commands.exits import CliError, ExitCode, write_error
 from inspector.commands.options import ArgParser, Subparsers, UsageError
 from inspector.export.events_json import write_events_json
 from inspector.export.har import write_har
@@ -43,7 +43,6 @@ BY_SUFFIX = {".har": "har", ".md": "markdown", ".markdown": "markdown"}
 def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     parser = subparsers.add_parser(
         NAME,
-        help="a session file as OTLP traces, HAR, a Markdown transcript or a JSON array",
         description="Export a recorded session (TUI, --cli, proxy, replay, test run) to "
         "the tools people already use: OpenTelemetry traces (OTLP JSON, or sent to a "
         "collector), HAR 1.2 for browser devtools, a Markdown transcript, or the events as "

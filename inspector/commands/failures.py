@@ -5,18 +5,21 @@ exit code) in one place, so ``--cli``, ``replay`` and the subcommands to come re
 the same failure the same way. The exit codes are mapped from the error tree
 (:mod:`inspector.errors`) by :data:`EXIT_CODES`: a failure takes the row of its
 nearest class there; :func:`classify_failure` then refines a few rows by what the
-failure carries (an HTTP status, error -32042, an expired session).
+failure carries (an HTTP status, error -32042, an expired session). The exit codes,
+``CliError`` and the JSON line themselves are in :mod:`inspector.commands.exits` (a
+usage error is reported without loading the error tree).
 """
 
 from __future__ import annotations
 
-import json
-import sys
 from asyncio import CancelledError
 from typing import Any
 
 from inspector.auth.errors import AuthError, OptionError, PrivateKeyError, StoreError
 from inspector.collection.model import CollectionFileError
+from inspector.commands.exits import CliError as CliError
+from inspector.commands.exits import ExitCode as ExitCode
+from inspector.commands.exits import write_error as write_error
 from inspector.commands.options import UsageError
 from inspector.config import ConfigError
 from inspector.engine.era import VersionError
@@ -29,46 +32,9 @@ from inspector.errors import InspectorError
 from inspector.forms.strict_json import NotJson
 from inspector.record.format import SessionFileError
 from inspector.replay.diff import PathError
-from inspector.safe_text import json_visible
 from inspector.skills.client import SkillNotFoundError, SkillVerificationError
 from inspector.wire.jsonrpc import URL_ELICITATION_REQUIRED, RpcError
 from inspector.wire.transport import TransportError
-
-
-class ExitCode:
-    """Documented exit codes of ``mcp-inspect --cli`` (see README)."""
-
-    OK = 0
-    TOOL_ERROR = 1  # tools/call returned isError: true (replay: differences found)
-    USAGE = 2  # bad flags, missing file, bad config
-    CONNECTION = 3  # could not start or reach the server, or it went away
-    PROTOCOL = 4  # the server answered with a JSON-RPC error, or a version we do not speak
-    TIMEOUT = 5  # no answer within --timeout
-    HTTP = 6  # an HTTP error status (4xx/5xx other than auth)
-    AUTH = 7  # 401/403: authorization is needed
-    OUTPUT_SCHEMA = 8  # tools/call: structuredContent does not match the tool's outputSchema
-
-
-class CliError(InspectorError):
-    """A failure as the command line reports it: a kind, a message, an exit code."""
-
-    def __init__(self, kind: str, message: str, code: int, **details: Any) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
-        self.code = code
-        self.details = details
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "error": {
-                "kind": self.kind,
-                "message": self.message,
-                "exitCode": self.code,
-                **self.details,
-            }
-        }
-
 
 HTTP_FAILURE = -32000  # code of the transports' synthesized per-request HTTP failures
 BODY_EXCERPT = 300  # characters of an HTTP error body in the error JSON
@@ -216,10 +182,3 @@ def unwrap_failure(exc: BaseException) -> BaseException | None:
     if isinstance(exc, KeyboardInterrupt | SystemExit | GeneratorExit | CancelledError):
         return None  # Ctrl+C arrives as a cancellation: let it end the run (exit 130)
     return exc
-
-
-def write_error(error: CliError) -> int:
-    """The error as one JSON line on stderr; returns its exit code."""
-    # C1 controls and bidi overrides as \\u escapes: the line stays JSON and prints safely
-    sys.stderr.write(json_visible(json.dumps(error.to_json(), ensure_ascii=False)) + "\n")
-    return error.code

@@ -13,21 +13,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import anyio
-
-from inspector.commands.connect import Connection
-from inspector.commands.failures import (
-    CliError,
-    ExitCode,
-    classify_failure,
-    unwrap_failure,
-    write_error,
-)
+from inspector.commands.cli_options import METHODS as METHODS  # tests and --help list it
+from inspector.commands.exits import CliError, ExitCode, write_error
 from inspector.commands.options import (
     UsageError,
     live_export,
@@ -45,36 +36,16 @@ from inspector.commands.tool_call import (
     split_pairs,
     task_mode,
 )
-from inspector.engine.client import LOG_LEVELS, McpClient
-from inspector.engine.kinds import BY_LIST_METHOD
-from inspector.engine.responders import Responders
-from inspector.engine.signals import quit_on_signals, signal_exit_code
-from inspector.record.recorder import Recorder
-from inspector.record.redact import Redactor
-from inspector.skills.client import SkillsClient
-from inspector.target import Target
-from inspector.wire.events import Channel, WireEvent
 
 if TYPE_CHECKING:
+    from inspector.engine.client import McpClient
+    from inspector.engine.responders import Responders
     from inspector.export.live import LiveExport
-
-# Every --method the CLI performs (the one list: --help, the usage errors, perform).
-METHODS = (
-    "tools/list",
-    "tools/call",
-    "resources/list",
-    "resources/read",
-    "resources/templates/list",
-    "prompts/list",
-    "prompts/get",
-    "logging/setLevel",
-    "ping",
-    "resources/subscribe",
-    "resources/unsubscribe",
-    "skills/list",
-    "skills/get",
-    "initialize",
-)
+    from inspector.record.recorder import Recorder
+    from inspector.record.redact import Redactor
+    from inspector.skills.client import SkillsClient
+    from inspector.target import Target
+    from inspector.wire.events import WireEvent
 
 
 @dataclass
@@ -122,12 +93,15 @@ def check_request(request: CliRequest) -> None:
         attribute, flag = NEEDS[method]
         if not getattr(request, attribute):
             raise CliError("usage", f"{method} needs {flag}", ExitCode.USAGE)
-    if method == "logging/setLevel" and request.log_level not in LOG_LEVELS:
-        raise CliError(
-            "usage",
-            f"logging/setLevel needs --log-level, one of {', '.join(LOG_LEVELS)}",
-            ExitCode.USAGE,
-        )
+    if method == "logging/setLevel":
+        from inspector.engine.client import LOG_LEVELS
+
+        if request.log_level not in LOG_LEVELS:
+            raise CliError(
+                "usage",
+                f"logging/setLevel needs --log-level, one of {', '.join(LOG_LEVELS)}",
+                ExitCode.USAGE,
+            )
     json_arguments(request.tool_args_json)
     split_pairs(request.tool_args, "--tool-arg")
     split_pairs(request.prompt_args, "--prompt-args")
@@ -147,6 +121,8 @@ def ignore_progress(progress: float, total: float | None, message: str | None) -
 
 async def perform(client: McpClient, request: CliRequest) -> Performed:
     """Run the one method (``check_request`` passed) and return its result."""
+    from inspector.engine.kinds import BY_LIST_METHOD
+
     method = request.method
     if method == "initialize":
         return Performed(client.session.initialize_result)
@@ -186,6 +162,8 @@ async def perform(client: McpClient, request: CliRequest) -> Performed:
     if method == "logging/setLevel":
         return Performed(await client.set_logging_level(request.log_level or ""))
     if method in ("skills/list", "skills/get"):
+        from inspector.skills.client import SkillsClient  # start-up: only for skills
+
         return Performed(await perform_skills(SkillsClient(client), method, request.uri or ""))
     raise CliError(
         "usage", f"unsupported --method {method!r}; use one of {', '.join(METHODS)}", ExitCode.USAGE
@@ -207,6 +185,8 @@ async def perform_skills(skills: SkillsClient, method: str, uri: str) -> dict[st
 
 def pass_stderr(event: WireEvent) -> None:
     """``--stderr``: a server stderr line onto ours, control characters made visible."""
+    from inspector.wire.events import Channel
+
     if event.channel is Channel.STDERR:
         from inspector.safe_text import visible  # loads Rich: only with --stderr
 
@@ -236,6 +216,16 @@ async def run(
 
     SIGHUP and SIGTERM end the call the way the TUI's quit does: the session is closed
     (the server's whole process group stopped), then the exit is 128 + the signal."""
+    # Start-up: the engine, anyio and the error tree load here, once a call is to be made
+    # (--help and usage errors never get this far).
+    import signal
+
+    import anyio
+
+    from inspector.commands.connect import Connection
+    from inspector.engine.client import McpClient
+    from inspector.engine.signals import quit_on_signals, signal_exit_code
+
     connection = Connection(
         target,
         responders=responders,
@@ -267,6 +257,8 @@ async def run(
                 signal_exit_code(stopped_by[0]),
             )
     except BaseException as exc:
+        from inspector.commands.failures import classify_failure, unwrap_failure
+
         failure = unwrap_failure(exc)
         if failure is None:
             raise
@@ -278,54 +270,6 @@ async def run(
     if performed.problem is not None:
         return write_error(performed.problem)
     return ExitCode.OK
-
-
-def add_options(parser: argparse.ArgumentParser) -> None:
-    """The ``--cli`` option group; ``--method`` lists every method :data:`METHODS` holds."""
-    cli = parser.add_argument_group("headless (--cli)")
-    cli.add_argument("--cli", action="store_true", help="one call, JSON on stdout, no TUI")
-    cli.add_argument("--method", help=", ".join(METHODS))
-    cli.add_argument("--tool-name")
-    cli.add_argument(
-        "--tool-arg",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="tool argument, coerced by the tool's input schema (repeatable)",
-    )
-    cli.add_argument("--tool-args-json", metavar="JSON", help="all tool arguments as JSON")
-    cli.add_argument(
-        "--uri", help="resources/read, subscribe, unsubscribe; skills/get: the skill's SKILL.md URI"
-    )
-    cli.add_argument("--prompt-name")
-    cli.add_argument("--prompt-args", action="append", default=[], metavar="KEY=VALUE")
-    cli.add_argument("--log-level")
-    cli.add_argument(
-        "--no-validate",
-        dest="validate",
-        action="store_false",
-        help="tools/call: send the arguments without checking them against the tool's "
-        "inputSchema, and do not check the result against its outputSchema",
-    )
-    cli.add_argument(
-        "--task",
-        action="store_true",
-        help="tools/call: call the tool as a task and poll it to its end (tasks/get, then "
-        "tasks/result); done by itself for a tool whose taskSupport is required",
-    )
-    cli.add_argument(
-        "--format",
-        choices=("text", "json"),
-        default="text",
-        help='text: the result as indented JSON (default); json: {"result": ...} on one '
-        "line, as the official Inspector's CLI prints it",
-    )
-    cli.add_argument(
-        "--stderr",
-        dest="show_stderr",
-        action="store_true",
-        help="pass the server's stderr through to ours (control characters made visible)",
-    )
 
 
 def run_from_options(opts: argparse.Namespace, target: Target, *, demo: bool = False) -> int:
@@ -363,6 +307,8 @@ def run_from_options(opts: argparse.Namespace, target: Target, *, demo: bool = F
     # stderr gets the session file's redaction, with or without a session file: a server
     # that echoes a token in its error body must not put it into a CI log
     redactor = recorder.redactor if recorder is not None else printed_redactor(opts, target)
+    import anyio
+
     try:
         with redacted_stderr(redactor):
             code: int = anyio.run(run, target, request, responders, recorder, redactor, trace)

@@ -19,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from inspector.commands.failures import CliError, ExitCode, write_error
+from inspector.commands.exits import CliError, ExitCode, write_error
 from inspector.commands.options import (
     ArgParser,
     Subparsers,
@@ -44,7 +44,6 @@ NAME = "lint"
 def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     parser = subparsers.add_parser(
         NAME,
-        help="check a server's tools, prompts and resources against the lint rules",
         description="Check a server's catalog (or a session file's) against the documented "
         "rule catalogue: names, descriptions, schemas, duplicates, protocol findings.",
         epilog="Exit codes: 0 no error, 1 errors found, 2 usage or file error, 3 connection, "

@@ -94,7 +94,6 @@ def positive_int(text: str) -> int:
 def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     parser = subparsers.add_parser(
         NAME,
-        help="load test a server: many calls from many sessions, latency percentiles",
         description="Call a server many times from many sessions and report throughput, "
         "latency percentiles (an HDR histogram), errors by kind and the server's stderr.",
         epilog="Exit codes: 0 ok, 1 a --max-p99/--max-error-rate limit broken, 2 usage, "

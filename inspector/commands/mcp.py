@@ -20,7 +20,6 @@ NAME = "mcp"
 def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     parser = subparsers.add_parser(
         NAME,
-        help="serve the inspector as an MCP server over stdio (for coding agents)",
         description="An MCP server over stdio whose tools connect to MCP servers, list, "
         "call, read the wire log, lint, diff, replay and save sessions. Add it to an "
         "agent's MCP configuration (see README); --skill prints the agent's guide.",

@@ -3,7 +3,8 @@
 ``add_*_options`` put one option group on a parser, so the default mode, ``replay``
 and the subcommands (``proxy``, ``attach``, ``auth``) spell a flag the same way;
 ``resolve_target``, ``session_options``, ``responders_from`` and ``make_recorder`` turn
-the parsed options into what the engine takes.
+the parsed options into what the engine takes (importing the engine's parts only then:
+building a parser, for ``--help`` or a usage error, loads none of them).
 """
 
 from __future__ import annotations
@@ -15,18 +16,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from inspector.config import ConfigError, load_server_config
-from inspector.engine.options import SessionOptions
-from inspector.engine.responders import Responders, RootsList, elicitation_policy, fixed_sampling
 from inspector.errors import InspectorError
-from inspector.record.format import Redactor, SessionHeader
-from inspector.record.recorder import Recorder
-from inspector.record.state import sessions_home
+from inspector.target import TRANSPORT_CHOICES, Target, target_from_words, target_info
 
 if TYPE_CHECKING:
+    from inspector.engine.options import SessionOptions
+    from inspector.engine.responders import Responders
     from inspector.export.live import LiveExport
-from inspector.target import TRANSPORT_CHOICES, Target, target_from_words, target_info
-from inspector.workspace.entries import entry_target
+    from inspector.record.format import Redactor
+    from inspector.record.recorder import Recorder
 
 PROG = "mcp-inspect"
 
@@ -225,6 +223,9 @@ def _resolve_target(opts: argparse.Namespace, words: list[str]) -> Target:
 def config_target(opts: argparse.Namespace, name: str | None) -> Target:
     """Server ``name`` of ``--config`` (the only one when None), with ``-e``, ``-H``,
     ``--cwd`` and ``--transport`` over the entry's own."""
+    from inspector.config import ConfigError, load_server_config
+    from inspector.workspace.entries import entry_target
+
     try:
         config = load_server_config(opts.config, name)
     except ConfigError as exc:
@@ -242,6 +243,8 @@ def config_target(opts: argparse.Namespace, name: str | None) -> Target:
 def session_options(opts: argparse.Namespace) -> SessionOptions:
     """The session's options from the flags, built once (``--timeout``, ``--max-timeout``,
     ``--protocol-version``, ``--root``; a mode without one of them takes the default)."""
+    from inspector.engine.options import SessionOptions
+
     return SessionOptions(
         timeout=opts.timeout,
         max_timeout=opts.max_timeout,
@@ -252,6 +255,13 @@ def session_options(opts: argparse.Namespace) -> SessionOptions:
 
 def responders_from(opts: argparse.Namespace) -> Responders:
     """Responders for ``--root``, ``--on-elicit`` and ``--on-sample``."""
+    from inspector.engine.responders import (
+        Responders,
+        RootsList,
+        elicitation_policy,
+        fixed_sampling,
+    )
+
     responders = Responders()
     if opts.root:
         missing = [p for p in opts.root if not os.path.exists(p)]
@@ -269,6 +279,8 @@ def responders_from(opts: argparse.Namespace) -> Responders:
 def printed_redactor(opts: argparse.Namespace, target: Target) -> Redactor:
     """The session file's redaction for ``target`` (off with ``--no-redact``): the
     recorder's, and what stderr and the TUI's toasts are cleaned with."""
+    from inspector.record.format import Redactor
+
     return Redactor(target.secrets(), enabled=not opts.no_redact)
 
 
@@ -282,6 +294,9 @@ def make_recorder(
     ``header``: more keys for the file's header line (the proxy says it is one)."""
     if path is None or opts.no_record:
         return None
+    from inspector.record.format import SessionHeader
+    from inspector.record.recorder import Recorder
+
     redactor = printed_redactor(opts, target)
     extra = dict(header or {})
     if getattr(opts, "otlp_endpoint", None) or getattr(opts, "propagate", False):
@@ -307,6 +322,8 @@ def require_terminal(message: str) -> None:
 
 def state_dir() -> Path:
     """Where sessions go by default: $XDG_STATE_HOME/mcp-inspect/sessions."""
+    from inspector.record.state import sessions_home
+
     return sessions_home()
 
 
@@ -353,12 +370,12 @@ def live_export(
 ) -> LiveExport | None:
     """The ``LiveExport`` for ``--otlp-endpoint``/``--propagate`` (None: neither given);
     ``warn`` (default: a line on stderr) hears once that spans were lost."""
+    if opts.otlp_endpoint is None and not getattr(opts, "propagate", False):
+        return None  # TraceOptions.wanted, before the export code loads (start-up)
     from inspector.export.live import LiveExport, TraceOptions
     from inspector.export.otlp_sdk import OtelMissing
 
     options = TraceOptions(opts.otlp_endpoint, bool(getattr(opts, "propagate", False)))
-    if not options.wanted:
-        return None
     try:
         return LiveExport(options, warn or _stderr_warning)
     except OtelMissing as exc:

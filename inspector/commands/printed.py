@@ -13,9 +13,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
-from inspector.record.redact import Redactor
 from inspector.safe_text import LineStream, terminal_lines
+
+if TYPE_CHECKING:
+    from inspector.record.redact import Redactor
 
 
 @contextmanager

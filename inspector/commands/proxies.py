@@ -20,7 +20,6 @@ NAME = "proxies"
 def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     parser = subparsers.add_parser(
         NAME,
-        help="list the running proxies (for mcp-inspect attach)",
         description="The proxies of this user that are running now, oldest first.",
     )
     parser.add_argument("--json", action="store_true", help="one JSON array on stdout")

@@ -22,7 +22,7 @@ from typing import Any, cast
 import anyio
 
 from inspector.commands.connect import trace_header
-from inspector.commands.failures import ExitCode
+from inspector.commands.exits import ExitCode
 from inspector.commands.oauth_options import add_oauth_options
 from inspector.commands.options import (
     PROG,
@@ -57,7 +57,6 @@ NAME = "proxy"
 def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     parser = subparsers.add_parser(
         NAME,
-        help="run a server through mcp-inspect, between the host and the server",
         description="Relay a host's traffic to a server unchanged, record every frame, "
         "and let `mcp-inspect attach` watch and call into the live session. Put "
         "`mcp-inspect proxy -- COMMAND` in the host's config in place of COMMAND (or "

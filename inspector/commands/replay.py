@@ -65,7 +65,6 @@ NAME = "replay"
 def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     parser = subparsers.add_parser(
         NAME,
-        help="re-run a session file against a server, serve it, or open it offline",
         description="Re-run a recorded session against a live server and compare the "
         "answers (--against), or answer from it as a stdio server (--serve).",
         epilog="Exit codes: 0 no differences, 1 differences, 2 usage or file error, "

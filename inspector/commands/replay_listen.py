@@ -16,7 +16,7 @@ from pathlib import Path
 
 import anyio
 
-from inspector.commands.failures import ExitCode
+from inspector.commands.exits import ExitCode
 from inspector.commands.options import PROG, UsageError, make_recorder
 from inspector.commands.proxy_front import front_setup
 from inspector.proxy.loopback import parse_listen

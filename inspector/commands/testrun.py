@@ -49,7 +49,6 @@ SUFFIXES = (".mcp.yaml", ".mcp.yml", ".mcp.json")
 def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     parser: ArgParser = subparsers.add_parser(
         "test",
-        help="run collections: MCP calls with expectations (for CI)",
         description="Run collection files (YAML or JSON: a server, vars, steps with "
         "expectations). One connection per file, steps in order.",
         epilog="A TARGET overrides the files' server: a URL among the FILEs, --server-url, "

@@ -13,17 +13,16 @@ The checks themselves live in :mod:`inspector.forms` (one home with the TUI's fo
 
 from __future__ import annotations
 
-import difflib
 import sys
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from inspector.commands.failures import HTTP_FAILURE, CliError, ExitCode
+from inspector.commands.exits import CliError, ExitCode
 from inspector.commands.options import PROG
-from inspector.engine.client import McpClient
-from inspector.engine.request_errors import ConnectionClosedError, RequestTimeoutError
 from inspector.forms import strict_json
-from inspector.wire.jsonrpc import RpcError
+
+if TYPE_CHECKING:
+    from inspector.engine.client import McpClient
 
 NAMES_SHOWN = 20  # tool names listed in an "unknown tool" error
 
@@ -66,11 +65,16 @@ def json_arguments(text: str | None) -> dict[str, Any]:
 async def listed_tool(client: McpClient, name: str) -> tuple[dict[str, Any] | None, list[str]]:
     """The tool called ``name`` and every listed name; (None, []) when the server could not
     list its tools (a JSON-RPC error: the call goes out unchecked, with a note saying so)."""
+    from inspector.engine.request_errors import ConnectionClosedError, RequestTimeoutError
+    from inspector.wire.jsonrpc import RpcError
+
     try:
         tools = await client.list_tools()
     except (ConnectionClosedError, RequestTimeoutError):
         raise
     except RpcError as exc:
+        from inspector.commands.failures import HTTP_FAILURE  # start-up: failures only
+
         if exc.code == HTTP_FAILURE and isinstance(exc.data, dict) and "status" in exc.data:
             raise  # the transport's HTTP failure, not the server's answer: the call would fail too
         sys.stderr.write(
@@ -86,6 +90,8 @@ async def listed_tool(client: McpClient, name: str) -> tuple[dict[str, Any] | No
 
 
 def unknown_tool(name: str, names: list[str]) -> CliError:
+    import difflib  # start-up: only for a name no tool has
+
     close = difflib.get_close_matches(name, names, n=3)
     shown = ", ".join(sorted(names)[:NAMES_SHOWN]) + (" ..." if len(names) > NAMES_SHOWN else "")
     message = (

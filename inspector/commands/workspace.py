@@ -13,6 +13,7 @@ import argparse
 import shlex
 import sys
 from functools import partial
+from typing import TYPE_CHECKING
 
 from inspector.commands.options import (
     PROG,
@@ -25,11 +26,10 @@ from inspector.commands.options import (
     with_oauth,
 )
 from inspector.config import ConfigError, server_names
-from inspector.record.recorder import Recorder
-from inspector.record.state import new_session_path
-from inspector.target import target_info
-from inspector.workspace.entries import Entry, config_entries, word_entries
-from inspector.workspace.recording import header_extra
+
+if TYPE_CHECKING:
+    from inspector.record.recorder import Recorder
+    from inspector.workspace.entries import Entry
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
@@ -60,6 +60,8 @@ def wanted(opts: argparse.Namespace, words: list[str]) -> bool:
 def entries(opts: argparse.Namespace, words: list[str]) -> list[Entry]:
     """The workspace's servers, in order (a usage error names what is wrong); an HTTP
     server's OAuth as for one server (the flags over its config entry's ``oauth``)."""
+    from inspector.workspace.entries import config_entries, word_entries
+
     try:
         if opts.config and not opts.targets:
             found = config_entries(opts.config)
@@ -103,6 +105,10 @@ def run(opts: argparse.Namespace, words: list[str]) -> int:
 def workspace_recorder(opts: argparse.Namespace, servers: list[Entry]) -> Recorder | None:
     """The workspace's one session file (``--record PATH``, else a new one named
     ``workspace``), its header naming every server, its redaction every server's secrets."""
+    from inspector.record.state import new_session_path
+    from inspector.target import target_info
+    from inspector.workspace.recording import header_extra
+
     if opts.no_record:
         return None
     path = opts.record

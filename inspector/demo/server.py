@@ -12,7 +12,6 @@ import contextlib
 import itertools
 import sys
 import threading
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -174,7 +173,7 @@ class DemoServer:
             valid = isinstance(req_id, str | int) and not isinstance(req_id, bool)
             self.send(error_response(req_id if valid else None, exc.code, exc.message, exc.data))
         except Exception:  # never crash on one bad message
-            self.stderr("internal error while dispatching:\n" + traceback.format_exc())
+            self.stderr("internal error while dispatching:\n" + _traceback())
 
     # ---- requests from the client --------------------------------------------------
     def _on_request(self, msg: dict[str, Any]) -> None:
@@ -220,7 +219,7 @@ class DemoServer:
         except RpcError as exc:
             reply = error_response(call.id, exc.code, exc.message, exc.data)
         except Exception as exc:
-            self.stderr(f"{call.method} failed:\n" + traceback.format_exc())
+            self.stderr(f"{call.method} failed:\n" + _traceback())
             reply = error_response(call.id, INTERNAL_ERROR, f"Internal error: {exc}")
         with self._calls_lock:
             if self._calls.get(call.id) is call:
@@ -312,3 +311,10 @@ class DemoServer:
                     return
                 self.state.counter += 1
             self.resource_updated(COUNTER_URI)
+
+
+def _traceback() -> str:
+    """The exception being handled, formatted (``traceback`` loads only then: start-up)."""
+    import traceback
+
+    return traceback.format_exc()

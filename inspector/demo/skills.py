@@ -7,7 +7,6 @@ and byte size of exactly what ``resources/read`` returns, and its ``frontmatter`
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +37,8 @@ class DemoSkill:
         return out
 
     def entry(self) -> dict[str, Any]:
+        import hashlib  # start-up: OpenSSL loads when a skill is listed, not with the server
+
         resources = []
         for uri, text in self.contents().items():
             data = text.encode("utf-8")

@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.errors import InspectorError
-
-NAME_PARAMS = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+from inspector.wire.stateless import NAME_PARAMS
 
 
 class WorkloadError(InspectorError):

@@ -32,9 +32,9 @@ from inspector.engine.era import (
 )
 from inspector.proxy.front_session import HEAD_WAIT, FrontSession, OutStream
 from inspector.proxy.httpserve import Request
-from inspector.transports.httpwire import NAME_PARAMS
 from inspector.wire import jsonrpc
 from inspector.wire.events import WireEvent
+from inspector.wire.stateless import NAME_PARAMS
 
 HEADER_MISMATCH = -32020
 MISSING_CAPABILITY = -32021

@@ -7,7 +7,6 @@ import contextlib
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -71,6 +70,8 @@ def write_state(path: Path, data: bytes) -> None:
     """Replace state file ``path`` with ``data`` atomically (a new 0600 file renamed over
     it: a crash leaves the old file or the new one), its folders made 0700. The new file
     is created exclusively, so nothing planted under its name is opened."""
+    import tempfile  # start-up: shutil, random... only when a state file is written
+
     try:
         private_dirs(path.parent)
         fd, partial = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)  # 0600

@@ -14,8 +14,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-
 EXTENSION = "io.modelcontextprotocol/skills"
 SKILL_FILE = "SKILL.md"
 DYNAMIC = "dynamic"  # resources of a generated skill: no digests to verify against
@@ -139,6 +137,8 @@ def parse_frontmatter(text: str) -> dict[str, Any] | None:
     match = FRONTMATTER.match(text.removeprefix("\ufeff"))
     if match is None:
         return None
+    import yaml  # start-up: loaded when a skill is read, not with the error tree
+
     try:
         data = yaml.safe_load(match.group(1))
     except yaml.YAMLError:

@@ -24,6 +24,7 @@ from inspector.errors import InspectorError
 from inspector.transports.sse_parser import SseError, SseEvent
 from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.jsonrpc import decode, encode, error_response
+from inspector.wire.stateless import NAME_PARAMS
 from inspector.wire.transport import Decode, TransportError
 
 HTTP_ERROR = -32000  # code of the error responses synthesized for per-request HTTP failures
@@ -166,7 +167,6 @@ def describe_response(
     return f"{text}; server said: {excerpt}" if excerpt else text
 
 
-NAME_PARAMS = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 _HEADER_SAFE = re.compile(r"^[\x20-\x7E]*$")
 _B64_SENTINEL = re.compile(r"^=\?base64\?.*\?=$")
 

@@ -12,7 +12,9 @@ a process that left it (``setsid``, a daemon) is out of reach, as it is for the
 orderly shutdown.
 
 POSIX only (process groups and ``killpg``). The watchdog is this file run as a script,
-standard library only, so it starts in a few milliseconds and off the critical path.
+standard library only, so it starts in a few milliseconds and off the critical path:
+each stdio server starts one, so it imports only what it uses (``subprocess``, twenty
+modules more, is the inspector's side's, imported there).
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import subprocess
 import sys
 import time
 
@@ -32,6 +33,8 @@ class Lifeline:
     """The inspector's end of one watchdog (see the module doc)."""
 
     def __init__(self, pgid: int, grace: float) -> None:
+        import subprocess
+
         read, self._write = os.pipe()
         try:
             self.process: subprocess.Popen[bytes] | None = subprocess.Popen(

@@ -1,10 +1,14 @@
 """What every 2026-07-28 result carries, for the servers mcp-inspect plays (the demo,
 ``replay --serve``): ``resultType``, and ``ttlMs``/``cacheScope`` where a client may cache
-the result (SEP-2549)."""
+the result (SEP-2549); and which param of a request its ``Mcp-Name`` header carries."""
 
 from __future__ import annotations
 
 from typing import Any
+
+# method -> the param its Mcp-Name routing header carries (the HTTP client sends it, the
+# proxy's front checks it, load runs send it): here, so none of them needs another's code
+NAME_PARAMS = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 
 CACHEABLE = frozenset(
     {

@@ -23,13 +23,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
-
-from anyio.abc import TaskGroup
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from inspector.errors import InspectorError
 from inspector.wire.events import WireEvent
 from inspector.wire.jsonrpc import decode, encode
+
+if TYPE_CHECKING:
+    from anyio.abc import TaskGroup
 
 # tool name -> argument path -> the name part of its ``Mcp-Param-{name}`` header: the
 # tools' ``x-mcp-header`` annotations, mirrored into headers on tools/call (stateless era)
