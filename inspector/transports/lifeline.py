@@ -15,26 +15,21 @@ that did not leave it (``sleep 3017 &``, worker processes); a process that left 
 One watchdog for all, not one per server: a workspace of twenty servers started twenty
 Pythons (~25 ms of CPU each) beside the servers' own start, on the same cores.
 
-POSIX only (process groups and ``killpg``). The watchdog is this file run as a script,
-standard library only, so it starts in a few milliseconds and off the critical path; it
-imports only what it uses (``subprocess``, twenty modules more, is the inspector's side's,
-imported there).
+POSIX only (process groups and ``killpg``). The watchdog is ``watchdog.py`` run as a
+script (standard library only, a few milliseconds to start, off the critical path); this
+module is the inspector's end of it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import signal
+import subprocess
 import sys
 import threading
-import time
-from typing import TYPE_CHECKING
+from pathlib import Path
 
-if TYPE_CHECKING:
-    import subprocess
-
-POLL = 0.05
+SCRIPT = str(Path(__file__).with_name("watchdog.py"))  # run as ``python -I -S SCRIPT``
 
 
 class Watchdog:
@@ -42,12 +37,10 @@ class Watchdog:
     watches (pgid -> grace)."""
 
     def __init__(self, groups: dict[int, float]) -> None:
-        import subprocess
-
         read, self.fd = os.pipe()
         try:
             self.process: subprocess.Popen[bytes] | None = subprocess.Popen(
-                [sys.executable, "-I", "-S", __file__],
+                [sys.executable, "-I", "-S", SCRIPT],
                 stdin=read,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
@@ -153,72 +146,3 @@ class Lifeline:
         if getattr(self, "_armed", False):
             with contextlib.suppress(Exception):
                 self._let_go(end=True)  # the watchdog ends the group, as if we had died
-
-
-def _group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def end_groups(groups: dict[int, float]) -> None:
-    """SIGTERM every group (pgid -> grace), wait up to each one's grace for it to go,
-    then SIGKILL what is left of it."""
-    began = time.monotonic()
-    for pgid in groups:
-        with contextlib.suppress(OSError):
-            os.killpg(pgid, signal.SIGTERM)
-    left = dict(groups)
-    while left:
-        waited = time.monotonic() - began
-        for pgid, grace in list(left.items()):
-            if waited >= grace or not _group_alive(pgid):
-                with contextlib.suppress(OSError):
-                    os.killpg(pgid, signal.SIGKILL)
-                del left[pgid]
-        if left:
-            time.sleep(POLL)
-
-
-def end_group(pgid: int, grace: float) -> None:
-    """SIGTERM the group, wait up to ``grace`` for it to go, then SIGKILL what is left."""
-    end_groups({pgid: grace})
-
-
-def main() -> int:
-    """The watchdog: read the inspector's lines until end-of-file, then end the groups
-    still watched."""
-    for sig in (signal.SIGHUP, signal.SIGINT, signal.SIGTSTP):
-        signal.signal(sig, signal.SIG_IGN)  # the terminal's signals are not for us
-    groups: dict[int, float] = {}
-    pending = b""
-    while chunk := os.read(0, 4096):
-        *lines, pending = (pending + chunk).split(b"\n")
-        for line in lines:
-            heard(groups, line)
-    end_groups(groups)
-    return 0
-
-
-def heard(groups: dict[int, float], line: bytes) -> None:
-    """One line of the inspector's: ``+PGID GRACE`` watch, ``-PGID`` no longer,
-    ``!PGID`` end it now."""
-    try:
-        op, numbers = line[:1], line[1:].split()
-        pgid = int(numbers[0])
-        if op == b"+":
-            groups[pgid] = float(numbers[1])
-        elif op in (b"-", b"!"):
-            grace = groups.pop(pgid, None)
-            if op == b"!" and grace is not None:
-                end_groups({pgid: grace})
-    except (IndexError, ValueError):
-        pass  # not a line of ours: nothing to act on
-
-
-if __name__ == "__main__":  # pragma: no cover - runs as the watchdog process
-    sys.exit(main())

@@ -29,6 +29,7 @@ from inspector.engine.session import Session
 from inspector.target import Target
 from inspector.transports.lifeline import Lifeline
 from inspector.transports.stdio import StdioTransport
+from inspector.transports.watchdog import heard
 from inspector.tui.app import InspectorApp
 
 SERVER = str(SERVERS / "stdio_grandchild.py")
@@ -380,3 +381,13 @@ def running_in_group(pgid: int) -> list[int]:
         if int(fields[2]) == pgid and fields[0] != "Z":
             found.append(int(stat_file.parent.name))
     return found
+
+
+def test_the_watchdog_never_takes_our_own_group_or_inits() -> None:
+    """A line naming group 0 (the watchdog's own) or 1 (init's) is not a server's: it is
+    never watched, so end-of-file never signals it (run by hand with a stray line, the
+    watchdog as root sent SIGTERM to group 1)."""
+    groups: dict[int, float] = {}
+    for line in (b"+0 1", b"+1 1", b"+-5 1", b"+4242 1"):
+        heard(groups, line)
+    assert groups == {4242: 1.0}
