@@ -1,4 +1,5 @@
-"""``mcp-inspect --cli`` over HTTP, run for real as a subprocess: official-SDK servers
+"""``mcp-inspect --cli`` over HTTP, run in the test process (once as a subprocess, end to
+end: ``test_streamable_sse_mode_auto``) against real servers: official-SDK servers
 under uvicorn (Streamable HTTP in SSE and JSON modes, legacy HTTP+SSE detected and
 forced), config files with url entries, headers, recording without the token, and
 scripted servers for every documented failure exit code."""
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_inprocess import cli_inprocess_async
 from cli_runner import cli_async
 from servers.http_scripted import (
     Conn,
@@ -61,7 +63,14 @@ class Done:
 
 
 async def cli(*args: str, timeout: float = 60) -> Done:
-    """Run the real CLI without blocking the event loop (scripted servers live in it)."""
+    """Run the CLI in this process without blocking the event loop (scripted servers
+    live in it)."""
+    done = await cli_inprocess_async(*args, timeout=timeout)
+    return Done(done.returncode, done.stdout, done.stderr)
+
+
+async def cli_process(*args: str, timeout: float = 60) -> Done:
+    """:func:`cli` as a child process: ``python -m inspector ...``, end to end."""
     done = await cli_async(*args, timeout=timeout)
     return Done(done.returncode, done.stdout, done.stderr)
 
@@ -92,7 +101,8 @@ def tool_names(result: dict[str, Any]) -> set[str]:
 
 
 async def test_streamable_sse_mode_auto(sdk_sse: str) -> None:
-    assert {"add", "progress_steps"} <= tool_names((await cli(*TOOLS, sdk_sse + "/mcp")).result())
+    listed = await cli_process(*TOOLS, sdk_sse + "/mcp")
+    assert {"add", "progress_steps"} <= tool_names(listed.result())
     done = await cli(*ADD, sdk_sse + "/mcp")
     assert done.result()["content"][0]["text"] == "42"
 

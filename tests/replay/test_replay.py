@@ -1,5 +1,7 @@
 """Replay: a session recorded against a real SDK server, re-run against the same server
-(nothing differs, exit 0) and against its changed variant (differences, exit 1)."""
+(nothing differs, exit 0) and against its changed variant (differences, exit 1). The
+command runs in the test process; ``test_same_server_nothing_differs`` runs it as a child
+process, end to end."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from typing import Any
 
 import anyio
 import pytest
+from cli_inprocess import cli_inprocess
 from cli_runner import cli as run_cli
 from paths import PY, ROOT, SERVERS
 
@@ -35,7 +38,8 @@ def recording(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def cli(*args: str, timeout: float = 90) -> subprocess.CompletedProcess[str]:
-    return run_cli(*args, timeout=timeout)  # a replay runs a server and the recording
+    """The command in the test process (a replay runs a server and the recording)."""
+    return cli_inprocess(*args, timeout=timeout)
 
 
 def items_by(report: dict[str, Any], method: str, detail: str = "") -> list[dict[str, Any]]:
@@ -48,7 +52,7 @@ def items_by(report: dict[str, Any], method: str, detail: str = "") -> list[dict
 
 @pytest.mark.slow
 def test_same_server_nothing_differs(recording: Path) -> None:
-    done = cli("--cli", "replay", str(recording), "--against", "--", PY, SERVER)
+    done = run_cli("--cli", "replay", str(recording), "--against", "--", PY, SERVER, timeout=90)
     assert done.returncode == 0, done.stderr + done.stdout
     report = json.loads(done.stdout)
     assert report["differs"] is False
