@@ -1,7 +1,8 @@
 """The 2026-07-28 stateless era over Streamable HTTP and stdio, against the official SDK
 (``servers/stateless_server.py`` under uvicorn): routing headers on every POST, no
 session id, no GET stream, no DELETE, MRTR retries, cancel by closing the stream, and
-``--cli --protocol-version 2026-07-28`` run for real."""
+``--cli --protocol-version 2026-07-28`` run for real (in the test process, and once as a
+child process)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 
 import anyio
 import pytest
-from cli_runner import cli_async
+from cli_inprocess import cli_inprocess_async
 from paths import ROOT, SERVERS
 from servers.http_scripted import Conn, Request, ScriptedServer
 from servers.stateless_support import stateless_server
@@ -295,6 +296,8 @@ async def test_a_cut_response_stream_is_not_resumed() -> None:
 
 
 async def cli(*args: str) -> Any:
-    done = await cli_async(*args)
+    """The CLI's printed result, run in the test process (the refused POST above runs it
+    as a child process, end to end)."""
+    done = await cli_inprocess_async(*args)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
