@@ -21,6 +21,7 @@ comes), so a test also asserts what its own recording shows.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -45,10 +46,11 @@ def conformance_command(version: str = VERSION) -> list[str]:
     return [str(NODE), str(bin_entry(PACKAGE, version, "conformance"))]
 
 
-def client_scenarios(version: str = VERSION, *, requirements: str | None = None) -> list[str]:
-    """The client scenario names ``conformance list`` prints, in its order (only those a
-    spec revision requires, with ``requirements``)."""
-    extra = ["--requirements", requirements] if requirements else []
+@functools.cache
+def listed(version: str, *extra: str) -> str:
+    """What ``conformance list --client EXTRA`` prints: asked once a process (0.8 s of
+    CPU each; a suite's shards ask for it about 20 times, and a pinned suite's list does
+    not change)."""
     done = subprocess.run(
         [*conformance_command(version), "list", "--client", *extra],
         env=npm_env(),
@@ -57,9 +59,16 @@ def client_scenarios(version: str = VERSION, *, requirements: str | None = None)
         timeout=120,
         check=True,
     )
+    return done.stdout
+
+
+def client_scenarios(version: str = VERSION, *, requirements: str | None = None) -> list[str]:
+    """The client scenario names ``conformance list`` prints, in its order (only those a
+    spec revision requires, with ``requirements``)."""
+    extra = ["--requirements", requirements] if requirements else []
     names: list[str] = []
     in_client = False
-    for line in done.stdout.splitlines():
+    for line in listed(version, *extra).splitlines():
         if line.lower().startswith(("client scenarios", "client:")):
             in_client = True
             continue
@@ -74,15 +83,7 @@ def client_scenarios(version: str = VERSION, *, requirements: str | None = None)
 def tagged_scenarios(version: str, tag: str) -> list[str]:
     """The client scenarios ``conformance list`` tags with ``tag`` (``extension``, or a
     spec revision they apply to)."""
-    done = subprocess.run(
-        [*conformance_command(version), "list", "--client"],
-        env=npm_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    found = re.findall(r"^\s+-\s+(\S+)\s+\[([^\]]*)\]", done.stdout, re.MULTILINE)
+    found = re.findall(r"^\s+-\s+(\S+)\s+\[([^\]]*)\]", listed(version), re.MULTILINE)
     return [name for name, tags in found if tag in tags.split(",")]
 
 
