@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import compileall
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from paths import SERVERS
+from servers.http_support import everything_server, sdk_server
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,6 +39,34 @@ def servers_dir() -> Path:
     return SERVERS
 
 
+# One official-SDK HTTP server of each mode (tests/servers/http_sdk_server.py) for a whole
+# worker, for the tests that only need *a* server and open their own MCP session: sessions
+# are independent on these stateful servers, and each start costs 1.2 s of CPU (``import
+# mcp``; 80 starts a suite when each module or test had its own). A test that stops the
+# server, reads its output or changes its state starts its own (``sdk_server``).
+
+
+@pytest.fixture(scope="session")
+def sdk_sse_base() -> Iterator[str]:
+    """``http://127.0.0.1:PORT`` of a Streamable HTTP server answering in SSE (at /mcp)."""
+    with sdk_server("sse") as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def sdk_json_base() -> Iterator[str]:
+    """``http://127.0.0.1:PORT`` of a Streamable HTTP server answering in JSON (at /mcp)."""
+    with sdk_server("json") as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def sdk_legacy_base() -> Iterator[str]:
+    """``http://127.0.0.1:PORT`` of a legacy HTTP+SSE (2024-11-05) server (at /sse)."""
+    with sdk_server("legacy") as base:
+        yield base
+
+
 @pytest.fixture(autouse=True)
 def private_state(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
@@ -58,3 +88,11 @@ def private_runtime(
     runtime = tmp_path_factory.mktemp("run")
     monkeypatch.setenv("MCP_INSPECT_RUNTIME_DIR", str(runtime))
     return runtime
+
+
+@pytest.fixture(scope="session")
+def everything_http_base() -> Iterator[str]:
+    """``http://127.0.0.1:PORT`` of server-everything (node) over Streamable HTTP (at
+    /mcp), shared the same way."""
+    with everything_server("streamableHttp") as base:
+        yield base

@@ -7,7 +7,6 @@ scripted servers for every documented failure exit code."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ from servers.http_scripted import (
     answer_basics,
     ok,
 )
-from servers.http_support import dead_port, sdk_server
+from servers.http_support import dead_port
 
 from inspector.commands.failures import ExitCode
 
@@ -75,22 +74,22 @@ async def cli_process(*args: str, timeout: float = 60) -> Done:
     return Done(done.returncode, done.stdout, done.stderr)
 
 
-@pytest.fixture(scope="module")
-def sdk_sse() -> Iterator[str]:
-    with sdk_server("sse") as base:
-        yield base
+# the worker's shared servers (conftest): each run opens its own session
 
 
-@pytest.fixture(scope="module")
-def sdk_json() -> Iterator[str]:
-    with sdk_server("json") as base:
-        yield base
+@pytest.fixture
+def sdk_sse(sdk_sse_base: str) -> str:
+    return sdk_sse_base
 
 
-@pytest.fixture(scope="module")
-def sdk_legacy() -> Iterator[str]:
-    with sdk_server("legacy") as base:
-        yield base
+@pytest.fixture
+def sdk_json(sdk_json_base: str) -> str:
+    return sdk_json_base
+
+
+@pytest.fixture
+def sdk_legacy(sdk_legacy_base: str) -> str:
+    return sdk_legacy_base
 
 
 def tool_names(result: dict[str, Any]) -> set[str]:

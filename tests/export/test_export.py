@@ -23,7 +23,7 @@ from inspector.export.otlp_sdk import send_spans
 from inspector.export.spans import SpanKind, session_spans
 from inspector.record.reader import iter_events, open_header, read_session
 from tests.export.otlp_receiver import otlp_receiver, received_spans
-from tests.servers.http_support import dead_port, sdk_server
+from tests.servers.http_support import dead_port
 
 
 def record(tmp: Path, name: str, *args: str, code: int = 0) -> Path:
@@ -34,7 +34,7 @@ def record(tmp: Path, name: str, *args: str, code: int = 0) -> Path:
 
 
 @pytest.fixture(scope="module")
-def recordings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+def recordings(tmp_path_factory: pytest.TempPathFactory, sdk_sse_base: str) -> dict[str, Path]:
     """One recording of each shape, made once for the module."""
     tmp = tmp_path_factory.mktemp("recordings")
     paths = {
@@ -66,18 +66,18 @@ def recordings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             code=4,
         ),
     }
-    with sdk_server("sse") as base:
-        paths["http"] = record(
-            tmp,
-            "http",
-            "--method",
-            "tools/call",
-            "--tool-name",
-            "progress_steps",
-            "--tool-arg",
-            "steps=2",
-            f"{base}/mcp",
-        )
+    base = sdk_sse_base  # the worker's shared server (conftest)
+    paths["http"] = record(
+        tmp,
+        "http",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "progress_steps",
+        "--tool-arg",
+        "steps=2",
+        f"{base}/mcp",
+    )
     return paths
 
 

@@ -380,36 +380,35 @@ def test_demo_changed_variant_is_caught(demo_recordings: dict[str, Path]) -> Non
 
 
 @pytest.mark.slow
-def test_http_recording_replays_against_the_url(tmp_path: Path) -> None:
+def test_http_recording_replays_against_the_url(tmp_path: Path, sdk_sse_base: str) -> None:
     """Recorded over Streamable HTTP (SSE responses), replayed against the same URL:
     HTTP status lines and session ids stay out of the comparison."""
-    from servers.http_support import sdk_server
 
     path = tmp_path / "http.jsonl"
-    with sdk_server("sse") as base:
-        url = base + "/mcp"
-        done = cli(
-            "--cli",
-            "--record",
-            str(path),
-            "--method",
-            "tools/call",
-            "--tool-name",
-            "add",
-            "--tool-arg",
-            "a=20",
-            "--tool-arg",
-            "b=22",
-            url,
-        )
-        assert done.returncode == 0, done.stderr
-        assert '"ch": "http"' in path.read_text()
-        done = cli("--cli", "replay", str(path), "--against", url)
-        assert done.returncode == 0, done.stdout + done.stderr
-        report = json.loads(done.stdout)
-        # the SDK speaks both eras: recorded (and replayed) in the newest, 2026-07-28
-        methods = [i["method"] for i in report["items"]]
-        assert methods == ["server/discover", "tools/list", "tools/call"]
+    base = sdk_sse_base  # the worker's shared server (conftest)
+    url = base + "/mcp"
+    done = cli(
+        "--cli",
+        "--record",
+        str(path),
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "add",
+        "--tool-arg",
+        "a=20",
+        "--tool-arg",
+        "b=22",
+        url,
+    )
+    assert done.returncode == 0, done.stderr
+    assert '"ch": "http"' in path.read_text()
+    done = cli("--cli", "replay", str(path), "--against", url)
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout)
+    # the SDK speaks both eras: recorded (and replayed) in the newest, 2026-07-28
+    methods = [i["method"] for i in report["items"]]
+    assert methods == ["server/discover", "tools/list", "tools/call"]
 
 
 @pytest.mark.slow
