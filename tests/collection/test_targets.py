@@ -13,7 +13,6 @@ from cli_inprocess import cli_inprocess
 from cli_runner import cli
 from junitparser import Error, JUnitXml, Skipped
 from paths import DEMO, PY, SERVERS
-from servers.http_support import sdk_server
 
 STEPS = (
     "steps:\n"
@@ -23,17 +22,19 @@ STEPS = (
 
 
 @pytest.mark.slow
-def test_a_url_with_headers_and_a_secret_from_the_environment(tmp_path: Path) -> None:
+def test_a_url_with_headers_and_a_secret_from_the_environment(
+    tmp_path: Path, sdk_json_base: str
+) -> None:
     secret = "hc-bearer-9876"
-    with sdk_server("json") as base:
-        path = tmp_path / "http.mcp.yaml"
-        path.write_text(
-            f"server:\n  url: {base}/mcp\n"
-            "  headers: {Authorization: 'Bearer ${env:HC_TOKEN}', X-Suite: collections}\n" + STEPS
-        )
-        record = tmp_path / "sessions"
-        env = {**os.environ, "HC_TOKEN": secret}
-        done = cli_inprocess("test", str(path), "--record", str(record), env=env)
+    base = sdk_json_base  # the worker's shared server (conftest)
+    path = tmp_path / "http.mcp.yaml"
+    path.write_text(
+        f"server:\n  url: {base}/mcp\n"
+        "  headers: {Authorization: 'Bearer ${env:HC_TOKEN}', X-Suite: collections}\n" + STEPS
+    )
+    record = tmp_path / "sessions"
+    env = {**os.environ, "HC_TOKEN": secret}
+    done = cli_inprocess("test", str(path), "--record", str(record), env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     session = (record / "http.mcp.yaml.jsonl").read_text()
     assert secret not in session

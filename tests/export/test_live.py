@@ -20,7 +20,7 @@ from paths import DEMO, PY, ROOT
 from inspector.export.live import LiveExport, TraceOptions
 from inspector.record.reader import iter_events, open_header
 from tests.export.otlp_receiver import export_facts, live_facts, otlp_receiver
-from tests.servers.http_support import dead_port, sdk_server
+from tests.servers.http_support import dead_port
 
 TRACE_SERVER = [PY, str(ROOT / "tests" / "servers" / "sdk_trace_server.py")]
 
@@ -56,10 +56,11 @@ def test_cli_live_spans_are_the_export_of_its_recording(tmp_path: Path) -> None:
     assert [e[0] for e in call["events"]] == ["progress", "progress"]
 
 
-def test_cli_live_over_http_matches_the_export(tmp_path: Path) -> None:
+def test_cli_live_over_http_matches_the_export(tmp_path: Path, sdk_sse_base: str) -> None:
     """HTTP exchanges beneath the MCP spans, the session id learnt on the way."""
     path = tmp_path / "h.jsonl"
-    with sdk_server("sse") as base, otlp_receiver() as (url, bodies):
+    base = sdk_sse_base  # the worker's shared server (conftest)
+    with otlp_receiver() as (url, bodies):
         done = cli_inprocess(
             "--cli",
             "--record",
