@@ -57,12 +57,17 @@ def command_kind(cmdline: str) -> str:
         return "?"
     program = os.path.basename(parts[0])
     if program.startswith("python"):
+        skip = False
         for index, part in enumerate(parts[1:], start=1):
-            if part == "-m" and index + 1 < len(parts):
+            if skip:  # the value of -W or -X, not the script
+                skip = False
+            elif part == "-m" and index + 1 < len(parts):
                 return f"python -m {parts[index + 1]}"
-            if part == "-c":
+            elif part == "-c":
                 return "python -c"
-            if not part.startswith("-"):
+            elif part in ("-W", "-X"):
+                skip = True
+            elif not part.startswith("-"):
                 return f"python {Path(part).name}"
         return "python"
     if program in {"node", "npm", "npx"}:

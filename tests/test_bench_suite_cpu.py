@@ -1,5 +1,6 @@
-"""bench/suite_cpu.py charges a started process's CPU to what it runs: a child caught
-between fork and exec still shows its parent's command line and must not be named by it."""
+"""bench/suite_cpu.py names each started process by what it runs: the script after
+python's options (``-W ignore``), and not its parent's command line, which a child caught
+between fork and exec still shows."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 from paths import ROOT
 
 sys.path.insert(0, str(ROOT / "bench"))
-from suite_cpu import Sampler
+from suite_cpu import Sampler, command_kind
 
 # the "worker": forks a child that spins a while before it execs spin.py
 WORKER = """
@@ -48,3 +49,11 @@ def test_a_forked_child_is_named_by_what_it_execs(tmp_path: Path) -> None:
     assert sampler.count_by_kind["python spin.py"] == 1, sampler.count_by_kind
     assert sampler.count_by_kind["python worker.py"] == 0, sampler.count_by_kind
     assert sampler.by_kind["python spin.py"] > 0, sampler.by_kind
+
+
+def test_a_script_is_named_after_the_options_python_takes_a_value_for() -> None:
+    assert command_kind("/v/bin/python -W ignore /t/servers/http_sdk_server.py sse") == (
+        "python http_sdk_server.py"
+    )
+    assert command_kind("python -X importtime -m inspector --cli") == "python -m inspector"
+    assert command_kind("python -I -S /p/lifeline.py 1 2") == "python lifeline.py"
