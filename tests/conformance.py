@@ -21,14 +21,19 @@ comes), so a test also asserts what its own recording shows.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import fcntl
 import functools
 import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
+import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -179,6 +184,55 @@ def run_client_scenario(
             result.client_stdout = _read(folder / "stdout.txt")
             result.client_stderr = _read(folder / "stderr.txt")
     return result
+
+
+ADAPTER = Path(__file__).resolve().parent / "conformance_client.py"
+RECORD_ENV = "MCP_INSPECT_CONFORMANCE_RECORD"
+
+
+def run_through_adapter(
+    scenario: str,
+    record: Path,
+    runs: Path,
+    *,
+    version: str = VERSION,
+    spec_version: str | None = None,
+) -> ScenarioResult:
+    """Run a client scenario through ``mcp-inspect --cli`` as tests/conformance_client.py
+    types it, its recordings put into ``record``; once a test session.
+
+    tests/cli/test_conformance.py asserts on single scenarios and test_conformance_suites
+    runs every scenario of both suites: the same runs (1 to 3 s of CPU each). ``runs`` is
+    a folder every worker of the session shares (``conformance_runs``): the first test to
+    need a run makes it there, holding a lock, and later ones read its result and copy
+    its recordings."""
+    key = f"{version}-{spec_version or 'as-released'}-{scenario.replace('/', '_')}"
+    folder = runs / key
+    with _locked(runs / f"{key}.lock"):
+        saved = folder / "result.json"
+        if not saved.exists():
+            (folder / "record").mkdir(parents=True, exist_ok=True)
+            result = run_client_scenario(
+                scenario,
+                [sys.executable, str(ADAPTER)],
+                env={RECORD_ENV: str(folder / "record")},
+                version=version,
+                spec_version=spec_version,
+            )
+            saved.write_text(json.dumps(dataclasses.asdict(result)), "utf-8")
+        found = ScenarioResult(**json.loads(saved.read_text("utf-8")))
+    shutil.copytree(folder / "record", record, dirs_exist_ok=True)
+    return found
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    with path.open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def run_server_scenario(

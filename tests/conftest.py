@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import compileall
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -96,3 +97,15 @@ def everything_http_base() -> Iterator[str]:
     /mcp), shared the same way."""
     with everything_server("streamableHttp") as base:
         yield base
+
+
+@pytest.fixture(scope="session")
+def conformance_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder shared by every worker of this test session, where each conformance
+    scenario is run once (``tests.conformance.run_through_adapter``)."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # each worker's base is in the session's
+        base = base.parent
+    folder = base / "conformance-runs"
+    folder.mkdir(exist_ok=True)
+    return folder
