@@ -4,14 +4,16 @@
 from __future__ import annotations
 
 import compileall
+import contextlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from paths import SERVERS
 from servers.http_support import everything_server, sdk_server
+from servers.stateless_support import stateless_server
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -89,6 +91,22 @@ def private_runtime(
     runtime = tmp_path_factory.mktemp("run")
     monkeypatch.setenv("MCP_INSPECT_RUNTIME_DIR", str(runtime))
     return runtime
+
+
+@pytest.fixture(scope="session")
+def stateless_url() -> Iterator[Callable[[str], str]]:
+    """``stateless_url(mode)``: the endpoint of the worker's stateless-era SDK server
+    (tests/servers/stateless_server.py) in ``mode`` (http | http-json), started on first
+    use; shared the same way."""
+    with contextlib.ExitStack() as stack:
+        started: dict[str, str] = {}
+
+        def url(mode: str) -> str:
+            if mode not in started:
+                started[mode] = stack.enter_context(stateless_server(mode))
+            return started[mode]
+
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,6 @@ from inspector.commands.failures import ExitCode
 from inspector.record.reader import read_session
 from inspector.wire.events import Channel, Direction, WireEvent
 from tests.servers.http_support import sdk_server
-from tests.servers.stateless_support import stateless_server
 
 ERA_SERVER = [sys.executable, str(SERVERS / "era_server.py")]
 SDK_STDIO = [sys.executable, "-W", "ignore", str(SERVERS / "sdk_stdio_server.py")]
@@ -203,9 +203,10 @@ def test_http_stateless_only(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", ["http", "http-json"])
-def test_http_sdk_speaking_both_is_used_in_the_newest(mode: str, tmp_path: Path) -> None:
-    with stateless_server(mode) as url:
-        done, events = cli(tmp_path / "1.jsonl", [url])
+def test_http_sdk_speaking_both_is_used_in_the_newest(
+    mode: str, tmp_path: Path, stateless_url: Callable[[str], str]
+) -> None:
+    done, events = cli(tmp_path / "1.jsonl", [stateless_url(mode)])  # the worker's (conftest)
     assert answered(done) == "42"
     assert chosen(events)["era"] == "stateless"
     assert "initialize" not in sent(events)

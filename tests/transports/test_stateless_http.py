@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable
 from typing import Any
 
 import anyio
@@ -16,7 +16,6 @@ import pytest
 from cli_inprocess import cli_inprocess_async
 from paths import ROOT, SERVERS
 from servers.http_scripted import Conn, Request, ScriptedServer
-from servers.stateless_support import stateless_server
 
 from inspector.engine.client import McpClient
 from inspector.engine.lint import tool_headers
@@ -30,10 +29,9 @@ SERVER = SERVERS / "stateless_server.py"
 STATELESS = "2026-07-28"
 
 
-@pytest.fixture(scope="module", params=["http", "http-json"])
-def url(request: pytest.FixtureRequest) -> Iterator[str]:
-    with stateless_server(request.param) as endpoint:
-        yield endpoint
+@pytest.fixture(params=["http", "http-json"])
+def url(request: pytest.FixtureRequest, stateless_url: Callable[[str], str]) -> str:
+    return stateless_url(request.param)  # the worker's shared server (conftest)
 
 
 def http_out(events: list[WireEvent]) -> list[dict[str, Any]]:
