@@ -13,11 +13,14 @@ server's frames are tagged with its name and copied to one merged log (``ServerT
 
 from __future__ import annotations
 
+import contextlib
 import shlex
 from collections.abc import Callable
 from dataclasses import replace
 from itertools import count
 from typing import TYPE_CHECKING, Any
+
+from textual.css.query import NoMatches
 
 from inspector.errors import InspectorError
 from inspector.live.state import LiveState
@@ -94,7 +97,15 @@ class WorkspaceUi:
         app.views.append(view)
         app.install_screen(screen, view.mode_name)
         self._merge()
+        self._name_status_bars()
         return view
+
+    def _name_status_bars(self) -> None:
+        """The status bars name their server once there are several (and not once one
+        is left): redrawn when the workspace's servers change."""
+        for view in self.app.views:
+            with contextlib.suppress(NoMatches):
+                view.main.status_bar.refresh()
 
     def started(self, view: ServerView) -> None:
         """``view``'s live session is made (not connected yet): its frames go through a
@@ -288,6 +299,7 @@ class WorkspaceUi:
         app.views.remove(view)
         app.uninstall_screen(view.main)
         await view.main.remove()
+        self._name_status_bars()
         app.notify(f"{view.name}: stopped and removed", timeout=4)
 
     def compare(self, row: int) -> None:

@@ -353,3 +353,26 @@ async def test_the_palette_filters_act_on_the_server_shown() -> None:
             assert getattr(focused, "value", None) == "echo", command
             await pilot.press("escape")
         assert all(getattr(w, "value", "") != "echo" for w in first.query("Input"))
+
+
+async def test_the_status_bar_names_the_server_shown_once_there_are_several() -> None:
+    """Two copies of one server show the same serverInfo: with several servers the status
+    bar starts with the shown one's name (and stops once it is alone again)."""
+    app = InspectorApp(Live(demo_target()))
+    async with app.run_test(size=(120, 35)) as pilot:
+        await wait_for(pilot, lambda: app.views[0].status.state is State.CONNECTED, timeout=30)
+        first = app.views[0]
+        assert "›" not in screen_text(app).splitlines()[0]
+        await pilot.press("escape", "ctrl+n", *f"{sys.executable} -m inspector.demo", "enter")
+        await wait_for(pilot, lambda: len(app.views) == 2 and app.view is app.views[1])
+        added = app.views[1]
+        await wait_for(pilot, lambda: added.status.state is State.CONNECTED, timeout=30)
+        assert added.name != first.name
+        await wait_for(pilot, lambda: f"{added.name} ›" in screen_text(app).splitlines()[0])
+        await choose(pilot, 0)
+        await wait_for(pilot, lambda: f"{first.name} ›" in screen_text(app).splitlines()[0])
+        await pilot.press("escape", "W")
+        await wait_for(pilot, lambda: isinstance(app.screen, ServerListScreen))
+        await pilot.press("up", "up", "down", "x")
+        await wait_for(pilot, lambda: len(app.views) == 1 and app.screen is first.main)
+        await wait_for(pilot, lambda: "›" not in screen_text(app).splitlines()[0])

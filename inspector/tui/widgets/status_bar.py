@@ -30,6 +30,7 @@ MIN_PATH = 24  # cells the session file keeps (the server's label gives way firs
 MAX_LABEL = 1000  # characters of the server's label ever shown (wider than any bar)
 MIN_SERVER = 12  # ... down to this
 MAX_FILTER = 30  # cells of the intercept filter shown
+MAX_NAME = 24  # cells of a workspace server's name shown (its config name)
 FACT_LEVELS = 5  # how far the facts shorten for a narrow bar (see StatusBar.facts)
 
 
@@ -152,9 +153,24 @@ class StatusBar(Static):
             shown = f"  ⏸ {on}" + (f" · {held} (I)" if held else "")
         return Text(shown, style="bold black on yellow" if self.held else "magenta")
 
+    def workspace_name(self) -> str:
+        """In a workspace of several servers, the name of the one this bar is about (its
+        config or command-line name): two copies of one server (staging, production) show
+        the same ``serverInfo``; with one server, nothing."""
+        views = getattr(self.app, "views", ())
+        if len(views) < 2:
+            return ""
+        screen = self.screen
+        return next((view.name for view in views if view.main is screen), "")
+
     def render(self) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(f"● {self.state}", style=STATE_STYLES.get(self.state, "white"))
+        name = one_line(self.workspace_name()[:MAX_LABEL], -1)
+        if name:
+            if cell_len(name) > MAX_NAME:
+                name = _fit(name, MAX_NAME - 1) + ELLIPSIS
+            text.append(f"  {name} ›", style="bold cyan")
         # cut below for want of room only, with a plain ellipsis (not content folding);
         # the cap just bounds the work for a hostile megabyte-long name
         server = shown_mask(self.app)(one_line(self.server[:MAX_LABEL], -1))  # secrets out
