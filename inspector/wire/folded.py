@@ -29,6 +29,7 @@ _space = re.compile(r"[ \t\n\r]*")
 
 LONG = 1 << 16  # a string token at least this many bytes is decoded from the frame itself
 LONG_SCAN = 4_096  # a frame with more quotes than this is not searched for long strings
+FALSE_ESCAPES = 1_000  # ``\\\\`` then a letter, past which a string is parsed the usual way
 _PRINTABLE = bytes(range(0x20, 0x80))  # deleted: what is left is not printable ASCII
 # an escape ``unicode_escape`` reads otherwise than JSON does: ``\/``, those JSON lacks, a
 # short ``\u``, a surrogate (JSON pairs them); found by its backslash (a fast search)
@@ -250,7 +251,7 @@ def _long_strings(raw: bytes) -> list[tuple[int, int]]:
         at = _string_end(raw, start)
         if at < 0:
             return []
-        if at - start < LONG or _unlike_json.search(raw, start + 1, at - 1) is not None:
+        if at - start < LONG or not _escapes_as_json(raw, start + 1, at - 1):
             continue
         if printable or not raw[start:at].translate(None, _PRINTABLE):
             spans.append((start, at))
@@ -261,16 +262,34 @@ def _string_end(raw: bytes, start: int) -> int:
     """The index after the string token opened by the quote at ``start``, or -1."""
     at = start + 1
     while (quote := raw.find(b'"', at)) >= 0:
-        # escaped when an odd run of backslashes comes before it
-        run, back = 0, quote
-        while back > at:
-            piece = raw[max(at, back - 64) : back]
-            kept = len(piece.rstrip(b"\\"))
-            run += len(piece) - kept
-            if kept:
-                break
-            back -= len(piece)
-        if run % 2 == 0:
+        if _backslashes(raw, quote, at) % 2 == 0:  # an odd run before it escapes it
             return quote + 1
         at = quote + 1
     return -1
+
+
+def _escapes_as_json(raw: bytes, start: int, end: int) -> bool:
+    """No escape in ``raw[start:end]`` (a string's inside) is ``_unlike_json``. A match
+    there may be the second backslash of ``\\\\``: it is one only after an even run."""
+    at, seen = start, 0
+    while (match := _unlike_json.search(raw, at, end)) is not None:
+        if _backslashes(raw, match.start(), start) % 2 == 0:
+            return False
+        seen += 1
+        if seen > FALSE_ESCAPES:
+            return False  # not worth the time: parsed the usual way
+        at = match.start() + 1
+    return True
+
+
+def _backslashes(raw: bytes, end: int, floor: int) -> int:
+    """How many backslashes come right before ``end`` (none before ``floor``)."""
+    run = 0
+    while end > floor:
+        piece = raw[max(floor, end - 64) : end]
+        kept = len(piece.rstrip(b"\\"))
+        run += len(piece) - kept
+        if kept:
+            break
+        end -= len(piece)
+    return run
