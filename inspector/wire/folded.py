@@ -26,6 +26,7 @@ FOLD_DEPTH = 64  # nesting walked item by item; a deeper value is parsed whole
 # the C scanner: one value at an index, (value, index after it)
 _scan: Callable[[str, int], tuple[Any, int]] = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
 _space = re.compile(r"[ \t\n\r]*")
+_UNPLACED = "a long string where fold_frame cannot put it"
 
 LONG = 1 << 16  # a string token at least this many bytes is decoded from the frame itself
 LONG_SCAN = 4_096  # a frame with more strings than this is not searched for long ones
@@ -35,10 +36,6 @@ _PRINTABLE = bytes(range(0x20, 0x80))  # deleted: what is left is not printable 
 # an escape ``unicode_escape`` reads otherwise than JSON does: ``\/``, those JSON lacks, a
 # short ``\u``, a surrogate (JSON pairs them); found by its backslash (a fast search)
 _unlike_json = re.compile(rb"\\(?:[^\"\\bfnrtu]|u(?![0-9a-fA-F]{4})|u[dD][89a-fA-F])")
-
-
-class _Whole(Exception):
-    """A long string where the fast way cannot put it (a key, a container parsed whole)."""
 
 
 class FoldedList(list[Any]):
@@ -119,8 +116,8 @@ class _Folder:
         if self.long:
             if first == '"' and at in self.long:
                 return self.long[at], at + 2  # its ``""`` in the text
-            if first in "[{":
-                raise _Whole
+            if first in "[{":  # parsed whole by the C scanner, which never sees ``long``
+                raise ValueError(_UNPLACED)
         return _scan(self.text, at)  # a scalar, or a container nested too deep to walk
 
     def array(self, at: int, depth: int) -> tuple[Any, int]:
@@ -188,7 +185,7 @@ class _Folder:
             if text[at] != '"':
                 raise ValueError(f"expected a key at {at}")
             if at in self.long:
-                raise _Whole
+                raise ValueError(_UNPLACED)
             key, at = _scan(text, at)
             at = space(text, at).end()  # type: ignore[union-attr]
             if text[at] != ":":
@@ -234,7 +231,7 @@ def fold_frame(raw: bytes, items: int = FOLD_ITEMS, values: int = FOLD_VALUES) -
     del pieces
     try:
         return fold_loads(text, items, values, long)
-    except _Whole:
+    except ValueError:  # a long key, one nested too deep, or bad JSON: said the usual way
         del long, text
         return fold_loads(raw.decode("utf-8"), items, values)
 
