@@ -213,22 +213,28 @@ def fold_frame(raw: bytes, items: int = FOLD_ITEMS, values: int = FOLD_VALUES) -
     MB text result was held three times while it was parsed (the frame, its decoded text,
     the value), now twice. Raises what ``fold_loads`` and ``bytes.decode`` raise."""
     spans = _long_strings(raw)
-    if not spans:
+    if 3 * sum(end - start for start, end in spans) < len(raw):
+        # the rest of the frame decoded in pieces and joined is held twice: worth it only
+        # when the long strings are a good part of it (a third: never more than before)
         return fold_loads(raw.decode("utf-8"), items, values)
     pieces: list[str] = []
-    long: dict[int, str] = {}
+    places: list[int] = []
     at = length = 0
     with memoryview(raw) as view:
         for start, end in spans:
             pieces.append(str(view[at:start], "utf-8"))
             length += len(pieces[-1])
-            long[length] = codecs.unicode_escape_decode(view[start + 1 : end - 1])[0]
+            places.append(length)
             pieces.append('""')
             length += 2
             at = end
         pieces.append(str(view[at:], "utf-8"))
-    text = "".join(pieces)
-    del pieces
+        text = "".join(pieces)
+        del pieces  # then the values: the pieces and the text are not held beside them
+        long = {
+            place: codecs.unicode_escape_decode(view[start + 1 : end - 1])[0]
+            for place, (start, end) in zip(places, spans, strict=True)
+        }
     try:
         return fold_loads(text, items, values, long)
     except ValueError:  # a long key, one nested too deep, or bad JSON: said the usual way
