@@ -10,7 +10,7 @@ it waited for) and each one's ratio to ``python -c pass`` measured in the same r
     --cli tools/list         a one-shot call over stdio on the bundled demo server
     --cli tools/call         the same, calling the echo tool (its schemas checked)
     demo server              python -m inspector.demo, stdin at end of file
-    lifeline                 the stdio watchdog, told ``release`` at once
+    lifeline                 the stdio watchdog, a group announced and withdrawn at once
 
     python bench/cli_start.py [--runs 15]
 """
@@ -35,7 +35,7 @@ CALL = ["--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=
 
 def commands(pgid: int) -> dict[str, tuple[list[str], bytes | None, set[int]]]:
     """name -> (argv, stdin bytes (None: /dev/null), the exit codes that are right)."""
-    lifeline = str(ROOT / "inspector" / "transports" / "lifeline.py")
+    watchdog = str(ROOT / "inspector" / "transports" / "watchdog.py")
     return {
         "python -c pass": ([PY, "-c", "pass"], None, {0}),
         "--help": ([PY, "-m", "inspector", "--help"], None, {0}),
@@ -45,7 +45,7 @@ def commands(pgid: int) -> dict[str, tuple[list[str], bytes | None, set[int]]]:
         "--cli tools/call": ([*CLI, *CALL, "--", *DEMO], None, {0}),
         "demo server": (DEMO, None, {0}),
         # the watchdog of a harmless group (a sleep of our own), released at once
-        "lifeline": ([PY, "-I", "-S", lifeline, str(pgid), "1"], b"release", {0}),
+        "lifeline": ([PY, "-I", "-S", watchdog], f"+{pgid} 1\n-{pgid}\n".encode(), {0}),
     }
 
 

@@ -57,12 +57,17 @@ def command_kind(cmdline: str) -> str:
         return "?"
     program = os.path.basename(parts[0])
     if program.startswith("python"):
+        skip = False
         for index, part in enumerate(parts[1:], start=1):
-            if part == "-m" and index + 1 < len(parts):
+            if skip:  # the value of -W or -X, not the script
+                skip = False
+            elif part == "-m" and index + 1 < len(parts):
                 return f"python -m {parts[index + 1]}"
-            if part == "-c":
+            elif part == "-c":
                 return "python -c"
-            if not part.startswith("-"):
+            elif part in ("-W", "-X"):
+                skip = True
+            elif not part.startswith("-"):
                 return f"python {Path(part).name}"
         return "python"
     if program in {"node", "npm", "npx"}:
@@ -97,23 +102,30 @@ class Sampler:
                 stat = _read_stat(int(entry))
                 if stat is not None:
                     stats[int(entry)] = stat
-        for pid, (_parent, cpu) in stats.items():
+        for pid, (parent, cpu) in stats.items():
             worker = self._worker_of(pid, stats)
             if worker is None:
                 continue
             delta = cpu - self.seen.get(pid, 0.0)
             self.seen[pid] = cpu
-            if pid not in self.kind:
-                self.kind[pid] = command_kind(_cmdline(pid))
-                if pid != worker:
-                    self.count_by_kind[self.kind[pid]] += 1
+            kind = self.kind.get(pid)
+            if kind is None:
+                line = _cmdline(pid)
+                kind = command_kind(line)
+                # forked but not yet exec'd, a process still shows its parent's command
+                # line (a worker's is ``python -c ...``): named again at the next sample,
+                # so that what it then runs is charged, not its parent's name
+                if pid == worker or line != _cmdline(parent):
+                    self.kind[pid] = kind
+                    if pid != worker:
+                        self.count_by_kind[kind] += 1
             if delta <= 0:
                 continue
             test = "(controller)" if worker == self.root else self._current_test(worker)
             self.by_test[test] += delta
             if pid != worker and worker != self.root:
                 self.spawned_by_test[test] += delta
-                self.by_kind[self.kind[pid]] += delta
+                self.by_kind[kind] += delta
 
     def _worker_of(self, pid: int, stats: dict[int, tuple[int, float]]) -> int | None:
         """The xdist worker (a child of the root) above ``pid``, the root itself, or None."""

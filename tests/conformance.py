@@ -21,13 +21,19 @@ comes), so a test also asserts what its own recording shows.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import fcntl
+import functools
 import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
+import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,10 +51,11 @@ def conformance_command(version: str = VERSION) -> list[str]:
     return [str(NODE), str(bin_entry(PACKAGE, version, "conformance"))]
 
 
-def client_scenarios(version: str = VERSION, *, requirements: str | None = None) -> list[str]:
-    """The client scenario names ``conformance list`` prints, in its order (only those a
-    spec revision requires, with ``requirements``)."""
-    extra = ["--requirements", requirements] if requirements else []
+@functools.cache
+def listed(version: str, *extra: str) -> str:
+    """What ``conformance list --client EXTRA`` prints: asked once a process (0.8 s of
+    CPU each; a suite's shards ask for it about 20 times, and a pinned suite's list does
+    not change)."""
     done = subprocess.run(
         [*conformance_command(version), "list", "--client", *extra],
         env=npm_env(),
@@ -57,9 +64,16 @@ def client_scenarios(version: str = VERSION, *, requirements: str | None = None)
         timeout=120,
         check=True,
     )
+    return done.stdout
+
+
+def client_scenarios(version: str = VERSION, *, requirements: str | None = None) -> list[str]:
+    """The client scenario names ``conformance list`` prints, in its order (only those a
+    spec revision requires, with ``requirements``)."""
+    extra = ["--requirements", requirements] if requirements else []
     names: list[str] = []
     in_client = False
-    for line in done.stdout.splitlines():
+    for line in listed(version, *extra).splitlines():
         if line.lower().startswith(("client scenarios", "client:")):
             in_client = True
             continue
@@ -74,15 +88,7 @@ def client_scenarios(version: str = VERSION, *, requirements: str | None = None)
 def tagged_scenarios(version: str, tag: str) -> list[str]:
     """The client scenarios ``conformance list`` tags with ``tag`` (``extension``, or a
     spec revision they apply to)."""
-    done = subprocess.run(
-        [*conformance_command(version), "list", "--client"],
-        env=npm_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    found = re.findall(r"^\s+-\s+(\S+)\s+\[([^\]]*)\]", done.stdout, re.MULTILINE)
+    found = re.findall(r"^\s+-\s+(\S+)\s+\[([^\]]*)\]", listed(version), re.MULTILINE)
     return [name for name, tags in found if tag in tags.split(",")]
 
 
@@ -178,6 +184,55 @@ def run_client_scenario(
             result.client_stdout = _read(folder / "stdout.txt")
             result.client_stderr = _read(folder / "stderr.txt")
     return result
+
+
+ADAPTER = Path(__file__).resolve().parent / "conformance_client.py"
+RECORD_ENV = "MCP_INSPECT_CONFORMANCE_RECORD"
+
+
+def run_through_adapter(
+    scenario: str,
+    record: Path,
+    runs: Path,
+    *,
+    version: str = VERSION,
+    spec_version: str | None = None,
+) -> ScenarioResult:
+    """Run a client scenario through ``mcp-inspect --cli`` as tests/conformance_client.py
+    types it, its recordings put into ``record``; once a test session.
+
+    tests/cli/test_conformance.py asserts on single scenarios and test_conformance_suites
+    runs every scenario of both suites: the same runs (1 to 3 s of CPU each). ``runs`` is
+    a folder every worker of the session shares (``conformance_runs``): the first test to
+    need a run makes it there, holding a lock, and later ones read its result and copy
+    its recordings."""
+    key = f"{version}-{spec_version or 'as-released'}-{scenario.replace('/', '_')}"
+    folder = runs / key
+    with _locked(runs / f"{key}.lock"):
+        saved = folder / "result.json"
+        if not saved.exists():
+            (folder / "record").mkdir(parents=True, exist_ok=True)
+            result = run_client_scenario(
+                scenario,
+                [sys.executable, str(ADAPTER)],
+                env={RECORD_ENV: str(folder / "record")},
+                version=version,
+                spec_version=spec_version,
+            )
+            saved.write_text(json.dumps(dataclasses.asdict(result)), "utf-8")
+        found = ScenarioResult(**json.loads(saved.read_text("utf-8")))
+    shutil.copytree(folder / "record", record, dirs_exist_ok=True)
+    return found
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    with path.open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def run_server_scenario(

@@ -4,11 +4,16 @@
 from __future__ import annotations
 
 import compileall
+import contextlib
+import os
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from paths import SERVERS
+from servers.http_support import everything_server, sdk_server
+from servers.stateless_support import stateless_server
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,6 +42,34 @@ def servers_dir() -> Path:
     return SERVERS
 
 
+# One official-SDK HTTP server of each mode (tests/servers/http_sdk_server.py) for a whole
+# worker, for the tests that only need *a* server and open their own MCP session: sessions
+# are independent on these stateful servers, and each start costs 1.2 s of CPU (``import
+# mcp``; 80 starts a suite when each module or test had its own). A test that stops the
+# server, reads its output or changes its state starts its own (``sdk_server``).
+
+
+@pytest.fixture(scope="session")
+def sdk_sse_base() -> Iterator[str]:
+    """``http://127.0.0.1:PORT`` of a Streamable HTTP server answering in SSE (at /mcp)."""
+    with sdk_server("sse") as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def sdk_json_base() -> Iterator[str]:
+    """``http://127.0.0.1:PORT`` of a Streamable HTTP server answering in JSON (at /mcp)."""
+    with sdk_server("json") as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def sdk_legacy_base() -> Iterator[str]:
+    """``http://127.0.0.1:PORT`` of a legacy HTTP+SSE (2024-11-05) server (at /sse)."""
+    with sdk_server("legacy") as base:
+        yield base
+
+
 @pytest.fixture(autouse=True)
 def private_state(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
@@ -58,3 +91,39 @@ def private_runtime(
     runtime = tmp_path_factory.mktemp("run")
     monkeypatch.setenv("MCP_INSPECT_RUNTIME_DIR", str(runtime))
     return runtime
+
+
+@pytest.fixture(scope="session")
+def stateless_url() -> Iterator[Callable[[str], str]]:
+    """``stateless_url(mode)``: the endpoint of the worker's stateless-era SDK server
+    (tests/servers/stateless_server.py) in ``mode`` (http | http-json), started on first
+    use; shared the same way."""
+    with contextlib.ExitStack() as stack:
+        started: dict[str, str] = {}
+
+        def url(mode: str) -> str:
+            if mode not in started:
+                started[mode] = stack.enter_context(stateless_server(mode))
+            return started[mode]
+
+        yield url
+
+
+@pytest.fixture(scope="session")
+def everything_http_base() -> Iterator[str]:
+    """``http://127.0.0.1:PORT`` of server-everything (node) over Streamable HTTP (at
+    /mcp), shared the same way."""
+    with everything_server("streamableHttp") as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def conformance_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder shared by every worker of this test session, where each conformance
+    scenario is run once (``tests.conformance.run_through_adapter``)."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # each worker's base is in the session's
+        base = base.parent
+    folder = base / "conformance-runs"
+    folder.mkdir(exist_ok=True)
+    return folder

@@ -1,6 +1,7 @@
 """OAuth against a server written with the official SDK's server auth
 (tests/servers/oauth_sdk_server.py): the CLI as a user runs it, tokens kept on disk,
-refresh, step-up, ``auth list|clear``, the loopback listener and a pasted redirect."""
+refresh, step-up, ``auth list|clear``, the loopback listener and a pasted redirect. The
+CLI runs in the test process; the first test runs each command as a child process."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import Any
 import anyio
 import httpx
 import pytest
+from cli_inprocess import cli_inprocess
 from cli_runner import cli as run_cli
 from cli_runner import inspector_argv
 from paths import ROOT
@@ -41,18 +43,32 @@ def server() -> Iterator[str]:
 
 
 def cli(
-    state: Path, *args: str, stdin: str | None = None, timeout: float = 60
+    state: Path,
+    *args: str,
+    stdin: str | None = None,
+    timeout: float = 60,
+    process: bool = False,
 ) -> subprocess.CompletedProcess[str]:
+    """The CLI in the test process, or a child process (``process``: end to end, tokens
+    handed from one process to the next only through the state folder)."""
     env = {**os.environ, "XDG_STATE_HOME": str(state)}
     env.pop("MCP_CLIENT_SECRET", None)
-    return run_cli(*args, env=env, input=stdin if stdin is not None else "", timeout=timeout)
+    run = run_cli if process else cli_inprocess
+    return run(*args, env=env, input=stdin if stdin is not None else "", timeout=timeout)
 
 
-def call(state: Path, url: str, tool: str, *flags: str, record: Path | None = None) -> Any:
+def call(
+    state: Path,
+    url: str,
+    tool: str,
+    *flags: str,
+    record: Path | None = None,
+    process: bool = False,
+) -> Any:
     args = ["--cli", "--method", "tools/call", "--tool-name", tool, *flags]
     if record is not None:
         args += ["--record", str(record)]
-    return cli(state, *args, url)
+    return cli(state, *args, url, process=process)
 
 
 def auth_steps(path: Path) -> list[str]:
@@ -76,7 +92,9 @@ def statuses(path: Path) -> list[int]:
 
 
 def test_tokens_are_kept_reused_listed_and_cleared(server: str, tmp_path: Path) -> None:
-    first = call(tmp_path, server, "whoami", "--auth-follow", record=tmp_path / "1.jsonl")
+    first = call(
+        tmp_path, server, "whoami", "--auth-follow", record=tmp_path / "1.jsonl", process=True
+    )
     assert first.returncode == 0, first.stderr
     assert "hello, authorized client" in first.stdout
     steps = auth_steps(tmp_path / "1.jsonl")
@@ -91,7 +109,13 @@ def test_tokens_are_kept_reused_listed_and_cleared(server: str, tmp_path: Path) 
     # a second run needs no flow and no flag: the stored token goes with the first request
     # (the handshake era pinned: its standing GET stream must carry the token too)
     second = call(
-        tmp_path, server, "whoami", "--protocol-version", "2025-11-25", record=tmp_path / "2.jsonl"
+        tmp_path,
+        server,
+        "whoami",
+        "--protocol-version",
+        "2025-11-25",
+        record=tmp_path / "2.jsonl",
+        process=True,
     )
     assert second.returncode == 0, second.stderr
     assert auth_steps(tmp_path / "2.jsonl") == []
@@ -105,18 +129,18 @@ def test_tokens_are_kept_reused_listed_and_cleared(server: str, tmp_path: Path) 
     assert gets and gets[0].meta["headers"]["Authorization"] == "«redacted»"
     header = read_session(tmp_path / "2.jsonl").header.target
     assert header["oauth"]["grant"] == "authorization-code"
-    listing = cli(tmp_path, "auth", "list", "--json")
+    listing = cli(tmp_path, "auth", "list", "--json", process=True)
     assert listing.returncode == 0, listing.stderr
     data = json.loads(listing.stdout)
     assert [s["server"] for s in data["servers"]] == [server]
     assert data["servers"][0]["scopes"] == ["mcp:read"] and data["servers"][0]["refreshToken"]
     assert stored["access_token"] not in listing.stdout
     assert stored["refresh_token"] not in listing.stdout
-    cleared = cli(tmp_path, "auth", "clear", server)
+    cleared = cli(tmp_path, "auth", "clear", server, process=True)
     assert cleared.returncode == 0 and "1 token set" in cleared.stdout
-    assert cli(tmp_path, "auth", "list", server).returncode == 1
+    assert cli(tmp_path, "auth", "list", server, process=True).returncode == 1
     # without the token and without a person or --auth-follow: exit 7, naming the way out
-    third = call(tmp_path, server, "whoami")
+    third = call(tmp_path, server, "whoami", process=True)
     assert third.returncode == 7
     error = json.loads(third.stderr.splitlines()[-1])["error"]
     assert error["kind"] == "auth" and "--auth-follow" in error["message"]

@@ -102,38 +102,38 @@ async def test_demo_connect_list_call_log_and_disconnect(private_state: Path) ->
         assert "no connection 'c1'" in await fails(agent, "list", connection=c)
 
 
-async def test_http_sdk_server_and_two_connections_at_once() -> None:
-    with sdk_server("sse") as base:
-        async with bridge() as agent:
-            web = await call(agent, "connect", target=base + "/mcp")
-            demo = await call(agent, "connect", target=DEMO_LINE)
-            assert web["connection"] != demo["connection"]
-            assert web["serverInfo"]["name"] == "sdk-http-test-server"
-            summed = await call(
-                agent,
-                "call",
-                connection=web["connection"],
-                tool="add",
-                arguments={"a": 20, "b": 22},
-            )
-            assert "42" in json.dumps(summed["result"])
-            echoed = await call(
-                agent,
-                "call",
-                connection=demo["connection"],
-                tool="echo",
-                arguments={"message": "hi"},
-            )
-            assert "hi" in json.dumps(echoed["result"])
-            http = await call(agent, "log", connection=web["connection"], filter="channel:http")
-            assert http["total"] > 0  # HTTP lines and headers are frames too
-            diff = await call(agent, "diff", a=web["connection"], b=demo["connection"])
-            assert diff["summary"] and diff["worst"] == "breaking"  # add is not in the demo's
-            await call(agent, "disconnect", connection=web["connection"])
-            again = await call(
-                agent, "call", connection=demo["connection"], tool="add", arguments={"a": 1, "b": 1}
-            )
-            assert again["result"]["content"][0]["text"] == "1 + 1 = 2"
+async def test_http_sdk_server_and_two_connections_at_once(sdk_sse_base: str) -> None:
+    base = sdk_sse_base  # the worker's shared server (conftest)
+    async with bridge() as agent:
+        web = await call(agent, "connect", target=base + "/mcp")
+        demo = await call(agent, "connect", target=DEMO_LINE)
+        assert web["connection"] != demo["connection"]
+        assert web["serverInfo"]["name"] == "sdk-http-test-server"
+        summed = await call(
+            agent,
+            "call",
+            connection=web["connection"],
+            tool="add",
+            arguments={"a": 20, "b": 22},
+        )
+        assert "42" in json.dumps(summed["result"])
+        echoed = await call(
+            agent,
+            "call",
+            connection=demo["connection"],
+            tool="echo",
+            arguments={"message": "hi"},
+        )
+        assert "hi" in json.dumps(echoed["result"])
+        http = await call(agent, "log", connection=web["connection"], filter="channel:http")
+        assert http["total"] > 0  # HTTP lines and headers are frames too
+        diff = await call(agent, "diff", a=web["connection"], b=demo["connection"])
+        assert diff["summary"] and diff["worst"] == "breaking"  # add is not in the demo's
+        await call(agent, "disconnect", connection=web["connection"])
+        again = await call(
+            agent, "call", connection=demo["connection"], tool="add", arguments={"a": 1, "b": 1}
+        )
+        assert again["result"]["content"][0]["text"] == "1 + 1 = 2"
 
 
 async def test_crash_mid_call_is_an_error_result_and_the_bridge_lives_on() -> None:

@@ -1,4 +1,5 @@
-"""The headless CLI, run for real as a subprocess against real servers."""
+"""The headless CLI against real servers: run in the test process (what it prints and
+returns), and once end to end as a subprocess (``test_tools_list_after_dashdash``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_inprocess import cli_inprocess
 from cli_runner import cli
 from paths import PY, SERVERS
 
@@ -32,14 +34,14 @@ def test_tools_list_after_dashdash() -> None:
 
 
 def test_trailing_words_target_like_the_official_cli() -> None:
-    done = cli("--cli", *SDK_SERVER, "--method", "tools/list")
+    done = cli_inprocess("--cli", *SDK_SERVER, "--method", "tools/list")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["tools"]
 
 
 @pytest.mark.slow
 def test_tool_args_coerced_by_schema() -> None:
-    done = cli(
+    done = cli_inprocess(
         "--cli",
         "--method",
         "tools/call",
@@ -58,7 +60,7 @@ def test_tool_args_coerced_by_schema() -> None:
 
 @pytest.mark.slow
 def test_tool_args_json() -> None:
-    done = cli(
+    done = cli_inprocess(
         "--cli",
         "--method",
         "tools/call",
@@ -75,9 +77,11 @@ def test_tool_args_json() -> None:
 
 @pytest.mark.slow
 def test_resources_read_and_prompts_get() -> None:
-    done = cli("--cli", "--method", "resources/read", "--uri", "sdk://greeting", "--", *SDK_SERVER)
+    done = cli_inprocess(
+        "--cli", "--method", "resources/read", "--uri", "sdk://greeting", "--", *SDK_SERVER
+    )
     assert json.loads(done.stdout)["contents"][0]["text"] == "hello from the SDK"
-    done = cli(
+    done = cli_inprocess(
         "--cli",
         "--method",
         "prompts/get",
@@ -92,20 +96,20 @@ def test_resources_read_and_prompts_get() -> None:
 
 
 def test_usage_error_is_json_with_exit_2() -> None:
-    done = cli("--cli", "--method", "tools/list", "--no-such-flag")
+    done = cli_inprocess("--cli", "--method", "tools/list", "--no-such-flag")
     assert done.returncode == 2
     assert error_of(done)["kind"] == "usage"
-    done = cli("--cli", "--method", "tools/call", "--", *SDK_SERVER)
+    done = cli_inprocess("--cli", "--method", "tools/call", "--", *SDK_SERVER)
     assert done.returncode == 2 and "--tool-name" in error_of(done)["message"]
-    done = cli("--cli", "-e", "NOEQUALS", "--method", "ping", "--", *SDK_SERVER)
+    done = cli_inprocess("--cli", "-e", "NOEQUALS", "--method", "ping", "--", *SDK_SERVER)
     assert done.returncode == 2 and "KEY=VALUE" in error_of(done)["message"]
 
 
 def test_connection_errors_exit_3_with_reason() -> None:
-    done = cli("--cli", "--method", "ping", "--", "definitely-not-a-command-xyz")
+    done = cli_inprocess("--cli", "--method", "ping", "--", "definitely-not-a-command-xyz")
     assert done.returncode == 3
     assert "command not found" in error_of(done)["message"]
-    done = cli(
+    done = cli_inprocess(
         "--cli", "--method", "ping", "--", PY, str(SERVERS / "stdio_misbehave.py"), "exit-now"
     )
     assert done.returncode == 3
@@ -125,7 +129,7 @@ def test_connection_errors_exit_3_with_reason() -> None:
 def test_long_requests_ask_for_progress(method: str, args: list[str], tmp_path: Path) -> None:
     """Each request that may run long carries a progressToken: progress resets --timeout."""
     path = tmp_path / "s.jsonl"
-    done = cli("--cli", "--record", str(path), "--method", method, *args)
+    done = cli_inprocess("--cli", "--record", str(path), "--method", method, *args)
     assert done.returncode == 0, done.stderr
     request = next(
         e.message
@@ -141,7 +145,7 @@ def test_a_server_that_exits_shows_what_it_printed_on_stdout() -> None:
     """A banner on stdout is usually the clue: its non-JSON lines are in the message."""
     note = '{"jsonrpc": "2.0", "method": "notifications/x"}'
     script = f"print('hello not json'); print({note!r}); raise SystemExit(1)"
-    done = cli("--cli", "--method", "ping", "--", PY, "-c", script)
+    done = cli_inprocess("--cli", "--method", "ping", "--", PY, "-c", script)
     assert done.returncode == 3
     error = error_of(done)
     assert error["serverExitCode"] == 1
@@ -151,7 +155,7 @@ def test_a_server_that_exits_shows_what_it_printed_on_stdout() -> None:
 
 @pytest.mark.slow
 def test_protocol_error_exit_4() -> None:
-    done = cli(
+    done = cli_inprocess(
         "--cli", "--method", "prompts/get", "--prompt-name", "no-such-prompt", "--", *SDK_SERVER
     )
     assert done.returncode == 4, done.stderr
@@ -159,7 +163,7 @@ def test_protocol_error_exit_4() -> None:
 
 
 def test_timeout_exit_5() -> None:
-    done = cli(
+    done = cli_inprocess(
         "--cli",
         "--timeout",
         "0.5",
@@ -177,7 +181,7 @@ def test_timeout_exit_5() -> None:
 def test_progress_resets_the_timeout() -> None:
     """README: ``--timeout`` is "reset by progress": the CLI asks for progress (a
     progressToken), so a call longer than the timeout that reports progress succeeds."""
-    done = cli(
+    done = cli_inprocess(
         "--cli",
         "--timeout",
         "1",
@@ -196,7 +200,7 @@ def test_progress_resets_the_timeout() -> None:
 
 def test_record_redacts_env_values(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
-    done = cli(
+    done = cli_inprocess(
         "--cli",
         "--record",
         str(path),
@@ -220,7 +224,7 @@ DEMO = [PY, "-m", "inspector.demo"]
 
 
 def call_demo(tool: str, *flags: str, args: str = "{}") -> subprocess.CompletedProcess[str]:
-    return cli(
+    return cli_inprocess(
         "--cli",
         *flags,
         "--method",
@@ -270,7 +274,7 @@ def test_root_is_offered_as_a_file_uri(tmp_path: Path) -> None:
 
 
 def test_tool_arg_coercion_on_the_demo_schema() -> None:
-    done = cli(
+    done = cli_inprocess(
         "--cli",
         "--method",
         "tools/call",

@@ -1,6 +1,7 @@
 """``--cli`` checks before it sends (and after): usage errors before the server starts,
 ``tools/call`` checked against the listed tool's schemas, the demo server named, the
-server's stderr on request, ``--format json``. Real subprocesses, real servers."""
+server's stderr on request, ``--format json``. Real servers; the CLI runs in the test
+process, but where what reaches its stderr is the point (a subprocess)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_inprocess import cli_inprocess
 from cli_runner import cli
 from paths import PY, SERVERS
 
@@ -49,7 +51,7 @@ def test_usage_errors_are_reported_before_the_server_starts(
     started = tmp_path / "started"
     server = [PY, "-c", f"open({str(started)!r}, 'w')"]
     record = tmp_path / "s.jsonl"
-    done = cli(*CALL, *flags, "--record", str(record), "--", *server)
+    done = cli_inprocess(*CALL, *flags, "--record", str(record), "--", *server)
     assert done.returncode == 2, done.stderr
     assert words in error_of(done)["message"]
     assert not started.exists() and not record.exists()
@@ -57,7 +59,9 @@ def test_usage_errors_are_reported_before_the_server_starts(
 
 def test_an_unknown_method_is_reported_before_the_server_starts(tmp_path: Path) -> None:
     started = tmp_path / "started"
-    done = cli("--cli", "--method", "tools/lst", "--", PY, "-c", f"open({str(started)!r}, 'w')")
+    done = cli_inprocess(
+        "--cli", "--method", "tools/lst", "--", PY, "-c", f"open({str(started)!r}, 'w')"
+    )
     assert done.returncode == 2 and "unsupported --method 'tools/lst'" in error_of(done)["message"]
     assert not started.exists()
 
@@ -87,7 +91,7 @@ def test_tools_call_is_checked_against_the_listed_tool(
     tmp_path: Path, flags: list[str], kind: str, issues: Any
 ) -> None:
     record = tmp_path / "s.jsonl"
-    done = cli(*CALL, *flags, "--record", str(record), "--", *SDK_SERVER)
+    done = cli_inprocess(*CALL, *flags, "--record", str(record), "--", *SDK_SERVER)
     assert done.returncode == 2, done.stderr
     assert done.stdout == ""
     error = error_of(done)
@@ -104,7 +108,7 @@ def test_tools_call_is_checked_against_the_listed_tool(
 
 def test_no_validate_sends_what_was_typed(tmp_path: Path) -> None:
     record = tmp_path / "s.jsonl"
-    done = cli(
+    done = cli_inprocess(
         *CALL,
         "--no-validate",
         "--tool-name",
@@ -124,7 +128,7 @@ def test_no_validate_sends_what_was_typed(tmp_path: Path) -> None:
 
 
 def test_coerced_arguments_pass_the_check() -> None:
-    done = cli(
+    done = cli_inprocess(
         *CALL, "--tool-name", "add", "--tool-arg", "a=40", "--tool-arg", "b=2", "--", *SDK_SERVER
     )
     assert done.returncode == 0, done.stderr
@@ -143,7 +147,7 @@ def test_coerced_arguments_pass_the_check() -> None:
 def test_structured_content_is_checked_against_the_output_schema(
     tool: str, code: int, says: str | None
 ) -> None:
-    done = cli(*CALL, "--tool-name", tool, "--", *BAD_OUTPUT)
+    done = cli_inprocess(*CALL, "--tool-name", tool, "--", *BAD_OUTPUT)
     assert done.returncode == code, done.stderr
     assert json.loads(done.stdout)["content"]  # the result is printed either way
     if says is None:
@@ -154,17 +158,17 @@ def test_structured_content_is_checked_against_the_output_schema(
 
 
 def test_no_validate_skips_the_output_check() -> None:
-    done = cli(*CALL, "--no-validate", "--tool-name", "mismatch", "--", *BAD_OUTPUT)
+    done = cli_inprocess(*CALL, "--no-validate", "--tool-name", "mismatch", "--", *BAD_OUTPUT)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
 
 
 def test_without_a_target_the_demo_server_is_named_on_stderr() -> None:
-    done = cli("--cli", "--method", "ping")
+    done = cli_inprocess("--cli", "--method", "ping")
     assert done.returncode == 0, done.stderr
     assert done.stderr.startswith("mcp-inspect: no server given: using the bundled demo server")
     assert "inspector.demo" in done.stderr
-    named = cli("--cli", "--method", "ping", "--", PY, "-m", "inspector.demo")
+    named = cli_inprocess("--cli", "--method", "ping", "--", PY, "-m", "inspector.demo")
     assert named.returncode == 0 and named.stderr == ""
 
 
@@ -179,7 +183,7 @@ def test_stderr_passes_the_servers_stderr_through_made_visible() -> None:
 
 
 def test_format_json_wraps_the_result_on_one_line() -> None:
-    done = cli("--cli", "--format", "json", "--method", "tools/list", "--", *SDK_SERVER)
+    done = cli_inprocess("--cli", "--format", "json", "--method", "tools/list", "--", *SDK_SERVER)
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("\n") == 1
     assert {t["name"] for t in json.loads(done.stdout)["result"]["tools"]} >= {"add"}
@@ -197,7 +201,7 @@ def test_the_official_order_takes_the_server_before_dashdash(tmp_path: Path) -> 
         "    return sys.argv[1:]\n"
         "mcp.run()\n"
     )
-    done = cli(
+    done = cli_inprocess(
         "--cli",
         PY,
         str(echo),
@@ -211,7 +215,7 @@ def test_the_official_order_takes_the_server_before_dashdash(tmp_path: Path) -> 
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["structuredContent"]["result"] == ["--method", "x"]
-    wrong = cli("--cli", PY, str(echo), "--", "--port", "8080")
+    wrong = cli_inprocess("--cli", PY, str(echo), "--", "--port", "8080")
     assert wrong.returncode == 2
     message = error_of(wrong)["message"]
     assert "unrecognized arguments: --port" in message

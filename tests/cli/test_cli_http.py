@@ -1,4 +1,5 @@
-"""``mcp-inspect --cli`` over HTTP, run for real as a subprocess: official-SDK servers
+"""``mcp-inspect --cli`` over HTTP, run in the test process (once as a subprocess, end to
+end: ``test_streamable_sse_mode_auto``) against real servers: official-SDK servers
 under uvicorn (Streamable HTTP in SSE and JSON modes, legacy HTTP+SSE detected and
 forced), config files with url entries, headers, recording without the token, and
 scripted servers for every documented failure exit code."""
@@ -6,11 +7,11 @@ scripted servers for every documented failure exit code."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_inprocess import cli_inprocess_async
 from cli_runner import cli_async
 from servers.http_scripted import (
     Conn,
@@ -20,7 +21,7 @@ from servers.http_scripted import (
     answer_basics,
     ok,
 )
-from servers.http_support import dead_port, sdk_server
+from servers.http_support import dead_port
 
 from inspector.commands.failures import ExitCode
 
@@ -61,27 +62,34 @@ class Done:
 
 
 async def cli(*args: str, timeout: float = 60) -> Done:
-    """Run the real CLI without blocking the event loop (scripted servers live in it)."""
+    """Run the CLI in this process without blocking the event loop (scripted servers
+    live in it)."""
+    done = await cli_inprocess_async(*args, timeout=timeout)
+    return Done(done.returncode, done.stdout, done.stderr)
+
+
+async def cli_process(*args: str, timeout: float = 60) -> Done:
+    """:func:`cli` as a child process: ``python -m inspector ...``, end to end."""
     done = await cli_async(*args, timeout=timeout)
     return Done(done.returncode, done.stdout, done.stderr)
 
 
-@pytest.fixture(scope="module")
-def sdk_sse() -> Iterator[str]:
-    with sdk_server("sse") as base:
-        yield base
+# the worker's shared servers (conftest): each run opens its own session
 
 
-@pytest.fixture(scope="module")
-def sdk_json() -> Iterator[str]:
-    with sdk_server("json") as base:
-        yield base
+@pytest.fixture
+def sdk_sse(sdk_sse_base: str) -> str:
+    return sdk_sse_base
 
 
-@pytest.fixture(scope="module")
-def sdk_legacy() -> Iterator[str]:
-    with sdk_server("legacy") as base:
-        yield base
+@pytest.fixture
+def sdk_json(sdk_json_base: str) -> str:
+    return sdk_json_base
+
+
+@pytest.fixture
+def sdk_legacy(sdk_legacy_base: str) -> str:
+    return sdk_legacy_base
 
 
 def tool_names(result: dict[str, Any]) -> set[str]:
@@ -92,7 +100,8 @@ def tool_names(result: dict[str, Any]) -> set[str]:
 
 
 async def test_streamable_sse_mode_auto(sdk_sse: str) -> None:
-    assert {"add", "progress_steps"} <= tool_names((await cli(*TOOLS, sdk_sse + "/mcp")).result())
+    listed = await cli_process(*TOOLS, sdk_sse + "/mcp")
+    assert {"add", "progress_steps"} <= tool_names(listed.result())
     done = await cli(*ADD, sdk_sse + "/mcp")
     assert done.result()["content"][0]["text"] == "42"
 

@@ -1,7 +1,7 @@
 """Start-up: each entry point imports only what its path needs (read from ``-X importtime``).
 
 The test suite alone starts ``python -m inspector`` hundreds of times, a stdio server's
-watchdog once per server, and users run ``--cli`` in loops: a module loaded on a path
+watchdog once per inspector, and users run ``--cli`` in loops: a module loaded on a path
 that never uses it is paid for on every start. Each case runs a fresh interpreter the
 way a user (or the inspector) does and names the packages that path must not load.
 Speed itself is measured by ``bench/cli_start.py``; this only holds the imports.
@@ -135,10 +135,10 @@ def test_the_lifeline_watchdog_loads_no_subprocess_or_package() -> None:
     (``-I -S``), with the few modules it uses (read from ``-X importtime``)."""
     group = subprocess.Popen(["sleep", "60"], start_new_session=True)  # a group of our own
     try:
-        script = str(ROOT / "inspector" / "transports" / "lifeline.py")
+        script = str(ROOT / "inspector" / "transports" / "watchdog.py")
         done = subprocess.run(
-            [PY, "-X", "importtime", "-I", "-S", script, str(group.pid), "1"],
-            input=b"release",
+            [PY, "-X", "importtime", "-I", "-S", script],
+            input=f"+{group.pid} 1\n-{group.pid}\n".encode(),
             capture_output=True,
             timeout=60,
             check=True,

@@ -6,7 +6,8 @@ as written: through ``mcp-inspect --cli`` and through the official CLI itself (p
 tests/official_inspector.py), against the same server written with the official SDK
 (tests/servers/sdk_cli_examples.py: ``node build/index.js`` and the example URLs map
 to it). Both must print the same result. Then the exit codes of both, side by side, for
-the failures the README's table lists.
+the failures the README's table lists. Ours runs in the test process, and as a child
+process where what reaches its stderr is the point.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_inprocess import cli_inprocess
 from cli_runner import cli
 from paths import PY, ROOT, SERVERS
 from servers.http_support import dead_port, sdk_server
@@ -140,10 +142,15 @@ def as_run(words: list[str], home: Path, http_url: str, sse_url: str) -> list[st
     return out
 
 
-def ours(*words: str, era: str | None = None) -> subprocess.CompletedProcess[str]:
-    """``era`` pins a protocol version (the SDK servers here speak both eras)."""
+def ours(
+    *words: str, era: str | None = None, process: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """``mcp-inspect --cli WORDS`` in the test process, or as a child process (``process``:
+    where what reaches the process's stderr is the point). ``era`` pins a protocol version
+    (the SDK servers here speak both eras)."""
     pinned = ["--protocol-version", era] if era else []
-    return cli("--cli", *words, *pinned, timeout=120)
+    run = cli if process else cli_inprocess
+    return run("--cli", *words, *pinned, timeout=120)
 
 
 def result_of(done: subprocess.CompletedProcess[str], words: list[str]) -> Any:
@@ -348,8 +355,8 @@ def test_the_servers_stderr_passes_through_with_stderr(home: Path) -> None:
     """Theirs passes the server's stderr through by default; ours with --stderr."""
     words = [*BAD_OUTPUT, "--method", "tools/call", "--tool-name", "good"]
     assert "bad-output" in official_cli(home, *words).stderr
-    assert "bad-output" not in ours(*words).stderr
-    shown = ours(*words, "--stderr")
+    assert "bad-output" not in ours(*words, process=True).stderr
+    shown = ours(*words, "--stderr", process=True)
     assert shown.returncode == 0, shown.stderr
     # every line, in order, the colour sequence shown and not sent to the terminal
     assert shown.stderr.splitlines() == [

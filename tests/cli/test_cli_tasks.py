@@ -5,25 +5,19 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from paths import ROOT
+from cli_inprocess import cli_inprocess
 
 from inspector.record.reader import read_session
 from inspector.wire.events import Channel, Direction
 
 
 def cli(record: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "inspector", "--cli", "--record", str(record), *args],
-        capture_output=True,
-        text=True,
-        timeout=90,
-        cwd=ROOT,
-    )
+    """``--cli --record RECORD ARGS`` run in the test process."""
+    return cli_inprocess("--cli", "--record", str(record), *args, timeout=90)
 
 
 def sent(record: Path) -> list[dict[str, Any]]:

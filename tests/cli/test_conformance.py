@@ -9,30 +9,25 @@ nothing.
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from paths import TESTS
 
 from inspector.record.format import REDACTED as MASK
 from inspector.record.reader import read_session
 from inspector.wire.events import Channel, Direction, WireEvent
-from tests.conformance import ScenarioResult, run_client_scenario
+from tests.conformance import ScenarioResult, run_through_adapter
 from tests.conformance_client import CIMD_URL
 
-ADAPTER = TESTS / "conformance_client.py"
 
-
-def run(scenario: str, record_dir: Path) -> tuple[ScenarioResult, list[WireEvent]]:
-    result = run_client_scenario(
-        scenario,
-        [sys.executable, str(ADAPTER)],
-        env={"MCP_INSPECT_CONFORMANCE_RECORD": str(record_dir)},
-    )
+def run(scenario: str, record_dir: Path, runs: Path) -> tuple[ScenarioResult, list[WireEvent]]:
+    """The scenario's run (shared with test_conformance_suites through ``runs``, the
+    session's ``conformance_runs``: each is run once a session), its recordings copied
+    into ``record_dir``."""
+    result = run_through_adapter(scenario, record_dir, runs)
     path = record_dir / (scenario.replace("/", "_") + ".jsonl")
     assert path.exists(), result.explain()
     return result, read_session(path).events
@@ -60,8 +55,8 @@ def responses(events: list[WireEvent]) -> list[dict[str, object]]:
 
 
 @pytest.mark.slow
-def test_initialize(tmp_path: Path) -> None:
-    result, events = run("initialize", tmp_path)
+def test_initialize(tmp_path: Path, conformance_runs: Path) -> None:
+    result, events = run("initialize", tmp_path, conformance_runs)
     assert result.passed, result.explain()
     # the suite records no check when no initialize comes: the recording must show it
     assert result.check("mcp-client-initialization"), result.explain()
@@ -78,8 +73,8 @@ def test_initialize(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_tools_call(tmp_path: Path) -> None:
-    result, events = run("tools_call", tmp_path)
+def test_tools_call(tmp_path: Path, conformance_runs: Path) -> None:
+    result, events = run("tools_call", tmp_path, conformance_runs)
     assert result.passed, result.explain()
     assert [c["details"] for c in result.check("tool-add-numbers")] == [
         {"a": 2, "b": 3, "result": 5}
@@ -88,8 +83,8 @@ def test_tools_call(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_elicitation_defaults(tmp_path: Path) -> None:
-    result, events = run("elicitation-sep1034-client-defaults", tmp_path)
+def test_elicitation_defaults(tmp_path: Path, conformance_runs: Path) -> None:
+    result, events = run("elicitation-sep1034-client-defaults", tmp_path, conformance_runs)
     assert result.passed, result.explain()
     assert "elicitation/create" in [
         e.message.get("method") for e in events if isinstance(e.message, dict)
@@ -97,8 +92,8 @@ def test_elicitation_defaults(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_sse_retry(tmp_path: Path) -> None:
-    result, events = run("sse-retry", tmp_path)
+def test_sse_retry(tmp_path: Path, conformance_runs: Path) -> None:
+    result, events = run("sse-retry", tmp_path, conformance_runs)
     assert result.passed, result.explain()
     resumed = [
         e
@@ -193,8 +188,8 @@ AUTH_CODE_SCENARIOS = [
 
 @pytest.mark.slow
 @pytest.mark.parametrize("scenario", AUTH_CODE_SCENARIOS)
-def test_authorization_code(scenario: str, tmp_path: Path) -> None:
-    result, events = run(scenario, tmp_path)
+def test_authorization_code(scenario: str, tmp_path: Path, conformance_runs: Path) -> None:
+    result, events = run(scenario, tmp_path, conformance_runs)
     assert result.passed, result.explain()
     assert called_tool(events), result.explain()
     exchanges = auth_exchanges(events)
@@ -267,8 +262,8 @@ def check_scenario(
         assert prm == ["/.well-known/oauth-protected-resource/mcp"]
 
 
-def test_retry_limit(tmp_path: Path) -> None:
-    result, events = run("auth/scope-retry-limit", tmp_path)
+def test_retry_limit(tmp_path: Path, conformance_runs: Path) -> None:
+    result, events = run("auth/scope-retry-limit", tmp_path, conformance_runs)
     assert result.passed, result.explain()
     assert len(steps(auth_exchanges(events), "authorization")) == 3
     assert auth_notes(events, "gave-up")
@@ -277,9 +272,9 @@ def test_retry_limit(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_resource_mismatch(tmp_path: Path) -> None:
+def test_resource_mismatch(tmp_path: Path, conformance_runs: Path) -> None:
     # the suite passes a client that does nothing: the recording shows the refusal
-    result, events = run("auth/resource-mismatch", tmp_path)
+    result, events = run("auth/resource-mismatch", tmp_path, conformance_runs)
     assert result.passed, result.explain()
     exchanges = auth_exchanges(events)
     assert [x.step for x in exchanges] == ["resource metadata"]
@@ -293,8 +288,8 @@ def test_resource_mismatch(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "scenario", ["auth/client-credentials-basic", "auth/client-credentials-jwt"]
 )
-def test_client_credentials(scenario: str, tmp_path: Path) -> None:
-    result, events = run(scenario, tmp_path)
+def test_client_credentials(scenario: str, tmp_path: Path, conformance_runs: Path) -> None:
+    result, events = run(scenario, tmp_path, conformance_runs)
     assert result.passed, result.explain()
     assert called_tool(events)
     exchanges = auth_exchanges(events)
@@ -310,8 +305,8 @@ def test_client_credentials(scenario: str, tmp_path: Path) -> None:
     assert "cc-token" not in recorded and "conformance-test-secret" not in recorded
 
 
-def test_cross_app_access(tmp_path: Path) -> None:
-    result, events = run("auth/cross-app-access-complete-flow", tmp_path)
+def test_cross_app_access(tmp_path: Path, conformance_runs: Path) -> None:
+    result, events = run("auth/cross-app-access-complete-flow", tmp_path, conformance_runs)
     assert result.passed, result.explain()
     assert called_tool(events)
     exchanges = auth_exchanges(events)

@@ -8,18 +8,19 @@ Each scenario's recording is checked too (the suite passes some scenarios for a 
 that does nothing), and for the 2026-07-28 work the recording must show what the
 scenario is about: the registration's ``application_type``, the ``-32022`` retry, the
 refused ``iss``, the new authorization server, the DPoP proofs, the JWT bearer grant.
+
+Each scenario runs once a test session (``run_through_adapter``): tests/cli/
+test_conformance.py's checks of single 0.1.16 scenarios read the same runs.
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import parse_qsl
 
 import pytest
-from paths import TESTS
 
 from inspector.record.reader import read_session
 from inspector.wire.events import Channel, Direction, WireEvent
@@ -29,12 +30,11 @@ from tests.conformance import (
     ScenarioResult,
     client_scenarios,
     extension_scenarios,
-    run_client_scenario,
+    run_through_adapter,
     tagged_scenarios,
 )
 from tests.conformance_client import record_name
 
-ADAPTER = TESTS / "conformance_client.py"
 REVISION = "2026-07-28"
 # extension scenarios of features built elsewhere: run and shown in the table, not asserted
 ELSEWHERE: set[str] = set()
@@ -202,18 +202,15 @@ def verdict(
     return (check(events) if check else None) or "pass"
 
 
-def run_suite(version: str, plan: list[tuple[str, str | None]], folder: Path) -> dict[str, str]:
+def run_suite(
+    version: str, plan: list[tuple[str, str | None]], folder: Path, runs: Path
+) -> dict[str, str]:
+    """Each scenario's verdict; the runs shared with test_conformance (``runs``)."""
     rows: dict[str, str] = {}
     for scenario, revision in plan:
         record = folder / scenario.replace("/", "_")
         record.mkdir(parents=True)
-        result = run_client_scenario(
-            scenario,
-            [sys.executable, str(ADAPTER)],
-            env={"MCP_INSPECT_CONFORMANCE_RECORD": str(record)},
-            version=version,
-            spec_version=revision,
-        )
+        result = run_through_adapter(scenario, record, runs, version=version, spec_version=revision)
         rows[scenario] = verdict(scenario, result, recordings(record, scenario), revision)
     return rows
 
@@ -260,10 +257,14 @@ SHARDS = 4
 @pytest.mark.parametrize("shard", range(SHARDS))
 @pytest.mark.parametrize("version", [VERSION, PRERELEASE])
 def test_every_client_scenario(
-    version: str, shard: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    version: str,
+    shard: int,
+    tmp_path: Path,
+    conformance_runs: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     plan = suite_plan(version)[shard::SHARDS]
-    rows = run_suite(version, plan, tmp_path)
+    rows = run_suite(version, plan, tmp_path, conformance_runs)
     with capsys.disabled():
         print("\n" + table(version, plan, rows) + f" (shard {shard + 1} of {SHARDS})")
     failed = {s: why for s, why in rows.items() if why != "pass" and s not in ELSEWHERE}

@@ -1,7 +1,9 @@
 """Era detection with no --protocol-version: the command line, for real, against servers
 of one era (``servers/era_server.py``) and the official SDK's, which speak both; over
 stdio and HTTP. Each test has its own state folder (conftest), so the first run probes
-and a second run of the same target is answered from what the first remembered."""
+and a second run of the same target is answered from what the first remembered. The CLI
+runs in the test process (nothing of a run stays in it but what the state folder holds);
+the first test runs it as child processes, end to end."""
 
 from __future__ import annotations
 
@@ -9,49 +11,58 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_inprocess import cli_inprocess
 from paths import SERVERS
 
 from inspector.commands.failures import ExitCode
 from inspector.record.reader import read_session
 from inspector.wire.events import Channel, Direction, WireEvent
 from tests.servers.http_support import sdk_server
-from tests.servers.stateless_support import stateless_server
 
 ERA_SERVER = [sys.executable, str(SERVERS / "era_server.py")]
 SDK_STDIO = [sys.executable, "-W", "ignore", str(SERVERS / "sdk_stdio_server.py")]
 
 
 def cli(
-    record: Path, target: list[str], *extra: str, env: dict[str, str] | None = None
+    record: Path,
+    target: list[str],
+    *extra: str,
+    env: dict[str, str] | None = None,
+    process: bool = False,
 ) -> tuple[subprocess.CompletedProcess[str], list[WireEvent]]:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "inspector",
-            "--cli",
-            "--method",
-            "tools/call",
-            "--tool-name",
-            "add",
-            "--tool-arg",
-            "a=2",
-            "--tool-arg",
-            "b=40",
-            "--record",
-            str(record),
-            *extra,
-            *(["--", *target] if len(target) > 1 else target),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=90,
-        env={**os.environ, **(env or {})},
-    )
+    """``add`` called through the CLI, recorded; in the test process, or a child process
+    (``process``) where two processes must share only what the state folder holds."""
+    args = [
+        "--cli",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "add",
+        "--tool-arg",
+        "a=2",
+        "--tool-arg",
+        "b=40",
+        "--record",
+        str(record),
+        *extra,
+        *(["--", *target] if len(target) > 1 else target),
+    ]
+    full_env = {**os.environ, **(env or {})}
+    if process:
+        done = subprocess.run(
+            [sys.executable, "-m", "inspector", *args],
+            capture_output=True,
+            text=True,
+            timeout=90,
+            env=full_env,
+        )
+    else:
+        done = cli_inprocess(*args, timeout=90, env=full_env)
     return done, read_session(record).events
 
 
@@ -87,7 +98,7 @@ def answered(done: subprocess.CompletedProcess[str]) -> str:
 
 
 def test_stdio_handshake_only_probed_once_then_remembered(tmp_path: Path) -> None:
-    done, events = cli(tmp_path / "1.jsonl", [*ERA_SERVER, "handshake-stdio"])
+    done, events = cli(tmp_path / "1.jsonl", [*ERA_SERVER, "handshake-stdio"], process=True)
     assert answered(done) == "42"
     assert sent(events)[:4] == [
         "server/discover",
@@ -99,7 +110,7 @@ def test_stdio_handshake_only_probed_once_then_remembered(tmp_path: Path) -> Non
     assert note["era"] == "handshake" and note["by"] == "server/discover"
     assert "-32601" in note["answer"] and "falling back to initialize" in note["text"]
 
-    again, events = cli(tmp_path / "2.jsonl", [*ERA_SERVER, "handshake-stdio"])
+    again, events = cli(tmp_path / "2.jsonl", [*ERA_SERVER, "handshake-stdio"], process=True)
     assert answered(again) == "42"
     assert "server/discover" not in sent(events)  # no extra round trip the second time
     assert sent(events)[0] == "initialize"
@@ -192,9 +203,10 @@ def test_http_stateless_only(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", ["http", "http-json"])
-def test_http_sdk_speaking_both_is_used_in_the_newest(mode: str, tmp_path: Path) -> None:
-    with stateless_server(mode) as url:
-        done, events = cli(tmp_path / "1.jsonl", [url])
+def test_http_sdk_speaking_both_is_used_in_the_newest(
+    mode: str, tmp_path: Path, stateless_url: Callable[[str], str]
+) -> None:
+    done, events = cli(tmp_path / "1.jsonl", [stateless_url(mode)])  # the worker's (conftest)
     assert answered(done) == "42"
     assert chosen(events)["era"] == "stateless"
     assert "initialize" not in sent(events)

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_runner import cli
+from cli_inprocess import cli_inprocess
 from paths import SERVERS
 from tui_helpers import wait_for
 
@@ -30,7 +30,7 @@ def starts(count: Path) -> int:
 @pytest.mark.parametrize("mode", ["exit", "close"])
 def test_the_cli_starts_a_strict_server_again_with_initialize(tmp_path: Path, mode: str) -> None:
     count, record = tmp_path / "starts", tmp_path / "s.jsonl"
-    done = cli(
+    done = cli_inprocess(
         "--cli", "--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=2",
         "--tool-arg", "b=40", "--record", str(record), "--", sys.executable, STRICT, mode,
         str(count),
@@ -46,7 +46,7 @@ def test_the_cli_starts_a_strict_server_again_with_initialize(tmp_path: Path, mo
     seqs = [e.seq for e in events]
     assert seqs == sorted(set(seqs))  # one numbering across both starts
 
-    again = cli(
+    again = cli_inprocess(
         "--cli", "--method", "tools/list", "--", sys.executable, STRICT, mode, str(count)
     )  # fmt: skip
     assert again.returncode == 0

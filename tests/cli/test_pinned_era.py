@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_runner import cli
+from cli_inprocess import cli_inprocess
 from paths import SERVERS
 
 from inspector.commands.failures import ExitCode
@@ -27,7 +27,7 @@ ERA_STDIO = [sys.executable, str(SERVERS / "era_server.py"), "handshake-stdio"]
 def pinned(record: Path, *target: str) -> subprocess.CompletedProcess[str]:
     args = ["--cli", "--protocol-version", "2026-07-28", "--method", "tools/list"]
     args += ["--record", str(record)]
-    return cli(*args, *(["--", *target] if len(target) > 1 else target), timeout=90)
+    return cli_inprocess(*args, *(["--", *target] if len(target) > 1 else target), timeout=90)
 
 
 def sent(record: Path) -> list[str]:

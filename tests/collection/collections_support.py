@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from cli_runner import cli
+from cli_inprocess import cli_inprocess
 from paths import DEMO, PY, SERVERS
 
 SDK = [PY, str(SERVERS / "sdk_collection_server.py")]
@@ -26,8 +26,8 @@ def demo_file(path: Path, body: str) -> Path:
 
 
 def run_json(*args: str, **kw: Any) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
-    """``mcp-inspect test --json ARGS``: the process and its report."""
-    done = cli("test", "--json", *args, **kw)
+    """``mcp-inspect test --json ARGS`` (run in the test process): the run and its report."""
+    done = cli_inprocess("test", "--json", *args, **kw)
     assert done.stdout.strip(), done.stderr
     return done, json.loads(done.stdout)
 

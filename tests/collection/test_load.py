@@ -7,7 +7,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from cli_runner import cli
+from cli_inprocess import cli_inprocess
 
 from inspector.collection.load import load_collection
 from inspector.collection.model import CollectionFileError
@@ -200,7 +200,7 @@ def test_bad_files_exit_2_before_any_server_starts(tmp_path: Path) -> None:
     starts = f"server: {{command: [python3, -c, \"open('{marker}', 'w')\"]}}\n"
     (tmp_path / "a.mcp.yaml").write_text(starts + "steps:\n  - list: tools\n")
     (tmp_path / "b.mcp.yaml").write_text(starts + "steps:\n  - call: add\n    read: x\n")
-    done = cli("test", str(tmp_path))
+    done = cli_inprocess("test", str(tmp_path))
     assert done.returncode == 2, done.stderr
     assert f"{tmp_path / 'b.mcp.yaml'}:3: steps[0]: a step has exactly one of" in done.stderr
     assert "Traceback" not in done.stderr
@@ -210,8 +210,8 @@ def test_bad_files_exit_2_before_any_server_starts(tmp_path: Path) -> None:
 def test_a_file_without_a_server_needs_a_target(tmp_path: Path) -> None:
     path = tmp_path / "no-server.mcp.yaml"
     path.write_text("steps:\n  - list: tools\n")
-    done = cli("test", str(path))
+    done = cli_inprocess("test", str(path))
     assert done.returncode == 2
     assert f"{path}:1: server: no server" in done.stderr
-    missing = cli("test", str(tmp_path / "nothing-here"))
+    missing = cli_inprocess("test", str(tmp_path / "nothing-here"))
     assert missing.returncode == 2 and "no such file or folder" in missing.stderr

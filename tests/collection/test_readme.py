@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cli_runner import cli
+from cli_inprocess import cli_inprocess
 from paths import PY, ROOT
 
 
@@ -22,10 +22,10 @@ def example(marker: str, language: str) -> str:
 def test_the_readme_collection_runs_against_the_demo(tmp_path: Path) -> None:
     path = tmp_path / "checks.mcp.yaml"
     path.write_text(example("collection example", "yaml").replace("[python,", f"[{PY},"))
-    first = cli("test", str(path))
+    first = cli_inprocess("test", str(path))
     assert first.returncode == 1 and "no golden copy" in first.stdout  # snapshot not written
-    assert cli("test", str(path), "--update").returncode == 0
-    again = cli("test", str(path))
+    assert cli_inprocess("test", str(path), "--update").returncode == 0
+    again = cli_inprocess("test", str(path))
     assert again.returncode == 0, again.stdout + again.stderr
     assert again.stdout.splitlines()[-1].startswith("7 passed, 0 failed")
 

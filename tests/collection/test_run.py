@@ -1,6 +1,8 @@
 """``mcp-inspect test`` against the demo server and an official-SDK server: passing and
 failing expectations (each kind once), save and ``${var}``, snapshots, answers to the
-server's requests, secrets, --fail-fast, JUnit (read by junitparser), annotations."""
+server's requests, secrets, --fail-fast, JUnit (read by junitparser), annotations. The
+command runs in the test process; as a child process, end to end, in the first test and
+on a terminal."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from cli_inprocess import cli_inprocess
 from cli_runner import cli, inspector_argv
 from collections_support import BAD_OUTPUT, SDK, demo_file, run_json, steps, write
 from junitparser import Error, Failure, JUnitXml, Skipped
@@ -262,15 +265,15 @@ def test_snapshots_are_written_then_compared(tmp_path: Path) -> None:
     )
     path = demo_file(tmp_path / "snap.mcp.yaml", body)
     golden = tmp_path / "__snapshots__" / "snap.mcp.yaml.json"
-    done = cli("test", str(path), "--update")
+    done = cli_inprocess("test", str(path), "--update")
     assert done.returncode == 0, done.stdout
     stored = json.loads(golden.read_text())
     assert stored == {"sum": {"result": {"content": [{"type": "text", "text": "1 + 2 = 3"}]}}}
-    assert cli("test", str(path)).returncode == 0
+    assert cli_inprocess("test", str(path)).returncode == 0
     # a volatile field (replay --against's default ignores) is not a difference
     stored["sum"]["result"]["content"][0]["timestamp"] = "2020-01-01T00:00:00Z"
     golden.write_text(json.dumps(stored))
-    assert cli("test", str(path)).returncode == 0
+    assert cli_inprocess("test", str(path)).returncode == 0
     # a real one is
     path.write_text(path.read_text().replace("b: 2", "b: 5"))
     done, report = run_json(str(path))
@@ -278,7 +281,7 @@ def test_snapshots_are_written_then_compared(tmp_path: Path) -> None:
     (failure,) = steps(report)[0]["failures"]
     assert failure["expectation"] == "snapshot"
     assert '$.result.content[0].text changed: "1 + 2 = 3" -> "1 + 5 = 6"' in failure["message"]
-    assert cli("test", str(path), "--update").returncode == 0
+    assert cli_inprocess("test", str(path), "--update").returncode == 0
     assert "1 + 5 = 6" in golden.read_text()
 
 
@@ -296,14 +299,14 @@ def test_env_secrets_are_never_printed_nor_recorded(tmp_path: Path) -> None:
     record = tmp_path / "sessions"
     junit = tmp_path / "report.xml"
     env = {**os.environ, "HC_TEST_TOKEN": secret, "GITHUB_ACTIONS": "true"}
-    done = cli("test", str(path), "--record", str(record), "--junit", str(junit), env=env)
+    done = cli_inprocess("test", str(path), "--record", str(record), "--junit", str(junit), env=env)
     assert done.returncode == 1
     assert "«redacted»" in done.stdout
     session = (record / "secret.mcp.yaml.jsonl").read_text()
     assert "tools/call" in session and "«redacted»" in session
     for text in (done.stdout, done.stderr, session, junit.read_text()):
         assert secret not in text
-    json_done = cli("test", "--json", str(path), env=env)
+    json_done = cli_inprocess("test", "--json", str(path), env=env)
     assert secret not in json_done.stdout + json_done.stderr
     assert "«redacted»" in json_done.stdout
 
@@ -322,7 +325,7 @@ def test_fail_fast_skips_the_rest_and_annotations_name_the_line(tmp_path: Path) 
     path = demo_file(tmp_path / "ff.mcp.yaml", body)
     junit = tmp_path / "report.xml"
     env = {**os.environ, "GITHUB_ACTIONS": "true"}
-    done = cli("test", str(path), "--fail-fast", "--junit", str(junit), env=env)
+    done = cli_inprocess("test", str(path), "--fail-fast", "--junit", str(junit), env=env)
     assert done.returncode == 1
     assert "  SKIP  list tools: not run: --fail-fast, steps[0] call add failed" in done.stdout
     assert (
@@ -338,12 +341,12 @@ def test_a_target_overrides_the_server_and_a_dead_one_is_exit_3(tmp_path: Path) 
     path = tmp_path / "o.mcp.yaml"
     path.write_text(body)
     junit = tmp_path / "report.xml"
-    done = cli("test", str(path), "--junit", str(junit))
+    done = cli_inprocess("test", str(path), "--junit", str(junit))
     assert done.returncode == 3, done.stdout + done.stderr
     assert "ERROR cannot run this file:" in done.stdout and "no-such-server-hc" in done.stdout
     (case,) = list(next(iter(JUnitXml.fromfile(str(junit)))))
     assert isinstance(case.result[0], Error)
-    done = cli("test", str(path), "--", *DEMO)
+    done = cli_inprocess("test", str(path), "--", *DEMO)
     assert done.returncode == 0, done.stdout + done.stderr
 
 

@@ -1,5 +1,6 @@
 """A collection's ``server`` as a URL with headers (an official-SDK server over HTTP) and
-as a config file entry; ``--record DIR`` sessions that ``replay --against`` reads."""
+as a config file entry; ``--record DIR`` sessions that ``replay --against`` reads. The
+command runs in the test process; as a child process where the run's end is the point."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ import os
 from pathlib import Path
 
 import pytest
+from cli_inprocess import cli_inprocess
 from cli_runner import cli
 from junitparser import Error, JUnitXml, Skipped
 from paths import DEMO, PY, SERVERS
-from servers.http_support import sdk_server
 
 STEPS = (
     "steps:\n"
@@ -21,17 +22,19 @@ STEPS = (
 
 
 @pytest.mark.slow
-def test_a_url_with_headers_and_a_secret_from_the_environment(tmp_path: Path) -> None:
+def test_a_url_with_headers_and_a_secret_from_the_environment(
+    tmp_path: Path, sdk_json_base: str
+) -> None:
     secret = "hc-bearer-9876"
-    with sdk_server("json") as base:
-        path = tmp_path / "http.mcp.yaml"
-        path.write_text(
-            f"server:\n  url: {base}/mcp\n"
-            "  headers: {Authorization: 'Bearer ${env:HC_TOKEN}', X-Suite: collections}\n" + STEPS
-        )
-        record = tmp_path / "sessions"
-        env = {**os.environ, "HC_TOKEN": secret}
-        done = cli("test", str(path), "--record", str(record), env=env)
+    base = sdk_json_base  # the worker's shared server (conftest)
+    path = tmp_path / "http.mcp.yaml"
+    path.write_text(
+        f"server:\n  url: {base}/mcp\n"
+        "  headers: {Authorization: 'Bearer ${env:HC_TOKEN}', X-Suite: collections}\n" + STEPS
+    )
+    record = tmp_path / "sessions"
+    env = {**os.environ, "HC_TOKEN": secret}
+    done = cli_inprocess("test", str(path), "--record", str(record), env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     session = (record / "http.mcp.yaml.jsonl").read_text()
     assert secret not in session
@@ -56,10 +59,10 @@ def test_a_config_entry_and_a_recording_replay_reads(tmp_path: Path) -> None:
         "  - list: tools\n"
     )
     record = tmp_path / "sessions"
-    done = cli("test", str(path), "--record", str(record))
+    done = cli_inprocess("test", str(path), "--record", str(record))
     assert done.returncode == 0, done.stdout + done.stderr
     recorded = record / "config.mcp.yaml.jsonl"
-    replayed = cli("--cli", "replay", str(recorded), "--against", "--", *DEMO)
+    replayed = cli_inprocess("--cli", "replay", str(recorded), "--against", "--", *DEMO)
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     assert json.loads(replayed.stdout)["summary"]["changed"] == 0
 

@@ -1,6 +1,7 @@
 """``mcp-inspect diff OLD NEW`` on two versions of an official-SDK server
 (tests/servers/diff_server.py: NEW differs from OLD by one case of each rule), compared
-as stdio commands, as HTTP URLs and as recordings; outputs pinned, exit codes."""
+as stdio commands, as HTTP URLs and as recordings; outputs pinned, exit codes. The command
+runs in the test process; as a child process, end to end, in ``test_no_change_pair_exits_0``."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_inprocess import cli_inprocess
 from cli_runner import cli
 from paths import DATA, PY, SERVERS
 from servers.http_support import sdk_server
@@ -26,7 +28,7 @@ def command(variant: str) -> str:
 
 
 def run_diff(*args: str) -> tuple[int, Any, str]:
-    done = cli("diff", *args, "--format", "json")
+    done = cli_inprocess("diff", *args, "--format", "json")
     data = json.loads(done.stdout) if done.stdout.strip() else None
     return done.returncode, data, done.stderr
 
@@ -73,7 +75,7 @@ def test_json_is_pinned(live: dict[str, Any]) -> None:
 @pytest.mark.slow
 def test_markdown_is_pinned(recordings: tuple[Path, Path]) -> None:
     old, new = recordings
-    done = cli("diff", str(old), str(new), "--format", "markdown")
+    done = cli_inprocess("diff", str(old), str(new), "--format", "markdown")
     assert done.returncode == 1, done.stderr
     text = done.stdout.replace(str(old.parent).replace("_", "\\_"), "TMP")  # Markdown-escaped
     assert text == (GOLDEN / "old-new.md").read_text()
@@ -90,7 +92,7 @@ def test_no_change_pair_exits_0() -> None:
 
 def record(path: Path, variant: str) -> None:
     """A session file holding the server's whole catalog (lint lists every kind)."""
-    done = cli("lint", "--record", str(path), "--", PY, str(SERVER), variant)
+    done = cli_inprocess("lint", "--record", str(path), "--", PY, str(SERVER), variant)
     assert done.returncode in (0, 1), done.stderr
     assert path.stat().st_size > 0
 
@@ -119,7 +121,7 @@ def test_recordings_compare_as_the_live_servers(
 
 def test_kinds_a_recording_never_listed_are_not_compared(tmp_path: Path) -> None:
     tools_only = tmp_path / "tools.jsonl"
-    done = cli(
+    done = cli_inprocess(
         "--cli", "--method", "tools/list", "--record", str(tools_only), "--", PY, str(SERVER), "old"
     )
     assert done.returncode == 0, done.stderr
@@ -174,11 +176,11 @@ def test_fail_on_and_ignore_set_the_exit_code(
 def test_usage_and_connection_failures_keep_their_codes(tmp_path: Path) -> None:
     not_a_session = tmp_path / "notes.jsonl"
     not_a_session.write_text("hello\n")
-    done = cli("diff", str(not_a_session), command("old"))
+    done = cli_inprocess("diff", str(not_a_session), command("old"))
     assert done.returncode == 2, done.stderr
     assert json.loads(done.stderr)["error"]["message"].startswith("old:")
-    done = cli("diff", command("old"), "/nonexistent/server-binary")
+    done = cli_inprocess("diff", command("old"), "/nonexistent/server-binary")
     assert done.returncode == 3, done.stderr
     assert json.loads(done.stderr.splitlines()[-1])["error"]["message"].startswith("new (")
-    done = cli("diff", command("old"), command("new"), "--ignore", "$.[")
+    done = cli_inprocess("diff", command("old"), command("new"), "--ignore", "$.[")
     assert done.returncode == 2 and "--ignore" in done.stderr

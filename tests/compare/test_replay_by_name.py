@@ -1,5 +1,6 @@
 """``replay --against`` compares a paginated listing by name: one tool removed on page 1
-is one removal, not a change on every later page (diff_server.py lists two a page)."""
+is one removal, not a change on every later page (diff_server.py lists two a page). The
+CLI runs in the test process; as a child process, end to end, in the last test."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_inprocess import cli_inprocess
 from cli_runner import cli
 from paths import DATA, PY, SERVERS
 
@@ -20,13 +22,17 @@ SERVER = str(SERVERS / "diff_server.py")
 @pytest.fixture(scope="module")
 def recording(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("rec") / "old.jsonl"
-    done = cli("--cli", "--method", "tools/list", "--record", str(path), "--", PY, SERVER, "old")
+    done = cli_inprocess(
+        "--cli", "--method", "tools/list", "--record", str(path), "--", PY, SERVER, "old"
+    )
     assert done.returncode == 0, done.stderr
     return path
 
 
 def replay(path: Path, variant: str, *more: str) -> tuple[int, dict[str, Any]]:
-    done = cli("--cli", "replay", str(path), *more, "--against", "--", PY, SERVER, variant)
+    done = cli_inprocess(
+        "--cli", "replay", str(path), *more, "--against", "--", PY, SERVER, variant
+    )
     assert done.returncode in (0, 1), done.stderr
     return done.returncode, json.loads(done.stdout)
 

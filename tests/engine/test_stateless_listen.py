@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import anyio
 import pytest
 from paths import SERVERS
-from servers.stateless_support import stateless_server
 
 from inspector.engine.client import LISTEN_RETRY_DELAY, McpClient
 from inspector.engine.session import Session
@@ -27,10 +26,9 @@ SERVER = SERVERS / "stateless_server.py"
 ACK = "notifications/subscriptions/acknowledged"
 
 
-@pytest.fixture(scope="module")
-def http_url() -> Iterator[str]:
-    with stateless_server("http") as url:
-        yield url
+@pytest.fixture
+def http_url(stateless_url: Callable[[str], str]) -> str:
+    return stateless_url("http")  # the worker's shared server (conftest)
 
 
 @pytest.fixture(params=["stdio", "http"])

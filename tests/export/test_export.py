@@ -2,7 +2,9 @@
 over Streamable HTTP with SSE) out as OTLP spans, HAR, Markdown and JSON, and a HAR back in.
 
 The spans are checked against the MCP semantic conventions' names and links through the
-OpenTelemetry SDK's in-memory exporter and through an OTLP/HTTP receiver started here."""
+OpenTelemetry SDK's in-memory exporter and through an OTLP/HTTP receiver started here.
+The command runs in the test process; ``test_export_is_deterministic...`` runs it as a
+child process, end to end."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_inprocess import cli_inprocess
 from cli_runner import cli
 from paths import DATA, DEMO
 
@@ -20,18 +23,18 @@ from inspector.export.otlp_sdk import send_spans
 from inspector.export.spans import SpanKind, session_spans
 from inspector.record.reader import iter_events, open_header, read_session
 from tests.export.otlp_receiver import otlp_receiver, received_spans
-from tests.servers.http_support import dead_port, sdk_server
+from tests.servers.http_support import dead_port
 
 
 def record(tmp: Path, name: str, *args: str, code: int = 0) -> Path:
     path = tmp / f"{name}.jsonl"
-    done = cli("--cli", "--record", str(path), *args)
+    done = cli_inprocess("--cli", "--record", str(path), *args)
     assert done.returncode == code, done.stderr
     return path
 
 
 @pytest.fixture(scope="module")
-def recordings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+def recordings(tmp_path_factory: pytest.TempPathFactory, sdk_sse_base: str) -> dict[str, Path]:
     """One recording of each shape, made once for the module."""
     tmp = tmp_path_factory.mktemp("recordings")
     paths = {
@@ -63,18 +66,18 @@ def recordings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             code=4,
         ),
     }
-    with sdk_server("sse") as base:
-        paths["http"] = record(
-            tmp,
-            "http",
-            "--method",
-            "tools/call",
-            "--tool-name",
-            "progress_steps",
-            "--tool-arg",
-            "steps=2",
-            f"{base}/mcp",
-        )
+    base = sdk_sse_base  # the worker's shared server (conftest)
+    paths["http"] = record(
+        tmp,
+        "http",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "progress_steps",
+        "--tool-arg",
+        "steps=2",
+        f"{base}/mcp",
+    )
     return paths
 
 
@@ -191,7 +194,7 @@ def test_otlp_endpoint_receives_the_trace(
     recordings: dict[str, Path], receiver: tuple[str, list[bytes]]
 ) -> None:
     url, bodies = receiver
-    done = cli("export", str(recordings["progress"]), "--otlp-endpoint", url)
+    done = cli_inprocess("export", str(recordings["progress"]), "--otlp-endpoint", url)
     assert done.returncode == 0, done.stderr
     names = [span.name for span in received_spans(bodies)]
     assert "tools/call slow_count" in names and "mcp.client.session" in names
@@ -200,7 +203,7 @@ def test_otlp_endpoint_receives_the_trace(
 
 def test_otlp_endpoint_down_is_a_clear_exit_3(recordings: dict[str, Path]) -> None:
     port = dead_port()
-    done = cli(
+    done = cli_inprocess(
         "export",
         str(recordings["error"]),
         "--otlp-endpoint",
@@ -239,7 +242,9 @@ def test_har_has_every_exchange_and_the_har_structure(
     recordings: dict[str, Path], tmp_path: Path
 ) -> None:
     out = tmp_path / "s.har"
-    done = cli("export", str(recordings["http"]), "--output", str(out))  # format from suffix
+    done = cli_inprocess(
+        "export", str(recordings["http"]), "--output", str(out)
+    )  # format from suffix
     assert done.returncode == 0, done.stderr
     har = json.loads(out.read_text())["log"]
     assert har["version"] == "1.2" and har["creator"]["name"] == "mcp-inspect"
@@ -261,13 +266,13 @@ def test_har_has_every_exchange_and_the_har_structure(
 
 def test_har_reimported_replays_the_same_calls(recordings: dict[str, Path], tmp_path: Path) -> None:
     out = tmp_path / "s.har"
-    assert cli("export", str(recordings["http"]), "-o", str(out)).returncode == 0
-    done = cli("--cli", "replay", str(out))
+    assert cli_inprocess("export", str(recordings["http"]), "-o", str(out)).returncode == 0
+    done = cli_inprocess("--cli", "replay", str(out))
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["methods"] == {"tools/list": 1, "tools/call": 1}
     assert summary["answered"] == summary["requests"] == 2
-    original = json.loads(cli("--cli", "replay", str(recordings["http"])).stdout)
+    original = json.loads(cli_inprocess("--cli", "replay", str(recordings["http"])).stdout)
     assert summary["methods"] == original["methods"]
 
 
@@ -321,7 +326,7 @@ def test_har_import_masks_credentials_and_refuses_non_har(tmp_path: Path) -> Non
     path = tmp_path / "devtools.har"
     path.write_text(json.dumps(har))
     out = tmp_path / "back.json"
-    done = cli("--cli", "replay", str(path))
+    done = cli_inprocess("--cli", "replay", str(path))
     assert done.returncode == 0, done.stderr
     assert "1 other entries left out" in done.stderr
     assert json.loads(done.stdout)["methods"] == {"tools/list": 1}
@@ -334,17 +339,19 @@ def test_har_import_masks_credentials_and_refuses_non_har(tmp_path: Path) -> Non
     events = read_session(session).events
     sse = [e for e in events if e.channel.value == "sse"]
     assert sse[0].meta["event_id"] == "7" and sse[0].message == answer
-    assert cli("export", str(session), "--format", "json", "-o", str(out)).returncode == 0
+    assert cli_inprocess("export", str(session), "--format", "json", "-o", str(out)).returncode == 0
     assert len(json.loads(out.read_text())) == len(events)
     bad = tmp_path / "bad.har"
     bad.write_text('{"log": {}}')
-    refused = cli("replay", str(bad))
+    refused = cli_inprocess("replay", str(bad))
     assert refused.returncode == 2 and "no log.entries" in refused.stderr
 
 
 def test_markdown_transcript_is_pinned() -> None:
     session = DATA / "demo-session.jsonl"
-    done = cli("export", str(session), "--format", "markdown", "--filter", "method:tools/call")
+    done = cli_inprocess(
+        "export", str(session), "--format", "markdown", "--filter", "method:tools/call"
+    )
     assert done.returncode == 0, done.stderr
     expected = (Path(__file__).parent / "demo-session.tools-call.md").read_text()
     assert done.stdout == expected
@@ -389,12 +396,18 @@ def test_markdown_keeps_server_text_inside_its_fence(tmp_path: Path) -> None:
 
 
 def test_json_array_with_filter_and_bad_input(recordings: dict[str, Path], tmp_path: Path) -> None:
-    done = cli("export", str(recordings["error"]), "--format", "json", "--filter", "is:error")
+    done = cli_inprocess(
+        "export", str(recordings["error"]), "--format", "json", "--filter", "is:error"
+    )
     assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)
     assert rows and all("error" in r["message"] for r in rows)
-    assert cli("export", str(tmp_path / "missing.jsonl"), "--format", "json").returncode == 2
-    vague = cli("export", str(recordings["error"]))
+    assert (
+        cli_inprocess("export", str(tmp_path / "missing.jsonl"), "--format", "json").returncode == 2
+    )
+    vague = cli_inprocess("export", str(recordings["error"]))
     assert vague.returncode == 2 and "--format" in vague.stderr
-    typo = cli("export", str(recordings["error"]), "--format", "json", "--filter", "knd:error")
+    typo = cli_inprocess(
+        "export", str(recordings["error"]), "--format", "json", "--filter", "knd:error"
+    )
     assert typo.returncode == 2 and "knd" in typo.stderr

@@ -1,7 +1,8 @@
 """Live OpenTelemetry export (``--otlp-endpoint`` on ``--cli`` and ``load``) and
 ``--propagate``: the spans a test OTLP/HTTP receiver gets are the spans ``export`` makes
 from the same recording; a collector that is down costs one warning and nothing else;
-an official-SDK server instrumented with OpenTelemetry joins the session's trace."""
+an official-SDK server instrumented with OpenTelemetry joins the session's trace. The
+CLI runs in the test process; as a child process, end to end, in the first test."""
 
 from __future__ import annotations
 
@@ -12,13 +13,14 @@ import threading
 import time
 from pathlib import Path
 
+from cli_inprocess import cli_inprocess
 from cli_runner import cli
 from paths import DEMO, PY, ROOT
 
 from inspector.export.live import LiveExport, TraceOptions
 from inspector.record.reader import iter_events, open_header
 from tests.export.otlp_receiver import export_facts, live_facts, otlp_receiver
-from tests.servers.http_support import dead_port, sdk_server
+from tests.servers.http_support import dead_port
 
 TRACE_SERVER = [PY, str(ROOT / "tests" / "servers" / "sdk_trace_server.py")]
 
@@ -54,11 +56,12 @@ def test_cli_live_spans_are_the_export_of_its_recording(tmp_path: Path) -> None:
     assert [e[0] for e in call["events"]] == ["progress", "progress"]
 
 
-def test_cli_live_over_http_matches_the_export(tmp_path: Path) -> None:
+def test_cli_live_over_http_matches_the_export(tmp_path: Path, sdk_sse_base: str) -> None:
     """HTTP exchanges beneath the MCP spans, the session id learnt on the way."""
     path = tmp_path / "h.jsonl"
-    with sdk_server("sse") as base, otlp_receiver() as (url, bodies):
-        done = cli(
+    base = sdk_sse_base  # the worker's shared server (conftest)
+    with otlp_receiver() as (url, bodies):
+        done = cli_inprocess(
             "--cli",
             "--record",
             str(path),
@@ -80,7 +83,7 @@ def test_cli_live_over_http_matches_the_export(tmp_path: Path) -> None:
 
 def test_collector_down_costs_one_warning_and_nothing_else(tmp_path: Path) -> None:
     port = dead_port()
-    done = cli(
+    done = cli_inprocess(
         "--cli",
         "--no-record",
         "--otlp-endpoint",
@@ -108,7 +111,7 @@ def test_collector_down_costs_one_warning_and_nothing_else(tmp_path: Path) -> No
 def test_propagate_joins_an_sdk_server_to_the_trace(tmp_path: Path) -> None:
     path = tmp_path / "p.jsonl"
     with otlp_receiver() as (url, bodies):
-        done = cli(
+        done = cli_inprocess(
             "--cli",
             "--propagate",
             "--record",
@@ -143,7 +146,7 @@ def test_propagate_joins_an_sdk_server_to_the_trace(tmp_path: Path) -> None:
 def test_propagate_alone_needs_no_collector(tmp_path: Path) -> None:
     """Recorded now, exported later: the traceparent in the file names the span."""
     path = tmp_path / "q.jsonl"
-    done = cli(
+    done = cli_inprocess(
         "--cli",
         "--propagate",
         "--record",
@@ -164,7 +167,7 @@ def test_propagate_alone_needs_no_collector(tmp_path: Path) -> None:
 
 def test_load_sends_each_users_spans(tmp_path: Path) -> None:
     with otlp_receiver() as (url, bodies):
-        done = cli(
+        done = cli(  # a child process: load takes ctrl+c, which only a main thread can
             "load",
             "--otlp-endpoint",
             url,
@@ -257,7 +260,7 @@ def test_the_event_path_never_waits_on_a_slow_collector(tmp_path: Path) -> None:
     """Spans are queued for the SDK's thread: while the collector takes seconds to answer
     a batch, a whole session's events still go through the observer at once."""
     path = tmp_path / "s.jsonl"
-    done = cli("--cli", "--record", str(path), "--method", "tools/list", "--", *DEMO)
+    done = cli_inprocess("--cli", "--record", str(path), "--method", "tools/list", "--", *DEMO)
     assert done.returncode == 0, done.stderr
     header, events = open_header(path), list(iter_events(path, []))
     posting = threading.Event()
@@ -288,7 +291,7 @@ def test_a_full_queue_drops_spans_and_says_so_once(tmp_path: Path) -> None:
     from inspector.export.otlp_sdk import SpanSender, otlp_http_exporter
 
     path = tmp_path / "s.jsonl"
-    done = cli("--cli", "--record", str(path), "--method", "tools/list", "--", *DEMO)
+    done = cli_inprocess("--cli", "--record", str(path), "--method", "tools/list", "--", *DEMO)
     assert done.returncode == 0, done.stderr
     header, events = open_header(path), list(iter_events(path, []))
     warnings: list[str] = []
@@ -319,7 +322,7 @@ def test_a_session_started_inside_a_trace_joins_it(tmp_path: Path) -> None:
         "TRACESTATE": "vendor=ci",
     }
     with otlp_receiver() as (url, bodies):
-        done = cli(
+        done = cli_inprocess(
             "--cli",
             "--propagate",
             "--record",

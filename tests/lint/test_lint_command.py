@@ -1,6 +1,7 @@
 """``mcp-inspect lint``: each rule fires once on a server built to break it
 (tests/servers/lint_server.py, stdio_bad_schemas.py, stdio_misbehave.py), never on a
-clean tool; the demo's form exercises are flagged as expected; SARIF; exit codes."""
+clean tool; the demo's form exercises are flagged as expected; SARIF; exit codes. The
+command runs in the test process; as a child process, end to end, for the failures."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from cli_inprocess import cli_inprocess
 from cli_runner import cli
 from paths import PY, ROOT, SERVERS
 from servers.lint_server import TOOLS  # which tool breaks which rule
@@ -22,7 +24,7 @@ LINT_SERVER = [PY, str(SERVERS / "lint_server.py")]
 
 
 def lint(*args: str) -> tuple[int, dict[str, Any], str]:
-    done = cli("lint", "--format", "json", *args)
+    done = cli_inprocess("lint", "--format", "json", *args)
     data = json.loads(done.stdout) if done.stdout.strip() else {}
     return done.returncode, data, done.stderr
 
@@ -61,7 +63,7 @@ def test_schemas_that_are_not_object_schemas() -> None:
 def test_output_without_structured_content_is_read_from_a_recorded_call(tmp_path: Path) -> None:
     session = tmp_path / "calls.jsonl"
     for tool in ("unstructured", "clean"):
-        done = cli(
+        done = cli_inprocess(
             "--cli", "--method", "tools/call", "--tool-name", tool, "--tool-arg", "q=x",
             "--no-validate", "--record", str(session.with_suffix(f".{tool}.jsonl")),
             "--", *LINT_SERVER,
@@ -188,7 +190,7 @@ SARIF_SHAPE: dict[str, Any] = {
 
 def test_sarif_for_code_scanning(tmp_path: Path, purpose_built: dict[str, Any]) -> None:
     out = tmp_path / "lint.sarif"
-    done = cli("lint", "--sarif", str(out), "--", *LINT_SERVER)
+    done = cli_inprocess("lint", "--sarif", str(out), "--", *LINT_SERVER)
     assert done.returncode == 1, done.stderr
     log = json.loads(out.read_text())
     jsonschema.Draft202012Validator(SARIF_SHAPE).validate(log)

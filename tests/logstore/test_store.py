@@ -12,6 +12,8 @@ import pytest
 
 from inspector.engine.summary import summarize
 from inspector.logstore.store import (
+    CHUNK,
+    FIRST_CHUNK,
     EventSource,
     EventStore,
     FilteredView,
@@ -267,7 +269,8 @@ def test_a_big_frame_is_stored_without_a_copy_of_it_on_the_way() -> None:
     """A 1 MB frame goes into the open chunk at the cost of the chunk alone: a bytearray's
     slice assigned from bytes copied them into a new bytearray first (held once more)."""
     s = EventStore()
-    s.append(ev(OUT, request(1, "ping")))  # the open chunk is made
+    pad = {"text": "x" * (CHUNK // 2)}
+    s.append(ev(OUT, request(1, "ping", pad)))  # the open chunk has grown to its full size
     big = ev(IN, response(1, {"content": [{"type": "text", "text": "x" * 1_000_000}]}))
     tracemalloc.start()
     try:
@@ -277,6 +280,26 @@ def test_a_big_frame_is_stored_without_a_copy_of_it_on_the_way() -> None:
         tracemalloc.stop()
     assert s.raw(1) == big.raw
     assert peak < 100_000, peak
+
+
+def test_a_new_store_starts_small() -> None:
+    """A workspace makes a store per server: each zeroed a 4 MiB chunk at its start
+    (twenty servers: 80 MiB) for the few KiB most servers send. The first chunk starts
+    small and grows as frames come, through each of its sizes, every frame kept."""
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        s = EventStore()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert held < 2 * FIRST_CHUNK, held
+    frames = [b"frame %d " % n + b"y" * (n * 997 % 50_000) for n in range(400)]
+    frames[7] = b"z" * (3 * FIRST_CHUNK)  # bigger than the chunk so far: it grows to fit
+    s.extend(ev(IN, frame, channel=Channel.STDERR) for frame in frames)
+    assert sum(map(len, frames)) > 2 * CHUNK  # past the first chunk's largest size too
+    assert [s.raw(i) for i in range(len(s))] == frames
+    assert _view(s, "frame 399") == [399]
 
 
 def test_store_is_headless() -> None:

@@ -18,7 +18,6 @@ from inspector.record.format import SessionHeader
 from inspector.record.recorder import Recorder
 from inspector.transports.aioconn import StreamProtocol
 from inspector.transports.http import StreamableHttpTransport
-from tests.servers.http_support import sdk_server
 
 CALL = {
     "jsonrpc": "2.0",
@@ -29,7 +28,7 @@ CALL = {
 
 
 async def test_a_call_is_two_flushes_and_each_frame_is_on_file_before_it_leaves(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sdk_json_base: str
 ) -> None:
     path = tmp_path / "p.jsonl"
     recorder = Recorder(path, SessionHeader(target={}))
@@ -55,28 +54,28 @@ async def test_a_call_is_two_flushes_and_each_frame_is_on_file_before_it_leaves(
 
     monkeypatch.setattr(StreamProtocol, "write_now", write_now)
     monkeypatch.setattr(StreamProtocol, "write", write)
-    with sdk_server("json") as base:
-        wire = ProxyWire(recorder)
-        front = HttpFront(wire, ("127.0.0.1", 0), lambda: StreamableHttpTransport(f"{base}/mcp"))
-        await front.listen()
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(front.serve)
-            await front.ready.wait()
-            headers = {"Accept": "application/json, text/event-stream"}
-            async with httpx.AsyncClient(timeout=30) as client:
-                first = await client.post(front.url, json=INIT, headers=headers)
-                headers["Mcp-Session-Id"] = first.headers["mcp-session-id"]
-                headers["MCP-Protocol-Version"] = "2025-11-25"
-                done = {"jsonrpc": "2.0", "method": "notifications/initialized"}
-                await client.post(front.url, json=done, headers=headers)
-                await anyio.sleep(0.3)  # the standing GET the transport opens, settled
-                flushes, writes[:] = 0, []
-                answer = await client.post(front.url, json=CALL, headers=headers)
-                assert answer.status_code == 200
-                await anyio.sleep(0.1)  # a deferred flush at the end of the turn, if any
-            counted_flushes = flushes
-            await front.stop()
-            tg.cancel_scope.cancel()
+    base = sdk_json_base  # the worker's shared server (conftest)
+    wire = ProxyWire(recorder)
+    front = HttpFront(wire, ("127.0.0.1", 0), lambda: StreamableHttpTransport(f"{base}/mcp"))
+    await front.listen()
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(front.serve)
+        await front.ready.wait()
+        headers = {"Accept": "application/json, text/event-stream"}
+        async with httpx.AsyncClient(timeout=30) as client:
+            first = await client.post(front.url, json=INIT, headers=headers)
+            headers["Mcp-Session-Id"] = first.headers["mcp-session-id"]
+            headers["MCP-Protocol-Version"] = "2025-11-25"
+            done = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+            await client.post(front.url, json=done, headers=headers)
+            await anyio.sleep(0.3)  # the standing GET the transport opens, settled
+            flushes, writes[:] = 0, []
+            answer = await client.post(front.url, json=CALL, headers=headers)
+            assert answer.status_code == 200
+            await anyio.sleep(0.1)  # a deferred flush at the end of the turn, if any
+        counted_flushes = flushes
+        await front.stop()
+        tg.cancel_scope.cancel()
     recorder.close()
     # the host's POST, the server's POST line and body, the answer's status and body:
     # a flush before the request leaves and one before the answer does (and one for the

@@ -19,7 +19,6 @@ from inspector.record.format import SessionHeader
 from inspector.record.recorder import Recorder
 from inspector.record.redact import Redactor
 from inspector.transports.http import StreamableHttpTransport
-from tests.servers.http_support import sdk_server
 
 SECRET = "s3cret-pin-value-0123"
 CALL = {
@@ -117,37 +116,39 @@ def expected(secret: bool) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("secret", [False, True], ids=["plain", "secret"])
-async def test_a_call_is_recorded_as_pinned(tmp_path: Path, secret: bool) -> None:
+async def test_a_call_is_recorded_as_pinned(
+    tmp_path: Path, secret: bool, sdk_json_base: str
+) -> None:
     path = tmp_path / "p.jsonl"
     recorder = Recorder(path, SessionHeader(target={}), Redactor([SECRET] if secret else []))
     back_headers = {"Authorization": f"Bearer {SECRET}", "X-Trace": f"t {SECRET}"}
     agent = f"pin/1 {SECRET}" if secret else "pin/1"
-    with sdk_server("json") as base:
-        wire = ProxyWire(recorder)
-        front = HttpFront(
-            wire,
-            ("127.0.0.1", 0),
-            lambda: StreamableHttpTransport(f"{base}/mcp", back_headers if secret else None),
-        )
-        await front.listen()
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(front.serve)
-            await front.ready.wait()
-            headers = {"Accept": "application/json, text/event-stream", "User-Agent": agent}
-            async with httpx.AsyncClient(timeout=30) as client:
-                first = await client.post(front.url, json=INIT, headers=headers)
-                headers["Mcp-Session-Id"] = first.headers["mcp-session-id"]
-                headers["MCP-Protocol-Version"] = "2025-11-25"
-                done = {"jsonrpc": "2.0", "method": "notifications/initialized"}
-                await client.post(front.url, json=done, headers=headers)
-                await anyio.sleep(0.3)  # the standing GET the transport opens, settled
-                before = len(path.read_text().splitlines())
-                answer = await client.post(front.url, json=CALL, headers=headers)
-                assert answer.status_code == 200 and b'"result":42' in answer.content
-                await anyio.sleep(0.1)
-            lines = path.read_text().splitlines()[before:]
-            await front.stop()
-            tg.cancel_scope.cancel()
+    base = sdk_json_base  # the worker's shared server (conftest)
+    wire = ProxyWire(recorder)
+    front = HttpFront(
+        wire,
+        ("127.0.0.1", 0),
+        lambda: StreamableHttpTransport(f"{base}/mcp", back_headers if secret else None),
+    )
+    await front.listen()
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(front.serve)
+        await front.ready.wait()
+        headers = {"Accept": "application/json, text/event-stream", "User-Agent": agent}
+        async with httpx.AsyncClient(timeout=30) as client:
+            first = await client.post(front.url, json=INIT, headers=headers)
+            headers["Mcp-Session-Id"] = first.headers["mcp-session-id"]
+            headers["MCP-Protocol-Version"] = "2025-11-25"
+            done = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+            await client.post(front.url, json=done, headers=headers)
+            await anyio.sleep(0.3)  # the standing GET the transport opens, settled
+            before = len(path.read_text().splitlines())
+            answer = await client.post(front.url, json=CALL, headers=headers)
+            assert answer.status_code == 200 and b'"result":42' in answer.content
+            await anyio.sleep(0.1)
+        lines = path.read_text().splitlines()[before:]
+        await front.stop()
+        tg.cancel_scope.cancel()
     recorder.close()
     text = "\n".join(lines)
     assert SECRET not in text

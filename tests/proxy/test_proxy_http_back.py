@@ -30,11 +30,14 @@ from proxy_support import (
 from inspector.engine.client import McpClient
 from inspector.engine.responders import RootsList
 from inspector.wire.events import WireEvent
-from tests.servers.http_support import everything_server, sdk_server
 
 pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
 
 DUMP: dict[str, Any] = {"by_alias": True, "exclude_none": True, "mode": "json"}
+
+
+# the worker's shared servers (conftest) each test reaches through its own proxy
+SHARED = {"sdk": "sdk_sse_base", "everything": "everything_http_base"}
 
 
 @pytest.fixture
@@ -70,16 +73,15 @@ async def bridged(url: str, record: Path, tool: str, arguments: dict[str, Any]) 
 
 @pytest.mark.parametrize("which", ["sdk", "everything"])
 async def test_a_stdio_host_reaches_an_http_server_through_the_proxy(
-    which: str, tmp_path: Path
+    which: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    server = sdk_server("sse") if which == "sdk" else everything_server("streamableHttp")
     tool = "add" if which == "sdk" else "get-sum"
     arguments = {"a": 2, "b": 40}
     record = tmp_path / "proxy.jsonl"
-    with server as base:
-        url = f"{base}/mcp"
-        want = await direct(url, tool, arguments)
-        got = await bridged(url, record, tool, arguments)
+    base = request.getfixturevalue(SHARED[which])  # the worker's (conftest)
+    url = f"{base}/mcp"
+    want = await direct(url, tool, arguments)
+    got = await bridged(url, record, tool, arguments)
     assert got == want
     recorded = events(record)
     # everything visible: the HTTP exchange, the bodies, the session's end
@@ -89,78 +91,81 @@ async def test_a_stdio_host_reaches_an_http_server_through_the_proxy(
     assert [b.get("method") for b in bodies][:2] == ["initialize", "notifications/initialized"]
 
 
-async def test_an_inspector_attached_to_an_http_bridge(runtime: Path, tmp_path: Path) -> None:
+async def test_an_inspector_attached_to_an_http_bridge(
+    runtime: Path, tmp_path: Path, sdk_sse_base: str
+) -> None:
     host_seen: list[WireEvent] = []
     seen: list[WireEvent] = []
-    with sdk_server("sse") as base:
-        async with host_through_proxy(
-            runtime, tmp_path / "p.jsonl", host_seen, name="bridge", server=[f"{base}/mcp"]
-        ) as host:
-            path = await wait_for_proxy("bridge")
-            async with inspector_on(path, seen) as inspector:
-                inspector.responders.roots = RootsList(["/srv/inspector"])
-                client = McpClient(inspector)
-                host_client = McpClient(host)
-                got: dict[str, str] = {}
+    base = sdk_sse_base  # the worker's shared server (conftest)
+    async with host_through_proxy(
+        runtime, tmp_path / "p.jsonl", host_seen, name="bridge", server=[f"{base}/mcp"]
+    ) as host:
+        path = await wait_for_proxy("bridge")
+        async with inspector_on(path, seen) as inspector:
+            inspector.responders.roots = RootsList(["/srv/inspector"])
+            client = McpClient(inspector)
+            host_client = McpClient(host)
+            got: dict[str, str] = {}
 
-                async def inspector_calls() -> None:
-                    got["roots"] = json.dumps(await client.call_tool("ask_roots", {}))
-                    for n in range(3):
-                        got[f"mine{n}"] = json.dumps(
-                            await client.call_tool("add", {"a": n, "b": 1000})
-                        )
-
-                async def host_calls() -> None:
-                    for n in range(3):
-                        got[f"host{n}"] = json.dumps(
-                            await host_client.call_tool("add", {"a": n, "b": 100})
-                        )
-
-                with anyio.fail_after(60):
-                    async with anyio.create_task_group() as tg:  # both at once
-                        tg.start_soon(inspector_calls)
-                        tg.start_soon(host_calls)
-                # the server asked for roots while answering the inspector: the inspector answered
-                assert "file:///srv/inspector" in got["roots"]
+            async def inspector_calls() -> None:
+                got["roots"] = json.dumps(await client.call_tool("ask_roots", {}))
                 for n in range(3):
-                    assert f'"text": "{n + 1000}"' in got[f"mine{n}"], got[f"mine{n}"]
-                    assert f'"text": "{n + 100}"' in got[f"host{n}"], got[f"host{n}"]
+                    got[f"mine{n}"] = json.dumps(await client.call_tool("add", {"a": n, "b": 1000}))
+
+            async def host_calls() -> None:
+                for n in range(3):
+                    got[f"host{n}"] = json.dumps(
+                        await host_client.call_tool("add", {"a": n, "b": 100})
+                    )
+
+            with anyio.fail_after(60):
+                async with anyio.create_task_group() as tg:  # both at once
+                    tg.start_soon(inspector_calls)
+                    tg.start_soon(host_calls)
+            # the server asked for roots while answering the inspector: the inspector answered
+            assert "file:///srv/inspector" in got["roots"]
+            for n in range(3):
+                assert f'"text": "{n + 1000}"' in got[f"mine{n}"], got[f"mine{n}"]
+                assert f'"text": "{n + 100}"' in got[f"host{n}"], got[f"host{n}"]
     assert not [e for e in host_seen if e.method == "roots/list"]
 
 
 @pytest.mark.parametrize("which", ["sdk", "everything"])
-def test_the_official_inspector_cli_through_the_bridge(which: str, tmp_path: Path) -> None:
+def test_the_official_inspector_cli_through_the_bridge(
+    which: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     """The official Inspector's CLI runs the bridge as its stdio server: the same answers
     as when it posts to the HTTP server itself."""
-    server = sdk_server("sse") if which == "sdk" else everything_server("streamableHttp")
     tool = "add" if which == "sdk" else "get-sum"
     call = ["--method", "tools/call", "--tool-name", tool, "--tool-arg", "a=2"]
     call += ["--tool-arg", "b=40"]
     record = tmp_path / "proxy.jsonl"
-    with server as base:
-        url = f"{base}/mcp"
-        direct = inspector_cli(tmp_path, *call, "--transport", "http", url)
-        bridge = proxy_argv("--no-attach", "--record", str(record), url)
-        through = inspector_cli(tmp_path, *call, "--", *bridge)
-        listing = ["--method", "tools/list"]
-        assert inspector_cli(tmp_path, *listing, "--", *bridge) == inspector_cli(
-            tmp_path, *listing, "--transport", "http", url
-        )
+    base = request.getfixturevalue(SHARED[which])  # the worker's (conftest)
+    url = f"{base}/mcp"
+    direct = inspector_cli(tmp_path, *call, "--transport", "http", url)
+    bridge = proxy_argv("--no-attach", "--record", str(record), url)
+    through = inspector_cli(tmp_path, *call, "--", *bridge)
+    listing = ["--method", "tools/list"]
+    assert inspector_cli(tmp_path, *listing, "--", *bridge) == inspector_cli(
+        tmp_path, *listing, "--transport", "http", url
+    )
     assert through == direct
     assert "42" in json.dumps(through)
     assert any(e["ch"] == "http" and e["raw"].startswith("POST ") for e in events(record))
 
 
-async def test_a_stdio_host_reaches_a_legacy_sse_server_through_the_proxy(tmp_path: Path) -> None:
+async def test_a_stdio_host_reaches_a_legacy_sse_server_through_the_proxy(
+    tmp_path: Path, sdk_legacy_base: str
+) -> None:
     """The 2024-11-05 HTTP+SSE transport behind (``/sse``): the same answers as the SDK's
     own SSE client gets, and the stream and posts on the proxy's wire."""
     record = tmp_path / "proxy.jsonl"
-    with sdk_server("legacy") as base:
-        url = f"{base}/sse"
-        with anyio.fail_after(60):
-            async with sse_client(url) as (read, write), ClientSession(read, write) as s:
-                want = await exercise(s, "add", {"a": 2, "b": 40})
-        got = await bridged(url, record, "add", {"a": 2, "b": 40})
+    base = sdk_legacy_base  # the worker's shared server (conftest)
+    url = f"{base}/sse"
+    with anyio.fail_after(60):
+        async with sse_client(url) as (read, write), ClientSession(read, write) as s:
+            want = await exercise(s, "add", {"a": 2, "b": 40})
+    got = await bridged(url, record, "add", {"a": 2, "b": 40})
     assert got == want
     recorded = events(record)
     assert any(e["ch"] == "http" and e["raw"].startswith("GET ") for e in recorded)
@@ -169,7 +174,7 @@ async def test_a_stdio_host_reaches_a_legacy_sse_server_through_the_proxy(tmp_pa
 
 @pytest.mark.parametrize("mode", ["json", "legacy"])
 def test_a_host_that_probes_the_era_first_reaches_an_older_http_server(
-    mode: str, tmp_path: Path
+    mode: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     """A 2026-07-28 host (mcp-inspect itself, knowing nothing of this server yet) opens
     with ``server/discover``; an older server refuses it with a 4xx. The refusal goes back
@@ -178,16 +183,16 @@ def test_a_host_that_probes_the_era_first_reaches_an_older_http_server(
     A legacy HTTP+SSE server is still found, by the status of the initialize."""
     record = tmp_path / "proxy.jsonl"
     env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}  # no era remembered
-    with sdk_server(mode) as base:
-        url = f"{base}/sse" if mode == "legacy" else f"{base}/mcp"
-        done = cli(
-            "--cli",
-            *("--method", "tools/call", "--tool-name", "add"),
-            *("--tool-arg", "a=2", "--tool-arg", "b=40"),
-            "--",
-            *proxy_argv("--no-attach", "--record", str(record), url),
-            env=env,
-        )
+    base = request.getfixturevalue(f"sdk_{mode}_base")  # the worker's (conftest)
+    url = f"{base}/sse" if mode == "legacy" else f"{base}/mcp"
+    done = cli(
+        "--cli",
+        *("--method", "tools/call", "--tool-name", "add"),
+        *("--tool-arg", "a=2", "--tool-arg", "b=40"),
+        "--",
+        *proxy_argv("--no-attach", "--record", str(record), url),
+        env=env,
+    )
     assert done.returncode == 0, done.stdout + done.stderr[-2000:]
     assert json.loads(done.stdout)["content"][0]["text"] == "42"
     sent = [

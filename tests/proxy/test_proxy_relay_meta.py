@@ -4,12 +4,12 @@ inspector's requests in flight at once, against the official SDK's server."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
 import pytest
-from servers.http_support import initialize, sdk_server
+from servers.http_support import initialize
 
 from inspector.proxy.relay import Relay
 from inspector.proxy.wire import ProxyWire
@@ -42,10 +42,9 @@ class Host:
         pass
 
 
-@pytest.fixture(scope="module")
-def sdk_sse() -> Iterator[str]:
-    with sdk_server("sse") as base:
-        yield base + "/mcp"
+@pytest.fixture
+def sdk_sse(sdk_sse_base: str) -> str:
+    return sdk_sse_base + "/mcp"  # the worker's shared server (conftest)
 
 
 def _exchange(events: list[WireEvent], rid: Any) -> list[WireEvent]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-from cli_runner import cli
+from cli_inprocess import cli_inprocess
 from leak_check import leaks, raw_b64_count
 from paths import PY, ROOT, SERVERS
 from servers.http_scripted import Conn, Request, ScriptedServer, answer_basics
@@ -38,7 +38,7 @@ def env_flags() -> list[str]:
 
 
 def leak_call(path: Path, *extra: str) -> None:
-    done = cli(
+    done = cli_inprocess(
         "--cli",
         *env_flags(),
         *extra,
@@ -148,7 +148,7 @@ def test_plain_settings_given_with_e_stay_readable(tmp_path: Path) -> None:
     """``-e LEVEL=debug`` must not blank out every "debug" in the session; a value whose
     name says nothing (``DB_PASS=hunter22``) is still treated as a secret."""
     path = tmp_path / "settings.jsonl"
-    done = cli(
+    done = cli_inprocess(
         "--cli",
         *("-e", "LEVEL=debug", "-e", "WORKERS=8", "-e", "DB_PASS=hunter22"),
         *("--record", str(path), "--method", "tools/call", "--tool-name", "leak"),

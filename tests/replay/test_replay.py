@@ -1,5 +1,7 @@
 """Replay: a session recorded against a real SDK server, re-run against the same server
-(nothing differs, exit 0) and against its changed variant (differences, exit 1)."""
+(nothing differs, exit 0) and against its changed variant (differences, exit 1). The
+command runs in the test process; ``test_same_server_nothing_differs`` runs it as a child
+process, end to end."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from typing import Any
 
 import anyio
 import pytest
+from cli_inprocess import cli_inprocess
 from cli_runner import cli as run_cli
 from paths import PY, ROOT, SERVERS
 
@@ -35,7 +38,8 @@ def recording(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def cli(*args: str, timeout: float = 90) -> subprocess.CompletedProcess[str]:
-    return run_cli(*args, timeout=timeout)  # a replay runs a server and the recording
+    """The command in the test process (a replay runs a server and the recording)."""
+    return cli_inprocess(*args, timeout=timeout)
 
 
 def items_by(report: dict[str, Any], method: str, detail: str = "") -> list[dict[str, Any]]:
@@ -48,7 +52,7 @@ def items_by(report: dict[str, Any], method: str, detail: str = "") -> list[dict
 
 @pytest.mark.slow
 def test_same_server_nothing_differs(recording: Path) -> None:
-    done = cli("--cli", "replay", str(recording), "--against", "--", PY, SERVER)
+    done = run_cli("--cli", "replay", str(recording), "--against", "--", PY, SERVER, timeout=90)
     assert done.returncode == 0, done.stderr + done.stdout
     report = json.loads(done.stdout)
     assert report["differs"] is False
@@ -376,36 +380,35 @@ def test_demo_changed_variant_is_caught(demo_recordings: dict[str, Path]) -> Non
 
 
 @pytest.mark.slow
-def test_http_recording_replays_against_the_url(tmp_path: Path) -> None:
+def test_http_recording_replays_against_the_url(tmp_path: Path, sdk_sse_base: str) -> None:
     """Recorded over Streamable HTTP (SSE responses), replayed against the same URL:
     HTTP status lines and session ids stay out of the comparison."""
-    from servers.http_support import sdk_server
 
     path = tmp_path / "http.jsonl"
-    with sdk_server("sse") as base:
-        url = base + "/mcp"
-        done = cli(
-            "--cli",
-            "--record",
-            str(path),
-            "--method",
-            "tools/call",
-            "--tool-name",
-            "add",
-            "--tool-arg",
-            "a=20",
-            "--tool-arg",
-            "b=22",
-            url,
-        )
-        assert done.returncode == 0, done.stderr
-        assert '"ch": "http"' in path.read_text()
-        done = cli("--cli", "replay", str(path), "--against", url)
-        assert done.returncode == 0, done.stdout + done.stderr
-        report = json.loads(done.stdout)
-        # the SDK speaks both eras: recorded (and replayed) in the newest, 2026-07-28
-        methods = [i["method"] for i in report["items"]]
-        assert methods == ["server/discover", "tools/list", "tools/call"]
+    base = sdk_sse_base  # the worker's shared server (conftest)
+    url = base + "/mcp"
+    done = cli(
+        "--cli",
+        "--record",
+        str(path),
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "add",
+        "--tool-arg",
+        "a=20",
+        "--tool-arg",
+        "b=22",
+        url,
+    )
+    assert done.returncode == 0, done.stderr
+    assert '"ch": "http"' in path.read_text()
+    done = cli("--cli", "replay", str(path), "--against", url)
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout)
+    # the SDK speaks both eras: recorded (and replayed) in the newest, 2026-07-28
+    methods = [i["method"] for i in report["items"]]
+    assert methods == ["server/discover", "tools/list", "tools/call"]
 
 
 @pytest.mark.slow

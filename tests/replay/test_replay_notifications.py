@@ -12,7 +12,7 @@ from typing import Any
 
 import anyio
 import pytest
-from cli_runner import cli as run_cli
+from cli_inprocess import cli_inprocess
 from paths import PY, SERVERS
 
 from inspector.record.reader import read_session
@@ -32,7 +32,9 @@ def recording(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return run_cli(*args, timeout=90)  # a replay runs a server and the recording
+    """The command in the test process (a replay runs a server and the recording);
+    end to end as a child process in tests/replay/test_replay.py."""
+    return cli_inprocess(*args, timeout=90)
 
 
 def item(report: dict[str, Any], detail: str) -> dict[str, Any]:

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import anyio
 import pytest
-from cli_runner import cli, inspector_argv
+from cli_inprocess import cli_inprocess
+from cli_runner import inspector_argv
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
@@ -70,7 +71,7 @@ async def test_official_sdk_client_against_a_lone_cli_call(tmp_path: Path) -> No
     asks for after the call (to check the result against the outputSchema)."""
     path = tmp_path / "call.jsonl"
     sdk_server = [PY, str(SERVERS / "sdk_stdio_server.py")]
-    done = cli(
+    done = cli_inprocess(
         "--cli",
         "--record",
         str(path),
@@ -96,7 +97,7 @@ async def test_official_sdk_client_against_a_lone_cli_call(tmp_path: Path) -> No
 
 @pytest.mark.slow
 def test_our_cli_against_the_recording(recording: Path) -> None:
-    done = cli(
+    done = cli_inprocess(
         "--cli",
         "--method",
         "tools/call",
@@ -225,7 +226,7 @@ async def test_a_first_recording_after_a_refused_era_probe_is_a_handshake_one(
     --serve refused the SDK client's initialize and --against re-ran it at 2026-07-28."""
     path = tmp_path / "first.jsonl"
     made = await anyio.to_thread.run_sync(
-        lambda: cli("--cli", "--record", str(path), "--method", "tools/list")
+        lambda: cli_inprocess("--cli", "--record", str(path), "--method", "tools/list")
     )
     assert made.returncode == 0, made.stderr
     events = read_session(path).events
@@ -243,7 +244,9 @@ async def test_a_first_recording_after_a_refused_era_probe_is_a_handshake_one(
             assert init.server_info.name == "mcp-inspect-demo"
             assert "echo" in {t.name for t in (await session.list_tools()).tools}
     rerun = await anyio.to_thread.run_sync(
-        lambda: cli("--cli", "replay", str(path), "--against", "--", PY, "-m", "inspector.demo")
+        lambda: cli_inprocess(
+            "--cli", "replay", str(path), "--against", "--", PY, "-m", "inspector.demo"
+        )
     )
     assert rerun.returncode == 0, rerun.stderr + rerun.stdout
     report = json.loads(rerun.stdout)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-from cli_runner import cli
+from cli_inprocess import cli_inprocess
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from paths import PY, ROOT, SERVERS
@@ -37,7 +37,7 @@ def handshake_recording(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def stateless_recording(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One ``--cli`` call recorded at 2026-07-28 (discover, tools/list, tools/call)."""
     path = tmp_path_factory.mktemp("serve-eras") / "stateless.jsonl"
-    done = cli(
+    done = cli_inprocess(
         "--cli", "--record", str(path), "--protocol-version", "2026-07-28",
         "--method", "tools/call", "--tool-name", "add", "--tool-args-json", '{"a": 1, "b": 2}',
         "--", *STATELESS_SERVER,
@@ -95,7 +95,7 @@ def test_a_stateless_client_gets_the_era_fields(handshake_recording: Path, tmp_p
     """Our CLI at 2026-07-28 on a handshake recording: every result has resultType, and
     the cacheable ones ttlMs and cacheScope."""
     client = tmp_path / "client.jsonl"
-    done = cli(
+    done = cli_inprocess(
         "--cli", "--record", str(client), "--protocol-version", "2026-07-28",
         "--method", "tools/list", "--", PY, "-m", "inspector", "replay",
         str(handshake_recording), "--serve",

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+from cli_inprocess import cli_inprocess
 from cli_runner import cli as run_cli
 from paths import PY, SERVERS
 from tui_helpers import plain, wait_for
@@ -32,7 +33,8 @@ STATELESS = ("--protocol-version", "2026-07-28")
 
 
 def cli(*args: str, timeout: float = 90) -> subprocess.CompletedProcess[str]:
-    return run_cli(*args, timeout=timeout)  # a replay runs a server and the recording
+    """The command in the test process (a replay runs a server and the recording)."""
+    return cli_inprocess(*args, timeout=timeout)
 
 
 def record(path: Path, *args: str) -> Path:
@@ -74,7 +76,9 @@ def test_plan_opens_with_discover_in_the_recorded_era(listing: Path) -> None:
 
 @pytest.mark.slow
 def test_replay_against_the_server_opens_statelessly(listing: Path) -> None:
-    done = cli("--cli", "replay", str(listing), "--against", "--", PY, SERVER, "stdio")
+    done = run_cli(  # a child process, end to end
+        "--cli", "replay", str(listing), "--against", "--", PY, SERVER, "stdio", timeout=90
+    )
     assert done.returncode == 0, done.stderr + done.stdout
     report = json.loads(done.stdout)
     assert report["differs"] is False

@@ -1,5 +1,6 @@
 """``mcp-inspect --cli --method skills/list|skills/get`` against the demo server and a
-demo whose skill files were changed after their entries were made."""
+demo whose skill files were changed after their entries were made. The CLI runs in the
+test process; as a child process, end to end, in the first test."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_inprocess import cli_inprocess
 from cli_runner import cli
 from paths import PY, TESTS
 
@@ -49,7 +51,7 @@ def test_list_reads_no_file(tmp_path: Path) -> None:
 def test_get_loads_and_verifies_every_file(tmp_path: Path) -> None:
     record = tmp_path / "s.jsonl"
     uri = "skill://demo/report-writing/SKILL.md"
-    done = cli(
+    done = cli_inprocess(
         "--cli", "--method", "skills/get", "--uri", uri, "--record", str(record), "--", *DEMO
     )
     assert done.returncode == 0, done.stderr
@@ -66,14 +68,16 @@ def test_get_loads_and_verifies_every_file(tmp_path: Path) -> None:
 
 
 def test_get_unknown_skill_is_invalid_params() -> None:
-    done = cli("--cli", "--method", "skills/get", "--uri", "skill://nope/SKILL.md", "--", *DEMO)
+    done = cli_inprocess(
+        "--cli", "--method", "skills/get", "--uri", "skill://nope/SKILL.md", "--", *DEMO
+    )
     assert done.returncode == 4, done.stderr
     error = json.loads(done.stderr.strip().splitlines()[-1])["error"]
     assert error["rpcCode"] == -32602
 
 
 def test_get_needs_uri() -> None:
-    done = cli("--cli", "--method", "skills/get", "--", *DEMO)
+    done = cli_inprocess("--cli", "--method", "skills/get", "--", *DEMO)
     assert done.returncode == 2 and "skills/get needs --uri" in done.stderr
 
 
@@ -89,7 +93,7 @@ def test_a_file_that_fails_verification_is_not_used(
     tmp_path: Path, mode: str, bad: str, reads: list[str], why: str
 ) -> None:
     record = tmp_path / "s.jsonl"
-    done = cli(
+    done = cli_inprocess(
         "--cli", "--method", "skills/get", "--uri", GIT, "--record", str(record),
         "--", *TAMPERED, mode,
     )  # fmt: skip

@@ -6,13 +6,12 @@ from the context the transport happened to run in)."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
-from servers.http_support import Host, handshake, running, sdk_server
+from servers.http_support import Host, handshake, running
 
 from inspector.transports.http import StreamableHttpTransport
 from inspector.transports.stdio import StdioTransport
@@ -25,10 +24,9 @@ ALICE = {"side": "inspector", "attach": 1, "inspector_id": 7}
 BOB = {"side": "inspector", "attach": 2, "inspector_id": 8}
 
 
-@pytest.fixture(scope="module")
-def sdk_sse() -> Iterator[str]:
-    with sdk_server("sse") as base:
-        yield base + "/mcp"
+@pytest.fixture
+def sdk_sse(sdk_sse_base: str) -> str:
+    return sdk_sse_base + "/mcp"  # the worker's shared server (conftest)
 
 
 def _of(host: Host, rid: Any) -> list[WireEvent]:

@@ -7,7 +7,6 @@ import asyncio
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import anyio
@@ -16,7 +15,6 @@ from servers.http_scripted import Conn, Request, ScriptedServer, answer_basics, 
 from servers.http_support import (
     Host,
     dead_port,
-    everything_server,
     handshake,
     initialize,
     running,
@@ -34,16 +32,14 @@ from inspector.wire.jsonrpc import encode, notification, request, response
 from inspector.wire.transport import TransportError
 
 
-@pytest.fixture(scope="module")
-def sdk_sse() -> Iterator[str]:
-    with sdk_server("sse") as base:
-        yield base + "/mcp"
+@pytest.fixture
+def sdk_sse(sdk_sse_base: str) -> str:
+    return sdk_sse_base + "/mcp"  # the worker's shared server (conftest)
 
 
-@pytest.fixture(scope="module")
-def sdk_json() -> Iterator[str]:
-    with sdk_server("json") as base:
-        yield base + "/mcp"
+@pytest.fixture
+def sdk_json(sdk_json_base: str) -> str:
+    return sdk_json_base + "/mcp"
 
 
 # ------------------------------------------------------------------ SSE parser
@@ -215,21 +211,21 @@ async def test_session_resumes_a_closed_stream_with_last_event_id() -> None:
     assert logs == ["before the break", "after the break"]
 
 
-async def test_everything_server_streamable_http() -> None:
-    with everything_server("streamableHttp") as base:
-        events: list[Any] = []
-        session = Session(StreamableHttpTransport(base + "/mcp"))
-        session.add_observer(events.append)
-        with anyio.fail_after(60):
-            async with session:
-                init = await session.initialize()
-                client = McpClient(session)
-                tools = await client.list_tools()
-                assert "echo" in {t["name"] for t in tools}
-                echoed = await client.call_tool("echo", {"message": "hi there"})
-                assert "hi there" in tool_text(echoed)
-                resources = await client.list_resources()
-                assert resources
+async def test_everything_server_streamable_http(everything_http_base: str) -> None:
+    base = everything_http_base  # the worker's shared server (conftest)
+    events: list[Any] = []
+    session = Session(StreamableHttpTransport(base + "/mcp"))
+    session.add_observer(events.append)
+    with anyio.fail_after(60):
+        async with session:
+            init = await session.initialize()
+            client = McpClient(session)
+            tools = await client.list_tools()
+            assert "echo" in {t["name"] for t in tools}
+            echoed = await client.call_tool("echo", {"message": "hi there"})
+            assert "hi there" in tool_text(echoed)
+            resources = await client.list_resources()
+            assert resources
     assert init["serverInfo"]["name"]
     assert any(e.meta.get("method") == "DELETE" for e in events if e.channel is Channel.HTTP)
 

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_runner import cli_async
+from cli_inprocess import cli_inprocess_async
 from servers.http_scripted import Conn, Handler, Request, ScriptedServer, answer_basics, ok
 
 from inspector.commands.failures import ExitCode
@@ -18,7 +18,9 @@ SECRET_HEADERS = ["-H", "Authorization: Bearer SECRET-A1", "-H", "X-Api-Key: KEY
 
 
 async def cli(*args: str) -> tuple[int, str, str]:
-    return await cli_async("--cli", "--method", "tools/list", *args)
+    """``--cli --method tools/list ARGS`` run in the test process."""
+    done = await cli_inprocess_async("--cli", "--method", "tools/list", *args)
+    return done.returncode, done.stdout, done.stderr
 
 
 async def mcp_server(req: Request, conn: Conn) -> None:

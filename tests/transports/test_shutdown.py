@@ -29,6 +29,7 @@ from inspector.engine.session import Session
 from inspector.target import Target
 from inspector.transports.lifeline import Lifeline
 from inspector.transports.stdio import StdioTransport
+from inspector.transports.watchdog import heard
 from inspector.tui.app import InspectorApp
 
 SERVER = str(SERVERS / "stdio_grandchild.py")
@@ -307,15 +308,65 @@ def test_lifeline_released_leaves_the_group_alone(reaper: list[int]) -> None:
         group.wait(5)
 
 
+def cut(lifeline: Lifeline) -> None:
+    """What the kernel does to the watchdog's pipe when the inspector dies."""
+    os.close(lifeline.watchdog.fd)
+    lifeline.watchdog.fd = -1
+
+
 def test_lifeline_cut_ends_the_group() -> None:
     group = start_group()
     lifeline = Lifeline(group.pid, grace=0.2)
     assert lifeline.process is not None
-    os.close(lifeline._write)  # what the kernel does when we die
-    lifeline._write = -1
+    cut(lifeline)
     lifeline.process.wait(BOUND)
     group.wait(BOUND)
     assert running_in_group(group.pid) == []
+
+
+def test_one_watchdog_watches_every_group(reaper: list[int]) -> None:
+    """A workspace's servers share one watchdog (one Python started, not one each): a
+    group released is left alone when the inspector dies, the others still watched end."""
+    kept, ended, also_ended = start_group(), start_group(), start_group()
+    reaper.append(kept.pid)
+    try:
+        lifelines = [Lifeline(g.pid, grace=0.2) for g in (kept, ended, also_ended)]
+        watchdog = lifelines[0].process
+        assert watchdog is not None
+        assert all(lifeline.process is watchdog for lifeline in lifelines)
+        lifelines[0].release()
+        assert lifelines[0].exited()  # nothing to wait for: the watchdog watches the others
+        assert watchdog.poll() is None
+        cut(lifelines[1])
+        watchdog.wait(BOUND)
+        ended.wait(BOUND)
+        also_ended.wait(BOUND)
+        assert running_in_group(ended.pid) == running_in_group(also_ended.pid) == []
+        assert kept.poll() is None
+    finally:
+        os.killpg(kept.pid, signal.SIGKILL)
+        kept.wait(5)
+
+
+def test_a_new_watchdog_once_the_last_group_is_released(reaper: list[int]) -> None:
+    """The last group released, the watchdog exits; the next server gets a new one."""
+    first, second = start_group(), start_group()
+    reaper += [first.pid, second.pid]
+    try:
+        lifeline = Lifeline(first.pid, grace=0.2)
+        lifeline.release()
+        assert lifeline.process is not None
+        lifeline.process.wait(BOUND)
+        again = Lifeline(second.pid, grace=0.2)
+        assert again.process is not None and again.process is not lifeline.process
+        assert again.process.poll() is None
+        again.release()
+        again.process.wait(BOUND)
+        assert first.poll() is None and second.poll() is None
+    finally:
+        for group in (first, second):
+            os.killpg(group.pid, signal.SIGKILL)
+            group.wait(5)
 
 
 def running_in_group(pgid: int) -> list[int]:
@@ -330,3 +381,13 @@ def running_in_group(pgid: int) -> list[int]:
         if int(fields[2]) == pgid and fields[0] != "Z":
             found.append(int(stat_file.parent.name))
     return found
+
+
+def test_the_watchdog_never_takes_our_own_group_or_inits() -> None:
+    """A line naming group 0 (the watchdog's own) or 1 (init's) is not a server's: it is
+    never watched, so end-of-file never signals it (run by hand with a stray line, the
+    watchdog as root sent SIGTERM to group 1)."""
+    groups: dict[int, float] = {}
+    for line in (b"+0 1", b"+1 1", b"+-5 1", b"+4242 1"):
+        heard(groups, line)
+    assert groups == {4242: 1.0}

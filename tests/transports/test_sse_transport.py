@@ -8,7 +8,7 @@ from typing import Any
 import anyio
 import pytest
 from servers.http_scripted import Conn, Request, ScriptedServer, answer_basics, init_result, ok
-from servers.http_support import everything_server, initialize, running, sdk_server, tool_text
+from servers.http_support import everything_server, initialize, running, tool_text
 
 from inspector.engine.client import McpClient
 from inspector.engine.session import ConnectionClosedError, Session
@@ -48,17 +48,17 @@ def legacy_handler(endpoint: str, *, on_post: Any = None) -> Any:
 
 
 @pytest.mark.slow
-async def test_sdk_legacy_server_through_session() -> None:
-    with sdk_server("legacy") as base:
-        events: list[Any] = []
-        session = Session(SseTransport(base + "/sse"))
-        session.add_observer(events.append)
-        with anyio.fail_after(30):
-            async with session:
-                await session.initialize()
-                client = McpClient(session)
-                assert "add" in {t["name"] for t in await client.list_tools()}
-                assert tool_text(await client.call_tool("add", {"a": 20, "b": 22})) == "42"
+async def test_sdk_legacy_server_through_session(sdk_legacy_base: str) -> None:
+    base = sdk_legacy_base  # the worker's shared server (conftest)
+    events: list[Any] = []
+    session = Session(SseTransport(base + "/sse"))
+    session.add_observer(events.append)
+    with anyio.fail_after(30):
+        async with session:
+            await session.initialize()
+            client = McpClient(session)
+            assert "add" in {t["name"] for t in await client.list_tools()}
+            assert tool_text(await client.call_tool("add", {"a": 20, "b": 22})) == "42"
     endpoint = next(e for e in events if e.meta.get("sse") == "endpoint")
     assert endpoint.channel is Channel.HTTP
     assert endpoint.meta["endpoint"].startswith(base + "/messages/?session_id=")
@@ -192,18 +192,18 @@ async def test_failed_post_fails_that_request_only() -> None:
 
 
 @pytest.mark.slow
-async def test_auto_falls_back_to_legacy_sse_on_the_sdk_server() -> None:
-    with sdk_server("legacy") as base:
-        events: list[Any] = []
-        transport = connect_http(base + "/sse")
-        assert isinstance(transport, AutoHttpTransport)
-        session = Session(transport)
-        session.add_observer(events.append)
-        with anyio.fail_after(30):
-            async with session:
-                await session.initialize()
-                assert tool_text(await McpClient(session).call_tool("add", {"a": 1, "b": 2})) == "3"
-        assert transport.detected == "sse" and transport.fallback_status == 405
+async def test_auto_falls_back_to_legacy_sse_on_the_sdk_server(sdk_legacy_base: str) -> None:
+    base = sdk_legacy_base  # the worker's shared server (conftest)
+    events: list[Any] = []
+    transport = connect_http(base + "/sse")
+    assert isinstance(transport, AutoHttpTransport)
+    session = Session(transport)
+    session.add_observer(events.append)
+    with anyio.fail_after(30):
+        async with session:
+            await session.initialize()
+            assert tool_text(await McpClient(session).call_tool("add", {"a": 1, "b": 2})) == "3"
+    assert transport.detected == "sse" and transport.fallback_status == 405
     note = next(e for e in events if b"falling back to legacy HTTP+SSE" in e.raw)
     assert note.channel is Channel.SYSTEM and note.direction is Direction.LOCAL
     assert note.meta["fallback"] == "sse"
@@ -214,16 +214,16 @@ async def test_auto_falls_back_to_legacy_sse_on_the_sdk_server() -> None:
 
 
 @pytest.mark.slow
-async def test_auto_stays_on_streamable_http() -> None:
-    with sdk_server("sse") as base:
-        transport = connect_http(base + "/mcp", transport="auto")
-        assert isinstance(transport, AutoHttpTransport)
-        session = Session(transport)
-        with anyio.fail_after(30):
-            async with session:
-                await session.initialize()
-                assert await McpClient(session).list_tools()
-        assert transport.detected == "http" and transport.fallback_status is None
+async def test_auto_stays_on_streamable_http(sdk_sse_base: str) -> None:
+    base = sdk_sse_base  # the worker's shared server (conftest)
+    transport = connect_http(base + "/mcp", transport="auto")
+    assert isinstance(transport, AutoHttpTransport)
+    session = Session(transport)
+    with anyio.fail_after(30):
+        async with session:
+            await session.initialize()
+            assert await McpClient(session).list_tools()
+    assert transport.detected == "http" and transport.fallback_status is None
 
 
 async def test_auto_does_not_fall_back_on_401() -> None:

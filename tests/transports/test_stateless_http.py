@@ -1,21 +1,21 @@
 """The 2026-07-28 stateless era over Streamable HTTP and stdio, against the official SDK
 (``servers/stateless_server.py`` under uvicorn): routing headers on every POST, no
 session id, no GET stream, no DELETE, MRTR retries, cancel by closing the stream, and
-``--cli --protocol-version 2026-07-28`` run for real."""
+``--cli --protocol-version 2026-07-28`` run for real (in the test process, and once as a
+child process)."""
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable
 from typing import Any
 
 import anyio
 import pytest
-from cli_runner import cli_async
+from cli_inprocess import cli_inprocess_async
 from paths import ROOT, SERVERS
 from servers.http_scripted import Conn, Request, ScriptedServer
-from servers.stateless_support import stateless_server
 
 from inspector.engine.client import McpClient
 from inspector.engine.lint import tool_headers
@@ -29,10 +29,9 @@ SERVER = SERVERS / "stateless_server.py"
 STATELESS = "2026-07-28"
 
 
-@pytest.fixture(scope="module", params=["http", "http-json"])
-def url(request: pytest.FixtureRequest) -> Iterator[str]:
-    with stateless_server(request.param) as endpoint:
-        yield endpoint
+@pytest.fixture(params=["http", "http-json"])
+def url(request: pytest.FixtureRequest, stateless_url: Callable[[str], str]) -> str:
+    return stateless_url(request.param)  # the worker's shared server (conftest)
 
 
 def http_out(events: list[WireEvent]) -> list[dict[str, Any]]:
@@ -295,6 +294,8 @@ async def test_a_cut_response_stream_is_not_resumed() -> None:
 
 
 async def cli(*args: str) -> Any:
-    done = await cli_async(*args)
+    """The CLI's printed result, run in the test process (the refused POST above runs it
+    as a child process, end to end)."""
+    done = await cli_inprocess_async(*args)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)

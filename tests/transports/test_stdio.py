@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import signal
 import subprocess
 import textwrap
@@ -173,8 +174,29 @@ async def test_no_orphan_grandchild_after_close() -> None:
     assert not alive(child_pid)
 
 
+async def test_servers_start_without_forking_the_inspector(monkeypatch: Any) -> None:
+    """No ``preexec_fn``: with one CPython forks the whole inspector (a workspace of twenty
+    servers held its event loop ~80 ms per server) instead of vfork. The servers still go
+    when the inspector dies: one lifeline watchdog watches them all (below)."""
+    calls: list[dict[str, Any]] = []
+    spawn = asyncio.create_subprocess_exec
+
+    async def spy(*args: Any, **kw: Any) -> asyncio.subprocess.Process:
+        calls.append(kw)
+        return await spawn(*args, **kw)
+
+    monkeypatch.setattr(asyncio, "create_subprocess_exec", spy)
+    first, second = misbehave("silent", grace=0.3), misbehave("silent", grace=0.3)
+    with anyio.fail_after(15):
+        async with Session(first), Session(second):
+            assert first.lifeline is not None and second.lifeline is not None
+            assert first.lifeline.process is second.lifeline.process  # one watchdog
+    assert len(calls) == 2
+    assert all(kw.get("preexec_fn") is None and kw["start_new_session"] for kw in calls)
+
+
 def test_no_orphan_when_the_inspector_is_killed(tmp_path: Path) -> None:
-    """SIGKILL the inspector itself: the server must still go (PR_SET_PDEATHSIG)."""
+    """SIGKILL the inspector itself: the server must still go (the lifeline watchdog)."""
     script = tmp_path / "host.py"
     script.write_text(
         textwrap.dedent(f"""

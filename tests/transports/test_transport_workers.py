@@ -13,7 +13,6 @@ from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.jsonrpc import encode
 from inspector.wire.transport import ConnectionLost
 from tests.proxy_support import INIT
-from tests.servers.http_support import sdk_server
 
 
 async def test_jobs_one_after_another_share_a_task_and_overlapping_ones_do_not() -> None:
@@ -126,7 +125,7 @@ async def test_closed_the_waiting_tasks_end_and_the_group_ends_by_itself() -> No
     assert not workers._idle
 
 
-async def test_a_closed_transport_holds_no_task_of_its_group() -> None:
+async def test_a_closed_transport_holds_no_task_of_its_group(sdk_json_base: str) -> None:
     """A session's task group ends by itself once the transport closed: the tasks its
     requests ran on do not wait for more."""
     seen: list[WireEvent] = []
@@ -141,7 +140,8 @@ async def test_a_closed_transport_holds_no_task_of_its_group() -> None:
         def connection_lost(self, lost: ConnectionLost) -> None:
             pass
 
-    with sdk_server("json") as base, anyio.fail_after(30):
+    base = sdk_json_base  # the worker's shared server (conftest)
+    with anyio.fail_after(30):
         async with anyio.create_task_group() as tg:
             transport = StreamableHttpTransport(f"{base}/mcp", open_get_stream=False)
             await transport.start(Host(), tg)

@@ -3,12 +3,10 @@ that wants authorization, and sessions that expire (a new one starts by itself).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from servers.http_scripted import Conn, ExpiringSessions, Request, ScriptedServer
-from servers.http_support import sdk_server
 from tui_helpers import plain, screen_text, select_item, wait_for
 
 from inspector.engine.summary import RowSummary, summarize
@@ -26,10 +24,9 @@ pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
 SIZE = (150, 45)
 
 
-@pytest.fixture(scope="module")
-def sdk_sse() -> Iterator[str]:
-    with sdk_server("sse") as base:
-        yield base + "/mcp"
+@pytest.fixture
+def sdk_sse(sdk_sse_base: str) -> str:
+    return sdk_sse_base + "/mcp"  # the worker's shared server (conftest)
 
 
 def screenshot(app: InspectorApp) -> str:

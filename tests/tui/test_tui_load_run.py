@@ -12,7 +12,6 @@ from typing import Any
 
 import anyio
 import pytest
-from servers.http_support import sdk_server
 from textual.pilot import Pilot
 from tui_helpers import select_item, wait_connected, wait_for
 
@@ -163,25 +162,27 @@ async def test_quitting_during_a_run_leaves_no_server_process() -> None:
 
 
 @pytest.mark.slow
-async def test_an_open_model_run_over_streamable_http_with_the_official_sdk() -> None:
-    with sdk_server("sse") as base:
-        app = InspectorApp(Target(url=base + "/mcp"))
-        async with app.run_test(size=(140, 44)) as pilot:
-            await wait_for(
-                pilot,
-                lambda: app.controller is not None and app.controller.connected,
-                timeout=30,
-            )
-            await wait_for(pilot, lambda: bool(app.state.catalog.get("tools")), timeout=30)
-            view = await fill_and_load(pilot, "add", ["2", "40"], ["2", "", "30", "100"])
-            await wait_for(pilot, lambda: view.text.splitlines()[1:2] == ["done"], timeout=60)
-            assert view.text.startswith(
-                "tools/call add: 2 sessions, 100 calls/s (open model), 30 calls\ndone"
-            )
-            assert "calls      30 in" in view.text and "failed 0 " in view.text, view.text
-            assert "schedule   " in view.text  # the open model's line of the report
-            # the run's HTTP exchanges are the load sessions', not the live one's
-            assert app.controller is not None and app.controller.connected
+async def test_an_open_model_run_over_streamable_http_with_the_official_sdk(
+    sdk_sse_base: str,
+) -> None:
+    base = sdk_sse_base  # the worker's shared server (conftest)
+    app = InspectorApp(Target(url=base + "/mcp"))
+    async with app.run_test(size=(140, 44)) as pilot:
+        await wait_for(
+            pilot,
+            lambda: app.controller is not None and app.controller.connected,
+            timeout=30,
+        )
+        await wait_for(pilot, lambda: bool(app.state.catalog.get("tools")), timeout=30)
+        view = await fill_and_load(pilot, "add", ["2", "40"], ["2", "", "30", "100"])
+        await wait_for(pilot, lambda: view.text.splitlines()[1:2] == ["done"], timeout=60)
+        assert view.text.startswith(
+            "tools/call add: 2 sessions, 100 calls/s (open model), 30 calls\ndone"
+        )
+        assert "calls      30 in" in view.text and "failed 0 " in view.text, view.text
+        assert "schedule   " in view.text  # the open model's line of the report
+        # the run's HTTP exchanges are the load sessions', not the live one's
+        assert app.controller is not None and app.controller.connected
 
 
 async def test_ctrl_l_with_no_tool_open_says_what_it_needs() -> None:

@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from paths import ROOT
-from servers.http_support import sdk_server
 from textual.pilot import Pilot
 from tui_helpers import screen_text, wait_for
 
@@ -31,10 +29,9 @@ from inspector.workspace.status import State
 SDK_STDIO = str(ROOT / "tests/servers/sdk_stdio_server.py")
 
 
-@pytest.fixture(scope="module")
-def sdk_http() -> Iterator[str]:
-    with sdk_server("sse") as base:
-        yield base + "/mcp"
+@pytest.fixture
+def sdk_http(sdk_sse_base: str) -> str:
+    return sdk_sse_base + "/mcp"  # the worker's shared server (conftest)
 
 
 def workspace_app(url: str) -> InspectorApp:
