@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspector.wire import jsonrpc
 from inspector.wire.events import WireEvent
-from inspector.wire.folded import FoldedDict, FoldedResult, fold_loads, is_folded
+from inspector.wire.folded import FoldedDict, FoldedResult, fold_frame, is_folded
 from inspector.wire.transport import Decode
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def _folded(raw: bytes, requests: PendingRequests) -> Any:
     or when nothing had to be folded; None otherwise (invalid JSON too: the codec then
     says what is wrong)."""
     try:
-        message = fold_loads(raw.decode("utf-8"))  # the text is let go once parsed
+        message = fold_frame(raw)  # the text is let go once parsed
     except (UnicodeDecodeError, ValueError, RecursionError):
         return None
     if not is_folded(message):

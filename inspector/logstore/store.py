@@ -71,6 +71,10 @@ CHUNK = 4 << 20  # raw bytes live in fixed 4 MiB chunks: no big reallocations, n
 # zeroed 4 MiB at its start (twenty servers: 80 MiB and ~3 ms of CPU each, for the few
 # KiB of frames most of them ever send)
 FIRST_CHUNK = 64 << 10
+# a frame this big is a chunk of its own, the frame itself: whoever else keeps it (the
+# result view keeps a big answer's frame) shares it with the log, no copy is made (a 1
+# MB frame grew the open chunk to 2 MiB, zeros made to extend it and then its copy)
+OWN_CHUNK = 256 << 10
 
 
 @runtime_checkable
@@ -227,13 +231,13 @@ class EventStore:
     def _store_raw(self, raw: bytes) -> int:
         """Copy ``raw`` into the open chunk (or a chunk of its own); returns the end offset."""
         n = len(raw)
-        if self._fill + n > CHUNK:
+        if n >= OWN_CHUNK or self._fill + n > CHUNK:
             self._close_chunk()
-            if n > CHUNK:  # a huge frame gets a chunk of its own
+            if n >= OWN_CHUNK:  # ``bytes(raw)`` is ``raw`` itself (a bytes subclass is copied)
                 self._chunks.append(bytes(raw))
                 self._starts.append(self._starts[-1] + n)
                 return self._starts[-1]
-        if self._fill + n > len(self._open):  # the first chunk, still growing
+        if self._fill + n > len(self._open):  # the open chunk, still growing
             size = len(self._open)
             while size < self._fill + n:
                 size *= 2
@@ -251,7 +255,7 @@ class EventStore:
         del self._open[self._fill :]
         self._chunks.append(self._open)
         self._starts.append(self._starts[-1] + self._fill)
-        self._open = bytearray(CHUNK)
+        self._open = bytearray(FIRST_CHUNK)  # grows as the first one does
         self._fill = 0
 
     def _chunk_of(self, pos: int) -> int:

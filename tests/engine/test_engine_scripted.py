@@ -18,7 +18,7 @@ from inspector.engine.client import McpClient
 from inspector.engine.responders import Responders, reject_sampling
 from inspector.engine.session import Session
 from inspector.transports.memory import MemoryServerEnd, memory_pair
-from inspector.wire import jsonrpc
+from inspector.wire import folded, jsonrpc
 from inspector.wire.events import Channel, Direction, Kind, WireEvent
 from inspector.wire.folded import FOLD_ITEMS, FoldedResult, is_folded, total
 
@@ -354,6 +354,38 @@ async def test_a_big_result_asked_folded_is_never_parsed_whole(
     assert kept == rows[:FOLD_ITEMS] and total(kept) == len(rows)
     assert got.whole() == big == whole and not is_folded(whole)
     assert session.take_frame(got) is first.raw
+
+
+async def test_a_big_text_result_asked_folded_is_decoded_from_its_frame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """issue 25 item 9: the engine parses a big answer with ``fold_frame``: its long text
+    is made from the frame's bytes, the frame's whole text is never decoded beside them
+    (the frame, that text and the value were a 1 MB text result's peak on arrival)."""
+    text = "".join(f'{n:7d}  Lorem ipsum, "quoted" \\ tab\t\n' for n in range(20_000))
+    big = {"content": [{"type": "text", "text": text}]}
+    assert len(jsonrpc.encode(big)) > BIG_FRAME
+    scanned: list[int] = []
+    fold_loads = folded.fold_loads
+
+    def spy(text: str, *args: Any) -> Any:
+        scanned.append(len(text))
+        return fold_loads(text, *args)
+
+    monkeypatch.setattr(folded, "fold_loads", spy)
+
+    async def peer(server: MemoryServerEnd) -> None:
+        call = await server.receive()
+        await server.send(jsonrpc.response(call["id"], big))
+
+    async with scripted(peer) as (session, events):
+        client = McpClient(session)
+        with folded_results():
+            got = await client.call_tool("big", {})
+    assert got == big
+    assert scanned and max(scanned) < 200  # the frame without its text
+    (response,) = [e for e in events if e.direction is Direction.IN and len(e.raw) > BIG_FRAME]
+    assert session.take_frame(got) is response.raw
 
 
 async def test_a_big_list_made_inside_folded_results_comes_whole() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import tracemalloc
@@ -14,6 +15,7 @@ from inspector.engine.summary import summarize
 from inspector.logstore.store import (
     CHUNK,
     FIRST_CHUNK,
+    OWN_CHUNK,
     EventSource,
     EventStore,
     FilteredView,
@@ -280,6 +282,28 @@ def test_a_big_frame_is_stored_without_a_copy_of_it_on_the_way() -> None:
         tracemalloc.stop()
     assert s.raw(1) == big.raw
     assert peak < 100_000, peak
+
+
+def test_a_big_frame_is_kept_as_it_is_not_copied() -> None:
+    """issue 25 item 9: a frame of ``OWN_CHUNK`` bytes or more is a chunk of its own, the
+    frame's bytes themselves: the result view keeps a big answer's frame too, and a copy
+    in the log (growing its open chunk to 2 MiB for a 1 MB frame) was a third of a 1 MB
+    text result's peak on arrival. Small frames around it are kept in order."""
+    s = EventStore()
+    s.append(ev(OUT, request(1, "tools/call", {"name": "big"})))
+    big = ev(IN, response(1, {"content": [{"type": "text", "text": "x" * 1_000_000}]}))
+    assert len(big.raw) >= OWN_CHUNK
+    tracemalloc.start()
+    try:
+        s.append(big)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    s.append(ev(OUT, request(2, "ping")))
+    assert s.raw(1) is big.raw
+    assert peak < 100_000, peak
+    assert [json.loads(s.raw(i))["id"] for i in range(3)] == [1, 1, 2]
+    assert s.find_response(0) == 1
 
 
 def test_a_new_store_starts_small() -> None:

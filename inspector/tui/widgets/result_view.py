@@ -41,7 +41,7 @@ from inspector.tui.widgets.document_view import (
     release_memory,
 )
 from inspector.tui.widgets.message_detail import pretty_json
-from inspector.wire.folded import FoldedResult, fold_loads, total
+from inspector.wire.folded import FoldedResult, fold_frame, total
 
 PRETTY_LIMIT = 1 << 20  # a JSON text up to this size is pretty-printed; a bigger one literal
 _JSON_START = re.compile(r"\s*[\[{]")
@@ -100,7 +100,7 @@ class Outcome:
         """The result to show: folded when it is big and came folded (the whole of it is
         never parsed for the view), parsed again folded when it was parked as its frame."""
         if self.result is None and self.parked is not None and self.parked is self.frame:
-            return fold_loads(self.parked.decode("utf-8"))["result"]
+            return fold_frame(self.parked)["result"]
         return self.value() if self.result is None else self.result
 
     def park(self, blob: bytes) -> None:
