@@ -140,6 +140,24 @@ class Sampler:
         return None
 
 
+QUICK_BUDGET_S = 1.0  # a test's CPU past which it is marked slow (out of the quick run)
+
+
+def unmarked_costly(spent: dict[str, float], marks: Path) -> list[tuple[str, float]]:
+    """Tests not marked ``slow`` that cost at least ``QUICK_BUDGET_S`` of CPU (theirs and
+    their processes'), costliest first: what keeps ``pytest -m "not slow"`` from being
+    the quick run (under two minutes on two cores) until they are marked."""
+    slow: set[str] = set()
+    for listed in marks.glob("slow-*"):
+        slow.update(listed.read_text().splitlines())
+    costly = {
+        test: cpu
+        for test, cpu in spent.items()
+        if cpu >= QUICK_BUDGET_S and test not in slow and not test.startswith("(")
+    }
+    return top(costly, len(costly))
+
+
 def top(spent: dict[str, float], count: int) -> list[tuple[str, float]]:
     """The ``count`` biggest entries of ``spent``."""
     return sorted(spent.items(), key=lambda item: item[1], reverse=True)[:count]
@@ -186,6 +204,10 @@ def main() -> int:
     print(f"\n{'CPU s':>8} {'count':>6}  started process")
     for kind, spent in top(sampler.by_kind, args.top):
         print(f"{spent:8.1f} {sampler.count_by_kind[kind]:6d}  {kind}")
+    costly = unmarked_costly(sampler.by_test, marks)
+    print(f"\nnot marked slow, {QUICK_BUDGET_S:g} s of CPU or more: {len(costly)}")
+    for test, spent in costly:
+        print(f"{spent:8.1f}  {test}")
     if args.out:
         args.out.write_text(
             json.dumps(

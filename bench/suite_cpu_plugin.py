@@ -1,7 +1,8 @@
 """pytest plugin for ``bench/suite_cpu.py``: each worker writes the test it runs to a file.
 
 The file is named by the worker's pid in ``$SUITE_CPU_MARKS``; the sampler reads it to
-charge the CPU it sees to that test.
+charge the CPU it sees to that test. The tests marked ``slow`` are listed beside it
+(``slow-PID``, one node id a line), so the bench can name the quick run's costly tests.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
     mark = Path(marks) / str(os.getpid()) if marks else None
     if mark is not None:
         mark.write_text(item.nodeid)
+        if item.get_closest_marker("slow") is not None:
+            with (mark.parent / f"slow-{mark.name}").open("a") as slow:
+                slow.write(item.nodeid + "\n")
     yield
     if mark is not None:
         mark.write_text("")

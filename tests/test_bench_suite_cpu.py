@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from paths import ROOT
 
 sys.path.insert(0, str(ROOT / "bench"))
@@ -57,3 +58,28 @@ def test_a_script_is_named_after_the_options_python_takes_a_value_for() -> None:
     )
     assert command_kind("python -X importtime -m inspector --cli") == "python -m inspector"
     assert command_kind("python -I -S /p/lifeline.py 1 2") == "python lifeline.py"
+
+
+class _Item:
+    def __init__(self, nodeid: str, slow: bool) -> None:
+        self.nodeid, self.slow = nodeid, slow
+
+    def get_closest_marker(self, name: str) -> object | None:
+        return object() if name == "slow" and self.slow else None
+
+
+def test_the_quick_runs_costly_unmarked_tests_are_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The plugin lists the tests marked slow; the bench names the others that cost a
+    second of CPU or more (what keeps ``-m "not slow"`` from being a quick run)."""
+    from suite_cpu import unmarked_costly
+    from suite_cpu_plugin import pytest_runtest_protocol
+
+    monkeypatch.setenv("SUITE_CPU_MARKS", str(tmp_path))
+    for nodeid, slow in (("t.py::a", True), ("t.py::b", False), ("t.py::c", False)):
+        run = pytest_runtest_protocol(_Item(nodeid, slow))  # type: ignore[arg-type]
+        next(run)
+        next(run, None)
+    spent = {"t.py::a": 9.0, "t.py::b": 2.5, "t.py::c": 0.2, "(between tests)": 5.0}
+    assert unmarked_costly(spent, tmp_path) == [("t.py::b", 2.5)]

@@ -33,6 +33,7 @@ def test_tools_list_after_dashdash() -> None:
     assert {"add", "progress_steps"} <= names
 
 
+@pytest.mark.slow
 def test_trailing_words_target_like_the_official_cli() -> None:
     done = cli_inprocess("--cli", *SDK_SERVER, "--method", "tools/list")
     assert done.returncode == 0, done.stderr
@@ -198,6 +199,7 @@ def test_progress_resets_the_timeout() -> None:
     assert "Counted to 6" in json.loads(done.stdout)["content"][0]["text"]
 
 
+@pytest.mark.slow
 def test_record_redacts_env_values(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
     done = cli_inprocess(

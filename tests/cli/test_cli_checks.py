@@ -87,6 +87,7 @@ def test_an_unknown_method_is_reported_before_the_server_starts(tmp_path: Path) 
         ),
     ],
 )
+@pytest.mark.slow
 def test_tools_call_is_checked_against_the_listed_tool(
     tmp_path: Path, flags: list[str], kind: str, issues: Any
 ) -> None:
@@ -127,6 +128,7 @@ def test_no_validate_sends_what_was_typed(tmp_path: Path) -> None:
     assert call["params"]["arguments"] == {"a": "one", "b": 2}
 
 
+@pytest.mark.slow
 def test_coerced_arguments_pass_the_check() -> None:
     done = cli_inprocess(
         *CALL, "--tool-name", "add", "--tool-arg", "a=40", "--tool-arg", "b=2", "--", *SDK_SERVER
@@ -182,6 +184,7 @@ def test_stderr_passes_the_servers_stderr_through_made_visible() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_format_json_wraps_the_result_on_one_line() -> None:
     done = cli_inprocess("--cli", "--format", "json", "--method", "tools/list", "--", *SDK_SERVER)
     assert done.returncode == 0, done.stderr
@@ -189,6 +192,7 @@ def test_format_json_wraps_the_result_on_one_line() -> None:
     assert {t["name"] for t in json.loads(done.stdout)["result"]["tools"]} >= {"add"}
 
 
+@pytest.mark.slow
 def test_the_official_order_takes_the_server_before_dashdash(tmp_path: Path) -> None:
     """``--cli TARGET ... -- OPTIONS``: the server's own flags stay the server's."""
     echo = tmp_path / "argv_server.py"

@@ -39,6 +39,7 @@ def test_same_code_stdout_and_stderr_as_a_child_process(args: list[str]) -> None
     )
 
 
+@pytest.mark.slow
 def test_nothing_of_a_run_is_left_in_the_process(tmp_path: Path) -> None:
     before = (sys.argv, sys.stdin, sys.stdout, sys.stderr, os.getcwd(), dict(os.environ))
     root = logging.getLogger()
@@ -56,6 +57,7 @@ def test_nothing_of_a_run_is_left_in_the_process(tmp_path: Path) -> None:
     assert dict(os.environ) == before[5] and root.handlers == handlers
 
 
+@pytest.mark.slow
 def test_a_state_file_note_said_once_is_said_again_by_the_next_run(
     private_state: Path,
 ) -> None:
@@ -68,6 +70,7 @@ def test_a_state_file_note_said_once_is_said_again_by_the_next_run(
     assert not any("eras.json" in said for said, _ in state_files._SAID)
 
 
+@pytest.mark.slow
 async def test_the_async_form_leaves_the_event_loop_free() -> None:
     done = await cli_inprocess_async("--cli", "--method", "tools/list", "--", *SDK)
     assert done.returncode == 0, done.stderr

@@ -262,6 +262,7 @@ def check_scenario(
         assert prm == ["/.well-known/oauth-protected-resource/mcp"]
 
 
+@pytest.mark.slow
 def test_retry_limit(tmp_path: Path, conformance_runs: Path) -> None:
     result, events = run("auth/scope-retry-limit", tmp_path, conformance_runs)
     assert result.passed, result.explain()
@@ -305,6 +306,7 @@ def test_client_credentials(scenario: str, tmp_path: Path, conformance_runs: Pat
     assert "cc-token" not in recorded and "conformance-test-secret" not in recorded
 
 
+@pytest.mark.slow
 def test_cross_app_access(tmp_path: Path, conformance_runs: Path) -> None:
     result, events = run("auth/cross-app-access-complete-flow", tmp_path, conformance_runs)
     assert result.passed, result.explain()

@@ -128,6 +128,7 @@ def test_stdio_stateless_only(tmp_path: Path) -> None:
     assert era_notes(events)[0]["remembered"] is True
 
 
+@pytest.mark.slow
 def test_stdio_sdk_speaking_both_is_used_in_the_newest(tmp_path: Path) -> None:
     done, events = cli(tmp_path / "1.jsonl", SDK_STDIO)
     assert answered(done) == "42"
@@ -224,6 +225,7 @@ def test_pinned_stateless_refused_says_so(tmp_path: Path) -> None:
     assert sent(events) == ["server/discover"] and not era_notes(events)
 
 
+@pytest.mark.slow
 def test_pinned_handshake_is_not_probed(tmp_path: Path) -> None:
     done, events = cli(tmp_path / "1.jsonl", SDK_STDIO, "--protocol-version", "2025-11-25")
     assert answered(done) == "42"

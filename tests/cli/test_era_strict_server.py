@@ -53,6 +53,7 @@ def test_the_cli_starts_a_strict_server_again_with_initialize(tmp_path: Path, mo
     assert starts(count) == 3  # remembered: initialize at once, one start
 
 
+@pytest.mark.slow
 async def test_the_tui_starts_a_strict_server_again_and_connects(tmp_path: Path) -> None:
     count = tmp_path / "starts"
     app = InspectorApp(Target(command=sys.executable, args=[STRICT, "exit", str(count)]))

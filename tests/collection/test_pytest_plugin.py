@@ -72,6 +72,7 @@ def test_mcp_update_writes_the_snapshots_then_they_are_compared(tmp_path: Path) 
     assert "1 passed" in pytest_in(tmp_path).stdout
 
 
+@pytest.mark.slow
 def test_a_bad_collection_is_a_collection_error_with_its_line(tmp_path: Path) -> None:
     demo_file(tmp_path / "bad.mcp.yaml", "steps:\n  - call: add\n    expcet: {}\n")
     done = pytest_in(tmp_path)

@@ -92,6 +92,7 @@ def test_a_passing_collection_exits_0_with_a_line_per_step(tmp_path: Path) -> No
     assert cases[1].name == "weather in Paris" and cases[1].is_passed
 
 
+@pytest.mark.slow
 def test_an_official_sdk_server_answers_a_collection(tmp_path: Path) -> None:
     """Structured output, sampling and elicitation answered (the SDK sends those only in
     a handshake era: pinned), a resource and a prompt."""

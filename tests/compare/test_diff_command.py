@@ -119,6 +119,7 @@ def test_recordings_compare_as_the_live_servers(
     assert data["differences"] == live["differences"]
 
 
+@pytest.mark.slow
 def test_kinds_a_recording_never_listed_are_not_compared(tmp_path: Path) -> None:
     tools_only = tmp_path / "tools.jsonl"
     done = cli_inprocess(
@@ -143,6 +144,7 @@ def test_http_urls_compare_as_the_stdio_servers(live: dict[str, Any]) -> None:
     assert data["differences"] == live["differences"]
 
 
+@pytest.mark.slow
 def test_config_names_both_sides(tmp_path: Path) -> None:
     config = tmp_path / "mcp.json"
     servers = {v: {"command": PY, "args": [str(SERVER), v]} for v in ("old", "new")}
@@ -173,6 +175,7 @@ def test_fail_on_and_ignore_set_the_exit_code(
     assert not any(d["path"].startswith(tuple(ignore)) for d in data["differences"] if ignore)
 
 
+@pytest.mark.slow
 def test_usage_and_connection_failures_keep_their_codes(tmp_path: Path) -> None:
     not_a_session = tmp_path / "notes.jsonl"
     not_a_session.write_text("hello\n")

@@ -41,6 +41,7 @@ def listings(report: dict[str, Any]) -> list[dict[str, Any]]:
     return [item for item in report["items"] if item["method"] == "tools/list"]
 
 
+@pytest.mark.slow
 def test_the_recording_has_several_pages(recording: Path) -> None:
     steps = build_plan(iter_events(recording, [])).requests
     assert [s.method for s in steps] == ["tools/list"] * 3
@@ -64,6 +65,7 @@ def test_a_listing_is_one_item_compared_by_name(recording: Path) -> None:
     assert ("$.result.tools.legacy", "item-removed", "breaking") in got
 
 
+@pytest.mark.slow
 def test_the_same_server_is_the_same_whatever_the_pages(recording: Path) -> None:
     code, report = replay(recording, "old")
     assert code == 0
@@ -71,6 +73,7 @@ def test_the_same_server_is_the_same_whatever_the_pages(recording: Path) -> None
     assert item["status"] == "same" and "changes" not in item
 
 
+@pytest.mark.slow
 def test_ignore_paths_apply_to_named_items(recording: Path) -> None:
     _, report = replay(recording, "new", "--ignore", "$.result.tools[*].description")
     [item] = listings(report)
@@ -78,6 +81,7 @@ def test_ignore_paths_apply_to_named_items(recording: Path) -> None:
     assert item["ignoredChanges"] >= 1
 
 
+@pytest.mark.slow
 def test_a_live_listing_that_fails_is_changed(tmp_path: Path) -> None:
     path = tmp_path / "templates.jsonl"
     done = cli(

@@ -13,6 +13,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from cli_inprocess import cli_inprocess
 from cli_runner import cli
 from paths import DEMO, PY, ROOT
@@ -108,6 +109,7 @@ def test_collector_down_costs_one_warning_and_nothing_else(tmp_path: Path) -> No
     assert "Traceback" not in done.stderr and "Transient error" not in done.stderr
 
 
+@pytest.mark.slow
 def test_propagate_joins_an_sdk_server_to_the_trace(tmp_path: Path) -> None:
     path = tmp_path / "p.jsonl"
     with otlp_receiver() as (url, bodies):
@@ -143,6 +145,7 @@ def test_propagate_joins_an_sdk_server_to_the_trace(tmp_path: Path) -> None:
     assert live == export_facts(path)
 
 
+@pytest.mark.slow
 def test_propagate_alone_needs_no_collector(tmp_path: Path) -> None:
     """Recorded now, exported later: the traceparent in the file names the span."""
     path = tmp_path / "q.jsonl"
@@ -165,6 +168,7 @@ def test_propagate_alone_needs_no_collector(tmp_path: Path) -> None:
     assert call["name"] == "tools/call traced" and call["trace"] == trace_id
 
 
+@pytest.mark.slow
 def test_load_sends_each_users_spans(tmp_path: Path) -> None:
     with otlp_receiver() as (url, bodies):
         done = cli(  # a child process: load takes ctrl+c, which only a main thread can
@@ -310,6 +314,7 @@ def test_a_full_queue_drops_spans_and_says_so_once(tmp_path: Path) -> None:
     assert len(warnings) == 1 and "were not sent" in warnings[0]
 
 
+@pytest.mark.slow
 def test_a_session_started_inside_a_trace_joins_it(tmp_path: Path) -> None:
     """TRACEPARENT/TRACESTATE in the environment (OpenTelemetry's carriers, set by a
     traced CI job): the session's root hangs from that span, the requests carry its

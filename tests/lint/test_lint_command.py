@@ -36,6 +36,7 @@ def purpose_built() -> dict[str, Any]:
     return data
 
 
+@pytest.mark.slow
 def test_each_catalog_rule_fires_once_on_its_tool(purpose_built: dict[str, Any]) -> None:
     fired = Counter(issue["rule"] for issue in purpose_built["issues"])
     expected = {rule for rule in TOOLS if rule not in ("clean", "output-without-structured")}
@@ -99,6 +100,7 @@ def test_the_demo_is_clean_but_for_its_form_exercises() -> None:
     assert data["listed"] == {"tools": 23, "resources": 9, "resourceTemplates": 3, "prompts": 4}
 
 
+@pytest.mark.slow
 def test_a_session_file_is_linted_offline(tmp_path: Path) -> None:
     session = tmp_path / "s.jsonl"
     code, live, err = lint("--record", str(session), "--", *LINT_SERVER)
@@ -188,6 +190,7 @@ SARIF_SHAPE: dict[str, Any] = {
 }
 
 
+@pytest.mark.slow
 def test_sarif_for_code_scanning(tmp_path: Path, purpose_built: dict[str, Any]) -> None:
     out = tmp_path / "lint.sarif"
     done = cli_inprocess("lint", "--sarif", str(out), "--", *LINT_SERVER)

@@ -59,6 +59,7 @@ def test_requests_are_exact_and_the_report_says_so(tmp_path: Path) -> None:
     assert rows["calls"] == "150" and "latency_ms_p99" in rows
 
 
+@pytest.mark.slow
 def test_open_model_holds_its_rate(tmp_path: Path) -> None:
     code, data, text = load(
         tmp_path,

@@ -66,6 +66,7 @@ async def use(url: str, mode: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
+@pytest.mark.slow
 async def test_the_sdk_client_in_either_mode_through_the_front(mode: str, tmp_path: Path) -> None:
     record = tmp_path / "p.jsonl"
     with listening_proxy("--no-attach", "--record", str(record), "--", *SDK) as (_p, url):
@@ -117,6 +118,7 @@ async def test_a_legacy_host_of_a_stateless_only_server_gets_its_refusal() -> No
     assert "Unsupported protocol version" in str(refused.value) or "-32022" in repr(refused.value)
 
 
+@pytest.mark.slow
 async def test_the_front_answers_with_json_rpc_errors_and_2026_statuses() -> None:
     good = call(1, "add", {"a": 1, "b": 2})
     with listening_proxy("--no-attach", "--", *SDK) as (_p, url):
@@ -166,6 +168,7 @@ async def test_the_front_answers_with_json_rpc_errors_and_2026_statuses() -> Non
         assert refused.json()["error"]["code"] == -32000
 
 
+@pytest.mark.slow
 async def test_two_hosts_with_the_same_id_in_flight_get_their_own_answers() -> None:
     with listening_proxy("--no-attach", "--", *SDK) as (_p, url):
         async with httpx.AsyncClient(timeout=60) as http:
@@ -216,6 +219,7 @@ def test_what_is_stateless_and_what_mismatches() -> None:
     assert "does not match" in str(request_refusal(wrong, message))
 
 
+@pytest.mark.slow
 async def test_a_closed_response_stream_cancels_the_request(tmp_path: Path) -> None:
     """2026-07-28: closing a request's stream is its cancellation; a stdio server hears
     it as notifications/cancelled, and the connection all hosts share goes on."""
@@ -244,6 +248,7 @@ async def test_a_closed_response_stream_cancels_the_request(tmp_path: Path) -> N
     assert not any(e["dir"] == "in" and '"id": 5' in e.get("raw", "") for e in recorded)
 
 
+@pytest.mark.slow
 async def test_two_hosts_with_the_same_progress_token_get_their_own_progress() -> None:
     sdk = [PY, str(SERVERS / "sdk_stdio_server.py")]
     with listening_proxy("--no-attach", "--", *sdk) as (_p, url):

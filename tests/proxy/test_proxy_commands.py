@@ -190,6 +190,7 @@ def test_wrap_write_keeps_the_files_private(tmp_path: Path) -> None:
     assert "Bearer" not in " ".join(json.loads(config.read_text())["servers"]["remote"]["args"])
 
 
+@pytest.mark.slow
 def test_a_credential_header_goes_through_the_environment(tmp_path: Path) -> None:
     """A stdio proxy in front of another proxy's HTTP front: the front's token reaches it
     from ``--env-header``'s variable, and is nowhere in the bridge's command line."""

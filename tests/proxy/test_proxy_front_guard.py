@@ -391,6 +391,7 @@ def test_out_of_descriptors_is_one_line_and_the_front_recovers() -> None:
 # -- 4. a stdio server's lines that are not JSON ---------------------------------------
 
 
+@pytest.mark.slow
 async def test_a_servers_banner_is_recorded_but_never_sent_to_an_http_host(
     tmp_path: Path,
 ) -> None:
@@ -418,6 +419,7 @@ async def test_a_servers_banner_is_recorded_but_never_sent_to_an_http_host(
     assert len(notes) == 1
 
 
+@pytest.mark.slow
 async def test_messages_waiting_for_a_stream_are_bounded(tmp_path: Path) -> None:
     """24 MB of notifications while the host has no stream open: the proxy keeps the
     newest 16 MB for the host's next stream, says so once, and records every one."""
@@ -446,6 +448,7 @@ async def test_messages_waiting_for_a_stream_are_bounded(tmp_path: Path) -> None
     assert len(notes) == 1
 
 
+@pytest.mark.slow
 async def test_a_host_that_stops_reading_its_stream_is_let_go(tmp_path: Path) -> None:
     """The host opens its GET stream and never reads it while the server sends 40 MB: past
     16 MB unread the proxy closes that connection (it held every byte), and says so."""

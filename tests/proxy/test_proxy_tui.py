@@ -255,6 +255,7 @@ def rows_with(app: InspectorApp, text: str) -> int:
     return sum(text in row for row in log_rows(app))
 
 
+@pytest.mark.slow
 async def test_a_reconnect_shows_the_proxys_past_once(runtime: Path, tmp_path: Path) -> None:
     """`r` on an attached TUI attaches again: the proxy sends its history again, and what
     the log showed already is not shown twice; what happens next still is."""

@@ -64,6 +64,7 @@ def test_a_huge_line_is_indexed_and_shown_by_its_head(huge_file: Path) -> None:
     source.close()
 
 
+@pytest.mark.slow
 async def test_the_replay_opens_at_once_and_reads_the_line_when_shown(huge_file: Path) -> None:
     source = IndexedSessionFile(huge_file)
     app = InspectorApp(None, source=source, replay_title="huge")

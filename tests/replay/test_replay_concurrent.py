@@ -30,6 +30,7 @@ def recording(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_plan_groups_requests_sent_before_any_answer(recording: Path) -> None:
     plan = build_plan(read_session(recording).events)
     slow, quick, listed = plan.requests

@@ -59,6 +59,7 @@ def replay_json(recording: Path, *args: str, variant: str = "default") -> tuple[
     return done.returncode, json.loads(done.stdout)
 
 
+@pytest.mark.slow
 def test_plan_files_notifications_under_their_request(recording: Path) -> None:
     plan = build_plan(read_session(recording).events)
     work, chatty, listed = plan.requests
@@ -134,6 +135,7 @@ def test_strict_counts_values_and_ignore_rules_apply(recording: Path) -> None:
     assert item(report, "work")["status"] == "changed"
 
 
+@pytest.mark.slow
 def test_ignore_mode_leaves_notifications_out(recording: Path) -> None:
     code, report = replay_json(recording, "--notifications", "ignore", variant="changed")
     assert code == 0, report
@@ -141,6 +143,7 @@ def test_ignore_mode_leaves_notifications_out(recording: Path) -> None:
     assert report["notifications"]["mode"] == "ignore"
 
 
+@pytest.mark.slow
 def test_human_report_shows_the_notifications_part(recording: Path) -> None:
     done = cli("replay", str(recording), "--against", "--", PY, NOTIFY, "--variant", "changed")
     assert done.returncode == 1

@@ -40,6 +40,7 @@ def serve_params(recording: Path) -> StdioServerParameters:
     )
 
 
+@pytest.mark.slow
 async def test_official_sdk_client_against_the_recording(recording: Path) -> None:
     with anyio.fail_after(30):
         async with (

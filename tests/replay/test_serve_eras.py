@@ -64,6 +64,7 @@ REDIRECT = (
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 @pytest.mark.parametrize("recorded", ["handshake", "stateless"])
+@pytest.mark.slow
 async def test_sdk_client_of_either_era(
     handshake_recording: Path,
     stateless_recording: Path,

@@ -81,6 +81,7 @@ async def call_through(server: Any, mode: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
+@pytest.mark.slow
 async def test_the_sdk_client_over_http_against_the_recording(
     recording: Path, mode: str, tmp_path: Path
 ) -> None:
@@ -94,6 +95,7 @@ async def test_the_sdk_client_over_http_against_the_recording(
     assert any('"name":"add"' in e["raw"] for e in recorded if e["dir"] == "out")
 
 
+@pytest.mark.slow
 async def test_the_replay_front_keeps_the_proxys_rules(recording: Path) -> None:
     """The same front: the token (``proxies --token replay-STEM``), Host checks."""
     with serving(str(recording)) as (_proc, url):
@@ -122,6 +124,7 @@ def test_listen_needs_serve(recording: Path) -> None:
     assert "loopback only" in off.stderr
 
 
+@pytest.mark.slow
 async def test_a_handshake_recording_over_http(tmp_path: Path) -> None:
     """(The SDK client's default mode on a handshake recording needs replay --serve to add
     what 2026-07-28 results carry: serve.py's answering, not the front's.)"""

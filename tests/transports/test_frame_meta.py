@@ -88,6 +88,7 @@ async def test_the_get_stream_is_the_exchange_that_opened_it(sdk_sse: str) -> No
     assert get.meta[SENT_WITH] == host_meta and "side" not in get.meta
 
 
+@pytest.mark.slow
 async def test_stdio_puts_meta_on_the_frame_and_nothing_on_what_the_server_writes() -> None:
     """stdio has no exchanges: the line written carries the meta, the lines read do not."""
     transport = StdioTransport(sys.executable, [str(SERVERS / "sdk_stdio_server.py")])

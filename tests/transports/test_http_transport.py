@@ -184,6 +184,7 @@ async def test_session_over_sdk_server_with_server_request_and_get_stream(sdk_ss
     assert notice.meta["stream"] == "get"
 
 
+@pytest.mark.slow
 async def test_session_resumes_a_closed_stream_with_last_event_id() -> None:
     """SDK server with an event store: the tool closes its stream; the client waits the
     server's retry (200 ms) and resumes with GET + Last-Event-ID."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import anyio
+import pytest
 
 from inspector.transports.http import StreamableHttpTransport
 from inspector.transports.workers import Workers
@@ -125,6 +126,7 @@ async def test_closed_the_waiting_tasks_end_and_the_group_ends_by_itself() -> No
     assert not workers._idle
 
 
+@pytest.mark.slow
 async def test_a_closed_transport_holds_no_task_of_its_group(sdk_json_base: str) -> None:
     """A session's task group ends by itself once the transport closed: the tasks its
     requests ran on do not wait for more."""

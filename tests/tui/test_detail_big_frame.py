@@ -5,6 +5,7 @@ show the JSON; ``s`` still names it ``.json``."""
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input
 from tui_helpers import select_item, wait_connected, wait_for
 
@@ -18,6 +19,7 @@ from inspector.tui.widgets.result_view import ResultView
 from inspector.wire.events import Kind
 
 
+@pytest.mark.slow
 async def test_the_detail_of_a_big_frame_lets_its_tree_go() -> None:
     app = InspectorApp(demo_target())
     async with app.run_test(size=(140, 40)) as pilot:

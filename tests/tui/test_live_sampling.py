@@ -83,6 +83,7 @@ async def test_demo_sampling_reject_sends_error_minus_one() -> None:
     assert "error -1" in _text(out["result"])
 
 
+@pytest.mark.slow
 async def test_standing_rule_answers_without_asking_and_switches_off() -> None:
     app = HostApp()
     async with app.run_test(size=(120, 40)) as pilot:

@@ -496,6 +496,7 @@ async def test_big_frame_is_formatted_off_the_ui_thread_and_the_newest_selection
         assert is_raw(app)
 
 
+@pytest.mark.slow
 async def test_a_big_frame_is_summarized_as_it_arrives_not_parsed_again_to_paint_it() -> None:
     big = big_response(60, "marker-C")
     app = LogApp()

@@ -233,6 +233,7 @@ def test_turns_nest() -> None:
     assert sys.getswitchinterval() == before
 
 
+@pytest.mark.slow
 def test_encoding_a_big_tree_holds_one_copy_of_its_json() -> None:
     # issue 25 item 9: a list of pieces joined at the end held two copies at its peak
     rows = {"rows": [{"id": i, "name": f"row {i}", "ok": True} for i in range(50_000)]}

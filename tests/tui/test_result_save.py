@@ -46,6 +46,7 @@ async def save_choice(pilot: Any, app: InspectorApp, downs: int) -> SaveFilesScr
     return screen
 
 
+@pytest.mark.slow
 async def test_s_saves_a_text_result_as_json_or_text(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -96,6 +97,7 @@ async def test_s_saves_a_text_result_as_json_or_text(
         assert here.stat().st_mode & 0o777 == 0o600
 
 
+@pytest.mark.slow
 async def test_c_copies_the_result_as_json() -> None:
     app = InspectorApp(demo_target())
     async with app.run_test(size=SIZE) as pilot:

@@ -137,6 +137,7 @@ async def test_required_tool_choice_flags_text_reply_and_sends_it_anyway() -> No
     assert out["result"]["first"]["content"] == {"type": "text", "text": "no tools"}
 
 
+@pytest.mark.slow
 async def test_standing_rule_answers_tool_requests_with_text() -> None:
     notes: list[str] = []
 

@@ -88,6 +88,7 @@ def shown(screen: CollectionsScreen) -> str:
     return "\n".join(t.plain if hasattr(t, "plain") else str(t) for t in texts)
 
 
+@pytest.mark.slow
 async def test_c_runs_a_collection_on_the_live_connection(tmp_path: Path) -> None:
     path = tmp_path / "run.mcp.yaml"
     path.write_text(

@@ -73,6 +73,7 @@ async def test_keys_stay_quick_while_a_server_floods_the_log() -> None:
         assert len(view._waiting) <= view.max_lines  # hidden: kept bounded, not drawn
 
 
+@pytest.mark.slow
 async def test_a_backlog_is_stored_a_slice_a_turn_and_keys_go_between() -> None:
     """Events that piled up faster than the feed's ticks (a flood) are stored a bounded
     slice per turn of the event loop: a key pressed meanwhile acts between two slices,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 
+import pytest
 from paths import SERVERS
 from tui_helpers import screen_text, wait_connected, wait_for
 
@@ -25,6 +26,7 @@ def heads(app: InspectorApp) -> dict[str, str]:
     }
 
 
+@pytest.mark.slow
 async def test_error_rules_are_badges_on_their_items() -> None:
     app = InspectorApp(LINT_SERVER)
     async with app.run_test(size=(160, 45)) as pilot:

@@ -55,6 +55,7 @@ def load_frames(app: InspectorApp) -> list[int]:
     return [i for i in range(len(source)) if (party(source.event(i).meta) or "").startswith("user")]
 
 
+@pytest.mark.slow
 async def test_a_load_run_of_add_counts_every_call_and_keeps_the_log_small() -> None:
     app = demo_app()
     async with app.run_test(size=(140, 44)) as pilot:
@@ -85,6 +86,7 @@ async def test_a_load_run_of_add_counts_every_call_and_keeps_the_log_small() -> 
         assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)  # one numbering
 
 
+@pytest.mark.slow
 async def test_tool_errors_under_load_are_counted_by_kind_and_kept_in_the_log() -> None:
     app = demo_app()
     async with app.run_test(size=(140, 44)) as pilot:
@@ -101,6 +103,7 @@ async def test_tool_errors_under_load_are_counted_by_kind_and_kept_in_the_log() 
         assert len(sent) == 20 and len(calls) == 40  # every failed call is kept, answer too
 
 
+@pytest.mark.slow
 async def test_x_in_the_load_tab_stops_the_run_with_a_report() -> None:
     app = demo_app()
     async with app.run_test(size=(140, 44)) as pilot:
@@ -114,6 +117,7 @@ async def test_x_in_the_load_tab_stops_the_run_with_a_report() -> None:
         assert not app.load_runs.running
 
 
+@pytest.mark.slow
 async def test_the_dialog_says_what_a_bad_field_takes() -> None:
     app = demo_app()
     async with app.run_test(size=(140, 44)) as pilot:
@@ -147,6 +151,7 @@ def demo_children() -> list[int]:
     return found
 
 
+@pytest.mark.slow
 async def test_quitting_during_a_run_leaves_no_server_process() -> None:
     app = demo_app()
     async with app.run_test(size=(140, 44)) as pilot:
@@ -185,6 +190,7 @@ async def test_an_open_model_run_over_streamable_http_with_the_official_sdk(
         assert app.controller is not None and app.controller.connected
 
 
+@pytest.mark.slow
 async def test_ctrl_l_with_no_tool_open_says_what_it_needs() -> None:
     app = demo_app()
     async with app.run_test(size=(140, 44)) as pilot:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from tui_helpers import wait_connected, wait_for
 
 from inspector.export.live import LiveExport, TraceOptions
@@ -30,6 +31,7 @@ def traced_app(path: Path, endpoint: str, warnings: list[str]) -> tuple[Inspecto
     return app, export
 
 
+@pytest.mark.slow
 async def test_the_tuis_spans_are_the_export_of_its_recording(tmp_path: Path) -> None:
     path = tmp_path / "tui.jsonl"
     warnings: list[str] = []
@@ -49,6 +51,7 @@ async def test_the_tuis_spans_are_the_export_of_its_recording(tmp_path: Path) ->
     assert all(len(s["trace"]) == 32 for s in live.values())
 
 
+@pytest.mark.slow
 async def test_a_collector_down_is_one_notice_in_the_tui(tmp_path: Path) -> None:
     path = tmp_path / "down.jsonl"
     said: list[str] = []

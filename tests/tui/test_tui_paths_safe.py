@@ -40,6 +40,7 @@ def evil_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return state
 
 
+@pytest.mark.slow
 async def test_the_record_path_and_the_state_folder_are_shown_safely(
     tmp_path: Path, evil_state: Path
 ) -> None:
@@ -68,6 +69,7 @@ async def test_the_record_path_and_the_state_folder_are_shown_safely(
         recorder.close()
 
 
+@pytest.mark.slow
 async def test_a_target_command_is_shown_safely_while_connecting() -> None:
     sleeper = ["-c", "import time; time.sleep(60)", EVIL]  # never answers: stays connecting
     app = InspectorApp(Target(command=sys.executable, args=sleeper))

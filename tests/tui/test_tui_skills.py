@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 
+import pytest
 from paths import TESTS
 from textual.widgets import OptionList, Static
 from tui_helpers import log_methods, plain, wait_connected, wait_for
@@ -39,6 +40,7 @@ async def open_skills(pilot, app: InspectorApp) -> OptionList:  # type: ignore[n
     return options
 
 
+@pytest.mark.slow
 async def test_skills_tab_shows_frontmatter_and_files_and_loads_on_enter() -> None:
     app = InspectorApp(demo_target())
     async with app.run_test(size=(140, 44)) as pilot:
@@ -56,6 +58,7 @@ async def test_skills_tab_shows_frontmatter_and_files_and_loads_on_enter() -> No
         assert reads(app) in (1, 2)  # the SKILL.md only (its request, its response)
 
 
+@pytest.mark.slow
 async def test_a_skill_that_fails_verification_is_shown_as_the_failure() -> None:
     app = InspectorApp(TAMPERED)
     async with app.run_test(size=(140, 44)) as pilot:

@@ -220,6 +220,7 @@ async def test_words_typed_in_dialogs_fire_no_app_shortcut(kind: str, tmp_path: 
         recorder.close()
 
 
+@pytest.mark.slow
 async def test_q_asks_when_a_form_holds_unsent_input() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -248,6 +249,7 @@ async def test_q_asks_when_a_form_holds_unsent_input() -> None:
         await wait_for(pilot, lambda: app.return_code is not None)
 
 
+@pytest.mark.slow
 async def test_q_quits_at_once_when_nothing_would_be_lost() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -67,6 +67,7 @@ def states(app: InspectorApp) -> dict[str, State]:
     return {view.name: view.status.state for view in app.views}
 
 
+@pytest.mark.slow
 async def test_a_workspace_connects_every_server_and_keeps_each_ones_view(sdk_http: str) -> None:
     app = workspace_app(sdk_http)
     async with app.run_test(size=(120, 35)) as pilot:
@@ -111,6 +112,7 @@ async def test_a_workspace_connects_every_server_and_keeps_each_ones_view(sdk_ht
         await wait_for(pilot, lambda: not app.is_running, timeout=30)
 
 
+@pytest.mark.slow
 async def test_ctrl_n_adds_a_server_and_removing_it_stops_its_process() -> None:
     app = InspectorApp(Live(demo_target()))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -146,6 +148,7 @@ def servers_in(source: Any) -> set[str]:
     return {source.meta(i).get("server") for i in range(len(source))}
 
 
+@pytest.mark.slow
 async def test_one_log_holds_every_servers_frames_with_a_server_column() -> None:
     app = InspectorApp(
         Live(demo_target()),
@@ -197,6 +200,7 @@ async def test_one_log_holds_every_servers_frames_with_a_server_column() -> None
         await wait_for(pilot, lambda: app.screen is app.view.main)
 
 
+@pytest.mark.slow
 async def test_a_server_added_to_one_merges_both_logs_with_the_first_ones_frames() -> None:
     app = InspectorApp(Live(demo_target()))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -236,6 +240,7 @@ async def test_servers_with_skills_list_them_when_their_screen_is_first_shown() 
             assert "echo" in tools(app)
 
 
+@pytest.mark.slow
 async def test_a_server_never_shown_is_removed_and_its_process_stopped() -> None:
     app = InspectorApp(
         Live(demo_target()),
@@ -288,6 +293,7 @@ async def test_a_sampling_dialog_names_the_workspace_server_that_asks() -> None:
             await wait_for(pilot, lambda: not isinstance(app.screen, SamplingScreen))
 
 
+@pytest.mark.slow
 async def test_q_asks_when_a_server_not_shown_has_a_call_waiting() -> None:
     """Quitting a workspace counts every server's losses, not only the shown one's: a
     call waiting on a server never shown is named in the question (No keeps it)."""
@@ -311,6 +317,7 @@ async def test_q_asks_when_a_server_not_shown_has_a_call_waiting() -> None:
         assert not app.quitting
 
 
+@pytest.mark.slow
 async def test_esc_leaves_the_form_of_the_server_shown() -> None:
     """Esc in a form of a server other than the first leaves that form for its catalog
     list (the app's keys acted on the first server's screen, hidden: Esc did nothing and
@@ -331,6 +338,7 @@ async def test_esc_leaves_the_form_of_the_server_shown() -> None:
         await wait_for(pilot, lambda: app.focused is shown.query_one("#list-tools"))
 
 
+@pytest.mark.slow
 async def test_the_palette_filters_act_on_the_server_shown() -> None:
     """The palette's "Filter the log" and "Filter the list" open the filters of the server
     shown, not the first server's (hidden behind it: the keys typed went nowhere seen)."""

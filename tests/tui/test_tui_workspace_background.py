@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+import pytest
 from test_tui_workspace import choose, states, tools
 from tui_helpers import plain, wait_for
 
@@ -38,6 +39,7 @@ def two_demos() -> InspectorApp:
     return InspectorApp(Live(demo_target()), workspace=[("demo2", demo_target(), None)])
 
 
+@pytest.mark.slow
 async def test_a_task_finished_on_a_server_not_shown_is_shown_on_its_own_screen() -> None:
     app = two_demos()
     async with app.run_test(size=(120, 35)) as pilot:
@@ -57,6 +59,7 @@ async def test_a_task_finished_on_a_server_not_shown_is_shown_on_its_own_screen(
         assert app.view is demo
 
 
+@pytest.mark.slow
 async def test_an_updated_resource_is_re_read_from_the_server_it_came_from() -> None:
     app = two_demos()
     async with app.run_test(size=(120, 35)) as pilot:
@@ -88,6 +91,7 @@ async def test_an_updated_resource_is_re_read_from_the_server_it_came_from() -> 
 BAD = "import sys; sys.stderr.write('boom: API_KEY is not set\\n'); sys.exit(2)"
 
 
+@pytest.mark.slow
 async def test_a_server_that_exits_at_once_says_its_stderr_line_in_the_list() -> None:
     """Several such servers start together: each one's write fails as it exits (the
     race every one of them lost on a busy machine), and the row still says why."""

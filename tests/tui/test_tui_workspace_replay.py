@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from paths import ROOT
 from tui_helpers import wait_for
 
@@ -65,6 +66,7 @@ async def record(path: Path) -> None:
         recorder.close()
 
 
+@pytest.mark.slow
 async def test_a_workspace_session_is_one_file_replayed_as_the_same_workspace(
     tmp_path: Path,
 ) -> None:

@@ -32,6 +32,7 @@ def workspace_config(tmp_path: Path, url: str) -> str:
     return str(path)
 
 
+@pytest.mark.slow
 async def test_ctrl_n_servers_get_the_workspaces_oauth_settings(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{dead_port()}/mcp"  # nothing listens: no flow ever starts
     config = workspace_config(tmp_path, url)
