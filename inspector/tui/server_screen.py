@@ -16,6 +16,7 @@ from textual.message import Message
 
 from inspector.tui import messages
 from inspector.tui.screens.main import MainScreen
+from inspector.workspace.status import State
 
 if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
@@ -135,7 +136,11 @@ class ViewRelay:
                 status.ended(message.ended)
             else:
                 status.failed(message.error)
-        elif isinstance(message, messages.Disconnected):
+        elif isinstance(message, messages.Disconnected) and not (
+            # our own close after a failure (expected) keeps the failure's reason: the
+            # server's exit code and its last stderr line, not "server stopped"
+            message.lost.expected and status.state is State.FAILED
+        ):
             status.ended(message.lost)
         return view.main.post_message(message)
 

@@ -13,9 +13,12 @@ from tui_helpers import plain, wait_for
 
 from inspector.demo.resources import COUNTER_URI
 from inspector.target import Target, demo_target
+from inspector.tui import messages
 from inspector.tui.app import InspectorApp
 from inspector.tui.mode import Live
+from inspector.tui.server_screen import ViewRelay
 from inspector.tui.widgets.result_view import render_outcome
+from inspector.wire.transport import ConnectionLost
 from inspector.workspace.status import State
 
 
@@ -106,3 +109,22 @@ async def test_a_server_that_exits_at_once_says_its_stderr_line_in_the_list() ->
             assert "boom: API_KEY is not set" in label, label
             assert "could not write" not in label
             assert "exit code 2" in label
+
+
+async def test_our_close_after_a_failure_keeps_the_failures_reason() -> None:
+    """A server that exits at once fails the connect (its exit code and stderr line);
+    the inspector then closes the transport, and that expected loss, when it comes after
+    (CI's order under load), must not turn the row into "server stopped"."""
+    bad = [("bad", Target(command=sys.executable, args=["-c", BAD]), None)]
+    app = InspectorApp(Live(demo_target()), workspace=bad)
+    async with app.run_test(size=(120, 35)) as pilot:
+        view = app.views[1]
+        await wait_for(pilot, lambda: view.status.state is State.FAILED, timeout=60)
+        relay = ViewRelay(app, view)  # where its controller posts
+        relay.post_message(
+            messages.Disconnected(ConnectionLost("server stopped", exit_code=2, expected=True))
+        )
+        label = view.status.row()[3]
+        assert "boom: API_KEY is not set" in label and "server stopped" not in label, label
+        relay.post_message(messages.Disconnected(ConnectionLost("the server exited", 1)))
+        assert view.status.row()[3] == "failed: the server exited; exit code 1"
