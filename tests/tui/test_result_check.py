@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from paths import PY, ROOT
 from rich.console import Console
+from textual.pilot import Pilot
 from tui_helpers import select_item, view_text, wait_for
 
 from inspector.engine.big_frame import BIG_FRAME
@@ -40,6 +41,28 @@ SCHEMA = TOOLS[1]["outputSchema"]
 
 def structured(size: int) -> dict[str, Any]:
     return {"content": [{"type": "text", "text": "rows"}], "structuredContent": rows(size)}
+
+
+def big_payload_app() -> InspectorApp:
+    """The app on ``bench/big_payload_server.py`` (results of the size asked)."""
+    return InspectorApp(
+        Target(command=PY, args=[str(ROOT / "bench" / "big_payload_server.py")], name="big")
+    )
+
+
+async def call_big(pilot: Pilot[Any], tool: str, size: int) -> ResultView:
+    """Call ``tool`` (``text`` or ``structured``) for a result of about ``size`` bytes as a
+    user does: chosen in the list, its form filled, ctrl+s. The result view it shows in."""
+    app = pilot.app
+    catalog = app.query_one(Catalog)
+    await wait_for(pilot, lambda: bool(catalog.items["tools"]), 30)
+    await select_item(pilot, "tools", tool)
+    form = app.query_one(ItemPanel).form
+    assert form is not None
+    form.root.set_value({"bytes": size})
+    await form.recompose()
+    await pilot.press("ctrl+s")
+    return app.query_one(ResultView)
 
 
 def compact(value: Any) -> bytes:
@@ -142,18 +165,9 @@ def test_a_result_given_its_frame_is_checked_from_it_and_kept_as_it() -> None:
 async def test_the_result_view_parks_a_big_structured_result() -> None:
     """Through the app against a real server: shown, checked, then kept as bytes; shown
     again from them."""
-    target = Target(command=PY, args=[str(ROOT / "bench" / "big_payload_server.py")], name="big")
-    app = InspectorApp(target)
+    app = big_payload_app()
     async with app.run_test(size=(140, 40)) as pilot:
-        catalog = app.query_one(Catalog)
-        await wait_for(pilot, lambda: bool(catalog.items["tools"]), 30)
-        await select_item(pilot, "tools", "structured")
-        form = app.query_one(ItemPanel).form
-        assert form is not None
-        form.root.set_value({"bytes": 2_000_000})
-        await form.recompose()
-        await pilot.press("ctrl+s")
-        view = app.query_one(ResultView)
+        view = await call_big(pilot, "structured", 2_000_000)
         await wait_for(pilot, lambda: view.complete and view.outcome.parked is not None, 120)
         outcome = view.outcome
         assert outcome is not None and outcome.result is None
@@ -173,18 +187,9 @@ async def test_the_result_view_parks_a_big_structured_result() -> None:
 async def test_a_shown_text_result_lets_its_frame_go() -> None:
     """A big text result is kept as its text: the frame the engine offered with it is let
     go once shown (the log's copy is enough; a 1 MB text was held at 2.2x, not 1.2x)."""
-    target = Target(command=PY, args=[str(ROOT / "bench" / "big_payload_server.py")], name="big")
-    app = InspectorApp(target)
+    app = big_payload_app()
     async with app.run_test(size=(140, 40)) as pilot:
-        catalog = app.query_one(Catalog)
-        await wait_for(pilot, lambda: bool(catalog.items["tools"]), 30)
-        await select_item(pilot, "tools", "text")
-        form = app.query_one(ItemPanel).form
-        assert form is not None
-        form.root.set_value({"bytes": 2 * BIG_FRAME})
-        await form.recompose()
-        await pilot.press("ctrl+s")
-        view = app.query_one(ResultView)
+        view = await call_big(pilot, "text", 2 * BIG_FRAME)
         await wait_for(pilot, lambda: view.complete, 60)
         outcome = view.outcome
         assert outcome is not None and outcome.parked is None
@@ -207,18 +212,9 @@ async def test_threads_take_short_turns_while_a_result_is_formatted(
 
     monkeypatch.setattr(result_view, "format_outcome", spy)
     before = sys.getswitchinterval()
-    target = Target(command=PY, args=[str(ROOT / "bench" / "big_payload_server.py")], name="big")
-    app = InspectorApp(target)
+    app = big_payload_app()
     async with app.run_test(size=(140, 40)) as pilot:
-        catalog = app.query_one(Catalog)
-        await wait_for(pilot, lambda: bool(catalog.items["tools"]), 30)
-        await select_item(pilot, "tools", "text")
-        form = app.query_one(ItemPanel).form
-        assert form is not None
-        form.root.set_value({"bytes": 1_000_000})
-        await form.recompose()
-        await pilot.press("ctrl+s")
-        view = app.query_one(ResultView)
+        view = await call_big(pilot, "text", 1_000_000)
         await wait_for(pilot, lambda: view.complete, 60)
     assert intervals == [TURN]
     assert sys.getswitchinterval() == before
@@ -283,18 +279,9 @@ async def test_a_big_result_is_shown_and_checked_without_its_whole_tree(
     monkeypatch.setattr(jsonrpc, "_raw_decode", spy)
     size = 2_000_000
     count = len(rows(size)["rows"])
-    target = Target(command=PY, args=[str(ROOT / "bench" / "big_payload_server.py")], name="big")
-    app = InspectorApp(target)
+    app = big_payload_app()
     async with app.run_test(size=(140, 40)) as pilot:
-        catalog = app.query_one(Catalog)
-        await wait_for(pilot, lambda: bool(catalog.items["tools"]), 30)
-        await select_item(pilot, "tools", "structured")
-        form = app.query_one(ItemPanel).form
-        assert form is not None
-        form.root.set_value({"bytes": size})
-        await form.recompose()
-        await pilot.press("ctrl+s")
-        view = app.query_one(ResultView)
+        view = await call_big(pilot, "structured", size)
         await wait_for(pilot, lambda: view.complete, 120)
         assert whole_parses == []
         outcome = view.outcome
