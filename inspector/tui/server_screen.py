@@ -16,7 +16,6 @@ from textual.message import Message
 
 from inspector.tui import messages
 from inspector.tui.screens.main import MainScreen
-from inspector.workspace.status import State
 
 if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
@@ -136,11 +135,7 @@ class ViewRelay:
                 status.ended(message.ended)
             else:
                 status.failed(message.error)
-        elif isinstance(message, messages.Disconnected) and not (
-            # our own close after a failure (expected) keeps the failure's reason: the
-            # server's exit code and its last stderr line, not "server stopped"
-            message.lost.expected and status.state is State.FAILED
-        ):
+        elif isinstance(message, messages.Disconnected):
             status.ended(message.lost)
         return view.main.post_message(message)
 

@@ -51,7 +51,11 @@ class ServerStatus:
 
     def ended(self, lost: ConnectionLost) -> None:
         """Failed with what the server's end said, on one line: the loss, its exit code
-        and the server's last stderr line (its own words on why, most often)."""
+        and the server's last stderr line (its own words on why, most often). Our own
+        close after a failure (an expected loss) keeps the failure's reason: the server's
+        exit code and last stderr line, not "server stopped"."""
+        if lost.expected and self.state is State.FAILED:
+            return
         parts = [lost.message]
         if lost.exit_code is not None:
             parts.append(f"exit code {lost.exit_code}")
