@@ -115,10 +115,6 @@ class Lifeline:
             self._armed = self.watchdog.watch(pgid, grace)
 
     @property
-    def armed(self) -> bool:
-        return self._armed
-
-    @property
     def process(self) -> subprocess.Popen[bytes] | None:
         """The watchdog process (shared by every server's lifeline)."""
         return self.watchdog.process

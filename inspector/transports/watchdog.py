@@ -46,11 +46,6 @@ def end_groups(groups: dict[int, float]) -> None:
             time.sleep(POLL)
 
 
-def end_group(pgid: int, grace: float) -> None:
-    """SIGTERM the group, wait up to ``grace`` for it to go, then SIGKILL what is left."""
-    end_groups({pgid: grace})
-
-
 def main() -> int:
     """The watchdog: read the inspector's lines until end-of-file, then end the groups
     still watched."""
