@@ -204,6 +204,15 @@ class CallRunner:
                 # the controller renews the session; say so here, where the user looks
                 renewed = controller.connected and controller.session is not session
                 outcome.note = RENEWED if renewed else EXPIRED
+            if (
+                isinstance(exc, ConnectionClosedError)
+                and not outcome.note
+                and not controller.connected
+            ):
+                # the connection-lost text (why, and "press r to reconnect") is shown or
+                # about to be: the call's own "no answer" must not replace it, whichever of
+                # the two comes first (the In flight tab keeps the call)
+                return
         finish(outcome, started)
         failed = outcome.error is not None or outcome.cancelled or outcome.no_answer
         if keep_read and shown is result_view.outcome and not failed and not outcome.note:
