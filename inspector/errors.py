@@ -11,6 +11,7 @@
     ├── LimitExceeded               transports.aioconn: a read found no delimiter (a ValueError)
     ├── SseError                    transports.sse_parser: an SSE stream cannot be parsed further
     ├── Terminal                    transports.httpstreams: a stream cannot continue
+    ├── WatchdogGone                transports.lifeline: it ended before it started a server
     ├── VersionError                engine.era: a protocol version this client does not speak
     ├── RpcError                    wire.jsonrpc: a JSON-RPC error, or a local failure as one
     │   ├── ConnectionClosedError   engine.request_errors: the connection ended before the response

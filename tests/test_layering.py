@@ -200,7 +200,9 @@ ALLOWED: dict[str, set[str]] = {
         "collection",
         "workspace",
     },
-    "locust": {"errors", "engine", "wire", "load", "target", "commands"},
+    # transports: the gevent bridge has the lifeline watchdog start no servers (its
+    # socket and reader thread would be gevent's)
+    "locust": {"errors", "engine", "wire", "load", "target", "commands", "transports"},
     "__main__": {"commands"},
     # the pytest plugin: collections as test items, a client fixture (connects as --cli)
     "pytest_plugin": {"errors", "wire", "engine", "record", "target", "collection", "commands"},

@@ -23,6 +23,8 @@ import gevent
 import gevent.event
 from gevent import monkey
 
+from inspector.transports import lifeline
+
 T = TypeVar("T")
 
 
@@ -55,6 +57,7 @@ def unpatch_processes() -> None:
         setattr(subprocess, name, original)
     if monkey.is_object_patched("os", "waitpid"):
         os.waitpid = monkey.get_original("os", "waitpid")
+    lifeline.start_servers_here()  # its socket and reader thread would be gevent's
 
 
 class LoopThread:

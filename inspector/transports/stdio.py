@@ -4,9 +4,10 @@ stdout lines become events (a non-JSON line is an event with a parse error, not 
 crash); stderr lines become events on their own channel. The server runs in its
 own process group: ``close`` ends the whole group (stdin closed, then SIGTERM, then
 SIGKILL), and the lifeline watchdog (``inspector.transports.lifeline``) does the same if
-the inspector dies without closing (``kill -9``, a crash). No ``preexec_fn`` (it was
-PR_SET_PDEATHSIG): it makes CPython fork the whole app, page tables and all, instead of
-vfork, and twenty servers of a workspace held the event loop ~80 ms each.
+the inspector dies without closing (``kill -9``, a crash). How a server is started (here
+or by that watchdog, off the event loop) is ``server_process``'s; no ``preexec_fn`` either
+way (it was PR_SET_PDEATHSIG): it makes CPython fork the whole app, page tables and all,
+instead of vfork, and twenty servers of a workspace held the event loop ~80 ms each.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from anyio.abc import TaskGroup
 
 from inspector.transports.lifeline import Lifeline
 from inspector.transports.readsize import read_in_heap_sized_chunks
+from inspector.transports.server_process import ServerProcess, start_server
 from inspector.wire.events import Channel, Direction, WireEvent
 from inspector.wire.jsonrpc import decode, make_event
 from inspector.wire.transport import (
@@ -137,7 +139,7 @@ class StdioTransport(Transport):
         self.cwd = cwd
         self.grace = grace
         self.keep_blank = keep_blank
-        self.process: asyncio.subprocess.Process | None = None
+        self.process: ServerProcess | None = None
         self.lifeline: Lifeline | None = None
         self._stderr: deque[str] = deque(maxlen=STDERR_TAIL)
         self._noise: deque[str] = deque(maxlen=NOISE_TAIL)  # stdout lines not JSON-RPC
@@ -181,20 +183,15 @@ class StdioTransport(Transport):
             )
         read_in_heap_sized_chunks()
         try:
-            self.process = await asyncio.create_subprocess_exec(
-                executable,
-                *self.args,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
+            self.process, self.lifeline = await start_server(
+                [executable, *self.args],
                 env={**os.environ, **self.env},
                 cwd=self.cwd,
-                start_new_session=True,
+                grace=self.grace,
                 limit=READ_CHUNK,
             )
         except OSError as exc:
             raise TransportError(f"could not start {self.target}: {exc.strerror or exc}") from exc
-        self.lifeline = Lifeline(self.process.pid, self.grace)
         host.emit(
             WireEvent(
                 Direction.LOCAL,

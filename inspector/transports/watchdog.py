@@ -1,18 +1,30 @@
 """The lifeline's watchdog process (see ``lifeline``): this file run as a script.
 
 Standard library only, and only the few modules it uses (it starts beside every first
-stdio server, on the same cores): it reads the inspector's lines on stdin until
+stdio server, on the same cores): it reads the inspector's messages on stdin until
 end-of-file, then ends the process groups still watched. Group ids 0 and 1 (our own
 group, init's) are never taken: a stray or hostile line cannot make it signal those.
+
+Where stdin is a ``SOCK_SEQPACKET`` socket (Linux) it also starts servers for the
+inspector (``S`` with the server's three pipe ends passed along, ``SCM_RIGHTS``): each in
+a process group of its own, inside this process's session, watched from the moment it
+exists; it answers ``P PID`` (started) or ``E ERRNO TEXT``, and ``X PID CODE`` once the
+server has exited (it is their parent, so it reaps them). Why: see ``server_process``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import select
 import signal
+import socket
 import sys
 import time
+
+TYPE_CHECKING = False  # typing is not imported: mypy reads the block, Python skips it
+if TYPE_CHECKING:
+    from subprocess import Popen
 
 POLL = 0.05
 
@@ -47,18 +59,113 @@ def end_groups(groups: dict[int, float]) -> None:
 
 
 def main() -> int:
-    """The watchdog: read the inspector's lines until end-of-file, then end the groups
+    """The watchdog: read the inspector's messages until end-of-file, then end the groups
     still watched."""
     for sig in (signal.SIGHUP, signal.SIGINT, signal.SIGTSTP):
-        signal.signal(sig, signal.SIG_IGN)  # the terminal's signals are not for us
+        # the terminal's signals are not for us. A handler, not SIG_IGN: the servers we
+        # start get the default back at exec (an ignored signal would stay ignored)
+        signal.signal(sig, _ignore)
     groups: dict[int, float] = {}
-    pending = b""
-    while chunk := os.read(0, 4096):
-        *lines, pending = (pending + chunk).split(b"\n")
-        for line in lines:
-            heard(groups, line)
+    try:
+        channel = socket.socket(fileno=0)
+    except OSError:  # a pipe: group lines only
+        pending = b""
+        while chunk := os.read(0, 4096):
+            *lines, pending = (pending + chunk).split(b"\n")
+            for line in lines:
+                heard(groups, line)
+    else:
+        Spawner(channel, groups).serve()
     end_groups(groups)
     return 0
+
+
+def _ignore(signum: int, frame: object) -> None:
+    """A signal handled by doing nothing."""
+
+
+class Spawner:
+    """The socket end: group lines as in a pipe, and servers started and reaped."""
+
+    BUFFER = 1 << 20  # a start message: the command, its environment, its folder
+
+    def __init__(self, channel: socket.socket, groups: dict[int, float]) -> None:
+        self.channel = channel
+        self.groups = groups
+        self.children: dict[int, Popen[bytes]] = {}
+
+    def serve(self) -> None:
+        """Until end-of-file: messages acted on, exited servers reaped and told."""
+        wake_read, wake_write = os.pipe()
+        os.set_blocking(wake_read, False)
+        os.set_blocking(wake_write, False)
+        signal.set_wakeup_fd(wake_write)
+        signal.signal(signal.SIGCHLD, _ignore)  # a handler, so the wakeup fd hears it
+        channel = self.channel.fileno()
+        while True:
+            ready, _, _ = select.select([channel, wake_read], [], [])
+            if wake_read in ready:
+                with contextlib.suppress(OSError):
+                    os.read(wake_read, 4096)
+                self.reap()
+            if channel in ready:
+                try:
+                    data, fds, flags, _ = socket.recv_fds(self.channel, self.BUFFER, 3)
+                except OSError:
+                    return
+                if not data:
+                    return
+                try:
+                    self.heard(data, fds, truncated=bool(flags & socket.MSG_TRUNC))
+                finally:
+                    for fd in fds:
+                        with contextlib.suppress(OSError):
+                            os.close(fd)
+
+    def heard(self, data: bytes, fds: list[int], truncated: bool) -> None:
+        if data[:1] != b"S":
+            heard(self.groups, data.rstrip(b"\n"))
+        elif truncated or len(fds) != 3:
+            self.say(b"E 0 the start message was cut short or lacked its pipes")
+        else:
+            self.start(data[1:], fds)
+
+    def start(self, payload: bytes, fds: list[int]) -> None:
+        """Start a server: ``payload`` is JSON (argv, env, cwd, grace); ``fds`` its
+        stdin, stdout and stderr."""
+        import json  # only once the inspector starts a server through us
+        import subprocess
+
+        try:
+            spec = json.loads(payload)
+            process = subprocess.Popen(
+                spec["argv"],
+                stdin=fds[0],
+                stdout=fds[1],
+                stderr=fds[2],
+                env=spec["env"],
+                cwd=spec["cwd"],
+                process_group=0,  # its own group, for the group signals; in our session
+            )
+        except OSError as exc:
+            self.say(f"E {exc.errno or 0} {exc.strerror or exc}".encode())
+        except (ValueError, KeyError, TypeError) as exc:
+            self.say(f"E 0 not a start message: {exc}".encode())
+        else:
+            self.groups[process.pid] = float(spec.get("grace", 2.0))
+            self.children[process.pid] = process
+            self.say(f"P {process.pid}".encode())
+
+    def reap(self) -> None:
+        for pid, process in list(self.children.items()):
+            code = process.poll()
+            if code is not None:
+                del self.children[pid]
+                self.say(f"X {pid} {code}".encode())
+
+    def say(self, message: bytes) -> None:
+        with contextlib.suppress(OSError):  # the inspector is gone: end-of-file comes next
+            self.channel.send(message)
 
 
 def heard(groups: dict[int, float], line: bytes) -> None:

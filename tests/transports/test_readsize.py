@@ -33,9 +33,9 @@ async def test_a_stdio_server_is_read_in_heap_sized_chunks() -> None:
         async with Session(transport) as session:
             await session.initialize()
             assert transport.process is not None
-            pipes = transport.process._transport  # type: ignore[attr-defined]
+            pipes = transport.process.pipes
             for fd in (1, 2):  # stdout and stderr
-                assert pipes.get_pipe_transport(fd).max_size == READ_SIZE
+                assert pipes[fd].max_size == READ_SIZE  # type: ignore[attr-defined]
             # a message far bigger than one read still arrives whole
             text = "x" * (5 * READ_SIZE)
             call = {"name": "echo", "arguments": {"message": text}}

@@ -10,6 +10,7 @@ import fcntl
 import json
 import os
 import signal
+import socket
 import struct
 import subprocess
 import termios
@@ -17,6 +18,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
@@ -28,6 +30,7 @@ from tui_helpers import wait_for
 from inspector.engine.session import Session
 from inspector.target import Target
 from inspector.transports.lifeline import Lifeline
+from inspector.transports.lifeline import _lock as lifeline_lock
 from inspector.transports.stdio import StdioTransport
 from inspector.transports.watchdog import heard
 from inspector.tui.app import InspectorApp
@@ -309,9 +312,14 @@ def test_lifeline_released_leaves_the_group_alone(reaper: list[int]) -> None:
 
 
 def cut(lifeline: Lifeline) -> None:
-    """What the kernel does to the watchdog's pipe when the inspector dies."""
-    os.close(lifeline.watchdog.fd)
-    lifeline.watchdog.fd = -1
+    """What the kernel does to the watchdog's channel (a socket, else a pipe) when the
+    inspector dies."""
+    dog = lifeline.watchdog
+    if dog.sock is not None:
+        dog.sock.close()
+    else:
+        os.close(dog.fd)
+    dog.fd = -1
 
 
 def test_lifeline_cut_ends_the_group() -> None:
@@ -367,6 +375,51 @@ def test_a_new_watchdog_once_the_last_group_is_released(reaper: list[int]) -> No
         for group in (first, second):
             os.killpg(group.pid, signal.SIGKILL)
             group.wait(5)
+
+
+def test_an_answer_that_comes_before_the_start_returns_finds_its_start(
+    monkeypatch: pytest.MonkeyPatch, reaper: list[int]
+) -> None:
+    """The watchdog may answer a start before ``send`` has returned here (a busy
+    machine): the answer must find its start, else it was dropped, that start never
+    ended, and every later answer went to the start before it (seen under load)."""
+    keep = start_group()
+    reaper.append(keep.pid)
+    lifeline = Lifeline(keep.pid, grace=0.2)  # a running watchdog
+    dog = lifeline.watchdog
+    assert dog.starts_servers
+    null = os.open(os.devnull, os.O_RDWR)
+    send = socket.send_fds
+
+    def slow(*args: Any, **kw: Any) -> int:
+        sent = send(*args, **kw)
+        time.sleep(0.3)  # the answer comes meanwhile
+        return sent
+
+    try:
+        first = dog.start(["sleep", "30"], {}, "/", 0.2, [null] * 3)  # the reader is up
+        reaper.append(first.result(timeout=BOUND))
+        monkeypatch.setattr(socket, "send_fds", slow)
+        second = dog.start(["sleep", "31"], {}, "/", 0.2, [null] * 3)
+        reaper.append(second.result(timeout=BOUND))
+        monkeypatch.undo()
+        third = dog.start(["sleep", "32"], {}, "/", 0.2, [null] * 3)
+        reaper.append(third.result(timeout=BOUND))
+        started = reaper[1:]
+        assert len(set(started)) == 3
+        for pid, seconds in zip(started, ("30", "31", "32"), strict=True):
+            assert (
+                Path(f"/proc/{pid}/cmdline").read_bytes() == b"sleep\0" + seconds.encode() + b"\0"
+            )
+    finally:
+        os.close(null)
+        for pid in reaper:
+            with contextlib.suppress(OSError):
+                os.killpg(pid, signal.SIGKILL)
+        with lifeline_lock:
+            for pid in reaper[1:]:
+                dog.unwatch(pid)
+        lifeline.release()
 
 
 def running_in_group(pgid: int) -> list[int]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
+import os
 import signal
 import subprocess
 import textwrap
@@ -174,25 +174,96 @@ async def test_no_orphan_grandchild_after_close() -> None:
     assert not alive(child_pid)
 
 
-async def test_servers_start_without_forking_the_inspector(monkeypatch: Any) -> None:
-    """No ``preexec_fn``: with one CPython forks the whole inspector (a workspace of twenty
-    servers held its event loop ~80 ms per server) instead of vfork. The servers still go
-    when the inspector dies: one lifeline watchdog watches them all (below)."""
+async def test_the_first_server_starts_here_the_next_by_the_watchdog(monkeypatch: Any) -> None:
+    """The first server is started here, without a ``preexec_fn`` (with one CPython
+    forks the whole inspector, ~80 ms per server of a workspace). While the watchdog
+    runs, the next is started by it (``server_process``): the loop waits for no fork, and
+    the server shares the watchdog's session (one CPU share for all, not one each) in a
+    process group of its own. Both talk, both are watched by one watchdog, and the exit
+    code of each is known."""
     calls: list[dict[str, Any]] = []
-    spawn = asyncio.create_subprocess_exec
+    popen = subprocess.Popen
 
-    async def spy(*args: Any, **kw: Any) -> asyncio.subprocess.Process:
+    def spy(*args: Any, **kw: Any) -> subprocess.Popen[bytes]:
         calls.append(kw)
-        return await spawn(*args, **kw)
+        return popen(*args, **kw)
 
-    monkeypatch.setattr(asyncio, "create_subprocess_exec", spy)
-    first, second = misbehave("silent", grace=0.3), misbehave("silent", grace=0.3)
+    monkeypatch.setattr(subprocess, "Popen", spy)
+    first = misbehave("silent", grace=0.3)
+    second = StdioTransport(PY, ["-m", "inspector.demo"], grace=0.3)
     with anyio.fail_after(15):
-        async with Session(first), Session(second):
+        async with Session(first), Session(second) as talking:
+            await talking.initialize()
             assert first.lifeline is not None and second.lifeline is not None
-            assert first.lifeline.process is second.lifeline.process  # one watchdog
-    assert len(calls) == 2
-    assert all(kw.get("preexec_fn") is None and kw["start_new_session"] for kw in calls)
+            watchdog = first.lifeline.process
+            assert watchdog is not None and second.lifeline.process is watchdog
+            assert first.process is not None and second.process is not None
+            here, there = first.process.pid, second.process.pid
+            assert parent_of(here) == os.getpid() and os.getpgid(here) == here
+            assert parent_of(there) == watchdog.pid and os.getpgid(there) == there
+            assert os.getsid(there) == os.getsid(watchdog.pid) != os.getsid(0)
+            assert first.process.returncode is None and second.process.returncode is None
+        assert first.process.returncode is not None and second.process.returncode is not None
+    servers = [kw for kw in calls if kw.get("stdout") is subprocess.PIPE]
+    assert len(servers) == 1  # the second was not started here
+    assert servers[0].get("preexec_fn") is None and servers[0]["start_new_session"]
+
+
+async def test_a_server_the_watchdog_started_tells_its_exit_and_its_failures(
+    tmp_path: Path,
+) -> None:
+    """Through the watchdog as here: the exit code and stderr of a server that exits, and
+    a command that cannot run says why."""
+    keep = misbehave("silent", grace=0.3)  # the first: its watchdog starts the others
+    with anyio.fail_after(20):
+        async with Session(keep):
+            code = "import sys; print('bye', file=sys.stderr); sys.exit(3)"
+            exits = StdioTransport(PY, ["-c", code])
+            host = _Host()
+            async with anyio.create_task_group() as tg:
+                await exits.start(host, tg)
+                assert exits.process is not None and exits.lifeline is not None
+                assert exits.lifeline.process is keep.lifeline.process  # type: ignore[union-attr]
+                assert await exits.process.wait() == 3
+                while not host.lost:
+                    await anyio.sleep(0.02)
+                tg.cancel_scope.cancel()
+            assert host.lost[0].exit_code == 3 and "bye" in host.lost[0].stderr_tail
+            script = tmp_path / "server"
+            script.write_text("#!/no/such/interpreter\n")
+            script.chmod(0o755)  # found, and its exec fails: in the watchdog
+            async with anyio.create_task_group() as tg:
+                with pytest.raises(TransportError) as failed:
+                    await StdioTransport(str(script), []).start(_Host(), tg)
+            assert "could not start" in str(failed.value)
+            assert "No such file or directory" in str(failed.value)
+
+
+async def test_a_watchdog_that_dies_before_it_answers_leaves_the_start_to_us() -> None:
+    """The watchdog is asked to start a server and dies first: the server is started
+    here instead, and the groups it watched go to a new watchdog."""
+    keep = misbehave("silent", grace=0.3)
+    with anyio.fail_after(20):
+        async with Session(keep):
+            assert keep.lifeline is not None and keep.lifeline.process is not None
+            dog = keep.lifeline.process
+            os.kill(dog.pid, signal.SIGSTOP)  # it hears the start, and cannot answer
+
+            async def kill_it() -> None:
+                while not keep.lifeline.watchdog.starts:  # type: ignore[union-attr]
+                    await anyio.sleep(0.01)  # asked, and unanswered
+                os.kill(dog.pid, signal.SIGKILL)
+
+            later = StdioTransport(PY, ["-m", "inspector.demo"], grace=0.3)
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(kill_it)
+                async with Session(later) as session:
+                    await session.initialize()
+                    assert later.process is not None and later.lifeline is not None
+                    assert parent_of(later.process.pid) == os.getpid()
+                    watchdog = later.lifeline.process
+                    assert watchdog is not None and watchdog is not dog
+                    assert keep.lifeline.watchdog.gone  # it died before telling exits
 
 
 def test_no_orphan_when_the_inspector_is_killed(tmp_path: Path) -> None:
@@ -206,24 +277,27 @@ def test_no_orphan_when_the_inspector_is_killed(tmp_path: Path) -> None:
         async def main():
             t = StdioTransport({PY!r}, [{str(SERVERS / "stdio_misbehave.py")!r},
                                'ignore-stdin-close'])
-            async with Session(t) as s:
+            u = StdioTransport({PY!r}, [{str(SERVERS / "stdio_misbehave.py")!r},
+                               'ignore-stdin-close'])  # started by the watchdog
+            async with Session(t) as s, Session(u) as r:
                 await s.initialize()
-                print(t.process.pid, flush=True)
+                await r.initialize()
+                print(t.process.pid, u.process.pid, flush=True)
                 await anyio.sleep(60)
         anyio.run(main)
     """)
     )
     host = subprocess.Popen([PY, str(script)], stdout=subprocess.PIPE, text=True, cwd=ROOT)
     assert host.stdout is not None
-    server_pid = int(host.stdout.readline())
-    assert alive(server_pid)
+    servers = [int(pid) for pid in host.stdout.readline().split()]
+    assert len(servers) == 2 and all(alive(pid) for pid in servers)
     host.kill()
     host.wait(5)
     for _ in range(100):
-        if not alive(server_pid):
+        if not any(alive(pid) for pid in servers):
             break
         time.sleep(0.05)
-    assert not alive(server_pid)
+    assert not any(alive(pid) for pid in servers)
 
 
 @pytest.mark.slow
@@ -335,3 +409,8 @@ async def test_a_write_to_a_server_that_exited_says_its_exit_code() -> None:
                     await anyio.sleep(0.02)
             assert "exited with exit code 2" in str(failed.value)
             tg.cancel_scope.cancel()
+
+
+def parent_of(pid: int) -> int:
+    """The parent pid of ``pid`` (from /proc)."""
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
