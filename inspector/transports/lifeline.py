@@ -91,7 +91,12 @@ class Watchdog:
 
     @property
     def running(self) -> bool:
-        return self.fd >= 0 and self.process is not None and self.process.poll() is None
+        return (
+            self.fd >= 0
+            and not self.gone
+            and self.process is not None
+            and self.process.poll() is None
+        )
 
     @property
     def starts_servers(self) -> bool:
@@ -190,6 +195,7 @@ class Watchdog:
             else:
                 os.write(self.fd, line.encode())  # a short line: one atomic write
         except OSError:
+            self.gone = True  # its end is closed: it died (maybe not reaped yet)
             return False
         return True
 
@@ -253,6 +259,9 @@ class Lifeline:
         with _lock:
             self.watchdog = _current()
             self._armed = self.watchdog.watch(pgid, grace)
+            if not self._armed:  # it died just now (not reaped yet): a new one watches
+                self.watchdog = _current()
+                self._armed = self.watchdog.watch(pgid, grace)
 
     @property
     def process(self) -> subprocess.Popen[bytes] | None:

@@ -5,6 +5,7 @@ the inspector (the lifeline watchdog)."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import fcntl
 import json
@@ -316,6 +317,10 @@ def cut(lifeline: Lifeline) -> None:
     inspector dies."""
     dog = lifeline.watchdog
     if dog.sock is not None:
+        # shut down first: a reader thread waiting in recv() holds the socket open (the
+        # kernel closes it under that thread too when the inspector dies)
+        with contextlib.suppress(OSError):
+            dog.sock.shutdown(socket.SHUT_RDWR)
         dog.sock.close()
     else:
         os.close(dog.fd)
@@ -396,21 +401,26 @@ def test_an_answer_that_comes_before_the_start_returns_finds_its_start(
         time.sleep(0.3)  # the answer comes meanwhile
         return sent
 
+    def start(code: int) -> concurrent.futures.Future[int]:
+        return dog.start(["sh", "-c", f"exit {code}"], {}, "/", 0.2, [null] * 3)
+
     try:
-        first = dog.start(["sleep", "30"], {}, "/", 0.2, [null] * 3)  # the reader is up
+        first = start(30)  # the reader is up
         reaper.append(first.result(timeout=BOUND))
         monkeypatch.setattr(socket, "send_fds", slow)
-        second = dog.start(["sleep", "31"], {}, "/", 0.2, [null] * 3)
+        second = start(31)
         reaper.append(second.result(timeout=BOUND))
         monkeypatch.undo()
-        third = dog.start(["sleep", "32"], {}, "/", 0.2, [null] * 3)
+        third = start(32)
         reaper.append(third.result(timeout=BOUND))
         started = reaper[1:]
         assert len(set(started)) == 3
-        for pid, seconds in zip(started, ("30", "31", "32"), strict=True):
-            assert (
-                Path(f"/proc/{pid}/cmdline").read_bytes() == b"sleep\0" + seconds.encode() + b"\0"
-            )
+        deadline = time.monotonic() + BOUND
+        while any(dog.exit_code(pid) is None for pid in started):
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        # each pid is the one its start made: its exit code says which
+        assert [dog.exit_code(pid) for pid in started] == [30, 31, 32]
     finally:
         os.close(null)
         for pid in reaper:
@@ -420,6 +430,35 @@ def test_an_answer_that_comes_before_the_start_returns_finds_its_start(
             for pid in reaper[1:]:
                 dog.unwatch(pid)
         lifeline.release()
+
+
+def test_a_group_is_not_given_to_a_watchdog_that_died_unreaped(
+    monkeypatch: pytest.MonkeyPatch, reaper: list[int]
+) -> None:
+    """A watchdog that died a moment ago may not be reaped yet (still "running" by its
+    process): a group given to it then went unwatched. The next watchdog takes it."""
+    first, second = start_group(), start_group()
+    reaper += [first.pid, second.pid]
+    try:
+        lifeline = Lifeline(first.pid, grace=0.2)
+        dead = lifeline.process
+        assert dead is not None
+        dead.kill()
+        dead.wait(BOUND)
+        monkeypatch.setattr(dead, "poll", lambda: None)  # not reaped yet, as it seems
+        again = Lifeline(second.pid, grace=0.2)
+        assert again.process is not None and again.process is not dead
+        assert set(again.watchdog.groups) == {first.pid, second.pid}  # both watched
+        cut(again)
+        again.process.wait(BOUND)
+        first.wait(BOUND)
+        second.wait(BOUND)
+        assert running_in_group(first.pid) == running_in_group(second.pid) == []
+    finally:
+        for group in (first, second):
+            with contextlib.suppress(OSError):
+                os.killpg(group.pid, signal.SIGKILL)
+            group.wait(5)
 
 
 def running_in_group(pgid: int) -> list[int]:

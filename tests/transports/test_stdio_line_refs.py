@@ -39,12 +39,17 @@ async def test_a_line_handed_on_is_not_held_while_the_next_is_awaited() -> None:
             while len(got) < 2:
                 arrived.clear()
                 await arrived.wait()
-            for _ in range(5):  # the reader is back waiting for data
-                await asyncio.sleep(0)
         assert got[1] == b"x" * 300_000
         me = asyncio.current_task()
         assert me is not None
         here = me.get_coro()  # this test's own stack holds the argument it passes
+        # the reader is back waiting for data once it asks the stream for more: it may
+        # first stand aside a moment (``REST``, a timer) after a slice of reading
+        for _ in range(200):
+            if reader._waiter is not None:  # type: ignore[attr-defined]
+                break
+            await asyncio.sleep(0.005)
+        assert reader._waiter is not None  # type: ignore[attr-defined]
         assert holders(got[1], got, here) == []
         assert holders(got[0], got, here) == []
     finally:
