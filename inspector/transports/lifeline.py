@@ -289,5 +289,9 @@ class Lifeline:
 
     def __del__(self) -> None:  # pragma: no cover - a transport dropped without close()
         if getattr(self, "_armed", False):
-            with contextlib.suppress(Exception):
+            # not contextlib.suppress: at interpreter exit this module's names may be gone
+            # (then our end closes anyway, and the watchdog ends the group at end-of-file)
+            try:  # noqa: SIM105
                 self._let_go(end=True)  # the watchdog ends the group, as if we had died
+            except Exception:
+                pass
