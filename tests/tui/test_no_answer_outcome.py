@@ -35,6 +35,17 @@ async def _call_slow_count(pilot: Any, app: InspectorApp) -> None:
     await pilot.press("ctrl+s")
 
 
+async def _kill_the_server_mid_call(pilot: Any, app: InspectorApp) -> None:
+    """Call ``slow_count``, and SIGKILL the server's group once the call is in flight."""
+    await _call_slow_count(pilot, app)
+    session = app.controller.session if app.controller else None
+    assert session is not None
+    await wait_for(pilot, lambda: any(p.method == "tools/call" for p in session.pending.values()))
+    transport = session.transport
+    assert isinstance(transport, StdioTransport) and transport.process is not None
+    os.killpg(transport.process.pid, signal.SIGKILL)
+
+
 async def test_a_timed_out_call_says_no_answer_came() -> None:
     app = InspectorApp(demo_target(), timeout=1.0)
     async with app.run_test(size=SIZE) as pilot:
@@ -51,15 +62,7 @@ async def test_a_timed_out_call_says_no_answer_came() -> None:
 async def test_a_call_cut_by_a_dead_server_says_the_connection_was_lost() -> None:
     app = InspectorApp(demo_target())
     async with app.run_test(size=SIZE) as pilot:
-        await _call_slow_count(pilot, app)
-        session = app.controller.session if app.controller else None
-        assert session is not None
-        await wait_for(
-            pilot, lambda: any(p.method == "tools/call" for p in session.pending.values())
-        )
-        transport = session.transport
-        assert isinstance(transport, StdioTransport) and transport.process is not None
-        os.killpg(transport.process.pid, signal.SIGKILL)
+        await _kill_the_server_mid_call(pilot, app)
         try:
             await wait_for(pilot, lambda: "press r to reconnect" in screen_text(app), timeout=10)
         except TimeoutError:  # once in a loaded CI run: what the screen said instead
@@ -88,15 +91,7 @@ async def test_the_cut_calls_outcome_coming_second_keeps_the_connection_lost_tex
 
     monkeypatch.setattr(call_runner, "perform", late)
     async with app.run_test(size=SIZE) as pilot:
-        await _call_slow_count(pilot, app)
-        session = app.controller.session if app.controller else None
-        assert session is not None
-        await wait_for(
-            pilot, lambda: any(p.method == "tools/call" for p in session.pending.values())
-        )
-        transport = session.transport
-        assert isinstance(transport, StdioTransport) and transport.process is not None
-        os.killpg(transport.process.pid, signal.SIGKILL)
+        await _kill_the_server_mid_call(pilot, app)
         await wait_for(pilot, lambda: "press r to reconnect" in screen_text(app), timeout=10)
         await pilot.pause(0.5)  # the late outcome has come by now
         shown = screen_text(app)
