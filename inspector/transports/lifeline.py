@@ -133,6 +133,7 @@ class Watchdog:
                 self.starts.pop()
                 started.set_exception(WatchdogGone(exc.errno, f"the watchdog is gone: {exc}"))
                 return started
+        _end_dropped()
         if self._reader is None:
             self._reader = threading.Thread(target=self._read, name="lifeline", daemon=True)
             self._reader.start()
@@ -215,6 +216,22 @@ class Watchdog:
 
 _lock = threading.Lock()
 _watchdog: Watchdog | None = None
+# groups of lifelines dropped (``__del__``) while the lock was held, perhaps by the very
+# code the garbage collector interrupted: ended by the next lifeline call, lock free
+_dropped: collections.deque[tuple[Watchdog, int]] = collections.deque()
+
+
+def _end_dropped() -> None:
+    """End the groups of lifelines dropped while the lock was held. Called without it."""
+    while _dropped:
+        try:
+            dog, pgid = _dropped.popleft()
+        except IndexError:  # another thread took the last
+            return
+        with _lock:
+            dog.unwatch(pgid, end=True)
+
+
 _starts = True  # whether watchdogs may start servers (see ``start_servers_here``)
 
 
@@ -262,6 +279,7 @@ class Lifeline:
             if not self._armed:  # it died just now (not reaped yet): a new one watches
                 self.watchdog = _current()
                 self._armed = self.watchdog.watch(pgid, grace)
+        _end_dropped()
 
     @property
     def process(self) -> subprocess.Popen[bytes] | None:
@@ -286,12 +304,24 @@ class Lifeline:
         self._armed = False
         with _lock:
             self.watchdog.unwatch(self.pgid, end=end)
+        _end_dropped()
 
-    def __del__(self) -> None:  # pragma: no cover - a transport dropped without close()
-        if getattr(self, "_armed", False):
-            # not contextlib.suppress: at interpreter exit this module's names may be gone
-            # (then our end closes anyway, and the watchdog ends the group at end-of-file)
-            try:  # noqa: SIM105
-                self._let_go(end=True)  # the watchdog ends the group, as if we had died
-            except Exception:
-                pass
+    def __del__(self) -> None:  # a transport dropped without close()
+        """The watchdog ends the group, as if we had died. Never waits for the lock: the
+        garbage collector may run this inside code that holds it (a deadlock, seen in a
+        CI run); then the group is ended by the next lifeline call."""
+        if not getattr(self, "_armed", False):
+            return
+        self._armed = False
+        # not contextlib.suppress: at interpreter exit this module's names may be gone
+        # (then our end closes anyway, and the watchdog ends the group at end-of-file)
+        try:
+            if _lock.acquire(blocking=False):
+                try:
+                    self.watchdog.unwatch(self.pgid, end=True)
+                finally:
+                    _lock.release()
+            else:
+                _dropped.append((self.watchdog, self.pgid))
+        except Exception:  # nothing to tell, and nobody to tell it to
+            pass

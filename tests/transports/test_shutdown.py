@@ -461,6 +461,37 @@ def test_a_group_is_not_given_to_a_watchdog_that_died_unreaped(
             group.wait(5)
 
 
+def test_a_lifeline_dropped_while_the_lock_is_held_does_not_deadlock(
+    reaper: list[int],
+) -> None:
+    """The garbage collector may drop a lifeline inside code that holds the lifelines'
+    lock (seen in a CI run: a start's JSON, then ``__del__`` waiting for the lock its own
+    thread held, forever). It must not wait; its group is ended by the next call."""
+    dropped_group, other = start_group(), start_group()
+    reaper += [dropped_group.pid, other.pid]
+    try:
+        dropped = Lifeline(dropped_group.pid, grace=0.2)
+
+        def collect_inside_the_lock() -> None:
+            with lifeline_lock:
+                dropped.__del__()  # as the collector would, here
+
+        worker = threading.Thread(target=collect_inside_the_lock, daemon=True)
+        worker.start()
+        worker.join(BOUND)
+        assert not worker.is_alive()  # it did not wait for the lock
+        assert dropped_group.poll() is None  # not ended yet: the lock was held
+        Lifeline(other.pid, grace=0.2).release()  # the next call ends it
+        dropped_group.wait(BOUND)
+        assert running_in_group(dropped_group.pid) == []
+        assert other.poll() is None
+    finally:
+        for group in (dropped_group, other):
+            with contextlib.suppress(OSError):
+                os.killpg(group.pid, signal.SIGKILL)
+            group.wait(5)
+
+
 def running_in_group(pgid: int) -> list[int]:
     """Pids of the group's processes that still run (zombies aside: in a container whose
     init does not reap, the orphans' zombies stay)."""
