@@ -93,6 +93,7 @@ class Spawner:
         self.channel = channel
         self.groups = groups
         self.children: dict[int, Popen[bytes]] = {}
+        self.ending: dict[int, float] = {}  # pgid -> when it gets SIGKILL
 
     def serve(self) -> None:
         """Until end-of-file: messages acted on, exited servers reaped and told."""
@@ -103,7 +104,9 @@ class Spawner:
         signal.signal(signal.SIGCHLD, _ignore)  # a handler, so the wakeup fd hears it
         channel = self.channel.fileno()
         while True:
-            ready, _, _ = select.select([channel, wake_read], [], [])
+            wait = POLL if self.ending else None  # groups being ended: checked as they go
+            ready, _, _ = select.select([channel, wake_read], [], [], wait)
+            self.end_due()
             if wake_read in ready:
                 with contextlib.suppress(OSError):
                     os.read(wake_read, 4096)
@@ -112,8 +115,11 @@ class Spawner:
                 try:
                     data, fds, flags, _ = socket.recv_fds(self.channel, self.BUFFER, 3)
                 except OSError:
-                    return
-                if not data:
+                    data, fds, flags = b"", [], 0
+                if not data:  # the inspector is gone: what is being ended goes with the rest
+                    now = time.monotonic()
+                    for pgid, deadline in self.ending.items():
+                        self.groups[pgid] = max(0.0, deadline - now)
                     return
                 try:
                     self.heard(data, fds, truncated=bool(flags & socket.MSG_TRUNC))
@@ -123,7 +129,9 @@ class Spawner:
                             os.close(fd)
 
     def heard(self, data: bytes, fds: list[int], truncated: bool) -> None:
-        if data[:1] != b"S":
+        if data[:1] == b"!":
+            self.end_later(data)
+        elif data[:1] != b"S":
             heard(self.groups, data.rstrip(b"\n"))
         elif truncated or len(fds) != 3:
             self.say(b"E 0 the start message was cut short or lacked its pipes")
@@ -155,6 +163,31 @@ class Spawner:
             self.groups[process.pid] = float(spec.get("grace", 2.0))
             self.children[process.pid] = process
             self.say(f"P {process.pid}".encode())
+
+    def end_later(self, data: bytes) -> None:
+        """``!PGID``: SIGTERM now, SIGKILL once its grace is over (``end_due``), while
+        starts and exits go on being answered (``end_groups`` would wait here)."""
+        try:
+            pgid = int(data[1:].split()[0])
+        except (IndexError, ValueError):
+            return
+        grace = self.groups.pop(pgid, None) if pgid > 1 else None
+        if grace is None:
+            return
+        with contextlib.suppress(OSError):
+            os.killpg(pgid, signal.SIGTERM)
+        self.ending[pgid] = time.monotonic() + grace
+
+    def end_due(self) -> None:
+        """SIGKILL what is left of each group being ended whose grace is over."""
+        now = time.monotonic()
+        for pgid, deadline in list(self.ending.items()):
+            if not _group_alive(pgid):
+                del self.ending[pgid]
+            elif now >= deadline:
+                with contextlib.suppress(OSError):
+                    os.killpg(pgid, signal.SIGKILL)
+                del self.ending[pgid]
 
     def reap(self) -> None:
         for pid, process in list(self.children.items()):

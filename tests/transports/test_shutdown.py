@@ -492,6 +492,39 @@ def test_a_lifeline_dropped_while_the_lock_is_held_does_not_deadlock(
             group.wait(5)
 
 
+def test_the_watchdog_answers_starts_while_it_ends_a_group(reaper: list[int]) -> None:
+    """``!PGID`` (a dropped transport's group) with a grace of 5 s, in a group that
+    ignores SIGTERM: the watchdog goes on starting servers meanwhile (it waited out the
+    grace first, and a server's exit came too late to be told), and SIGKILLs it after."""
+    stubborn = subprocess.Popen(
+        ["sh", "-c", "trap '' TERM; sleep 3019 & wait"], start_new_session=True
+    )
+    keep = start_group()
+    reaper += [stubborn.pid, keep.pid]
+    lifeline = Lifeline(keep.pid, grace=0.2)
+    dog = lifeline.watchdog
+    assert dog.starts_servers
+    null = os.open(os.devnull, os.O_RDWR)
+    try:
+        time.sleep(0.2)  # the trap is set
+        with lifeline_lock:
+            dog.watch(stubborn.pid, 5.0)
+            dog.unwatch(stubborn.pid, end=True)
+        began = time.monotonic()
+        started = dog.start(["sh", "-c", "exit 0"], {}, "/", 0.2, [null] * 3)
+        reaper.append(started.result(timeout=BOUND))
+        assert time.monotonic() - began < 2.5  # not after the 5 s
+        assert stubborn.poll() is None  # SIGTERM ignored: still there
+        stubborn.wait(BOUND)  # then SIGKILL, once its grace is over
+        assert stubborn.returncode == -signal.SIGKILL
+    finally:
+        os.close(null)
+        for pid in reaper:
+            with contextlib.suppress(OSError):
+                os.killpg(pid, signal.SIGKILL)
+        lifeline.release()
+
+
 def running_in_group(pgid: int) -> list[int]:
     """Pids of the group's processes that still run (zombies aside: in a container whose
     init does not reap, the orphans' zombies stay)."""
