@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -174,39 +175,70 @@ async def test_no_orphan_grandchild_after_close() -> None:
     assert not alive(child_pid)
 
 
-async def test_the_first_server_starts_here_the_next_by_the_watchdog(monkeypatch: Any) -> None:
+SPLIT_START = """
+import json, os, subprocess, sys
+import anyio
+from inspector.engine.session import Session
+from inspector.transports.stdio import StdioTransport
+
+calls = []
+popen = subprocess.Popen
+def spy(*args, **kw):
+    calls.append({"preexec_fn": kw.get("preexec_fn") is None,
+                  "new_session": bool(kw.get("start_new_session")),
+                  "server": kw.get("stdout") is subprocess.PIPE})
+    return popen(*args, **kw)
+subprocess.Popen = spy
+
+def parent_of(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[1])
+
+async def main():
+    first = StdioTransport(sys.argv[1], [sys.argv[2], "silent"], grace=0.3)
+    second = StdioTransport(sys.argv[1], ["-m", "inspector.demo"], grace=0.3)
+    async with Session(first), Session(second) as talking:
+        await talking.initialize()
+        dog = first.lifeline.process
+        here, there = first.process.pid, second.process.pid
+        seen = {
+            "one_watchdog": second.lifeline.process is dog,
+            "here_parent_is_us": parent_of(here) == os.getpid(),
+            "here_own_group": os.getpgid(here) == here,
+            "there_parent_is_watchdog": parent_of(there) == dog.pid,
+            "there_own_group": os.getpgid(there) == there,
+            "there_in_watchdog_session": os.getsid(there) == os.getsid(dog.pid) != os.getsid(0),
+            "both_running": first.process.returncode is None and second.process.returncode is None,
+        }
+    seen["both_exit_known"] = (
+        first.process.returncode is not None and second.process.returncode is not None
+    )
+    seen["calls"] = [c for c in calls if c["server"]]
+    print(json.dumps(seen))
+
+anyio.run(main)
+"""
+
+
+def test_the_first_server_starts_here_the_next_by_the_watchdog() -> None:
     """The first server is started here, without a ``preexec_fn`` (with one CPython
     forks the whole inspector, ~80 ms per server of a workspace). While the watchdog
     runs, the next is started by it (``server_process``): the loop waits for no fork, and
     the server shares the watchdog's session (one CPU share for all, not one each) in a
     process group of its own. Both talk, both are watched by one watchdog, and the exit
-    code of each is known."""
-    calls: list[dict[str, Any]] = []
-    popen = subprocess.Popen
-
-    def spy(*args: Any, **kw: Any) -> subprocess.Popen[bytes]:
-        calls.append(kw)
-        return popen(*args, **kw)
-
-    monkeypatch.setattr(subprocess, "Popen", spy)
-    first = misbehave("silent", grace=0.3)
-    second = StdioTransport(PY, ["-m", "inspector.demo"], grace=0.3)
-    with anyio.fail_after(15):
-        async with Session(first), Session(second) as talking:
-            await talking.initialize()
-            assert first.lifeline is not None and second.lifeline is not None
-            watchdog = first.lifeline.process
-            assert watchdog is not None and second.lifeline.process is watchdog
-            assert first.process is not None and second.process is not None
-            here, there = first.process.pid, second.process.pid
-            assert parent_of(here) == os.getpid() and os.getpgid(here) == here
-            assert parent_of(there) == watchdog.pid and os.getpgid(there) == there
-            assert os.getsid(there) == os.getsid(watchdog.pid) != os.getsid(0)
-            assert first.process.returncode is None and second.process.returncode is None
-        assert first.process.returncode is not None and second.process.returncode is not None
-    servers = [kw for kw in calls if kw.get("stdout") is subprocess.PIPE]
-    assert len(servers) == 1  # the second was not started here
-    assert servers[0].get("preexec_fn") is None and servers[0]["start_new_session"]
+    code of each is known. In a fresh process: here, another test's watchdog may run."""
+    done = subprocess.run(
+        [PY, "-c", SPLIT_START, PY, str(SERVERS / "stdio_misbehave.py")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    seen = json.loads(done.stdout)
+    calls = seen.pop("calls")
+    assert all(seen.values()), seen
+    assert calls == [{"preexec_fn": True, "new_session": True, "server": True}]  # one here
 
 
 async def test_a_server_the_watchdog_started_tells_its_exit_and_its_failures(
