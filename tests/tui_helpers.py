@@ -17,6 +17,7 @@ from inspector.tui.interactive_setup import interactive_responders
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_log import MessageLog
+from inspector.tui.widgets.result_view import ResultView
 
 
 def interactive_demo_app() -> InspectorApp:
@@ -125,6 +126,19 @@ async def select_item(pilot: Pilot[Any], kind: str, name: str) -> None:
             and (options if kind == "resources" else panel) in app.focused.ancestors_with_self
         ),
     )
+
+
+async def call_tool(pilot: Pilot[Any], name: str, arguments: dict[str, Any]) -> ResultView:
+    """Call a tool as a user does: chosen in the list, its form filled with ``arguments``,
+    ctrl+s. The result view its outcome shows in."""
+    app = pilot.app
+    await select_item(pilot, "tools", name)
+    form = app.query_one(ItemPanel).form
+    assert form is not None
+    form.root.set_value(arguments)
+    await form.recompose()
+    await pilot.press("ctrl+s")
+    return app.query_one(ResultView)
 
 
 def view_text(view: Any) -> str:

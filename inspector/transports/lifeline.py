@@ -114,8 +114,7 @@ class Watchdog:
         if self.groups.pop(pgid, None) is None:
             return
         self._say(f"{'!' if end else '-'}{pgid}\n")
-        if not self.groups and not self.starts:
-            self._close()
+        self._close_if_idle()
 
     def start(
         self, argv: Sequence[str], env: dict[str, str], cwd: str, grace: float, fds: list[int]
@@ -172,8 +171,8 @@ class Watchdog:
                     started, grace = self.starts.popleft()
                     if kind == b"P":
                         self.groups[int(rest)] = grace  # it watches the group already
-                    if kind == b"E" and not self.groups and not self.starts:
-                        self._close()  # nothing left to watch: it may go
+                    else:
+                        self._close_if_idle()
                 with contextlib.suppress(concurrent.futures.InvalidStateError):
                     if kind == b"P":
                         started.set_result(int(rest))
@@ -199,6 +198,11 @@ class Watchdog:
             self.gone = True  # its end is closed: it died (maybe not reaped yet)
             return False
         return True
+
+    def _close_if_idle(self) -> None:
+        """No group to watch and no start awaited: the channel closes, the watchdog goes."""
+        if not self.groups and not self.starts:
+            self._close()
 
     def _close(self) -> None:
         """Our end closed: end-of-file for the watchdog, which then exits."""

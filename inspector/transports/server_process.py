@@ -95,11 +95,7 @@ async def _here(
     )
     watch = Lifeline(popen.pid, grace)  # before any await: the next server sees its watchdog
     files = [popen.stdin, popen.stdout, popen.stderr]
-    try:
-        return await _connect(popen.pid, files, popen.poll, limit), watch
-    except BaseException:
-        _end(popen.pid, watch)
-        raise
+    return await _hand_over(popen.pid, files, popen.poll, watch, limit)
 
 
 async def _through(
@@ -124,8 +120,19 @@ async def _through(
         raise
     watch = Lifeline(pid, grace, watched_by=dog)
     files = [open(fd, "wb" if n == 0 else "rb", buffering=0) for n, fd in enumerate(ours)]  # noqa: SIM115 - the loop closes them
+    return await _hand_over(pid, files, lambda: dog.exit_code(pid), watch, limit)
+
+
+async def _hand_over(
+    pid: int,
+    files: list[Any],
+    exit_code: Callable[[], int | None],
+    watch: Lifeline,
+    limit: int,
+) -> tuple[ServerProcess, Lifeline]:
+    """The started server's pipes handed to the loop; if that fails, its group ended."""
     try:
-        return await _connect(pid, files, lambda: dog.exit_code(pid), limit), watch
+        return await _connect(pid, files, exit_code, limit), watch
     except BaseException:
         _end(pid, watch)
         raise

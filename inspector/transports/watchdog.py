@@ -24,7 +24,10 @@ import time
 
 TYPE_CHECKING = False  # typing is not imported: mypy reads the block, Python skips it
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from subprocess import Popen
+
+    Ender = Callable[[int, float], None]
 
 POLL = 0.05
 
@@ -56,6 +59,10 @@ def end_groups(groups: dict[int, float]) -> None:
                 del left[pgid]
         if left:
             time.sleep(POLL)
+
+
+def _end_one(pgid: int, grace: float) -> None:
+    end_groups({pgid: grace})
 
 
 def main() -> int:
@@ -129,10 +136,8 @@ class Spawner:
                             os.close(fd)
 
     def heard(self, data: bytes, fds: list[int], truncated: bool) -> None:
-        if data[:1] == b"!":
-            self.end_later(data)
-        elif data[:1] != b"S":
-            heard(self.groups, data.rstrip(b"\n"))
+        if data[:1] != b"S":
+            heard(self.groups, data.rstrip(b"\n"), end=self.end_later)
         elif truncated or len(fds) != 3:
             self.say(b"E 0 the start message was cut short or lacked its pipes")
         else:
@@ -164,16 +169,9 @@ class Spawner:
             self.children[process.pid] = process
             self.say(f"P {process.pid}".encode())
 
-    def end_later(self, data: bytes) -> None:
+    def end_later(self, pgid: int, grace: float) -> None:
         """``!PGID``: SIGTERM now, SIGKILL once its grace is over (``end_due``), while
         starts and exits go on being answered (``end_groups`` would wait here)."""
-        try:
-            pgid = int(data[1:].split()[0])
-        except (IndexError, ValueError):
-            return
-        grace = self.groups.pop(pgid, None) if pgid > 1 else None
-        if grace is None:
-            return
         with contextlib.suppress(OSError):
             os.killpg(pgid, signal.SIGTERM)
         self.ending[pgid] = time.monotonic() + grace
@@ -201,9 +199,9 @@ class Spawner:
             self.channel.send(message)
 
 
-def heard(groups: dict[int, float], line: bytes) -> None:
+def heard(groups: dict[int, float], line: bytes, end: Ender | None = None) -> None:
     """One line of the inspector's: ``+PGID GRACE`` watch, ``-PGID`` no longer,
-    ``!PGID`` end it now."""
+    ``!PGID`` end it now (``end(pgid, grace)``; by default waiting for it to go)."""
     try:
         op, numbers = line[:1], line[1:].split()
         pgid = int(numbers[0])
@@ -214,7 +212,7 @@ def heard(groups: dict[int, float], line: bytes) -> None:
         elif op in (b"-", b"!"):
             grace = groups.pop(pgid, None)
             if op == b"!" and grace is not None:
-                end_groups({pgid: grace})
+                (end or _end_one)(pgid, grace)
     except (IndexError, ValueError):
         pass  # not a line of ours: nothing to act on
 

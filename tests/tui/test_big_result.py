@@ -11,7 +11,15 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
-from tui_helpers import focus, log_methods, select_item, view_text, wait_connected, wait_for
+from tui_helpers import (
+    call_tool,
+    focus,
+    log_methods,
+    select_item,
+    view_text,
+    wait_connected,
+    wait_for,
+)
 
 from inspector.target import demo_target
 from inspector.tui.app import InspectorApp
@@ -44,13 +52,7 @@ def on_screen(view: ResultView) -> str:
 
 
 async def call_lorem(pilot: Pilot[Any], app: InspectorApp, lines: int) -> ResultView:
-    await select_item(pilot, "tools", "lorem")
-    form = app.query_one(ItemPanel).form
-    assert form is not None
-    form.root.set_value({"lines": lines})
-    await form.recompose()
-    await pilot.press("ctrl+s")
-    return app.query_one(ResultView)
+    return await call_tool(pilot, "lorem", {"lines": lines})
 
 
 def capture_notes(app: InspectorApp) -> list[str]:

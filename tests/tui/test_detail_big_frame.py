@@ -7,15 +7,13 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Input
-from tui_helpers import select_item, wait_connected, wait_for
+from tui_helpers import call_tool, wait_connected, wait_for
 
 from inspector.target import demo_target
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.document_view import THREAD_BYTES
-from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import MessageLog
-from inspector.tui.widgets.result_view import ResultView
 from inspector.wire.events import Kind
 
 
@@ -24,13 +22,7 @@ async def test_the_detail_of_a_big_frame_lets_its_tree_go() -> None:
     app = InspectorApp(demo_target())
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_connected(pilot)
-        await select_item(pilot, "tools", "lorem")
-        form = app.query_one(ItemPanel).form
-        assert form is not None
-        form.root.set_value({"lines": 5000})
-        await form.recompose()
-        await pilot.press("ctrl+s")
-        view = app.query_one(ResultView)
+        view = await call_tool(pilot, "lorem", {"lines": 5000})
         await wait_for(pilot, lambda: view.outcome is not None and view.complete, 30)
         log = app.query_one(MessageLog)
         source = log.source

@@ -12,12 +12,10 @@ from rich.segment import Segment
 from textual.geometry import Region, Size
 from textual.pilot import Pilot
 from textual.widgets import OptionList
-from tui_helpers import select_item, wait_connected, wait_for
+from tui_helpers import call_tool, select_item, wait_connected, wait_for
 
 from inspector.target import demo_target
 from inspector.tui.app import InspectorApp
-from inspector.tui.widgets.item_panel import ItemPanel
-from inspector.tui.widgets.result_view import ResultView
 
 pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
 
@@ -109,13 +107,7 @@ async def test_the_first_frame_after_a_resize_shows_the_result_wrapped_at_the_ne
     app = InspectorApp(demo_target())
     async with app.run_test(size=(160, 50)) as pilot:
         await wait_connected(pilot)
-        await select_item(pilot, "tools", "lorem")
-        form = app.query_one(ItemPanel).form
-        assert form is not None
-        form.root.set_value({"lines": 300})
-        await form.recompose()
-        await pilot.press("ctrl+s")
-        view = app.query_one(ResultView)
+        view = await call_tool(pilot, "lorem", {"lines": 300})
         await wait_for(pilot, lambda: view.outcome is not None and view.content_height > 300)
         await pilot.pause()
         seen = full_frames(

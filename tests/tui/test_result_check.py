@@ -15,7 +15,7 @@ import pytest
 from paths import PY, ROOT
 from rich.console import Console
 from textual.pilot import Pilot
-from tui_helpers import select_item, view_text, wait_for
+from tui_helpers import call_tool, view_text, wait_for
 
 from inspector.engine.big_frame import BIG_FRAME
 from inspector.forms.output import OutputStatus, check_output
@@ -27,7 +27,6 @@ from inspector.tui.result_check import encode, many_containers, measure
 from inspector.tui.widgets import result_view
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.document_view import TURN, short_turns
-from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_detail import MAX_ITEMS, pretty_json
 from inspector.tui.widgets.result_view import Outcome, ResultView, complete_outcome, format_outcome
 from inspector.wire import jsonrpc
@@ -56,13 +55,7 @@ async def call_big(pilot: Pilot[Any], tool: str, size: int) -> ResultView:
     app = pilot.app
     catalog = app.query_one(Catalog)
     await wait_for(pilot, lambda: bool(catalog.items["tools"]), 30)
-    await select_item(pilot, "tools", tool)
-    form = app.query_one(ItemPanel).form
-    assert form is not None
-    form.root.set_value({"bytes": size})
-    await form.recompose()
-    await pilot.press("ctrl+s")
-    return app.query_one(ResultView)
+    return await call_tool(pilot, tool, {"bytes": size})
 
 
 def compact(value: Any) -> bytes:
