@@ -171,6 +171,8 @@ class Watchdog:
                     started, grace = self.starts.popleft()
                     if kind == b"P":
                         self.groups[int(rest)] = grace  # it watches the group already
+                        # a pid used again (they wrap): the exit told is a former server's
+                        self.exits.pop(int(rest), None)
                     else:
                         self._close_if_idle()
                 with contextlib.suppress(concurrent.futures.InvalidStateError):

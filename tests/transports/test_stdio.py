@@ -271,6 +271,40 @@ async def test_a_server_the_watchdog_started_tells_its_exit_and_its_failures(
             assert "No such file or directory" in str(failed.value)
 
 
+def next_pids(count: int) -> list[int]:
+    """The pids the kernel gives next (after the last one given, wrapping at pid_max to
+    300, where Linux starts again): one of them is the next process's."""
+    last = int(Path("/proc/sys/kernel/ns_last_pid").read_text())
+    top = int(Path("/proc/sys/kernel/pid_max").read_text())
+    pids, pid = [], last
+    for _ in range(count):
+        pid = pid + 1 if pid + 1 < top else 300
+        pids.append(pid)
+    return pids
+
+
+async def test_a_pid_used_again_is_not_taken_for_its_former_servers_exit() -> None:
+    """Pids wrap (32768 on many machines: a CI run used them all). A server the watchdog
+    starts on the pid of one it started before runs: the exit told for that pid was the
+    former server's."""
+    keep = misbehave("silent", grace=0.3)
+    with anyio.fail_after(20):
+        async with Session(keep):
+            assert keep.lifeline is not None
+            dog = keep.lifeline.watchdog
+            former = dict.fromkeys(next_pids(5000), 7)  # as if each had been told once
+            dog.exits.update(former)
+            later = StdioTransport(PY, ["-m", "inspector.demo"], grace=0.3)
+            async with Session(later) as session:
+                await session.initialize()
+                assert later.process is not None and later.lifeline is not None
+                assert later.lifeline.watchdog is dog  # started by it
+                assert later.process.pid in former  # else the pids went round meanwhile
+                assert later.process.returncode is None  # it runs: 7 was the former's
+                await session.request("ping", {})
+            assert later.process.returncode is not None and later.process.returncode != 7
+
+
 async def test_a_watchdog_that_dies_before_it_answers_leaves_the_start_to_us() -> None:
     """The watchdog is asked to start a server and dies first: the server is started
     here instead, and the groups it watched go to a new watchdog."""
