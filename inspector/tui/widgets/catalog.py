@@ -23,6 +23,7 @@ from inspector.tui.fuzzy import FuzzyQuery
 from inspector.tui.masked import row_mask
 from inspector.tui.widgets.catalog_label import CatalogLabel, Entry, make_entry
 from inspector.tui.widgets.fitted_list import FittedOptionList
+from inspector.tui.widgets.steady_input import SteadyInput
 from inspector.tui.widgets.tab_fit import TabLabel, fit_tabs
 
 # what a kind's tab is called when the catalog is too narrow for the labels in full
@@ -85,7 +86,7 @@ def list_filter_hint(kind: str) -> str:
     return f"filter {KIND[kind].label.lower()}: name, title, description (Esc clears)"
 
 
-class ListFilter(Input):
+class ListFilter(SteadyInput):
     """The catalog list's filter (``/``): typing filters, the arrows move in the list,
     Enter opens the highlighted item, Esc clears the filter."""
 

@@ -16,9 +16,9 @@ from typing import ClassVar, Protocol
 
 from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
-from textual.widgets import Input
 
 from inspector.safe_text import visible
+from inspector.tui.widgets.steady_input import SteadyInput
 
 
 class Choices(Protocol):
@@ -48,7 +48,7 @@ class Choices(Protocol):
 PAGE = 8  # rows PgUp/PgDn move in the list (its height)
 
 
-class FieldInput(Input):
+class FieldInput(SteadyInput):
     """An ``Input`` whose ↑ ↓ Enter Esc serve an attached list of choices, if any."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

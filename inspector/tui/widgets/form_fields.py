@@ -45,6 +45,7 @@ from inspector.forms.schema import (
 from inspector.safe_text import visible
 from inspector.tui.masked import shown_mask
 from inspector.tui.widgets.field_input import FieldInput
+from inspector.tui.widgets.steady_input import SteadyInput
 
 
 def plain(text: str, style: str = "") -> Text:
@@ -317,7 +318,7 @@ class FieldWidget(Vertical):
             yield FieldWidget(child)
         for index, row in enumerate(node.rows):
             with ItemRow(classes="row map-row"):
-                yield Input(
+                yield SteadyInput(
                     visible(row.key),
                     placeholder="key",
                     classes="row-key",

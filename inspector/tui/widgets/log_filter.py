@@ -28,6 +28,7 @@ from textual.widgets import Input, Static
 
 from inspector.logstore.filter_query import KEY_NAMES, candidates, complete, parse_query, tokens
 from inspector.safe_text import visible
+from inspector.tui.widgets.steady_input import SteadyInput
 
 PLACEHOLDER = "filter: method:tools/call kind:error is:error dir:in has:finding text…"
 DEBOUNCE = 0.15  # seconds of quiet typing before the filter is applied
@@ -132,7 +133,7 @@ class LogFilterBar(Vertical):
     def compose(self) -> ComposeResult:
         with Horizontal():
             yield Static("/", id="filter-prompt")
-            yield Input(
+            yield SteadyInput(
                 placeholder=PLACEHOLDER,
                 id="filter-input",
                 select_on_focus=False,
