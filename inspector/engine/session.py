@@ -71,7 +71,7 @@ from inspector.engine.subscribers import (
 from inspector.wire import jsonrpc
 from inspector.wire.events import Channel, Direction, Finding, WireEvent
 from inspector.wire.jsonrpc import RequestId, RpcError
-from inspector.wire.transport import ConnectionLost, Transport
+from inspector.wire.transport import ConnectionLost, Transport, TransportError
 
 log = logging.getLogger(__name__)
 
@@ -311,7 +311,8 @@ class Session:
             with anyio.CancelScope() as sending:
                 self._requests.bound_send(sending, self.max_timeout if hard else limit)
                 try:
-                    await self.transport.send(jsonrpc.request(id_, method, params))
+                    with self._lost_on_failure():
+                        await self.transport.send(jsonrpc.request(id_, method, params))
                 finally:
                     self._requests.sent(sending)
             if sending.cancelled_caught:
@@ -341,7 +342,8 @@ class Session:
                 f"{method} not sent: it does not exist at protocol {self.era.requested} ({why})"
             )
             return
-        await self.transport.send(jsonrpc.notification(method, params))
+        with self._lost_on_failure():
+            await self.transport.send(jsonrpc.notification(method, params))
 
     async def send_raw(self, raw: bytes) -> None:
         """Send bytes as they are (the raw editor; a debugger may send anything). In the
@@ -351,7 +353,21 @@ class Session:
         self._check_open()
         if self.era.stateless:
             raw = self._enveloped(raw)
-        await self.transport.send_raw(raw)
+        with self._lost_on_failure():
+            await self.transport.send_raw(raw)
+
+    @contextlib.contextmanager
+    def _lost_on_failure(self) -> Iterator[None]:
+        """A send that failed because the connection was lost meanwhile (a stdio server
+        that exited before reading: the transport reports its exit code and stderr, then
+        fails the write) raises that loss, as a pending request gets it: which of the two
+        a user saw was a race, and only the loss says why."""
+        try:
+            yield
+        except TransportError as exc:
+            if self.lost is None:
+                raise
+            raise ConnectionClosedError(self.lost) from exc
 
     def _enveloped(self, raw: bytes) -> bytes:
         message, error = jsonrpc.decode(raw)

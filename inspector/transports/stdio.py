@@ -346,6 +346,8 @@ class StdioTransport(Transport):
             except (ConnectionError, BrokenPipeError, RuntimeError) as exc:
                 # the pipe broke because the server exited: say how, once it is known
                 exited = await self._exited(WRITE_EXIT_WAIT)
+                if exited:  # reported as the reader would (code, stderr), not later than
+                    await self._report_exit()  # the error: the session tells that instead
                 why = (
                     f"it exited with exit code {self.process.returncode}"
                     if exited

@@ -477,6 +477,34 @@ async def test_a_write_to_a_server_that_exited_says_its_exit_code() -> None:
             tg.cancel_scope.cancel()
 
 
+async def test_a_send_the_exit_beat_says_the_exit_code_and_stderr(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The server exits at once, and the first request's write finds the pipe broken
+    before the reader has seen end-of-file (a race, seen in CI runs). The request fails
+    with the lost connection, its exit code and stderr, as when the reader comes first:
+    not with a bare "could not write"."""
+    read_stdout = StdioTransport.read_stdout
+
+    async def late(self: StdioTransport, stream: Any) -> None:
+        await anyio.sleep(1.0)  # the reader comes late: the write finds out first
+        await read_stdout(self, stream)
+
+    monkeypatch.setattr(StdioTransport, "read_stdout", late)
+    code = "import sys; print('missing API_KEY', file=sys.stderr); sys.exit(2)"
+    transport = StdioTransport(PY, ["-c", code])
+    with anyio.fail_after(30):
+        async with Session(transport) as session:
+            assert transport.process is not None
+            await transport.process.wait()
+            with pytest.raises(ConnectionClosedError) as failed:
+                for _ in range(50):  # the first writes may still fit the pipe's buffer
+                    await session.notify("notifications/initialized")
+                    await anyio.sleep(0.02)
+    lost = failed.value.lost
+    assert lost.exit_code == 2 and lost.stderr_tail == ["missing API_KEY"]
+
+
 def parent_of(pid: int) -> int:
     """The parent pid of ``pid`` (from /proc)."""
     return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
