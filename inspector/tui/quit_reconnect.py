@@ -11,6 +11,7 @@ and its ``connect`` worker.
 from __future__ import annotations
 
 import contextlib
+import signal
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -117,9 +118,20 @@ class QuitReconnect:
         self._signals.enter_context(quit_on_signals(self._on_signal, terminal=True))
 
     def _on_signal(self, signum: int) -> None:
+        if signum == signal.SIGHUP:
+            self._stop_reading_the_terminal()
         if not self.quitting:
             self.exit_code = signal_exit_code(signum)
         self.quit()
+
+    def _stop_reading_the_terminal(self) -> None:
+        """After a hangup stdin is /dev/null (``signals.detach_from_terminal``): always
+        readable, so Textual's input thread would spin on it, a whole core taken from the
+        close until the app exits (the seconds a server takes to stop). Its input is
+        stopped now, as the app's exit would stop it (the thread ends within a turn)."""
+        driver = self.app._driver  # no public handle on it; ``disable_input`` is public
+        if driver is not None:
+            driver.disable_input()
 
     def at_stake(self, composed: bool = True) -> tuple[list[str], int]:
         """What quitting would lose on this server (input typed in a form and never sent,

@@ -10,6 +10,7 @@ import contextlib
 import fcntl
 import json
 import os
+import select
 import signal
 import socket
 import struct
@@ -141,21 +142,34 @@ class Terminal:
         )
         os.close(slave)
         self.screen = bytearray()
+        self._hanging_up = threading.Event()
         self._drain = threading.Thread(target=self._read, daemon=True)
         self._drain.start()
 
     def _read(self) -> None:  # the app must never block on a full terminal
-        while True:
+        while not self._hanging_up.is_set():
             try:
+                if not select.select([self.master], [], [], 0.05)[0]:
+                    continue
                 data = os.read(self.master, 65536)
-            except OSError:
+            except (OSError, ValueError):  # closed (ValueError: its number is now -1)
                 return
             if not data:
                 return
             self.screen += data
 
     def hang_up(self) -> None:
-        os.close(self.master)
+        """Close the terminal's master side. Not while the reader is in a ``read`` of it:
+        the kernel closes the file only when that read returns, which an app that has
+        stopped writing never lets happen (a hang-up that came late, or never)."""
+        self._hanging_up.set()
+        self._drain.join(10)
+        self._close_master()
+
+    def _close_master(self) -> None:
+        if self.master >= 0:  # once: the number may belong to another file afterwards
+            os.close(self.master)
+            self.master = -1
 
     def drained(self) -> None:
         """Everything the app wrote is in ``screen`` (the app has exited)."""
@@ -166,7 +180,7 @@ class Terminal:
             self.process.kill()
         self.process.wait(10)
         with contextlib.suppress(OSError):
-            os.close(self.master)
+            self._close_master()
 
 
 @pytest.mark.slow
@@ -206,6 +220,54 @@ def test_real_tui_in_a_terminal(how: str, tmp_path: Path, reaper: list[int]) -> 
         if how == "sigterm":
             term.drained()
             assert b"Traceback" not in term.screen, bytes(term.screen[-3000:])
+    finally:
+        term.close()
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU (user + system) seconds a process has used; None once it has exited (a
+    zombie or gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    if fields[0] in ("Z", "X"):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_until_exit(pid: int) -> float:
+    """The CPU seconds a process has used when it exits (read every 50 ms until then)."""
+    used = 0.0
+    while (now := cpu_seconds(pid)) is not None:
+        used = now
+        time.sleep(0.05)
+    return used
+
+
+@pytest.mark.slow
+def test_after_a_hangup_the_tui_waits_for_its_server_without_spinning(tmp_path: Path) -> None:
+    """After a hangup stdin is /dev/null, always readable: Textual's input thread spun on
+    it, a whole core taken until the app exited (the seconds a server that ignores
+    SIGTERM takes to be killed, here 4), from the close it slowed down. The TUI stops
+    reading the terminal at the hangup."""
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "TERM": "xterm-256color"}
+    term = Terminal(["--", PY, str(SERVERS / "stdio_misbehave.py"), "ignore-term"], env)
+    try:
+        sessions = tmp_path / "state" / "mcp-inspect" / "sessions"
+        deadline = time.monotonic() + 60
+        while not any("tools/list" in p.read_text() for p in sessions.glob("*.jsonl")):
+            assert time.monotonic() < deadline, bytes(term.screen[-2000:])
+            time.sleep(0.1)
+        time.sleep(0.5)  # the app settles after its start
+        tui = term.process.pid
+        before, began = cpu_seconds(tui), time.monotonic()
+        assert before is not None
+        term.hang_up()
+        used, took = cpu_until_exit(tui) - before, time.monotonic() - began
+        assert term.process.wait(BOUND) == 128 + signal.SIGHUP
+        assert took > 2.0  # the server's grace periods: a window to spin in
+        assert used < 0.35 * took, f"{used:.2f} s of CPU in the {took:.2f} s after the hangup"
     finally:
         term.close()
 
