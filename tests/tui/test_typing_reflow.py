@@ -46,6 +46,7 @@ def count_layout_requests(monkeypatch: pytest.MonkeyPatch, widget: Widget) -> li
     return count
 
 
+@pytest.mark.slow
 async def test_typing_in_a_form_field_does_not_reflow_the_screen(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -76,6 +77,7 @@ async def test_typing_in_a_form_field_does_not_reflow_the_screen(
         assert "abcdefghij" in screen_text(app) and "END" not in screen_text(app)
 
 
+@pytest.mark.slow
 async def test_typing_in_the_catalog_filter_does_not_reflow_the_screen(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
