@@ -16,6 +16,7 @@ from typing import Any
 import anyio
 from cli_runner import inspector_argv
 from paths import DEMO, ROOT
+from processes import line_with
 
 from inspector.engine.responders import Responders, fixed_sampling
 from inspector.engine.session import Session
@@ -158,24 +159,13 @@ def listening_proxy(
     """``proxy --listen 127.0.0.1:0 ARGS``: yields (process, endpoint URL); stopped with
     SIGTERM at the end (its servers shut down). Without ``token``, ``--no-auth-front``
     (the hosts of most tests send no token; those of the token's tests do)."""
-    import select
 
     quiet = () if "--record" in args else ("--no-record",)  # no files in the user's state
     auth = () if token else ("--no-auth-front",)
     proc = start_proxy("--listen", "127.0.0.1:0", *quiet, *auth, *args, runtime=runtime, **kw)
     assert proc.stderr is not None
-    url = ""
-    deadline = time.monotonic() + 30
-    seen = b""
-    while not url and time.monotonic() < deadline:
-        ready, _, _ = select.select([proc.stderr], [], [], 0.2)
-        if ready:
-            line = proc.stderr.readline()
-            seen += line
-            if b"listening on " in line:
-                url = line.decode().split("listening on ", 1)[1].strip()
-            elif not line:
-                break
+    line, seen = line_with(proc.stderr, b"listening on ", 30)
+    url = line.decode().split("listening on ", 1)[1].strip() if line else ""
     proc.said = seen  # type: ignore[attr-defined]  # stderr up to "listening on"
     if not url:
         proc.kill()

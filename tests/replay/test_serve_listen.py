@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import select
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +17,7 @@ from cli_runner import cli, inspector_argv
 from mcp.client import Client
 from mcp.client.streamable_http import streamable_http_client
 from paths import PY, ROOT, SERVERS
+from processes import line_with
 
 SDK_SERVER = [PY, str(SERVERS / "sdk_stdio_server.py")]
 
@@ -55,15 +54,8 @@ def serving(*args: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     argv = inspector_argv("replay", *args, "--serve", "--listen", "127.0.0.1:0")
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
     assert proc.stderr is not None
-    url, said, deadline = "", b"", time.monotonic() + 30
-    while not url and time.monotonic() < deadline:
-        if select.select([proc.stderr], [], [], 0.2)[0]:
-            line = proc.stderr.readline()
-            said += line
-            if b"listening on " in line:
-                url = line.decode().split("listening on ", 1)[1].strip()
-            elif not line:
-                break
+    line, said = line_with(proc.stderr, b"listening on ", 30)
+    url = line.decode().split("listening on ", 1)[1].strip() if line else ""
     try:
         assert url, said.decode(errors="replace")
         yield proc, url

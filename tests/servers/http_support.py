@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import select
 import shutil
 import socket
 import subprocess
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from processes import line_with
 
 from inspector.engine.era import is_stateless
 from inspector.wire.events import Channel, Direction, WireEvent
@@ -150,17 +150,9 @@ async def handshake(
 
 def _read_port(proc: subprocess.Popen[bytes], stderr_path: Path, timeout: float) -> int:
     assert proc.stdout is not None
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([proc.stdout], [], [], 0.2)
-        if ready:
-            line = proc.stdout.readline().decode()
-            if line.startswith("PORT "):
-                return int(line.split()[1])
-            if not line:
-                break
-        if proc.poll() is not None:
-            break
+    line, _ = line_with(proc.stdout, b"PORT ", timeout)
+    if line is not None and line.startswith(b"PORT "):
+        return int(line.split()[1])
     proc.kill()
     raise AssertionError(
         f"the test server did not start within {timeout} s: "

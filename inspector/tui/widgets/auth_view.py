@@ -32,6 +32,7 @@ from textual.widgets import Button, DataTable, Input, Static, TabbedContent, Tab
 
 from inspector.safe_text import one_line, safe_text
 from inspector.tui.screens.elicitation import url_facts
+from inspector.tui.widgets.steady_input import SteadyInput
 from inspector.wire.events import Direction, WireEvent
 
 Opener = Callable[[str], Any]
@@ -146,7 +147,7 @@ class AuthView(Widget, can_focus=True):
                 yield Button("Open in browser (o)", id="auth-open", variant="primary", compact=True)
                 yield Button("Copy URL (c)", id="auth-copy", compact=True)
                 yield Button("Cancel (x)", id="auth-cancel", variant="error", compact=True)
-            yield Input(
+            yield SteadyInput(
                 placeholder="or paste the URL the browser was sent to (address bar), then Enter",
                 id="auth-paste",
                 compact=True,

@@ -39,6 +39,7 @@ from inspector.tui.masked import as_is, redactors, text_mask
 from inspector.tui.result_files import ask_working_directory, default_folder, write_private
 from inspector.tui.widgets.document_view import THREAD_BYTES, DocumentView, Formatter
 from inspector.tui.widgets.log_row import ARROWS, BADGES, format_latency
+from inspector.tui.widgets.steady_input import SteadyInput
 from inspector.wire.events import Kind, WireEvent
 from inspector.wire.folded import total
 
@@ -333,7 +334,7 @@ class MessageDetail(Vertical):
 
     def compose(self) -> ComposeResult:
         yield self.view
-        yield Input(placeholder="save payload to…", id="detail-save")
+        yield SteadyInput(placeholder="save payload to…", id="detail-save")
 
     def on_mount(self) -> None:
         self.view.show_message("No event selected.")
