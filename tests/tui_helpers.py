@@ -50,13 +50,10 @@ WAIT = 60.0
 
 
 async def wait_for(pilot: Pilot[Any], condition: Any, timeout: float = WAIT) -> None:
-    """Wait until ``condition()`` is true (bounded). The app runs meanwhile, its messages
-    handled and its screen refreshed by its own timers; not ``pilot.pause``, which first
-    posts a message to every widget and waits for each: 10 ms of CPU a call on the main
-    screen, ~8 % of the TUI tests' CPU went into polling so)."""
+    """Pause the pilot until ``condition()`` is true (bounded)."""
     with anyio.fail_after(timeout):
         while not condition():
-            await anyio.sleep(0.05)
+            await pilot.pause(0.05)
 
 
 async def focus(pilot: Pilot[Any], widget: Any) -> None:
