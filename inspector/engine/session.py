@@ -54,6 +54,7 @@ from inspector.engine.outcomes import (
 from inspector.engine.pending import PendingRequest as PendingRequest
 from inspector.engine.pending import PendingRequests, ResponseCheck
 from inspector.engine.pending import ProgressCallback as ProgressCallback
+from inspector.engine.raw_envelope import with_envelope
 from inspector.engine.request_errors import ConnectionClosedError as ConnectionClosedError
 from inspector.engine.request_errors import RequestCancelledError as RequestCancelledError
 from inspector.engine.request_errors import RequestTimeoutError as RequestTimeoutError
@@ -352,7 +353,7 @@ class Session:
         server refuses every message."""
         self._check_open()
         if self.era.stateless:
-            raw = self._enveloped(raw)
+            raw = with_envelope(raw, self._stamp, self.note)
         with self._lost_on_failure():
             await self.transport.send_raw(raw)
 
@@ -368,27 +369,6 @@ class Session:
             if self.lost is None:
                 raise
             raise ConnectionClosedError(self.lost) from exc
-
-    def _enveloped(self, raw: bytes) -> bytes:
-        message, error = jsonrpc.decode(raw)
-        if error is not None or not isinstance(message, dict) or "method" not in message:
-            return raw  # not one request or notification: sent as it is
-        params = message.get("params")
-        if params is not None and not isinstance(params, dict):
-            return raw
-        given = (params or {}).get("_meta")
-        given = given if isinstance(given, dict) else {}
-        stamped = self._stamp(params) or {}
-        envelope = stamped.get("_meta") or {}
-        missing = [key for key in envelope if key not in given]
-        if not missing:
-            return raw
-        stamped["_meta"] = {**envelope, **given}  # what the user wrote wins
-        self.note(
-            f"raw {message['method']}: the stateless _meta envelope added "
-            f"({', '.join(k.rsplit('/', 1)[-1] for k in missing)})"
-        )
-        return jsonrpc.encode({**message, "params": stamped})
 
     async def cancel(
         self, request_id: RequestId, reason: str = "cancelled by the user", *, by_user: bool = True
