@@ -5,7 +5,9 @@ HTTP; no SDK or client library on top, so the proxy's cost is not hidden in the 
 talks to the same server directly and through ``mcp-inspect proxy`` (recording on, as by
 default), in the same run, rounds alternating so machine noise hits both alike; over stdio
 also through ``bench/bare_relay.py``, a relay that only passes bytes (over HTTP a TCP
-relay), as the floor any Python relay costs on this machine:
+relay), as the floor any Python relay costs on this machine; over HTTP also through its
+``--http`` relay, which reads each message whole before passing it on, and the same
+recording each one to a file: the least an HTTP relay that parses (and records) costs:
 
 - latency: sequential ``tools/call`` round trips; the proxy adds (proxied - direct) at
   the 50th and 99th percentiles;
@@ -269,10 +271,15 @@ async def http_rounds(
             True,
         )
         relays.append(("h11", other_front, other))
-    bare, bare_front = await started(
-        [PY, str(ROOT / "bench" / "bare_relay.py"), "--tcp", url], b"listening on ", True
-    )
-    relays.append(("bare", bare_front, bare))
+    bare_relay = [PY, str(ROOT / "bench" / "bare_relay.py")]
+    floors = {
+        "bare": ["--tcp", url],
+        "parsed": ["--http", url],
+        "recorded": ["--http", url, "--record", str(record.with_suffix(".floor.jsonl"))],
+    }
+    for label, args in floors.items():
+        floor, floor_front = await started([*bare_relay, *args], b"listening on ", True)
+        relays.append((label, floor_front, floor))
     out: list[Round] = []
     try:
         for _ in range(rounds):
@@ -468,6 +475,17 @@ def report(title: str, rounds: list[Round]) -> None:
             f"{pct(h11_lat, 0.5) - pct(direct, 0.5):+.3f} ms; each round: "
             + " ".join(f"{r['h11'][2]:.3f}/{r['proxied'][2]:.3f}" for r in rounds)
         )
+    for label, what in (
+        ("parsed", "each HTTP message read whole, then passed"),
+        ("recorded", "the same, and each written to a file as a JSON line, flushed"),
+    ):
+        if label in rounds[0]:  # HTTP: the least a relay that parses (and records) costs
+            floor = [v for r in rounds for v in r[label][0]]
+            cpu = statistics.median(r[label][2] for r in rounds)
+            print(
+                f"floor {label:8s} bench/bare_relay.py --http ({what}): "
+                f"p50 {pct(floor, 0.5) - pct(direct, 0.5):+.3f} ms, CPU a call {cpu:.3f} ms"
+            )
     if "bare" in rounds[0]:  # the peer: what any Python relay costs here
         bare = [v for r in rounds for v in r["bare"][0]]
         b_rate = statistics.median(r["bare"][1] for r in rounds)
