@@ -45,6 +45,7 @@ from inspector.tui.connection_controller import while_mounted
 from inspector.tui.controller import SessionController
 from inspector.tui.focus_guard import keep_focus_shown
 from inspector.tui.interactive import InteractiveResponders
+from inspector.tui.key_order import OPEN_ITEM, KeyOrder
 from inspector.tui.keymap import Section, section_for, sections
 from inspector.tui.mode import Live, Mode, Replay, as_mode
 from inspector.tui.palette import system_commands
@@ -179,6 +180,7 @@ class InspectorApp(App[int], ShownView):
         first = self.switch.first(self.mode, recorder, None if workspace else self.connect)
         # a state file damaged (eras.json...) is said once, app-wide, on the first server's log
         self.state_notes = StateNotes(self, first.server)
+        self.key_order = KeyOrder(self, self._handle_key)  # keys arriving together
         for name, target, server_recorder in workspace:
             self.workspace.add(name, target, server_recorder)
 
@@ -272,7 +274,14 @@ class InspectorApp(App[int], ShownView):
         yield from self.switch.panes(self.view)
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key) and not event.is_forwarded and self.screen is self.main:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            await self.key_order.key(event)  # in order, each where the focus is by then
+            return
+        await super().on_event(event)
+
+    async def _handle_key(self, event: events.Key) -> None:
+        """A key from the terminal, its turn come (``key_order``)."""
+        if self.screen is self.main:
             keep_focus_shown(self.main)  # a key never types into a hidden widget
         await super().on_event(event)
 
@@ -352,10 +361,15 @@ class InspectorApp(App[int], ShownView):
 
     @on(Catalog.ItemSelected)
     async def _item_selected(self, message: Catalog.ItemSelected) -> None:
-        if self.calls.reopen(message.kind, message.item):
-            return
-        await self.calls.select(message.kind, message.item)
-        await self.history.item_opened(message.kind, message.item)  # a replay: its calls
+        try:
+            if self.calls.reopen(message.kind, message.item):
+                return
+            await self.calls.select(message.kind, message.item)
+            await self.history.item_opened(message.kind, message.item)  # a replay: its calls
+        finally:
+            # the keys typed behind Enter go on once the form has the focus: it is given
+            # after the next refresh, and this runs after that
+            self.call_after_refresh(self.key_order.release, OPEN_ITEM)
 
     @on(SchemaForm.FieldsBuilt)
     def _fields_built(self, message: SchemaForm.FieldsBuilt) -> None:

@@ -20,6 +20,7 @@ from inspector.lint.rules import ERROR, INFO, LEVELS, WARNING
 from inspector.safe_text import one_line, visible
 from inspector.tui import messages
 from inspector.tui.fuzzy import FuzzyQuery
+from inspector.tui.key_order import OPEN_ITEM, OPEN_ITEM_WITHIN, hold_keys
 from inspector.tui.masked import row_mask
 from inspector.tui.widgets.catalog_label import CatalogLabel, Entry, make_entry
 from inspector.tui.widgets.fitted_list import FittedOptionList
@@ -117,6 +118,16 @@ class ListFilter(SteadyInput):
         self.options.focus()
 
 
+class CatalogList(FittedOptionList):
+    """A catalog list: Enter opens the highlighted item, and the keys typed behind it go
+    to the item's form once it has the focus (``key_order``), not to this list."""
+
+    def action_select(self) -> None:
+        if self.highlighted is not None:
+            hold_keys(self.app, OPEN_ITEM, within=OPEN_ITEM_WITHIN)
+        super().action_select()
+
+
 class Catalog(Static):
     """Tabs of option lists; selecting an item posts ``Catalog.ItemSelected``.
 
@@ -174,7 +185,7 @@ class Catalog(Static):
             for kind, about in KIND.items():
                 with TabPane(about.label, id=f"tab-{kind}"):
                     yield ListFilter(kind)
-                    yield FittedOptionList(id=f"list-{kind}")
+                    yield CatalogList(id=f"list-{kind}")
             for pane_id, label, content in self.extra:
                 yield TabPane(label.full, content, id=pane_id)
 
