@@ -12,6 +12,8 @@ After an intended change of the look: ``pytest tests/tui/test_snapshots_live.py
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -160,7 +162,9 @@ def test_inflight_view(snap_compare: Snap, app: InspectorApp, clock: SteadyClock
     async def run_before(pilot: Pilot[Any]) -> None:
         await wait_connected(pilot)
         session: Any = app.controller.session if app.controller else None
-        # step 1 of 40 comes at 5 s, step 2 at 10 s: a picture between them stands still
+        # step 1 of 40 comes at 5 s; then the server is stopped (SIGSTOP), so step 2
+        # cannot come before the picture however slow the machine (it came, in a CI run
+        # that took 5 s from step 1 to the picture); the app's quit kills it stopped
         await select_item(pilot, "tools", "slow_count")
         form = app.query_one(ItemPanel).form
         assert form is not None
@@ -171,6 +175,7 @@ def test_inflight_view(snap_compare: Snap, app: InspectorApp, clock: SteadyClock
             lambda: any(p.progress == 1 for p in session.pending.values()),
             timeout=30,
         )
+        os.kill(session.transport.process.pid, signal.SIGSTOP)
         clock.now = clock.start + 5.2
         await bottom_pane(pilot, "f", "tab-inflight")
         await steady(pilot)
