@@ -125,6 +125,11 @@ class KeyOrder:
 
     def _check_stuck(self) -> None:
         self._timer = None
+        if not self._app.is_running:  # the app ended: nothing will handle them
+            self._held.clear()
+            self._holds.clear()
+            self._flying = None
+            return
         now = time.monotonic()
         lapsed = [name for name, until in self._holds.items() if now >= until]
         for name in lapsed:  # what it waited for did not happen (nothing was opened)
@@ -144,9 +149,3 @@ def hold_keys(app: App[Any], name: str, within: float) -> None:
     if isinstance(order, KeyOrder):
         order.hold(name, within)
 
-
-def release_keys(app: App[Any], name: str) -> None:
-    """``KeyOrder.release`` on ``app``'s keys (see ``hold_keys``)."""
-    order = getattr(app, "key_order", None)
-    if isinstance(order, KeyOrder):
-        order.release(name)

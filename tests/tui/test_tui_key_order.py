@@ -173,3 +173,25 @@ async def test_a_key_whose_widget_goes_away_does_not_hold_the_next_ones(
         burst(app, "x", "a", "b")
         await settled(pilot, lambda: after.value == "ab")
         assert (after.value, app.key_order.holding) == ("ab", 0)
+
+
+async def test_a_hold_keeps_the_keys_until_released_or_lapsed() -> None:
+    """What a catalog Enter does while its form opens: the keys behind it wait for
+    ``release``; a hold nobody releases lapses after its ``within``."""
+    app = OrderedApp()
+    async with app.run_test() as pilot:
+        after = app.query_one("#after", Input)
+        after.focus()
+        await pilot.pause()
+        app.key_order.hold("opening", within=30.0)
+        burst(app, "a", "b")
+        await pilot.pause(0.3)
+        assert (after.value, app.key_order.holding) == ("", 2)
+        app.key_order.release("opening")
+        await settled(pilot, lambda: after.value == "ab")
+        assert (after.value, app.key_order.holding) == ("ab", 0)
+
+        app.key_order.hold("forgotten", within=0.2)
+        burst(app, "c")
+        await settled(pilot, lambda: after.value == "abc")
+        assert (after.value, app.key_order.holding) == ("abc", 0)
