@@ -148,4 +148,3 @@ def hold_keys(app: App[Any], name: str, within: float) -> None:
     order = getattr(app, "key_order", None)
     if isinstance(order, KeyOrder):
         order.hold(name, within)
-
