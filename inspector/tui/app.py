@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
 from textual import events, on, work
-from textual.app import App, ComposeResult, ScreenStackError, SystemCommand
+from textual.app import ComposeResult, ScreenStackError, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
 from textual.notifications import SeverityLevel
@@ -45,7 +45,7 @@ from inspector.tui.connection_controller import while_mounted
 from inspector.tui.controller import SessionController
 from inspector.tui.focus_guard import keep_focus_shown
 from inspector.tui.interactive import InteractiveResponders
-from inspector.tui.key_order import OPEN_ITEM, KeyOrder
+from inspector.tui.key_order import OPEN_ITEM, OrderedKeys
 from inspector.tui.keymap import Section, section_for, sections
 from inspector.tui.mode import Live, Mode, Replay, as_mode
 from inspector.tui.palette import system_commands
@@ -72,7 +72,7 @@ from inspector.tui.workspace_ui import WorkspaceUi
 LOG_LAYOUTS = ("normal", "max", "min")
 
 
-class InspectorApp(App[int], ShownView):
+class InspectorApp(OrderedKeys[int], ShownView):
     """``mcp-inspect``'s TUI: a live session, or a replayed one (``source`` given)."""
 
     CSS_PATH = "inspector.tcss"
@@ -180,7 +180,6 @@ class InspectorApp(App[int], ShownView):
         first = self.switch.first(self.mode, recorder, None if workspace else self.connect)
         # a state file damaged (eras.json...) is said once, app-wide, on the first server's log
         self.state_notes = StateNotes(self, first.server)
-        self.key_order = KeyOrder(self, self._handle_key)  # keys arriving together
         for name, target, server_recorder in workspace:
             self.workspace.add(name, target, server_recorder)
 
@@ -273,17 +272,10 @@ class InspectorApp(App[int], ShownView):
     def compose(self) -> ComposeResult:
         yield from self.switch.panes(self.view)
 
-    async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key) and not event.is_forwarded:
-            await self.key_order.key(event)  # in order, each where the focus is by then
-            return
-        await super().on_event(event)
-
     async def _handle_key(self, event: events.Key) -> None:
-        """A key from the terminal, its turn come (``key_order``)."""
         if self.screen is self.main:
             keep_focus_shown(self.main)  # a key never types into a hidden widget
-        await super().on_event(event)
+        await super()._handle_key(event)
 
     def on_mount(self) -> None:
         heap.map_big_blocks()

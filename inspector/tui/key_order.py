@@ -26,7 +26,8 @@ import asyncio
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
+from functools import cached_property
+from typing import Any, TypeVar
 
 from textual import events
 from textual.app import App
@@ -142,9 +143,30 @@ class KeyOrder:
             self._arm()
 
 
+ReturnType = TypeVar("ReturnType")
+
+
+class OrderedKeys(App[ReturnType]):
+    """An app whose keys from the terminal go through a ``KeyOrder``; ``_handle_key`` is
+    where a subclass adds to a key's handling once its turn has come."""
+
+    @cached_property
+    def key_order(self) -> KeyOrder:
+        return KeyOrder(self, self._handle_key)
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            await self.key_order.key(event)  # in order, each where the focus is by then
+            return
+        await super().on_event(event)
+
+    async def _handle_key(self, event: events.Key) -> None:
+        """A key from the terminal, its turn come: Textual's handling."""
+        await super().on_event(event)
+
+
 def hold_keys(app: App[Any], name: str, within: float) -> None:
-    """``KeyOrder.hold`` on ``app``'s keys (nothing for an app without a ``key_order``:
-    a widget in a test app of its own)."""
-    order = getattr(app, "key_order", None)
-    if isinstance(order, KeyOrder):
-        order.hold(name, within)
+    """``KeyOrder.hold`` on ``app``'s keys (nothing for an app without ordered keys: a
+    widget in a test app of its own)."""
+    if isinstance(app, OrderedKeys):
+        app.key_order.hold(name, within)

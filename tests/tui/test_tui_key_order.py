@@ -24,7 +24,7 @@ from tui_helpers import select_item, wait_connected, wait_for
 
 from inspector.tui import key_order
 from inspector.tui.app import InspectorApp
-from inspector.tui.key_order import KeyOrder
+from inspector.tui.key_order import OrderedKeys
 from inspector.tui.widgets.catalog import Catalog
 from inspector.tui.widgets.item_panel import ItemPanel
 
@@ -139,26 +139,13 @@ class Vanishing(Input):
         await super()._on_key(event)
 
 
-class OrderedApp(App[None]):
-    """The smallest app with ``KeyOrder`` (the real app has no widget that goes away
+class OrderedApp(OrderedKeys[None]):
+    """The smallest app with ordered keys (the real app has no widget that goes away
     while it handles a key)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.key_order = KeyOrder(self, self._handle_key)
 
     def compose(self) -> ComposeResult:
         yield Vanishing(id="vanishing")
         yield Input(id="after")
-
-    async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key) and not event.is_forwarded:
-            await self.key_order.key(event)
-            return
-        await super().on_event(event)
-
-    async def _handle_key(self, event: events.Key) -> None:
-        await super().on_event(event)
 
 
 async def test_a_key_whose_widget_goes_away_does_not_hold_the_next_ones(
