@@ -40,6 +40,11 @@ from inspector.wire.events import Channel, Direction, WireEvent
 Emit = Callable[[WireEvent], None]
 Pause = Callable[[str, str, str], Awaitable[None]]  # (step, method, url): step-by-step mode
 USER_AGENT = f"mcp-inspect/{__version__}"
+# a connection idle this long is not used again: a flow's requests come in bursts with a
+# person between them, and a server's own idle timeout (gunicorn 2 s, uvicorn 5 s) may
+# close it just as the next request goes out on it (a token POST then broke with a
+# ReadError, and a POST is not one to send twice)
+IDLE_REUSE = 1.0
 SHOWN_RESPONSE_HEADERS = (
     "content-type",
     "location",
@@ -104,6 +109,7 @@ class AuthWire:
             follow_redirects=False,
             trust_env=False,
             transport=transport,
+            limits=httpx.Limits(keepalive_expiry=IDLE_REUSE),
         )
 
     async def aclose(self) -> None:
