@@ -21,6 +21,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.suggester import Suggester
 from textual.timer import Timer
@@ -128,6 +129,7 @@ class LogFilterBar(Vertical):
         self._timer: Timer | None = None
         self._final = ""  # the query last submitted with Enter: its problems are final
         self._count_width = -1  # cells of the count shown (a new width needs a layout)
+        self._count = Text("")  # the count, kept for a bar not composed yet
         self.suggester = FilterSuggester(methods)
 
     def compose(self) -> ComposeResult:
@@ -140,7 +142,7 @@ class LogFilterBar(Vertical):
                 suggester=self.suggester,
                 highlighter=QueryHighlighter(self._still_typing),
             )
-            yield Static("", id="filter-count")
+            yield Static(self._count, id="filter-count")
         yield Static(SYNTAX_HINT, id="filter-help", markup=False)
 
     @property
@@ -191,7 +193,12 @@ class LogFilterBar(Vertical):
         # a new layout only when the width changes: every one re-lays the screen out, and
         # a flood updates the count on every batch
         width = text.cell_len
-        self.query_one("#filter-count", Static).update(text, layout=width != self._count_width)
+        self._count = text
+        try:
+            count = self.query_one("#filter-count", Static)
+        except NoMatches:  # the bar not composed yet (compose shows it), or torn down
+            return
+        count.update(text, layout=width != self._count_width)
         self._count_width = width
 
     def _still_typing(self, query: str) -> bool:
