@@ -33,7 +33,7 @@ from inspector.safe_text import one_line, safe_text
 from inspector.tui import messages
 from inspector.tui.masked import shown_mask
 from inspector.tui.widgets.static_text import set_text
-from inspector.tui.widgets.table_rows import cursor_row_key
+from inspector.tui.widgets.table_rows import cursor_row_key, has_parts
 from inspector.wire.jsonrpc import RequestId
 
 BAR_WIDTH = 16
@@ -130,6 +130,8 @@ class InFlightView(Widget):
         return self.state.requests.pending()
 
     def refresh_rows(self) -> None:
+        if not has_parts(self, "#inflight-table", "#inflight-title"):
+            return  # torn down (see has_parts)
         table = self.query_one("#inflight-table", DataTable)
         cursor_key = cursor_row_key(table)
         table.clear()

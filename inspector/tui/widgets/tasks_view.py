@@ -34,7 +34,7 @@ from inspector.tui import messages
 from inspector.tui.masked import as_is, shown_mask
 from inspector.tui.widgets.inflight import progress_bar
 from inspector.tui.widgets.static_text import set_text
-from inspector.tui.widgets.table_rows import cursor_row_key
+from inspector.tui.widgets.table_rows import cursor_row_key, has_parts
 from inspector.wire.jsonrpc import RpcError
 
 STATUS_STYLES = {
@@ -152,6 +152,8 @@ class TasksView(Widget):
 
     def refresh_rows(self) -> None:
         self._dirty = False
+        if not has_parts(self, "#tasks-table", "#tasks-title", "#task-detail"):
+            return  # torn down (see has_parts)
         table = self.query_one("#tasks-table", DataTable)
         selected = self.selected_id()
         table.clear()

@@ -1,0 +1,61 @@
+"""Views that handle news while the screen is torn down (the real app): Textual removes a
+screen's widgets deepest first when the app quits, and a view that takes a batch of
+events, a task's outcome or a request's end in between finds its parts gone. It must
+raise nothing (a ``NoMatches`` out of the app, seen in a CI run of a workspace test).
+Each test removes a view's part first, as the teardown does, then brings the news."""
+
+from __future__ import annotations
+
+import pytest
+from tui_helpers import wait_connected, wait_for
+
+from inspector.engine.client import McpClient
+from inspector.target import demo_target
+from inspector.tui.app import InspectorApp
+from inspector.tui.widgets.inflight import InFlightView
+from inspector.tui.widgets.log_filter import LogFilterBar
+from inspector.tui.widgets.message_log import MessageLog
+from inspector.tui.widgets.tasks_view import TasksView
+
+pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
+
+SIZE = (140, 40)
+
+
+async def test_events_that_come_while_the_log_is_torn_down_raise_nothing() -> None:
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        log = app.query_one(MessageLog)
+        await app.query_one(LogFilterBar).query_one("#filter-count").remove()
+        before = log.shown
+        await pilot.press("r")  # reconnect: a new session's frames come
+        await wait_for(pilot, lambda: log.shown > before)
+        await wait_connected(pilot)
+
+
+async def test_a_task_that_ends_while_its_view_is_torn_down_raises_nothing() -> None:
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        view = app.query_one(TasksView)
+        await view.query_one("#tasks-table").remove()
+        state = app.views[0].server.state
+        task = await state.run_task("generate_report", {"topic": "t", "seconds": 0.1})
+        await wait_for(pilot, lambda: task.terminal and task.fetched, timeout=30)
+        await pilot.pause(0.2)  # its outcome drawn (or not) by now
+
+
+async def test_a_request_that_ends_while_its_view_is_torn_down_raises_nothing() -> None:
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await pilot.press("f")  # the In flight tab: it draws only while shown
+        view = app.query_one(InFlightView)
+        await wait_for(pilot, lambda: view.is_on_screen)
+        await view.query_one("#inflight-table").remove()
+        session = app.views[0].server.state.session
+        assert session is not None
+        result = await McpClient(session).call_tool("slow_count", {"seconds": 0.3, "steps": 3})
+        assert result is not None
+        await pilot.pause(0.3)  # its end drawn (or not) by now
