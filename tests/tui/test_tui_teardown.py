@@ -15,6 +15,7 @@ from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.log_filter import LogFilterBar
 from inspector.tui.widgets.message_log import MessageLog
+from inspector.tui.widgets.server_log import ServerLogView
 from inspector.tui.widgets.tasks_view import TasksView
 
 pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
@@ -59,3 +60,16 @@ async def test_a_request_that_ends_while_its_view_is_torn_down_raises_nothing() 
         result = await McpClient(session).call_tool("slow_count", {"seconds": 0.3, "steps": 3})
         assert result is not None
         await pilot.pause(0.3)  # its end drawn (or not) by now
+
+
+async def test_a_new_session_while_the_server_log_is_torn_down_raises_nothing() -> None:
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        view = app.query_one(ServerLogView)
+        await view.query_one("#level-status").remove()
+        first = app.views[0].server.state.session
+        await pilot.press("r")  # reconnect: the new session's capabilities are said there
+        await wait_for(pilot, lambda: app.views[0].server.state.session not in (None, first))
+        await wait_connected(pilot)
+        await pilot.pause(0.2)

@@ -32,8 +32,9 @@ from inspector.live.state import LiveState
 from inspector.safe_text import one_line, safe_text
 from inspector.tui import messages
 from inspector.tui.masked import shown_mask
+from inspector.tui.widgets.parts import has_parts
 from inspector.tui.widgets.static_text import set_text
-from inspector.tui.widgets.table_rows import cursor_row_key, has_parts
+from inspector.tui.widgets.table_rows import cursor_row_key
 from inspector.wire.jsonrpc import RequestId
 
 BAR_WIDTH = 16
@@ -131,7 +132,7 @@ class InFlightView(Widget):
 
     def refresh_rows(self) -> None:
         if not has_parts(self, "#inflight-table", "#inflight-title"):
-            return  # torn down (see has_parts)
+            return  # torn down (see parts.py)
         table = self.query_one("#inflight-table", DataTable)
         cursor_key = cursor_row_key(table)
         table.clear()

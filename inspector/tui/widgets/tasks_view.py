@@ -33,8 +33,9 @@ from inspector.safe_text import fold, one_line, safe_text
 from inspector.tui import messages
 from inspector.tui.masked import as_is, shown_mask
 from inspector.tui.widgets.inflight import progress_bar
+from inspector.tui.widgets.parts import has_parts
 from inspector.tui.widgets.static_text import set_text
-from inspector.tui.widgets.table_rows import cursor_row_key, has_parts
+from inspector.tui.widgets.table_rows import cursor_row_key
 from inspector.wire.jsonrpc import RpcError
 
 STATUS_STYLES = {
@@ -153,7 +154,7 @@ class TasksView(Widget):
     def refresh_rows(self) -> None:
         self._dirty = False
         if not has_parts(self, "#tasks-table", "#tasks-title", "#task-detail"):
-            return  # torn down (see has_parts)
+            return  # torn down (see parts.py)
         table = self.query_one("#tasks-table", DataTable)
         selected = self.selected_id()
         table.clear()
