@@ -6,7 +6,12 @@ Each test removes a view's part first, as the teardown does, then brings the new
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
 import pytest
+from textual.widget import Widget
 from tui_helpers import wait_connected, wait_for
 
 from inspector.engine.client import McpClient
@@ -23,12 +28,25 @@ pytestmark = pytest.mark.slow  # end to end: see pyproject's markers
 SIZE = (140, 40)
 
 
-async def test_events_that_come_while_the_log_is_torn_down_raise_nothing() -> None:
+@contextlib.asynccontextmanager
+async def part_removed(
+    view_type: type[Widget], selector: str, *keys: str
+) -> AsyncIterator[tuple[Any, InspectorApp]]:
+    """The demo connected, ``keys`` pressed, then ``view_type``'s part ``selector`` removed
+    (first, as the teardown removes it); yields the pilot and the app."""
     app = InspectorApp(demo_target())
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
+        await pilot.press(*keys)
+        view = app.query_one(view_type)
+        await wait_for(pilot, lambda: view.is_on_screen or not keys)
+        await view.query_one(selector).remove()
+        yield pilot, app
+
+
+async def test_events_that_come_while_the_log_is_torn_down_raise_nothing() -> None:
+    async with part_removed(LogFilterBar, "#filter-count") as (pilot, app):
         log = app.query_one(MessageLog)
-        await app.query_one(LogFilterBar).query_one("#filter-count").remove()
         before = log.shown
         await pilot.press("r")  # reconnect: a new session's frames come
         await wait_for(pilot, lambda: log.shown > before)
@@ -36,11 +54,7 @@ async def test_events_that_come_while_the_log_is_torn_down_raise_nothing() -> No
 
 
 async def test_a_task_that_ends_while_its_view_is_torn_down_raises_nothing() -> None:
-    app = InspectorApp(demo_target())
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_connected(pilot)
-        view = app.query_one(TasksView)
-        await view.query_one("#tasks-table").remove()
+    async with part_removed(TasksView, "#tasks-table") as (pilot, app):
         state = app.views[0].server.state
         task = await state.run_task("generate_report", {"topic": "t", "seconds": 0.1})
         await wait_for(pilot, lambda: task.terminal and task.fetched, timeout=30)
@@ -48,13 +62,8 @@ async def test_a_task_that_ends_while_its_view_is_torn_down_raises_nothing() -> 
 
 
 async def test_a_request_that_ends_while_its_view_is_torn_down_raises_nothing() -> None:
-    app = InspectorApp(demo_target())
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_connected(pilot)
-        await pilot.press("f")  # the In flight tab: it draws only while shown
-        view = app.query_one(InFlightView)
-        await wait_for(pilot, lambda: view.is_on_screen)
-        await view.query_one("#inflight-table").remove()
+    # f: the In flight tab, which draws only while shown
+    async with part_removed(InFlightView, "#inflight-table", "f") as (pilot, app):
         session = app.views[0].server.state.session
         assert session is not None
         result = await McpClient(session).call_tool("slow_count", {"seconds": 0.3, "steps": 3})
@@ -63,11 +72,7 @@ async def test_a_request_that_ends_while_its_view_is_torn_down_raises_nothing() 
 
 
 async def test_a_new_session_while_the_server_log_is_torn_down_raises_nothing() -> None:
-    app = InspectorApp(demo_target())
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_connected(pilot)
-        view = app.query_one(ServerLogView)
-        await view.query_one("#level-status").remove()
+    async with part_removed(ServerLogView, "#level-status") as (pilot, app):
         first = app.views[0].server.state.session
         await pilot.press("r")  # reconnect: the new session's capabilities are said there
         await wait_for(pilot, lambda: app.views[0].server.state.session not in (None, first))

@@ -21,7 +21,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.css.query import NoMatches
 from textual.message import Message
 from textual.suggester import Suggester
 from textual.timer import Timer
@@ -29,6 +28,7 @@ from textual.widgets import Input, Static
 
 from inspector.logstore.filter_query import KEY_NAMES, candidates, complete, parse_query, tokens
 from inspector.safe_text import visible
+from inspector.tui.widgets.parts import part
 from inspector.tui.widgets.steady_input import SteadyInput
 
 PLACEHOLDER = "filter: method:tools/call kind:error is:error dir:in has:finding text…"
@@ -194,9 +194,8 @@ class LogFilterBar(Vertical):
         # a flood updates the count on every batch
         width = text.cell_len
         self._count = text
-        try:
-            count = self.query_one("#filter-count", Static)
-        except NoMatches:  # the bar not composed yet (compose shows it), or torn down
+        count = part(self, "#filter-count", Static)
+        if count is None:  # the bar not composed yet (compose shows it), or torn down
             return
         count.update(text, layout=width != self._count_width)
         self._count_width = width

@@ -36,7 +36,7 @@ from inspector.live.state import LiveState
 from inspector.safe_text import fold, safe_text
 from inspector.tui import messages
 from inspector.tui.masked import row_mask, shown_mask
-from inspector.tui.widgets.parts import has_parts
+from inspector.tui.widgets.parts import part
 from inspector.wire.jsonrpc import RpcError
 
 LEVEL_STYLES = {
@@ -210,8 +210,9 @@ class ServerLogView(Widget):
 
     def _status(self, text: str) -> None:
         """The line by the level picker; a server's refusal quoted in it is masked."""
-        if self.is_mounted and has_parts(self, "#level-status"):  # not torn down (parts.py)
-            self.query_one("#level-status", Static).update(safe_text(shown_mask(self.app)(text)))
+        status = part(self, "#level-status", Static) if self.is_mounted else None
+        if status is not None:  # not torn down (parts.py)
+            status.update(safe_text(shown_mask(self.app)(text)))
 
     def action_clear(self) -> None:
         self._waiting.clear()
