@@ -262,6 +262,14 @@ async def http_rounds(
     )
     token = read_token(FRONT_NAME)  # the front asks for it, as a host's config gives it
     relays = [("direct", url, server), ("proxied", front, proxy)]
+    # the same proxy with nothing recorded: what the recording (five lines a call, each
+    # redacted, flushed before the frame goes on) costs of it, measured each run
+    unrecorded, unrecorded_front = await started(
+        [*PROXY, "--name", FRONT_NAME, "--no-record", "--listen", "127.0.0.1:0", url],
+        b"listening on ",
+        True,
+    )
+    relays.append(("unrecorded", unrecorded_front, unrecorded))
     if h11:  # the same proxy parsing requests with h11, in the same rounds (A/B)
         h11_proxy = [PY, str(ROOT / "bench" / "h11_front.py"), "proxy", "--name", FRONT_NAME]
         h11_record = str(record.with_suffix(".h11.jsonl"))
@@ -286,7 +294,7 @@ async def http_rounds(
             result: Round = {}
             for label, target, proc in relays:
                 pid = proc.pid
-                mine = token if label in ("proxied", "h11") else None
+                mine = token if label in ("proxied", "unrecorded", "h11") else None
                 async with http_client(target, mine) as client:
                     lat = await latencies(client, calls)
                     relay = pid if pid != server.pid else None
@@ -475,6 +483,14 @@ def report(title: str, rounds: list[Round]) -> None:
             f"{pct(h11_lat, 0.5) - pct(direct, 0.5):+.3f} ms; each round: "
             + " ".join(f"{r['h11'][2]:.3f}/{r['proxied'][2]:.3f}" for r in rounds)
         )
+    if "unrecorded" in rounds[0]:  # the same proxy, --no-record (A/B in the same rounds)
+        unrecorded_cpu = statistics.median(r["unrecorded"][2] for r in rounds)
+        un_lat = [v for r in rounds for v in r["unrecorded"][0]]
+        print(
+            f"not recording  the proxy with --no-record: CPU a call {unrecorded_cpu:.3f} ms "
+            f"(recording is {(proxy_cpu - unrecorded_cpu) / proxy_cpu:.0%} of the proxy's); "
+            f"added p50 {pct(un_lat, 0.5) - pct(direct, 0.5):+.3f} ms"
+        )
     for label, what in (
         ("parsed", "each HTTP message read whole, then passed"),
         ("recorded", "the same, and each written to a file as a JSON line, flushed"),
@@ -489,12 +505,23 @@ def report(title: str, rounds: list[Round]) -> None:
     if "bare" in rounds[0]:  # the peer: what any Python relay costs here
         bare = [v for r in rounds for v in r["bare"][0]]
         b_rate = statistics.median(r["bare"][1] for r in rounds)
+        bare_cpu = statistics.median(r["bare"][2] for r in rounds)
         print(
             f"floor          bench/bare_relay.py (bytes passed, nothing parsed or recorded): "
             f"p50 {pct(bare, 0.5) - pct(direct, 0.5):+.3f} ms, ratio {b_rate / d_rate:.2f}, "
-            f"CPU a call {statistics.median(r['bare'][2] for r in rounds):.3f} ms; "
+            f"CPU a call {bare_cpu:.3f} ms; "
             f"the proxy's throughput against it {p_rate / b_rate:.2f}"
         )
+        against = [f"the proxy {proxy_cpu / bare_cpu:.2f}x (target <= 2x)"]
+        for label, what in (
+            ("unrecorded", "not recording"),
+            ("parsed", "floor parsed"),
+            ("recorded", "floor recorded"),
+        ):
+            if label in rounds[0]:
+                cpu = statistics.median(r[label][2] for r in rounds)
+                against.append(f"{what} {cpu / bare_cpu:.2f}x")
+        print(f"CPU against it {', '.join(against)}")
 
 
 async def main() -> None:
