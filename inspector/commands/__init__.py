@@ -170,14 +170,45 @@ def _dispatch(before: list[str], command: list[str], *, official: bool = False) 
         if at is not None and before[at] in SUBCOMMANDS:
             chosen = subcommand(before[at])
             sub_parser = chosen.add_parser(_subparsers(ArgParser(prog=PROG)))
-            opts = sub_parser.parse_intermixed_args(before[:at] + before[at + 1 :])
+            words = before[:at] + before[at + 1 :]
+            opts = _parsed(sub_parser, words, before[at])
             return chosen.run(opts, command)
-        opts = parser.parse_intermixed_args(before)
+        opts = _parsed(parser, before)
     except SystemExit as exc:  # --help, --version (errors are UsageError)
         return int(exc.code or 0)
     if official and opts.target:
         raise UsageError(f"unexpected words after --: {' '.join(opts.target)}")
     return default.run(opts, command)
+
+
+# the modes whose words are a server's (TARGET ...): a flag after them may be the server's
+TARGET_WORDS = ("", "proxy", "load", "lint", "diff")
+
+
+def _parsed(parser: ArgParser, words: list[str], name: str = "") -> argparse.Namespace:
+    """``words`` parsed; a flag it does not know after a server's words (``--cli python
+    -m server``: the server's own flag, taken for ours) says where such flags go."""
+    try:
+        return parser.parse_intermixed_args(words)
+    except UsageError as exc:
+        if (
+            name not in TARGET_WORDS
+            or "unrecognized arguments" not in str(exc)
+            or first_positional(parser, words) is None
+        ):
+            raise
+        if name == "diff":
+            hint = (
+                f'give each server as one quoted word: {PROG} diff "python old.py --flag" '
+                '"python new.py --flag"'
+            )
+        else:
+            where = f"{PROG} {name + ' ' if name else ''}[OPTIONS]"
+            hint = (
+                "a server command with flags of its own goes last, after --: "
+                f"{where} -- python server.py --its-flag"
+            )
+        raise UsageError(f"{exc}; {hint}") from None
 
 
 def build_parser(*, subcommands: bool = True) -> ArgParser:

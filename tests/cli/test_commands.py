@@ -354,3 +354,29 @@ def test_the_tui_opens_in_a_terminal_and_quits(tmp_path: Path, mode: str) -> Non
     if mode == "live":
         assert f"session saved to {session}".encode() in seen
         assert session.stat().st_size > 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "hint"),
+    [
+        (["python", "-m", "server"], "goes last, after --: mcp-inspect [OPTIONS] -- python"),
+        (["lint", "python", "-m", "server"], "after --: mcp-inspect lint [OPTIONS] -- python"),
+        (["proxy", "node", "x.js", "--port", "1"], "after --: mcp-inspect proxy [OPTIONS] --"),
+        (["diff", "python a.py", "python", "-m", "b"], 'one quoted word: mcp-inspect diff "'),
+    ],
+)
+def test_a_servers_own_flag_taken_for_ours_says_where_it_goes(
+    ran: Ran, capsys: pytest.CaptureFixture[str], argv: list[str], hint: str
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "unrecognized arguments: " in err and hint in err
+    assert not ran
+
+
+def test_an_unknown_flag_without_server_words_has_no_such_hint(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for argv in (["--bogus"], ["lint", "--bogus"], ["replay", "f.jsonl", "--bogus"]):
+        assert main(argv) == 2
+        assert "after --" not in capsys.readouterr().err
