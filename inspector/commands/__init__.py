@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol, cast
@@ -150,6 +151,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             return ExitCode.USAGE
         except KeyboardInterrupt:
             return 130
+        except BrokenPipeError:  # the reader left (`| head`): end as a pipe's writer does
+            _stdout_to_devnull()
+            return PIPE_CLOSED
+
+
+PIPE_CLOSED = 141  # what a shell reports for a writer ended by SIGPIPE (128 + 13)
+
+
+def _stdout_to_devnull() -> None:
+    """Point stdout at /dev/null: Python's own flush of it at exit would meet the closed
+    pipe again and print "Exception ignored ... BrokenPipeError"."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real stdout (a test's capture): nothing to mend
+        pass
+    finally:
+        os.close(devnull)
 
 
 def official_order(before: list[str]) -> bool:

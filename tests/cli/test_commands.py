@@ -380,3 +380,25 @@ def test_an_unknown_flag_without_server_words_has_no_such_hint(
     for argv in (["--bogus"], ["lint", "--bogus"], ["replay", "f.jsonl", "--bogus"]):
         assert main(argv) == 2
         assert "after --" not in capsys.readouterr().err
+
+
+def test_a_reader_that_left_ends_the_output_quietly() -> None:
+    """``mcp-inspect export FILE | head``: the reader gone, no traceback (nor Python's
+    "Exception ignored" at exit), and the exit code a shell gives a writer ended by
+    SIGPIPE."""
+    reader, writer = os.pipe()
+    os.close(reader)  # gone before the first byte is written
+    try:
+        done = subprocess.run(
+            inspector_argv(
+                "export", str(ROOT / "tests/data/demo-session.jsonl"), "--format", "markdown"
+            ),
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+            timeout=60,
+        )
+    finally:
+        os.close(writer)
+    assert done.returncode == 141, done.stderr
+    assert b"Traceback" not in done.stderr and b"Exception ignored" not in done.stderr
