@@ -51,12 +51,13 @@ async def _event(parser: h11.Connection, conn: FrontConnection, deadline: float 
 
 
 async def read_head(
-    conn: FrontConnection, head_timeout: float = httpserve.HEAD_TIMEOUT
+    conn: FrontConnection, head_timeout: float = httpserve.HEAD_TIMEOUT, first: bool = False
 ) -> Request | None:
     try:
-        if not conn.buffer and not await conn.fill(IDLE_TIMEOUT):
+        wait = head_timeout if first else IDLE_TIMEOUT  # as the front's own read_head
+        if not conn.buffer and not await conn.fill(wait):
             return None
-    except (EOFError, OSError):
+    except (EOFError, OSError):  # TimeoutError is an OSError: a new connection said nothing
         return None
     parser = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEAD)
     try:
@@ -104,8 +105,8 @@ async def read_body(conn: FrontConnection, request: Request, budget: Budget | No
     request.body = b"".join(parts)
 
 
-host_http.read_head = read_head  # type: ignore[assignment]
-host_http.read_body = read_body  # type: ignore[assignment]
+host_http.read_head = read_head
+host_http.read_body = read_body
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
