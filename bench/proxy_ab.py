@@ -35,10 +35,11 @@ from proxy_overhead import (  # bench/, beside this file
     ROOT,
     cpu_ms,
     http_client,
-    read_token,
     started,
     throughput,
 )
+
+from inspector.proxy.fronttoken import read_token
 
 
 def unpacked(rev: str, into: Path) -> Path:

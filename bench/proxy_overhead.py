@@ -55,7 +55,7 @@ STDIO_SERVERS = {"demo": ("demo server", DEMO), "sdk": ("official SDK server", S
 WARMUP = 50
 PROXY = [PY, "-m", "inspector", "proxy"]
 FRONT_NAME = "bench-front"  # the proxy's name over HTTP: its front token is kept under it
-CALL = {"name": "add", "arguments": {"a": 2, "b": 40}}
+CALL: dict[str, object] = {"name": "add", "arguments": {"a": 2, "b": 40}}
 
 
 def proxied(server: list[str], record: Path) -> list[str]:
