@@ -437,6 +437,11 @@ async def stdio_round(
     return results
 
 
+def measured(rounds: list[Round], label: str) -> tuple[float, list[float]]:
+    """One relay's CPU a call (the median of the rounds) and its latencies (all rounds)."""
+    return statistics.median(r[label][2] for r in rounds), [v for r in rounds for v in r[label][0]]
+
+
 def report(title: str, rounds: list[Round]) -> None:
     direct = [v for r in rounds for v in r["direct"][0]]
     proxy = [v for r in rounds for v in r["proxied"][0]]
@@ -475,8 +480,7 @@ def report(title: str, rounds: list[Round]) -> None:
         f"on {cpus} CPUs: were CPU all that limits them, the ratio would be {ceiling:.2f}"
     )
     if "h11" in rounds[0]:  # the same proxy, parsing with h11 (A/B in the same rounds)
-        h11_cpu = statistics.median(r["h11"][2] for r in rounds)
-        h11_lat = [v for r in rounds for v in r["h11"][0]]
+        h11_cpu, h11_lat = measured(rounds, "h11")
         print(
             f"h11 parser     CPU a call {h11_cpu:.3f} ms against {proxy_cpu:.3f} ms "
             f"({(h11_cpu - proxy_cpu) / proxy_cpu:+.1%}); added p50 "
@@ -484,8 +488,7 @@ def report(title: str, rounds: list[Round]) -> None:
             + " ".join(f"{r['h11'][2]:.3f}/{r['proxied'][2]:.3f}" for r in rounds)
         )
     if "unrecorded" in rounds[0]:  # the same proxy, --no-record (A/B in the same rounds)
-        unrecorded_cpu = statistics.median(r["unrecorded"][2] for r in rounds)
-        un_lat = [v for r in rounds for v in r["unrecorded"][0]]
+        unrecorded_cpu, un_lat = measured(rounds, "unrecorded")
         print(
             f"not recording  the proxy with --no-record: CPU a call {unrecorded_cpu:.3f} ms "
             f"(recording is {(proxy_cpu - unrecorded_cpu) / proxy_cpu:.0%} of the proxy's); "
@@ -496,8 +499,7 @@ def report(title: str, rounds: list[Round]) -> None:
         ("recorded", "the same, and each written to a file as a JSON line, flushed"),
     ):
         if label in rounds[0]:  # HTTP: the least a relay that parses (and records) costs
-            floor = [v for r in rounds for v in r[label][0]]
-            cpu = statistics.median(r[label][2] for r in rounds)
+            cpu, floor = measured(rounds, label)
             print(
                 f"floor {label:8s} bench/bare_relay.py --http ({what}): "
                 f"p50 {pct(floor, 0.5) - pct(direct, 0.5):+.3f} ms, CPU a call {cpu:.3f} ms"
@@ -519,7 +521,7 @@ def report(title: str, rounds: list[Round]) -> None:
             ("recorded", "floor recorded"),
         ):
             if label in rounds[0]:
-                cpu = statistics.median(r[label][2] for r in rounds)
+                cpu = measured(rounds, label)[0]
                 against.append(f"{what} {cpu / bare_cpu:.2f}x")
         print(f"CPU against it {', '.join(against)}")
 
