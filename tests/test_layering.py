@@ -41,6 +41,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # with replay's diff and the forms' checks)
     ("proxy", "demo", "lint", "export", "load", "collection"),
     ("target",),  # what to connect to: a command, a URL (maybe OAuth), an attached proxy
+    ("target_name",),  # a target's short name: the server list's, a proxy's, a session file's
     # several servers at once: a config's entries or several TARGETs, each one's state
     ("workspace",),
     ("connection",),  # a target opened as the command line does (transport, OAuth hook, session)
@@ -117,10 +118,12 @@ ALLOWED: dict[str, set[str]] = {
     },
     "collection": {"errors", "wire", "forms", "engine", "record", "replay"},
     "target": {"errors", "wire", "transports", "credentials", "auth", "proxy"},  # proxy: attach
+    "target_name": {"target"},
     # the OAuth hook is the caller's; the era found is remembered in the state folder
     "workspace": {
         "config",
         "target",
+        "target_name",
         "safe_text",
         "wire",
         "record",
@@ -165,6 +168,7 @@ ALLOWED: dict[str, set[str]] = {
         "proxy",
         "lint",  # the catalog's lint badges
         "target",
+        "target_name",  # the view switcher names a live server
         "collection",  # k keeps a call as a collection step
         "skills",  # the Skills tab
         "credentials",  # ... with secrets as ${env:...}
@@ -194,6 +198,7 @@ ALLOWED: dict[str, set[str]] = {
         "export",
         "load",
         "target",
+        "target_name",
         "connection",
         "bridge",
         "tui",

@@ -341,8 +341,9 @@ def private_state_dir() -> None:
 def default_session_path(target: Target) -> Path:
     """A new file under :func:`state_dir` named after the time and the server."""
     from inspector.record.state import new_session_path
+    from inspector.target_name import short_name
 
-    name = target.name or (target.url or target.command or "server")
+    name = target.name or target.url or short_name(target)
     return new_session_path(name, is_url=bool(target.url))
 
 

@@ -48,6 +48,7 @@ from inspector.proxy.run import ProxyError, ProxySetup, relayed, run_http_proxy,
 from inspector.proxy.wrap import read_config, render, wrap_config, wrap_for_front, write_config
 from inspector.record.recorder import Recorder
 from inspector.target import Target, build_transport
+from inspector.target_name import short_name
 from inspector.transports.authhook import AuthHook
 from inspector.wire.events import WireEvent
 
@@ -104,7 +105,7 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
     target.headers.update(env_headers(opts.env_header, target.url is not None))
     if names_no_server(opts, words):
         say_demo(target, f"{PROG} proxy")
-    name = opts.name or _default_name(target)
+    name = opts.name or target.name or short_name(target)
     try:
         listen = parse_listen(opts.listen) if opts.listen else None
     except ValueError as exc:
@@ -182,23 +183,6 @@ def _authorizer(target: Target, recorder: Recorder | None) -> AuthHook | None:
     if auth is not None and recorder is not None:
         auth.add_secret_sink(recorder.redactor.add_secret)
     return cast("AuthHook | None", auth)
-
-
-def _default_name(target: Target) -> str:
-    if target.name:
-        return target.name
-    if target.url:
-        return target.url.split("//", 1)[-1].split("/", 1)[0]
-    words = [target.command or "server", *target.args]
-    # "npx -y @scope/server-x", "python server.py", "node build/index.js": the last word
-    # that names something, not a flag or an interpreter
-    for word in reversed(words):
-        if not word.startswith("-"):
-            name = Path(word).name
-            for suffix in (".py", ".js", ".mjs", ".cjs", ".ts"):
-                name = name.removesuffix(suffix)
-            return name or "server"
-    return "server"
 
 
 def _wrap(opts: argparse.Namespace) -> int:

@@ -18,6 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import TabbedContent, TabPane
 
 from inspector.live.state import LiveState
+from inspector.target_name import short_name
 from inspector.tui.interactive import SamplingRuleBar
 from inspector.tui.mode import LIVE_ONLY, Live, Mode, Replay
 from inspector.tui.replay_mode import HINT, ReplayMode
@@ -35,7 +36,6 @@ from inspector.tui.widgets.server_pane import ServerPane
 from inspector.tui.widgets.status_bar import StatusBar
 from inspector.tui.widgets.tab_fit import TabLabel
 from inspector.tui.widgets.tasks_view import TasksView
-from inspector.workspace.entries import default_name
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
@@ -96,7 +96,7 @@ class ViewSwitch:
         # each server's screen shows its controller's messages itself (ctrl+n can make
         # any app a workspace)
         screen = ServerScreen(own_panes=False, id="_default")  # the panes, by name
-        name = mode.target.name or default_name(mode.target) if isinstance(mode, Live) else "replay"
+        name = mode.target.name or short_name(mode.target) if isinstance(mode, Live) else "replay"
         source = mode.source if isinstance(mode, Replay) else None
         server = Server(LiveState(source), mode, recorder=recorder)
         view = self.make(name, server, screen, app.responders, connect)

@@ -3,9 +3,9 @@
     entries = config_entries("claude_desktop_config.json")   # every server, file order
     entries = word_entries([["python", "a.py"], ["https://host/mcp"]])
 
-Each entry has a name unique in the workspace (the config's name; for a TARGET, the
-URL's host or the command's script, with ``-2``, ``-3``... when two are alike): the
-server list, the log's server column and the ``server:NAME`` filter term use it.
+Each entry has a name unique in the workspace (the config's name; for a TARGET, its
+``target_name.short_name``, with ``-2``, ``-3``... when two are alike): the server list,
+the log's server column and the ``server:NAME`` filter term use it.
 """
 
 from __future__ import annotations
@@ -13,11 +13,10 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import PurePath
-from urllib.parse import urlsplit
 
 from inspector.config import ServerConfig, load_server_configs
 from inspector.target import Target, target_from_words
+from inspector.target_name import short_name
 
 
 @dataclass(frozen=True)
@@ -59,20 +58,11 @@ def word_entries(groups: Iterable[list[str]], *, taken: Iterable[str] = ()) -> l
         if not words:
             raise ValueError("an empty TARGET: give a URL or a server command")
         target = target_from_words(words)
-        name = unique_name(default_name(target), names)
+        name = unique_name(short_name(target), names)
         names.add(name)
         target.name = target.name or name
         entries.append(Entry(name, target))
     return entries
-
-
-def default_name(target: Target) -> str:
-    """A short name for a target: the URL's host (and port), or the command's script."""
-    if target.url is not None:
-        return urlsplit(target.url).netloc or target.url
-    script = next((a for a in target.args if not a.startswith("-")), None)
-    word = script if script is not None and "." in script else (target.command or "server")
-    return PurePath(word).stem or word
 
 
 def unique_name(name: str, taken: set[str]) -> str:

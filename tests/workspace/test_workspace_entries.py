@@ -55,7 +55,12 @@ def test_several_targets_get_unique_short_names() -> None:
             ["npx", "-y", "@scope/server-everything"],
         ]
     )
-    assert [e.name for e in entries] == ["files", "api.example.com", "files-2", "npx"]
+    assert [e.name for e in entries] == [
+        "files",
+        "api.example.com",
+        "files-2",
+        "server-everything",
+    ]
     assert entries[1].target.url == "https://api.example.com/mcp"
     assert entries[2].target.name == "files-2"
     with pytest.raises(ValueError, match="empty TARGET"):
