@@ -23,6 +23,7 @@ against posting to that server directly) when ``--http`` is given.
 
     python bench/proxy_overhead.py [--calls 2000] [--throughput-calls 12000] [--rounds 3]
         [--window 16] [--stdio-servers demo,sdk] [--placements] [--http | --http-only]
+        [--h11] [--lane]
 
 Targets: p50 added <= 1 ms, throughput >= 90 % of direct.
 """
@@ -38,7 +39,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -248,8 +249,12 @@ async def started(command: list[str], marker: bytes, on_stderr: bool) -> tuple[A
     raise SystemExit(f"{command} did not start")
 
 
+# the proxy through a bench wrapper, run in the same rounds (A/B): label -> the wrapper
+VARIANTS = {"h11": "h11_front.py", "lane": "lane_front.py"}
+
+
 async def http_rounds(
-    calls: int, busy: int, rounds: int, window: int, record: Path, h11: bool = False
+    calls: int, busy: int, rounds: int, window: int, record: Path, variants: Sequence[str] = ()
 ) -> list[Round]:
     server, port = await started(
         [PY, str(ROOT / "tests" / "servers" / "http_sdk_server.py"), "json"], b"PORT ", False
@@ -270,15 +275,15 @@ async def http_rounds(
         True,
     )
     relays.append(("unrecorded", unrecorded_front, unrecorded))
-    if h11:  # the same proxy parsing requests with h11, in the same rounds (A/B)
-        h11_proxy = [PY, str(ROOT / "bench" / "h11_front.py"), "proxy", "--name", FRONT_NAME]
-        h11_record = str(record.with_suffix(".h11.jsonl"))
+    for label in variants:
+        wrapped = [PY, str(ROOT / "bench" / VARIANTS[label]), "proxy", "--name", FRONT_NAME]
+        wrapped_record = str(record.with_suffix(f".{label}.jsonl"))
         other, other_front = await started(
-            [*h11_proxy, "--record", h11_record, "--listen", "127.0.0.1:0", url],
+            [*wrapped, "--record", wrapped_record, "--listen", "127.0.0.1:0", url],
             b"listening on ",
             True,
         )
-        relays.append(("h11", other_front, other))
+        relays.append((label, other_front, other))
     bare_relay = [PY, str(ROOT / "bench" / "bare_relay.py")]
     floors = {
         "bare": ["--tcp", url],
@@ -294,7 +299,7 @@ async def http_rounds(
             result: Round = {}
             for label, target, proc in relays:
                 pid = proc.pid
-                mine = token if label in ("proxied", "unrecorded", "h11") else None
+                mine = token if label in ("proxied", "unrecorded", *variants) else None
                 async with http_client(target, mine) as client:
                     lat = await latencies(client, calls)
                     relay = pid if pid != server.pid else None
@@ -487,6 +492,13 @@ def report(title: str, rounds: list[Round]) -> None:
             f"{pct(h11_lat, 0.5) - pct(direct, 0.5):+.3f} ms; each round: "
             + " ".join(f"{r['h11'][2]:.3f}/{r['proxied'][2]:.3f}" for r in rounds)
         )
+    if "lane" in rounds[0]:  # a minimal direct lane, recording on (A/B in the same rounds)
+        lane_cpu, lane_lat = measured(rounds, "lane")
+        print(
+            f"lane floor     bench/lane_front.py (a minimal direct lane, the same five events "
+            f"recorded): CPU a call {lane_cpu:.3f} ms ({(lane_cpu - proxy_cpu) / proxy_cpu:+.0%}"
+            f" against the proxy); added p50 {pct(lane_lat, 0.5) - pct(direct, 0.5):+.3f} ms"
+        )
     if "unrecorded" in rounds[0]:  # the same proxy, --no-record (A/B in the same rounds)
         unrecorded_cpu, un_lat = measured(rounds, "unrecorded")
         print(
@@ -517,6 +529,7 @@ def report(title: str, rounds: list[Round]) -> None:
         against = [f"the proxy {proxy_cpu / bare_cpu:.2f}x (target <= 2x)"]
         for label, what in (
             ("unrecorded", "not recording"),
+            ("lane", "lane floor"),
             ("parsed", "floor parsed"),
             ("recorded", "floor recorded"),
         ):
@@ -546,6 +559,12 @@ async def main() -> None:
         "in the same rounds",
     )
     parser.add_argument(
+        "--lane",
+        action="store_true",
+        help="HTTP: also the proxy with a minimal direct lane for plain calls "
+        "(bench/lane_front.py: measurement only), in the same rounds",
+    )
+    parser.add_argument(
         "--stdio-servers",
         default="demo,sdk",
         help="which stdio servers, comma-separated: demo, sdk (default: both)",
@@ -572,7 +591,14 @@ async def main() -> None:
             report(
                 f"HTTP: SDK server (JSON responses), {opts.calls} calls x {opts.rounds} "
                 "rounds; the proxy's CPU is its own, the direct CPU is the server's",
-                await http_rounds(opts.calls, busy, opts.rounds, opts.window, record, opts.h11),
+                await http_rounds(
+                    opts.calls,
+                    busy,
+                    opts.rounds,
+                    opts.window,
+                    record,
+                    [label for label in VARIANTS if getattr(opts, label)],
+                ),
             )
 
 
