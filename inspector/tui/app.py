@@ -26,6 +26,7 @@ from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import TabbedContent
 
 from inspector.engine.kinds import KIND
@@ -64,6 +65,7 @@ from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.load_view import LoadView
 from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import MessageLog
+from inspector.tui.widgets.parts import part
 from inspector.tui.widgets.result_view import ResultView
 from inspector.tui.widgets.schema_form import SchemaForm
 from inspector.tui.widgets.skills_view import SkillsView
@@ -346,8 +348,11 @@ class InspectorApp(OrderedKeys[int], ShownView):
     @on(TabbedContent.TabActivated, "#catalog-tabs")
     def _catalog_tab(self, event: TabbedContent.TabActivated) -> None:
         """The Server tab's JSON gets the whole width below 180 columns (inspector.tcss):
-        in the catalog's third of 80 columns it wrapped every other line."""
-        self.main.query_one("#main").set_class(event.pane.id == "tab-server", "-server-tab")
+        in the catalog's third of 80 columns it wrapped every other line. A switch that
+        lands while the app quits finds the screen's parts gone: nothing to lay out."""
+        main = part(self.main, "#main", Widget)
+        if main is not None:
+            main.set_class(event.pane.id == "tab-server", "-server-tab")
 
     # -- items and calls ---------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from textual.widget import Widget
+from textual.widgets import TabbedContent
 from tui_helpers import wait_connected, wait_for
 
 from inspector.engine.client import McpClient
@@ -78,3 +79,16 @@ async def test_a_new_session_while_the_server_log_is_torn_down_raises_nothing() 
         await wait_for(pilot, lambda: app.views[0].server.state.session not in (None, first))
         await wait_connected(pilot)
         await pilot.pause(0.2)
+
+
+async def test_a_catalog_tab_switch_while_the_screen_is_torn_down_raises_nothing() -> None:
+    # a CI run: `2` pressed just before the test's end switched the catalog's tab, and the
+    # switch was handled after the teardown had removed the screen's #main
+    app = InspectorApp(demo_target())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        tabs = app.query_one("#catalog-tabs", TabbedContent)
+        switched = TabbedContent.TabActivated(tabs, tabs.get_tab("tab-resources"))
+        await app.main.query_one("#main").remove()
+        app.post_message(switched)
+        await pilot.pause(0.2)  # handled by now

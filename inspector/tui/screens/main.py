@@ -30,6 +30,7 @@ from inspector.tui.widgets.inflight import InFlightView
 from inspector.tui.widgets.item_panel import ItemPanel
 from inspector.tui.widgets.message_detail import MessageDetail
 from inspector.tui.widgets.message_log import MessageLog
+from inspector.tui.widgets.parts import part
 from inspector.tui.widgets.result_view import ResultView
 from inspector.tui.widgets.server_pane import ServerPane
 from inspector.tui.widgets.status_bar import StatusBar
@@ -141,9 +142,13 @@ class MainScreen(Screen[None]):
 
     def shown_focus(self) -> Widget | None:
         """Where a focus that went hidden moves (focus_guard): the catalog's list when
-        it shows, else the log's rows."""
-        kind = self.catalog.active_kind
-        if kind in KIND and shown(target := self.catalog.query_one(f"#list-{kind}")):
-            return target
-        lines = self.message_log.lines
-        return lines if shown(lines) else None
+        it shows, else the log's rows; None when neither is there (the screen is being
+        torn down)."""
+        catalog = part(self, "Catalog", Catalog)
+        kind = catalog.active_kind if catalog is not None else None
+        if catalog is not None and kind in KIND:
+            target = part(catalog, f"#list-{kind}", Widget)
+            if target is not None and shown(target):
+                return target
+        log = part(self, "MessageLog", MessageLog)
+        return log.lines if log is not None and shown(log.lines) else None
