@@ -34,9 +34,9 @@ def short_name(target: Target) -> str:
     if target.url is not None:
         return urlsplit(target.url).netloc or target.url
     args = target.args
-    if "-m" in args[:-1]:
-        return args[args.index("-m") + 1].removesuffix(".__main__")
     command = PurePath(target.command or "server").name
+    if command.startswith(("python", "pypy")) and "-m" in args[:-1]:  # python -m MODULE
+        return args[args.index("-m") + 1].removesuffix(".__main__")
     if command in RUNNERS:
         package = _runner_package(args)
         if package is not None and not package.endswith(SCRIPT_SUFFIXES):

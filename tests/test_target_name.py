@@ -28,6 +28,7 @@ from inspector.target_name import short_name
         (["node", "weather/src/main.ts"], "weather"),
         (["/opt/bin/my-server", "--verbose"], "my-server"),
         (["docker", "run", "-i", "--rm", "mcp/fetch"], "docker"),
+        (["docker", "run", "-m", "512m", "mcp/fetch"], "docker"),  # -m: not python's
     ],
 )
 def test_a_target_is_called_by_what_names_its_server(words: list[str], name: str) -> None:
