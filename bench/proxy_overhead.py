@@ -260,29 +260,23 @@ async def http_rounds(
         [PY, str(ROOT / "tests" / "servers" / "http_sdk_server.py"), "json"], b"PORT ", False
     )
     url = f"http://127.0.0.1:{port}/mcp"
-    proxy, front = await started(
-        [*PROXY, "--name", FRONT_NAME, "--record", str(record), "--listen", "127.0.0.1:0", url],
-        b"listening on ",
-        True,
-    )
+
+    async def front(proxy_command: list[str], *options: str) -> tuple[Any, str]:
+        """A proxy listening in front of the server, under the bench's name (one token)."""
+        listening = [*proxy_command, "--name", FRONT_NAME, *options, "--listen", "127.0.0.1:0"]
+        return await started([*listening, url], b"listening on ", True)
+
+    proxy, proxy_front = await front(PROXY, "--record", str(record))
     token = read_token(FRONT_NAME)  # the front asks for it, as a host's config gives it
-    relays = [("direct", url, server), ("proxied", front, proxy)]
+    relays = [("direct", url, server), ("proxied", proxy_front, proxy)]
     # the same proxy with nothing recorded: what the recording (five lines a call, each
     # redacted, flushed before the frame goes on) costs of it, measured each run
-    unrecorded, unrecorded_front = await started(
-        [*PROXY, "--name", FRONT_NAME, "--no-record", "--listen", "127.0.0.1:0", url],
-        b"listening on ",
-        True,
-    )
+    unrecorded, unrecorded_front = await front(PROXY, "--no-record")
     relays.append(("unrecorded", unrecorded_front, unrecorded))
     for label in variants:
-        wrapped = [PY, str(ROOT / "bench" / VARIANTS[label]), "proxy", "--name", FRONT_NAME]
-        wrapped_record = str(record.with_suffix(f".{label}.jsonl"))
-        other, other_front = await started(
-            [*wrapped, "--record", wrapped_record, "--listen", "127.0.0.1:0", url],
-            b"listening on ",
-            True,
-        )
+        wrapped = [PY, str(ROOT / "bench" / VARIANTS[label]), "proxy"]
+        own_record = str(record.with_suffix(f".{label}.jsonl"))
+        other, other_front = await front(wrapped, "--record", own_record)
         relays.append((label, other_front, other))
     bare_relay = [PY, str(ROOT / "bench" / "bare_relay.py")]
     floors = {
@@ -448,8 +442,8 @@ def measured(rounds: list[Round], label: str) -> tuple[float, list[float]]:
 
 
 def report(title: str, rounds: list[Round]) -> None:
-    direct = [v for r in rounds for v in r["direct"][0]]
-    proxy = [v for r in rounds for v in r["proxied"][0]]
+    direct = measured(rounds, "direct")[1]
+    proxy = measured(rounds, "proxied")[1]
     d_rate = statistics.median(r["direct"][1] for r in rounds)
     p_rate = statistics.median(r["proxied"][1] for r in rounds)
     p50 = pct(proxy, 0.5) - pct(direct, 0.5)

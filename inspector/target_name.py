@@ -28,9 +28,11 @@ BUILD_FOLDERS = {"dist", "build", "lib", "out", "src", "bin", "esm", "cjs"}
 
 
 def short_name(target: Target) -> str:
-    """The URL's host (and port); a ``-m`` module; a runner's package without its scope
-    and version; a script's name (its folder's, for ``index.js`` and the like); else the
-    command's name."""
+    """The target's own name (a config entry's, "demo"); else the URL's host (and port);
+    a ``-m`` module; a runner's package without its scope and version; a script's name
+    (its folder's, for ``index.js`` and the like); else the command's name."""
+    if target.name:
+        return target.name
     if target.url is not None:
         return urlsplit(target.url).netloc or target.url
     args = target.args

@@ -105,7 +105,7 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
     target.headers.update(env_headers(opts.env_header, target.url is not None))
     if names_no_server(opts, words):
         say_demo(target, f"{PROG} proxy")
-    name = opts.name or target.name or short_name(target)
+    name = opts.name or short_name(target)
     try:
         listen = parse_listen(opts.listen) if opts.listen else None
     except ValueError as exc:

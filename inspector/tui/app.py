@@ -37,7 +37,6 @@ from inspector.engine.tasks import TaskManager
 from inspector.live.state import LiveState
 from inspector.record.indexed import IndexedSessionFile
 from inspector.record.recorder import Recorder
-from inspector.record.state import sessions_home
 from inspector.safe_text import visible
 from inspector.target import Target
 from inspector.tui import heap, messages
@@ -47,14 +46,13 @@ from inspector.tui.controller import SessionController
 from inspector.tui.focus_guard import keep_focus_shown
 from inspector.tui.interactive import InteractiveResponders
 from inspector.tui.key_order import OPEN_ITEM, OrderedKeys
-from inspector.tui.keymap import Section, section_for, sections
+from inspector.tui.keymap import Section
 from inspector.tui.mode import Live, Mode, Replay, as_mode
 from inspector.tui.palette import system_commands
-from inspector.tui.result_files import default_folder
 from inspector.tui.save_session import save_session_as, session_file
-from inspector.tui.screens.help import HelpScreen
+from inspector.tui.screens.help import app_sections, toggle_help
 from inspector.tui.screens.intercept import open_intercept
-from inspector.tui.screenshot import save_screenshot, screenshot_folder
+from inspector.tui.screenshot import save_screenshot
 from inspector.tui.server_view import ServerView
 from inspector.tui.state_notes import StateNotes
 from inspector.tui.view_switch import ShownView, ViewSwitch
@@ -343,7 +341,7 @@ class InspectorApp(OrderedKeys[int], ShownView):
     def _reopen_listen(self) -> None:
         self.connection.reopen_listen()
 
-    # -- replay ------------------------------------------------------------------------
+    # -- the catalog's tabs ------------------------------------------------------------
 
     @on(TabbedContent.TabActivated, "#catalog-tabs")
     def _catalog_tab(self, event: TabbedContent.TabActivated) -> None:
@@ -587,24 +585,10 @@ class InspectorApp(OrderedKeys[int], ShownView):
         save_session_as(self, source, recording=self.recorder is not None)
 
     def action_help(self) -> None:
-        """The help screen, on the section about where the focus is (again: closes it)."""
-        if isinstance(self.screen, HelpScreen):
-            self.screen.dismiss(None)
-            return
-        start = section_for(self.focused, self.screen)
-        self.push_screen(HelpScreen(self.help_sections(), start))
+        toggle_help(self, self.help_sections)
 
     def help_sections(self) -> tuple[Section, ...]:
-        source = session_file(self.recorder, self.replay_source)
-        return sections(
-            type(self),
-            session_file=str(source) if source is not None else None,
-            folders={
-                "sessions": str(sessions_home()),
-                "files": str(default_folder()),
-                "screenshots": str(screenshot_folder()),
-            },
-        )
+        return app_sections(type(self), session_file(self.recorder, self.replay_source))
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         return system_commands(self, super().get_system_commands(screen))

@@ -96,7 +96,7 @@ class ViewSwitch:
         # each server's screen shows its controller's messages itself (ctrl+n can make
         # any app a workspace)
         screen = ServerScreen(own_panes=False, id="_default")  # the panes, by name
-        name = mode.target.name or short_name(mode.target) if isinstance(mode, Live) else "replay"
+        name = short_name(mode.target) if isinstance(mode, Live) else "replay"
         source = mode.source if isinstance(mode, Replay) else None
         server = Server(LiveState(source), mode, recorder=recorder)
         view = self.make(name, server, screen, app.responders, connect)

@@ -8,23 +8,27 @@ one to the next), the text scrolls on the right (PgUp, PgDn).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
 
 from rich.console import Group as RichGroup
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from inspector.record.state import sessions_home
 from inspector.safe_text import visible
-from inspector.tui.keymap import Group, Section
+from inspector.tui.keymap import Group, Section, section_for, sections
+from inspector.tui.result_files import default_folder
+from inspector.tui.screenshot import screenshot_folder
 
 KEY_STYLE = "bold #87afff"
 
@@ -126,3 +130,25 @@ class HelpScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def app_sections(app_cls: type[App[Any]], source: Path | None) -> tuple[Section, ...]:
+    """The reference with the app's own places in it: its session file, its folders."""
+    return sections(
+        app_cls,
+        session_file=str(source) if source is not None else None,
+        folders={
+            "sessions": str(sessions_home()),
+            "files": str(default_folder()),
+            "screenshots": str(screenshot_folder()),
+        },
+    )
+
+
+def toggle_help(app: App[Any], reference: Callable[[], Sequence[Section]]) -> None:
+    """The help screen with ``reference``, on the section about where the focus is
+    (again: closes it)."""
+    if isinstance(app.screen, HelpScreen):
+        app.screen.dismiss(None)
+        return
+    app.push_screen(HelpScreen(reference(), section_for(app.focused, app.screen)))

@@ -145,9 +145,8 @@ class MainScreen(Screen[None]):
         it shows, else the log's rows; None when neither is there (the screen is being
         torn down)."""
         catalog = part(self, "Catalog", Catalog)
-        kind = catalog.active_kind if catalog is not None else None
-        if catalog is not None and kind in KIND:
-            target = part(catalog, f"#list-{kind}", Widget)
+        if catalog is not None and catalog.active_kind in KIND:
+            target = part(catalog, f"#list-{catalog.active_kind}", Widget)
             if target is not None and shown(target):
                 return target
         log = part(self, "MessageLog", MessageLog)
