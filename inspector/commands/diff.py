@@ -19,7 +19,7 @@ import json
 import sys
 from typing import Any
 
-from inspector.commands.exits import CliError, ExitCode, write_error
+from inspector.commands.exits import CliError, ExitCode, report_error
 from inspector.commands.options import ArgParser, Subparsers, UsageError
 from inspector.commands.sides import side_from_word, survey
 from inspector.compare.catalog import compare_catalogs, not_compared
@@ -100,7 +100,7 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
     try:
         old, new = (survey(side, opts.timeout, opts.max_timeout) for side in sides)
     except CliError as exc:
-        return write_error(exc)
+        return report_error(exc, "diff", as_json=opts.format == "json")
     data = report(old, new, opts.fail_on, rules)
     if opts.format == "json":
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")

@@ -12,6 +12,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from inspector.commands.report_console import ReportConsole
 from inspector.compare.changes import BREAKING, COMPATIBLE, COSMETIC
 from inspector.safe_text import one_line
 
@@ -44,7 +45,7 @@ def headline(data: dict[str, Any]) -> str:
 
 def print_text(data: dict[str, Any], console: Console | None = None) -> None:
     """One line a difference, grouped by level, breaking first; a summary line."""
-    out = console or Console(highlight=False, soft_wrap=True)
+    out = console or ReportConsole()
     head = Text("diff ", style="bold")
     head.append(one_line(str(data["old"]["source"]), 100))
     head.append(" -> ")

@@ -1,4 +1,5 @@
-"""The command line's exit codes and its error line: one JSON object on stderr.
+"""The command line's exit codes and its error line: one JSON object on stderr for
+machines (``--cli``, ``--format json``), a sentence for a person reading text output.
 
 Light on purpose: a usage error is reported before anything else loads. Which exit code
 an engine or transport failure gets is decided in :mod:`inspector.commands.failures`.
@@ -53,4 +54,16 @@ def write_error(error: CliError) -> int:
     """The error as one JSON line on stderr; returns its exit code."""
     # C1 controls and bidi overrides as \\u escapes: the line stays JSON and prints safely
     sys.stderr.write(json_visible(json.dumps(error.to_json(), ensure_ascii=False)) + "\n")
+    return error.code
+
+
+def report_error(error: CliError, command: str, *, as_json: bool) -> int:
+    """The error for whoever reads this command's output; returns its exit code.
+
+    ``as_json``: the JSON line of :func:`write_error` (scripts parse it). Otherwise one
+    sentence, ``mcp-inspect COMMAND: message``, as the usage errors are said.
+    """
+    if as_json:
+        return write_error(error)
+    sys.stderr.write(f"mcp-inspect {command}: {error.message}\n")
     return error.code

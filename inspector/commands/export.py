@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from inspector.commands.exits import CliError, ExitCode, write_error
+from inspector.commands.exits import CliError, ExitCode, report_error
 from inspector.commands.options import ArgParser, Subparsers, UsageError
 from inspector.export.events_json import write_events_json
 from inspector.export.har import write_har
@@ -100,7 +100,7 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
         try:
             count = _send(session_spans(header, events), opts.otlp_endpoint)
         except CliError as exc:
-            return write_error(exc)
+            return report_error(exc, "export", as_json=False)
         _report(warnings, f"sent {count} spans to {opts.otlp_endpoint}")
         return 0
     with _output(opts.output) as out:

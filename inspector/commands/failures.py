@@ -19,6 +19,7 @@ from inspector.auth.errors import AuthError, OptionError, PrivateKeyError, Store
 from inspector.collection.model import CollectionFileError
 from inspector.commands.exits import CliError as CliError
 from inspector.commands.exits import ExitCode as ExitCode
+from inspector.commands.exits import report_error as report_error
 from inspector.commands.exits import write_error as write_error
 from inspector.commands.options import UsageError
 from inspector.config import ConfigError

@@ -19,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from inspector.commands.exits import CliError, ExitCode, write_error
+from inspector.commands.exits import CliError, ExitCode, report_error
 from inspector.commands.options import (
     ArgParser,
     Subparsers,
@@ -72,7 +72,7 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
     try:
         surveyed = survey(side, opts.timeout, opts.max_timeout, recorder)
     except CliError as exc:
-        return write_error(exc)
+        return report_error(exc, "lint", as_json=opts.format == "json")
     finally:
         if recorder is not None:
             recorder.close()
@@ -81,9 +81,9 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
         try:
             Path(opts.sarif).write_text(json.dumps(sarif(issues, artifact), indent=2) + "\n")
         except OSError as exc:
-            return write_error(
-                CliError("usage", f"--sarif {opts.sarif}: cannot write: {exc}", ExitCode.USAGE)
-            )
+            message = f"--sarif {opts.sarif}: cannot write: {exc}"
+            problem = CliError("usage", message, ExitCode.USAGE)
+            return report_error(problem, "lint", as_json=opts.format == "json")
     code = 1 if any(i.level == ERROR for i in issues) else ExitCode.OK
     data = _report(surveyed, issues, code)
     if opts.format == "json":

@@ -8,13 +8,14 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from inspector.commands.report_console import ReportConsole
 from inspector.safe_text import one_line
 
 STYLES = {"error": "bold red", "warning": "yellow", "info": "dim"}
 
 
 def print_text(data: dict[str, Any], console: Console | None = None) -> None:
-    out = console or Console(highlight=False, soft_wrap=True)
+    out = console or ReportConsole()
     server = data.get("server") or {}
     head = Text("lint ", style="bold")
     head.append(one_line(str(data["source"]), 120))

@@ -32,8 +32,8 @@ from inspector.commands.failures import (
     CliError,
     ExitCode,
     classify_failure,
+    report_error,
     unwrap_failure,
-    write_error,
 )
 from inspector.commands.options import (
     ArgParser,
@@ -174,7 +174,7 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
     try:
         stats = anyio.run(_run, target, workload, options, opts, recorder, trace)
     except CliError as exc:
-        return write_error(exc)
+        return report_error(exc, "load", as_json=False)
     finally:
         if trace is not None:
             trace.close()

@@ -31,8 +31,8 @@ from inspector.commands.failures import (
     CliError,
     ExitCode,
     classify_failure,
+    report_error,
     unwrap_failure,
-    write_error,
 )
 from inspector.commands.options import (
     ArgParser,
@@ -175,7 +175,7 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
     )
     recorder = make_recorder(opts, target, opts.record)
     try:
-        outcome = _run(plan, target, options, recorder)
+        outcome = _run(plan, target, options, recorder, cli_mode)
     finally:
         if recorder is not None:
             recorder.close()
@@ -235,7 +235,7 @@ def _open_in_tui(path: Path) -> int:
 
 
 def _run(
-    plan: Plan, target: Target, options: ReplayOptions, recorder: Recorder | None
+    plan: Plan, target: Target, options: ReplayOptions, recorder: Recorder | None, cli_mode: bool
 ) -> Report | int:
     async def go() -> Report:
         transport = build_transport(
@@ -249,14 +249,11 @@ def _run(
         failure = unwrap_failure(exc)
         if failure is None:
             raise
-        return write_error(classify_failure(failure))
+        return report_error(classify_failure(failure), "replay", as_json=cli_mode)
 
 
 def _file_failure(message: str, cli_mode: bool) -> int:
-    if cli_mode:
-        return write_error(CliError("file", message, ExitCode.USAGE))
-    sys.stderr.write(f"mcp-inspect: {message}\n")
-    return ExitCode.USAGE
+    return report_error(CliError("file", message, ExitCode.USAGE), "replay", as_json=cli_mode)
 
 
 def _warning_line(warning: str, cli_mode: bool) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from inspector.commands.report_console import ReportConsole
 from inspector.safe_text import one_line
 
 _MARKS = {
@@ -29,7 +30,7 @@ def print_report(data: dict[str, Any], console: Console | None = None) -> None:
 
     Everything the server sent is shown literally (no markup, controls visible).
     """
-    out = console or Console(highlight=False, soft_wrap=True)
+    out = console or ReportConsole()
     server = data.get("server") or {}
     head = Text(f"replay {data['file']} against ", style="bold")
     head.append(one_line(str(data["target"]), 120))

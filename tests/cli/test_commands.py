@@ -382,7 +382,19 @@ def test_an_unknown_flag_without_server_words_has_no_such_hint(
         assert "after --" not in capsys.readouterr().err
 
 
-def test_a_reader_that_left_ends_the_output_quietly() -> None:
+SESSION = str(ROOT / "tests/data/demo-session.jsonl")
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["export", SESSION, "--format", "markdown"],  # plain writes
+        ["lint", SESSION],  # Rich's reports: Rich alone would exit 1, a verdict here
+        ["diff", SESSION, SESSION],
+    ],
+    ids=["export", "lint", "diff"],
+)
+def test_a_reader_that_left_ends_the_output_quietly(words: list[str]) -> None:
     """``mcp-inspect export FILE | head``: the reader gone, no traceback (nor Python's
     "Exception ignored" at exit), and the exit code a shell gives a writer ended by
     SIGPIPE."""
@@ -390,9 +402,7 @@ def test_a_reader_that_left_ends_the_output_quietly() -> None:
     os.close(reader)  # gone before the first byte is written
     try:
         done = subprocess.run(
-            inspector_argv(
-                "export", str(ROOT / "tests/data/demo-session.jsonl"), "--format", "markdown"
-            ),
+            inspector_argv(*words),
             stdout=writer,
             stderr=subprocess.PIPE,
             cwd=ROOT,

@@ -181,9 +181,14 @@ def test_usage_and_connection_failures_keep_their_codes(tmp_path: Path) -> None:
     not_a_session.write_text("hello\n")
     done = cli_inprocess("diff", str(not_a_session), command("old"))
     assert done.returncode == 2, done.stderr
-    assert json.loads(done.stderr)["error"]["message"].startswith("old:")
+    assert done.stderr.startswith("mcp-inspect diff: old:"), done.stderr  # a sentence
     done = cli_inprocess("diff", command("old"), "/nonexistent/server-binary")
     assert done.returncode == 3, done.stderr
-    assert json.loads(done.stderr.splitlines()[-1])["error"]["message"].startswith("new (")
+    assert done.stderr.splitlines()[-1].startswith("mcp-inspect diff: new ("), done.stderr
+    # --format json: the error as the JSON line scripts parse
+    code, data, stderr = run_diff(command("old"), "/nonexistent/server-binary")
+    assert code == 3 and data is None
+    error = json.loads(stderr.splitlines()[-1])["error"]
+    assert error["kind"] == "connection" and error["message"].startswith("new (")
     done = cli_inprocess("diff", command("old"), command("new"), "--ignore", "$.[")
     assert done.returncode == 2 and "--ignore" in done.stderr

@@ -217,6 +217,9 @@ def test_usage_connection_and_file_failures(tmp_path: Path) -> None:
     assert done.returncode == 2, done.stderr
     done = cli("lint", "--", "/nonexistent/server-binary")
     assert done.returncode == 3, done.stderr
+    assert done.stderr.splitlines()[-1].startswith("mcp-inspect lint: target ("), done.stderr
+    done = cli("lint", "--format", "json", "--", "/nonexistent/server-binary")
+    assert done.returncode == 3, done.stderr
     assert json.loads(done.stderr.splitlines()[-1])["error"]["kind"] == "connection"
     done = cli("lint", "--sarif", str(tmp_path / "no" / "such" / "dir.sarif"), "--", *LINT_SERVER)
     assert done.returncode == 2 and "--sarif" in done.stderr
