@@ -4,6 +4,7 @@
     proxy [--name NAME] URL [-H 'K: V'] [OAuth]  stdio in front, HTTP behind (a bridge)
     proxy --listen 127.0.0.1:PORT (URL | -- CMD) an HTTP front for hosts that use URLs
     proxy --wrap CONFIG [--server NAME] [--write]  the host's config, rewritten to use it
+    proxy --wrap CONFIG --all [--write]          every server of it through its own proxy
 
 ``mcp-inspect attach [NAME]`` opens the inspector on a running proxy; ``mcp-inspect
 proxies`` lists them. The proxy records to a new session file unless told otherwise;
@@ -45,7 +46,14 @@ from inspector.proxy.fronttoken import front_token
 from inspector.proxy.host_http import ENDPOINT
 from inspector.proxy.loopback import parse_listen
 from inspector.proxy.run import ProxyError, ProxySetup, relayed, run_http_proxy, run_stdio_proxy
-from inspector.proxy.wrap import read_config, render, wrap_config, wrap_for_front, write_config
+from inspector.proxy.wrap import (
+    read_config,
+    render,
+    wrap_config,
+    wrap_every,
+    wrap_for_front,
+    write_config,
+)
 from inspector.record.recorder import Recorder
 from inspector.target import Target, build_transport
 from inspector.target_name import short_name
@@ -87,6 +95,12 @@ def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
         help="print CONFIG (Claude Desktop/Cursor mcpServers, VS Code servers) with "
         "--server running through the proxy",
     )
+    wrap.add_argument(
+        "--all",
+        action="store_true",
+        help="--wrap: every server of CONFIG through a proxy of its own (each attachable "
+        "by its name); those that run through one already are left as they are",
+    )
     wrap.add_argument("--write", action="store_true", help="--wrap: change CONFIG in place")
     add_connection_options(parser)
     add_oauth_options(parser)
@@ -98,8 +112,8 @@ def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
 def run(opts: argparse.Namespace, command: list[str]) -> int:
     if opts.wrap:
         return _wrap(opts)
-    if opts.write:
-        raise UsageError("--write goes with --wrap CONFIG")
+    if opts.write or opts.all:
+        raise UsageError(f"{'--write' if opts.write else '--all'} goes with --wrap CONFIG")
     words = list(opts.target) + command
     target = resolve_target(opts, words)
     target.headers.update(env_headers(opts.env_header, target.url is not None))
@@ -188,15 +202,33 @@ def _authorizer(target: Target, recorder: Recorder | None) -> AuthHook | None:
 def _wrap(opts: argparse.Namespace) -> int:
     path = Path(opts.wrap)
     private = False
+    before: list[str] = []
+    if opts.all and (opts.server or opts.listen):
+        raise UsageError(
+            "--all wraps every server; "
+            + ("leave out --server" if opts.server else "--listen fronts one server (a port each)")
+        )
     try:
         data = read_config(path)
         if opts.listen:
             wrapped, server = _wrap_front(opts, data, path)
+            servers = [server]
             private = True  # the front's token is in it now
+        elif opts.all:
+            wrapped, servers, before = wrap_every(data, str(path))
         else:
             wrapped, server = wrap_config(data, str(path), opts.server)
+            servers = [server]
     except ConfigError as exc:
         raise UsageError(str(exc)) from exc
+    if before:
+        sys.stderr.write(
+            f"{PROG}: {path}: {_names(before)} "
+            f"{'already run' if len(before) > 1 else 'already runs'} through the proxy, "
+            f"{'left as they were' if len(before) > 1 else 'left as it was'}\n"
+        )
+    if not servers:
+        return 0  # nothing left to wrap: the file is not rewritten
     if not opts.write:
         sys.stdout.write(render(wrapped))
         return 0
@@ -205,11 +237,19 @@ def _wrap(opts: argparse.Namespace) -> int:
     except OSError as exc:
         raise UsageError(f"--write {path}: {exc.strerror or exc}") from exc
     how = "connects to the proxy's HTTP front" if opts.listen else "now runs through the proxy"
+    if len(servers) > 1:
+        how = "now run through a proxy each"
     sys.stderr.write(
-        f"{PROG}: {path}: server {server!r} {how} (the old file is {backup}); restart the "
-        f"host, then `{PROG} attach {server}`\n"
+        f"{PROG}: {path}: {'servers' if len(servers) > 1 else 'server'} {_names(servers)} "
+        f"{how} (the old file is {backup}); restart the host, then `{PROG} attach "
+        f"{servers[0] if len(servers) == 1 else 'NAME'}`"
+        f"{'' if len(servers) == 1 else f' (`{PROG} proxies` lists the running ones)'}\n"
     )
     return 0
+
+
+def _names(servers: list[str]) -> str:
+    return ", ".join(repr(name) for name in servers)
 
 
 def _wrap_front(opts: argparse.Namespace, data: object, path: Path) -> tuple[dict[str, Any], str]:

@@ -92,6 +92,22 @@ def wrap_config(
     return out, server
 
 
+def wrap_every(
+    data: Any, source: str, command: list[str] | None = None
+) -> tuple[dict[str, Any], list[str], list[str]]:
+    """``data`` with every server running through the proxy; returns (new config, the
+    servers wrapped now, those that ran through it already), in the file's order."""
+    _key, servers = server_table(data, source)
+    wrapped, done, before = data, [], []
+    for name, entry in servers.items():
+        if isinstance(entry, dict) and _already_wrapped(entry):
+            before.append(name)
+            continue
+        wrapped, _ = wrap_config(wrapped, source, name, command)
+        done.append(name)
+    return dict(wrapped), done, before
+
+
 def header_var(name: str) -> str:
     """The environment variable a credential header's value goes in."""
     return HEADER_ENV + re.sub(r"[^A-Za-z0-9]+", "_", name).strip("_").upper()

@@ -19,7 +19,7 @@ from proxy_support import listening_proxy, proxy_argv, runtime_folder, start_pro
 
 from inspector.commands import main
 from inspector.config import load_server_config
-from inspector.proxy.wrap import wrap_config
+from inspector.proxy.wrap import wrap_config, wrap_every
 
 LAUNCHER = ["/opt/bin/mcp-inspect"]
 
@@ -92,6 +92,55 @@ def test_wrap_needs_a_name_when_there_are_several(tmp_path: Path) -> None:
     done = mcp_inspect("proxy", "--wrap", str(config))
     assert done.returncode == 2
     assert "name one with --server: files, weather" in done.stderr
+
+
+def test_wrap_every_server_leaves_those_already_wrapped() -> None:
+    half, _ = wrap_config(CLAUDE, "claude.json", "weather", LAUNCHER)
+    wrapped, now, before = wrap_every(half, "claude.json", LAUNCHER)
+    assert (now, before) == (["files"], ["weather"])
+    servers = wrapped["mcpServers"]
+    assert servers["weather"] == half["mcpServers"]["weather"]  # not wrapped twice
+    assert servers["files"]["args"] == [
+        "proxy",
+        "--name",
+        "files",
+        "--",
+        "npx",
+        "-y",
+        "server-files",
+    ]
+    assert wrapped["globalShortcut"] == "Ctrl+Space"
+    assert wrap_every(wrapped, "claude.json", LAUNCHER)[1:] == ([], ["weather", "files"])
+
+
+def test_wrap_all_writes_every_server_once(tmp_path: Path) -> None:
+    config = tmp_path / "claude.json"
+    config.write_text(json.dumps(CLAUDE))
+    done = mcp_inspect("proxy", "--wrap", str(config), "--all", "--write")
+    assert done.returncode == 0, done.stderr
+    assert "servers 'weather', 'files' now run through a proxy each" in done.stderr
+    servers = json.loads(config.read_text())["mcpServers"]
+    for name, entry in servers.items():
+        args = entry["args"]
+        start = args.index("proxy")
+        assert args[start : start + 4] == ["proxy", "--name", name, "--"]
+        assert args[start + 4 :] == [
+            CLAUDE["mcpServers"][name]["command"],
+            *CLAUDE["mcpServers"][name]["args"],
+        ]
+    assert len(list(tmp_path.glob("claude.json.*.bak"))) == 1
+    again = mcp_inspect("proxy", "--wrap", str(config), "--all", "--write")
+    assert again.returncode == 0, again.stderr
+    assert "'weather', 'files' already run through the proxy" in again.stderr
+    assert len(list(tmp_path.glob("claude.json.*.bak"))) == 1  # nothing rewritten
+    for flags, said in (
+        (["--server", "files"], "leave out --server"),
+        (["--listen", "127.0.0.1:9999"], "--listen fronts one server"),
+    ):
+        refused = mcp_inspect("proxy", "--wrap", str(config), "--all", *flags)
+        assert refused.returncode == 2 and said in refused.stderr, refused.stderr
+    alone = mcp_inspect("proxy", "--all")
+    assert alone.returncode == 2 and "--all goes with --wrap CONFIG" in alone.stderr
 
 
 @pytest.mark.slow
