@@ -5,6 +5,7 @@
     proxy --listen 127.0.0.1:PORT (URL | -- CMD) an HTTP front for hosts that use URLs
     proxy --wrap CONFIG [--server NAME] [--write]  the host's config, rewritten to use it
     proxy --wrap CONFIG --all [--write]          every server of it through its own proxy
+    proxy --unwrap CONFIG [--server NAME] [--write]  as it was: servers started directly
 
 ``mcp-inspect attach [NAME]`` opens the inspector on a running proxy; ``mcp-inspect
 proxies`` lists them. The proxy records to a new session file unless told otherwise;
@@ -46,6 +47,7 @@ from inspector.proxy.fronttoken import front_token
 from inspector.proxy.host_http import ENDPOINT
 from inspector.proxy.loopback import parse_listen
 from inspector.proxy.run import ProxyError, ProxySetup, relayed, run_http_proxy, run_stdio_proxy
+from inspector.proxy.unwrap import unwrap_config
 from inspector.proxy.wrap import (
     read_config,
     render,
@@ -101,7 +103,15 @@ def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
         help="--wrap: every server of CONFIG through a proxy of its own (each attachable "
         "by its name); those that run through one already are left as they are",
     )
-    wrap.add_argument("--write", action="store_true", help="--wrap: change CONFIG in place")
+    wrap.add_argument(
+        "--unwrap",
+        metavar="CONFIG",
+        help="print CONFIG with its servers (--server: that one) started directly again, "
+        "as they were before --wrap",
+    )
+    wrap.add_argument(
+        "--write", action="store_true", help="--wrap, --unwrap: change CONFIG in place"
+    )
     add_connection_options(parser)
     add_oauth_options(parser)
     add_recording_options(parser)
@@ -110,8 +120,12 @@ def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
 
 
 def run(opts: argparse.Namespace, command: list[str]) -> int:
+    if opts.wrap and opts.unwrap:
+        raise UsageError("give either --wrap or --unwrap")
     if opts.wrap:
         return _wrap(opts)
+    if opts.unwrap:
+        return _unwrap(opts)
     if opts.write or opts.all:
         raise UsageError(f"{'--write' if opts.write else '--all'} goes with --wrap CONFIG")
     words = list(opts.target) + command
@@ -244,6 +258,36 @@ def _wrap(opts: argparse.Namespace) -> int:
         f"{how} (the old file is {backup}); restart the host, then `{PROG} attach "
         f"{servers[0] if len(servers) == 1 else 'NAME'}`"
         f"{'' if len(servers) == 1 else f' (`{PROG} proxies` lists the running ones)'}\n"
+    )
+    return 0
+
+
+def _unwrap(opts: argparse.Namespace) -> int:
+    if opts.all:
+        raise UsageError("--all goes with --wrap; --unwrap alone undoes every wrapped server")
+    if opts.listen:
+        raise UsageError(
+            "--unwrap takes no --listen: an entry wrapped for the HTTP front names the "
+            "proxy's URL, not the server; its .bak copy has the entry as it was"
+        )
+    path = Path(opts.unwrap)
+    try:
+        restored, servers, _others = unwrap_config(read_config(path), str(path), opts.server)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from exc
+    if not servers:
+        sys.stderr.write(f"{PROG}: {path}: no server runs through the proxy; nothing to undo\n")
+        return 0
+    if not opts.write:
+        sys.stdout.write(render(restored))
+        return 0
+    try:
+        backup = write_config(path, restored)
+    except OSError as exc:
+        raise UsageError(f"--write {path}: {exc.strerror or exc}") from exc
+    sys.stderr.write(
+        f"{PROG}: {path}: {'servers' if len(servers) > 1 else 'server'} {_names(servers)} "
+        f"started directly again (the old file is {backup}); restart the host\n"
     )
     return 0
 

@@ -54,7 +54,7 @@ def wrap_config(
     launcher = command or proxy_command()
     wrapped = dict(entry)
     head = [*launcher[1:], "proxy", "--name", server]
-    if _already_wrapped(entry):
+    if runs_through_proxy(entry):
         raise ConfigError(f"{source}: server {server!r} runs through mcp-inspect proxy already")
     url = entry.get("url", entry.get("serverUrl"))
     kind = str(entry.get("type", entry.get("transport", ""))).lower()
@@ -100,7 +100,7 @@ def wrap_every(
     _key, servers = server_table(data, source)
     wrapped, done, before = data, [], []
     for name, entry in servers.items():
-        if isinstance(entry, dict) and _already_wrapped(entry):
+        if isinstance(entry, dict) and runs_through_proxy(entry):
             before.append(name)
             continue
         wrapped, _ = wrap_config(wrapped, source, name, command)
@@ -178,7 +178,8 @@ def _oauth_flags(oauth: Any, wrapped: dict[str, Any], source: str, server: str) 
     return flags
 
 
-def _already_wrapped(entry: dict[str, Any]) -> bool:
+def runs_through_proxy(entry: dict[str, Any]) -> bool:
+    """Whether the entry starts ``mcp-inspect proxy`` (as ``--wrap`` writes it)."""
     command = str(entry.get("command", ""))
     args = [str(a) for a in entry.get("args", []) if isinstance(a, str | int)]
     launched = Path(command).name == "mcp-inspect" or (
@@ -211,15 +212,28 @@ def write_config(path: Path, data: Any, private: bool = False) -> Path:
     secret the old one did not); neither is ever readable by more people than that,
     even for a moment."""
     mode = stat.S_IMODE(path.stat().st_mode)
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    backup = path.with_name(f"{path.name}.{stamp}.bak")
-    _write_new(backup, path.read_bytes(), mode)
+    backup = _new_backup(path, path.read_bytes(), mode)
     tmp = path.with_name(f".{path.name}.mcp-inspect.tmp")
     with contextlib.suppress(FileNotFoundError):
         tmp.unlink()  # left by a run that was interrupted
     _write_new(tmp, render(data).encode("utf-8"), mode & 0o600 if private else mode)
     tmp.replace(path)  # the host never reads a half-written file
     return backup
+
+
+def _new_backup(path: Path, data: bytes, mode: int) -> Path:
+    """``data`` in ``CONFIG.<time>.bak``, a name no file has (``-2``, ``-3``... after the
+    time when an earlier write in the same second made one)."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    for count in range(1, 1000):
+        suffix = "" if count == 1 else f"-{count}"
+        backup = path.with_name(f"{path.name}.{stamp}{suffix}.bak")
+        try:
+            _write_new(backup, data, mode)
+        except FileExistsError:
+            continue
+        return backup
+    raise FileExistsError(f"{path.name}.{stamp}.bak and 998 more exist")
 
 
 def _write_new(path: Path, data: bytes, mode: int) -> None:
