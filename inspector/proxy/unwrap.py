@@ -39,7 +39,10 @@ def unwrap_config(
     for name in names:
         entry = servers[name]
         if isinstance(entry, dict) and runs_through_proxy(entry):
-            servers = {**servers, name: unwrap_entry(entry)}
+            try:
+                servers = {**servers, name: unwrap_entry(entry)}
+            except ConfigError as exc:
+                raise ConfigError(f"{source}: server {name!r}: {exc}") from None
             done.append(name)
         elif server is not None:
             raise ConfigError(f"{source}: server {name!r} does not run through mcp-inspect proxy")

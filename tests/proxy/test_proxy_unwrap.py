@@ -76,6 +76,12 @@ def test_a_credential_variable_the_user_removed_comes_back_as_a_reference() -> N
     assert headers["Authorization"] == "${MCP_HEADER_AUTHORIZATION}"
 
 
+def test_a_proxy_command_line_with_no_server_says_which_entry() -> None:
+    broken = {"servers": {"x": {"command": "mcp-inspect", "args": ["proxy", "--name", "x"]}}}
+    with pytest.raises(ConfigError, match=r"host\.json: server 'x': .*neither a server command"):
+        unwrap_config(broken, "host.json")
+
+
 def test_two_writes_in_one_second_keep_both_old_files(tmp_path: Path) -> None:
     config = tmp_path / "host.json"
     config.write_text(json.dumps(CONFIG))
