@@ -42,7 +42,7 @@ from inspector.commands.options import (
     say_demo,
 )
 from inspector.commands.proxy_front import add_front_options, env_headers, front_setup, unused_path
-from inspector.config import ConfigError, server_table
+from inspector.config import ConfigError, choose_server, server_table
 from inspector.proxy.fronttoken import front_token
 from inspector.proxy.host_http import ENDPOINT
 from inspector.proxy.loopback import parse_listen
@@ -307,7 +307,8 @@ def _wrap_front(opts: argparse.Namespace, data: object, path: Path) -> tuple[dic
         raise UsageError("--wrap with --listen needs a port of its own (the host's URL names it)")
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}{ENDPOINT}"
-    name = opts.server or _only_server(data, path)
+    _key, servers = server_table(data, str(path))
+    name = choose_server(servers, opts.server, str(path), "name one with --server")
     token = front_token(name)
     wrapped, server, argv, env = wrap_for_front(data, str(path), name, opts.listen, url, token)
     needs = f" with {', '.join(env)} set in its environment" if env else ""
@@ -315,14 +316,3 @@ def _wrap_front(opts: argparse.Namespace, data: object, path: Path) -> tuple[dic
         f"{PROG}: start the proxy{needs} (the host connects to {url}):\n  {shlex.join(argv)}\n"
     )
     return wrapped, server
-
-
-def _only_server(data: object, path: Path) -> str:
-    """The config's one server (ConfigError saying which to name when several)."""
-    _key, servers = server_table(data, str(path))
-    if len(servers) != 1:
-        raise ConfigError(
-            f"{path}: {len(servers)} servers defined; name one with --server: "
-            + ", ".join(sorted(servers))
-        )
-    return next(iter(servers))
