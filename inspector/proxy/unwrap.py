@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.config import ConfigError, server_table
+from inspector.config import ConfigError, choose_server, server_table
 from inspector.proxy.wrap import SECRET_ENV, runs_through_proxy
 
 # the proxy's flags that --wrap writes for a URL, each followed by its value
@@ -31,10 +31,7 @@ def unwrap_config(
     """``data`` with ``server`` (every server that runs through the proxy, when None)
     started directly; returns (new config, the servers unwrapped, the others)."""
     key, servers = server_table(data, source)
-    if server is not None and server not in servers:
-        known = ", ".join(sorted(servers)) or "none"
-        raise ConfigError(f"{source}: no server named {server!r}; known servers: {known}")
-    names = [server] if server is not None else list(servers)
+    names = [choose_server(servers, server, source)] if server is not None else list(servers)
     done: list[str] = []
     for name in names:
         entry = servers[name]
