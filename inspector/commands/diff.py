@@ -20,7 +20,13 @@ import sys
 from typing import Any
 
 from inspector.commands.exits import CliError, ExitCode, report_error
-from inspector.commands.options import ArgParser, Subparsers, UsageError
+from inspector.commands.options import (
+    ArgParser,
+    Subparsers,
+    UsageError,
+    add_answer_options,
+    responders_from,
+)
 from inspector.commands.sides import side_from_word, survey
 from inspector.compare.catalog import compare_catalogs, not_compared
 from inspector.compare.changes import LEVELS, RANK, counts, worst
@@ -83,6 +89,7 @@ def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     conn.add_argument("--transport", choices=TRANSPORT_CHOICES, default="auto")
     conn.add_argument("--timeout", type=float, default=30.0, help="per-request timeout (s)")
     conn.add_argument("--max-timeout", type=float, default=None, help="hard maximum (s)")
+    add_answer_options(parser, listing=True)
     return parser
 
 
@@ -98,7 +105,8 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
         raise UsageError(f"--ignore: {exc}") from exc
     sides = [side_from_word(opts, opts.old, "old"), side_from_word(opts, opts.new, "new")]
     try:
-        old, new = (survey(side, opts.timeout, opts.max_timeout) for side in sides)
+        answers = responders_from(opts)
+        old, new = (survey(side, opts.timeout, opts.max_timeout, None, answers) for side in sides)
     except CliError as exc:
         return report_error(exc, "diff", as_json=opts.format == "json")
     data = report(old, new, opts.fail_on, rules)

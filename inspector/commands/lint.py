@@ -24,11 +24,13 @@ from inspector.commands.options import (
     ArgParser,
     Subparsers,
     UsageError,
+    add_answer_options,
     add_connection_options,
     add_recording_options,
     make_recorder,
     names_no_server,
     resolve_target,
+    responders_from,
     say_demo,
 )
 from inspector.commands.sides import Side, looks_like_file, survey
@@ -59,6 +61,7 @@ def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--sarif", metavar="FILE", help="also write SARIF 2.1.0 to FILE")
     add_connection_options(parser, timeout=30.0)
+    add_answer_options(parser, listing=True)
     add_recording_options(parser)
     return parser
 
@@ -70,7 +73,7 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
     if side.target is not None and opts.record:
         recorder = make_recorder(opts, side.target, opts.record)
     try:
-        surveyed = survey(side, opts.timeout, opts.max_timeout, recorder)
+        surveyed = survey(side, opts.timeout, opts.max_timeout, recorder, responders_from(opts))
     except CliError as exc:
         return report_error(exc, "lint", as_json=opts.format == "json")
     finally:

@@ -33,5 +33,7 @@ def print_text(data: dict[str, Any], console: Console | None = None) -> None:
         line.append(f"  {one_line(issue['message'], 200)}")
         out.print(line)
     counts = data["summary"]
-    summary = ", ".join(f"{n} {level}" for level, n in counts.items())
+    summary = ", ".join(
+        f"{n} {level}{'' if n == 1 or level == 'info' else 's'}" for level, n in counts.items()
+    )
     out.print(Text(f"{summary}  (exit {data['exitCode']})", style="bold"))

@@ -123,9 +123,17 @@ def add_recording_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_answer_options(parser: argparse.ArgumentParser) -> None:
-    """How the server's own requests are answered: ``--root``, ``--on-elicit``, ``--on-sample``."""
-    resp = parser.add_argument_group("answers to the server's requests")
+def add_answer_options(parser: argparse.ArgumentParser, listing: bool = False) -> None:
+    """How the server's own requests are answered: ``--root``, ``--on-elicit``, ``--on-sample``.
+
+    ``listing``: a command that only lists (``lint``, ``diff``), where what they change is
+    what the server offers: each declares its client capability, and some servers offer
+    tools only to clients that have it."""
+    resp = parser.add_argument_group(
+        "answers to the server's requests"
+        + (" (each declares its capability: some servers list more tools then)" if listing else "")
+    )
+    mode = "answer" if listing else "--cli: answer"
     resp.add_argument(
         "--root",
         action="append",
@@ -136,10 +144,10 @@ def add_answer_options(parser: argparse.ArgumentParser) -> None:
     resp.add_argument(
         "--on-elicit",
         choices=("accept-defaults", "decline", "cancel"),
-        help="--cli: answer elicitation requests this way",
+        help=f"{mode} elicitation requests this way",
     )
     resp.add_argument(
-        "--on-sample", metavar="TEXT", help="--cli: answer sampling requests with this text"
+        "--on-sample", metavar="TEXT", help=f"{mode} sampling requests with this text"
     )
 
 

@@ -18,6 +18,7 @@ import anyio
 from inspector.commands.failures import CliError, ExitCode, classify_failure, unwrap_failure
 from inspector.commands.options import UsageError, config_target, parse_env, parse_headers
 from inspector.config import ConfigError, load_server_config
+from inspector.engine.responders import Responders
 from inspector.record.format import SessionFileError
 from inspector.record.reader import open_header
 from inspector.record.recorder import Recorder
@@ -92,7 +93,11 @@ def _named(opts: argparse.Namespace, word: str) -> bool:
 
 
 def survey(
-    side: Side, timeout: float, max_timeout: float | None, recorder: Recorder | None = None
+    side: Side,
+    timeout: float,
+    max_timeout: float | None,
+    recorder: Recorder | None = None,
+    responders: Responders | None = None,
 ) -> Survey:
     """The side's survey (a live one written to ``recorder`` too); a failure is a
     :class:`CliError` naming the side."""
@@ -110,6 +115,7 @@ def survey(
                 timeout=timeout,
                 max_timeout=max_timeout,
                 recorder=recorder,
+                responders=responders,
             )
 
         return anyio.run(go)

@@ -14,6 +14,7 @@ from typing import Any
 from inspector.compare.catalog import Catalog
 from inspector.engine.client import McpClient
 from inspector.engine.kinds import CATALOG_KINDS
+from inspector.engine.responders import Responders
 from inspector.engine.session import EventRecorder, RequestTimeoutError, Session
 from inspector.logstore.store import EventSource, EventStore
 from inspector.record.era_memory import FileEraMemory
@@ -117,8 +118,12 @@ async def survey_live(
     timeout: float = 30.0,
     max_timeout: float | None = None,
     recorder: EventRecorder | None = None,
+    responders: Responders | None = None,
 ) -> Survey:
     """Open a session, list every kind the server declares (all pages), close.
+
+    ``responders``: the client capabilities to declare (and how their requests are
+    answered); a server may offer some tools only to clients with them.
 
     A list the server refuses is kept as its error (the survey says so); a connection
     failure or a timeout raises, as for ``--cli``."""
@@ -128,6 +133,7 @@ async def survey_live(
         timeout=timeout,
         max_timeout=max_timeout,
         recorder=recorder,
+        responders=responders,
         protocol_version=None,  # the newest era the server speaks, as --cli finds it
         era_memory=FileEraMemory(),
     )

@@ -17,6 +17,7 @@ from paths import DATA, PY, SERVERS
 from servers.http_support import sdk_server
 
 from inspector.compare.changes import RULES
+from tests.everything import everything_command
 
 SERVER = SERVERS / "diff_server.py"
 GOLDEN = DATA / "diff"
@@ -192,3 +193,22 @@ def test_usage_and_connection_failures_keep_their_codes(tmp_path: Path) -> None:
     assert error["kind"] == "connection" and error["message"].startswith("new (")
     done = cli_inprocess("diff", command("old"), command("new"), "--ignore", "$.[")
     assert done.returncode == 2 and "--ignore" in done.stderr
+
+
+@pytest.mark.slow
+def test_answers_declare_the_capabilities_a_recording_was_made_with(tmp_path: Path) -> None:
+    """A recording of a client that declared sampling, elicitation and roots holds the
+    tools server-everything offers only to such clients; a live side compared without
+    those capabilities misses them (removed: breaking), with them it matches."""
+    command, args = everything_command()
+    live = shlex.join([command, *args])
+    answers = ["--on-sample", "hello", "--on-elicit", "decline", "--root", str(tmp_path)]
+    recording = tmp_path / "capable.jsonl"
+    done = cli_inprocess("lint", *answers, "--record", str(recording), "--", command, *args)
+    assert done.returncode == 0, done.stderr
+    code, data, err = run_diff(str(recording), live)
+    assert code == 1, err
+    assert {d["rule"] for d in data["differences"]} == {"item-removed"}
+    code, data, err = run_diff(str(recording), live, *answers)
+    assert code == 0, err
+    assert data["differences"] == []

@@ -5,6 +5,7 @@ command runs in the test process; as a child process, end to end, for the failur
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections import Counter
@@ -16,9 +17,12 @@ import pytest
 from cli_inprocess import cli_inprocess
 from cli_runner import cli
 from paths import PY, ROOT, SERVERS
+from rich.console import Console
 from servers.lint_server import TOOLS  # which tool breaks which rule
 
+from inspector.commands.lint_report import print_text
 from inspector.lint.rules import BY_ID, RULES, catalogue_markdown
+from tests.everything import everything_command
 
 LINT_SERVER = [PY, str(SERVERS / "lint_server.py")]
 
@@ -108,6 +112,34 @@ def test_a_session_file_is_linted_offline(tmp_path: Path) -> None:
     code, offline, err = lint(str(session))
     assert code == 1, err
     assert offline["issues"] == live["issues"] and offline["source"] == str(session)
+
+
+@pytest.mark.slow
+def test_answers_declare_capabilities_and_the_server_lists_what_it_offers_them() -> None:
+    """server-everything offers its sampling, elicitation and roots tools only to clients
+    that declare those capabilities: --on-sample, --on-elicit and --root declare them."""
+    command, args = everything_command()
+    code, plain, err = lint("--", command, *args)
+    assert code == 0, err
+    answers = ["--on-sample", "hello", "--on-elicit", "decline", "--root", str(ROOT)]
+    code, capable, err = lint(*answers, "--", command, *args)
+    assert code == 0, err
+    assert capable["listed"]["tools"] > plain["listed"]["tools"]
+    assert capable["listed"]["prompts"] == plain["listed"]["prompts"]
+
+
+def test_the_text_summary_counts_in_words() -> None:
+    console = Console(record=True, width=120, file=io.StringIO())
+    data = {
+        "source": "s.jsonl",
+        "server": {},
+        "listed": {"tools": 1},
+        "issues": [],
+        "summary": {"error": 1, "warning": 2, "info": 3},
+        "exitCode": 1,
+    }
+    print_text(data, console)
+    assert "1 error, 2 warnings, 3 info  (exit 1)" in console.export_text()
 
 
 # A SARIF 2.1.0 log as GitHub code scanning reads it: the fields it requires, from the
