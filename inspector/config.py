@@ -116,13 +116,15 @@ def _entry(
     return _parse_entry(name, _expand(entry, env, f"{source}: server {name!r}"), source)
 
 
-def server_names(path: str | os.PathLike[str]) -> list[str]:
-    """The server names a config file defines (for listings and completion)."""
+def server_names(path: str | os.PathLike[str], file_order: bool = False) -> list[str]:
+    """The server names a config file defines, sorted (for listings and completion) or
+    in the file's order (``file_order``: what is done to each, in the order written)."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read the config file: {exc}") from None
-    return sorted(_servers(data, str(path)))
+    names = list(_servers(data, str(path)))
+    return names if file_order else sorted(names)
 
 
 def _servers(data: Any, source: str) -> dict[str, Any]:

@@ -3,6 +3,7 @@
     lint -- python server.py                  a stdio server
     lint https://host/mcp                     an HTTP server
     lint session.jsonl                        a session file, offline
+    lint --config .mcp.json                   each server of a config (lint_each)
     lint --sarif lint.sarif -- python s.py    SARIF 2.1.0 for GitHub code scanning
 
 The rules are :mod:`inspector.lint.rules` (the README lists them). Exit codes: 0 no error
@@ -15,11 +16,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import Counter
 from pathlib import Path
-from typing import Any
 
 from inspector.commands.exits import CliError, ExitCode, report_error
+from inspector.commands.lint_each import report, run_each, write_sarif
 from inspector.commands.options import (
     ArgParser,
     Subparsers,
@@ -34,11 +34,9 @@ from inspector.commands.options import (
     say_demo,
 )
 from inspector.commands.sides import Side, looks_like_file, survey
-from inspector.engine.kinds import CATALOG_KINDS
-from inspector.lint.check import Issue, lint
-from inspector.lint.rules import ERROR, LEVELS
-from inspector.lint.sarif import sarif
-from inspector.survey.survey import Survey
+from inspector.config import ConfigError, server_names
+from inspector.lint.check import lint
+from inspector.lint.rules import ERROR
 
 NAME = "lint"
 
@@ -68,6 +66,13 @@ def add_parser(subparsers: Subparsers[ArgParser]) -> ArgParser:
 
 def run(opts: argparse.Namespace, command: list[str]) -> int:
     words = list(opts.target) + command
+    if opts.config and not words and opts.server is None:
+        try:
+            names = server_names(opts.config, file_order=True)
+        except ConfigError as exc:
+            raise UsageError(str(exc)) from exc
+        if len(names) > 1:
+            return run_each(opts, names)
     side, artifact = _side(opts, words)
     recorder = None
     if side.target is not None and opts.record:
@@ -80,15 +85,11 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
         if recorder is not None:
             recorder.close()
     issues = lint(surveyed)
-    if opts.sarif:
-        try:
-            Path(opts.sarif).write_text(json.dumps(sarif(issues, artifact), indent=2) + "\n")
-        except OSError as exc:
-            message = f"--sarif {opts.sarif}: cannot write: {exc}"
-            problem = CliError("usage", message, ExitCode.USAGE)
-            return report_error(problem, "lint", as_json=opts.format == "json")
+    problem = write_sarif(opts.sarif, issues, artifact)
+    if problem is not None:
+        return report_error(problem, "lint", as_json=opts.format == "json")
     code = 1 if any(i.level == ERROR for i in issues) else ExitCode.OK
-    data = _report(surveyed, issues, code)
+    data = report(surveyed, issues, code)
     if opts.format == "json":
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     else:
@@ -109,15 +110,3 @@ def _side(opts: argparse.Namespace, words: list[str]) -> tuple[Side, str]:
     if demo:
         say_demo(target)
     return Side("target", target=target), opts.config or "mcp-server"
-
-
-def _report(surveyed: Survey, issues: list[Issue], code: int) -> dict[str, Any]:
-    levels = Counter(i.level for i in issues)
-    lists = surveyed.catalog.lists
-    return {
-        **surveyed.to_json(),
-        "listed": {k.key: len(lists[k.name]) for k in CATALOG_KINDS if k.name in lists},
-        "summary": {level: levels.get(level, 0) for level in reversed(LEVELS)},
-        "exitCode": code,
-        "issues": [i.to_json() for i in issues],
-    }

@@ -32,8 +32,21 @@ def print_text(data: dict[str, Any], console: Console | None = None) -> None:
         line.append(f"  {issue['rule']}", style=STYLES[issue["level"]])
         line.append(f"  {one_line(issue['message'], 200)}")
         out.print(line)
-    counts = data["summary"]
-    summary = ", ".join(
-        f"{n} {level}{'' if n == 1 or level == 'info' else 's'}" for level, n in counts.items()
+    out.print(Text(f"{in_words(data['summary'])}  (exit {data['exitCode']})", style="bold"))
+
+
+def print_total(
+    servers: int, failed: int, summary: dict[str, int], code: int, console: Console | None = None
+) -> None:
+    """The last line of a config's servers linted in turn: all of them together."""
+    out = console or ReportConsole()
+    reached = f", {failed} not reached" if failed else ""
+    line = f"{servers} servers{reached}: {in_words(summary)}  (exit {code})"
+    out.print(Text(line, style="bold"))
+
+
+def in_words(summary: dict[str, int]) -> str:
+    """``1 error, 2 warnings, 3 info``."""
+    return ", ".join(
+        f"{n} {level}{'' if n == 1 or level == 'info' else 's'}" for level, n in summary.items()
     )
-    out.print(Text(f"{summary}  (exit {data['exitCode']})", style="bold"))

@@ -262,3 +262,46 @@ def test_the_readme_lists_the_catalogue() -> None:
     section = re.search(r"<!-- lint-rules -->\n(.*?)<!-- /lint-rules -->", readme, re.S)
     assert section is not None, "README.md: the lint rule table between its markers"
     assert section.group(1) == catalogue_markdown()
+
+
+@pytest.mark.slow
+def test_a_config_of_several_servers_lints_each(tmp_path: Path) -> None:
+    config = tmp_path / "host.json"
+    servers = {
+        "demo": {"command": PY, "args": ["-m", "inspector.demo"]},
+        "gone": {"command": "/nonexistent/server-binary"},
+        "broken": {"command": LINT_SERVER[0], "args": LINT_SERVER[1:]},
+    }
+    config.write_text(json.dumps({"mcpServers": servers}))
+    sarif_file = tmp_path / "lint.sarif"
+    done = cli_inprocess("lint", "--config", str(config), "--sarif", str(sarif_file))
+    assert done.returncode == 3, done.stderr  # a server not reached outranks its errors
+    assert done.stdout.startswith("lint demo ") and "\nlint broken " in done.stdout
+    assert "mcp-inspect lint: server (gone): command not found" in done.stderr
+    assert "3 servers, 1 not reached: 5 errors" in done.stdout
+    items = {
+        r["message"]["text"].split(":")[0]
+        for r in json.loads(sarif_file.read_text())["runs"][0]["results"]
+    }
+    assert "broken/tools/twin" in items and "demo/tools/schedule_event" in items
+
+    code, data, err = lint("--config", str(config))
+    assert code == 3 and [s["source"] for s in data["servers"]] == ["demo", "broken"]
+    assert [s["exitCode"] for s in data["servers"]] == [0, 1]
+    assert data["failures"][0]["kind"] == "connection" and data["summary"]["error"] == 5
+    assert err == ""  # the failure is in the JSON, not said twice
+
+    servers["gone"] = {"command": "${NOT_SET_ANYWHERE_XYZ}"}  # a mistake of its own
+    config.write_text(json.dumps({"mcpServers": servers}))
+    code, data, err = lint("--config", str(config))
+    assert code == 2 and len(data["servers"]) == 2, err  # the others are still linted
+    assert "NOT_SET_ANYWHERE_XYZ" in data["failures"][0]["message"]
+
+    del servers["gone"]
+    config.write_text(json.dumps({"mcpServers": servers}))
+    code, data, err = lint("--config", str(config))
+    assert code == 1 and data["failures"] == [], err
+    code, one, err = lint("--config", str(config), "--server", "demo")
+    assert code == 0 and one["source"] == "demo", err  # one server: its own report
+    refused = cli_inprocess("lint", "--config", str(config), "--record", str(tmp_path / "r"))
+    assert refused.returncode == 2 and "--record records one server" in refused.stderr

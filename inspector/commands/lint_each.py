@@ -1,0 +1,111 @@
+"""``mcp-inspect lint --config FILE`` of a file with several servers: each one linted.
+
+One after another, each with its own connection, and a server that cannot be reached
+does not stop the others. The text report is each server's report in turn, then one
+line for all; ``--format json`` is ``{"servers": [...], "failures": [...], ...}``;
+``--sarif`` is one run whose results name their server (``NAME/tools/search``). Exit
+code: a failure's own code (3 connection...) when a server could not be linted, else 1
+when any server has an error-level issue, else 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from inspector.commands.exits import CliError, ExitCode, report_error
+from inspector.commands.options import UsageError, config_target, responders_from, with_oauth
+from inspector.commands.report_console import ReportConsole
+from inspector.commands.sides import Side, survey
+from inspector.engine.kinds import CATALOG_KINDS
+from inspector.lint.check import Issue, lint
+from inspector.lint.rules import ERROR, LEVELS
+from inspector.lint.sarif import sarif
+from inspector.survey.survey import Survey
+
+
+def report(surveyed: Survey, issues: list[Issue], code: int) -> dict[str, Any]:
+    """One server's report, as ``--format json`` prints it and the text report reads it."""
+    levels = Counter(i.level for i in issues)
+    lists = surveyed.catalog.lists
+    return {
+        **surveyed.to_json(),
+        "listed": {k.key: len(lists[k.name]) for k in CATALOG_KINDS if k.name in lists},
+        "summary": {level: levels.get(level, 0) for level in reversed(LEVELS)},
+        "exitCode": code,
+        "issues": [i.to_json() for i in issues],
+    }
+
+
+def write_sarif(path: str | None, issues: list[Issue], artifact: str) -> CliError | None:
+    """``--sarif FILE`` (when given) written; the failure to write it, if any."""
+    if path is None:
+        return None
+    try:
+        Path(path).write_text(json.dumps(sarif(issues, artifact), indent=2) + "\n")
+    except OSError as exc:
+        return CliError("usage", f"--sarif {path}: cannot write: {exc}", ExitCode.USAGE)
+    return None
+
+
+def run_each(opts: argparse.Namespace, names: list[str]) -> int:
+    """Lint every server of ``--config`` named in ``names``; the exit code."""
+    if opts.record:
+        raise UsageError(
+            f"--record records one server; {opts.config} has {len(names)}: "
+            "give --server NAME with it"
+        )
+    as_json = opts.format == "json"
+    console = ReportConsole()  # the text reports, one after another
+    answers = responders_from(opts)
+    reports: list[dict[str, Any]] = []
+    failures: list[CliError] = []
+    every: list[Issue] = []
+    for name in names:
+        try:
+            try:
+                target = config_target(opts, name)
+            except UsageError as exc:  # this entry's own mistake (a variable not set...)
+                raise CliError("usage", str(exc), ExitCode.USAGE) from exc
+            with_oauth(opts, target)
+            side = Side("server", target=target)  # its errors say: server (NAME): ...
+            surveyed = survey(side, opts.timeout, opts.max_timeout, None, answers)
+        except CliError as exc:
+            failures.append(exc)
+            if not as_json:  # said now, between the reports; in the JSON otherwise
+                report_error(exc, "lint", as_json=False)
+            continue
+        issues = lint(surveyed)
+        every += [Issue(i.rule, i.level, i.message, f"{name}/{i.item}") for i in issues]
+        code = 1 if any(i.level == ERROR for i in issues) else ExitCode.OK
+        reports.append(report(surveyed, issues, code))
+        if not as_json:
+            from inspector.commands.lint_report import print_text
+
+            if len(reports) > 1:
+                console.print()  # a blank line between two servers' reports
+            print_text(reports[-1], console)
+    problem = write_sarif(opts.sarif, every, opts.config)
+    if problem is not None:
+        return report_error(problem, "lint", as_json=as_json)
+    code = failures[0].code if failures else max((r["exitCode"] for r in reports), default=0)
+    levels = Counter(i.level for i in every)
+    summary = {level: levels.get(level, 0) for level in reversed(LEVELS)}
+    if as_json:
+        data = {
+            "config": opts.config,
+            "servers": reports,
+            "failures": [f.to_json()["error"] for f in failures],
+            "summary": summary,
+            "exitCode": code,
+        }
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    else:
+        from inspector.commands.lint_report import print_total
+
+        print_total(len(names), len(failures), summary, code, console)
+    return code
