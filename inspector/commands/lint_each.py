@@ -19,7 +19,6 @@ from typing import Any
 
 from inspector.commands.exits import CliError, ExitCode, report_error
 from inspector.commands.options import UsageError, config_target, responders_from, with_oauth
-from inspector.commands.report_console import ReportConsole
 from inspector.commands.sides import Side, survey
 from inspector.engine.kinds import CATALOG_KINDS
 from inspector.lint.check import Issue, lint
@@ -60,7 +59,11 @@ def run_each(opts: argparse.Namespace, names: list[str]) -> int:
             "give --server NAME with it"
         )
     as_json = opts.format == "json"
-    console = ReportConsole()  # the text reports, one after another
+    console = None
+    if not as_json:  # Rich loads only for the text reports (start-up)
+        from inspector.commands.report_console import ReportConsole
+
+        console = ReportConsole()  # the text reports, one after another
     answers = responders_from(opts)
     reports: list[dict[str, Any]] = []
     failures: list[CliError] = []
@@ -76,14 +79,14 @@ def run_each(opts: argparse.Namespace, names: list[str]) -> int:
             surveyed = survey(side, opts.timeout, opts.max_timeout, None, answers)
         except CliError as exc:
             failures.append(exc)
-            if not as_json:  # said now, between the reports; in the JSON otherwise
+            if console is not None:  # said now, between the reports; in the JSON otherwise
                 report_error(exc, "lint", as_json=False)
             continue
         issues = lint(surveyed)
         every += [Issue(i.rule, i.level, i.message, f"{name}/{i.item}") for i in issues]
         code = 1 if any(i.level == ERROR for i in issues) else ExitCode.OK
         reports.append(report(surveyed, issues, code))
-        if not as_json:
+        if console is not None:
             from inspector.commands.lint_report import print_text
 
             if len(reports) > 1:
