@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 
@@ -10,6 +11,7 @@ from rich.console import Console
 from rich.text import Text
 
 from inspector.safe_text import (
+    LineStream,
     decode_raw,
     escape_markup,
     fold,
@@ -136,3 +138,15 @@ def test_rich_measures_normalised_text_as_a_terminal_draws_it() -> None:
 def test_text_without_ambiguous_characters_is_untouched() -> None:
     for text in ("✅ done", "漢字 ✓ café", "e\u0301", "🇫🇷", "😀"):
         assert visible(text) is text
+
+
+def test_a_line_stream_outlived_by_nothing_closes_quietly() -> None:
+    """The stream under a LineStream closed first (a test's capture, the end of a run):
+    closing it (as its finalizer does) raises nothing. Python 3.13 reports a finalizer's
+    error as "Exception ignored in: <LineStream ...>"."""
+    inner = io.StringIO()
+    stream = LineStream(inner, str)
+    stream.write("no end of line yet")
+    inner.close()
+    stream.close()
+    assert stream.closed
