@@ -97,6 +97,9 @@ class SessionController:
         self._stop = anyio.Event()
         self._renew = False  # the current session expired and a new one starts
         self._loaded = False  # the current session's catalog loaded
+        # set once the current session's catalog is listed: what lists more (skills)
+        # waits for it, so the requests go out in one order whatever the scheduling
+        self.catalog_listed = anyio.Event()
         self._renewal = False  # the current session renews an expired one
         self._sequence = itertools.count(1)  # one numbering across reconnects
         self._runs: list[tuple[anyio.CancelScope, anyio.Event]] = []  # connections still up
@@ -167,6 +170,7 @@ class SessionController:
         self.attempt += 1
         self._renew = False
         self._loaded = False
+        self.catalog_listed = anyio.Event()
         self._renewal = renewal
         stop = self._stop = anyio.Event()  # this connection's own: a reconnect makes another
         self.app.post_message(messages.Connecting(self.target.describe(), self.attempt, renewal))
@@ -214,6 +218,7 @@ class SessionController:
                 self.app.post_message(messages.Connected(renewal))
                 await self._load_catalog()
                 self._loaded = True
+                self.catalog_listed.set()
                 await stop.wait()
         except Exception as exc:  # every failure reaches the user as a message
             failure = first_failure(exc)

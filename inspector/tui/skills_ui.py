@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import anyio
 from textual.widgets import TabbedContent, TabPane
 
 from inspector.errors import InspectorError
@@ -46,7 +47,7 @@ class SkillsUi:
         """A session opened: when its server declares skills, list them in the tab."""
         controller = self.server.controller
         client = controller.client if controller is not None else None
-        if client is None:
+        if controller is None or client is None:
             return
         skills = SkillsClient(client)
         if not skills.declared:
@@ -56,9 +57,11 @@ class SkillsUi:
             self.view = SkillsView(id="skills")
             tabs = (self.screen or self.app).query_one("#bottom-tabs", TabbedContent)
             tabs.add_pane(TabPane("Skills", self.view, id=TAB_ID))
-        self.app.run_worker(self._list(skills), group=f"skills-{id(self)}", exclusive=True)
+        listed = controller.catalog_listed
+        self.app.run_worker(self._list(skills, listed), group=f"skills-{id(self)}", exclusive=True)
 
-    async def _list(self, skills: SkillsClient) -> None:
+    async def _list(self, skills: SkillsClient, catalog_listed: anyio.Event) -> None:
+        await catalog_listed.wait()  # after the catalog's lists: one order of requests
         try:
             entries = await skills.list()
         except (InspectorError, OSError) as exc:
