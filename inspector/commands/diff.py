@@ -106,7 +106,9 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
     sides = [side_from_word(opts, opts.old, "old"), side_from_word(opts, opts.new, "new")]
     try:
         answers = responders_from(opts)
-        old, new = (survey(side, opts.timeout, opts.max_timeout, None, answers) for side in sides)
+        old, new = (
+            survey(side, opts.timeout, opts.max_timeout, responders=answers) for side in sides
+        )
     except CliError as exc:
         return report_error(exc, "diff", as_json=opts.format == "json")
     data = report(old, new, opts.fail_on, rules)

@@ -16,10 +16,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from inspector.commands.exits import CliError, ExitCode, report_error
-from inspector.commands.lint_each import report, run_each, write_sarif
 from inspector.commands.options import (
     ArgParser,
     Subparsers,
@@ -35,8 +36,11 @@ from inspector.commands.options import (
 )
 from inspector.commands.sides import Side, looks_like_file, survey
 from inspector.config import ConfigError, server_names
-from inspector.lint.check import lint
-from inspector.lint.rules import ERROR
+from inspector.engine.kinds import CATALOG_KINDS
+from inspector.lint.check import Issue, lint
+from inspector.lint.rules import ERROR, LEVELS
+from inspector.lint.sarif import sarif
+from inspector.survey.survey import Survey
 
 NAME = "lint"
 
@@ -72,6 +76,8 @@ def run(opts: argparse.Namespace, command: list[str]) -> int:
         except ConfigError as exc:
             raise UsageError(str(exc)) from exc
         if len(names) > 1:
+            from inspector.commands.lint_each import run_each  # only for several servers
+
             return run_each(opts, names)
     side, artifact = _side(opts, words)
     recorder = None
@@ -110,3 +116,32 @@ def _side(opts: argparse.Namespace, words: list[str]) -> tuple[Side, str]:
     if demo:
         say_demo(target)
     return Side("target", target=target), opts.config or "mcp-server"
+
+
+def report(surveyed: Survey, issues: list[Issue], code: int) -> dict[str, Any]:
+    """One server's report, as ``--format json`` prints it and the text report reads it."""
+    lists = surveyed.catalog.lists
+    return {
+        **surveyed.to_json(),
+        "listed": {k.key: len(lists[k.name]) for k in CATALOG_KINDS if k.name in lists},
+        "summary": summary(issues),
+        "exitCode": code,
+        "issues": [i.to_json() for i in issues],
+    }
+
+
+def summary(issues: list[Issue]) -> dict[str, int]:
+    """How many issues of each level, errors first."""
+    levels = Counter(i.level for i in issues)
+    return {level: levels.get(level, 0) for level in reversed(LEVELS)}
+
+
+def write_sarif(path: str | None, issues: list[Issue], artifact: str) -> CliError | None:
+    """``--sarif FILE`` (when given) written; the failure to write it, if any."""
+    if path is None:
+        return None
+    try:
+        Path(path).write_text(json.dumps(sarif(issues, artifact), indent=2) + "\n")
+    except OSError as exc:
+        return CliError("usage", f"--sarif {path}: cannot write: {exc}", ExitCode.USAGE)
+    return None

@@ -13,42 +13,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from inspector.commands.exits import CliError, ExitCode, report_error
+from inspector.commands.lint import report, summary, write_sarif
 from inspector.commands.options import UsageError, config_target, responders_from, with_oauth
 from inspector.commands.sides import Side, survey
-from inspector.engine.kinds import CATALOG_KINDS
 from inspector.lint.check import Issue, lint
-from inspector.lint.rules import ERROR, LEVELS
-from inspector.lint.sarif import sarif
-from inspector.survey.survey import Survey
-
-
-def report(surveyed: Survey, issues: list[Issue], code: int) -> dict[str, Any]:
-    """One server's report, as ``--format json`` prints it and the text report reads it."""
-    levels = Counter(i.level for i in issues)
-    lists = surveyed.catalog.lists
-    return {
-        **surveyed.to_json(),
-        "listed": {k.key: len(lists[k.name]) for k in CATALOG_KINDS if k.name in lists},
-        "summary": {level: levels.get(level, 0) for level in reversed(LEVELS)},
-        "exitCode": code,
-        "issues": [i.to_json() for i in issues],
-    }
-
-
-def write_sarif(path: str | None, issues: list[Issue], artifact: str) -> CliError | None:
-    """``--sarif FILE`` (when given) written; the failure to write it, if any."""
-    if path is None:
-        return None
-    try:
-        Path(path).write_text(json.dumps(sarif(issues, artifact), indent=2) + "\n")
-    except OSError as exc:
-        return CliError("usage", f"--sarif {path}: cannot write: {exc}", ExitCode.USAGE)
-    return None
+from inspector.lint.rules import ERROR
 
 
 def run_each(opts: argparse.Namespace, names: list[str]) -> int:
@@ -76,7 +48,7 @@ def run_each(opts: argparse.Namespace, names: list[str]) -> int:
                 raise CliError("usage", str(exc), ExitCode.USAGE) from exc
             with_oauth(opts, target)
             side = Side("server", target=target)  # its errors say: server (NAME): ...
-            surveyed = survey(side, opts.timeout, opts.max_timeout, None, answers)
+            surveyed = survey(side, opts.timeout, opts.max_timeout, responders=answers)
         except CliError as exc:
             failures.append(exc)
             if console is not None:  # said now, between the reports; in the JSON otherwise
@@ -96,19 +68,18 @@ def run_each(opts: argparse.Namespace, names: list[str]) -> int:
     if problem is not None:
         return report_error(problem, "lint", as_json=as_json)
     code = failures[0].code if failures else max((r["exitCode"] for r in reports), default=0)
-    levels = Counter(i.level for i in every)
-    summary = {level: levels.get(level, 0) for level in reversed(LEVELS)}
+    total = summary(every)
     if as_json:
         data = {
             "config": opts.config,
             "servers": reports,
             "failures": [f.to_json()["error"] for f in failures],
-            "summary": summary,
+            "summary": total,
             "exitCode": code,
         }
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     else:
         from inspector.commands.lint_report import print_total
 
-        print_total(len(names), len(failures), summary, code, console)
+        print_total(len(names), len(failures), total, code, console)
     return code

@@ -236,30 +236,20 @@ def _wrap(opts: argparse.Namespace) -> int:
     except ConfigError as exc:
         raise UsageError(str(exc)) from exc
     if before:
+        many = len(before) > 1
         sys.stderr.write(
-            f"{PROG}: {path}: {_names(before)} "
-            f"{'already run' if len(before) > 1 else 'already runs'} through the proxy, "
-            f"{'left as they were' if len(before) > 1 else 'left as it was'}\n"
+            f"{PROG}: {path}: {_names(before)} {'already run' if many else 'already runs'} "
+            f"through the proxy, {'left as they were' if many else 'left as it was'}\n"
         )
     if not servers:
         return 0  # nothing left to wrap: the file is not rewritten
-    if not opts.write:
-        sys.stdout.write(render(wrapped))
-        return 0
-    try:
-        backup = write_config(path, wrapped, private=private)
-    except OSError as exc:
-        raise UsageError(f"--write {path}: {exc.strerror or exc}") from exc
-    how = "connects to the proxy's HTTP front" if opts.listen else "now runs through the proxy"
     if len(servers) > 1:
         how = "now run through a proxy each"
-    sys.stderr.write(
-        f"{PROG}: {path}: {'servers' if len(servers) > 1 else 'server'} {_names(servers)} "
-        f"{how} (the old file is {backup}); restart the host, then `{PROG} attach "
-        f"{servers[0] if len(servers) == 1 else 'NAME'}`"
-        f"{'' if len(servers) == 1 else f' (`{PROG} proxies` lists the running ones)'}\n"
-    )
-    return 0
+        then = f"`{PROG} attach NAME` (`{PROG} proxies` lists the running ones)"
+    else:
+        how = "connects to the proxy's HTTP front" if opts.listen else "now runs through the proxy"
+        then = f"`{PROG} attach {servers[0]}`"
+    return _write_back(opts, path, wrapped, servers, how, f"restart the host, then {then}", private)
 
 
 def _unwrap(opts: argparse.Namespace) -> int:
@@ -278,16 +268,30 @@ def _unwrap(opts: argparse.Namespace) -> int:
     if not servers:
         sys.stderr.write(f"{PROG}: {path}: no server runs through the proxy; nothing to undo\n")
         return 0
+    return _write_back(opts, path, restored, servers, "started directly again", "restart the host")
+
+
+def _write_back(
+    opts: argparse.Namespace,
+    path: Path,
+    config: dict[str, Any],
+    servers: list[str],
+    done: str,
+    then: str,
+    private: bool = False,
+) -> int:
+    """The rewritten config printed, or with ``--write`` written in place (the old file
+    kept beside it) and said: the ``servers``, what is ``done``, what to do ``then``."""
     if not opts.write:
-        sys.stdout.write(render(restored))
+        sys.stdout.write(render(config))
         return 0
     try:
-        backup = write_config(path, restored)
+        backup = write_config(path, config, private=private)
     except OSError as exc:
         raise UsageError(f"--write {path}: {exc.strerror or exc}") from exc
     sys.stderr.write(
         f"{PROG}: {path}: {'servers' if len(servers) > 1 else 'server'} {_names(servers)} "
-        f"started directly again (the old file is {backup}); restart the host\n"
+        f"{done} (the old file is {backup}); {then}\n"
     )
     return 0
 
